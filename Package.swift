@@ -1,0 +1,74 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Swift 5 language mode: ncurses' C globals and GRDB's callbacks would otherwise need
+// unchecked wrappers everywhere; concurrency is confined to a few explicit places.
+let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
+
+let package = Package(
+    name: "Newsstand",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "newsstand", targets: ["newsstand"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
+    ],
+    targets: [
+        // System libraries (headers shimmed so macros and wide-char APIs import).
+        .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // libpng + libjpeg behind a small C layer whose JPEG error handler longjmps
+        // instead of ending the process.
+        .target(
+            name: "CImageCodecs",
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]
+        ),
+
+        .target(name: "Markup", swiftSettings: swift5),
+        .target(name: "Feeds", dependencies: ["Markup"], swiftSettings: swift5),
+        .target(
+            name: "IssueArchive",
+            dependencies: ["Markup", "CZlib", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            swiftSettings: swift5
+        ),
+        .target(
+            name: "NewsstandKit",
+            dependencies: [
+                "Feeds", "IssueArchive", "CZlib",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swift5
+        ),
+        .target(name: "Imaging", dependencies: ["CImageCodecs"], swiftSettings: swift5),
+        .target(name: "TextLayout", dependencies: ["Markup"], swiftSettings: swift5),
+        .target(name: "Terminal", dependencies: ["CNcursesw", "TextLayout"], swiftSettings: swift5),
+        .target(
+            name: "Shelf",
+            dependencies: ["Terminal", "Imaging", "TextLayout", "NewsstandKit", "IssueArchive"],
+            swiftSettings: swift5
+        ),
+        .executableTarget(
+            name: "newsstand",
+            dependencies: [
+                "Shelf", "NewsstandKit", "Imaging", "Feeds", "IssueArchive", "Terminal", "TextLayout",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swift5
+        ),
+
+        .testTarget(name: "MarkupTests", dependencies: ["Markup"], swiftSettings: swift5),
+        .testTarget(name: "FeedsTests", dependencies: ["Feeds"], resources: [.copy("Fixtures")], swiftSettings: swift5),
+        .testTarget(name: "IssueArchiveTests", dependencies: ["IssueArchive", .product(name: "ZIPFoundation", package: "ZIPFoundation")], swiftSettings: swift5),
+        .testTarget(name: "NewsstandKitTests", dependencies: ["NewsstandKit"], swiftSettings: swift5),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging"], swiftSettings: swift5),
+        .testTarget(name: "TextLayoutTests", dependencies: ["TextLayout"], swiftSettings: swift5),
+        .testTarget(name: "TerminalTests", dependencies: ["Terminal"], swiftSettings: swift5),
+        .testTarget(name: "ShelfTests", dependencies: ["Shelf", "Terminal", "NewsstandKit"], swiftSettings: swift5),
+        .testTarget(name: "EndToEndTests", dependencies: [], swiftSettings: swift5),
+    ]
+)

@@ -1,0 +1,2 @@
+#include "CImageCodecs.h"
+int ns_codecs_version(void) { return 1; }

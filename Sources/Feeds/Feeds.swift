@@ -1,0 +1,1 @@
+// Feeds: see README.md's architecture section.

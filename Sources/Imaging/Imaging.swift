@@ -1,0 +1,1 @@
+// Imaging: see README.md's architecture section.

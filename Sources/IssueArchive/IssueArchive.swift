@@ -1,0 +1,1 @@
+// IssueArchive: see README.md's architecture section.

@@ -1,0 +1,1 @@
+// Markup: see README.md's architecture section.

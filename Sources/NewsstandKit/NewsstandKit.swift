@@ -1,0 +1,1 @@
+// NewsstandKit: see README.md's architecture section.

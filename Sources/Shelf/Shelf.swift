@@ -1,0 +1,1 @@
+// Shelf: see README.md's architecture section.

@@ -1,0 +1,1 @@
+// Terminal: see README.md's architecture section.

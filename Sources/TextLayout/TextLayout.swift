@@ -1,0 +1,1 @@
+// TextLayout: see README.md's architecture section.
