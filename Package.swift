@@ -19,8 +19,9 @@ let package = Package(
     ],
     targets: [
         // System libraries (headers shimmed so macros and wide-char APIs import).
+        // zlib is CSystemZlib because ZIPFoundation already has a module named CZlib.
         .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
-        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CSystemZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // libpng + libjpeg behind a small C layer whose JPEG error handler longjmps
         // instead of ending the process.
         .target(
@@ -32,13 +33,13 @@ let package = Package(
         .target(name: "Feeds", dependencies: ["Markup"], swiftSettings: swift5),
         .target(
             name: "IssueArchive",
-            dependencies: ["Markup", "CZlib", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            dependencies: ["Markup", "CSystemZlib", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             swiftSettings: swift5
         ),
         .target(
             name: "NewsstandKit",
             dependencies: [
-                "Feeds", "IssueArchive", "CZlib",
+                "Feeds", "IssueArchive", "CSystemZlib",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],

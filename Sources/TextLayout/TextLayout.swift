@@ -1,1 +1,0 @@
-// TextLayout: see README.md's architecture section.
