@@ -1,0 +1,156 @@
+import TextLayout
+
+/// A colour as the terminal is asked to show it.
+public enum Color: Hashable, Sendable {
+    /// The terminal's own default foreground or background.
+    case `default`
+    /// A palette entry (0–255).
+    case indexed(UInt8)
+    /// 24-bit colour; backends without direct colour map it to the nearest palette entry.
+    case rgb(UInt8, UInt8, UInt8)
+}
+
+public struct Attributes: OptionSet, Hashable, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    public static let bold = Attributes(rawValue: 1 << 0)
+    public static let italic = Attributes(rawValue: 1 << 1)
+    public static let underline = Attributes(rawValue: 1 << 2)
+    public static let reverse = Attributes(rawValue: 1 << 3)
+    public static let dim = Attributes(rawValue: 1 << 4)
+    public static let strike = Attributes(rawValue: 1 << 5)
+}
+
+/// Foreground, background and attributes: how a run of text looks.
+public struct Style: Hashable, Sendable {
+    public var foreground: Color
+    public var background: Color
+    public var attributes: Attributes
+
+    public init(foreground: Color = .default, background: Color = .default, attributes: Attributes = []) {
+        self.foreground = foreground
+        self.background = background
+        self.attributes = attributes
+    }
+
+    public static let plain = Style()
+
+    public func with(_ extra: Attributes) -> Style {
+        var copy = self
+        copy.attributes.formUnion(extra)
+        return copy
+    }
+}
+
+/// One terminal cell. A wide character occupies its cell and the next, whose glyph is
+/// empty (a continuation) so backends skip it.
+public struct Cell: Hashable, Sendable {
+    public var glyph: String
+    public var style: Style
+
+    public init(glyph: String = " ", style: Style = .plain) {
+        self.glyph = glyph
+        self.style = style
+    }
+
+    public var foreground: Color { style.foreground }
+    public var background: Color { style.background }
+    public var attributes: Attributes { style.attributes }
+    public var isContinuation: Bool { glyph.isEmpty }
+
+    public static let blank = Cell()
+}
+
+/// A rectangle inside a canvas.
+public struct Rect: Hashable, Sendable {
+    public var x: Int, y: Int, width: Int, height: Int
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x; self.y = y; self.width = width; self.height = height
+    }
+    public var maxX: Int { x + width }
+    public var maxY: Int { y + height }
+    public func contains(x px: Int, y py: Int) -> Bool { px >= x && px < maxX && py >= y && py < maxY }
+    public func inset(by n: Int) -> Rect {
+        Rect(x: x + n, y: y + n, width: max(0, width - 2 * n), height: max(0, height - 2 * n))
+    }
+}
+
+/// A frame: a grid of cells every view draws into and every backend copies out.
+public struct Canvas: Sendable, Equatable {
+    public let width: Int
+    public let height: Int
+    public private(set) var cells: [Cell]
+
+    public init(width: Int, height: Int, fill: Cell = .blank) {
+        self.width = max(0, width)
+        self.height = max(0, height)
+        cells = Array(repeating: fill, count: self.width * self.height)
+    }
+
+    public var bounds: Rect { Rect(x: 0, y: 0, width: width, height: height) }
+
+    public subscript(x: Int, y: Int) -> Cell {
+        get { cells[y * width + x] }
+        set {
+            guard x >= 0, y >= 0, x < width, y < height else { return }
+            cells[y * width + x] = newValue
+        }
+    }
+
+    public mutating func fill(_ rect: Rect, with cell: Cell) {
+        for y in max(0, rect.y)..<min(height, rect.maxY) {
+            for x in max(0, rect.x)..<min(width, rect.maxX) { cells[y * width + x] = cell }
+        }
+    }
+
+    /// Writes text from (x, y), clipped at `limit` (exclusive column, default: right edge).
+    /// Wide characters that would straddle the limit are replaced by a space. Control
+    /// characters are never written: callers clean untrusted text, this is the last guard.
+    /// Returns the column after the last cell written.
+    @discardableResult
+    public mutating func put(_ text: String, x: Int, y: Int, style: Style, limit: Int? = nil) -> Int {
+        guard y >= 0, y < height else { return x }
+        let end = min(limit ?? width, width)
+        var column = x
+        for character in text {
+            if column >= end { break }
+            let w = DisplayWidth.of(character)
+            if w == 0 {
+                if character.unicodeScalars.allSatisfy({ $0.properties.generalCategory == .control }) { continue }
+                // A lone combining mark: attach to the previous cell rather than stand alone.
+                if column > x, column - 1 < width, column - 1 >= 0 {
+                    var previous = self[column - 1, y]
+                    if !previous.isContinuation { previous.glyph.append(character); self[column - 1, y] = previous }
+                }
+                continue
+            }
+            if column + w > end {
+                if column >= 0 { self[column, y] = Cell(glyph: " ", style: style) }
+                column += 1
+                break
+            }
+            if column >= 0 {
+                self[column, y] = Cell(glyph: String(character), style: style)
+                if w == 2 { self[column + 1, y] = Cell(glyph: "", style: style) }
+            }
+            column += w
+        }
+        return column
+    }
+
+    /// Text of one row, continuation cells skipped (what a person reads on screen).
+    public func text(row y: Int) -> String {
+        var line = ""
+        for x in 0..<width where !self[x, y].isContinuation { line += self[x, y].glyph }
+        return line
+    }
+
+    /// All rows, joined by newlines, trailing spaces trimmed per row.
+    public var text: String {
+        (0..<height).map { row -> String in
+            var line = text(row: row)
+            while line.hasSuffix(" ") { line.removeLast() }
+            return line
+        }.joined(separator: "\n")
+    }
+}

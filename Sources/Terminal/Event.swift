@@ -1,0 +1,29 @@
+/// Keys the program reacts to, decoded from whatever the backend reads.
+public enum Key: Hashable, Sendable {
+    case character(Character)
+    case enter, escape, tab, backTab, backspace, delete
+    case up, down, left, right, home, end, pageUp, pageDown
+    case function(Int)
+    case control(Character)   // Ctrl-A … Ctrl-Z as lower-case letters
+}
+
+public enum MouseButton: Hashable, Sendable { case left, middle, right, wheelUp, wheelDown }
+
+/// Input and environment changes, delivered to the program's update function.
+public enum Event: Hashable, Sendable {
+    case key(Key)
+    /// A press at a cell (column, row).
+    case mouse(MouseButton, x: Int, y: Int)
+    case resize(width: Int, height: Int)
+}
+
+/// Where a frame goes and where input comes from: ncurses for people, memory for tests.
+public protocol TerminalBackend: AnyObject {
+    var size: (width: Int, height: Int) { get }
+    /// Shows the canvas (only changed cells need to reach the terminal).
+    func draw(_ canvas: Canvas)
+    /// Waits up to `timeout` seconds (nil: forever) for the next event; nil on timeout.
+    func nextEvent(timeout: Double?) -> Event?
+    /// Puts the terminal back as it was. Safe to call more than once.
+    func restore()
+}

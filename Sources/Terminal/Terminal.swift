@@ -1,1 +1,0 @@
-// Terminal: see README.md's architecture section.
