@@ -1,0 +1,153 @@
+import Foundation
+import GRDB
+
+/// The download queue, shared by every process through the library.
+extension Library {
+    /// Where an asset's bytes collect until they are complete.
+    public func partialFile(for asset: AssetDownload) -> URL {
+        paths.partialDirectory.appendingPathComponent("\(asset.identifier).part")
+    }
+
+    public func downloads(issueID: Int64) throws -> [AssetDownload] {
+        try db.read { db in try AssetDownload.filter(Column("issueId") == issueID).order(Column("id")).fetchAll(db) }
+    }
+
+    public func download(identifier: String) throws -> AssetDownload? {
+        try db.read { db in try AssetDownload.filter(Column("identifier") == identifier).fetchOne(db) }
+    }
+
+    /// Assets still to fetch (queued or interrupted while active), oldest first.
+    public func pendingDownloads() throws -> [AssetDownload] {
+        try db.read { db in
+            try AssetDownload.filter(["queued", "active"].contains(Column("state")))
+                .order(Column("createdAt"), Column("id")).fetchAll(db)
+        }
+    }
+
+    /// NKIssue's addAssetWithRequest: one more URL to fetch for an issue.
+    @discardableResult
+    public func addAsset(to issue: Issue, url: URL, headers: [String: String] = [:], kind: AssetDownload.Kind,
+                         userInfo: [String: Any] = [:], identifier: String? = nil) throws -> AssetDownload {
+        guard let issueID = issue.id else { throw LibraryError.noSuchIssue(issue.name) }
+        let info = try Library.encodeUserInfo(userInfo)
+        let headerData = try JSONSerialization.data(withJSONObject: headers, options: [.sortedKeys])
+        var asset = AssetDownload(
+            id: nil, identifier: identifier ?? UUID().uuidString.lowercased(), issueId: issueID, url: url.absoluteString,
+            headers: String(decoding: headerData, as: UTF8.self), userInfo: info, kind: kind, state: .queued,
+            bytesWritten: 0, bytesExpected: nil, bytesPerSecond: nil, etag: nil, lastModified: nil, attempts: 0,
+            lastError: nil, createdAt: Date(), finishedAt: nil)
+        try db.write { db in
+            try asset.insert(db)
+            try db.execute(sql: "UPDATE issue SET status = 'downloading', lastError = NULL WHERE id = ? AND status != 'available'",
+                           arguments: [issueID])
+        }
+        return asset
+    }
+
+    /// Queues an issue's content for download. Returns nil when it is already downloaded
+    /// or already queued.
+    @discardableResult
+    public func enqueue(_ issue: Issue) throws -> AssetDownload? {
+        guard let issueID = issue.id, let current = try self.issue(id: issueID) else { throw LibraryError.noSuchIssue(issue.name) }
+        if current.status == .available { return nil }
+        if try downloads(issueID: issueID).contains(where: { $0.state == .queued || $0.state == .active }) { return nil }
+        guard let text = current.contentURL, let url = URL(string: text) else {
+            throw DownloadError(message: "issue '\(current.name)' has no content link in its feed")
+        }
+        // Old failed attempts make room for the new one.
+        try db.write { db in
+            try db.execute(sql: "DELETE FROM assetDownload WHERE issueId = ? AND state IN ('failed', 'finished')", arguments: [issueID])
+        }
+        return try addAsset(to: current, url: url, kind: .archive, userInfo: ["contentType": current.contentType ?? ""])
+    }
+
+    public static func encodeUserInfo(_ userInfo: [String: Any]) throws -> String {
+        for (key, value) in userInfo where !JSONSerialization.isValidJSONObject(["v": value]) {
+            throw LibraryError.userInfoNotStorable(key: key)
+        }
+        guard JSONSerialization.isValidJSONObject(userInfo),
+              let data = try? JSONSerialization.data(withJSONObject: userInfo, options: [.sortedKeys]) else {
+            throw LibraryError.userInfoNotStorable(key: userInfo.keys.sorted().first ?? "")
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    public func userInfo(of asset: AssetDownload) -> [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(asset.userInfo.utf8)) as? [String: Any]) ?? [:]
+    }
+
+    public func setUserInfo(_ userInfo: [String: Any], for asset: AssetDownload) throws {
+        guard let id = asset.id else { return }
+        let text = try Library.encodeUserInfo(userInfo)
+        try db.write { db in try db.execute(sql: "UPDATE assetDownload SET userInfo = ? WHERE id = ?", arguments: [text, id]) }
+    }
+
+    // MARK: The agent's side
+
+    func markActive(_ asset: AssetDownload) throws {
+        try db.write { db in
+            try db.execute(sql: "UPDATE assetDownload SET state = 'active', attempts = attempts + 1 WHERE id = ?", arguments: [asset.id])
+        }
+    }
+
+    func recordProgress(_ asset: AssetDownload, written: Int64, expected: Int64?, bytesPerSecond: Double?) throws {
+        try db.write { db in
+            try db.execute(sql: "UPDATE assetDownload SET bytesWritten = ?, bytesExpected = COALESCE(?, bytesExpected), bytesPerSecond = ? WHERE id = ?",
+                           arguments: [written, expected, bytesPerSecond, asset.id])
+        }
+    }
+
+    func recordValidator(_ asset: AssetDownload, etag: String?, lastModified: String?) throws {
+        try db.write { db in
+            try db.execute(sql: "UPDATE assetDownload SET etag = ?, lastModified = ? WHERE id = ?",
+                           arguments: [etag, lastModified, asset.id])
+        }
+    }
+
+    /// A download that will not succeed: the issue goes back to not downloaded, with why.
+    func fail(_ asset: AssetDownload, reason: String) throws {
+        try db.write { db in
+            try db.execute(sql: "UPDATE assetDownload SET state = 'failed', lastError = ?, bytesPerSecond = NULL WHERE id = ?",
+                           arguments: [reason, asset.id])
+            try db.execute(sql: "UPDATE issue SET status = 'none', lastError = ? WHERE id = ? AND status = 'downloading'",
+                           arguments: [reason, asset.issueId])
+        }
+        try? FileManager.default.removeItem(at: partialFile(for: asset))
+    }
+
+    /// Marks an asset finished; when it was the issue's last, the issue becomes available
+    /// and unread in the same transaction. Returns the issue when it completed.
+    func finish(_ asset: AssetDownload) throws -> Issue? {
+        let completed: Issue? = try db.write { db in
+            try db.execute(sql: "UPDATE assetDownload SET state = 'finished', finishedAt = ?, bytesPerSecond = NULL WHERE id = ?",
+                           arguments: [Date(), asset.id])
+            let remaining = try AssetDownload.filter(Column("issueId") == asset.issueId && Column("state") != "finished").fetchCount(db)
+            guard remaining == 0 else { return nil }
+            try db.execute(sql: "UPDATE issue SET status = 'available', unread = 1, evicted = 0, downloadedAt = ?, lastError = NULL WHERE id = ?",
+                           arguments: [Date(), asset.issueId])
+            return try Issue.fetchOne(db, key: asset.issueId)
+        }
+        if let completed { onIssueCompleted?(completed) }
+        return completed
+    }
+
+    /// Cancels assets whose issue is gone (the foreign key already removed their rows)
+    /// and deletes partial files no asset owns. Returns how many files went.
+    @discardableResult
+    public func removeOrphanedPartials() throws -> Int {
+        let known = Set(try db.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM assetDownload WHERE state IN ('queued','active')") })
+        let files = (try? FileManager.default.contentsOfDirectory(at: paths.partialDirectory, includingPropertiesForKeys: nil)) ?? []
+        var removed = 0
+        for file in files where file.pathExtension == "part" && !known.contains(file.deletingPathExtension().lastPathComponent) {
+            try? FileManager.default.removeItem(at: file)
+            removed += 1
+        }
+        return removed
+    }
+}
+
+public struct DownloadError: Error, CustomStringConvertible {
+    public var message: String
+    public init(message: String) { self.message = message }
+    public var description: String { message }
+}

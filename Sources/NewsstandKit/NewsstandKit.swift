@@ -1,1 +1,0 @@
-// NewsstandKit: see README.md's architecture section.

@@ -1,0 +1,118 @@
+import Foundation
+import GRDB
+
+/// One title with one feed (NewsstandKit's "app").
+public struct Publication: Codable, Sendable, Equatable, Identifiable, FetchableRecord, MutablePersistableRecord {
+    public static let databaseTableName = "publication"
+    public var id: Int64?
+    public var feedURL: String
+    public var title: String
+    public var subtitle: String?
+    /// Default cover shown until an issue is downloaded.
+    public var coverURL: String?
+    public var bindingType: String
+    public var bindingEdge: String
+    public var pushURL: String?
+    public var etag: String?
+    public var lastModified: String?
+    public var lastRefresh: Date?
+    public var lastError: String?
+    public var autoDownload: Bool
+    public var lastAutoDownload: Date?
+    public var addedAt: Date
+
+    public init(id: Int64? = nil, feedURL: String, title: String, subtitle: String? = nil, coverURL: String? = nil,
+                bindingType: String = "magazine", bindingEdge: String = "left", pushURL: String? = nil,
+                autoDownload: Bool = false, addedAt: Date = Date()) {
+        self.id = id; self.feedURL = feedURL; self.title = title; self.subtitle = subtitle
+        self.coverURL = coverURL; self.bindingType = bindingType; self.bindingEdge = bindingEdge
+        self.pushURL = pushURL; self.autoDownload = autoDownload; self.addedAt = addedAt
+    }
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+/// NKIssue: a unique name and a date, content on disk when `status == .available`.
+public struct Issue: Codable, Sendable, Equatable, Identifiable, FetchableRecord, MutablePersistableRecord {
+    public static let databaseTableName = "issue"
+
+    public enum Status: String, Codable, Sendable, DatabaseValueConvertible {
+        case none, downloading, available
+    }
+
+    public var id: Int64?
+    public var publicationId: Int64?
+    public var name: String
+    public var date: Date
+    public var title: String
+    public var summary: String?
+    public var coverURL: String?
+    public var contentURL: String?
+    public var contentType: String?
+    public var contentLength: Int64?
+    public var sha256: String?
+    public var status: Status
+    public var unread: Bool
+    public var pinned: Bool
+    /// Set when the content was removed to save space; the row, position and cover stay.
+    public var evicted: Bool
+    public var downloadedAt: Date?
+    public var lastOpenedAt: Date?
+    /// Where the reader was: JSON of `ReadingPosition`.
+    public var readingPosition: String?
+    public var readingProgress: Double?
+    public var lastError: String?
+
+    public init(id: Int64? = nil, publicationId: Int64?, name: String, date: Date, title: String,
+                summary: String? = nil, coverURL: String? = nil, contentURL: String? = nil,
+                contentType: String? = nil, contentLength: Int64? = nil, sha256: String? = nil) {
+        self.id = id; self.publicationId = publicationId; self.name = name; self.date = date
+        self.title = title; self.summary = summary; self.coverURL = coverURL; self.contentURL = contentURL
+        self.contentType = contentType; self.contentLength = contentLength; self.sha256 = sha256
+        status = .none; unread = false; pinned = false; evicted = false
+    }
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+/// NKAssetDownload: one URL to fetch for an issue; identifier and userInfo survive restarts.
+public struct AssetDownload: Codable, Sendable, Equatable, Identifiable, FetchableRecord, MutablePersistableRecord {
+    public static let databaseTableName = "assetDownload"
+
+    public enum State: String, Codable, Sendable, DatabaseValueConvertible {
+        case queued, active, finished, failed
+    }
+
+    /// What to do with the bytes once they are all here.
+    public enum Kind: String, Codable, Sendable, DatabaseValueConvertible {
+        /// An issue archive, unpacked into the content directory.
+        case archive
+        /// A plain file, moved into the content directory under `userInfo["fileName"]`.
+        case file
+    }
+
+    public var id: Int64?
+    public var identifier: String
+    public var issueId: Int64
+    public var url: String
+    public var headers: String        // JSON object of strings
+    public var userInfo: String       // JSON object
+    public var kind: Kind
+    public var state: State
+    public var bytesWritten: Int64
+    public var bytesExpected: Int64?
+    public var bytesPerSecond: Double?
+    public var etag: String?
+    public var lastModified: String?
+    public var attempts: Int
+    public var lastError: String?
+    public var createdAt: Date
+    public var finishedAt: Date?
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+
+    public var fraction: Double? {
+        guard let expected = bytesExpected, expected > 0 else { return nil }
+        return min(1, Double(bytesWritten) / Double(expected))
+    }
+}
