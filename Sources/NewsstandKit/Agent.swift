@@ -1,0 +1,181 @@
+import Foundation
+import IssueArchive
+import Logging
+
+/// The download agent: fetches the queue, resumes what was interrupted, installs what
+/// finished. One per library (AgentLock); the shelf and `download` start it detached.
+public final class Agent: @unchecked Sendable {
+    public struct Options: Sendable {
+        public var maxConcurrentTransfers = 2
+        public var watch = false
+        public var retryPolicy = RetryPolicy.standard
+        /// How often progress reaches the database (other processes read it from there).
+        public var progressInterval: TimeInterval = 0.25
+        public init() {}
+    }
+
+    public enum Outcome: Equatable { case finished, alreadyRunning }
+
+    let library: Library
+    let options: Options
+    let logger: Logger
+    private let lock = NSLock()
+    private var running: [String: Transfer] = [:]   // asset identifier → transfer
+    private var stopRequested = false
+
+    public init(library: Library, options: Options = Options(), logger: Logger = Logger(label: "newsstand.agent")) {
+        self.library = library
+        self.options = options
+        self.logger = logger
+    }
+
+    /// Runs until the queue is empty (or forever with `watch`).
+    public func run() throws -> Outcome {
+        guard let agentLock = AgentLock(path: library.paths.agentLock) else { return .alreadyRunning }
+        defer { withExtendedLifetime(agentLock) {} }
+        logger.info("agent started (pid \(getpid()))")
+        let removed = try library.removeOrphanedPartials()
+        if removed > 0 { logger.info("removed \(removed) partial file(s) of cancelled downloads") }
+
+        let group = DispatchGroup()
+        while true {
+            if isStopRequested { break }
+            let pending = try library.pendingDownloads()
+            let startable = pending.filter { asset in lock.withLock { running[asset.identifier] == nil } }
+            for asset in startable where activeCount < options.maxConcurrentTransfers {
+                start(asset, group: group)
+            }
+            if activeCount == 0 && startable.isEmpty {
+                if !options.watch { break }
+            }
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        group.wait()
+        logger.info("agent idle, exiting")
+        return .finished
+    }
+
+    public func stop() { lock.withLock { stopRequested = true; running.values.forEach { $0.cancel() } } }
+
+    private var isStopRequested: Bool { lock.withLock { stopRequested } }
+    private var activeCount: Int { lock.withLock { running.count } }
+
+    private func start(_ asset: AssetDownload, group: DispatchGroup) {
+        guard let url = URL(string: asset.url) else {
+            try? library.fail(asset, reason: "'\(asset.url)' is not a URL")
+            return
+        }
+        let issue = try? library.issue(id: asset.issueId)
+        let headers = (try? JSONSerialization.jsonObject(with: Data(asset.headers.utf8)) as? [String: String]) ?? [:]
+        let transfer = Transfer(request: TransferRequest(url: url, headers: headers),
+                                partFile: library.partialFile(for: asset),
+                                expectedLength: issue?.contentLength, expectedSHA256: issue?.sha256)
+        lock.withLock { running[asset.identifier] = transfer }
+        group.enter()
+        Thread.detachNewThread { [self] in
+            defer {
+                lock.withLock { running[asset.identifier] = nil }
+                group.leave()
+            }
+            perform(asset, transfer: transfer)
+        }
+    }
+
+    private func perform(_ asset: AssetDownload, transfer: Transfer) {
+        do {
+            try library.markActive(asset)
+            logger.info("downloading \(asset.url) (resume from \(asset.bytesWritten) bytes)")
+            let reporter = ProgressReporter(library: library, asset: asset, transfer: transfer, interval: options.progressInterval)
+            let validator = TransferValidator(etag: asset.etag, lastModified: asset.lastModified)
+            let result = try TransferRunner.run(
+                transfer, validator: validator, policy: options.retryPolicy,
+                onValidator: { [library] v in try? library.recordValidator(asset, etag: v.etag, lastModified: v.lastModified) },
+                progress: { reporter.report($0) })
+            reporter.flush(written: result.bytes)
+            guard let issue = try library.issue(id: asset.issueId) else {
+                try? FileManager.default.removeItem(at: result.file)
+                return
+            }
+            try install(result.file, for: asset, issue: issue)
+            try? FileManager.default.removeItem(at: result.file)
+            if let completed = try library.finish(asset) {
+                logger.info("issue '\(completed.name)' is ready")
+            }
+        } catch {
+            if (try? library.issue(id: asset.issueId)) == nil {
+                logger.info("download of \(asset.url) cancelled: its issue was removed")
+                try? FileManager.default.removeItem(at: library.partialFile(for: asset))
+                return
+            }
+            if isStopRequested { return }  // left active: the next agent resumes it
+            let reason = "\(error)"
+            logger.error("download of \(asset.url) failed: \(reason)")
+            try? library.fail(asset, reason: reason)
+        }
+    }
+
+    private func install(_ file: URL, for asset: AssetDownload, issue: Issue) throws {
+        let destination = library.contentDirectory(for: issue)
+        switch asset.kind {
+        case .archive:
+            do {
+                _ = try IssueInstaller.install(archive: file, into: destination)
+            } catch {
+                throw DownloadError(message: "cannot install the issue: \(error)")
+            }
+        case .file:
+            let info = library.userInfo(of: asset)
+            let name = (info["fileName"] as? String).map { ($0 as NSString).lastPathComponent } ?? URL(string: asset.url)?.lastPathComponent ?? "asset"
+            guard !name.isEmpty, name != ".", name != ".." else { throw DownloadError(message: "asset has no usable file name") }
+            try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
+            let target = destination.appendingPathComponent(name)
+            try? FileManager.default.removeItem(at: target)
+            try FileManager.default.moveItem(at: file, to: target)
+        }
+    }
+}
+
+/// Writes progress to the library a few times a second, and notices when the issue
+/// was removed meanwhile (then the transfer is cancelled).
+final class ProgressReporter: @unchecked Sendable {
+    let library: Library
+    let asset: AssetDownload
+    let transfer: Transfer
+    let interval: TimeInterval
+    private let lock = NSLock()
+    private var lastWrite = Date.distantPast
+    private var lastBytes: Int64 = 0
+    private var lastTime = Date()
+    private var speed: Double?
+
+    init(library: Library, asset: AssetDownload, transfer: Transfer, interval: TimeInterval) {
+        self.library = library; self.asset = asset; self.transfer = transfer; self.interval = interval
+        lastBytes = asset.bytesWritten
+    }
+
+    func report(_ progress: TransferProgress) {
+        let now = Date()
+        let due: Bool = lock.withLock {
+            guard now.timeIntervalSince(lastWrite) >= interval else { return false }
+            let elapsed = now.timeIntervalSince(lastTime)
+            if elapsed > 0, progress.bytesWritten >= lastBytes {
+                let instant = Double(progress.bytesWritten - lastBytes) / elapsed
+                speed = speed.map { 0.7 * $0 + 0.3 * instant } ?? instant
+            }
+            lastBytes = progress.bytesWritten
+            lastTime = now
+            lastWrite = now
+            return true
+        }
+        guard due else { return }
+        if (try? library.issue(id: asset.issueId)) == nil {
+            transfer.cancel()
+            return
+        }
+        try? library.recordProgress(asset, written: progress.bytesWritten, expected: progress.bytesExpected, bytesPerSecond: lock.withLock { speed })
+    }
+
+    func flush(written: Int64) {
+        try? library.recordProgress(asset, written: written, expected: written, bytesPerSecond: nil)
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import GRDB
+
+/// What the shelf shows of one publication.
+public struct PublicationSummary: Sendable, Equatable {
+    public var publication: Publication
+    public var issueCount: Int
+    public var unreadCount: Int
+    /// The newest issue whose content is on disk: its cover stands on the shelf.
+    public var newestAvailable: Issue?
+    /// Newest available issue's cover, else the publication's default cover (local files only).
+    public var coverFile: URL?
+}
+
+/// What the store shows of one issue: the issue and its current or last download.
+public struct IssueTile: Sendable, Equatable {
+    public var issue: Issue
+    public var download: AssetDownload?
+    public var coverFile: URL?
+}
+
+extension Library {
+    /// One row per publication, in subscription order.
+    public func shelfSummaries() throws -> [PublicationSummary] {
+        let (publications, issues) = try db.read { db in
+            (try Publication.order(Column("addedAt"), Column("id")).fetchAll(db),
+             try Issue.order(Column("date").desc, Column("id").desc).fetchAll(db))
+        }
+        let byPublication = Dictionary(grouping: issues, by: { $0.publicationId ?? -1 })
+        return publications.map { publication in
+            let own = byPublication[publication.id ?? -2] ?? []
+            let newest = own.first { $0.status == .available }
+            let cover = newest.flatMap { localFile(forCover: $0.coverURL) } ?? localFile(forCover: publication.coverURL)
+            return PublicationSummary(publication: publication, issueCount: own.count,
+                                      unreadCount: own.filter { $0.unread && $0.status == .available }.count,
+                                      newestAvailable: newest, coverFile: cover)
+        }
+    }
+
+    /// A publication's issues, newest first, each with its latest download.
+    public func storeTiles(publicationID: Int64) throws -> [IssueTile] {
+        let (issues, downloads) = try db.read { db in
+            (try Issue.filter(Column("publicationId") == publicationID).order(Column("date").desc, Column("id").desc).fetchAll(db),
+             try AssetDownload.fetchAll(db, sql: """
+                SELECT assetDownload.* FROM assetDownload JOIN issue ON issue.id = assetDownload.issueId
+                WHERE issue.publicationId = ? ORDER BY assetDownload.id
+                """, arguments: [publicationID]))
+        }
+        let latest = Dictionary(downloads.map { ($0.issueId, $0) }, uniquingKeysWith: { _, newer in newer })
+        return issues.map { IssueTile(issue: $0, download: latest[$0.id ?? -1], coverFile: localFile(forCover: $0.coverURL)) }
+    }
+
+    /// The file for a cover URL: file URLs as they are, remote covers from the cover cache
+    /// (fetched at refresh). Nil when there is no such file yet.
+    public func localFile(forCover urlString: String?) -> URL? {
+        guard let urlString, let url = URL(string: urlString) else { return nil }
+        let file = url.isFileURL ? url : paths.coversDirectory.appendingPathComponent(CoverFileName.make(for: url))
+        return FileManager.default.fileExists(atPath: file.path) ? file : nil
+    }
+}
+
+/// Remote covers are cached under a name derived from their URL.
+enum CoverFileName {
+    static func make(for url: URL) -> String {
+        var hash: UInt64 = 0xcbf29ce484222325
+        for byte in url.absoluteString.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100000001b3 }
+        let ext = url.pathExtension.lowercased()
+        let safeExt = ["png", "jpg", "jpeg"].contains(ext) ? ext : "img"
+        return String(hash, radix: 16) + "." + safeExt
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import IssueArchive
+import TextLayout
+
+/// An issue's text in reading order, for pipes and screen readers (`read --plain`).
+public enum PlainText {
+    public static func render(directory: URL, width: Int = 80) throws -> String {
+        let content = try IssueReader.open(directory: directory)
+        var output = ""
+        for resource in content.readingOrder {
+            let type = resource.mediaType.lowercased()
+            if type.hasPrefix("image/") {
+                output += "[page: \(resource.path)]\n"
+                continue
+            }
+            let file = try IssueReader.resolve(resource.path, in: directory)
+            let text = String(decoding: try Data(contentsOf: file), as: UTF8.self)
+            let document: TextDocument
+            if type.contains("markdown") || file.pathExtension.lowercased() == "md" {
+                document = MarkdownReader.document(markdown: text)
+            } else if type.hasPrefix("text/plain") {
+                document = PlainTextReader.document(text: text)
+            } else {
+                document = HTMLReader.document(html: text)
+            }
+            for line in Layout.lines(for: document, width: width) {
+                switch line.kind {
+                case .blank, .rule:
+                    output += "\n"
+                case .image(_, let alt, _, let row):
+                    if row == 0 { output += String(repeating: " ", count: line.indent) + "[image: \(alt)]\n" }
+                case .text:
+                    output += String(repeating: " ", count: line.indent) + line.spans.map(\.text).joined() + "\n"
+                }
+            }
+            output += "\n"
+        }
+        return output
+    }
+}

@@ -1,1 +1,0 @@
-// Shelf: see README.md's architecture section.

@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import NewsstandKit
+
+struct Download: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Queue an issue for download; --wait shows progress until done.")
+
+    @Argument(help: "The issue's name (see `newsstand issues`).")
+    var issue: String
+
+    @Flag(help: "Wait, showing progress, until the issue is installed or fails.")
+    var wait = false
+
+    func run() throws {
+        let library = try Context.libraryWithSamples()
+        let target: Issue
+        do { target = try library.issue(matching: issue) } catch { throw CommandFailure("\(error)") }
+        if target.status == .available {
+            print("\(target.name) is already downloaded.")
+            return
+        }
+        do { try library.enqueue(target) } catch { throw CommandFailure("\(error)") }
+        AgentLauncher.startIfNeeded(paths: library.paths)
+        guard wait else {
+            print("Queued \(target.name).")
+            return
+        }
+        let display = ProgressDisplay(interactive: isatty(STDOUT_FILENO) == 1)
+        while true {
+            guard let current = try library.issue(id: target.id ?? -1) else { throw CommandFailure("\(target.name) was removed") }
+            let download = try library.downloads(issueID: current.id ?? -1).last
+            switch current.status {
+            case .available:
+                display.finish("\(current.name): downloaded")
+                return
+            case .none:
+                display.finish(nil)
+                throw CommandFailure("\(current.name): \(current.lastError ?? download?.lastError ?? "download failed")")
+            case .downloading:
+                display.show(name: current.name, download: download)
+                // The agent may have exited between our queueing and its last check.
+                AgentLauncher.startIfNeeded(paths: library.paths)
+            }
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import ArgumentParser
+import Foundation
+import NewsstandKit
+
+struct Issues: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List the library: publication, name, date, status, unread.")
+
+    @Flag(help: "Machine-readable output.")
+    var json = false
+
+    struct Row: Encodable {
+        var publication: String
+        var name: String
+        var title: String
+        var date: Date
+        var status: String
+        var unread: Bool
+        var progress: Double?
+        var bytesWritten: Int64?
+        var bytesExpected: Int64?
+        var lastError: String?
+    }
+
+    func run() throws {
+        let library = try Context.libraryWithSamples()
+        let publications = Dictionary(uniqueKeysWithValues: try library.publications().compactMap { p in p.id.map { ($0, p.title) } })
+        let rows = try library.allIssues().map { issue -> Row in
+            let download = issue.id.flatMap { try? library.downloads(issueID: $0).last }
+            return Row(publication: issue.publicationId.flatMap { publications[$0] } ?? "",
+                       name: issue.name, title: issue.title, date: issue.date, status: issue.status.rawValue,
+                       unread: issue.unread,
+                       progress: issue.status == .available ? 1 : download?.fraction,
+                       bytesWritten: download?.bytesWritten, bytesExpected: download?.bytesExpected,
+                       lastError: issue.lastError ?? (download?.state == .failed ? download?.lastError : nil))
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.dateEncodingStrategy = .iso8601
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(rows), as: UTF8.self))
+            return
+        }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate]
+        for row in rows {
+            let state = row.status + (row.unread ? " NEW" : "") + (row.lastError.map { " (failed: \($0))" } ?? "")
+            print([row.publication, row.name, formatter.string(from: row.date), state].joined(separator: "\t"))
+        }
+    }
+}

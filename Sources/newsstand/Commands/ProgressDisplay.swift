@@ -1,0 +1,56 @@
+import Foundation
+import NewsstandKit
+
+/// `download --wait`'s progress: a redrawn bar on a terminal, plain lines otherwise.
+final class ProgressDisplay {
+    let interactive: Bool
+    private var lastLine = ""
+    private var lastPlain = Date.distantPast
+    private let started = Date()
+
+    init(interactive: Bool) { self.interactive = interactive }
+
+    func show(name: String, download: AssetDownload?) {
+        let written = download?.bytesWritten ?? 0
+        let expected = download?.bytesExpected
+        let fraction = download?.fraction
+        let speed = download?.bytesPerSecond ?? 0
+        var parts: [String] = []
+        if let fraction {
+            let width = 24
+            let filled = Int(fraction * Double(width))
+            parts.append("[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "]")
+            parts.append(String(format: "%3d%%", Int(fraction * 100)))
+        } else {
+            parts.append(download?.state == .queued ? "waiting" : "starting")
+        }
+        parts.append(ByteCount.text(written) + (expected.map { " / " + ByteCount.text($0) } ?? ""))
+        if speed > 0 {
+            parts.append(ByteCount.text(Int64(speed)) + "/s")
+            if let expected, expected > written {
+                let seconds = Int(Double(expected - written) / speed)
+                parts.append(String(format: "%d:%02d left", seconds / 60, seconds % 60))
+            }
+        }
+        let line = "\(name) " + parts.joined(separator: "  ")
+        if interactive {
+            guard line != lastLine else { return }
+            FileHandle.standardOutput.write(Data(("\r\u{1B}[K" + line).utf8))
+        } else if Date().timeIntervalSince(lastPlain) >= 1 {
+            print(line)
+            lastPlain = Date()
+        }
+        lastLine = line
+    }
+
+    func finish(_ message: String?) {
+        if interactive { FileHandle.standardOutput.write(Data("\r\u{1B}[K".utf8)) }
+        if let message { print(message) }
+    }
+}
+
+enum ByteCount {
+    static func text(_ count: Int64) -> String {
+        ByteCountFormatter.string(fromByteCount: count, countStyle: .binary)
+    }
+}

@@ -1,0 +1,29 @@
+import ArgumentParser
+import Foundation
+import NewsstandKit
+import Shelf
+
+struct Read: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Open an issue in the reader; --plain prints its text.")
+
+    @Argument(help: "The issue's name.")
+    var issue: String
+
+    @Flag(help: "Print the text in reading order to standard output.")
+    var plain = false
+
+    func run() throws {
+        let library = try Context.libraryWithSamples()
+        let target: Issue
+        do { target = try library.issue(matching: issue) } catch { throw CommandFailure("\(error)") }
+        guard target.status == .available else { throw CommandFailure("\(LibraryError.notDownloaded(target.name))") }
+        if plain {
+            do {
+                print(try PlainText.render(directory: library.contentDirectory(for: target)), terminator: "")
+                try library.markOpened(target)
+            } catch { throw CommandFailure("cannot read \(target.name): \(error)") }
+            return
+        }
+        try ShelfLauncher.run(theme: nil, colors: "auto", openIssue: target.name)
+    }
+}

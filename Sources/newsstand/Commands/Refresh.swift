@@ -1,0 +1,29 @@
+import ArgumentParser
+import Foundation
+import NewsstandKit
+
+struct Refresh: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Fetch feeds; exits 1 with one line per failed feed.")
+
+    @Argument(help: "One publication (title, id or feed URL); all when omitted.")
+    var publication: String?
+
+    func run() throws {
+        let library = try Context.libraryWithSamples()
+        let targets: [Publication]
+        do {
+            targets = try publication.map { [try library.publication(matching: $0)] } ?? library.publications()
+        } catch { throw CommandFailure("\(error)") }
+        var failed = 0
+        for target in targets {
+            do {
+                let result = try library.refresh(target)
+                print("\(target.title): \(result.added.count) new issue(s)")
+            } catch {
+                failed += 1
+                FileHandle.standardError.write(Data("newsstand: \(target.title): \(error)\n".utf8))
+            }
+        }
+        if failed > 0 { throw ExitCode(1) }
+    }
+}

@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+import Imaging
+import NewsstandKit
+import Shelf
+import Terminal
+
+struct ShelfCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "shelf", abstract: "Open the shelf (the default).")
+
+    @Option(help: "Theme name (classic, dark, light, high-contrast, mono) or a .toml file.")
+    var theme: String?
+
+    @Option(help: "Colours for covers: auto, truecolor, 256, 16 or none.")
+    var colors: String = "auto"
+
+    func run() throws {
+        try ShelfLauncher.run(theme: theme, colors: colors, openIssue: nil)
+    }
+}
+
+/// Sets up the terminal and runs the shelf; `read ISSUE` starts it in the reader.
+enum ShelfLauncher {
+    static func run(theme: String?, colors: String, openIssue: String?) throws {
+        let environment = ProcessInfo.processInfo.environment
+        let library = try Context.libraryWithSamples()
+        let themeName = theme ?? ThemeLoader.defaultThemeName(environment: environment)
+        let searchPaths = [library.paths.userThemes] + (BundledResources.themes.map { [$0] } ?? [])
+        let chosenTheme: Theme
+        do { chosenTheme = try ThemeLoader.load(named: themeName, searchPaths: searchPaths) } catch {
+            throw CommandFailure("\(error)")
+        }
+        let backend: CursesBackend
+        do { backend = try CursesBackend(environment: environment) } catch { throw CommandFailure("\(error)") }
+        CursesBackend.installSignalHandlers { backend.restore() }
+        defer { backend.restore() }
+
+        let mode: ColorMode
+        if colors != "auto" {
+            guard let forced = ColorMode(rawValue: colors) else { backend.restore(); throw CommandFailure("--colors must be auto, truecolor, 256, 16 or none") }
+            mode = forced
+        } else {
+            switch backend.colorMode {
+            case .direct: mode = .truecolor
+            case .palette256: mode = .palette256
+            case .palette16: mode = .palette16
+            case .monochrome: mode = .none
+            }
+        }
+        let symbols: Symbols = ColorModeDetection.prefersASCII(environment: environment) ? .ascii : .half
+        let cache = CoverCache(directory: library.paths.renderedCoversDirectory)
+        let app = ShelfApp(environment: .init(
+            library: library, theme: chosenTheme, colorMode: mode, symbols: symbols, coverCache: cache,
+            startAgent: { AgentLauncher.startIfNeeded(paths: library.paths) }))
+        // Work queued earlier (a download the shelf was closed on) continues now.
+        if (try? library.pendingDownloads().isEmpty) == false { AgentLauncher.startIfNeeded(paths: library.paths) }
+        if let openIssue, let issue = try? library.issue(named: openIssue) { app.startReading(issue) }
+        app.run(backend: backend)
+    }
+}
