@@ -22,6 +22,8 @@ let package = Package(
         // zlib is CSystemZlib because ZIPFoundation already has a module named CZlib.
         .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "CSystemZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // libcrypto for SHA-256 of transfers (CryptoKit does not exist on Linux).
+        .systemLibrary(name: "CSystemCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // libpng + libjpeg behind a small C layer whose JPEG error handler longjmps
         // instead of ending the process.
         .target(
@@ -39,7 +41,7 @@ let package = Package(
         .target(
             name: "NewsstandKit",
             dependencies: [
-                "Feeds", "IssueArchive", "CSystemZlib",
+                "Feeds", "IssueArchive", "CSystemZlib", "CSystemCrypto",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -61,6 +63,9 @@ let package = Package(
             ],
             swiftSettings: swift5
         ),
+
+        // Transfer benchmark driver (benchmarks/transfer/run.sh); never run by `swift test`.
+        .executableTarget(name: "newsstand-bench-transfer", dependencies: ["NewsstandKit"], swiftSettings: swift5),
 
         .testTarget(name: "MarkupTests", dependencies: ["Markup"], swiftSettings: swift5),
         .testTarget(name: "FeedsTests", dependencies: ["Feeds"], resources: [.copy("Fixtures")], swiftSettings: swift5),

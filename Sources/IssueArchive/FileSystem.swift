@@ -1,0 +1,93 @@
+import Foundation
+
+/// The few file-system operations extraction and installation need, done with system calls so
+/// that "exclusively", "no symlinks" and "atomically" mean exactly that.
+enum FileSystem {
+    static func exists(_ url: URL) -> Bool {
+        var info = stat()
+        return lstat(url.path, &info) == 0
+    }
+
+    static func isDirectory(_ url: URL) -> Bool {
+        var info = stat()
+        return lstat(url.path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// A new, empty, hidden directory beside `target` (same file system, so a rename can finish the job).
+    static func makeStagingDirectory(beside target: URL, purpose: String) throws -> URL {
+        let parent = target.deletingLastPathComponent()
+        if !isDirectory(parent) {
+            throw ArchiveError(.io, "cannot write into '\(parent.path)': it is not a directory")
+        }
+        for _ in 0..<16 {
+            let suffix = String(UInt64.random(in: 0..<UInt64.max), radix: 36)
+            let url = parent.appendingPathComponent(".\(target.lastPathComponent).\(purpose)-\(suffix)")
+            if mkdir(url.path, 0o755) == 0 { return url }
+            if errno != EEXIST { throw ArchiveError.io("create a folder in", parent.path, errno: errno) }
+        }
+        throw ArchiveError(.io, "cannot create a temporary folder in '\(parent.path)'")
+    }
+
+    /// A fresh path beside `target` that nothing occupies (reserved by creating and removing a
+    /// directory with a random name), for `SafeExtractor.extract` to fill.
+    static func unusedPath(beside target: URL, purpose: String) throws -> URL {
+        let url = try makeStagingDirectory(beside: target, purpose: purpose)
+        rmdir(url.path)
+        return url
+    }
+
+    /// Removes a tree we created; never follows symbolic links out of it.
+    static func removeTree(_ url: URL) {
+        var info = stat()
+        guard lstat(url.path, &info) == 0 else { return }
+        if (info.st_mode & S_IFMT) == S_IFDIR {
+            if let names = try? FileManager.default.contentsOfDirectory(atPath: url.path) {
+                for name in names { removeTree(url.appendingPathComponent(name)) }
+            }
+            rmdir(url.path)
+        } else {
+            unlink(url.path)
+        }
+    }
+
+    private typealias Renameat2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+
+    /// glibc's renameat2 needs _GNU_SOURCE to be declared, so it is looked up at run time.
+    private static let renameat2: Renameat2? = {
+        #if os(Linux)
+        guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "renameat2") else { return nil }
+        return unsafeBitCast(symbol, to: Renameat2.self)
+        #else
+        return nil
+        #endif
+    }()
+
+    private static let atCurrentDirectory: Int32 = -100 // AT_FDCWD
+    private static let renameNoReplace: UInt32 = 1
+    private static let renameExchange: UInt32 = 2
+
+    /// Renames `source` to `destination`, failing if `destination` exists.
+    static func renameNoReplace(_ source: URL, to destination: URL) throws {
+        if let renameat2 {
+            if renameat2(atCurrentDirectory, source.path, atCurrentDirectory, destination.path, renameNoReplace) == 0 { return }
+            if errno == EEXIST { throw destinationExists(destination) }
+            if errno != EINVAL && errno != ENOSYS {
+                throw ArchiveError.io("move the extracted issue to", destination.path, errno: errno)
+            }
+        }
+        if exists(destination) { throw destinationExists(destination) }
+        guard rename(source.path, destination.path) == 0 else {
+            throw ArchiveError.io("move the extracted issue to", destination.path, errno: errno)
+        }
+    }
+
+    /// Swaps two existing paths in one step where the kernel allows it; returns false if it cannot.
+    static func exchange(_ first: URL, _ second: URL) -> Bool {
+        guard let renameat2 else { return false }
+        return renameat2(atCurrentDirectory, first.path, atCurrentDirectory, second.path, renameExchange) == 0
+    }
+
+    static func destinationExists(_ url: URL) -> ArchiveError {
+        ArchiveError(.destinationExists, "'\(url.path)' already exists; extraction needs a new destination")
+    }
+}

@@ -1,1 +1,0 @@
-// IssueArchive: see README.md's architecture section.

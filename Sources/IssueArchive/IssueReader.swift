@@ -1,0 +1,59 @@
+import Foundation
+import Markup
+
+/// Opens extracted issues (and archives, for `inspect`) as `IssueContent`.
+public enum IssueReader {
+    /// Reads an extracted issue: EPUB if it has a container or an EPUB mimetype, a comic if its
+    /// content is page images, otherwise a plain zip issue.
+    public static func open(directory: URL) throws -> IssueContent {
+        let tree = try ContentTree(root: directory.standardizedFileURL)
+        if EPUBBook.isEPUB(tree) { return try EPUBBook.open(tree) }
+        let readable = tree.files.filter { path in
+            let type = MediaType.of(path)
+            return MediaType.isDocument(type) || type.hasPrefix("image/")
+        }
+        if !readable.isEmpty && readable.allSatisfy({ MediaType.isImage($0) }) {
+            return try ComicBook.open(tree)
+        }
+        return try PlainIssue.open(tree)
+    }
+
+    /// Extracts `archive` into a new temporary directory and opens it. The caller removes the
+    /// directory; on failure nothing is left behind.
+    public static func read(archive: URL, limits: ExtractionLimits = .standard) throws -> (IssueContent, URL) {
+        let root = try FileSystem.unusedPath(beside: FileManager.default.temporaryDirectory
+            .appendingPathComponent("newsstand-inspect"), purpose: "issue")
+        do {
+            try SafeExtractor.extract(archive: archive, to: root, limits: limits)
+            return (try open(directory: root), root)
+        } catch {
+            FileSystem.removeTree(root)
+            throw error
+        }
+    }
+
+    /// Where a link inside the book (relative to the content root, maybe with `#fragment`)
+    /// points on disk. Never outside `root`, even through symbolic links.
+    public static func resolve(_ path: String, in root: URL) throws -> URL {
+        let plain = BookPath.withoutFragment(path)
+        guard !plain.hasPrefix("/"), !plain.contains("\\"), let normalized = BookPath.normalize(plain.split(separator: "/").map(String.init)),
+              !plain.split(separator: "/").contains("..") else {
+            throw ArchiveError(.unsafePath, "link '\(ArchiveError.printable(path))' points outside the issue")
+        }
+        let root = root.standardizedFileURL.resolvingSymlinksInPath()
+        let url = root.appendingPathComponent(normalized)
+        let real = url.resolvingSymlinksInPath().path
+        guard real == root.path || real.hasPrefix(root.path.hasSuffix("/") ? root.path : root.path + "/") else {
+            throw ArchiveError(.unsafePath, "link '\(ArchiveError.printable(path))' points outside the issue")
+        }
+        return url
+    }
+}
+
+/// XML goes through Markup only: no DTD is fetched and no entity beyond the predefined five
+/// (and character references) is expanded.
+enum XMLReading {
+    static func root(of data: Data) -> Markup.XMLElement? {
+        MarkupParser.parse(data).root
+    }
+}

@@ -1,1 +1,0 @@
-// Markup: see README.md's architecture section.

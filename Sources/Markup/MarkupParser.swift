@@ -1,0 +1,480 @@
+import Foundation
+
+/// A small, tolerant, safe XML reader that builds an `XMLElement` tree.
+///
+/// Hand-written rather than built on FoundationXML's `XMLParser` (libxml2): it never loads a
+/// DTD and has no entity machinery to switch off — a DOCTYPE is skipped, and only the five
+/// predefined entities and numeric character references are decoded, so an entity bomb or an
+/// external entity stays inert text. It keeps whatever it read when a document is cut off
+/// or malformed, and it works on the UTF-8 bytes directly, which is several times faster
+/// than delegate callbacks that box every string.
+public enum MarkupParser {
+    /// Elements nested deeper than this are flattened into their parent (a guard against
+    /// stack exhaustion on hostile input; real documents stay far below it).
+    public static let maxDepth = 256
+
+    public static func parse(_ data: Data) -> XMLDocument {
+        let decoded = TextDecoding.decode(data)
+        return parse(decoded.text, warnings: decoded.warnings)
+    }
+
+    public static func parse(_ string: String) -> XMLDocument {
+        parse(string, warnings: [])
+    }
+
+    private static func parse(_ string: String, warnings: [String]) -> XMLDocument {
+        var text = string
+        return text.withUTF8 { buffer in
+            var reader = Reader(bytes: buffer)
+            reader.warnings = warnings
+            reader.run()
+            return XMLDocument(root: reader.root, error: reader.error, warnings: reader.warnings)
+        }
+    }
+}
+
+private let lt = UInt8(ascii: "<"), gt = UInt8(ascii: ">"), amp = UInt8(ascii: "&")
+private let slash = UInt8(ascii: "/"), question = UInt8(ascii: "?"), bang = UInt8(ascii: "!")
+private let equals = UInt8(ascii: "="), colon = UInt8(ascii: ":"), semicolon = UInt8(ascii: ";")
+private let quote = UInt8(ascii: "\""), apostrophe = UInt8(ascii: "'"), hash = UInt8(ascii: "#")
+private let cr: UInt8 = 0x0D, lf: UInt8 = 0x0A
+
+@inline(__always) private func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D }
+
+@inline(__always) private func isNameStart(_ c: UInt8) -> Bool {
+    (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) || c == 0x5F || c == colon || c >= 0x80
+}
+
+/// Ends a name in a tag: whitespace, `>`, `/`, `=`, quotes and `<` (a tag cut off by another).
+@inline(__always) private func endsName(_ c: UInt8) -> Bool {
+    isSpace(c) || c == gt || c == slash || c == equals || c == lt || c == quote || c == apostrophe
+}
+
+private let xmlNamespace = "http://www.w3.org/XML/1998/namespace"
+
+private struct Reader {
+    struct Frame {
+        let element: XMLElement
+        var text: [UInt8] = []
+        /// The namespace bindings to restore when this element closes, if it declared any.
+        let savedNamespaces: [String: String]?
+    }
+
+    let b: UnsafeBufferPointer<UInt8>
+    let n: Int
+    var i = 0
+    var stack: [Frame] = []
+    var namespaces: [String: String] = ["xml": xmlNamespace]
+    var root: XMLElement?
+    var rootClosed = false
+    var error: String?
+    var warnings: [String] = []
+    /// Open elements beyond `maxDepth` that were flattened; their end tags are swallowed.
+    var flattened = 0
+
+    init(bytes: UnsafeBufferPointer<UInt8>) {
+        b = bytes
+        n = bytes.count
+    }
+
+    mutating func run() {
+        while i < n {
+            if b[i] == lt {
+                if !markup() { break }
+            } else {
+                text()
+            }
+        }
+        if !stack.isEmpty {
+            fail(at: n, "document ends before </\(stack[stack.count - 1].element.name)> closes")
+            while !stack.isEmpty { close() }
+        }
+        if root == nil, error == nil {
+            fail(at: n, n == 0 ? "document is empty" : "document has no root element")
+        }
+    }
+
+    mutating func fail(at offset: Int, _ message: String) {
+        guard error == nil else { return }
+        var line = 1
+        for k in 0..<min(offset, n) where b[k] == lf { line += 1 }
+        error = "line \(line): \(message)"
+    }
+
+    // MARK: Text
+
+    /// Reads character data up to the next `<`, decoding references and line ends.
+    mutating func text() {
+        let start = i
+        var run = i
+        var decoded: [UInt8] = []
+        var needsCopy = false
+        while i < n {
+            let c = b[i]
+            if c == lt { break }
+            if c == amp || c == cr {
+                needsCopy = true
+                decoded.append(contentsOf: UnsafeBufferPointer(rebasing: b[run..<i]))
+                if c == amp {
+                    decodeReference(into: &decoded)
+                } else {
+                    decoded.append(lf)
+                    i += 1
+                    if i < n, b[i] == lf { i += 1 }
+                }
+                run = i
+                continue
+            }
+            i += 1
+        }
+        guard !stack.isEmpty else {
+            if !rootClosed || error != nil { return }
+            for k in start..<i where !isSpace(b[k]) {
+                fail(at: k, "text after the root element")
+                break
+            }
+            return
+        }
+        if needsCopy {
+            decoded.append(contentsOf: UnsafeBufferPointer(rebasing: b[run..<i]))
+            stack[stack.count - 1].text.append(contentsOf: decoded)
+        } else {
+            stack[stack.count - 1].text.append(contentsOf: UnsafeBufferPointer(rebasing: b[start..<i]))
+        }
+    }
+
+    /// At `&`: appends what the reference stands for. Only `lt gt amp quot apos` and numeric
+    /// references are decoded; any other name (declared in a DTD or not) stays as written.
+    mutating func decodeReference(into out: inout [UInt8]) {
+        let start = i
+        var end = i + 1
+        while end < n, end - start <= 40, b[end] != semicolon, b[end] != lt, b[end] != amp, !isSpace(b[end]) {
+            end += 1
+        }
+        guard end < n, b[end] == semicolon, end > start + 1 else {
+            out.append(amp)  // a lone '&': keep it as text
+            i += 1
+            return
+        }
+        let name = UnsafeBufferPointer(rebasing: b[(start + 1)..<end])
+        i = end + 1
+        if name[0] == hash {
+            var value: UInt32 = 0
+            var digits = 0
+            let hex = name.count > 1 && (name[1] == UInt8(ascii: "x") || name[1] == UInt8(ascii: "X"))
+            var ok = true
+            for c in name.dropFirst(hex ? 2 : 1) {
+                let digit: UInt32
+                switch c {
+                case 0x30...0x39: digit = UInt32(c - 0x30)
+                case 0x61...0x66 where hex: digit = UInt32(c - 0x61 + 10)
+                case 0x41...0x46 where hex: digit = UInt32(c - 0x41 + 10)
+                default: ok = false; digit = 0
+                }
+                if !ok { break }
+                value = value > 0x10FFFF ? value : value * (hex ? 16 : 10) + digit
+                digits += 1
+            }
+            guard ok, digits > 0 else {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: b[start..<i]))
+                return
+            }
+            // Characters XML 1.0 forbids (NUL, C0 controls but tab/LF/CR, surrogates) become U+FFFD.
+            let allowed = value == 0x09 || value == 0x0A || value == 0x0D || value >= 0x20
+            let scalar = allowed ? Unicode.Scalar(value) ?? "\u{FFFD}" : "\u{FFFD}"
+            appendUTF8(scalar, to: &out)
+            return
+        }
+        switch name.count {
+        case 2 where name[0] == UInt8(ascii: "l") && name[1] == UInt8(ascii: "t"): out.append(lt)
+        case 2 where name[0] == UInt8(ascii: "g") && name[1] == UInt8(ascii: "t"): out.append(gt)
+        case 3 where name.elementsEqual("amp".utf8): out.append(amp)
+        case 4 where name.elementsEqual("quot".utf8): out.append(quote)
+        case 4 where name.elementsEqual("apos".utf8): out.append(apostrophe)
+        default: out.append(contentsOf: UnsafeBufferPointer(rebasing: b[start..<i]))
+        }
+    }
+
+    func appendUTF8(_ scalar: Unicode.Scalar, to out: inout [UInt8]) {
+        UTF8.encode(scalar) { out.append($0) }
+    }
+
+    // MARK: Markup
+
+    /// At `<`. Returns false when the input ends inside the construct.
+    mutating func markup() -> Bool {
+        guard i + 1 < n else {
+            fail(at: i, "document ends inside a tag")
+            i = n
+            return false
+        }
+        let next = b[i + 1]
+        if next == slash { return endTag() }
+        if next == question { return skip(past: "?>", what: "processing instruction") }
+        if next == bang {
+            if matches("<!--") { return skip(past: "-->", what: "comment") }
+            if matches("<![CDATA[") { return cdata() }
+            if matchesCaseInsensitive("<!DOCTYPE") { return doctype() }
+            return skip(past: ">", what: "declaration")
+        }
+        if isNameStart(next) { return startTag() }
+        // A '<' that starts no markup ("a < b" in sloppy feeds) is text.
+        fail(at: i, "'<' that starts no tag")
+        if !stack.isEmpty { stack[stack.count - 1].text.append(lt) }
+        i += 1
+        return true
+    }
+
+    func matches(_ literal: StaticString) -> Bool {
+        let count = literal.utf8CodeUnitCount
+        guard i + count <= n else { return false }
+        let p = literal.utf8Start
+        for k in 0..<count where b[i + k] != p[k] { return false }
+        return true
+    }
+
+    func matchesCaseInsensitive(_ literal: StaticString) -> Bool {
+        let count = literal.utf8CodeUnitCount
+        guard i + count <= n else { return false }
+        let p = literal.utf8Start
+        for k in 0..<count where b[i + k] | 0x20 != p[k] | 0x20 { return false }
+        return true
+    }
+
+    /// Index of the first occurrence of `literal` at or after `from`, if any.
+    func find(_ literal: StaticString, from: Int) -> Int? {
+        let count = literal.utf8CodeUnitCount
+        let p = literal.utf8Start
+        var k = from
+        while k + count <= n {
+            if b[k] == p[0] {
+                var j = 1
+                while j < count, b[k + j] == p[j] { j += 1 }
+                if j == count { return k }
+            }
+            k += 1
+        }
+        return nil
+    }
+
+    mutating func skip(past terminator: StaticString, what: String) -> Bool {
+        guard let end = find(terminator, from: i + 2) else {
+            fail(at: i, "document ends inside a \(what)")
+            i = n
+            return false
+        }
+        i = end + terminator.utf8CodeUnitCount
+        return true
+    }
+
+    mutating func cdata() -> Bool {
+        let start = i + 9
+        let end = find("]]>", from: start)
+        if !stack.isEmpty {
+            let stop = end ?? n
+            var k = start
+            var run = start
+            // Only line ends are normalised inside CDATA; nothing else is decoded.
+            while k < stop {
+                if b[k] == cr {
+                    stack[stack.count - 1].text.append(contentsOf: UnsafeBufferPointer(rebasing: b[run..<k]))
+                    stack[stack.count - 1].text.append(lf)
+                    if k + 1 < stop, b[k + 1] == lf { k += 1 }
+                    run = k + 1
+                }
+                k += 1
+            }
+            stack[stack.count - 1].text.append(contentsOf: UnsafeBufferPointer(rebasing: b[run..<stop]))
+        }
+        guard let end else {
+            fail(at: i, "document ends inside CDATA")
+            i = n
+            return false
+        }
+        i = end + 3
+        return true
+    }
+
+    /// Skips a DOCTYPE with its internal subset. Nothing in it is used: declared entities are
+    /// never expanded and no external DTD is ever fetched.
+    mutating func doctype() -> Bool {
+        var k = i + 9
+        var inSubset = false
+        var inQuote: UInt8 = 0
+        while k < n {
+            let c = b[k]
+            if inQuote != 0 {
+                if c == inQuote { inQuote = 0 }
+            } else if c == quote || c == apostrophe {
+                inQuote = c
+            } else if c == UInt8(ascii: "[") {
+                inSubset = true
+            } else if c == UInt8(ascii: "]") {
+                inSubset = false
+            } else if inSubset, c == lt, k + 3 < n, b[k + 1] == bang, b[k + 2] == UInt8(ascii: "-"), b[k + 3] == UInt8(ascii: "-") {
+                // A comment inside the subset may hold quotes or brackets.
+                let save = i
+                i = k
+                guard skip(past: "-->", what: "comment") else { i = n; return false }
+                k = i
+                i = save
+                continue
+            } else if c == gt, !inSubset {
+                if find("<!ENTITY", from: i).map({ $0 < k }) == true {
+                    warnings.append("entity declarations in the DOCTYPE were ignored")
+                }
+                i = k + 1
+                return true
+            }
+            k += 1
+        }
+        fail(at: i, "document ends inside the DOCTYPE")
+        i = n
+        return false
+    }
+
+    mutating func endTag() -> Bool {
+        let nameStart = i + 2
+        var k = nameStart
+        while k < n, !endsName(b[k]) { k += 1 }
+        let nameEnd = k
+        while k < n, b[k] != gt, b[k] != lt { k += 1 }
+        guard k < n else {
+            fail(at: i, "document ends inside an end tag")
+            i = n
+            return false
+        }
+        let tagStart = i
+        i = b[k] == gt ? k + 1 : k
+        if flattened > 0 {
+            flattened -= 1
+            return true
+        }
+        let name = String(decoding: UnsafeBufferPointer(rebasing: b[nameStart..<nameEnd]), as: UTF8.self)
+        guard let depth = stack.lastIndex(where: { $0.element.name == name }) else {
+            fail(at: tagStart, "</\(name)> closes no open element")
+            return true
+        }
+        if depth != stack.count - 1 {
+            fail(at: tagStart, "</\(name)> closes <\(name)> while <\(stack[stack.count - 1].element.name)> is open")
+        }
+        while stack.count > depth { close() }
+        return true
+    }
+
+    mutating func close() {
+        guard let frame = stack.popLast() else { return }
+        frame.element.text = String(decoding: frame.text, as: UTF8.self)
+        if let saved = frame.savedNamespaces { namespaces = saved }
+        if stack.isEmpty, frame.element === root { rootClosed = true }
+    }
+
+    mutating func startTag() -> Bool {
+        let tagStart = i
+        var k = i + 1
+        while k < n, !endsName(b[k]) { k += 1 }
+        let name = String(decoding: UnsafeBufferPointer(rebasing: b[(i + 1)..<k]), as: UTF8.self)
+        var attributes: [String: String] = [:]
+        var selfClosing = false
+        i = k
+        while true {
+            while i < n, isSpace(b[i]) { i += 1 }
+            guard i < n else {
+                fail(at: tagStart, "document ends inside <\(name)>")
+                return false
+            }
+            let c = b[i]
+            if c == gt { i += 1; break }
+            if c == slash, i + 1 < n, b[i + 1] == gt { i += 2; selfClosing = true; break }
+            if c == lt {
+                fail(at: i, "<\(name)> is not closed with '>'")
+                break
+            }
+            let attrStart = i
+            while i < n, !endsName(b[i]) { i += 1 }
+            if i == attrStart {
+                i += 1  // a stray '/', '=' or quote
+                continue
+            }
+            let attrName = String(decoding: UnsafeBufferPointer(rebasing: b[attrStart..<i]), as: UTF8.self)
+            while i < n, isSpace(b[i]) { i += 1 }
+            guard i < n, b[i] == equals else {
+                attributes[attrName] = attributes[attrName] ?? ""  // HTML-style bare attribute
+                continue
+            }
+            i += 1
+            while i < n, isSpace(b[i]) { i += 1 }
+            guard i < n else { continue }
+            if attributes[attrName] != nil { fail(at: attrStart, "attribute \(attrName) repeated in <\(name)>") }
+            let value = attributeValue()
+            if attributes[attrName] == nil { attributes[attrName] = value }
+        }
+        if i > n { i = n }
+
+        if stack.isEmpty, rootClosed {
+            fail(at: tagStart, "a second root element <\(name)>")
+        }
+        if stack.count >= MarkupParser.maxDepth {
+            fail(at: tagStart, "elements nested deeper than \(MarkupParser.maxDepth)")
+            if !selfClosing { flattened += 1 }
+            return true
+        }
+
+        var saved: [String: String]?
+        for (key, value) in attributes where key == "xmlns" || key.hasPrefix("xmlns:") {
+            if saved == nil { saved = namespaces }
+            let prefix = key == "xmlns" ? "" : String(key.dropFirst(6))
+            if value.isEmpty, prefix.isEmpty {
+                namespaces[prefix] = nil
+            } else {
+                namespaces[prefix] = value
+            }
+        }
+        let localName: String
+        let namespaceURI: String?
+        if let colonIndex = name.utf8.firstIndex(of: colon) {
+            let prefix = String(name[..<colonIndex])
+            localName = String(name[name.utf8.index(after: colonIndex)...])
+            namespaceURI = namespaces[prefix]  // an undeclared prefix is tolerated: no namespace
+        } else {
+            localName = name
+            namespaceURI = namespaces[""]
+        }
+        let element = XMLElement(name: name, localName: localName, namespaceURI: namespaceURI, attributes: attributes)
+        if let parent = stack.last {
+            element.textOffset = parent.text.count
+            parent.element.children.append(element)
+        } else if root == nil {
+            root = element
+        }
+        stack.append(Frame(element: element, savedNamespaces: saved))
+        if selfClosing { close() }
+        return true
+    }
+
+    /// At an attribute value: quoted (the usual case) or bare. Returns it with references
+    /// decoded and whitespace characters turned into spaces, as XML normalises them.
+    mutating func attributeValue() -> String {
+        var out: [UInt8] = []
+        let delimiter = b[i]
+        let quoted = delimiter == quote || delimiter == apostrophe
+        if quoted { i += 1 }
+        let start = i
+        while i < n {
+            let c = b[i]
+            if quoted ? c == delimiter : (isSpace(c) || c == gt) { break }
+            if !quoted, c == slash, i + 1 < n, b[i + 1] == gt { break }
+            if c == amp {
+                decodeReference(into: &out)
+                continue
+            }
+            if c == cr, i + 1 < n, b[i + 1] == lf { i += 1; continue }
+            out.append(isSpace(c) ? 0x20 : c)
+            i += 1
+        }
+        if quoted {
+            if i < n { i += 1 } else { fail(at: start, "document ends inside an attribute value") }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

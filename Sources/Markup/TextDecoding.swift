@@ -1,0 +1,136 @@
+import Foundation
+
+/// Turns the bytes of an XML document into UTF-8 text, whatever it was written in: a BOM
+/// (UTF-8, UTF-16), UTF-16 without one, or the encoding its `<?xml encoding=...?>` declares.
+/// Invalid sequences become U+FFFD; nothing here fails.
+enum TextDecoding {
+    struct Decoded {
+        var text: String
+        var warnings: [String]
+    }
+
+    static func decode(_ data: Data) -> Decoded {
+        let bytes = [UInt8](data)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return utf8(bytes[3...]) }
+        if bytes.starts(with: [0xFF, 0xFE]) { return utf16(bytes[2...], bigEndian: false) }
+        if bytes.starts(with: [0xFE, 0xFF]) { return utf16(bytes[2...], bigEndian: true) }
+        if bytes.starts(with: [0x3C, 0x00, 0x3F, 0x00]) { return utf16(bytes[...], bigEndian: false) }
+        if bytes.starts(with: [0x00, 0x3C, 0x00, 0x3F]) { return utf16(bytes[...], bigEndian: true) }
+
+        let label = declaredEncoding(bytes) ?? "utf-8"
+        switch label {
+        case "utf-8", "utf8", "us-ascii", "ascii", "utf-16", "utf16":
+            // A UTF-16 declaration on bytes that are plainly ASCII-compatible is a lie; read UTF-8.
+            return utf8(bytes[...])
+        case "iso-8859-1", "iso8859-1", "iso_8859-1", "latin1", "latin-1", "l1",
+             "windows-1252", "cp1252", "x-cp1252":
+            // As browsers do, ISO-8859-1 is read as its superset Windows-1252.
+            return Decoded(text: singleByte(bytes, high: windows1252), warnings: [])
+        case "iso-8859-15", "iso8859-15", "iso_8859-15", "latin9", "latin-9", "l9":
+            return Decoded(text: singleByte(bytes, high: latin9), warnings: [])
+        default:
+            if let encoding = foundationEncodings[label], let text = String(data: data, encoding: encoding) {
+                return Decoded(text: text, warnings: [])
+            }
+            var decoded = utf8(bytes[...])
+            decoded.warnings.insert("encoding \"\(label)\" is not supported; read as UTF-8", at: 0)
+            return decoded
+        }
+    }
+
+    private static func utf8(_ bytes: ArraySlice<UInt8>) -> Decoded {
+        if let text = String(validating: bytes, as: UTF8.self) { return Decoded(text: text, warnings: []) }
+        return Decoded(text: String(decoding: bytes, as: UTF8.self),
+                       warnings: ["invalid UTF-8 bytes were replaced with U+FFFD"])
+    }
+
+    private static func utf16(_ bytes: ArraySlice<UInt8>, bigEndian: Bool) -> Decoded {
+        var units: [UInt16] = []
+        units.reserveCapacity(bytes.count / 2)
+        var index = bytes.startIndex
+        while index + 1 < bytes.endIndex {
+            let a = UInt16(bytes[index]), b = UInt16(bytes[index + 1])
+            units.append(bigEndian ? a << 8 | b : b << 8 | a)
+            index += 2
+        }
+        var warnings: [String] = []
+        if bytes.count % 2 == 1 { warnings.append("UTF-16 text ends with half a character") }
+        var text = ""
+        var valid = true
+        text.reserveCapacity(units.count)
+        var decoder = UTF16()
+        var iterator = units.makeIterator()
+        decoding: while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): text.unicodeScalars.append(scalar)
+            case .emptyInput: break decoding
+            case .error:
+                valid = false
+                text.unicodeScalars.append("\u{FFFD}")
+            }
+        }
+        if !valid { warnings.append("invalid UTF-16 was replaced with U+FFFD") }
+        return Decoded(text: text, warnings: warnings)
+    }
+
+    /// Single-byte encodings that equal Latin-1 except for a table of high bytes.
+    private static func singleByte(_ bytes: [UInt8], high: [UInt8: UInt32]) -> String {
+        var scalars = String.UnicodeScalarView()
+        scalars.reserveCapacity(bytes.count)
+        for byte in bytes {
+            let value = high[byte] ?? UInt32(byte)
+            scalars.append(Unicode.Scalar(value) ?? "\u{FFFD}")
+        }
+        return String(scalars)
+    }
+
+    /// The `encoding` pseudo-attribute of an XML declaration at the very start, lower-cased.
+    static func declaredEncoding(_ bytes: [UInt8]) -> String? {
+        guard bytes.starts(with: Array("<?xml".utf8)) else { return nil }
+        let head = bytes.prefix(512)
+        guard let end = indexOf(Array("?>".utf8), in: head),
+              let key = indexOf(Array("encoding".utf8), in: head[..<end]) else { return nil }
+        var i = key + 8
+        while i < end, head[i] == 0x20 || head[i] == 0x09 || head[i] == 0x0A || head[i] == 0x0D { i += 1 }
+        guard i < end, head[i] == UInt8(ascii: "=") else { return nil }
+        i += 1
+        while i < end, head[i] == 0x20 || head[i] == 0x09 || head[i] == 0x0A || head[i] == 0x0D { i += 1 }
+        guard i < end, head[i] == 0x22 || head[i] == 0x27 else { return nil }
+        let quote = head[i]
+        let start = i + 1
+        guard let close = head[start..<end].firstIndex(of: quote) else { return nil }
+        return String(decoding: head[start..<close], as: UTF8.self).lowercased()
+    }
+
+    private static func indexOf(_ needle: [UInt8], in hay: ArraySlice<UInt8>) -> Int? {
+        guard needle.count <= hay.count else { return nil }
+        var i = hay.startIndex
+        while i + needle.count <= hay.endIndex {
+            if hay[i..<(i + needle.count)].elementsEqual(needle) { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    private static let foundationEncodings: [String: String.Encoding] = [
+        "shift_jis": .shiftJIS, "shift-jis": .shiftJIS, "sjis": .shiftJIS, "windows-31j": .shiftJIS,
+        "euc-jp": .japaneseEUC, "iso-2022-jp": .iso2022JP,
+        "iso-8859-2": .isoLatin2, "latin2": .isoLatin2,
+        "windows-1250": .windowsCP1250, "windows-1251": .windowsCP1251,
+        "windows-1253": .windowsCP1253, "windows-1254": .windowsCP1254,
+        "utf-32": .utf32,
+    ]
+
+    private static let windows1252: [UInt8: UInt32] = [
+        0x80: 0x20AC, 0x82: 0x201A, 0x83: 0x0192, 0x84: 0x201E, 0x85: 0x2026, 0x86: 0x2020,
+        0x87: 0x2021, 0x88: 0x02C6, 0x89: 0x2030, 0x8A: 0x0160, 0x8B: 0x2039, 0x8C: 0x0152,
+        0x8E: 0x017D, 0x91: 0x2018, 0x92: 0x2019, 0x93: 0x201C, 0x94: 0x201D, 0x95: 0x2022,
+        0x96: 0x2013, 0x97: 0x2014, 0x98: 0x02DC, 0x99: 0x2122, 0x9A: 0x0161, 0x9B: 0x203A,
+        0x9C: 0x0153, 0x9E: 0x017E, 0x9F: 0x0178,
+    ]
+
+    private static let latin9: [UInt8: UInt32] = [
+        0xA4: 0x20AC, 0xA6: 0x0160, 0xA8: 0x0161, 0xB4: 0x017D,
+        0xB8: 0x017E, 0xBC: 0x0152, 0xBD: 0x0153, 0xBE: 0x0178,
+    ]
+}

@@ -1,0 +1,401 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One asset URL → one `.part` file, streamed with progress and resumable.
+///
+/// `run` is synchronous: the agent calls it on its own worker threads. `cancel()` may be
+/// called from any thread and makes a running `run` throw a `TransferError` whose
+/// `isCancelled` is true, leaving the `.part` file for a later resume.
+///
+/// http goes through `SocketHTTPClient` (our own HTTP/1.1 over POSIX sockets: as fast as
+/// curl, exact control of Range and framing); https through URLSession; file:// is copied
+/// in 256 KiB chunks so progress is real.
+public final class Transfer: @unchecked Sendable {
+    public let request: TransferRequest
+    public let partFile: URL
+    public let expectedLength: Int64?
+    public let expectedSHA256: String?
+    public let credentials: Credentials?
+    public let timeout: TimeInterval
+
+    /// Redirects followed before giving up.
+    public static let maxRedirects = 10
+    static let chunkSize = 256 * 1024
+
+    private let cancellation = Cancellation()
+    /// Tests swap the http(s) client (e.g. URLSession for http) to run one suite on both.
+    var clientOverride: HTTPFetching?
+
+    public init(request: TransferRequest, partFile: URL, expectedLength: Int64? = nil, expectedSHA256: String? = nil, credentials: Credentials? = nil, timeout: TimeInterval = 30) {
+        self.request = request
+        self.partFile = partFile
+        self.expectedLength = expectedLength
+        self.expectedSHA256 = expectedSHA256?.lowercased()
+        self.credentials = credentials
+        self.timeout = timeout
+    }
+
+    /// Stops a running `run` (from any thread); later runs throw at once.
+    public func cancel() { cancellation.cancel() }
+
+    public var isCancelled: Bool { cancellation.isCancelled }
+
+    /// Resumes from `partFile` if it exists (Range + If-Range with the saved validator);
+    /// 200 or a changed validator starts over; 206 must carry a matching Content-Range.
+    /// Calls progress at most ~10×/s. Throws TransferError.
+    public func run(validator: TransferValidator?, progress: @escaping @Sendable (TransferProgress) -> Void) throws -> TransferResult {
+        try run(validator: validator, onValidator: { _ in }, progress: progress)
+    }
+
+    /// As `run(validator:progress:)`, and gives the response's validator to `onValidator`
+    /// as soon as the response headers arrive, before any byte is written, so the caller
+    /// can persist it and resume correctly after a crash.
+    public func run(validator: TransferValidator?, onValidator: (TransferValidator) -> Void, progress: @escaping @Sendable (TransferProgress) -> Void) throws -> TransferResult {
+        try cancellation.check()
+        switch request.url.scheme?.lowercased() {
+        case "file":
+            return try copyFile(validator: validator, onValidator: onValidator, progress: progress)
+        case "http", "https":
+            return try download(validator: validator, onValidator: onValidator, progress: progress)
+        default:
+            throw TransferError.fatal("cannot download \(request.url.absoluteString): only http, https and file URLs are supported")
+        }
+    }
+
+    // MARK: - http and https
+
+    /// Why an attempt must begin again from byte 0 (the server's answer does not fit the
+    /// bytes on disk).
+    private struct StartOver: Error { var reason: String }
+
+    private enum Outcome {
+        case body(total: Int64?, validator: TransferValidator, resumedFrom: Int64)
+        case redirect(URL)
+        case unauthorized
+        case rangeNotSatisfiable(HTTPResponseHead)
+    }
+
+    private func client(for url: URL) -> HTTPFetching {
+        if let clientOverride { return clientOverride }
+        return url.scheme?.lowercased() == "https" ? URLSessionHTTPClient() : SocketHTTPClient()
+    }
+
+    private func download(validator: TransferValidator?, onValidator: (TransferValidator) -> Void, progress: @escaping @Sendable (TransferProgress) -> Void) throws -> TransferResult {
+        let part = try PartFile(url: partFile, wantsDigest: expectedSHA256 != nil)
+        defer { part.close() }
+        let throttle = ProgressThrottle(report: progress)
+
+        var offset = part.length
+        var saved = validator ?? TransferValidator()
+        if let expectedLength, offset > expectedLength { offset = 0 }
+        // Without a validator, only a checksum can prove that old bytes and new bytes
+        // belong to the same file.
+        if offset > 0 && saved.ifRangeValue == nil && expectedSHA256 == nil { offset = 0 }
+        if offset > 0, offset == expectedLength, let expectedSHA256,
+           try SHA256Digest.hexOfFile(at: partFile) == expectedSHA256 {
+            throttle.update(TransferProgress(bytesWritten: offset, bytesExpected: offset), force: true)
+            return TransferResult(file: partFile, bytes: offset, validator: saved, resumedFrom: offset)
+        }
+        try part.keep(upTo: offset)
+
+        var restarted = false
+        var firstResumedFrom: Int64?
+        while true {
+            do {
+                let (total, validatorNow, resumedFrom) = try fetchOnce(part: part, offset: offset, saved: saved, onValidator: onValidator, throttle: throttle)
+                if firstResumedFrom == nil { firstResumedFrom = resumedFrom }
+                saved = validatorNow
+                // A 206 may carry less than the rest of the file: ask for what is missing.
+                if let total, part.length < total, part.length > offset {
+                    offset = part.length
+                    continue
+                }
+                if let total, part.length != total {
+                    throw TransferError.network("\(request.url.absoluteString) stopped after \(part.length) of \(total) bytes")
+                }
+                throttle.update(TransferProgress(bytesWritten: part.length, bytesExpected: total ?? part.length), force: true)
+                return try verified(part, validator: saved, resumedFrom: firstResumedFrom ?? 0)
+            } catch let startOver as StartOver {
+                guard !restarted else {
+                    throw TransferError.fatal("\(request.url.absoluteString): \(startOver.reason), even after starting over")
+                }
+                restarted = true
+                offset = 0
+                firstResumedFrom = nil
+                try part.keep(upTo: 0)
+            }
+        }
+    }
+
+    /// Final checks on a complete body; a mismatch deletes the `.part` file.
+    private func verified(_ part: PartFile, validator: TransferValidator, resumedFrom: Int64) throws -> TransferResult {
+        let length = part.length
+        if let expectedLength, length != expectedLength {
+            part.discard()
+            throw TransferError.fatal("\(request.url.absoluteString) is \(length) bytes long but the feed says \(expectedLength); the download was discarded")
+        }
+        if let expectedSHA256 {
+            let actual = part.finishDigest() ?? ""
+            if actual != expectedSHA256 {
+                part.discard()
+                // After a resume, fresh bytes may still match; a full download that does not
+                // match never will.
+                throw TransferError(message: "the SHA-256 of \(request.url.absoluteString) is \(actual) but the feed says \(expectedSHA256); the download was discarded", isRetryable: resumedFrom > 0)
+            }
+        }
+        return TransferResult(file: partFile, bytes: length, validator: validator, resumedFrom: resumedFrom)
+    }
+
+    /// One request, following redirects and answering one 401, that streams a body into
+    /// `part` from `offset`. Returns the total size when known, the validator of the bytes
+    /// now on disk and how many bytes were kept from before.
+    private func fetchOnce(part: PartFile, offset: Int64, saved: TransferValidator, onValidator: (TransferValidator) -> Void, throttle: ProgressThrottle) throws -> (Int64?, TransferValidator, Int64) {
+        var url = request.url
+        var visited: Set<String> = [url.absoluteString]
+        var credentialsOrigin: String?
+        var redirects = 0
+        while true {
+            try cancellation.check()
+            var headers = requestHeaders(for: url)
+            headers.append(("Accept-Encoding", "identity"))
+            if offset > 0 {
+                headers.append(("Range", "bytes=\(offset)-"))
+                if let ifRange = saved.ifRangeValue { headers.append(("If-Range", ifRange)) }
+            }
+            if let credentials, credentialsOrigin == Transfer.origin(of: url) {
+                headers.removeAll { $0.0.lowercased() == "authorization" }
+                headers.append(("Authorization", credentials.authorizationHeader))
+            }
+
+            var outcome: Outcome?
+            var total: Int64?
+            let limit = expectedLength
+            try client(for: url).fetch(url: url, headers: headers, timeout: timeout, cancellation: cancellation, onHead: { head in
+                switch head.status {
+                case 301, 302, 303, 307, 308:
+                    guard let location = head.header("location"), let target = URL(string: location, relativeTo: url)?.absoluteURL else {
+                        throw TransferError.fatal("\(url.absoluteString) redirects (\(head.status)) without a usable Location")
+                    }
+                    outcome = .redirect(target)
+                    return .skip
+                case 401:
+                    outcome = .unauthorized
+                    return .skip
+                case 416 where offset > 0:
+                    outcome = .rangeNotSatisfiable(head)
+                    return .skip
+                case 200:
+                    total = head.contentLength
+                    try checkDeclaredLength(total, part: part)
+                    if offset > 0 || part.length > 0 { try part.keep(upTo: 0) }
+                    let validator = head.validator
+                    onValidator(validator)
+                    outcome = .body(total: total, validator: validator, resumedFrom: 0)
+                    throttle.update(TransferProgress(bytesWritten: 0, bytesExpected: total ?? limit), force: true)
+                    return .read
+                case 206:
+                    guard let range = ContentRange(head.header("content-range")), let first = range.first else {
+                        throw StartOver(reason: "the server answered 206 without a usable Content-Range")
+                    }
+                    guard first == offset else {
+                        throw StartOver(reason: "the server sent bytes from \(first) when asked for bytes from \(offset)")
+                    }
+                    let fresh = head.validator
+                    if offset > 0 && saved.differs(from: fresh) {
+                        throw StartOver(reason: "the file changed on the server")
+                    }
+                    total = range.total
+                    try checkDeclaredLength(total, part: part)
+                    let validator = TransferValidator(etag: fresh.etag ?? saved.etag, lastModified: fresh.lastModified ?? saved.lastModified)
+                    onValidator(validator)
+                    outcome = .body(total: total, validator: validator, resumedFrom: offset)
+                    throttle.update(TransferProgress(bytesWritten: offset, bytesExpected: total ?? limit), force: true)
+                    return .read
+                default:
+                    throw Transfer.statusError(head, url: url)
+                }
+            }, onBody: { bytes in
+                try part.append(bytes)
+                if let bound = total ?? limit, part.length > bound {
+                    throw TransferError.fatal("\(url.absoluteString) sent more than the \(bound) bytes it announced")
+                }
+                throttle.update(TransferProgress(bytesWritten: part.length, bytesExpected: total ?? limit))
+            })
+
+            switch outcome {
+            case let .body(total, validator, resumedFrom)?:
+                return (total, validator, resumedFrom)
+            case let .redirect(target)?:
+                guard ["http", "https"].contains(target.scheme?.lowercased() ?? "") else {
+                    throw TransferError.fatal("\(url.absoluteString) redirects to \(target.absoluteString), which is not http or https")
+                }
+                redirects += 1
+                if !visited.insert(target.absoluteString).inserted {
+                    throw TransferError.fatal("\(request.url.absoluteString) redirects in a loop (through \(target.absoluteString))")
+                }
+                if redirects > Transfer.maxRedirects {
+                    throw TransferError.fatal("\(request.url.absoluteString) redirects more than \(Transfer.maxRedirects) times")
+                }
+                url = target
+            case .unauthorized?:
+                guard credentials != nil else {
+                    throw TransferError(message: "\(url.absoluteString) needs credentials (401); add them for this publication in config.toml", isRetryable: false, httpStatus: 401)
+                }
+                guard credentialsOrigin != Transfer.origin(of: url) else {
+                    throw TransferError(message: "\(url.absoluteString) refused the publication's credentials (401); check them in config.toml", isRetryable: false, httpStatus: 401)
+                }
+                credentialsOrigin = Transfer.origin(of: url)
+            case let .rangeNotSatisfiable(head)?:
+                // With If-Range the server only answers 416 when our validator still holds:
+                // if it says the file is exactly as long as our part, we already have it all.
+                if let range = ContentRange(head.header("content-range")), range.first == nil, range.total == offset {
+                    return (offset, saved, offset)
+                }
+                throw StartOver(reason: "the server cannot send bytes from \(offset) (416)")
+            case nil:
+                throw TransferError.fatal("internal error: no response for \(url.absoluteString)")
+            }
+        }
+    }
+
+    /// The caller's headers, minus credentials when a redirect has left the original origin.
+    private func requestHeaders(for url: URL) -> [(String, String)] {
+        var headers = request.headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        headers.removeAll { ["range", "if-range", "accept-encoding", "connection", "host"].contains($0.0.lowercased()) }
+        if Transfer.origin(of: url) != Transfer.origin(of: request.url) {
+            headers.removeAll { ["authorization", "cookie"].contains($0.0.lowercased()) }
+        }
+        if !headers.contains(where: { $0.0.lowercased() == "user-agent" }) {
+            headers.append(("User-Agent", "Newsstand/1.0"))
+        }
+        return headers
+    }
+
+    private func checkDeclaredLength(_ total: Int64?, part: PartFile) throws {
+        guard let total, let expectedLength, total != expectedLength else { return }
+        part.discard()
+        throw TransferError.fatal("\(request.url.absoluteString) is \(total) bytes long on the server but the feed says \(expectedLength); nothing was kept")
+    }
+
+    static func origin(of url: URL) -> String {
+        "\(url.scheme?.lowercased() ?? "")://\(url.host?.lowercased() ?? ""):\(url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80))"
+    }
+
+    static func statusError(_ head: HTTPResponseHead, url: URL) -> TransferError {
+        let status = head.status
+        let reason = HTTPURLResponse.localizedString(forStatusCode: status)
+        let retryAfter = RetryAfter.seconds(head.header("retry-after"))
+        let retryable = status == 408 || status == 429 || (500...599).contains(status)
+        var message = "the server answered \(status) \(reason) for \(url.absoluteString)"
+        if let retryAfter, retryable { message += " (retry after \(Int(retryAfter.rounded(.up))) s)" }
+        return TransferError(message: message, isRetryable: retryable, retryAfter: retryable ? retryAfter : nil, httpStatus: status)
+    }
+
+    // MARK: - file://
+
+    private func copyFile(validator: TransferValidator?, onValidator: (TransferValidator) -> Void, progress: @escaping @Sendable (TransferProgress) -> Void) throws -> TransferResult {
+        let source = request.url.standardizedFileURL.path
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else {
+            throw TransferError.fatal("cannot read \(source): \(String(cString: strerror(errno)))")
+        }
+        defer { close(input) }
+        var info = stat()
+        guard fstat(input, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            throw TransferError.fatal("\(source) is not a regular file")
+        }
+        let size = Int64(info.st_size)
+        // The file's identity and modification time play the part of an ETag.
+        let current = TransferValidator(etag: "\"\(info.st_dev)-\(info.st_ino)-\(size)-\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)\"", lastModified: nil)
+
+        let part = try PartFile(url: partFile, wantsDigest: expectedSHA256 != nil)
+        defer { part.close() }
+        if let expectedLength, size != expectedLength {
+            part.discard()
+            throw TransferError.fatal("\(source) is \(size) bytes long but the feed says \(expectedLength); nothing was copied")
+        }
+        var offset = part.length
+        if validator != current || offset > size { offset = 0 }
+        try part.keep(upTo: offset)
+        onValidator(current)
+        guard lseek(input, off_t(offset), SEEK_SET) >= 0 else {
+            throw TransferError.fatal("cannot seek in \(source): \(String(cString: strerror(errno)))")
+        }
+
+        let throttle = ProgressThrottle(report: progress)
+        throttle.update(TransferProgress(bytesWritten: offset, bytesExpected: size), force: true)
+        let pause = ProcessInfo.processInfo.environment["NEWSSTAND_FILE_THROTTLE_MS"].flatMap(Double.init).map { $0 / 1000 } ?? 0
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Transfer.chunkSize, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            try cancellation.check()
+            let got = read(input, buffer.baseAddress, buffer.count)
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw TransferError.network("cannot read \(source): \(String(cString: strerror(errno)))")
+            }
+            if got == 0 { break }
+            try part.append(UnsafeRawBufferPointer(rebasing: buffer[0..<got]))
+            throttle.update(TransferProgress(bytesWritten: part.length, bytesExpected: size))
+            if pause > 0 { Thread.sleep(forTimeInterval: pause) }
+        }
+        guard part.length == size else {
+            throw TransferError.network("\(source) changed while it was copied (\(part.length) bytes instead of \(size))")
+        }
+        throttle.update(TransferProgress(bytesWritten: size, bytesExpected: size), force: true)
+        return try verified(part, validator: current, resumedFrom: offset)
+    }
+}
+
+/// `Content-Range: bytes FIRST-LAST/TOTAL` (or `bytes */TOTAL` in a 416).
+struct ContentRange: Equatable {
+    var first: Int64?
+    var last: Int64?
+    var total: Int64?
+
+    init?(_ value: String?) {
+        guard let value = value?.trimmingCharacters(in: .whitespaces), value.lowercased().hasPrefix("bytes ") else { return nil }
+        let spec = value.dropFirst(6).trimmingCharacters(in: .whitespaces)
+        let halves = spec.split(separator: "/", maxSplits: 1)
+        guard halves.count == 2 else { return nil }
+        if halves[1] == "*" {
+            total = nil
+        } else {
+            guard let total = Int64(halves[1]), total >= 0 else { return nil }
+            self.total = total
+        }
+        if halves[0] == "*" {
+            guard total != nil else { return nil }
+            return
+        }
+        let bounds = halves[0].split(separator: "-", maxSplits: 1)
+        guard bounds.count == 2, let first = Int64(bounds[0]), let last = Int64(bounds[1]), first >= 0, last >= first else { return nil }
+        if let total, last >= total { return nil }
+        self.first = first
+        self.last = last
+    }
+}
+
+/// `Retry-After`: delay-seconds or an HTTP-date.
+enum RetryAfter {
+    static func seconds(_ value: String?, now: Date = Date()) -> TimeInterval? {
+        guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        if let seconds = Int(value) { return TimeInterval(max(0, seconds)) }
+        guard let date = httpDate(value) else { return nil }
+        return max(0, date.timeIntervalSince(now))
+    }
+
+    /// IMF-fixdate, and the obsolete RFC 850 and asctime forms RFC 9110 asks readers to accept.
+    static func httpDate(_ value: String) -> Date? {
+        for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "GMT")
+            formatter.dateFormat = format
+            if let date = formatter.date(from: value) { return date }
+        }
+        return nil
+    }
+}

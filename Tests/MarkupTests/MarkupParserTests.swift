@@ -1,0 +1,220 @@
+import Foundation
+import Testing
+@testable import Markup
+
+private func parse(_ text: String) -> XMLDocument { MarkupParser.parse(Data(text.utf8)) }
+
+@Suite struct MarkupParserTests {
+    @Test func readsElementsAttributesAndText() throws {
+        let doc = parse(#"<?xml version="1.0"?><feed a="1" b='two'><title>Hello</title><entry/><entry x="y">t</entry></feed>"#)
+        #expect(doc.error == nil)
+        let root = try #require(doc.root)
+        #expect(root.name == "feed")
+        #expect(root.attributes == ["a": "1", "b": "two"])
+        #expect(root.first("title")?.text == "Hello")
+        #expect(root.all("entry").count == 2)
+        #expect(root.all("entry")[1].attribute("x") == "y")
+        #expect(root.first("missing") == nil)
+    }
+
+    @Test func decodesPredefinedAndNumericReferencesOnly() throws {
+        let doc = parse("<t a=\"&quot;q&quot; &#x41;\">&lt;b&gt; &amp; &apos;x&apos; &#233;&#x1F600; &nbsp; &unknown; AT&T &#0; &#xD800;</t>")
+        let root = try #require(doc.root)
+        #expect(root.text == "<b> & 'x' é😀 &nbsp; &unknown; AT&T \u{FFFD} \u{FFFD}")
+        #expect(root.attribute("a") == "\"q\" A")
+    }
+
+    @Test func billionLaughsStaysInert() throws {
+        var dtd = "<!DOCTYPE lolz [\n<!ENTITY lol \"lol\">\n"
+        for level in 1...9 {
+            let previous = level == 1 ? "lol" : "lol\(level - 1)"
+            dtd += "<!ENTITY lol\(level) \"" + String(repeating: "&\(previous);", count: 10) + "\">\n"
+        }
+        dtd += "]>\n"
+        let doc = parse("<?xml version=\"1.0\"?>\n" + dtd + "<lolz>&lol9;</lolz>")
+        let root = try #require(doc.root)
+        #expect(root.name == "lolz")
+        #expect(root.text == "&lol9;")
+        #expect(doc.error == nil)
+        #expect(doc.warnings.contains { $0.contains("entity") })
+    }
+
+    @Test func externalEntitiesAreNeverResolved() throws {
+        let secret = FileManager.default.temporaryDirectory.appendingPathComponent("markup-secret-\(UUID().uuidString)")
+        try Data("TOP SECRET".utf8).write(to: secret)
+        defer { try? FileManager.default.removeItem(at: secret) }
+        let doc = parse("""
+            <?xml version="1.0"?>
+            <!DOCTYPE r SYSTEM "http://127.0.0.1:9/never.dtd" [
+              <!ENTITY xxe SYSTEM "\(secret.absoluteString)">
+              <!ENTITY % pe SYSTEM "\(secret.absoluteString)"> %pe;
+              <!-- a comment with ] and > and " inside -->
+            ]>
+            <r><v>&xxe;</v></r>
+            """)
+        let root = try #require(doc.root)
+        #expect(root.first("v")?.text == "&xxe;")
+        #expect(!(root.allText.contains("SECRET")))
+    }
+
+    @Test func truncatedDocumentKeepsWhatWasRead() throws {
+        let doc = parse("<feed><title>T</title><entry><id>1</id></entry><entry><id>2</id><title>Cut o")
+        let root = try #require(doc.root)
+        let error = try #require(doc.error)
+        #expect(error.contains("ends before </title>"))
+        let entries = root.all("entry")
+        #expect(entries.count == 2)
+        #expect(entries[1].first("id")?.text == "2")
+        #expect(entries[1].first("title")?.text == "Cut o")
+    }
+
+    @Test func truncatedInsideTagOrAttribute() throws {
+        for cut in ["<a><b>x</b><c href=\"ht", "<a><b>x</b><c", "<a><b>x</b></", "<a><b>x</b><!-- no end", "<a><b>x</b><![CDATA[abc"] {
+            let doc = parse(cut)
+            let root = try #require(doc.root, "\(cut)")
+            #expect(root.first("b")?.text == "x", "\(cut)")
+            #expect(doc.error != nil, "\(cut)")
+        }
+    }
+
+    @Test func emptyAndGarbageInput() {
+        #expect(parse("").root == nil)
+        #expect(parse("").error == "line 1: document is empty")
+        #expect(parse("just text").root == nil)
+        #expect(parse("just text").error != nil)
+        #expect(MarkupParser.parse(Data([0xFF, 0x00, 0x3C])).root == nil)
+    }
+
+    @Test func resolvesNamespaces() throws {
+        let doc = parse("""
+            <feed xmlns="http://www.w3.org/2005/Atom" xmlns:news="http://itunes.apple.com/2011/Newsstand">
+              <entry><news:cover_art_icons><news:cover_art_icon size="SOURCE" src="c.png"/></news:cover_art_icons>
+                <inner xmlns="urn:other"><x/></inner><after/><bad:thing/></entry>
+            </feed>
+            """)
+        let root = try #require(doc.root)
+        #expect(root.namespaceURI == "http://www.w3.org/2005/Atom")
+        let entry = try #require(root.first("entry", namespace: "http://www.w3.org/2005/Atom"))
+        let icons = try #require(entry.first("cover_art_icons", namespace: "http://itunes.apple.com/2011/Newsstand"))
+        #expect(icons.name == "news:cover_art_icons")
+        #expect(icons.first("cover_art_icon")?.attribute("src") == "c.png")
+        #expect(entry.first("inner")?.namespaceURI == "urn:other")
+        #expect(entry.first("inner")?.first("x")?.namespaceURI == "urn:other")
+        #expect(entry.first("after")?.namespaceURI == "http://www.w3.org/2005/Atom")
+        let bad = try #require(entry.first("thing"))
+        #expect(bad.namespaceURI == nil)
+        #expect(bad.name == "bad:thing")
+        #expect(entry.first("entry", namespace: "urn:none") == nil)
+        #expect(doc.error == nil)
+    }
+
+    @Test func prefixedAttributesByLocalName() throws {
+        let root = try #require(parse(#"<a xml:base="http://x/" opf:role="aut" href="h"/>"#).root)
+        #expect(root.attribute("base") == "http://x/")
+        #expect(root.attribute("xml:base") == "http://x/")
+        #expect(root.attribute("role") == "aut")
+        #expect(root.attribute("href") == "h")
+    }
+
+    @Test func cdataAndMixedText() throws {
+        let root = try #require(parse("<p>One <![CDATA[<b>&amp;</b>]]> two <i>three</i> four<br/>five</p>").root)
+        #expect(root.text == "One <b>&amp;</b> two  fourfive")
+        #expect(root.allText == "One <b>&amp;</b> two three fourfive")
+        #expect(root.descendants("i").count == 1)
+    }
+
+    @Test func lineEndsAreNormalised() throws {
+        let root = try #require(parse("<a v=\"x\ty\r\nz\">1\r\n2\r3</a>").root)
+        #expect(root.text == "1\n2\n3")
+        #expect(root.attribute("v") == "x y z")
+    }
+
+    @Test func toleratesMismatchedAndStrayTags() throws {
+        let doc = parse("<rss><channel><item><title>A<b>bold</title></item></oops><item><title>B</title></item></channel></rss>")
+        let root = try #require(doc.root)
+        #expect(doc.error != nil)
+        let items = try #require(root.first("channel")).all("item")
+        #expect(items.map { $0.first("title")?.allText } == ["Abold", "B"])
+    }
+
+    @Test func lessThanThatStartsNoTag() throws {
+        let root = try #require(parse("<t>a < b</t>").root)
+        #expect(root.text == "a < b")
+    }
+
+    @Test func deepNestingIsFlattenedNotFatal() throws {
+        let depth = 5000
+        let text = String(repeating: "<d>", count: depth) + "deep" + String(repeating: "</d>", count: depth)
+        let doc = parse(text)
+        let root = try #require(doc.root)
+        #expect(doc.error?.contains("nested deeper") == true)
+        #expect(root.allText == "deep")
+        var levels = 1
+        var node = root
+        while let child = node.children.first { node = child; levels += 1 }
+        #expect(levels == MarkupParser.maxDepth)
+    }
+
+    @Test func skipsCommentsProcessingInstructionsAndDoctype() throws {
+        let doc = parse("<?xml version='1.0'?><!-- c --><!DOCTYPE html><?pi x?><html><!-- <b>no</b> --><body>x</body></html>")
+        #expect(doc.error == nil)
+        #expect(try #require(doc.root).first("body")?.text == "x")
+    }
+}
+
+@Suite struct MarkupEncodingTests {
+    let sample = "<t>café € Œ ‘q’</t>"
+
+    @Test func utf8WithAndWithoutBOM() throws {
+        #expect(MarkupParser.parse(Data(sample.utf8)).root?.text == "café € Œ ‘q’")
+        #expect(MarkupParser.parse(Data([0xEF, 0xBB, 0xBF] + Array(sample.utf8))).root?.text == "café € Œ ‘q’")
+    }
+
+    @Test(arguments: [true, false]) func utf16WithBOM(bigEndian: Bool) throws {
+        var bytes: [UInt8] = bigEndian ? [0xFE, 0xFF] : [0xFF, 0xFE]
+        for unit in ("<?xml version=\"1.0\" encoding=\"UTF-16\"?>" + sample + "<!-- 😀 -->").utf16 {
+            bytes += bigEndian ? [UInt8(unit >> 8), UInt8(unit & 0xFF)] : [UInt8(unit & 0xFF), UInt8(unit >> 8)]
+        }
+        let doc = MarkupParser.parse(Data(bytes))
+        #expect(doc.root?.text == "café € Œ ‘q’")
+        #expect(doc.error == nil)
+    }
+
+    @Test func utf16WithoutBOM() throws {
+        var bytes: [UInt8] = []
+        for unit in "<?xml version=\"1.0\"?><t>ü</t>".utf16 { bytes += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        #expect(MarkupParser.parse(Data(bytes)).root?.text == "ü")
+    }
+
+    @Test func declaredLatin1IsReadAsWindows1252() throws {
+        // "café " in Latin-1, then 0x80 (€ in Windows-1252) and 0x93/0x94 curly quotes.
+        let bytes = Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><t>caf".utf8) + [0xE9, 0x20, 0x80, 0x20, 0x93, 0x71, 0x94] + Array("</t>".utf8)
+        let doc = MarkupParser.parse(Data(bytes))
+        #expect(doc.root?.text == "café € “q”")
+        #expect(doc.warnings.isEmpty)
+    }
+
+    @Test func declaredLatin9AndWindows1252() throws {
+        let latin9 = Array("<?xml version='1.0' encoding='iso-8859-15'?><t>".utf8) + [0xA4, 0xBD, 0xE9] + Array("</t>".utf8)
+        #expect(MarkupParser.parse(Data(latin9)).root?.text == "€œé")
+        let cp1252 = Array("<?xml version=\"1.0\" encoding = \"windows-1252\" ?><t>".utf8) + [0x8C, 0x85, 0xFC] + Array("</t>".utf8)
+        #expect(MarkupParser.parse(Data(cp1252)).root?.text == "Œ…ü")
+    }
+
+    @Test func invalidUTF8IsReplacedNotFatal() throws {
+        let bytes = Array("<t a=\"".utf8) + [0xFF] + Array("\">ok ".utf8) + [0xC3, 0x28, 0xE2, 0x82] + Array(" end</t>".utf8)
+        let doc = MarkupParser.parse(Data(bytes))
+        let root = try #require(doc.root)
+        #expect(root.text.hasPrefix("ok \u{FFFD}"))
+        #expect(root.text.hasSuffix(" end"))
+        #expect(root.attribute("a") == "\u{FFFD}")
+        #expect(doc.error == nil)
+        #expect(doc.warnings.contains { $0.contains("UTF-8") })
+    }
+
+    @Test func unknownEncodingFallsBackToUTF8WithWarning() throws {
+        let doc = MarkupParser.parse(Data("<?xml version=\"1.0\" encoding=\"x-klingon\"?><t>ok</t>".utf8))
+        #expect(doc.root?.text == "ok")
+        #expect(doc.warnings.first?.contains("x-klingon") == true)
+    }
+}
