@@ -1,0 +1,24 @@
+import Foundation
+@testable import NewsstandKit
+
+/// A library in a fresh temporary directory, removed when the test is done with it.
+final class TemporaryLibrary {
+    let root: URL
+    let library: Library
+
+    init() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-test-\(UUID().uuidString)", isDirectory: true)
+        library = try Library(paths: Paths(environment: ["NEWSSTAND_HOME": root.path]))
+    }
+
+    deinit { try? FileManager.default.removeItem(at: root) }
+
+    /// A publication with one issue whose content is the given file.
+    func publicationWithIssue(named name: String = "issue-1", content: URL? = nil, date: Date = Date(timeIntervalSince1970: 1_780_000_000)) throws -> (Publication, Issue) {
+        let publication = try library.save(Publication(feedURL: "file:///feeds/\(UUID().uuidString).xml", title: "The Test Weekly"))
+        var issue = try library.addIssue(name: name, date: date, publicationID: publication.id, title: "Issue \(name)")
+        issue.contentURL = content?.absoluteString
+        issue = try library.save(issue)
+        return (publication, issue)
+    }
+}
