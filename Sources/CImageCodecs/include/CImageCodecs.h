@@ -1,5 +1,42 @@
 #ifndef NEWSSTAND_CIMAGECODECS_H
 #define NEWSSTAND_CIMAGECODECS_H
-// Filled in by the Imaging work.
-int ns_codecs_version(void);
+
+// PNG and JPEG decoding into caller-owned RGBA8 buffers.
+//
+// Every function returns 0 on success and a non-zero value on failure, with a
+// human-readable reason in `err` (always NUL-terminated). No function ever ends
+// the process: libjpeg errors longjmp back to the caller of libjpeg inside this
+// file, and libpng is used through its simplified API, which reports errors.
+//
+// Decoding is two-phase so that the caller (Swift) owns the pixel memory and can
+// refuse enormous images before anything is allocated: `*_info` parses only the
+// header; `*_decode` fills a buffer of exactly width * height * 4 bytes.
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define NS_ERR_LEN 200
+
+int ns_png_info(const uint8_t *data, size_t size, uint32_t *width, uint32_t *height,
+                char *err, size_t err_len);
+int ns_png_decode(const uint8_t *data, size_t size, uint8_t *rgba, uint32_t width,
+                  uint32_t height, char *err, size_t err_len);
+
+/// `scale_num` / 8 is the DCT scaling factor (1...16); `out_*` receive the size of
+/// the decoded picture at that scale, `width`/`height` the size stored in the file.
+int ns_jpeg_info(const uint8_t *data, size_t size, int scale_num, uint32_t *width,
+                 uint32_t *height, uint32_t *out_width, uint32_t *out_height,
+                 char *err, size_t err_len);
+int ns_jpeg_decode(const uint8_t *data, size_t size, int scale_num, uint8_t *rgba,
+                   uint32_t width, uint32_t height, char *err, size_t err_len);
+
+/// Writes an 8-bit RGBA PNG into a malloc'ed buffer (freed with ns_free);
+/// used by tests to make fixtures and by tools.
+int ns_png_encode(const uint8_t *rgba, uint32_t width, uint32_t height,
+                  uint8_t **out, size_t *out_size, char *err, size_t err_len);
+/// Writes a baseline JPEG (quality 1...100) into a malloc'ed buffer (ns_free).
+int ns_jpeg_encode(const uint8_t *rgba, uint32_t width, uint32_t height, int quality,
+                   uint8_t **out, size_t *out_size, char *err, size_t err_len);
+void ns_free(void *pointer);
+
 #endif

@@ -1,0 +1,106 @@
+import Foundation
+
+/// sRGB transfer functions, CIELAB and CIEDE2000 (D65, as in IEC 61966-2-1 and
+/// Sharma, Wu & Dalal 2005), used to average in linear light and to choose palette
+/// colours by perceived difference.
+enum ColorScience {
+    /// Linear-light value of each 8-bit sRGB level.
+    static let linearFromSRGB8: [Float] = (0..<256).map { Float(srgbToLinear(Double($0) / 255)) }
+
+    static func srgbToLinear(_ value: Double) -> Double {
+        value <= 0.04045 ? value / 12.92 : pow((value + 0.055) / 1.055, 2.4)
+    }
+
+    static func linearToSRGB(_ value: Double) -> Double {
+        let clamped = min(max(value, 0), 1)
+        return clamped <= 0.0031308 ? clamped * 12.92 : 1.055 * pow(clamped, 1 / 2.4) - 0.055
+    }
+
+    /// Nearest 8-bit sRGB level of a linear-light value.
+    @inline(__always)
+    static func srgb8(fromLinear value: Float) -> UInt8 {
+        UInt8((linearToSRGB(Double(value)) * 255).rounded())
+    }
+
+    struct Lab: Equatable {
+        var l: Double
+        var a: Double
+        var b: Double
+
+        func squaredDistance(to other: Lab) -> Double {
+            let dl = l - other.l, da = a - other.a, db = b - other.b
+            return dl * dl + da * da + db * db
+        }
+    }
+
+    static func lab(r: UInt8, g: UInt8, b: UInt8) -> Lab {
+        lab(linearR: Double(linearFromSRGB8[Int(r)]), g: Double(linearFromSRGB8[Int(g)]),
+            b: Double(linearFromSRGB8[Int(b)]))
+    }
+
+    static func lab(linearR r: Double, g: Double, b: Double) -> Lab {
+        let x = (0.4124564 * r + 0.3575761 * g + 0.1804375 * b) / 0.95047
+        let y = 0.2126729 * r + 0.7151522 * g + 0.0721750 * b
+        let z = (0.0193339 * r + 0.1191920 * g + 0.9503041 * b) / 1.08883
+        func f(_ t: Double) -> Double {
+            t > 216.0 / 24389.0 ? cbrt(t) : (24389.0 / 27.0 * t + 16) / 116
+        }
+        let fx = f(x), fy = f(y), fz = f(z)
+        return Lab(l: 116 * fy - 16, a: 500 * (fx - fy), b: 200 * (fy - fz))
+    }
+
+    /// CIE lightness (0...100) of a linear-light luminance.
+    static func lightness(luminance y: Double) -> Double {
+        let f = y > 216.0 / 24389.0 ? cbrt(y) : (24389.0 / 27.0 * y + 16) / 116
+        return 116 * f - 16
+    }
+
+    /// CIEDE2000 colour difference with kL = kC = kH = 1.
+    static func deltaE2000(_ first: Lab, _ second: Lab) -> Double {
+        let radians = Double.pi / 180
+        let c1 = (first.a * first.a + first.b * first.b).squareRoot()
+        let c2 = (second.a * second.a + second.b * second.b).squareRoot()
+        let meanC = (c1 + c2) / 2
+        let meanC7 = pow(meanC, 7)
+        let g = 0.5 * (1 - (meanC7 / (meanC7 + 6_103_515_625)).squareRoot())
+        let a1 = (1 + g) * first.a, a2 = (1 + g) * second.a
+        let c1p = (a1 * a1 + first.b * first.b).squareRoot()
+        let c2p = (a2 * a2 + second.b * second.b).squareRoot()
+        func hue(_ b: Double, _ a: Double) -> Double {
+            if a == 0 && b == 0 { return 0 }
+            let h = atan2(b, a) / radians
+            return h < 0 ? h + 360 : h
+        }
+        let h1 = hue(first.b, a1), h2 = hue(second.b, a2)
+        let dL = second.l - first.l
+        let dC = c2p - c1p
+        var dh = 0.0
+        if c1p * c2p != 0 {
+            dh = h2 - h1
+            if dh > 180 { dh -= 360 } else if dh < -180 { dh += 360 }
+        }
+        let dH = 2 * (c1p * c2p).squareRoot() * sin(dh * radians / 2)
+        let meanL = (first.l + second.l) / 2
+        let meanCp = (c1p + c2p) / 2
+        var meanH = h1 + h2
+        if c1p * c2p != 0 {
+            if abs(h1 - h2) > 180 {
+                meanH = meanH < 360 ? (meanH + 360) / 2 : (meanH - 360) / 2
+            } else {
+                meanH /= 2
+            }
+        }
+        let t = 1 - 0.17 * cos((meanH - 30) * radians) + 0.24 * cos(2 * meanH * radians)
+            + 0.32 * cos((3 * meanH + 6) * radians) - 0.20 * cos((4 * meanH - 63) * radians)
+        let dTheta = 30 * exp(-pow((meanH - 275) / 25, 2))
+        let meanCp7 = pow(meanCp, 7)
+        let rC = 2 * (meanCp7 / (meanCp7 + 6_103_515_625)).squareRoot()
+        let lMinus50 = (meanL - 50) * (meanL - 50)
+        let sL = 1 + 0.015 * lMinus50 / (20 + lMinus50).squareRoot()
+        let sC = 1 + 0.045 * meanCp
+        let sH = 1 + 0.015 * meanCp * t
+        let rT = -sin(2 * dTheta * radians) * rC
+        let l = dL / sL, c = dC / sC, h = dH / sH
+        return (l * l + c * c + h * h + rT * c * h).squareRoot()
+    }
+}

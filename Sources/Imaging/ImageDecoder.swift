@@ -1,0 +1,145 @@
+import CImageCodecs
+import Foundation
+
+/// Decodes PNG and JPEG files into `RGBAImage`s. Any bad input is an `ImageError`.
+public enum ImageDecoder {
+    /// Images with more pixels than this (or a side longer than `maximumSide`) are refused
+    /// before anything is allocated: a cover never needs them, and a hostile header can
+    /// claim gigapixels.
+    public static let maximumPixels = 80_000_000
+    public static let maximumSide = 32_768
+
+    /// A JPEG is decoded at the smallest DCT scale that keeps at least this many source
+    /// pixels per target pixel in each direction (the area average then loses < 0.1 ΔE00).
+    public static let oversampling = 4
+
+    public enum Format: Sendable, Equatable { case png, jpeg }
+
+    /// The format named by the magic bytes at the start of `bytes`, if any.
+    public static func sniff<Bytes: Collection>(_ bytes: Bytes) -> Format? where Bytes.Element == UInt8 {
+        let head = Array(bytes.prefix(8))
+        if head == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] { return .png }
+        if head.count >= 3, head[0] == 0xFF, head[1] == 0xD8, head[2] == 0xFF { return .jpeg }
+        return nil
+    }
+
+    /// Decodes PNG or JPEG bytes (sniffed by magic bytes). `minimumSize` is the pixel size
+    /// the picture will be drawn at: a JPEG is then decoded at a DCT scale that keeps at
+    /// least `oversampling` × that size, which is several times faster than full size.
+    public static func decode(_ data: [UInt8], minimumSize: (width: Int, height: Int)? = nil) throws -> RGBAImage {
+        try data.withUnsafeBufferPointer { try decode(buffer: UnsafeRawBufferPointer($0), minimumSize: minimumSize) }
+    }
+
+    public static func decode(_ data: Data, minimumSize: (width: Int, height: Int)? = nil) throws -> RGBAImage {
+        try data.withUnsafeBytes { try decode(buffer: $0, minimumSize: minimumSize) }
+    }
+
+    public static func decode(contentsOf url: URL, minimumSize: (width: Int, height: Int)? = nil) throws -> RGBAImage {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url, options: .mappedIfSafe)
+        } catch {
+            throw ImageError(.unreadable, "cannot read \(url.path): \(readableReason(error))")
+        }
+        return try decode(data, minimumSize: minimumSize)
+    }
+
+    static func decode(buffer: UnsafeRawBufferPointer, minimumSize: (width: Int, height: Int)?) throws -> RGBAImage {
+        guard let base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self),
+              let format = sniff(buffer) else { throw ImageError.unknownFormat }
+        switch format {
+        case .png: return try decodePNG(base, buffer.count)
+        case .jpeg: return try decodeJPEG(base, buffer.count, minimumSize: minimumSize)
+        }
+    }
+
+    private static func decodePNG(_ data: UnsafePointer<UInt8>, _ size: Int) throws -> RGBAImage {
+        var error = ErrorBuffer()
+        var width: UInt32 = 0, height: UInt32 = 0
+        guard error.call({ ns_png_info(data, size, &width, &height, $0, $1) }) else {
+            throw ImageError.corruptPNG(error.message)
+        }
+        try checkSize(Int(width), Int(height))
+        let pixels = try [UInt8](unsafeUninitializedCapacity: Int(width) * Int(height) * 4) { buffer, count in
+            guard error.call({ ns_png_decode(data, size, buffer.baseAddress, width, height, $0, $1) }) else {
+                throw ImageError.corruptPNG(error.message)
+            }
+            count = buffer.count
+        }
+        return RGBAImage(width: Int(width), height: Int(height), pixels: pixels)
+    }
+
+    private static func decodeJPEG(_ data: UnsafePointer<UInt8>, _ size: Int,
+                                   minimumSize: (width: Int, height: Int)?) throws -> RGBAImage {
+        var error = ErrorBuffer()
+        var width: UInt32 = 0, height: UInt32 = 0, outWidth: UInt32 = 0, outHeight: UInt32 = 0
+        guard error.call({ ns_jpeg_info(data, size, 8, &width, &height, &outWidth, &outHeight, $0, $1) }) else {
+            throw ImageError.corruptJPEG(error.message)
+        }
+        try checkSize(Int(width), Int(height))
+        var scale: Int32 = 8
+        if let target = minimumSize, target.width > 0, target.height > 0 {
+            scale = Int32(dctScale(width: Int(width), height: Int(height),
+                                   keeping: (target.width * oversampling, target.height * oversampling)))
+            if scale != 8 {
+                guard error.call({ ns_jpeg_info(data, size, scale, &width, &height, &outWidth, &outHeight, $0, $1) })
+                else { throw ImageError.corruptJPEG(error.message) }
+            }
+        }
+        let pixels = try [UInt8](unsafeUninitializedCapacity: Int(outWidth) * Int(outHeight) * 4) { buffer, count in
+            guard error.call({ ns_jpeg_decode(data, size, scale, buffer.baseAddress, outWidth, outHeight, $0, $1) })
+            else { throw ImageError.corruptJPEG(error.message) }
+            count = buffer.count
+        }
+        return RGBAImage(width: Int(outWidth), height: Int(outHeight), pixels: pixels)
+    }
+
+    /// The smallest numerator n of the DCT scale n/8 (1...8) whose output still has at
+    /// least `keeping` pixels in each direction (8 when even full size is smaller).
+    static func dctScale(width: Int, height: Int, keeping: (Int, Int)) -> Int {
+        for numerator in 1...8 {
+            let scaledWidth = (width * numerator + 7) / 8
+            let scaledHeight = (height * numerator + 7) / 8
+            if scaledWidth >= keeping.0 && scaledHeight >= keeping.1 { return numerator }
+        }
+        return 8
+    }
+
+    private static func checkSize(_ width: Int, _ height: Int) throws {
+        if width <= 0 || height <= 0 { throw ImageError(.corrupt, "image has no pixels (\(width)×\(height))") }
+        if width > maximumSide || height > maximumSide || width * height > maximumPixels {
+            throw ImageError.tooLarge(width: width, height: height)
+        }
+    }
+
+    private static func readableReason(_ error: Error) -> String {
+        let nsError = error as NSError
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
+           underlying.domain == NSPOSIXErrorDomain, let code = POSIXErrorCode(rawValue: Int32(underlying.code)) {
+            return String(cString: strerror(code.rawValue))
+        }
+        if nsError.domain == NSCocoaErrorDomain {
+            switch nsError.code {
+            case NSFileReadNoSuchFileError: return "no such file"
+            case NSFileReadNoPermissionError: return "permission denied"
+            default: break
+            }
+        }
+        return nsError.localizedDescription
+    }
+}
+
+/// A C error-message buffer that outlives one codec call.
+private struct ErrorBuffer {
+    private var bytes = [CChar](repeating: 0, count: Int(NS_ERR_LEN))
+
+    /// Runs a codec call with the buffer; true when it returned 0.
+    mutating func call(_ body: (UnsafeMutablePointer<CChar>, Int) -> Int32) -> Bool {
+        bytes.withUnsafeMutableBufferPointer { body($0.baseAddress!, $0.count) } == 0
+    }
+
+    var message: String {
+        let text = bytes.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        return text.isEmpty ? "unreadable data" : text
+    }
+}

@@ -1,1 +1,0 @@
-// Imaging: see README.md's architecture section.

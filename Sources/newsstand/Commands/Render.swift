@@ -1,0 +1,86 @@
+import ArgumentParser
+import Foundation
+import Imaging
+
+/// `newsstand render IMAGE`: draws a PNG or JPEG with half blocks on standard output.
+struct Render: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Draw a PNG or JPEG image in the terminal with half-block characters."
+    )
+
+    @Argument(help: "The PNG or JPEG file to draw.")
+    var image: String
+
+    @Option(help: "The largest size in character cells, COLSxROWS (default: fits the terminal).")
+    var size: CellSize?
+
+    @Option(help: "Colours: auto, truecolor, 256, 16 or none.")
+    var colors: ColorChoice = .auto
+
+    @Option(help: "Characters: half (▀ half blocks) or ascii (default: ascii when the locale is not UTF-8).")
+    var symbols: SymbolChoice?
+
+    func run() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let mode = colors.mode ?? ColorModeDetection.detectCurrent(environment: environment)
+        let symbols = symbols?.symbols ?? (ColorModeDetection.prefersASCII(environment: environment) ? .ascii : .half)
+        let size = size ?? CellSize.terminal ?? CellSize(columns: 40, rows: 20)
+        let options = RenderOptions(columns: size.columns, rows: size.rows, colorMode: mode,
+                                    symbols: symbols, letterbox: false)
+        do {
+            let url = URL(fileURLWithPath: image)
+            let decoded = try ImageDecoder.decode(contentsOf: url, minimumSize: options.pixelSize)
+            let picture = CoverRenderer.render(decoded, options: options)
+            FileHandle.standardOutput.write(Data(picture.ansi().utf8))
+        } catch let error as ImageError {
+            throw RenderFailure("\(image): \(error)")
+        }
+    }
+}
+
+/// A failure printed as one line, without ArgumentParser's usage text.
+private struct RenderFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+struct CellSize: ExpressibleByArgument {
+    var columns: Int
+    var rows: Int
+
+    init(columns: Int, rows: Int) {
+        self.columns = columns
+        self.rows = rows
+    }
+
+    init?(argument: String) {
+        let parts = argument.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let columns = Int(parts[0]), let rows = Int(parts[1]),
+              (1...1000).contains(columns), (1...1000).contains(rows) else { return nil }
+        self.init(columns: columns, rows: rows)
+    }
+
+    /// The terminal's size less one row for the prompt, when standard output is one.
+    static var terminal: CellSize? {
+        var window = winsize()
+        guard isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &window) == 0,
+              window.ws_col > 0, window.ws_row > 1 else { return nil }
+        return CellSize(columns: Int(window.ws_col), rows: Int(window.ws_row) - 1)
+    }
+}
+
+enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
+    case auto, truecolor
+    case palette256 = "256"
+    case palette16 = "16"
+    case none
+
+    var mode: ColorMode? { self == .auto ? nil : ColorMode(rawValue: rawValue) }
+}
+
+enum SymbolChoice: String, ExpressibleByArgument, CaseIterable {
+    case half, ascii
+
+    var symbols: Symbols { self == .half ? .half : .ascii }
+}
