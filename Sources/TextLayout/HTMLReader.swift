@@ -1,0 +1,435 @@
+/// Reads HTML and XHTML (as found in EPUBs and on the web, including bad markup) into a
+/// `TextDocument`. Never fails; `<head>` is ignored except its `<title>`; scripts, styles
+/// and hidden elements are dropped; every string is cleaned by `Sanitizer`.
+public enum HTMLReader {
+    public static func document(html: String) -> TextDocument {
+        let (root, title) = HTMLTreeBuilder.parse(html)
+        var converter = HTMLConverter()
+        converter.walk(root.children, style: [], link: nil)
+        converter.root.flush()
+        var document = TextDocument(title: title, blocks: converter.root.blocks, anchors: [:])
+        let last = max(0, document.blocks.count - 1)
+        for (id, index) in converter.anchors { document.anchors[id] = min(index, last) }
+        return document
+    }
+}
+
+/// Collects inline text into paragraphs and finished blocks for one container (the
+/// document, a quote, a list item, a table cell).
+final class BlockCollector {
+    var blocks: [Block] = []
+    var spans: [StyledSpan] = []
+    /// True at the start of a paragraph or after a space, so whitespace collapses.
+    private var afterSpace = true
+
+    func appendText(_ raw: String, style: TextStyle, link: String?) {
+        let cleaned = Sanitizer.clean(raw)
+        var out = [UInt8]()
+        out.reserveCapacity(cleaned.utf8.count)
+        var space = afterSpace
+        for byte in cleaned.utf8 {
+            if byte == 0x20 {
+                if !space {
+                    out.append(0x20)
+                    space = true
+                }
+            } else {
+                out.append(byte)
+                space = false
+            }
+        }
+        guard !out.isEmpty else { return }
+        afterSpace = space
+        append(String(decoding: out, as: UTF8.self), style: style, link: link)
+    }
+
+    /// Text appended as is (no whitespace collapsing); it must already be clean.
+    func appendVerbatim(_ text: String, style: TextStyle, link: String?) {
+        guard !text.isEmpty else { return }
+        afterSpace = text.utf8.last == 0x20
+        append(text, style: style, link: link)
+    }
+
+    func appendBreak() {
+        guard !spans.isEmpty else { return }
+        trimTrailingSpace()
+        append("\n", style: spans.last?.style ?? [], link: nil)
+        afterSpace = true
+    }
+
+    private func append(_ text: String, style: TextStyle, link: String?) {
+        if let last = spans.last, last.style == style, last.link == link {
+            spans[spans.count - 1].text += text
+        } else {
+            spans.append(StyledSpan(text, style: style, link: link))
+        }
+    }
+
+    private func trimTrailingSpace() {
+        while let last = spans.last {
+            var text = last.text
+            while text.utf8.last == 0x20 { text.removeLast() }
+            if text.isEmpty {
+                spans.removeLast()
+            } else {
+                spans[spans.count - 1].text = text
+                return
+            }
+        }
+    }
+
+    /// Ends the current paragraph, if it has any visible text.
+    func flush() {
+        trimTrailingSpace()
+        while let last = spans.last, last.text == "\n" { spans.removeLast(); trimTrailingSpace() }
+        if spans.contains(where: { !$0.text.isEmpty && $0.text != "\n" }) {
+            blocks.append(.paragraph(spans))
+        }
+        spans = []
+        afterSpace = true
+    }
+
+    /// Everything collected, as one run of spans (for headings, cells and captions).
+    func flattened() -> [StyledSpan] {
+        flush()
+        var result: [StyledSpan] = []
+        for block in blocks {
+            if !result.isEmpty { result.append(StyledSpan(" ")) }
+            switch block {
+            case .paragraph(let spans), .heading(_, let spans):
+                result += spans.map { span in
+                    span.text == "\n" ? StyledSpan(" ", style: span.style, link: span.link) : span
+                }
+            default:
+                let text = collapseWhitespace(block.plainText)
+                if text.isEmpty {
+                    if !result.isEmpty { result.removeLast() }
+                } else {
+                    result.append(StyledSpan(text))
+                }
+            }
+        }
+        return result
+    }
+}
+
+struct HTMLConverter {
+    var root = BlockCollector()
+    private(set) var anchors: [String: Int] = [:]
+    private var current: BlockCollector
+    /// True while collecting a heading, a table cell or a caption: images give their
+    /// alternative text and blocks flatten into spans.
+    private var inlineOnly = false
+
+    init() {
+        current = root
+    }
+
+    static let blockElements: Set<String> = [
+        "p", "div", "section", "article", "main", "header", "footer", "nav", "aside", "address",
+        "center", "hgroup", "details", "summary", "fieldset", "form", "dialog", "search", "legend",
+        "noscript", "dd", "dt", "dl", "li", "caption", "body", "html", "figcaption", "listing",
+        "plaintext", "frameset", "marquee",
+    ]
+    static let skipped: Set<String> = [
+        "head", "script", "style", "template", "iframe", "object", "embed", "canvas", "map",
+        "video", "audio", "select", "input", "button", "textarea", "noembed", "noframes",
+        "frame", "applet", "area", "track", "source", "param", "rp", "math",
+    ]
+
+    mutating func walk(_ nodes: [HTMLNode], style: TextStyle, link: String?) {
+        for node in nodes { visit(node, style: style, link: link) }
+    }
+
+    private mutating func visit(_ node: HTMLNode, style: TextStyle, link: String?) {
+        if node.isText {
+            current.appendText(node.text, style: style, link: link)
+            return
+        }
+        let name = node.name
+        if Self.skipped.contains(name) { return }
+        if isHidden(node) { return }
+        if let id = node["id"], !id.isEmpty { recordAnchor(id) }
+
+        switch name {
+        case "br":
+            current.appendBreak()
+        case "wbr":
+            current.appendVerbatim("\u{200B}", style: style, link: link)
+        case "img", "image":
+            image(node, style: style, link: link)
+        case "svg":
+            // An SVG in a book is usually a cover: keep its embedded raster image.
+            if let image = firstDescendant(of: node, named: ["image", "img"]) {
+                self.image(image, style: style, link: link)
+            }
+        case "a":
+            if let anchorName = node["name"], !anchorName.isEmpty { recordAnchor(anchorName) }
+            if let href = node["href"] {
+                walk(node.children, style: style.union(.link), link: href)
+            } else {
+                walk(node.children, style: style, link: link)
+            }
+        case "q":
+            current.appendVerbatim("“", style: style, link: link)
+            walk(node.children, style: style, link: link)
+            current.appendVerbatim("”", style: style, link: link)
+        case "h1", "h2", "h3", "h4", "h5", "h6":
+            let level = Int(name.utf8.last.map { $0 - UInt8(ascii: "0") } ?? 1)
+            let spans = collectInline(node.children, style: style.union([.bold, .heading]), link: link)
+            guard !spans.isEmpty else { return }
+            if inlineOnly {
+                for span in spans { current.appendVerbatim(span.text, style: span.style, link: span.link) }
+            } else {
+                emit(.heading(level: level, spans))
+            }
+        case "p":
+            blockBoundary()
+            walk(node.children, style: style, link: link)
+            blockBoundary()
+        case "blockquote":
+            nested(node.children, style: style) { blocks in .quote(blocks) }
+        case "ul", "ol", "menu", "dir":
+            list(node, ordered: name == "ol", style: style, link: link)
+        case "pre":
+            var text = ""
+            node.textContent(into: &text)
+            if text.utf8.first == 0x0A { text.removeFirst() }
+            let cleaned = Sanitizer.clean(text, multiline: true)
+            let trimmed = trimTrailingNewlines(cleaned)
+            guard !trimmed.isEmpty else { return }
+            if inlineOnly {
+                current.appendText(trimmed, style: style.union(.code), link: link)
+            } else {
+                emit(.code(trimmed))
+            }
+        case "hr":
+            if !inlineOnly { emit(.rule) }
+        case "table":
+            table(node, style: style, link: link)
+        case "figure":
+            figure(node, style: style, link: link)
+        case "dt":
+            blockBoundary()
+            walk(node.children, style: style.union(.bold), link: link)
+            blockBoundary()
+        default:
+            if Self.blockElements.contains(name) {
+                blockBoundary()
+                walk(node.children, style: style, link: link)
+                blockBoundary()
+            } else {
+                walk(node.children, style: style.union(inlineStyle(name)), link: link)
+            }
+        }
+    }
+
+    private func inlineStyle(_ name: String) -> TextStyle {
+        switch name {
+        case "b", "strong": return .bold
+        case "i", "em", "cite", "dfn", "var", "address": return .italic
+        case "u", "ins": return .underline
+        case "s", "strike", "del": return .strike
+        case "code", "kbd", "samp", "tt": return .code
+        case "mark": return .highlight
+        case "small", "sub", "sup": return .dim
+        default: return []
+        }
+    }
+
+    private func isHidden(_ node: HTMLNode) -> Bool {
+        if node["hidden"] != nil { return true }
+        if node["aria-hidden"] == "true" { return true }
+        if let style = node["style"] {
+            let compact = style.lowercased().filter { $0 != " " }
+            if compact.contains("display:none") || compact.contains("visibility:hidden") { return true }
+        }
+        return false
+    }
+
+    // MARK: Blocks
+
+    private mutating func blockBoundary() {
+        if inlineOnly {
+            current.appendText(" ", style: [], link: nil)
+        } else {
+            current.flush()
+        }
+    }
+
+    private mutating func emit(_ block: Block) {
+        current.flush()
+        current.blocks.append(block)
+    }
+
+    private mutating func recordAnchor(_ id: String) {
+        if anchors[id] == nil { anchors[id] = root.blocks.count }
+    }
+
+    /// Runs `body` with a fresh collector and returns what it collected.
+    private mutating func collect(_ body: (inout HTMLConverter) -> Void) -> BlockCollector {
+        let saved = current
+        let collector = BlockCollector()
+        if saved === root { root.flush() }
+        current = collector
+        body(&self)
+        current = saved
+        collector.flush()
+        return collector
+    }
+
+    private mutating func collectInline(_ nodes: [HTMLNode], style: TextStyle, link: String?) -> [StyledSpan] {
+        let savedInline = inlineOnly
+        inlineOnly = true
+        let collector = collect { $0.walk(nodes, style: style, link: link) }
+        inlineOnly = savedInline
+        return collector.flattened()
+    }
+
+    private mutating func nested(_ nodes: [HTMLNode], style: TextStyle, make: ([Block]) -> Block) {
+        if inlineOnly {
+            blockBoundary()
+            walk(nodes, style: style, link: nil)
+            blockBoundary()
+            return
+        }
+        current.flush()
+        let collector = collect { $0.walk(nodes, style: style, link: nil) }
+        if !collector.blocks.isEmpty { emit(make(collector.blocks)) }
+    }
+
+    private mutating func list(_ node: HTMLNode, ordered: Bool, style: TextStyle, link: String?) {
+        if inlineOnly {
+            blockBoundary()
+            walk(node.children, style: style, link: link)
+            blockBoundary()
+            return
+        }
+        current.flush()
+        var items: [[Block]] = []
+        for child in node.children {
+            if child.isText, collapseWhitespace(child.text).isEmpty { continue }
+            if !child.isText, isHidden(child) || Self.skipped.contains(child.name) { continue }
+            if child.name == "li" {
+                if let id = child["id"], !id.isEmpty { recordAnchor(id) }
+                let collector = collect { $0.walk(child.children, style: style, link: link) }
+                if !collector.blocks.isEmpty { items.append(collector.blocks) }
+            } else {
+                // Content outside any `<li>` (often a nested list) joins the previous item.
+                let collector = collect { $0.visit(child, style: style, link: link) }
+                guard !collector.blocks.isEmpty else { continue }
+                if items.isEmpty {
+                    items.append(collector.blocks)
+                } else {
+                    items[items.count - 1] += collector.blocks
+                }
+            }
+        }
+        if !items.isEmpty { emit(.list(ordered: ordered, items: items)) }
+    }
+
+    private mutating func image(_ node: HTMLNode, style: TextStyle, link: String?) {
+        let source = node["src"] ?? node["href"] ?? node["xlink:href"] ?? node["data-src"] ?? ""
+        let alt = collapseWhitespace(Sanitizer.clean(node["alt"] ?? ""))
+        if inlineOnly || source.isEmpty {
+            if !alt.isEmpty { current.appendText(alt, style: style, link: link) }
+            return
+        }
+        emit(.image(source: Sanitizer.clean(source), alt: alt))
+    }
+
+    private mutating func figure(_ node: HTMLNode, style: TextStyle, link: String?) {
+        guard !inlineOnly else {
+            blockBoundary()
+            walk(node.children, style: style, link: link)
+            blockBoundary()
+            return
+        }
+        let imageNode = firstDescendant(of: node, named: ["img", "image"])
+        let captionNode = node.children.first { $0.name == "figcaption" }
+        guard let imageNode, let source = imageNode["src"] ?? imageNode["href"] ?? imageNode["xlink:href"],
+              !source.isEmpty else {
+            current.flush()
+            walk(node.children, style: style, link: link)
+            current.flush()
+            return
+        }
+        let alt = collapseWhitespace(Sanitizer.clean(imageNode["alt"] ?? ""))
+        var caption: [StyledSpan] = []
+        if let captionNode {
+            if let id = captionNode["id"], !id.isEmpty { recordAnchor(id) }
+            caption = collectInline(captionNode.children, style: style.union(.caption), link: link)
+        }
+        emit(.figure(image: .image(source: Sanitizer.clean(source), alt: alt), caption: caption))
+        // Anything else in the figure (a second picture, a quote) follows it.
+        for child in node.children where child !== captionNode && !contains(child, imageNode) {
+            visit(child, style: style, link: link)
+        }
+        current.flush()
+    }
+
+    private mutating func table(_ node: HTMLNode, style: TextStyle, link: String?) {
+        var rows: [HTMLNode] = []
+        func findRows(_ parent: HTMLNode) {
+            for child in parent.children {
+                switch child.name {
+                case "tr": rows.append(child)
+                case "thead", "tbody", "tfoot": findRows(child)
+                default: break
+                }
+            }
+        }
+        findRows(node)
+        let cellRows = rows.map { row in row.children.filter { $0.name == "td" || $0.name == "th" } }
+        let nestedTable = firstDescendant(of: node, named: ["table"], skippingSelf: true) != nil
+        let layoutTable = nestedTable || cellRows.allSatisfy { $0.count <= 1 }
+        if inlineOnly || layoutTable {
+            // A table used for page layout: read its cells as ordinary blocks.
+            blockBoundary()
+            if let caption = node.children.first(where: { $0.name == "caption" }) {
+                visit(caption, style: style, link: link)
+            }
+            for cells in cellRows {
+                for cell in cells {
+                    blockBoundary()
+                    walk(cell.children, style: style, link: link)
+                    blockBoundary()
+                }
+            }
+            return
+        }
+        if let caption = node.children.first(where: { $0.name == "caption" }) {
+            visit(caption, style: style.union(.caption), link: link)
+        }
+        var table: [[[StyledSpan]]] = []
+        for cells in cellRows {
+            let row = cells.map { cell in
+                collectInline(cell.children, style: cell.name == "th" ? style.union(.bold) : style, link: link)
+            }
+            if row.contains(where: { !$0.isEmpty }) { table.append(row) }
+        }
+        if !table.isEmpty { emit(.table(table)) }
+    }
+
+    // MARK: Tree helpers
+
+    private func firstDescendant(of node: HTMLNode, named names: Set<String>, skippingSelf: Bool = true) -> HTMLNode? {
+        if !skippingSelf, names.contains(node.name) { return node }
+        for child in node.children where !child.isText {
+            if names.contains(child.name) { return child }
+            if let found = firstDescendant(of: child, named: names) { return found }
+        }
+        return nil
+    }
+
+    private func contains(_ node: HTMLNode, _ target: HTMLNode) -> Bool {
+        if node === target { return true }
+        return node.children.contains { contains($0, target) }
+    }
+
+    private func trimTrailingNewlines(_ text: String) -> String {
+        var result = Substring(text)
+        while let last = result.last, last == "\n" || last == " " { result.removeLast() }
+        return String(result)
+    }
+}

@@ -1,0 +1,239 @@
+/// A node of the tolerant HTML tree: an element with children, or text.
+final class HTMLNode {
+    /// Lower-cased local name (namespace prefix dropped); empty for text.
+    let name: String
+    var attributes: [String: String]
+    var text: String
+    var children: [HTMLNode] = []
+
+    init(element name: String, attributes: [String: String] = [:]) {
+        self.name = name
+        self.attributes = attributes
+        self.text = ""
+    }
+
+    init(text: String) {
+        self.name = ""
+        self.attributes = [:]
+        self.text = text
+    }
+
+    var isText: Bool { name.isEmpty }
+
+    subscript(attribute: String) -> String? { attributes[attribute] }
+
+    /// All text below this node, whitespace as written.
+    func textContent(into out: inout String) {
+        if isText {
+            out += text
+            return
+        }
+        if name == "br" {
+            out += "\n"
+            return
+        }
+        for child in children { child.textContent(into: &out) }
+    }
+}
+
+/// Reads HTML or XHTML bytes into an `HTMLNode` tree the way a forgiving browser would,
+/// simplified: never throws, never fetches or expands anything, bounded nesting.
+struct HTMLTreeBuilder {
+    /// Elements deeper than this are flattened into their ancestor, so hostile nesting
+    /// cannot exhaust the stack of later recursive passes.
+    static let maximumDepth = 160
+
+    private(set) var root = HTMLNode(element: "#root")
+    private(set) var title: String?
+    private var stack: [HTMLNode]
+    private var headOpen = false
+    private var headNode: HTMLNode?
+
+    init() {
+        stack = [root]
+    }
+
+    static func parse(_ html: String) -> (root: HTMLNode, title: String?) {
+        var builder = HTMLTreeBuilder()
+        var source = html
+        source.withUTF8 { bytes in
+            var tokenizer = HTMLTokenizer(bytes: bytes)
+            tokenizer.run(into: &builder)
+        }
+        return (builder.root, builder.title)
+    }
+
+    // MARK: Element categories
+
+    static let voidElements: Set<String> = [
+        "area", "base", "br", "col", "embed", "hr", "img", "image", "input", "link", "meta",
+        "param", "source", "track", "wbr", "keygen", "basefont", "bgsound", "frame",
+    ]
+    /// Start tags that close an open `<p>`.
+    static let closesParagraph: Set<String> = [
+        "address", "article", "aside", "blockquote", "center", "details", "dialog", "dir", "div",
+        "dl", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5",
+        "h6", "header", "hgroup", "hr", "main", "menu", "nav", "ol", "p", "pre", "section",
+        "summary", "table", "ul", "li", "dd", "dt", "plaintext", "listing", "xmp",
+    ]
+    /// Elements an implicit close never looks past.
+    static let scopeBoundaries: Set<String> = [
+        "#root", "html", "table", "td", "th", "caption", "button", "object", "template", "marquee", "applet",
+    ]
+    static let headings: Set<String> = ["h1", "h2", "h3", "h4", "h5", "h6"]
+    static let headContent: Set<String> = [
+        "title", "meta", "link", "style", "script", "base", "noscript", "template",
+    ]
+
+    // MARK: Tokenizer callbacks
+
+    mutating func text(_ text: String) {
+        if headOpen {
+            if text.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D || $0 == 0x0C }) {
+                return
+            }
+            closeHead()
+        }
+        let parent = stack[stack.count - 1]
+        if let last = parent.children.last, last.isText {
+            last.text += text
+        } else {
+            parent.children.append(HTMLNode(text: text))
+        }
+    }
+
+    mutating func titleText(_ text: String) {
+        let inForeign = stack.contains { $0.name == "svg" || $0.name == "math" }
+        if title == nil, !inForeign {
+            let cleaned = collapseWhitespace(Sanitizer.clean(text))
+            if !cleaned.isEmpty { title = cleaned }
+        }
+    }
+
+    mutating func startTag(_ name: String, attributes: [String: String], selfClosing: Bool) {
+        switch name {
+        case "html", "body":
+            if headOpen { closeHead() }
+            return
+        case "head":
+            if !headOpen && headNode == nil {
+                let node = HTMLNode(element: "head")
+                headNode = node
+                headOpen = true
+                stack.append(node)
+            }
+            return
+        default:
+            break
+        }
+        if headOpen && !Self.headContent.contains(name) { closeHead() }
+
+        if Self.closesParagraph.contains(name) { closeInScope("p") }
+        switch name {
+        case "li":
+            closeInScope("li", boundaries: ["ul", "ol", "menu", "dir"])
+        case "dt", "dd":
+            closeInScope("dt", boundaries: ["dl"])
+            closeInScope("dd", boundaries: ["dl"])
+        case "h1", "h2", "h3", "h4", "h5", "h6":
+            if let top = stack.last, Self.headings.contains(top.name) { stack.removeLast() }
+        case "tr":
+            closeInScope(["td", "th", "tr"], boundaries: ["table", "thead", "tbody", "tfoot"])
+        case "td", "th":
+            closeInScope(["td", "th"], boundaries: ["tr", "table"])
+        case "thead", "tbody", "tfoot":
+            closeInScope(["td", "th", "tr", "thead", "tbody", "tfoot"], boundaries: ["table"])
+        case "a":
+            closeInScope("a")
+        case "option":
+            closeInScope("option", boundaries: ["select"])
+        default:
+            break
+        }
+
+        let node = HTMLNode(element: name, attributes: attributes)
+        stack[stack.count - 1].children.append(node)
+        if selfClosing || Self.voidElements.contains(name) { return }
+        if stack.count >= Self.maximumDepth { return }
+        stack.append(node)
+    }
+
+    mutating func endTag(_ name: String) {
+        switch name {
+        case "br":
+            // `</br>` is read as `<br>`, as browsers do.
+            startTag("br", attributes: [:], selfClosing: true)
+            return
+        case "html", "body":
+            return
+        case "head":
+            if headOpen { closeHead() }
+            return
+        default:
+            break
+        }
+        // Pop to the nearest open element of that name; a stray end tag is ignored.
+        var index = stack.count - 1
+        while index > 0 {
+            if stack[index].name == name {
+                stack.removeSubrange(index...)
+                if headOpen, !stack.contains(where: { $0 === headNode }) { headOpen = false }
+                return
+            }
+            if Self.headings.contains(name) && Self.headings.contains(stack[index].name) {
+                // `<h2>…</h3>` closes the open heading.
+                stack.removeSubrange(index...)
+                return
+            }
+            index -= 1
+        }
+    }
+
+    // MARK: Helpers
+
+    private mutating func closeHead() {
+        guard headOpen, let head = headNode, let index = stack.firstIndex(where: { $0 === head }) else {
+            headOpen = false
+            return
+        }
+        stack.removeSubrange(index...)
+        headOpen = false
+    }
+
+    private mutating func closeInScope(_ name: String, boundaries: Set<String> = []) {
+        closeInScope([name], boundaries: boundaries)
+    }
+
+    private mutating func closeInScope(_ names: Set<String>, boundaries: Set<String> = []) {
+        var index = stack.count - 1
+        while index > 0 {
+            let current = stack[index].name
+            if names.contains(current) {
+                stack.removeSubrange(index...)
+                return
+            }
+            if Self.scopeBoundaries.contains(current) || boundaries.contains(current) { return }
+            index -= 1
+        }
+    }
+}
+
+/// Collapses runs of HTML whitespace into one space and trims both ends.
+func collapseWhitespace(_ text: String) -> String {
+    var out: [UInt8] = []
+    out.reserveCapacity(text.utf8.count)
+    var pendingSpace = false
+    for byte in text.utf8 {
+        switch byte {
+        case 0x20, 0x09, 0x0A, 0x0C, 0x0D:
+            pendingSpace = !out.isEmpty
+        default:
+            if pendingSpace {
+                out.append(0x20)
+                pendingSpace = false
+            }
+            out.append(byte)
+        }
+    }
+    return String(decoding: out, as: UTF8.self)
+}

@@ -1,0 +1,5 @@
+public enum MarkdownReader {
+    public static func document(markdown: String) -> TextDocument {
+        PlainTextReader.document(text: markdown)
+    }
+}
