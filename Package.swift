@@ -69,7 +69,7 @@ let package = Package(
 
         .testTarget(name: "MarkupTests", dependencies: ["Markup"], swiftSettings: swift5),
         .testTarget(name: "FeedsTests", dependencies: ["Feeds"], resources: [.copy("Fixtures")], swiftSettings: swift5),
-        .testTarget(name: "IssueArchiveTests", dependencies: ["IssueArchive", .product(name: "ZIPFoundation", package: "ZIPFoundation")], swiftSettings: swift5),
+        .testTarget(name: "IssueArchiveTests", dependencies: ["IssueArchive", "CSystemZlib", .product(name: "ZIPFoundation", package: "ZIPFoundation")], swiftSettings: swift5),
         .testTarget(name: "NewsstandKitTests", dependencies: ["NewsstandKit", .product(name: "ZIPFoundation", package: "ZIPFoundation")], swiftSettings: swift5),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"], swiftSettings: swift5),
         .testTarget(name: "TextLayoutTests", dependencies: ["TextLayout"], swiftSettings: swift5),
