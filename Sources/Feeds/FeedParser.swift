@@ -1,0 +1,49 @@
+import Foundation
+import Markup
+
+/// Reads the bytes of a feed, whatever its format, into a `FeedDocument`. Pure: no I/O.
+public enum FeedParser {
+    /// How many `nextPage`s a fetcher should follow before it stops.
+    public static let maxPages = 20
+
+    /// Recognises the format from the content and reads it. Relative links resolve against
+    /// `url` (and any `xml:base`). Entries that cannot be read are left out and listed in
+    /// `problems`; only a document that is no feed at all throws.
+    public static func parse(_ data: Data, url: URL) throws -> FeedDocument {
+        var start = data.startIndex
+        if data.starts(with: [0xEF, 0xBB, 0xBF]) { start += 3 }
+        while start < data.endIndex, [0x20, 0x09, 0x0A, 0x0D].contains(data[start]) { start += 1 }
+        guard start < data.endIndex else { throw FeedError.unreadable(url, "it is empty") }
+
+        if data[start] == UInt8(ascii: "{") {
+            guard let root = JSONReaders.object(data[start...]) else {
+                throw FeedError.unreadable(url, "its JSON is not valid")
+            }
+            if JSONReaders.isJSONFeed(root) { return JSONReaders.jsonFeed(root, url: url) }
+            if JSONReaders.isOPDS2(root) { return JSONReaders.opds2(root, url: url) }
+            throw FeedError.notAFeed(url)
+        }
+        if data[start...].starts(with: Array("bplist".utf8)) {
+            guard let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) else {
+                throw FeedError.unreadable(url, "its binary property list is damaged")
+            }
+            return try PlistReader.read(plist, url: url)
+        }
+
+        let xml = MarkupParser.parse(data)
+        guard let root = xml.root else {
+            throw xml.error.map { FeedError.unreadable(url, $0) } ?? FeedError.notAFeed(url)
+        }
+        var document: FeedDocument
+        switch root.localName {
+        case "feed": document = AtomReader(root: root, url: url).read()
+        case "rss", "RDF": document = RSSReader(root: root, url: url).read()
+        case "plist": document = try PlistReader.read(PlistReader.value(root), url: url)
+        default: throw FeedError.notAFeed(url)
+        }
+        var notes = xml.warnings
+        if let error = xml.error { notes.append("the feed is damaged (\(error)); everything before that point was read") }
+        document.problems = notes + document.problems
+        return document
+    }
+}
