@@ -26,4 +26,10 @@ public protocol TerminalBackend: AnyObject {
     func nextEvent(timeout: Double?) -> Event?
     /// Puts the terminal back as it was. Safe to call more than once.
     func restore()
+    /// The colours `draw` can show; views choose cover rendering by it.
+    var colors: TerminalColors { get }
+}
+
+extension TerminalBackend {
+    public var colors: TerminalColors { .direct }
 }

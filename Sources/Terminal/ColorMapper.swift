@@ -1,0 +1,53 @@
+/// Maps a `Color` to the colour number ncurses is given for a terminal's colour mode,
+/// remembering every answer (nearest-colour search is the costly part of a frame).
+public struct ColorMapper: Sendable {
+    public let colors: TerminalColors
+    /// 8 or 16: how many ANSI colours a `.palette16` terminal has.
+    public let basicColors: Int
+    private var cache: [Color: Int32] = [:]
+
+    public init(colors: TerminalColors, basicColors: Int = 16) {
+        self.colors = colors
+        self.basicColors = basicColors >= 16 ? 16 : 8
+    }
+
+    /// The ncurses colour number: -1 for the terminal's default, a palette index, or in
+    /// direct mode a packed 0xRRGGBB.
+    public mutating func index(for color: Color) -> Int32 {
+        if let known = cache[color] { return known }
+        let value = Self.compute(color, colors: colors, basicColors: basicColors)
+        cache[color] = value
+        return value
+    }
+
+    static func compute(_ color: Color, colors: TerminalColors, basicColors: Int) -> Int32 {
+        switch (color, colors) {
+        case (.default, _), (_, .monochrome):
+            return -1
+        case (.indexed(let n), .direct):
+            // Direct-colour terminfo reads 0–7 as palette entries and everything else as RGB.
+            if n < 8 { return Int32(n) }
+            let c = Palette.rgb(ofIndex: n)
+            return packed(c.r, c.g, c.b)
+        case (.indexed(let n), .palette256):
+            return Int32(n)
+        case (.indexed(let n), .palette16):
+            if Int(n) < basicColors { return Int32(n) }
+            let c = Palette.rgb(ofIndex: n)
+            return Int32(Palette.nearest16(r: c.r, g: c.g, b: c.b, count: basicColors))
+        case (.rgb(let r, let g, let b), .direct):
+            return packed(r, g, b)
+        case (.rgb(let r, let g, let b), .palette256):
+            return Int32(Palette.nearest256(r: r, g: g, b: b))
+        case (.rgb(let r, let g, let b), .palette16):
+            return Int32(Palette.nearest16(r: r, g: g, b: b, count: basicColors))
+        }
+    }
+
+    /// 0xRRGGBB, except that values 0–7 (palette entries to a direct-colour terminal)
+    /// become a near-black grey 0x010101, which no one can tell from black.
+    static func packed(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Int32 {
+        let value = Int32(r) << 16 | Int32(g) << 8 | Int32(b)
+        return value < 8 ? 0x010101 : value
+    }
+}

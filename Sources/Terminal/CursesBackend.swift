@@ -1,0 +1,288 @@
+import Foundation
+@preconcurrency import CNcursesw
+
+/// Why the terminal could not be opened, in words a user can act on.
+public struct TerminalError: Error, CustomStringConvertible, Equatable {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// Copies canvases to a real terminal through ncurses and reads its keys, mouse and
+/// resizes.
+///
+/// Colour: `colorMode` is what the terminal can show; `drawingColors` is what this backend
+/// sends. They differ in one case: `COLORTERM=truecolor` on a 256-colour terminfo entry
+/// (xterm-256color). ncurses can only send 24-bit colour through a `-direct` entry
+/// (`TERM=xterm-direct`, from the ncurses-term package), so there the backend draws in
+/// the 256-colour palette while `colorMode` still tells other code (such as `render`,
+/// which writes its own escape sequences) that the terminal takes 24-bit colour.
+///
+/// Input runs in raw mode: Ctrl-C arrives as `.key(.control("c"))` for the program to
+/// handle, and Ctrl-Z does not suspend.
+public final class CursesBackend: TerminalBackend {
+    public let colorMode: TerminalColors
+    public let drawingColors: TerminalColors
+    /// False when the locale is not UTF-8: callers should then draw ASCII only.
+    public let isUTF8: Bool
+    /// The terminfo entry in use.
+    public let terminalType: String
+
+    private let screen: OpaquePointer
+    private var restored = false
+    private var mapper: ColorMapper
+    private var styles: [Style: (attributes: attr_t, pair: Int32)] = [:]
+    private var pairs: [PairKey: Int32] = [:]
+    private var pairOwners: [Int32: PairKey] = [:]
+    private var pairRecycled = false
+    private var lastFrame: Canvas?
+
+    private struct PairKey: Hashable { let foreground: Int32, background: Int32 }
+
+    /// Opens the terminal named by `TERM` on standard input and output.
+    /// - Parameter colors: forces a colour mode (never richer than the terminfo entry allows).
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment,
+                colors forced: TerminalColors? = nil) throws {
+        setlocale(LC_ALL, "")
+        guard let term = environment["TERM"], !term.isEmpty else {
+            throw TerminalError("TERM is not set: set TERM to a type your terminal supports (for example xterm-256color)")
+        }
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+            throw TerminalError("standard input and output must be a terminal to open the shelf")
+        }
+        // newterm, unlike initscr, returns nil for an unknown type instead of exiting.
+        guard let screen = newterm(term, stdout, stdin) else {
+            throw TerminalError("unknown terminal type '\(term)': set TERM to a type your terminal supports")
+        }
+        self.screen = screen
+        terminalType = term
+        isUTF8 = nsc_is_utf8_locale() != 0
+
+        raw()
+        noecho()
+        nonl()
+        let window = nsc_stdscr()
+        keypad(window, true)
+        intrflush(window, false)
+        leaveok(window, true)
+        curs_set(0)
+        set_escdelay(25)
+
+        var terminfoColors = 0
+        if has_colors() {
+            start_color()
+            use_default_colors()
+            terminfoColors = Int(nsc_colors())
+        }
+        colorMode = TerminalColors.detect(environment: environment, terminfoColors: terminfoColors)
+        let drawable = TerminalColors.fromTerminfo(colors: terminfoColors)
+        var drawing = colorMode.poorer(drawable)
+        if let forced { drawing = forced.poorer(drawable) }
+        drawingColors = drawing
+        mapper = ColorMapper(colors: drawing, basicColors: terminfoColors >= 16 ? 16 : 8)
+
+        mouseinterval(0)
+        mousemask(InputDecoding.mouseMask, nil)
+
+        CursesBackend.register(self)
+    }
+
+    deinit {
+        restore()
+        delscreen(screen)
+    }
+
+    public var size: (width: Int, height: Int) {
+        let window = nsc_stdscr()
+        return (Int(getmaxx(window)), Int(getmaxy(window)))
+    }
+
+    public var colors: TerminalColors { drawingColors }
+
+    public func draw(_ canvas: Canvas) {
+        guard !restored else { return }
+        let sameShape = lastFrame.map { $0.width == canvas.width && $0.height == canvas.height } ?? false
+        if !sameShape { werase(nsc_stdscr()) }
+        copy(canvas, skippingUnchanged: sameShape)
+        if pairRecycled {
+            // A recycled pair repaints every cell still using it: draw the whole frame again.
+            copy(canvas, skippingUnchanged: false)
+        }
+        lastFrame = canvas
+        wnoutrefresh(nsc_stdscr())
+        doupdate()
+    }
+
+    private func copy(_ canvas: Canvas, skippingUnchanged: Bool) {
+        pairRecycled = false
+        let (width, height) = size
+        let window = nsc_stdscr()
+        var cell = cchar_t()
+        var text = [wchar_t](repeating: 0, count: Int(CCHARW_MAX) + 1)
+        var lastStyle: Style?
+        var look: (attributes: attr_t, pair: Int32) = (0, 0)
+        for y in 0..<min(height, canvas.height) {
+            for x in 0..<min(width, canvas.width) {
+                let current = canvas[x, y]
+                if current.isContinuation { continue }
+                if skippingUnchanged, let previous = lastFrame, previous[x, y] == current { continue }
+                if current.style != lastStyle {
+                    look = self.look(of: current.style)
+                    lastStyle = current.style
+                }
+                var count = 0
+                for scalar in current.glyph.unicodeScalars where count < Int(CCHARW_MAX) {
+                    text[count] = wchar_t(bitPattern: scalar.value)
+                    count += 1
+                }
+                text[count] = 0
+                if nsc_setcchar(&cell, text, look.attributes, look.pair) == ERR {
+                    // More marks than a cell holds, or a sequence ncurses refuses: keep the base.
+                    text[1] = 0
+                    if nsc_setcchar(&cell, text, look.attributes, look.pair) == ERR { continue }
+                }
+                mvwadd_wch(window, Int32(y), Int32(x), &cell)
+            }
+        }
+    }
+
+    private func look(of style: Style) -> (attributes: attr_t, pair: Int32) {
+        if let known = styles[style] { return known }
+        var attributes = nsc_a_normal()
+        let a = style.attributes
+        if a.contains(.bold) { attributes |= nsc_a_bold() }
+        if a.contains(.dim) { attributes |= nsc_a_dim() }
+        if a.contains(.italic) { attributes |= nsc_a_italic() }
+        if a.contains(.underline) { attributes |= nsc_a_underline() }
+        if a.contains(.reverse) { attributes |= nsc_a_reverse() }
+        let pair = self.pair(foreground: mapper.index(for: style.foreground), background: mapper.index(for: style.background))
+        let result = (attributes, pair)
+        if !pairRecycled { styles[style] = result }
+        return result
+    }
+
+    private func pair(foreground: Int32, background: Int32) -> Int32 {
+        if drawingColors == .monochrome || (foreground == -1 && background == -1) { return 0 }
+        let key = PairKey(foreground: foreground, background: background)
+        if let known = pairs[key] { return known }
+        let number = alloc_pair(foreground, background)
+        guard number > 0 else { return 0 }
+        if let previous = pairOwners[number], previous != key {
+            // ncurses gave us the oldest pair again: every style that used it is stale.
+            pairs[previous] = nil
+            styles.removeAll(keepingCapacity: true)
+            pairRecycled = true
+        }
+        pairs[key] = number
+        pairOwners[number] = key
+        return number
+    }
+
+    public func nextEvent(timeout: Double?) -> Event? {
+        guard !restored else { return nil }
+        let window = nsc_stdscr()
+        let deadline = timeout.map { Date().addingTimeInterval(max(0, $0)) }
+        while true {
+            var milliseconds: Int32 = -1
+            if let deadline {
+                milliseconds = Int32(max(0, min(Double(Int32.max), (deadline.timeIntervalSinceNow * 1000).rounded(.up))))
+            }
+            wtimeout(window, milliseconds)
+            var value: wint_t = 0
+            errno = 0
+            let result = wget_wch(window, &value)
+            if result == ERR {
+                // Interrupted by a signal with time left: keep waiting; otherwise a timeout.
+                if errno == EINTR, deadline.map({ $0.timeIntervalSinceNow > 0 }) ?? true { continue }
+                return nil
+            }
+            if result == nsc_key_code_yes() {
+                let code = Int32(bitPattern: value)
+                if code == KEY_RESIZE {
+                    lastFrame = nil
+                    let (width, height) = size
+                    return .resize(width: width, height: height)
+                }
+                if code == KEY_MOUSE {
+                    var report = MEVENT()
+                    if getmouse(&report) == OK, let button = InputDecoding.mouseButton(state: report.bstate) {
+                        return .mouse(button, x: Int(report.x), y: Int(report.y))
+                    }
+                } else if let key = InputDecoding.key(code: code) {
+                    return .key(key)
+                }
+            } else if let key = InputDecoding.key(character: UInt32(value)) {
+                return .key(key)
+            }
+            if let deadline, deadline.timeIntervalSinceNow <= 0 { return nil }
+        }
+    }
+
+    public func restore() {
+        guard !restored else { return }
+        restored = true
+        endwin()
+        fflush(stdout)
+    }
+
+    // MARK: signals
+
+    private static let lock = NSLock()
+    private nonisolated(unsafe) static weak var active: CursesBackend?
+    private nonisolated(unsafe) static var cleanup: (() -> Void)?
+    private nonisolated(unsafe) static var forwarding = false
+
+    private static func register(_ backend: CursesBackend) {
+        lock.lock()
+        active = backend
+        let installed = forwarding
+        lock.unlock()
+        if !installed { installSignalHandlers(restore: {}) }
+    }
+
+    /// On SIGINT, SIGTERM, SIGHUP or SIGQUIT: restore the open terminal, run `restore`
+    /// (save what must be saved), then exit with status 128 + the signal number. The work
+    /// runs on a thread of its own, never inside the signal handler. Calling this again
+    /// replaces `restore`. A `CursesBackend` installs this (with nothing extra to do) when
+    /// it opens, so the terminal is restored even if the program never calls it.
+    public static func installSignalHandlers(restore: @escaping () -> Void) {
+        lock.lock()
+        defer { lock.unlock() }
+        cleanup = restore
+        guard !forwarding else { return }
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { return }
+        forwarding = true
+        let readEnd = fds[0], writeEnd = fds[1]
+        _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)
+        for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { _ = nsc_forward_signal(signal, writeEnd) }
+        let thread = Thread {
+            var byte: UInt8 = 0
+            while true {
+                let n = read(readEnd, &byte, 1)
+                if n == 1 { break }
+                if n < 0, errno == EINTR { continue }
+                return
+            }
+            lock.lock()
+            let backend = active
+            let work = cleanup
+            lock.unlock()
+            backend?.restore()
+            work?()
+            _exit(128 + Int32(byte))
+        }
+        thread.name = "newsstand-signals"
+        thread.start()
+    }
+}
+
+extension TerminalColors {
+    /// The poorer of two modes (direct > palette256 > palette16 > monochrome).
+    func poorer(_ other: TerminalColors) -> TerminalColors {
+        let order: [TerminalColors] = [.monochrome, .palette16, .palette256, .direct]
+        let a = order.firstIndex(of: self) ?? 0, b = order.firstIndex(of: other) ?? 0
+        return order[min(a, b)]
+    }
+}

@@ -1,0 +1,59 @@
+@preconcurrency import CNcursesw
+
+/// Turns what `wget_wch` and `getmouse` report into `Event`s. Pure, so it is tested
+/// without a terminal.
+public enum InputDecoding {
+    /// A character `wget_wch` returned with `OK`.
+    public static func key(character value: UInt32) -> Key? {
+        switch value {
+        case 13, 10: return .enter
+        case 127, 8: return .backspace
+        case 9: return .tab
+        case 27: return .escape
+        case 1...26: return .control(Character(Unicode.Scalar(UInt8(value) + 0x60)))
+        case 0..<32, 0x80..<0xA0: return nil   // other C0 and all C1 controls mean nothing here
+        default:
+            guard let scalar = Unicode.Scalar(value) else { return nil }
+            return .character(Character(scalar))
+        }
+    }
+
+    /// A key code `wget_wch` returned with `KEY_CODE_YES` (not KEY_MOUSE or KEY_RESIZE,
+    /// which need the terminal to answer).
+    public static func key(code: Int32) -> Key? {
+        switch code {
+        case KEY_UP, KEY_SR: return .up
+        case KEY_DOWN, KEY_SF: return .down
+        case KEY_LEFT: return .left
+        case KEY_RIGHT: return .right
+        case KEY_HOME, KEY_A1, KEY_FIND: return .home
+        case KEY_END, KEY_C1, KEY_SELECT, KEY_LL: return .end
+        case KEY_PPAGE, KEY_A3, KEY_PREVIOUS: return .pageUp
+        case KEY_NPAGE, KEY_C3, KEY_NEXT: return .pageDown
+        case KEY_ENTER: return .enter
+        case KEY_BACKSPACE: return .backspace
+        case KEY_DC: return .delete
+        case KEY_BTAB: return .backTab
+        default:
+            let f = code - nsc_key_f(0)
+            if f >= 1, f <= 63 { return .function(Int(f)) }
+            return nil
+        }
+    }
+
+    /// The button of a mouse report; only presses count (releases and motion are nil).
+    public static func mouseButton(state: mmask_t) -> MouseButton? {
+        if state & nsc_button1_pressed() != 0 { return .left }
+        if state & nsc_button4_pressed() != 0 { return .wheelUp }
+        if state & nsc_button5_pressed() != 0 { return .wheelDown }
+        if state & nsc_button3_pressed() != 0 { return .right }
+        if state & nsc_button2_pressed() != 0 { return .middle }
+        return nil
+    }
+
+    /// Mouse reports the backend asks ncurses for: presses of the three buttons and the wheel.
+    public static var mouseMask: mmask_t {
+        nsc_button1_pressed() | nsc_button2_pressed() | nsc_button3_pressed()
+            | nsc_button4_pressed() | nsc_button5_pressed()
+    }
+}

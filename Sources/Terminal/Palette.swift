@@ -1,0 +1,86 @@
+import Foundation
+
+/// The xterm palette and nearest-colour search in OKLab, where distances follow what
+/// people see (RGB distance picks visibly wrong greys and blues).
+public enum Palette {
+    /// RGB of palette entry `index` as xterm shows it by default (0–15 follow the user's
+    /// theme in practice; these are xterm's defaults).
+    public static func rgb(ofIndex index: UInt8) -> (r: UInt8, g: UInt8, b: UInt8) {
+        let i = Int(index)
+        if i < 16 { return ansi16[i] }
+        if i < 232 {
+            let n = i - 16
+            return (cubeLevels[n / 36], cubeLevels[(n / 6) % 6], cubeLevels[n % 6])
+        }
+        let grey = UInt8(8 + 10 * (i - 232))
+        return (grey, grey, grey)
+    }
+
+    /// Nearest of colours 16–255 (0–15 are left alone: users retheme them).
+    public static func nearest256(r: UInt8, g: UInt8, b: UInt8) -> UInt8 {
+        nearest(OKLab(r: r, g: g, b: b), among: extended)
+    }
+
+    /// Nearest of the 16 ANSI colours (`count: 8` for the first eight only).
+    public static func nearest16(r: UInt8, g: UInt8, b: UInt8, count: Int = 16) -> UInt8 {
+        nearest(OKLab(r: r, g: g, b: b), among: count >= 16 ? basic16 : Array(basic16.prefix(8)))
+    }
+
+    static let cubeLevels: [UInt8] = [0, 95, 135, 175, 215, 255]
+    static let ansi16: [(r: UInt8, g: UInt8, b: UInt8)] = [
+        (0, 0, 0), (205, 0, 0), (0, 205, 0), (205, 205, 0), (0, 0, 238), (205, 0, 205), (0, 205, 205), (229, 229, 229),
+        (127, 127, 127), (255, 0, 0), (0, 255, 0), (255, 255, 0), (92, 92, 255), (255, 0, 255), (0, 255, 255), (255, 255, 255),
+    ]
+
+    private static let extended: [(UInt8, OKLab)] = (16...255).map { i in
+        let c = rgb(ofIndex: UInt8(i))
+        return (UInt8(i), OKLab(r: c.r, g: c.g, b: c.b))
+    }
+    private static let basic16: [(UInt8, OKLab)] = (0..<16).map { i in
+        let c = ansi16[i]
+        return (UInt8(i), OKLab(r: c.r, g: c.g, b: c.b))
+    }
+
+    private static func nearest(_ target: OKLab, among candidates: [(UInt8, OKLab)]) -> UInt8 {
+        var best = candidates[0].0
+        var bestDistance = Double.infinity
+        for (index, lab) in candidates {
+            let d = target.distanceSquared(to: lab)
+            if d < bestDistance { bestDistance = d; best = index }
+        }
+        return best
+    }
+}
+
+/// A colour in OKLab (Björn Ottosson, 2020): L lightness, a green–red, b blue–yellow.
+public struct OKLab: Sendable, Equatable {
+    public var l: Double, a: Double, b: Double
+
+    public init(l: Double, a: Double, b: Double) { self.l = l; self.a = a; self.b = b }
+
+    /// From 8-bit sRGB.
+    public init(r: UInt8, g: UInt8, b blue: UInt8) {
+        let lr = OKLab.linear(r), lg = OKLab.linear(g), lb = OKLab.linear(blue)
+        let l = (0.4122214708 * lr + 0.5363325363 * lg + 0.0514459929 * lb).cubeRoot
+        let m = (0.2119034982 * lr + 0.6806995451 * lg + 0.1073969566 * lb).cubeRoot
+        let s = (0.0883024619 * lr + 0.2817188376 * lg + 0.6299787005 * lb).cubeRoot
+        self.l = 0.2104542553 * l + 0.7936177850 * m - 0.0040720468 * s
+        self.a = 1.9779984951 * l - 2.4285922050 * m + 0.4505937099 * s
+        self.b = 0.0259040371 * l + 0.7827717662 * m - 0.8086757660 * s
+    }
+
+    public func distanceSquared(to other: OKLab) -> Double {
+        let dl = l - other.l, da = a - other.a, db = b - other.b
+        return dl * dl + da * da + db * db
+    }
+
+    private static let linearTable: [Double] = (0...255).map { v in
+        let c = Double(v) / 255
+        return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
+    }
+    private static func linear(_ v: UInt8) -> Double { linearTable[Int(v)] }
+}
+
+private extension Double {
+    var cubeRoot: Double { cbrt(self) }
+}

@@ -1,0 +1,43 @@
+import Testing
+@preconcurrency import CNcursesw
+@testable import Terminal
+
+@Suite struct InputDecodingTests {
+    @Test(arguments: [
+        (UInt32(13), Key.enter), (10, .enter), (127, .backspace), (8, .backspace), (9, .tab), (27, .escape),
+        (1, .control("a")), (3, .control("c")), (26, .control("z")),
+        (UInt32(("q" as Unicode.Scalar).value), .character("q")), (0x65E5, .character("日")), (0x1F4F0, .character("📰")),
+    ])
+    func characters(value: UInt32, key: Key) {
+        #expect(InputDecoding.key(character: value) == key)
+    }
+
+    @Test func meaninglessControlsAreDropped() {
+        for value: UInt32 in [0, 28, 31, 0x80, 0x9B, 0x9F, 0xD800] {
+            #expect(InputDecoding.key(character: value) == nil, "\(value)")
+        }
+    }
+
+    @Test func keyCodes() {
+        let table: [(Int32, Key)] = [
+            (KEY_UP, .up), (KEY_DOWN, .down), (KEY_LEFT, .left), (KEY_RIGHT, .right),
+            (KEY_HOME, .home), (KEY_END, .end), (KEY_PPAGE, .pageUp), (KEY_NPAGE, .pageDown),
+            (KEY_ENTER, .enter), (KEY_BACKSPACE, .backspace), (KEY_DC, .delete), (KEY_BTAB, .backTab),
+            (nsc_key_f(1), .function(1)), (nsc_key_f(12), .function(12)),
+        ]
+        for (code, key) in table { #expect(InputDecoding.key(code: code) == key, "\(code)") }
+        #expect(InputDecoding.key(code: KEY_MOUSE) == nil)
+        #expect(InputDecoding.key(code: nsc_key_f(0)) == nil)
+    }
+
+    @Test func onlyPressesBecomeMouseEvents() {
+        #expect(InputDecoding.mouseButton(state: nsc_button1_pressed()) == .left)
+        #expect(InputDecoding.mouseButton(state: nsc_button3_pressed()) == .right)
+        #expect(InputDecoding.mouseButton(state: nsc_button4_pressed()) == .wheelUp)
+        #expect(InputDecoding.mouseButton(state: nsc_button5_pressed()) == .wheelDown)
+        #expect(InputDecoding.mouseButton(state: nsc_button1_released()) == nil)
+        #expect(InputDecoding.mouseButton(state: nsc_report_mouse_position()) == nil)
+        #expect(InputDecoding.mouseMask & nsc_report_mouse_position() == 0)
+        #expect(InputDecoding.mouseMask & nsc_button1_released() == 0)
+    }
+}
