@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+/// The walking skeleton, driven in tmux at 120×40 exactly as a new user would try it.
+@Suite(.serialized) struct ShelfEndToEndTests {
+    /// A sentence from the first article of Tidewater No. 31 (sample-feed sources).
+    static let knownSentence = "The lamp at Gull Rock burned"
+
+    static func command(home: URL, extra: String = "") -> String {
+        // A slow file copy makes the progress bar visible; TERM as most terminals set it.
+        "env NEWSSTAND_HOME='\(home.path)' NEWSSTAND_FILE_THROTTLE_MS=40 TERM=xterm-256color LANG=C.UTF-8 \(extra) '\(Tmux.binary.path)'"
+    }
+
+    @Test func firstRunDownloadReadAndRestart() throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-e2e-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let tmux = Tmux()
+        defer { tmux.stop() }
+
+        // First run: the sample publications are subscribed with no setup.
+        try tmux.start(Self.command(home: home))
+        let shelf = tmux.waitFor { $0.contains("Tidewater") && $0.contains("Ferrybridge") && $0.contains("Rocket Badger") }
+        #expect(shelf != nil, "shelf did not list the sample publications:\n\(tmux.lastScreen)")
+
+        // Enter opens the first publication's store: issues newest first.
+        try tmux.send("Enter")
+        let store = tmux.waitFor("TAP TO DOWNLOAD")
+        #expect(store != nil, "store did not show issues:\n\(tmux.lastScreen)")
+        if let store {
+            let lines = store.components(separatedBy: "\n")
+            let newest = lines.firstIndex { $0.contains("No. 31") }
+            let older = lines.firstIndex { $0.contains("No. 30") }
+            #expect(newest != nil && older != nil && newest! < older!, "issues not newest first:\n\(store)")
+        }
+
+        // Tap: a progress bar with a percentage, then TAP TO READ and NEW.
+        try tmux.send("Enter")
+        let progress = tmux.waitFor(timeout: 20) { $0.range(of: #"\d+%"#, options: .regularExpression) != nil && $0.contains("█") || $0.contains("░") }
+        #expect(progress != nil, "no progress bar appeared:\n\(tmux.lastScreen)")
+        let ready = tmux.waitFor("TAP TO READ", timeout: 60)
+        #expect(ready != nil, "download did not finish:\n\(tmux.lastScreen)")
+        #expect(ready?.contains("NEW") == true)
+
+        // Tap again: the reader shows the article.
+        try tmux.send("Enter")
+        #expect(tmux.waitFor(Self.knownSentence) != nil, "reader did not show the article:\n\(tmux.lastScreen)")
+
+        // q back to the store, q to the shelf, q quits.
+        try tmux.send("q"); Thread.sleep(forTimeInterval: 0.3)
+        try tmux.send("q"); Thread.sleep(forTimeInterval: 0.3)
+        try tmux.send("q")
+        #expect(tmux.waitUntilExited(), "q on the shelf did not quit")
+
+        // Restart: still downloaded, NEW cleared because it was opened.
+        try tmux.start(Self.command(home: home))
+        #expect(tmux.waitFor("Tidewater") != nil)
+        try tmux.send("Enter")
+        let again = tmux.waitFor("TAP TO READ")
+        #expect(again != nil, "downloaded issue not shown after restart:\n\(tmux.lastScreen)")
+        if let again {
+            let tile = again.components(separatedBy: "\n").first { $0.contains("TAP TO READ") } ?? ""
+            #expect(!tile.contains("NEW"), "NEW not cleared after reading:\n\(again)")
+        }
+        try tmux.send("Q")
+        #expect(tmux.waitUntilExited())
+    }
+
+    @Test func anUnknownTerminalGivesOneClearLine() throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-e2e-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let process = Process()
+        process.executableURL = Tmux.binary
+        process.environment = ["NEWSSTAND_HOME": home.path, "TERM": "no-such-terminal-xyz", "PATH": "/usr/bin:/bin"]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = Pipe()
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus != 0)
+        #expect(text.contains("no-such-terminal-xyz"))
+        #expect(text.split(separator: "\n").count == 1, "expected one line, got:\n\(text)")
+    }
+}
