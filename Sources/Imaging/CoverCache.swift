@@ -1,0 +1,232 @@
+import Foundation
+
+/// Rendered covers, kept in memory and on disk and rendered on worker threads, so a
+/// shelf never waits twice for the same cover.
+///
+/// Pictures are keyed by a hash of the image file's bytes and the render options, so a
+/// renamed or re-downloaded copy of a cover is still a hit. Disk entries are written to a
+/// temporary file and renamed into place; a damaged entry is ignored and rewritten.
+public final class CoverCache: @unchecked Sendable {
+    /// Most pictures kept in memory (a 30×22 picture is ~30 KB); the oldest go first.
+    public var memoryLimit = 2048
+
+    private let directory: URL?
+    private let lock = NSCondition()
+    private var fileHashes: [FileIdentity: UInt64] = [:]
+    private var pictures: [PictureKey: CellPicture] = [:]
+    private var pictureOrder: [PictureKey] = []
+    private var failures: [JobKey: ImageError] = [:]
+    private var waiting: [JobKey: [@Sendable () -> Void]] = [:]
+    private var queue: [Job] = []
+    private var workers: [Thread] = []
+    private var stopping = false
+
+    public init(directory: URL?, workers: Int = 2) {
+        self.directory = directory
+        if let directory {
+            try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        }
+        for index in 0..<max(workers, 1) {
+            let thread = Thread { [weak self] in self?.work() }
+            thread.name = "CoverCache worker \(index)"
+            thread.qualityOfService = .userInitiated
+            self.workers.append(thread)
+            thread.start()
+        }
+    }
+
+    deinit {
+        lock.lock()
+        stopping = true
+        lock.broadcast()
+        lock.unlock()
+    }
+
+    /// Stops the worker threads once the queued renders are done.
+    public func shutDown() {
+        lock.lock()
+        stopping = true
+        lock.broadcast()
+        lock.unlock()
+    }
+
+    /// The cached picture if it is ready; otherwise nil, and a render is scheduled on a
+    /// worker thread (once per file and options); `onReady` is called on that thread when
+    /// it completes, whether it succeeded or failed (see `error(for:options:)`).
+    public func picture(for imageFile: URL, options: RenderOptions,
+                        onReady: @escaping @Sendable () -> Void) -> CellPicture? {
+        guard let identity = FileIdentity(imageFile) else {
+            let key = JobKey(path: imageFile.path, identity: nil, options: options)
+            lock.lock()
+            failures[key] = ImageError(.unreadable, "cannot read \(imageFile.path): no such file")
+            lock.unlock()
+            return nil
+        }
+        let key = JobKey(path: imageFile.path, identity: identity, options: options)
+        lock.lock()
+        defer { lock.unlock() }
+        if let hash = fileHashes[identity], let picture = pictures[PictureKey(hash: hash, options: options)] {
+            return picture
+        }
+        if failures[key] != nil { return nil }
+        if waiting[key] != nil {
+            waiting[key, default: []].append(onReady)
+            return nil
+        }
+        waiting[key] = [onReady]
+        queue.append(Job(url: imageFile, key: key))
+        lock.signal()
+        return nil
+    }
+
+    /// Why the last render of this file with these options failed, if it did.
+    public func error(for imageFile: URL, options: RenderOptions) -> ImageError? {
+        let key = JobKey(path: imageFile.path, identity: FileIdentity(imageFile), options: options)
+        lock.lock()
+        defer { lock.unlock() }
+        return failures[key]
+    }
+
+    /// Renders now on the calling thread (or answers from the cache), filling the cache.
+    public func renderNow(imageFile: URL, options: RenderOptions) throws -> CellPicture {
+        let data: [UInt8]
+        do {
+            data = [UInt8](try Data(contentsOf: imageFile))
+        } catch {
+            throw ImageError(.unreadable, "cannot read \(imageFile.path): \(error.localizedDescription)")
+        }
+        return try picture(forBytes: data, identity: FileIdentity(imageFile), options: options)
+    }
+
+    /// The picture for image bytes, from memory, disk, or a fresh render.
+    public func picture(forBytes data: [UInt8], options: RenderOptions) throws -> CellPicture {
+        try picture(forBytes: data, identity: nil, options: options)
+    }
+
+    private func picture(forBytes data: [UInt8], identity: FileIdentity?, options: RenderOptions) throws -> CellPicture {
+        let hash = ContentHash.hash(data)
+        let key = PictureKey(hash: hash, options: options)
+        lock.lock()
+        if let identity { fileHashes[identity] = hash }
+        if let picture = pictures[key] {
+            lock.unlock()
+            return picture
+        }
+        lock.unlock()
+        if let picture = readDisk(key) {
+            remember(picture, for: key)
+            return picture
+        }
+        let image = try ImageDecoder.decode(data, minimumSize: options.pixelSize)
+        let picture = CoverRenderer.render(image, options: options)
+        writeDisk(picture, for: key)
+        remember(picture, for: key)
+        return picture
+    }
+
+    private func remember(_ picture: CellPicture, for key: PictureKey) {
+        lock.lock()
+        defer { lock.unlock() }
+        if pictures.updateValue(picture, forKey: key) == nil { pictureOrder.append(key) }
+        if pictureOrder.count > memoryLimit {
+            let excess = pictureOrder.count - memoryLimit
+            for old in pictureOrder.prefix(excess) { pictures[old] = nil }
+            pictureOrder.removeFirst(excess)
+        }
+    }
+
+    // MARK: Workers
+
+    private func work() {
+        while true {
+            lock.lock()
+            while queue.isEmpty && !stopping { lock.wait() }
+            if queue.isEmpty {
+                lock.unlock()
+                return
+            }
+            let job = queue.removeFirst()
+            lock.unlock()
+
+            var failure: ImageError?
+            do {
+                _ = try renderNow(imageFile: job.url, options: job.key.options)
+            } catch let error as ImageError {
+                failure = error
+            } catch {
+                failure = ImageError(.unreadable, "\(job.url.path): \(error)")
+            }
+            lock.lock()
+            if let failure { failures[job.key] = failure }
+            let callbacks = waiting.removeValue(forKey: job.key) ?? []
+            lock.unlock()
+            for callback in callbacks { callback() }
+        }
+    }
+
+    // MARK: Disk
+
+    private func diskURL(_ key: PictureKey) -> URL? {
+        guard let directory else { return nil }
+        let hash = String(key.hash, radix: 16)
+        let options = key.options
+        let name = "\(String(repeating: "0", count: 16 - hash.count))\(hash)-\(options.columns)x\(options.rows)"
+            + "-\(options.colorMode.rawValue)-\(options.symbols.rawValue)"
+            + "-\(Int((options.cellAspect * 1000).rounded()))\(options.letterbox ? "-l" : "")"
+            + "-v\(PictureCoding.version).cells"
+        return directory.appendingPathComponent(name)
+    }
+
+    private func readDisk(_ key: PictureKey) -> CellPicture? {
+        guard let url = diskURL(key), let data = FileManager.default.contents(atPath: url.path) else { return nil }
+        return PictureCoding.decode([UInt8](data))
+    }
+
+    private func writeDisk(_ picture: CellPicture, for key: PictureKey) {
+        guard let url = diskURL(key) else { return }
+        let temporary = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+        do {
+            try Data(PictureCoding.encode(picture)).write(to: temporary)
+            if rename(temporary.path, url.path) != 0 { try? FileManager.default.removeItem(at: temporary) }
+        } catch {
+            // A cache that cannot be written only costs a render next time.
+            try? FileManager.default.removeItem(at: temporary)
+        }
+    }
+}
+
+/// A file as found on disk: a changed size or modification time means changed content.
+private struct FileIdentity: Hashable {
+    let path: String
+    let size: Int64
+    let modified: Int64
+
+    init?(_ url: URL) {
+        var info = stat()
+        guard stat(url.path, &info) == 0 else { return nil }
+        path = url.path
+        size = Int64(info.st_size)
+        #if os(Linux)
+        modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        #else
+        modified = Int64(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(info.st_mtimespec.tv_nsec)
+        #endif
+    }
+}
+
+private struct PictureKey: Hashable {
+    let hash: UInt64
+    let options: RenderOptions
+}
+
+private struct JobKey: Hashable {
+    let path: String
+    let identity: FileIdentity?
+    let options: RenderOptions
+}
+
+private struct Job {
+    let url: URL
+    let key: JobKey
+}

@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+@testable import Imaging
+
+@Suite struct ImageDecoderTests {
+    @Test func pngRoundTripIsExact() throws {
+        let image = Fixtures.gradient(width: 37, height: 23, alpha: 200)
+        let decoded = try ImageDecoder.decode(try ImageEncoder.png(image))
+        #expect(decoded == image)
+    }
+
+    @Test func jpegRoundTripIsClose() throws {
+        let image = Fixtures.gradient(width: 64, height: 48)
+        let bytes = try ImageEncoder.jpeg(image, quality: 95)
+        #expect(ImageDecoder.sniff(bytes) == .jpeg)
+        let decoded = try ImageDecoder.decode(bytes)
+        #expect(decoded.width == 64 && decoded.height == 48)
+        var largest = 0
+        for index in decoded.pixels.indices {
+            largest = max(largest, abs(Int(decoded.pixels[index]) - Int(image.pixels[index])))
+        }
+        #expect(largest <= 8, "JPEG at quality 95 differs by \(largest) levels")
+    }
+
+    @Test func jpegDecodesAtAReducedDCTScaleWhenTheTargetIsSmall() throws {
+        let bytes = try ImageEncoder.jpeg(Fixtures.gradient(width: 400, height: 600))
+        // 4 × 10 = 40 wide and 4 × 20 = 80 tall are kept by 1/4 scale (100 × 150), not 1/8 (50 × 75).
+        let small = try ImageDecoder.decode(bytes, minimumSize: (width: 10, height: 20))
+        #expect(small.width == 100 && small.height == 150)
+        let tiny = try ImageDecoder.decode(bytes, minimumSize: (width: 5, height: 5))
+        #expect(tiny.width == 50 && tiny.height == 75)
+        let full = try ImageDecoder.decode(bytes, minimumSize: (width: 300, height: 300))
+        #expect(full.width == 400 && full.height == 600)
+    }
+
+    @Test func dataAndFileEntryPointsAgree() throws {
+        let bytes = try ImageEncoder.png(Fixtures.gradient(width: 9, height: 5))
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("imaging-\(UUID().uuidString).png")
+        try Data(bytes).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        #expect(try ImageDecoder.decode(contentsOf: url) == ImageDecoder.decode(Data(bytes)))
+    }
+
+    @Test func missingFileIsAnErrorNamingIt() {
+        let url = URL(fileURLWithPath: "/nonexistent/cover.png")
+        #expect { try ImageDecoder.decode(contentsOf: url) } throws: { error in
+            "\(error)".contains("/nonexistent/cover.png") && "\(error)".contains("no such file")
+        }
+    }
+
+    @Test func otherBytesAreNotAnImage() {
+        for bytes: [UInt8] in [[], Array("hello, world".utf8), [0x89, 0x50, 0x4E], [0xFF, 0xD8]] {
+            #expect(throws: ImageError(.unknownFormat, "not a PNG or JPEG image")) { try ImageDecoder.decode(bytes) }
+        }
+    }
+
+    @Test func truncatedPNGIsCorrupt() throws {
+        let bytes = try ImageEncoder.png(Fixtures.gradient(width: 120, height: 90))
+        for length in [9, 40, bytes.count / 2, bytes.count - 13] {
+            #expect { try ImageDecoder.decode(Array(bytes.prefix(length))) } throws: { error in
+                (error as? ImageError)?.kind == .corrupt && "\(error)".hasPrefix("corrupt PNG: ")
+            }
+        }
+    }
+
+    @Test func truncatedJPEGIsCorrupt() throws {
+        let bytes = try ImageEncoder.jpeg(Fixtures.gradient(width: 120, height: 90))
+        for length in [4, 100, bytes.count / 2, bytes.count - 2] {
+            #expect { try ImageDecoder.decode(Array(bytes.prefix(length))) } throws: { error in
+                (error as? ImageError)?.kind == .corrupt && "\(error)".hasPrefix("corrupt JPEG: ")
+            }
+        }
+        let halfway = Array(bytes.prefix(bytes.count / 2))
+        #expect(throws: ImageError(.corrupt, "corrupt JPEG: file is truncated")) { try ImageDecoder.decode(halfway) }
+    }
+
+    @Test func enormousDimensionsAreRefusedBeforeDecoding() throws {
+        #expect(throws: ImageError(.tooLarge, "image too large (100000×100000)")) {
+            try ImageDecoder.decode(try Fixtures.pngClaiming(width: 100_000, height: 100_000))
+        }
+        #expect(throws: ImageError(.tooLarge, "image too large (60000×60000)")) {
+            try ImageDecoder.decode(try Fixtures.jpegClaiming(width: 60_000, height: 60_000))
+        }
+    }
+
+    @Test func damagedFilesNeverCrash() throws {
+        var random = SplitMix64(state: 6)
+        let sources = [try ImageEncoder.png(Fixtures.gradient(width: 40, height: 30)),
+                       try ImageEncoder.jpeg(Fixtures.gradient(width: 40, height: 30))]
+        var errors = 0
+        for round in 0..<300 {
+            var bytes = sources[round % 2]
+            for _ in 0..<(1 + round % 8) {
+                let index = Int.random(in: 2..<bytes.count, using: &random)
+                bytes[index] = UInt8.random(in: 0...255, using: &random)
+            }
+            do {
+                let image = try ImageDecoder.decode(bytes, minimumSize: (width: 4, height: 4))
+                #expect(image.pixels.count == image.width * image.height * 4)
+            } catch is ImageError {
+                errors += 1
+            }
+        }
+        #expect(errors > 0)
+    }
+}
