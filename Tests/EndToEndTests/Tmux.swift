@@ -18,13 +18,19 @@ final class Tmux {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["tmux", "-L", socket] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
+        // A file, not a pipe: the tmux server started by new-session inherits the
+        // descriptor and would keep a pipe open forever.
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-out-\(UUID().uuidString)")
+        FileManager.default.createFile(atPath: file.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let handle = try FileHandle(forWritingTo: file)
+        process.standardOutput = handle
+        process.standardError = handle
+        process.standardInput = FileHandle.nullDevice
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        try handle.close()
+        return (try? String(contentsOf: file, encoding: .utf8)) ?? ""
     }
 
     /// Starts `command` in a window of `width`×`height`; the pane stays after it exits.
