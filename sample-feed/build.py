@@ -3,6 +3,7 @@
 
     python3 sample-feed/build.py           write feeds, covers and issue archives
     python3 sample-feed/build.py --check   rebuild in memory; exit 1 if a file on disk differs
+                                           or a feed or archive fails the structural checks
 
 Standard library only. The output is deterministic: running it twice gives
 byte-identical files. See sample-feed/README.md for the source layout.
@@ -18,6 +19,7 @@ sys.path.insert(0, os.path.join(ROOT, "tools"))
 
 import layouts  # noqa: E402
 import package  # noqa: E402
+import verify  # noqa: E402
 
 SOURCES = os.path.join(ROOT, "sources")
 
@@ -144,7 +146,10 @@ def main(argv):
         differing = [p for p, data in sorted(outputs.items()) if not _same(os.path.join(ROOT, p), data)]
         for path in differing + stale:
             print(f"out of date: sample-feed/{path}", file=sys.stderr)
-        return 1 if differing or stale else 0
+        problems = verify.verify(ROOT, feeds)
+        for problem in problems:
+            print(f"invalid: sample-feed/{problem}", file=sys.stderr)
+        return 1 if differing or stale or problems else 0
 
     for path in stale:
         os.remove(os.path.join(ROOT, path))
@@ -154,6 +159,11 @@ def main(argv):
         if not _same(target, data):
             with open(target, "wb") as f:
                 f.write(data)
+    problems = verify.verify(ROOT, feeds)
+    for problem in problems:
+        print(f"invalid: sample-feed/{problem}", file=sys.stderr)
+    if problems:
+        return 1
     total = sum(len(d) for d in outputs.values())
     print(f"built {len(outputs)} files, {total / 1024:.0f} KiB, feeds: {', '.join(feeds)}")
     return 0

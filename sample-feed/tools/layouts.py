@@ -136,7 +136,9 @@ def _item(b, item):
 
 def _bubble(b, bubble, scale=3):
     c = b.c
-    cols = max(6, int(b.w * bubble.get("w", 0.6) / (6 * scale)))
+    # The widest text whose balloon (1.25x the text plus padding) or caption still fits the panel.
+    fit = (b.w - 48) / 1.25 if not bubble.get("caption") else b.w - 44
+    cols = max(6, int(min(b.w * bubble.get("w", 0.6), fit + scale) / (6 * scale)))
     lines = textwrap.wrap(bubble["text"].upper(), cols)
     text_w = max(c.text_width(line, scale) for line in lines)
     text_h = len(lines) * (7 * scale + 6) - 6
