@@ -84,7 +84,7 @@ enum HTMLScan {
             let tag = html[html.index(after: index)..<end]
             let name = tag.drop { $0 == "/" }.prefix { $0.isLetter || $0.isNumber }.lowercased()
             index = html.index(after: end)
-            if (name == "script" || name == "style") && !tag.hasPrefix("/") {
+            if ["script", "style", "head"].contains(name) && !tag.hasPrefix("/") {
                 if let close = html[index...].range(of: "</\(name)", options: .caseInsensitive) {
                     index = html[close.upperBound...].firstIndex(of: ">").map { html.index(after: $0) } ?? html.endIndex
                 }
