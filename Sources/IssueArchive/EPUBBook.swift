@@ -12,7 +12,7 @@ enum EPUBBook {
     }
 
     static func isEPUB(_ tree: ContentTree) -> Bool {
-        if tree.contains("META-INF/container.xml") { return true }
+        if containerPath(tree) != nil { return true }
         guard let data = tree.data("mimetype", limit: 256) else { return false }
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "application/epub+zip"
     }
@@ -58,14 +58,26 @@ enum EPUBBook {
         return content
     }
 
+    /// META-INF/container.xml at the root, or inside the one folder that some zip tools wrap
+    /// a book in (paths then stay relative to the extracted root).
+    private static func containerPath(_ tree: ContentTree) -> String? {
+        if let root = tree.existing("META-INF/container.xml") { return root }
+        let nested = tree.files.filter {
+            $0.lowercased().hasSuffix("/meta-inf/container.xml") && $0.split(separator: "/").count == 3
+        }
+        return nested.count == 1 ? nested[0] : nil
+    }
+
     /// The first rootfile of META-INF/container.xml (preferring the OPF media type), else the
     /// only .opf file in the book.
     private static func packageDocument(_ tree: ContentTree) throws -> String {
-        if let data = tree.data("META-INF/container.xml"), let container = XMLReading.root(of: data) {
+        if let containerPath = containerPath(tree), let data = tree.data(containerPath),
+           let container = XMLReading.root(of: data) {
+            let bookRoot = String(containerPath.dropLast("META-INF/container.xml".count))
             let rootfiles = container.descendants("rootfile")
             let chosen = rootfiles.first { $0.attribute("media-type") == "application/oebps-package+xml" } ?? rootfiles.first
             if let fullPath = chosen?.attribute("full-path"),
-               let path = BookPath.normalize(fullPath.split(separator: "/").map(String.init)),
+               let path = BookPath.normalize((bookRoot + fullPath).split(separator: "/").map(String.init)),
                let existing = tree.existing(path.removingPercentEncoding ?? path) ?? tree.existing(path) {
                 return existing
             }

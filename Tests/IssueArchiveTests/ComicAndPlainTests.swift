@@ -56,6 +56,15 @@ import Testing
         #expect(content.metadata.date == "2024-02")
     }
 
+    @Test func aScannersNoteBesideThePagesIsStillAComic() throws {
+        let scratch = try Scratch()
+        let (content, root) = try openIssue([("info.txt", "scanned by"), ("01.jpg", "1"), ("02.jpg", "2"), ("03.webp", "3")],
+                                            named: "c.cbz", in: scratch)
+        defer { try? FileManager.default.removeItem(at: root) }
+        #expect(content.format == .cbz)
+        #expect(content.readingOrder.map(\.path) == ["01.jpg", "02.jpg", "03.webp"])
+    }
+
     @Test func naturalOrderComparesNumbersByValue() {
         #expect(NaturalOrder.sorted(["page 10", "page 2", "page 1", "Page 3", "page 02b", "cover"])
                 == ["cover", "page 1", "page 2", "page 02b", "Page 3", "page 10"])

@@ -132,6 +132,24 @@ func xhtml(_ title: String, _ body: String) -> String {
         ])
     }
 
+    @Test func findsABookWrappedInOneFolder() throws {
+        let scratch = try Scratch()
+        let opf = """
+        <package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/">
+          <dc:title>Wrapped</dc:title></metadata>
+          <manifest><item id="x" href="x.xhtml" media-type="application/xhtml+xml"/></manifest>
+          <spine><itemref idref="x"/></spine></package>
+        """
+        let (content, root) = try openIssue([
+            ("Wrapped/mimetype", "application/epub+zip"), ("Wrapped/META-INF/container.xml", containerXML),
+            ("Wrapped/OEBPS/content.opf", opf), ("Wrapped/OEBPS/x.xhtml", xhtml("X", "x")),
+        ], in: scratch)
+        defer { try? FileManager.default.removeItem(at: root) }
+        #expect(content.format == .epub)
+        #expect(content.metadata.title == "Wrapped")
+        #expect(content.readingOrder.map(\.path) == ["Wrapped/OEBPS/x.xhtml"])
+    }
+
     @Test func fallsBackToTheSpineForTheTableOfContents() throws {
         let scratch = try Scratch()
         let opf = """

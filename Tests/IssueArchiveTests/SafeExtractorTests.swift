@@ -257,6 +257,36 @@ import ZIPFoundation
         #expect(scratch.listing() == ["ok.zip", "out", "out/mine.txt"])
     }
 
+    @Test func readsZIP64Archives() throws {
+        let scratch = try Scratch()
+        let text = String(repeating: "sixty-four ", count: 3000)
+        let archive = scratch.file("z64.zip")
+        try ZipFixture([.init("a/one.txt", text), .init("two.bin", "stored", method: 0)], zip64: true).write(to: archive)
+        try SafeExtractor.extract(archive: archive, to: scratch.file("out"))
+        #expect(try String(contentsOf: scratch.file("out/a/one.txt"), encoding: .utf8) == text)
+        #expect(try String(contentsOf: scratch.file("out/two.bin"), encoding: .utf8) == "stored")
+    }
+
+    @Test func readsStreamedEntriesWithDataDescriptors() throws {
+        let scratch = try Scratch()
+        var first = ZipFixture.Entry("first.txt", String(repeating: "stream ", count: 500))
+        first.streamed = true
+        var second = ZipFixture.Entry("second.txt", "tail")
+        second.streamed = true
+        try SafeExtractor.extract(archive: try scratch.zip("s.zip", [first, second]), to: scratch.file("out"))
+        #expect(try String(contentsOf: scratch.file("out/second.txt"), encoding: .utf8) == "tail")
+        var lying = ZipFixture.Entry("x.txt", "descriptor disagrees")
+        lying.streamed = true
+        var archiveBytes = ZipFixture([lying]).bytes()
+        // Damage the descriptor's CRC (it sits right after the data).
+        let descriptorAt = 30 + 5 + lying.data.count
+        archiveBytes[descriptorAt + 4] ^= 0xFF
+        let other = try Scratch()
+        let damaged = other.file("d.zip")
+        try Data(archiveBytes).write(to: damaged)
+        expectRefused(damaged, in: other, kind: .inconsistent)
+    }
+
     @Test func anEmptyArchiveExtractsToAnEmptyFolder() throws {
         let scratch = try Scratch()
         let archive = try scratch.zip("empty.zip", [])
