@@ -301,7 +301,13 @@ struct ZipDirectory {
             guard probe.bytes.count >= length else {
                 throw ArchiveError(.truncated, "archive is truncated: the data descriptor of '\(shown)' is missing")
             }
-            guard probe.u32(crcAt) == entry.crc32 else { throw disagree("the CRC-32") }
+            let descriptorCRC = probe.u32(crcAt)
+            if descriptorCRC != entry.crc32 {
+                // Some streaming writers leave the central CRC zero; the descriptor then has the
+                // real one, and the data is checked against it.
+                guard entry.crc32 == 0 else { throw disagree("the CRC-32") }
+                entry.crc32 = descriptorCRC
+            }
             entry.regionEnd = dataEnd + UInt64(length)
         }
     }

@@ -281,6 +281,17 @@ import ZIPFoundation
         // Damage the descriptor's CRC (it sits right after the data).
         let descriptorAt = 30 + 5 + lying.data.count
         archiveBytes[descriptorAt + 4] ^= 0xFF
+        // A writer that left the central CRC zero: the descriptor's CRC is the one checked.
+        var zeroCentral = ZipFixture.Entry("z.txt", "checked against the descriptor")
+        zeroCentral.streamed = true
+        var zeroBytes = ZipFixture([zeroCentral]).bytes()
+        let centralCRCAt = zeroBytes.count - 22 - (46 + 5) + 16
+        zeroBytes.replaceSubrange(centralCRCAt..<(centralCRCAt + 4), with: [0, 0, 0, 0])
+        let zeroArchive = scratch.file("zero.zip")
+        try Data(zeroBytes).write(to: zeroArchive)
+        try SafeExtractor.extract(archive: zeroArchive, to: scratch.file("zero"))
+        #expect(try String(contentsOf: scratch.file("zero/z.txt"), encoding: .utf8) == "checked against the descriptor")
+
         let other = try Scratch()
         let damaged = other.file("d.zip")
         try Data(archiveBytes).write(to: damaged)
