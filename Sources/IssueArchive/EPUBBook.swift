@@ -49,13 +49,32 @@ enum EPUBBook {
             throw ArchiveError(.invalidContent, "EPUB has nothing to read: its spine names no document in the book")
         }
         content.coverImage = cover(package, packagePath: packagePath, items: items, manifestOrder: manifestOrder, tree: tree)
-        content.tableOfContents = navigation(package, spine: spine, items: items, manifestOrder: manifestOrder, tree: tree)
+        content.tableOfContents = onDisk(navigation(package, spine: spine, items: items, manifestOrder: manifestOrder, tree: tree),
+                                         tree: tree)
         if content.tableOfContents.isEmpty {
             content.tableOfContents = content.readingOrder.map {
                 TOCEntry(title: PlainIssue.documentTitle($0.path, tree: tree), path: $0.path)
             }
         }
         return content
+    }
+
+    /// Links spelled with another case than the file (common in books made on macOS or
+    /// Windows) point at the file as it is on disk; links to nothing are dropped.
+    private static func onDisk(_ entries: [TOCEntry], tree: ContentTree) -> [TOCEntry] {
+        entries.compactMap { entry in
+            var entry = entry
+            entry.children = onDisk(entry.children, tree: tree)
+            let file = BookPath.withoutFragment(entry.path)
+            if let existing = tree.existing(file) {
+                entry.path = existing + entry.path.dropFirst(file.count)
+            } else if let first = entry.children.first {
+                entry.path = first.path
+            } else {
+                return nil
+            }
+            return entry
+        }
     }
 
     /// META-INF/container.xml at the root, or inside the one folder that some zip tools wrap

@@ -110,7 +110,8 @@ func xhtml(_ title: String, _ body: String) -> String {
           <navPoint id="p1" playOrder="1"><navLabel><text>Front page</text></navLabel><content src="b.html"/>
             <navPoint id="p2" playOrder="2"><navLabel><text>Weather</text></navLabel><content src="b.html#weather"/></navPoint>
           </navPoint>
-          <navPoint id="p3" playOrder="3"><navLabel><text>Letters</text></navLabel><content src="a.html"/></navPoint>
+          <navPoint id="p3" playOrder="3"><navLabel><text>Letters</text></navLabel><content src="A.html"/></navPoint>
+          <navPoint id="p4" playOrder="4"><navLabel><text>Gone</text></navLabel><content src="missing.html"/></navPoint>
         </navMap></ncx>
         """
         let container = containerXML.replacingOccurrences(of: "OEBPS/content.opf", with: "book.opf")
