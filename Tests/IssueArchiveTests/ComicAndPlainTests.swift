@@ -124,12 +124,14 @@ import Testing
         #expect(content.coverImage == "img/c.jpg")
     }
 
-    @Test func anArchiveWithNothingToReadIsRefusedAndRemoved() throws {
+    @Test func anArchiveWithNothingToReadOrAHostileOneIsRefusedAndRemoved() throws {
         let scratch = try Scratch()
         let archive = try scratch.zip("junk.zip", [.init("data.bin", "x"), .init("style.css", "y")])
+        let hostile = try scratch.zip("hostile.cbz", [.init("1.jpg", "x"), .init("../2.jpg", "y")])
         let before = try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)
             .filter { $0.contains("newsstand-inspect") }
         #expect(throws: ArchiveError.self) { try IssueReader.read(archive: archive) }
+        #expect(throws: ArchiveError.self) { try IssueReader.read(archive: hostile) }
         let after = try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)
             .filter { $0.contains("newsstand-inspect") }
         #expect(Set(after).subtracting(before).isEmpty)
@@ -147,6 +149,19 @@ import Testing
         #expect(installed.readingOrder.map(\.path) == ["a.html"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: content.path) == ["a.html"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.file("issues").path) == ["2026-03"])
+    }
+
+    @Test func canKeepFilesTheArchiveDoesNotHave() throws {
+        let scratch = try Scratch()
+        let content = scratch.file("issue")
+        try FileManager.default.createDirectory(at: content.appendingPathComponent("old-folder"), withIntermediateDirectories: true)
+        try Data("cover".utf8).write(to: content.appendingPathComponent("cover.jpg"))
+        try Data("old a".utf8).write(to: content.appendingPathComponent("a.html"))
+        let archive = try scratch.zip("new.zip", [.init("a.html", "<p>new a</p>")])
+        _ = try IssueInstaller.install(archive: archive, into: content, keepingOtherFiles: true)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: content.path).sorted() == ["a.html", "cover.jpg"])
+        #expect(try String(contentsOf: content.appendingPathComponent("a.html"), encoding: .utf8) == "<p>new a</p>")
+        #expect(try String(contentsOf: content.appendingPathComponent("cover.jpg"), encoding: .utf8) == "cover")
     }
 
     @Test func installsIntoAMissingDirectory() throws {
