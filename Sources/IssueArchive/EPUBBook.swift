@@ -48,6 +48,7 @@ enum EPUBBook {
         guard !content.readingOrder.isEmpty else {
             throw ArchiveError(.invalidContent, "EPUB has nothing to read: its spine names no document in the book")
         }
+        try refuseDRM(tree, readingOrder: content.readingOrder, packagePath: packagePath)
         content.coverImage = cover(package, packagePath: packagePath, items: items, manifestOrder: manifestOrder, tree: tree)
         content.tableOfContents = onDisk(navigation(package, spine: spine, items: items, manifestOrder: manifestOrder, tree: tree),
                                          tree: tree)
@@ -57,6 +58,28 @@ enum EPUBBook {
             }
         }
         return content
+    }
+
+    /// Font obfuscation (IDPF, Adobe) is harmless and common; any other encryption of an
+    /// article means DRM, and the text would be unreadable bytes.
+    private static func refuseDRM(_ tree: ContentTree, readingOrder: [Resource], packagePath: String) throws {
+        let bookRoot = String(packagePath.prefix(upTo: packagePath.firstIndex(of: "/") ?? packagePath.startIndex))
+        let candidates = [tree.existing("META-INF/encryption.xml"),
+                          bookRoot.isEmpty ? nil : tree.existing(bookRoot + "/META-INF/encryption.xml")]
+        guard let path = candidates.compactMap({ $0 }).first, let data = tree.data(path),
+              let root = XMLReading.root(of: data) else { return }
+        let fontObfuscation: Set<String> = ["http://www.idpf.org/2008/embedding", "http://ns.adobe.com/pdf/enc#RC"]
+        let articles = Set(readingOrder.map { $0.path.lowercased() })
+        let containerRoot = String(path.dropLast("META-INF/encryption.xml".count))
+        for encrypted in root.descendants("EncryptedData") {
+            let algorithm = encrypted.descendants("EncryptionMethod").first?.attribute("Algorithm") ?? ""
+            guard !fontObfuscation.contains(algorithm),
+                  let uri = encrypted.descendants("CipherReference").first?.attribute("URI"),
+                  let target = BookPath.resolve(uri, from: containerRoot + "x") else { continue }
+            if articles.contains(BookPath.withoutFragment(target).lowercased()) {
+                throw ArchiveError(.encrypted, "this EPUB is locked with DRM: its articles are encrypted and cannot be read")
+            }
+        }
     }
 
     /// Links spelled with another case than the file (common in books made on macOS or

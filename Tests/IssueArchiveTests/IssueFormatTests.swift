@@ -151,6 +151,34 @@ func xhtml(_ title: String, _ body: String) -> String {
         #expect(content.readingOrder.map(\.path) == ["Wrapped/OEBPS/x.xhtml"])
     }
 
+    @Test func refusesDRMButNotFontObfuscation() throws {
+        let scratch = try Scratch()
+        let opf = """
+        <package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata/>
+          <manifest><item id="x" href="x.xhtml" media-type="application/xhtml+xml"/>
+            <item id="f" href="fonts/a.otf" media-type="font/otf"/></manifest>
+          <spine><itemref idref="x"/></spine></package>
+        """
+        func encryption(_ algorithm: String, _ uri: String) -> String {
+            """
+            <encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container" xmlns:enc="http://www.w3.org/2001/04/xmlenc#">
+              <enc:EncryptedData><enc:EncryptionMethod Algorithm="\(algorithm)"/>
+                <enc:CipherData><enc:CipherReference URI="\(uri)"/></enc:CipherData></enc:EncryptedData>
+            </encryption>
+            """
+        }
+        let book: [(String, String)] = [("META-INF/container.xml", containerXML), ("OEBPS/content.opf", opf),
+                                         ("OEBPS/x.xhtml", xhtml("X", "x")), ("OEBPS/fonts/a.otf", "font")]
+        let (fonts, root) = try openIssue(book + [("META-INF/encryption.xml",
+            encryption("http://www.idpf.org/2008/embedding", "OEBPS/fonts/a.otf"))], named: "fonts.epub", in: scratch)
+        try? FileManager.default.removeItem(at: root)
+        #expect(fonts.readingOrder.count == 1)
+        #expect(throws: ArchiveError(.encrypted, "this EPUB is locked with DRM: its articles are encrypted and cannot be read")) {
+            _ = try openIssue(book + [("META-INF/encryption.xml",
+                encryption("http://www.w3.org/2001/04/xmlenc#aes128-cbc", "OEBPS/x.xhtml"))], named: "drm.epub", in: scratch)
+        }
+    }
+
     @Test func fallsBackToTheSpineForTheTableOfContents() throws {
         let scratch = try Scratch()
         let opf = """
