@@ -57,6 +57,18 @@ public enum IssueReader {
     }
 }
 
+extension IssueReader {
+    /// A link as written inside a document of the book (`../images/p%201.png#x`, relative to
+    /// `document`, itself relative to the root) → the file it names. External links (`https:`,
+    /// `mailto:`) and links leaving the root are errors.
+    public static func resolve(link href: String, from document: String, in root: URL) throws -> URL {
+        guard let path = BookPath.resolve(href, from: document) else {
+            throw ArchiveError(.unsafePath, "link '\(ArchiveError.printable(href))' does not point inside the issue")
+        }
+        return try resolve(path, in: root)
+    }
+}
+
 /// XML goes through Markup only: no DTD is fetched and no entity beyond the predefined five
 /// (and character references) is expanded.
 enum XMLReading {

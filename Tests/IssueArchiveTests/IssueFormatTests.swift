@@ -240,6 +240,10 @@ func xhtml(_ title: String, _ body: String) -> String {
         for hostile in ["../secret.txt", "text/../../secret.txt", "/etc/passwd", "text\\..\\..\\secret.txt", "text/link/secret.txt"] {
             #expect(throws: ArchiveError.self, "\(hostile)") { try IssueReader.resolve(hostile, in: root) }
         }
+        #expect(try IssueReader.resolve(link: "../text/a.xhtml#p2", from: "text/b.xhtml", in: root).path
+                == root.appendingPathComponent("text/a.xhtml").path)
+        #expect(throws: ArchiveError.self) { try IssueReader.resolve(link: "../../secret.txt", from: "text/a.xhtml", in: root) }
+        #expect(throws: ArchiveError.self) { try IssueReader.resolve(link: "mailto:x@example.com", from: "text/a.xhtml", in: root) }
         #expect(BookPath.resolve("../../../x.xhtml", from: "OEBPS/text/a.xhtml") == nil)
         #expect(BookPath.resolve("../../x.xhtml", from: "OEBPS/text/a.xhtml") == "x.xhtml")
         #expect(BookPath.resolve("../img/p.png", from: "OEBPS/text/a.xhtml") == "OEBPS/img/p.png")
