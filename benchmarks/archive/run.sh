@@ -19,16 +19,19 @@ echo "archive: $(du -m "$work/issue.zip" | cut -f1) MB, $(unzip -Z1 "$work/issue
 
 measure() { # label command...; prints median seconds and peak RSS
     local label=$1; shift
-    local times=() peak=0
+    local times=() cpus=() peak=0
     for _ in $(seq "$runs"); do
         sync
         /usr/bin/time -v -o "$work/time.txt" "$@" >/dev/null
         times+=("$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; print s}' "$work/time.txt")")
+        cpus+=("$(awk -F': ' '/User time/ {u=$2} /System time/ {s=$2} END {print u+s}' "$work/time.txt")")
         local rss; rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$work/time.txt")
         (( rss > peak )) && peak=$rss
     done
     local median; median=$(printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
-    printf '%-28s median %6.3f s over %d runs   peak RSS %5.1f MB\n' "$label" "$median" "$runs" "$(echo "$peak / 1024" | bc -l)"
+    local cpu; cpu=$(printf '%s\n' "${cpus[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+    printf '%-12s median %6.3f s wall, %6.3f s CPU (user+sys) over %d runs   peak RSS %5.1f MB\n' \
+        "$label" "$median" "$cpu" "$runs" "$(echo "$peak / 1024" | bc -l)"
     echo "$median" > "$work/$label.median"
 }
 
