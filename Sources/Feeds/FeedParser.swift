@@ -32,7 +32,9 @@ public enum FeedParser {
 
         let xml = MarkupParser.parse(data)
         guard let root = xml.root else {
-            throw xml.error.map { FeedError.unreadable(url, $0) } ?? FeedError.notAFeed(url)
+            let looksLikeXML = data[start] == UInt8(ascii: "<") || data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF])
+            guard looksLikeXML, let error = xml.error else { throw FeedError.notAFeed(url) }
+            throw FeedError.unreadable(url, error)
         }
         var document: FeedDocument
         switch root.localName {
