@@ -35,7 +35,7 @@ struct AtomReader {
     }
 
     func read() -> FeedDocument {
-        let base = root.base(inside: url)
+        let base = root.base(inside: LinkBase(url))
         var collector = EntryCollector(keepsEntriesWithoutContent: format == .newsstandAtom)
         var publication = PublicationInfo(
             title: text(root.first("title", in: atom)) ?? url.deletingPathExtension().lastPathComponent,
@@ -66,7 +66,7 @@ struct AtomReader {
                             problems: problems + finished.problems)
     }
 
-    private func read(_ entry: XMLElement, base parentBase: URL, into collector: inout EntryCollector,
+    private func read(_ entry: XMLElement, base parentBase: LinkBase, into collector: inout EntryCollector,
                       navigation: inout [NavigationLink]) {
         let base = entry.base(inside: parentBase)
         var draft = EntryDraft()
@@ -137,7 +137,7 @@ struct AtomReader {
 
 /// Our extension elements and push discovery, shared by the XML readers.
 enum NewsstandExtension {
-    static func apply(to publication: inout PublicationInfo, from container: XMLElement, base: URL, problems: inout [String]) {
+    static func apply(to publication: inout PublicationInfo, from container: XMLElement, base: LinkBase, problems: inout [String]) {
         if let binding = container.first("binding", in: [NS.nst], prefix: "nst") {
             Self.binding(type: binding.attribute("type"), edge: binding.attribute("edge"), into: &publication, problems: &problems)
         }

@@ -30,6 +30,7 @@ struct ContentLink {
     /// Whether this is an archive an issue can be made of: zip, EPUB or CBZ, by media type,
     /// or by file extension when the type is missing or generic.
     var isIssueArchive: Bool {
+        if let type, ContentLink.archiveTypes.contains(type) { return true }
         let base = type.map { String($0.split(separator: ";")[0]).trimmingCharacters(in: .whitespaces) }
         if let base, ContentLink.archiveTypes.contains(base) { return true }
         if base == nil || base == "application/octet-stream" || base == "binary/octet-stream" {

@@ -40,13 +40,13 @@ extension XMLElement {
         attributes.contains { key, value in (key == "xmlns" || key.hasPrefix("xmlns:")) && value == uri }
     }
     /// The base URL for links inside this element: its `xml:base` resolved against the parent's.
-    func base(inside parent: URL) -> URL {
+    func base(inside parent: LinkBase) -> LinkBase {
         guard let value = attributes["xml:base"] else { return parent }
-        return FeedLinks.resolve(value, against: parent) ?? parent
+        return FeedLinks.resolve(value, against: parent).map(LinkBase.init) ?? parent
     }
 
     /// The cover in `<news:cover_art_icons>`: the `SOURCE` size, else the last one listed.
-    func newsstandCover(base: URL) -> URL? {
+    func newsstandCover(base: LinkBase) -> URL? {
         guard let icons = first("cover_art_icons", in: [NS.newsstand], prefix: "news") else { return nil }
         let all = icons.children.filter { $0.localName == "cover_art_icon" }
         let source = all.first { $0.attribute("size")?.uppercased() == "SOURCE" } ?? all.last

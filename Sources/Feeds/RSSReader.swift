@@ -15,7 +15,7 @@ struct RSSReader {
 
     func read() -> FeedDocument {
         let channel = root.plain("channel") ?? root.first("channel", in: [NS.rss1]) ?? root
-        let base = channel.base(inside: root.base(inside: url))
+        let base = channel.base(inside: root.base(inside: LinkBase(url)))
         var problems: [String] = []
         let image = root.plain("image") ?? channel.plain("image")
         var publication = PublicationInfo(
@@ -45,7 +45,7 @@ struct RSSReader {
         return FeedDocument(format: format, publication: publication, entries: finished.entries, problems: problems + finished.problems)
     }
 
-    private func draft(_ item: XMLElement, base: URL) -> EntryDraft {
+    private func draft(_ item: XMLElement, base: LinkBase) -> EntryDraft {
         var draft = EntryDraft()
         draft.id = FeedText.line(item.plain("guid")?.text) ?? FeedText.line(item.attribute("about"))
             ?? FeedText.line(item.first("id", in: NS.atomVariants)?.text)

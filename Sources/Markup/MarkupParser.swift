@@ -55,7 +55,7 @@ private let xmlNamespace = "http://www.w3.org/XML/1998/namespace"
 private struct Reader {
     struct Frame {
         let element: XMLElement
-        var text: [UInt8] = []
+        var text = TextBuffer()
         /// The namespace bindings to restore when this element closes, if it declared any.
         let savedNamespaces: [String: String]?
     }
@@ -71,6 +71,38 @@ private struct Reader {
     var warnings: [String] = []
     /// Open elements beyond `maxDepth` that were flattened; their end tags are swallowed.
     var flattened = 0
+    /// Names seen so far, by FNV-1a hash of their bytes: a feed repeats a few dozen names
+    /// thousands of times, and each is made into strings only once.
+    var names: [UInt64: [InternedName]] = [:]
+
+    struct InternedName {
+        let name: String
+        let localName: String
+        /// "" when the name has no prefix (the key of the default namespace).
+        let prefix: String
+    }
+
+    mutating func intern(_ range: Range<Int>) -> InternedName {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for k in range { hash = (hash ^ UInt64(b[k])) &* 0x0000_0100_0000_01B3 }
+        let bytes = UnsafeBufferPointer(rebasing: b[range])
+        if let bucket = names[hash] {
+            for entry in bucket where entry.name.utf8.elementsEqual(bytes) { return entry }
+        }
+        let name = String(decoding: bytes, as: UTF8.self)
+        let entry: InternedName
+        if let offset = bytes.firstIndex(of: colon) {
+            let colonIndex = range.lowerBound + offset  // a rebased buffer counts from 0
+            entry = InternedName(
+                name: name,
+                localName: String(decoding: UnsafeBufferPointer(rebasing: b[(colonIndex + 1)..<range.upperBound]), as: UTF8.self),
+                prefix: String(decoding: UnsafeBufferPointer(rebasing: b[range.lowerBound..<colonIndex]), as: UTF8.self))
+        } else {
+            entry = InternedName(name: name, localName: name, prefix: "")
+        }
+        names[hash, default: []].append(entry)
+        return entry
+    }
 
     init(bytes: UnsafeBufferPointer<UInt8>) {
         b = bytes
@@ -137,9 +169,9 @@ private struct Reader {
         }
         if needsCopy {
             decoded.append(contentsOf: UnsafeBufferPointer(rebasing: b[run..<i]))
-            stack[stack.count - 1].text.append(contentsOf: decoded)
+            stack[stack.count - 1].text.append(decoded, source: b)
         } else {
-            stack[stack.count - 1].text.append(contentsOf: UnsafeBufferPointer(rebasing: b[start..<i]))
+            stack[stack.count - 1].text.appendRun(start..<i, of: b)
         }
     }
 
@@ -220,7 +252,7 @@ private struct Reader {
         if isNameStart(next) { return startTag() }
         // A '<' that starts no markup ("a < b" in sloppy feeds) is text.
         fail(at: i, "'<' that starts no tag")
-        if !stack.isEmpty { stack[stack.count - 1].text.append(lt) }
+        if !stack.isEmpty { stack[stack.count - 1].text.append([lt], source: b) }
         i += 1
         return true
     }
@@ -277,14 +309,14 @@ private struct Reader {
             // Only line ends are normalised inside CDATA; nothing else is decoded.
             while k < stop {
                 if b[k] == cr {
-                    stack[stack.count - 1].text.append(contentsOf: UnsafeBufferPointer(rebasing: b[run..<k]))
-                    stack[stack.count - 1].text.append(lf)
+                    stack[stack.count - 1].text.appendRun(run..<k, of: b)
+                    stack[stack.count - 1].text.append([lf], source: b)
                     if k + 1 < stop, b[k + 1] == lf { k += 1 }
                     run = k + 1
                 }
                 k += 1
             }
-            stack[stack.count - 1].text.append(contentsOf: UnsafeBufferPointer(rebasing: b[run..<stop]))
+            stack[stack.count - 1].text.appendRun(run..<stop, of: b)
         }
         guard let end else {
             fail(at: i, "document ends inside CDATA")
@@ -350,7 +382,7 @@ private struct Reader {
             flattened -= 1
             return true
         }
-        let name = String(decoding: UnsafeBufferPointer(rebasing: b[nameStart..<nameEnd]), as: UTF8.self)
+        let name = intern(nameStart..<nameEnd).name
         guard let depth = stack.lastIndex(where: { $0.element.name == name }) else {
             fail(at: tagStart, "</\(name)> closes no open element")
             return true
@@ -364,7 +396,7 @@ private struct Reader {
 
     mutating func close() {
         guard let frame = stack.popLast() else { return }
-        frame.element.text = String(decoding: frame.text, as: UTF8.self)
+        frame.element.text = frame.text.string(source: b)
         if let saved = frame.savedNamespaces { namespaces = saved }
         if stack.isEmpty, frame.element === root { rootClosed = true }
     }
@@ -373,7 +405,8 @@ private struct Reader {
         let tagStart = i
         var k = i + 1
         while k < n, !endsName(b[k]) { k += 1 }
-        let name = String(decoding: UnsafeBufferPointer(rebasing: b[(i + 1)..<k]), as: UTF8.self)
+        let interned = intern((i + 1)..<k)
+        let name = interned.name
         var attributes: [String: String] = [:]
         var selfClosing = false
         i = k
@@ -396,7 +429,7 @@ private struct Reader {
                 i += 1  // a stray '/', '=' or quote
                 continue
             }
-            let attrName = String(decoding: UnsafeBufferPointer(rebasing: b[attrStart..<i]), as: UTF8.self)
+            let attrName = intern(attrStart..<i).name
             while i < n, isSpace(b[i]) { i += 1 }
             guard i < n, b[i] == equals else {
                 attributes[attrName] = attributes[attrName] ?? ""  // HTML-style bare attribute
@@ -430,17 +463,9 @@ private struct Reader {
                 namespaces[prefix] = value
             }
         }
-        let localName: String
-        let namespaceURI: String?
-        if let colonIndex = name.utf8.firstIndex(of: colon) {
-            let prefix = String(name[..<colonIndex])
-            localName = String(name[name.utf8.index(after: colonIndex)...])
-            namespaceURI = namespaces[prefix]  // an undeclared prefix is tolerated: no namespace
-        } else {
-            localName = name
-            namespaceURI = namespaces[""]
-        }
-        let element = XMLElement(name: name, localName: localName, namespaceURI: namespaceURI, attributes: attributes)
+        // An undeclared prefix is tolerated: the element has no namespace.
+        let namespaceURI = namespaces[interned.prefix]
+        let element = XMLElement(name: name, localName: interned.localName, namespaceURI: namespaceURI, attributes: attributes)
         if let parent = stack.last {
             element.textOffset = parent.text.count
             parent.element.children.append(element)
@@ -476,5 +501,40 @@ private struct Reader {
             if i < n { i += 1 } else { fail(at: start, "document ends inside an attribute value") }
         }
         return String(decoding: out, as: UTF8.self)
+    }
+}
+
+/// An element's text while it is read: usually one run of the input, kept as a range and
+/// made into a string once; copied into a buffer only when runs or references are joined.
+private struct TextBuffer {
+    private var bytes: [UInt8] = []
+    private var run: Range<Int>?
+
+    var count: Int { run?.count ?? bytes.count }
+
+    mutating func appendRun(_ range: Range<Int>, of source: UnsafeBufferPointer<UInt8>) {
+        guard !range.isEmpty else { return }
+        if run == nil, bytes.isEmpty {
+            run = range
+            return
+        }
+        materialize(source)
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[range]))
+    }
+
+    mutating func append(_ more: [UInt8], source: UnsafeBufferPointer<UInt8>) {
+        materialize(source)
+        bytes.append(contentsOf: more)
+    }
+
+    private mutating func materialize(_ source: UnsafeBufferPointer<UInt8>) {
+        guard let range = run else { return }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[range]))
+        run = nil
+    }
+
+    func string(source: UnsafeBufferPointer<UInt8>) -> String {
+        if let range = run { return String(decoding: UnsafeBufferPointer(rebasing: source[range]), as: UTF8.self) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -58,8 +58,12 @@ public final class XMLElement: @unchecked Sendable {
     /// (`href`, or `xml:base` when asked for it), else any prefixed attribute with that local name.
     public func attribute(_ localName: String) -> String? {
         if let value = attributes[localName] { return value }
-        for (key, value) in attributes where XMLElement.localPart(of: key) == localName && key != localName {
-            return value
+        let wanted = localName.utf8.count
+        for (key, value) in attributes {
+            let utf8 = key.utf8
+            guard utf8.count > wanted + 1 else { continue }
+            let colon = utf8.index(utf8.endIndex, offsetBy: -(wanted + 1))
+            if utf8[colon] == UInt8(ascii: ":"), utf8[utf8.index(after: colon)...].elementsEqual(localName.utf8) { return value }
         }
         return nil
     }
