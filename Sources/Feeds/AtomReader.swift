@@ -38,12 +38,12 @@ struct AtomReader {
         let base = root.base(inside: LinkBase(url))
         var collector = EntryCollector(keepsEntriesWithoutContent: format == .newsstandAtom)
         var publication = PublicationInfo(
-            title: text(root.first("title", in: atom)) ?? url.deletingPathExtension().lastPathComponent,
-            subtitle: text(root.first("subtitle", in: atom)) ?? text(root.first("tagline", in: atom)),
-            id: FeedText.line(root.first("id", in: atom)?.text),
-            coverURL: FeedLinks.resolve(root.first("logo", in: atom)?.text, against: base)
+            title: text(atomChild(root, "title")) ?? url.deletingPathExtension().lastPathComponent,
+            subtitle: text(atomChild(root, "subtitle")) ?? text(atomChild(root, "tagline")),
+            id: FeedText.line(atomChild(root, "id")?.text),
+            coverURL: FeedLinks.resolve(atomChild(root, "logo")?.text, against: base)
                 ?? FeedLinks.resolve(root.first("cover", in: [NS.nst], prefix: "nst")?.attribute("href"), against: base)
-                ?? FeedLinks.resolve(root.first("icon", in: atom)?.text, against: base))
+                ?? FeedLinks.resolve(atomChild(root, "icon")?.text, against: base))
         var problems: [String] = []
         NewsstandExtension.apply(to: &publication, from: root, base: base, problems: &problems)
 
@@ -59,8 +59,8 @@ struct AtomReader {
         for entry in root.children where entry.localName == "entry" {
             read(entry, base: base, into: &collector, navigation: &publication.links)
         }
-        let feedDate = FeedDates.parse(root.first("updated", in: atom)?.text)
-            ?? FeedDates.parse(root.first("modified", in: atom)?.text)
+        let feedDate = FeedDates.parse(atomChild(root, "updated")?.text)
+            ?? FeedDates.parse(atomChild(root, "modified")?.text)
         let finished = collector.finish(feedDate: feedDate, itemWord: "entries")
         return FeedDocument(format: format, publication: publication, entries: finished.entries,
                             problems: problems + finished.problems)
@@ -70,13 +70,13 @@ struct AtomReader {
                       navigation: inout [NavigationLink]) {
         let base = entry.base(inside: parentBase)
         var draft = EntryDraft()
-        draft.id = FeedText.line(entry.first("id", in: atom)?.text)
-        draft.title = text(entry.first("title", in: atom))
-        let published = entry.first("published", in: atom) ?? entry.first("issued", in: atom)
+        draft.id = FeedText.line(atomChild(entry, "id")?.text)
+        draft.title = text(atomChild(entry, "title"))
+        let published = atomChild(entry, "published") ?? atomChild(entry, "issued")
             ?? entry.first("date", in: [NS.dc, NS.dcTerms], prefix: "dc") ?? entry.first("issued", in: [NS.dcTerms])
-        let updated = entry.first("updated", in: atom) ?? entry.first("modified", in: atom)
+        let updated = atomChild(entry, "updated") ?? atomChild(entry, "modified")
         draft.date = FeedDates.parse(published?.text) ?? FeedDates.parse(updated?.text)
-        draft.summary = EntryCollector.summary(text(entry.first("summary", in: atom)) ?? text(entry.first("content", in: atom)))
+        draft.summary = EntryCollector.summary(text(atomChild(entry, "summary")) ?? text(atomChild(entry, "content")))
         draft.endDate = FeedDates.parse(entry.first("end_date", in: [NS.newsstand], prefix: "news")?.text)
 
         draft.coverURL = entry.newsstandCover(base: base)
@@ -104,7 +104,7 @@ struct AtomReader {
                 if isCatalog, catalogLink == nil { catalogLink = (href, rel, type) }
             }
         }
-        if let content = entry.first("content", in: atom), let src = content.attribute("src"),
+        if let content = atomChild(entry, "content"), let src = content.attribute("src"),
            let href = FeedLinks.resolve(src, against: content.base(inside: base)) {
             enclosures.append(ContentLink(url: href, type: content.attribute("type")))
         }
@@ -123,16 +123,20 @@ struct AtomReader {
         collector.add(draft)
     }
 
-    /// A text construct: `type="html"` has its markup removed, `xhtml` is the div's text,
-    /// and plain text that came with stray child elements keeps their text.
-    private func text(_ element: XMLElement?) -> String? {
-        guard let element else { return nil }
-        switch element.attribute("type")?.lowercased() {
-        case "html", "text/html": return FeedText.fromHTML(element.allText)
-        default: return FeedText.line(element.allText)
+    /// A child in the Atom namespace, or unqualified in a feed that declares no namespace.
+    private func atomChild(_ element: XMLElement, _ name: String) -> XMLElement? {
+        element.children.first { child in
+            child.localName == name && (child.namespaceURI.map(atom.contains) ?? (child.name == name))
         }
     }
 
+    /// A text construct. `html` has its markup removed and `xhtml` is the div's text; plain
+    /// `text` is treated the same way, because real feeds put markup (escaped or in CDATA)
+    /// into titles that claim to be plain text.
+    private func text(_ element: XMLElement?) -> String? {
+        guard let element else { return nil }
+        return FeedText.fromHTML(element.allText)
+    }
 }
 
 /// Our extension elements and push discovery, shared by the XML readers.

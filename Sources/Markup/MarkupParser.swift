@@ -73,9 +73,11 @@ private struct Reader {
     var flattened = 0
     /// Names seen so far, by FNV-1a hash of their bytes: a feed repeats a few dozen names
     /// thousands of times, and each is made into strings only once.
-    var names: [UInt64: [InternedName]] = [:]
+    var names = [InternedName?](repeating: nil, count: 1024)
+    var moreNames: [UInt64: [InternedName]] = [:]
 
     struct InternedName {
+        let hash: UInt64
         let name: String
         let localName: String
         /// "" when the name has no prefix (the key of the default namespace).
@@ -86,7 +88,9 @@ private struct Reader {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for k in range { hash = (hash ^ UInt64(b[k])) &* 0x0000_0100_0000_01B3 }
         let bytes = UnsafeBufferPointer(rebasing: b[range])
-        if let bucket = names[hash] {
+        let slot = Int(truncatingIfNeeded: hash >> 54)
+        if let entry = names[slot], entry.hash == hash, entry.name.utf8.elementsEqual(bytes) { return entry }
+        if names[slot] != nil, let bucket = moreNames[hash] {
             for entry in bucket where entry.name.utf8.elementsEqual(bytes) { return entry }
         }
         let name = String(decoding: bytes, as: UTF8.self)
@@ -94,13 +98,14 @@ private struct Reader {
         if let offset = bytes.firstIndex(of: colon) {
             let colonIndex = range.lowerBound + offset  // a rebased buffer counts from 0
             entry = InternedName(
+                hash: hash,
                 name: name,
                 localName: String(decoding: UnsafeBufferPointer(rebasing: b[(colonIndex + 1)..<range.upperBound]), as: UTF8.self),
                 prefix: String(decoding: UnsafeBufferPointer(rebasing: b[range.lowerBound..<colonIndex]), as: UTF8.self))
         } else {
-            entry = InternedName(name: name, localName: name, prefix: "")
+            entry = InternedName(hash: hash, name: name, localName: name, prefix: "")
         }
-        names[hash, default: []].append(entry)
+        if names[slot] == nil { names[slot] = entry } else { moreNames[hash, default: []].append(entry) }
         return entry
     }
 
@@ -480,9 +485,19 @@ private struct Reader {
     /// At an attribute value: quoted (the usual case) or bare. Returns it with references
     /// decoded and whitespace characters turned into spaces, as XML normalises them.
     mutating func attributeValue() -> String {
-        var out: [UInt8] = []
         let delimiter = b[i]
         let quoted = delimiter == quote || delimiter == apostrophe
+        if quoted {
+            // The usual case: nothing to decode or normalise, the value is the bytes themselves.
+            var k = i + 1
+            while k < n, b[k] != delimiter, b[k] != amp, b[k] >= 0x20 { k += 1 }
+            if k < n, b[k] == delimiter {
+                let value = String(decoding: UnsafeBufferPointer(rebasing: b[(i + 1)..<k]), as: UTF8.self)
+                i = k + 1
+                return value
+            }
+        }
+        var out: [UInt8] = []
         if quoted { i += 1 }
         let start = i
         while i < n {

@@ -100,3 +100,26 @@ import Testing
         #expect(FeedDates.parse(input) == nil, "\(input)")
     }
 }
+
+@Suite struct MoreMessyFeedTests {
+    @Test func atomWithoutNamespaceAndCDATAHtmlTitle() throws {
+        let xml = """
+            <feed><title><![CDATA[<b>Plain</b> &amp; simple]]></title><updated>2026-01-02T00:00:00Z</updated>
+            <entry><id>p-1</id><title type="html"><![CDATA[Issue <i>one</i>]]></title><updated>2026-01-01T00:00:00Z</updated>
+            <link rel="enclosure" href="p1.epub"/></entry></feed>
+            """
+        let doc = try FeedParser.parse(Data(xml.utf8), url: try #require(URL(string: "https://plain.example/f.xml")))
+        #expect(doc.format == .atom)
+        #expect(doc.publication.title == "Plain & simple")
+        #expect(doc.entries.map(\.title) == ["Issue one"])
+        #expect(doc.entries.first?.contentURL?.absoluteString == "https://plain.example/p1.epub")
+        #expect(doc.entries.first?.date == utc("2026-01-01T00:00:00Z"))
+    }
+
+    @Test func htmlSummariesLoseScriptsStylesAndTags() throws {
+        #expect(FeedText.fromHTML("<p>One<br/>two</p><SCRIPT>alert('x')</script><style>p{}</style>three &amp;c &hellip; &bogus;")
+            == "One two three &c … &bogus;")
+        #expect(FeedText.fromHTML("a < b and c<d") == "a < b and c")
+        #expect(FeedText.fromHTML("x <script>never closed") == "x")
+    }
+}
