@@ -44,7 +44,7 @@ public enum FeedParser {
         default: throw FeedError.notAFeed(url)
         }
         var notes = xml.warnings
-        if let error = xml.error { notes.append("the feed is damaged (\(error)); everything before that point was read") }
+        if let error = xml.error { notes.append("the feed is not well-formed (\(error)); what could be read was kept") }
         document.problems = notes + document.problems
         return document
     }
