@@ -37,11 +37,11 @@ extension XMLElement {
 
     /// Whether any attribute declares this namespace (`xmlns:x="uri"`).
     func declares(_ uri: String) -> Bool {
-        attributes.contains { key, value in (key == "xmlns" || key.hasPrefix("xmlns:")) && value == uri }
+        attributeList.contains { key, value in (key == "xmlns" || key.hasPrefix("xmlns:")) && value == uri }
     }
     /// The base URL for links inside this element: its `xml:base` resolved against the parent's.
     func base(inside parent: LinkBase) -> LinkBase {
-        guard let value = attributes["xml:base"] else { return parent }
+        guard let value = attribute("xml:base") else { return parent }
         return FeedLinks.resolve(value, against: parent).map(LinkBase.init) ?? parent
     }
 

@@ -14,6 +14,15 @@ public enum MarkupParser {
     public static let maxDepth = 256
 
     public static func parse(_ data: Data) -> XMLDocument {
+        if let input = TextDecoding.utf8Input(data) {
+            return data.withUnsafeBytes { raw in
+                let bytes = raw.bindMemory(to: UInt8.self)
+                var reader = Reader(bytes: UnsafeBufferPointer(rebasing: bytes[input.skip...]))
+                reader.warnings = input.warnings
+                reader.run()
+                return XMLDocument(root: reader.root, error: reader.error, warnings: reader.warnings)
+            }
+        }
         let decoded = TextDecoding.decode(data)
         return parse(decoded.text, warnings: decoded.warnings)
     }
@@ -55,6 +64,7 @@ private let xmlNamespace = "http://www.w3.org/XML/1998/namespace"
 private struct Reader {
     struct Frame {
         let element: XMLElement
+        let interned: InternedName
         var text = TextBuffer()
         /// The namespace bindings to restore when this element closes, if it declared any.
         let savedNamespaces: [String: String]?
@@ -75,13 +85,25 @@ private struct Reader {
     /// thousands of times, and each is made into strings only once.
     var names = [InternedName?](repeating: nil, count: 1024)
     var moreNames: [UInt64: [InternedName]] = [:]
+    /// Bumped whenever the namespace bindings change, so a name's resolved namespace can be
+    /// cached on the name itself.
+    var namespaceGeneration = 0
 
-    struct InternedName {
+    final class InternedName {
         let hash: UInt64
         let name: String
         let localName: String
         /// "" when the name has no prefix (the key of the default namespace).
         let prefix: String
+        var resolvedGeneration = -1
+        var resolvedNamespace: String?
+
+        init(hash: UInt64, name: String, localName: String, prefix: String) {
+            self.hash = hash
+            self.name = name
+            self.localName = localName
+            self.prefix = prefix
+        }
     }
 
     mutating func intern(_ range: Range<Int>) -> InternedName {
@@ -387,8 +409,9 @@ private struct Reader {
             flattened -= 1
             return true
         }
-        let name = intern(nameStart..<nameEnd).name
-        guard let depth = stack.lastIndex(where: { $0.element.name == name }) else {
+        let interned = intern(nameStart..<nameEnd)
+        let name = interned.name
+        guard let depth = stack.lastIndex(where: { $0.interned === interned }) else {
             fail(at: tagStart, "</\(name)> closes no open element")
             return true
         }
@@ -402,7 +425,10 @@ private struct Reader {
     mutating func close() {
         guard let frame = stack.popLast() else { return }
         frame.element.text = frame.text.string(source: b)
-        if let saved = frame.savedNamespaces { namespaces = saved }
+        if let saved = frame.savedNamespaces {
+            namespaces = saved
+            namespaceGeneration += 1
+        }
         if stack.isEmpty, frame.element === root { rootClosed = true }
     }
 
@@ -412,7 +438,7 @@ private struct Reader {
         while k < n, !endsName(b[k]) { k += 1 }
         let interned = intern((i + 1)..<k)
         let name = interned.name
-        var attributes: [String: String] = [:]
+        var attributes: [(name: String, value: String)] = []
         var selfClosing = false
         i = k
         while true {
@@ -437,15 +463,20 @@ private struct Reader {
             let attrName = intern(attrStart..<i).name
             while i < n, isSpace(b[i]) { i += 1 }
             guard i < n, b[i] == equals else {
-                attributes[attrName] = attributes[attrName] ?? ""  // HTML-style bare attribute
+                if !attributes.contains(where: { $0.name == attrName }) {
+                    attributes.append((attrName, ""))  // HTML-style bare attribute
+                }
                 continue
             }
             i += 1
             while i < n, isSpace(b[i]) { i += 1 }
             guard i < n else { continue }
-            if attributes[attrName] != nil { fail(at: attrStart, "attribute \(attrName) repeated in <\(name)>") }
             let value = attributeValue()
-            if attributes[attrName] == nil { attributes[attrName] = value }
+            if attributes.contains(where: { $0.name == attrName }) {
+                fail(at: attrStart, "attribute \(attrName) repeated in <\(name)>")
+            } else {
+                attributes.append((attrName, value))
+            }
         }
         if i > n { i = n }
 
@@ -459,8 +490,11 @@ private struct Reader {
         }
 
         var saved: [String: String]?
-        for (key, value) in attributes where key == "xmlns" || key.hasPrefix("xmlns:") {
-            if saved == nil { saved = namespaces }
+        for (key, value) in attributes where key.utf8.starts(with: "xmlns".utf8) && (key == "xmlns" || key.hasPrefix("xmlns:")) {
+            if saved == nil {
+                saved = namespaces
+                namespaceGeneration += 1
+            }
             let prefix = key == "xmlns" ? "" : String(key.dropFirst(6))
             if value.isEmpty, prefix.isEmpty {
                 namespaces[prefix] = nil
@@ -469,15 +503,19 @@ private struct Reader {
             }
         }
         // An undeclared prefix is tolerated: the element has no namespace.
-        let namespaceURI = namespaces[interned.prefix]
-        let element = XMLElement(name: name, localName: interned.localName, namespaceURI: namespaceURI, attributes: attributes)
+        if interned.resolvedGeneration != namespaceGeneration {
+            interned.resolvedNamespace = namespaces[interned.prefix]
+            interned.resolvedGeneration = namespaceGeneration
+        }
+        let element = XMLElement(name: name, localName: interned.localName, namespaceURI: interned.resolvedNamespace,
+                                 attributeList: attributes)
         if let parent = stack.last {
             element.textOffset = parent.text.count
             parent.element.children.append(element)
         } else if root == nil {
             root = element
         }
-        stack.append(Frame(element: element, savedNamespaces: saved))
+        stack.append(Frame(element: element, interned: interned, savedNamespaces: saved))
         if selfClosing { close() }
         return true
     }

@@ -37,6 +37,50 @@ enum TextDecoding {
         }
     }
 
+    /// When the document is UTF-8 (a BOM, a UTF-8 or ASCII declaration, or none), how many
+    /// bytes to skip and what to warn about; the reader then works on the bytes as they are,
+    /// and each string it makes replaces invalid sequences (they never straddle markup,
+    /// which is ASCII). Nil for every other encoding.
+    static func utf8Input(_ data: Data) -> (skip: Int, warnings: [String])? {
+        var skip = 0
+        if data.starts(with: [0xEF, 0xBB, 0xBF]) {
+            skip = 3
+        } else if data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF])
+                    || data.starts(with: [0x3C, 0x00, 0x3F, 0x00]) || data.starts(with: [0x00, 0x3C, 0x00, 0x3F]) {
+            return nil
+        } else if let label = declaredEncoding([UInt8](data.prefix(512))),
+                  !["utf-8", "utf8", "us-ascii", "ascii", "utf-16", "utf16"].contains(label) {
+            return nil
+        }
+        let valid = data.withUnsafeBytes { isValidUTF8($0.bindMemory(to: UInt8.self)) }
+        return (skip, valid ? [] : ["invalid UTF-8 bytes were replaced with U+FFFD"])
+    }
+
+    static func isValidUTF8(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        let n = b.count
+        while i < n {
+            let c = b[i]
+            if c < 0x80 { i += 1; continue }
+            let length: Int
+            var low: UInt8 = 0x80, high: UInt8 = 0xBF
+            switch c {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: length = 3; low = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: length = 3; high = 0x9F
+            case 0xF0: length = 4; low = 0x90
+            case 0xF1...0xF3: length = 4
+            case 0xF4: length = 4; high = 0x8F
+            default: return false
+            }
+            guard i + length <= n, b[i + 1] >= low, b[i + 1] <= high else { return false }
+            for k in 2..<length where b[i + k] & 0xC0 != 0x80 { return false }
+            i += length
+        }
+        return true
+    }
+
     private static func utf8(_ bytes: Data) -> Decoded {
         if let text = String(validating: bytes, as: UTF8.self) { return Decoded(text: text, warnings: []) }
         return Decoded(text: String(decoding: bytes, as: UTF8.self),
