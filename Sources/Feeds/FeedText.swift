@@ -127,39 +127,45 @@ enum FeedText {
             .map { Array($0.utf8) })
 
     /// Decodes HTML character references in one pass (the result is never decoded again,
-    /// so nothing can expand recursively).
+    /// so nothing can expand recursively). Unknown names stay as written.
     static func decodeEntities(_ text: String) -> String {
         guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
-        var out = ""
-        var rest = Substring(text)
-        while let amp = rest.firstIndex(of: "&") {
-            out += rest[..<amp]
-            let after = rest[rest.index(after: amp)...]
-            guard let semi = after.prefix(12).firstIndex(of: ";") else {
-                out += "&"
-                rest = after
+        let b = Array(text.utf8)
+        let n = b.count
+        var out: [UInt8] = []
+        out.reserveCapacity(n)
+        var i = 0
+        while i < n {
+            guard b[i] == UInt8(ascii: "&") else {
+                out.append(b[i])
+                i += 1
                 continue
             }
-            let name = after[..<semi]
+            var end = i + 1
+            while end < n, end - i <= 12, b[end] != UInt8(ascii: ";"), b[end] != UInt8(ascii: "&") { end += 1 }
+            guard end < n, b[end] == UInt8(ascii: ";"), end > i + 1 else {
+                out.append(b[i])
+                i += 1
+                continue
+            }
+            let name = b[(i + 1)..<end]
             var replacement: String?
-            if name.hasPrefix("#") {
-                let digits = name.dropFirst()
-                let value = digits.hasPrefix("x") || digits.hasPrefix("X")
-                    ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits)
+            if name.first == UInt8(ascii: "#") {
+                let digits = String(decoding: name.dropFirst(), as: UTF8.self)
+                let value = digits.hasPrefix("x") || digits.hasPrefix("X") ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits)
                 if let value, let scalar = Unicode.Scalar(value) { replacement = String(Character(scalar)) }
             } else {
-                replacement = htmlEntities[String(name)]
+                replacement = htmlEntities[String(decoding: name, as: UTF8.self)]
             }
             if let replacement {
-                out += replacement
-                rest = after[after.index(after: semi)...]
+                out.append(contentsOf: replacement.utf8)
+                i = end + 1
             } else {
-                out += "&"
-                rest = after
+                out.append(b[i])
+                i += 1
             }
         }
-        out += rest
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     private static let htmlEntities: [String: String] = [

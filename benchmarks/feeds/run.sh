@@ -33,12 +33,13 @@ url="http://127.0.0.1:$port/feed.xml"
 
 measure() {  # label, command...: wall time and peak memory of one run
     local label="$1"; shift
-    /usr/bin/time -f "%e %M" -o "$work/time" "$@" > "$work/out" 2>&1 || { cat "$work/out"; return 1; }
-    read -r wall kb < "$work/time"
-    printf "%-34s %7.2f s  peak %6.1f MB   %s\n" "$label" "$wall" "$(echo "$kb / 1024" | bc -l)" "$(tail -1 "$work/out")"
+    /usr/bin/time -f "%e %M %U %S" -o "$work/time" "$@" > "$work/out" 2>&1 || { cat "$work/out"; return 1; }
+    read -r wall kb user sys < "$work/time"
+    printf "%-34s wall %6.2f s  cpu %6.2f s  peak %6.1f MB   %s\n" "$label" "$wall" "$(echo "$user + $sys" | bc -l)" \
+        "$(echo "$kb / 1024" | bc -l)" "$(tail -1 "$work/out")"
 }
 
-echo "== results (wall time of the whole process, peak resident memory)"
+echo "== results (wall and CPU time of the whole process, peak resident memory; the machine may be shared)"
 measure "newsstand Feeds: parse file x5" "$work/bench" --runs 5 "$work/feed.xml"
 measure "newsstand Feeds: fetch+parse x5" "$work/bench" --runs 5 "$url"
 measure "newsstand Feeds: fetch+parse x1" "$work/bench" --runs 1 "$url"
