@@ -70,41 +70,61 @@ struct AtomReader {
                       navigation: inout [NavigationLink]) {
         let base = entry.base(inside: parentBase)
         var draft = EntryDraft()
-        draft.id = FeedText.line(atomChild(entry, "id")?.text)
-        draft.title = text(atomChild(entry, "title"))
-        let published = atomChild(entry, "published") ?? atomChild(entry, "issued")
-            ?? entry.first("date", in: [NS.dc, NS.dcTerms], prefix: "dc") ?? entry.first("issued", in: [NS.dcTerms])
-        let updated = atomChild(entry, "updated") ?? atomChild(entry, "modified")
-        draft.date = FeedDates.parse(published?.text) ?? FeedDates.parse(updated?.text)
-        draft.summary = EntryCollector.summary(text(atomChild(entry, "summary")) ?? text(atomChild(entry, "content")))
-        draft.endDate = FeedDates.parse(entry.first("end_date", in: [NS.newsstand], prefix: "news")?.text)
-
-        draft.coverURL = entry.newsstandCover(base: base)
-
+        // One pass over the children: the first of each kind counts.
+        var id, title, published, updated, summary, content, endDate, icons, dcDate: XMLElement?
         var acquisitions: [ContentLink] = []
         var enclosures: [ContentLink] = []
-        var catalogLink: (url: URL, rel: String, type: String?)?
-        for link in entry.children where link.localName == "link" && atom.contains(link.namespaceURI ?? NS.atom) {
-            let rel = FeedText.line(link.attribute("rel")) ?? "alternate"
-            let type = FeedText.line(link.attribute("type"))
-            guard let href = FeedLinks.resolve(link.attribute("href"), against: link.base(inside: base)) else { continue }
-            switch rel {
-            case _ where rel.hasPrefix("http://opds-spec.org/acquisition"):
-                acquisitions.append(ContentLink(url: href, type: type, length: link.attribute("length"), sha256: link.attribute("sha256")))
-            case "enclosure":
-                enclosures.append(ContentLink(url: href, type: type, length: link.attribute("length"), sha256: link.attribute("sha256")))
-            case "http://opds-spec.org/image", "http://opds-spec.org/cover", "x-stanza-cover-image":
-                if draft.coverURL == nil { draft.coverURL = href }
-            case "http://opds-spec.org/image/thumbnail", "http://opds-spec.org/thumbnail", "x-stanza-cover-image-thumbnail":
-                if draft.thumbnailURL == nil { draft.thumbnailURL = href }
-            default:
-                let isCatalog = (type ?? "").contains("profile=opds-catalog") || (type ?? "").hasPrefix("application/atom+xml")
-                    || rel == "subsection" || rel.hasPrefix("http://opds-spec.org/sort/") || rel == "http://opds-spec.org/featured"
-                    || rel == "http://opds-spec.org/recommended" || rel == "http://opds-spec.org/crawlable"
-                if isCatalog, catalogLink == nil { catalogLink = (href, rel, type) }
+        var images: [XMLElement] = [], thumbnails: [XMLElement] = [], catalogs: [XMLElement] = []
+        for child in entry.children {
+            switch (vocabulary(of: child), child.localName) {
+            case (.atom, "id"): id = id ?? child
+            case (.atom, "title"): title = title ?? child
+            case (.atom, "published"), (.atom, "issued"): published = published ?? child
+            case (.atom, "updated"), (.atom, "modified"): updated = updated ?? child
+            case (.atom, "summary"): summary = summary ?? child
+            case (.atom, "content"): content = content ?? child
+            case (.dublinCore, "date"), (.dublinCore, "issued"): dcDate = dcDate ?? child
+            case (.newsstand, "end_date"): endDate = endDate ?? child
+            case (.newsstand, "cover_art_icons"): icons = icons ?? child
+            case (.atom, "link"):
+                let rel = FeedText.line(child.attribute("rel")) ?? "alternate"
+                if rel.hasPrefix("http://opds-spec.org/acquisition") || rel == "enclosure" {
+                    guard let href = FeedLinks.resolve(child.attribute("href"), against: child.base(inside: base)) else { continue }
+                    let link = ContentLink(url: href, type: child.attribute("type"), length: child.attribute("length"),
+                                           sha256: child.attribute("sha256"))
+                    if rel == "enclosure" { enclosures.append(link) } else { acquisitions.append(link) }
+                } else if AtomReader.imageRels.contains(rel) {
+                    images.append(child)
+                } else if AtomReader.thumbnailRels.contains(rel) {
+                    thumbnails.append(child)
+                } else if format == .opds1, AtomReader.isCatalog(rel: rel, type: child.attribute("type")) {
+                    catalogs.append(child)
+                }
+            default: continue
             }
         }
-        if let content = atomChild(entry, "content"), let src = content.attribute("src"),
+        draft.id = FeedText.line(id?.text)
+        draft.title = text(title)
+        draft.date = FeedDates.parse(published?.text) ?? FeedDates.parse(dcDate?.text) ?? FeedDates.parse(updated?.text)
+        draft.summary = EntryCollector.summary(text(summary) ?? text(content))
+        draft.endDate = FeedDates.parse(endDate?.text)
+        if let icons { draft.coverURL = AtomReader.newsstandCover(icons, base: base) }
+        // Links are resolved only when they are used.
+        for image in images where draft.coverURL == nil {
+            draft.coverURL = FeedLinks.resolve(image.attribute("href"), against: image.base(inside: base))
+        }
+        for thumbnail in thumbnails where draft.thumbnailURL == nil {
+            draft.thumbnailURL = FeedLinks.resolve(thumbnail.attribute("href"), against: thumbnail.base(inside: base))
+        }
+        var catalogLink: (url: URL, rel: String, type: String?)?
+        if acquisitions.isEmpty {
+            for catalog in catalogs where catalogLink == nil {
+                if let href = FeedLinks.resolve(catalog.attribute("href"), against: catalog.base(inside: base)) {
+                    catalogLink = (href, FeedText.line(catalog.attribute("rel")) ?? "alternate", FeedText.line(catalog.attribute("type")))
+                }
+            }
+        }
+        if let content, let src = content.attribute("src"),
            let href = FeedLinks.resolve(src, against: content.base(inside: base)) {
             enclosures.append(ContentLink(url: href, type: content.attribute("type")))
         }
@@ -121,6 +141,45 @@ struct AtomReader {
             return
         }
         collector.add(draft)
+    }
+
+    enum Vocabulary { case atom, newsstand, dublinCore, other }
+
+    /// Which vocabulary an element belongs to: by namespace, or by prefix when the prefix was
+    /// never declared; unqualified elements of a feed without a namespace count as Atom.
+    private func vocabulary(of element: XMLElement) -> Vocabulary {
+        if let uri = element.namespaceURI {
+            if uri == root.namespaceURI || atom.contains(uri) { return .atom }
+            if uri == NS.newsstand { return .newsstand }
+            if uri == NS.dc || uri == NS.dcTerms { return .dublinCore }
+            return .other
+        }
+        if element.name == element.localName { return .atom }
+        if element.name.hasPrefix("news:") { return .newsstand }
+        if element.name.hasPrefix("dc:") || element.name.hasPrefix("dcterms:") { return .dublinCore }
+        return .other
+    }
+
+    static let imageRels: Set<String> = ["http://opds-spec.org/image", "http://opds-spec.org/cover", "x-stanza-cover-image"]
+    static let thumbnailRels: Set<String> = [
+        "http://opds-spec.org/image/thumbnail", "http://opds-spec.org/thumbnail", "x-stanza-cover-image-thumbnail",
+    ]
+
+    static func isCatalog(rel: String, type: String?) -> Bool {
+        let type = type ?? ""
+        return type.contains("profile=opds-catalog") || type.hasPrefix("application/atom+xml")
+            || rel == "subsection" || rel.hasPrefix("http://opds-spec.org/sort/") || rel == "http://opds-spec.org/featured"
+            || rel == "http://opds-spec.org/recommended" || rel == "http://opds-spec.org/crawlable"
+    }
+
+    /// The cover in `<news:cover_art_icons>`: the `SOURCE` size, else the last one listed.
+    static func newsstandCover(_ icons: XMLElement, base: LinkBase) -> URL? {
+        var chosen: XMLElement?
+        for icon in icons.children where icon.localName == "cover_art_icon" {
+            chosen = icon
+            if icon.attribute("size")?.uppercased() == "SOURCE" { break }
+        }
+        return FeedLinks.resolve(chosen?.attribute("src"), against: icons.base(inside: base))
     }
 
     /// A child in the Atom namespace, or unqualified in a feed that declares no namespace.

@@ -45,11 +45,8 @@ extension XMLElement {
         return FeedLinks.resolve(value, against: parent).map(LinkBase.init) ?? parent
     }
 
-    /// The cover in `<news:cover_art_icons>`: the `SOURCE` size, else the last one listed.
+    /// The cover in this element's `<news:cover_art_icons>`, if it has one.
     func newsstandCover(base: LinkBase) -> URL? {
-        guard let icons = first("cover_art_icons", in: [NS.newsstand], prefix: "news") else { return nil }
-        let all = icons.children.filter { $0.localName == "cover_art_icon" }
-        let source = all.first { $0.attribute("size")?.uppercased() == "SOURCE" } ?? all.last
-        return FeedLinks.resolve(source?.attribute("src"), against: icons.base(inside: base))
+        first("cover_art_icons", in: [NS.newsstand], prefix: "news").flatMap { AtomReader.newsstandCover($0, base: base) }
     }
 }
