@@ -2,41 +2,44 @@ import Foundation
 import Markup
 
 /// Atom 1.0 (and 0.3) in its three uses: a Newsstand feed, an OPDS 1.x catalog, and a plain
-/// Atom feed whose entries carry archive enclosures.
+/// Atom feed whose entries carry archive enclosures. Entries are read one at a time as the
+/// parser hands them over (`consume`); the feed's own elements at the end (`finish`).
 struct AtomReader {
-    let root: XMLElement
     let url: URL
-    let format: FeedFormat
+    private var root: XMLElement?
     /// The Atom namespaces this feed uses (the known ones plus whatever its root declares).
-    let atom: Set<String>
+    private var atom = NS.atomVariants
+    private var base: LinkBase
+    private var collector = EntryCollector()
+    private var navigation: [NavigationLink] = []
+    private var sawNewsstand = false
+    private var sawOPDS = false
 
-    init(root: XMLElement, url: URL) {
-        self.root = root
+    init(url: URL) {
         self.url = url
-        var atom = NS.atomVariants
+        base = LinkBase(url)
+    }
+
+    private mutating func begin(_ root: XMLElement) {
+        guard self.root !== root else { return }
+        self.root = root
         if let own = root.namespaceURI { atom.insert(own) }
-        self.atom = atom
-        format = AtomReader.detect(root, atom: atom)
+        base = root.base(inside: LinkBase(url))
+        sawNewsstand = root.declares(NS.newsstand)
+        sawOPDS = root.declares(NS.opdsCatalog)
     }
 
-    private static func detect(_ root: XMLElement, atom: Set<String>) -> FeedFormat {
-        let entries = root.children.filter { $0.localName == "entry" }
-        if root.declares(NS.newsstand) || entries.contains(where: { $0.children.contains { $0.namespaceURI == NS.newsstand } }) {
-            return .newsstandAtom
-        }
-        let links = root.children.filter { $0.localName == "link" } + entries.flatMap { $0.children.filter { $0.localName == "link" } }
-        if root.declares(NS.opdsCatalog) || links.contains(where: { link in
-            (link.attribute("rel") ?? "").hasPrefix("http://opds-spec.org/")
-                || (link.attribute("type") ?? "").contains("profile=opds-catalog")
-        }) {
-            return .opds1
-        }
-        return .atom
+    /// Reads one `<entry>` of the feed whose root is `root`.
+    mutating func consume(_ entry: XMLElement, root: XMLElement) {
+        begin(root)
+        read(entry, base: base)
     }
 
-    func read() -> FeedDocument {
-        let base = root.base(inside: LinkBase(url))
-        var collector = EntryCollector(keepsEntriesWithoutContent: format == .newsstandAtom)
+    /// Reads the feed's own elements (and any entry not handed over yet) and settles the
+    /// format: Newsstand when the Newsstand namespace appears, OPDS when OPDS links do.
+    mutating func finish(_ root: XMLElement) -> FeedDocument {
+        begin(root)
+        for entry in root.children where entry.localName == "entry" { read(entry, base: base) }
         var publication = PublicationInfo(
             title: text(atomChild(root, "title")) ?? url.deletingPathExtension().lastPathComponent,
             subtitle: text(atomChild(root, "subtitle")) ?? text(atomChild(root, "tagline")),
@@ -49,25 +52,28 @@ struct AtomReader {
 
         for link in root.children where link.localName == "link" && atom.contains(link.namespaceURI ?? NS.atom) {
             let rel = FeedText.line(link.attribute("rel")) ?? "alternate"
+            noteOPDS(rel: rel, type: link.attribute("type"))
             let href = FeedLinks.resolve(link.attribute("href"), against: link.base(inside: base))
             if rel == "next", publication.nextPage == nil { publication.nextPage = href }
             if NewsstandExtension.isPushLink(rel: rel, type: link.attribute("type")), publication.pushURL == nil {
                 publication.pushURL = href
             }
         }
-
-        for entry in root.children where entry.localName == "entry" {
-            read(entry, base: base, into: &collector, navigation: &publication.links)
-        }
+        let format: FeedFormat = sawNewsstand ? .newsstandAtom : sawOPDS ? .opds1 : .atom
+        if format == .opds1 { publication.links = navigation }
         let feedDate = FeedDates.parse(atomChild(root, "updated")?.text)
             ?? FeedDates.parse(atomChild(root, "modified")?.text)
-        let finished = collector.finish(feedDate: feedDate, itemWord: "entries")
+        let finished = collector.finish(feedDate: feedDate, keepsEntriesWithoutContent: format == .newsstandAtom,
+                                        itemWord: "entries")
         return FeedDocument(format: format, publication: publication, entries: finished.entries,
                             problems: problems + finished.problems)
     }
 
-    private func read(_ entry: XMLElement, base parentBase: LinkBase, into collector: inout EntryCollector,
-                      navigation: inout [NavigationLink]) {
+    private mutating func noteOPDS(rel: String, type: String?) {
+        if !sawOPDS, rel.hasPrefix("http://opds-spec.org/") || (type ?? "").contains("profile=opds-catalog") { sawOPDS = true }
+    }
+
+    private mutating func read(_ entry: XMLElement, base parentBase: LinkBase) {
         let base = entry.base(inside: parentBase)
         var draft = EntryDraft()
         // One pass over the children: the first of each kind counts.
@@ -84,10 +90,17 @@ struct AtomReader {
             case (.atom, "summary"): summary = summary ?? child
             case (.atom, "content"): content = content ?? child
             case (.dublinCore, "date"), (.dublinCore, "issued"): dcDate = dcDate ?? child
-            case (.newsstand, "end_date"): endDate = endDate ?? child
-            case (.newsstand, "cover_art_icons"): icons = icons ?? child
+            case (.newsstand, "end_date"):
+                endDate = endDate ?? child
+                sawNewsstand = true
+            case (.newsstand, "cover_art_icons"):
+                icons = icons ?? child
+                sawNewsstand = true
+            case (.newsstand, _):
+                sawNewsstand = true
             case (.atom, "link"):
                 let rel = FeedText.line(child.attribute("rel")) ?? "alternate"
+                noteOPDS(rel: rel, type: child.attribute("type"))
                 if rel.hasPrefix("http://opds-spec.org/acquisition") || rel == "enclosure" {
                     guard let href = FeedLinks.resolve(child.attribute("href"), against: child.base(inside: base)) else { continue }
                     let link = ContentLink(url: href, type: child.attribute("type"), length: child.attribute("length"),
@@ -97,7 +110,7 @@ struct AtomReader {
                     images.append(child)
                 } else if AtomReader.thumbnailRels.contains(rel) {
                     thumbnails.append(child)
-                } else if format == .opds1, AtomReader.isCatalog(rel: rel, type: child.attribute("type")) {
+                } else if AtomReader.isCatalog(rel: rel, type: child.attribute("type")) {
                     catalogs.append(child)
                 }
             default: continue
@@ -130,7 +143,8 @@ struct AtomReader {
         }
         draft.content = ContentLink.best(acquisitions) ?? ContentLink.best(enclosures)
 
-        if draft.content == nil, acquisitions.isEmpty, let catalog = catalogLink, format == .opds1 {
+        // Kept as navigation if the feed turns out to be an OPDS catalog.
+        if draft.content == nil, acquisitions.isEmpty, let catalog = catalogLink {
             navigation.append(NavigationLink(title: draft.title ?? catalog.url.absoluteString, url: catalog.url,
                                              rel: catalog.rel, type: catalog.type, summary: draft.summary))
             return
@@ -149,7 +163,7 @@ struct AtomReader {
     /// never declared; unqualified elements of a feed without a namespace count as Atom.
     private func vocabulary(of element: XMLElement) -> Vocabulary {
         if let uri = element.namespaceURI {
-            if uri == root.namespaceURI || atom.contains(uri) { return .atom }
+            if uri == root?.namespaceURI || atom.contains(uri) { return .atom }
             if uri == NS.newsstand { return .newsstand }
             if uri == NS.dc || uri == NS.dcTerms { return .dublinCore }
             return .other

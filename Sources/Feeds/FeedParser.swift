@@ -30,7 +30,20 @@ public enum FeedParser {
             return try PlistReader.read(plist, url: url)
         }
 
-        let xml = MarkupParser.parse(data)
+        // Entries and items are read as soon as each one closes, so a long feed is never
+        // held as one big tree.
+        var atom = AtomReader(url: url)
+        var rss = RSSReader(url: url)
+        let xml = MarkupParser.parse(data, streaming: ["entry", "item"]) { streamed in
+            switch (streamed.root.localName, streamed.element.localName) {
+            case ("feed", "entry") where streamed.parent === streamed.root:
+                atom.consume(streamed.element, root: streamed.root)
+            case ("rss", "item"), ("RDF", "item"):
+                rss.consume(streamed.element, parent: streamed.parent, root: streamed.root)
+            default:
+                break
+            }
+        }
         guard let root = xml.root else {
             let looksLikeXML = data[start] == UInt8(ascii: "<") || data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF])
             guard looksLikeXML, let error = xml.error else { throw FeedError.notAFeed(url) }
@@ -38,8 +51,8 @@ public enum FeedParser {
         }
         var document: FeedDocument
         switch root.localName {
-        case "feed": document = AtomReader(root: root, url: url).read()
-        case "rss", "RDF": document = RSSReader(root: root, url: url).read()
+        case "feed": document = atom.finish(root)
+        case "rss", "RDF": document = rss.finish(root)
         case "plist": document = try PlistReader.read(PlistReader.value(root), url: url)
         default: throw FeedError.notAFeed(url)
         }

@@ -83,7 +83,7 @@ enum JSONReaders {
         var problems: [String] = []
         applyExtension(feed["_newsstand"], to: &publication, base: base, problems: &problems)
 
-        var collector = EntryCollector(keepsEntriesWithoutContent: false)
+        var collector = EntryCollector()
         for item in feed["items"].array {
             var draft = EntryDraft()
             draft.id = FeedText.line(item["id"].string)
@@ -99,7 +99,7 @@ enum JSONReaders {
             draft.content = ContentLink.best(attachments)
             collector.add(draft)
         }
-        let finished = collector.finish(feedDate: nil)
+        let finished = collector.finish(feedDate: nil, keepsEntriesWithoutContent: false)
         return FeedDocument(format: .jsonFeed, publication: publication, entries: finished.entries,
                             problems: problems + finished.problems)
     }
@@ -135,7 +135,7 @@ enum JSONReaders {
             }
         }
 
-        var collector = EntryCollector(keepsEntriesWithoutContent: false)
+        var collector = EntryCollector()
         var publications = feed["publications"].array
         var navigation = feed["navigation"].array
         for group in feed["groups"].array {
@@ -185,7 +185,7 @@ enum JSONReaders {
             }
             collector.add(draft)
         }
-        let finished = collector.finish(feedDate: metadata["modified"].date, itemWord: "publications")
+        let finished = collector.finish(feedDate: metadata["modified"].date, keepsEntriesWithoutContent: false, itemWord: "publications")
         return FeedDocument(format: .opds2, publication: publication, entries: finished.entries,
                             problems: problems + finished.problems)
     }

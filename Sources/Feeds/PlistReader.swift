@@ -53,7 +53,7 @@ enum PlistReader {
                                    edge: root.any("binding_edge", "BindingEdge").string, into: &publication, problems: &problems)
         publication.pushURL = FeedLinks.resolve(root.any("push", "Push").string, against: base)
 
-        var collector = EntryCollector(keepsEntriesWithoutContent: true)
+        var collector = EntryCollector()
         for issue in issues {
             var draft = EntryDraft()
             draft.id = FeedText.line(issue.any("Name", "name").string)
@@ -77,7 +77,7 @@ enum PlistReader {
             draft.content = ContentLink.best(assets)
             collector.add(draft)
         }
-        let finished = collector.finish(feedDate: nil, itemWord: "issues")
+        let finished = collector.finish(feedDate: nil, keepsEntriesWithoutContent: true, itemWord: "issues")
         return FeedDocument(format: .plist, publication: publication, entries: finished.entries,
                             problems: problems + finished.problems)
     }

@@ -14,32 +14,58 @@ public enum MarkupParser {
     public static let maxDepth = 256
 
     public static func parse(_ data: Data) -> XMLDocument {
+        read(data, stream: nil)
+    }
+
+    public static func parse(_ string: String) -> XMLDocument {
+        read(string, warnings: [], stream: nil)
+    }
+
+    /// An element handed over while the document is read.
+    public struct Streamed {
+        public let element: XMLElement
+        public let parent: XMLElement
+        public let root: XMLElement
+    }
+
+    /// Reads a document, handing each element whose local name is in `names` and that sits
+    /// directly under the root or one level below it (Atom entries, RSS items) to `handler`
+    /// as soon as it closes, and leaving it out of the tree. A long feed then never holds
+    /// more than one entry's elements at a time.
+    public static func parse(_ data: Data, streaming names: Set<String>, _ handler: (Streamed) -> Void) -> XMLDocument {
+        withoutActuallyEscaping(handler) { handler in
+            read(data, stream: Stream(names: names, handler: handler))
+        }
+    }
+
+    private static func read(_ data: Data, stream: Stream?) -> XMLDocument {
         if let input = TextDecoding.utf8Input(data) {
             return data.withUnsafeBytes { raw in
                 let bytes = raw.bindMemory(to: UInt8.self)
-                var reader = Reader(bytes: UnsafeBufferPointer(rebasing: bytes[input.skip...]))
+                var reader = Reader(bytes: UnsafeBufferPointer(rebasing: bytes[input.skip...]), stream: stream)
                 reader.warnings = input.warnings
                 reader.run()
                 return XMLDocument(root: reader.root, error: reader.error, warnings: reader.warnings)
             }
         }
         let decoded = TextDecoding.decode(data)
-        return parse(decoded.text, warnings: decoded.warnings)
+        return read(decoded.text, warnings: decoded.warnings, stream: stream)
     }
 
-    public static func parse(_ string: String) -> XMLDocument {
-        parse(string, warnings: [])
-    }
-
-    private static func parse(_ string: String, warnings: [String]) -> XMLDocument {
+    private static func read(_ string: String, warnings: [String], stream: Stream?) -> XMLDocument {
         var text = string
         return text.withUTF8 { buffer in
-            var reader = Reader(bytes: buffer)
+            var reader = Reader(bytes: buffer, stream: stream)
             reader.warnings = warnings
             reader.run()
             return XMLDocument(root: reader.root, error: reader.error, warnings: reader.warnings)
         }
     }
+}
+
+private struct Stream {
+    let names: Set<String>
+    let handler: (MarkupParser.Streamed) -> Void
 }
 
 private let lt = UInt8(ascii: "<"), gt = UInt8(ascii: ">"), amp = UInt8(ascii: "&")
@@ -97,12 +123,15 @@ private struct Reader {
         let prefix: String
         var resolvedGeneration = -1
         var resolvedNamespace: String?
+        /// Whether elements of this name are handed to the stream handler.
+        let streamed: Bool
 
-        init(hash: UInt64, name: String, localName: String, prefix: String) {
+        init(hash: UInt64, name: String, localName: String, prefix: String, streamed: Bool) {
             self.hash = hash
             self.name = name
             self.localName = localName
             self.prefix = prefix
+            self.streamed = streamed
         }
     }
 
@@ -119,21 +148,25 @@ private struct Reader {
         let entry: InternedName
         if let offset = bytes.firstIndex(of: colon) {
             let colonIndex = range.lowerBound + offset  // a rebased buffer counts from 0
+            let localName = String(decoding: UnsafeBufferPointer(rebasing: b[(colonIndex + 1)..<range.upperBound]), as: UTF8.self)
             entry = InternedName(
-                hash: hash,
-                name: name,
-                localName: String(decoding: UnsafeBufferPointer(rebasing: b[(colonIndex + 1)..<range.upperBound]), as: UTF8.self),
-                prefix: String(decoding: UnsafeBufferPointer(rebasing: b[range.lowerBound..<colonIndex]), as: UTF8.self))
+                hash: hash, name: name, localName: localName,
+                prefix: String(decoding: UnsafeBufferPointer(rebasing: b[range.lowerBound..<colonIndex]), as: UTF8.self),
+                streamed: stream?.names.contains(localName) ?? false)
         } else {
-            entry = InternedName(hash: hash, name: name, localName: name, prefix: "")
+            entry = InternedName(hash: hash, name: name, localName: name, prefix: "",
+                                 streamed: stream?.names.contains(name) ?? false)
         }
         if names[slot] == nil { names[slot] = entry } else { moreNames[hash, default: []].append(entry) }
         return entry
     }
 
-    init(bytes: UnsafeBufferPointer<UInt8>) {
+    let stream: Stream?
+
+    init(bytes: UnsafeBufferPointer<UInt8>, stream: Stream?) {
         b = bytes
         n = bytes.count
+        self.stream = stream
     }
 
     mutating func run() {
@@ -430,6 +463,11 @@ private struct Reader {
             namespaceGeneration += 1
         }
         if stack.isEmpty, frame.element === root { rootClosed = true }
+        if frame.interned.streamed, let stream, stack.count == 1 || stack.count == 2, let root,
+           let parent = stack.last?.element, parent.children.last === frame.element {
+            parent.children.removeLast()
+            stream.handler(MarkupParser.Streamed(element: frame.element, parent: parent, root: root))
+        }
     }
 
     mutating func startTag() -> Bool {

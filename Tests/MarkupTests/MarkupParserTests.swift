@@ -242,3 +242,22 @@ private func parse(_ text: String) -> XMLDocument { MarkupParser.parse(Data(text
         #expect(root.first("b")?.text == "\u{FFFD}\u{FFFD}\u{FFFD}")
     }
 }
+
+@Suite struct MarkupStreamingTests {
+    @Test func handsOverEntriesAndLeavesThemOutOfTheTree() throws {
+        let xml = "<feed><title>T</title><entry><id>1</id></entry><x><entry><id>2</id></entry><y><entry/></y></x><entry><id>3</id>"
+        var seen: [(String, String)] = []
+        let doc = MarkupParser.parse(Data(xml.utf8), streaming: ["entry"]) { streamed in
+            #expect(streamed.root.name == "feed")
+            seen.append((streamed.element.first("id")?.text ?? "-", streamed.parent.name))
+        }
+        // Entries at depth one and two are handed over (the cut-off last one too); deeper ones stay.
+        #expect(seen.map(\.0) == ["1", "2", "3"])
+        #expect(seen.map(\.1) == ["feed", "x", "feed"])
+        let root = try #require(doc.root)
+        #expect(root.all("entry").isEmpty)
+        #expect(root.first("x")?.first("y")?.all("entry").count == 1)
+        #expect(root.first("title")?.text == "T")
+        #expect(doc.error != nil)
+    }
+}
