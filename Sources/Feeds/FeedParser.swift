@@ -1,0 +1,64 @@
+import Foundation
+import Markup
+
+/// Reads the bytes of a feed, whatever its format, into a `FeedDocument`. Pure: no I/O.
+public enum FeedParser {
+    /// How many `nextPage`s a fetcher should follow before it stops.
+    public static let maxPages = 20
+
+    /// Recognises the format from the content and reads it. Relative links resolve against
+    /// `url` (and any `xml:base`). Entries that cannot be read are left out and listed in
+    /// `problems`; only a document that is no feed at all throws.
+    public static func parse(_ data: Data, url: URL) throws -> FeedDocument {
+        var start = data.startIndex
+        if data.starts(with: [0xEF, 0xBB, 0xBF]) { start += 3 }
+        while start < data.endIndex, [0x20, 0x09, 0x0A, 0x0D].contains(data[start]) { start += 1 }
+        guard start < data.endIndex else { throw FeedError.unreadable(url, "it is empty") }
+
+        if data[start] == UInt8(ascii: "{") {
+            guard let root = JSONReaders.object(data[start...]) else {
+                throw FeedError.unreadable(url, "its JSON is not valid")
+            }
+            if JSONReaders.isJSONFeed(root) { return JSONReaders.jsonFeed(root, url: url) }
+            if JSONReaders.isOPDS2(root) { return JSONReaders.opds2(root, url: url) }
+            throw FeedError.notAFeed(url)
+        }
+        if data[start...].starts(with: Array("bplist".utf8)) {
+            guard let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) else {
+                throw FeedError.unreadable(url, "its binary property list is damaged")
+            }
+            return try PlistReader.read(plist, url: url)
+        }
+
+        // Entries and items are read as soon as each one closes, so a long feed is never
+        // held as one big tree.
+        var atom = AtomReader(url: url)
+        var rss = RSSReader(url: url)
+        let xml = MarkupParser.parse(data, streaming: ["entry", "item"]) { streamed in
+            switch (streamed.root.localName, streamed.element.localName) {
+            case ("feed", "entry") where streamed.parent === streamed.root:
+                atom.consume(streamed.element, root: streamed.root)
+            case ("rss", "item"), ("RDF", "item"):
+                rss.consume(streamed.element, parent: streamed.parent, root: streamed.root)
+            default:
+                break
+            }
+        }
+        guard let root = xml.root else {
+            let looksLikeXML = data[start] == UInt8(ascii: "<") || data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF])
+            guard looksLikeXML, let error = xml.error else { throw FeedError.notAFeed(url) }
+            throw FeedError.unreadable(url, error)
+        }
+        var document: FeedDocument
+        switch root.localName {
+        case "feed": document = atom.finish(root)
+        case "rss", "RDF": document = rss.finish(root)
+        case "plist": document = try PlistReader.read(PlistReader.value(root), url: url)
+        default: throw FeedError.notAFeed(url)
+        }
+        var notes = xml.warnings
+        if let error = xml.error { notes.append("the feed is not well-formed (\(error)); what could be read was kept") }
+        document.problems = notes + document.problems
+        return document
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+
+/// Cleaning of every string a feed supplies before it leaves this module.
+enum FeedText {
+    /// One line of text: control characters (C0, DEL, C1), bidirectional controls and BOMs
+    /// removed, whitespace runs (NBSP and line separators included) collapsed to one space,
+    /// trimmed. Nil when nothing is left. Works on UTF-8 bytes; clean text is returned as is.
+    static func line(_ raw: String?) -> String? {
+        guard let raw else { return nil }
+        var text = raw
+        return text.withUTF8 { bytes -> String? in
+            if isCleanLine(bytes) { return bytes.isEmpty ? nil : raw }
+            var out: [UInt8] = []
+            out.reserveCapacity(bytes.count)
+            var pendingSpace = false
+            var i = 0
+            let n = bytes.count
+            while i < n {
+                let b = bytes[i]
+                var width = 1
+                var space = false
+                var strip = false
+                switch b {
+                case 0x20, 0x09, 0x0A, 0x0D: space = true
+                case 0x00..<0x20, 0x7F: strip = true
+                case 0xC2 where i + 1 < n:
+                    width = 2
+                    if bytes[i + 1] == 0xA0 { space = true } else if bytes[i + 1] < 0xA0 { strip = true }
+                case 0xD8 where i + 1 < n && bytes[i + 1] == 0x9C:  // U+061C arabic letter mark
+                    width = 2
+                    strip = true
+                case 0xE2 where i + 2 < n:
+                    width = 3
+                    let (b1, b2) = (bytes[i + 1], bytes[i + 2])
+                    if b1 == 0x80, b2 == 0xA8 || b2 == 0xA9 { space = true }  // line, paragraph separators
+                    else if b1 == 0x80, b2 == 0x8E || b2 == 0x8F || (0xAA...0xAE).contains(b2) { strip = true }
+                    else if b1 == 0x81, (0xA6...0xA9).contains(b2) { strip = true }
+                case 0xEF where i + 2 < n && bytes[i + 1] == 0xBB && bytes[i + 2] == 0xBF:
+                    width = 3
+                    strip = true
+                default:
+                    break
+                }
+                if space {
+                    pendingSpace = !out.isEmpty
+                } else if !strip {
+                    if pendingSpace { out.append(0x20); pendingSpace = false }
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i..<min(i + width, n)]))
+                }
+                i += width
+            }
+            return out.isEmpty ? nil : String(decoding: out, as: UTF8.self)
+        }
+    }
+
+    /// True when `line` would return the text unchanged: no byte that could start a control,
+    /// a stripped or space-like character, no leading, trailing or doubled space.
+    private static func isCleanLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var previousSpace = true
+        for b in bytes {
+            if b == 0x20 {
+                if previousSpace { return false }
+                previousSpace = true
+                continue
+            }
+            if b < 0x20 || b == 0x7F || b == 0xC2 || b == 0xD8 || b == 0xE2 || b == 0xEF { return false }
+            previousSpace = false
+        }
+        return !previousSpace || bytes.isEmpty
+    }
+
+    /// A line from text that may hold HTML markup (Atom `type="html"`, RSS titles and
+    /// descriptions): tags dropped, script and style bodies dropped, entities decoded.
+    static func fromHTML(_ raw: String?) -> String? {
+        guard let raw else { return nil }
+        guard raw.utf8.contains(UInt8(ascii: "<")) || raw.utf8.contains(UInt8(ascii: "&")) else { return line(raw) }
+        return line(decodeEntities(stripTags(raw)))
+    }
+
+    static func isStripped(_ v: UInt32) -> Bool {
+        v < 0x20 || (v >= 0x7F && v <= 0x9F)
+            || (v >= 0x202A && v <= 0x202E) || (v >= 0x2066 && v <= 0x2069)  // bidi embeddings, isolates
+            || v == 0x200E || v == 0x200F || v == 0x061C                      // direction marks
+            || v == 0xFEFF
+    }
+
+    /// Text without its tags; `script` and `style` lose their bodies; block-level tags and
+    /// line breaks become spaces. A tag cut off at the end is dropped.
+    static func stripTags(_ html: String) -> String {
+        let b = Array(html.utf8)
+        let n = b.count
+        var out: [UInt8] = []
+        out.reserveCapacity(n)
+        var i = 0
+        func lower(_ c: UInt8) -> UInt8 { c >= 0x41 && c <= 0x5A ? c + 0x20 : c }
+        func isLetter(_ c: UInt8) -> Bool { (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A }
+        while i < n {
+            guard b[i] == UInt8(ascii: "<"), i + 1 < n,
+                  isLetter(b[i + 1]) || b[i + 1] == UInt8(ascii: "/") || b[i + 1] == UInt8(ascii: "!") || b[i + 1] == UInt8(ascii: "?")
+            else {
+                out.append(b[i])
+                i += 1
+                continue
+            }
+            guard let close = b[(i + 1)...].firstIndex(of: UInt8(ascii: ">")) else { break }
+            var k = i + 1
+            let closing = b[k] == UInt8(ascii: "/")
+            if closing { k += 1 }
+            var name: [UInt8] = []
+            while k < close, isLetter(b[k]) || (b[k] >= 0x30 && b[k] <= 0x39) { name.append(lower(b[k])); k += 1 }
+            i = close + 1
+            if !closing, name == Array("script".utf8) || name == Array("style".utf8) {
+                // Skip to the matching end tag, whatever its case.
+                let end = [UInt8(ascii: "<"), UInt8(ascii: "/")] + name
+                var j = i
+                while j + end.count <= n, !(0..<end.count).allSatisfy({ lower(b[j + $0]) == end[$0] }) { j += 1 }
+                i = j + end.count <= n ? (b[j...].firstIndex(of: UInt8(ascii: ">")).map { $0 + 1 } ?? n) : n
+                continue
+            }
+            if blockTags.contains(name) { out.append(0x20) }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static let blockTags: Set<[UInt8]> = Set(
+        ["p", "br", "div", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "td", "th", "blockquote", "hr"]
+            .map { Array($0.utf8) })
+
+    /// Decodes HTML character references in one pass (the result is never decoded again,
+    /// so nothing can expand recursively). Unknown names stay as written.
+    static func decodeEntities(_ text: String) -> String {
+        guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
+        let b = Array(text.utf8)
+        let n = b.count
+        var out: [UInt8] = []
+        out.reserveCapacity(n)
+        var i = 0
+        while i < n {
+            guard b[i] == UInt8(ascii: "&") else {
+                out.append(b[i])
+                i += 1
+                continue
+            }
+            var end = i + 1
+            while end < n, end - i <= 12, b[end] != UInt8(ascii: ";"), b[end] != UInt8(ascii: "&") { end += 1 }
+            guard end < n, b[end] == UInt8(ascii: ";"), end > i + 1 else {
+                out.append(b[i])
+                i += 1
+                continue
+            }
+            let name = b[(i + 1)..<end]
+            var replacement: String?
+            if name.first == UInt8(ascii: "#") {
+                let digits = String(decoding: name.dropFirst(), as: UTF8.self)
+                let value = digits.hasPrefix("x") || digits.hasPrefix("X") ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits)
+                if let value, let scalar = Unicode.Scalar(value) { replacement = String(Character(scalar)) }
+            } else {
+                replacement = htmlEntities[String(decoding: name, as: UTF8.self)]
+            }
+            if let replacement {
+                out.append(contentsOf: replacement.utf8)
+                i = end + 1
+            } else {
+                out.append(b[i])
+                i += 1
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static let htmlEntities: [String: String] = [
+        "amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": "\u{A0}",
+        "ndash": "–", "mdash": "—", "hellip": "…", "lsquo": "‘", "rsquo": "’", "ldquo": "“",
+        "rdquo": "”", "laquo": "«", "raquo": "»", "bull": "•", "middot": "·", "copy": "©",
+        "reg": "®", "trade": "™", "deg": "°", "euro": "€", "pound": "£", "yen": "¥",
+        "eacute": "é", "egrave": "è", "ecirc": "ê", "aacute": "á", "agrave": "à", "acirc": "â",
+        "iacute": "í", "oacute": "ó", "uacute": "ú", "ccedil": "ç", "ntilde": "ñ",
+        "auml": "ä", "ouml": "ö", "uuml": "ü", "Auml": "Ä", "Ouml": "Ö", "Uuml": "Ü", "szlig": "ß",
+        "Eacute": "É", "times": "×", "shy": "",
+    ]
+}
+

@@ -1,1 +1,0 @@
-// Feeds: see README.md's architecture section.

@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+@testable import Feeds
+
+@Suite struct MessyFeedTests {
+    @Test func declaredLatin1() throws {
+        let doc = try Fixture.parse("latin1-rss.xml", url: "http://cafe.example/rss")
+        #expect(doc.publication.title == "Le Café du Port")
+        #expect(doc.publication.subtitle == "Chroniques maritimes — édition hebdomadaire")
+        #expect(doc.entries.first?.title == "Numéro 12 : « Marée haute »")
+        // French day and month abbreviations, no seconds.
+        #expect(doc.entries.first?.date == utc("2026-02-05T06:15:00Z"))
+    }
+
+    @Test func utf16WithBOM() throws {
+        let doc = try Fixture.parse("utf16le-bom.atom", url: "https://tokyo-bay.example/feed")
+        #expect(doc.publication.title == "東京湾ニュース")
+        #expect(doc.entries.first?.title == "二月号 🐟")
+        #expect(doc.entries.first?.date == utc("2026-01-31T15:00:00Z"))
+    }
+
+    @Test func invalidUTF8IsReplaced() throws {
+        let doc = try Fixture.parse("invalid-utf8-rss.xml", url: "https://bytes.example/rss")
+        #expect(doc.entries.first?.title == "Caf\u{FFFD} \u{FFFD} edition")
+        #expect(doc.problems.contains { $0.contains("UTF-8") })
+    }
+
+    @Test func truncatedFeedKeepsCompleteEntries() throws {
+        let doc = try Fixture.parse("truncated.atom", url: "https://cut.example/feed.atom")
+        #expect(doc.format == .newsstandAtom)
+        #expect(doc.entries.prefix(2).map(\.name) == ["cut-1", "cut-2"])
+        #expect(doc.entries[1].contentURL?.absoluteString == "https://cut.example/2.epub")
+        #expect(doc.problems.first?.contains("not well-formed") == true)
+    }
+
+    @Test func entityBombAndExternalEntitiesStayInert() throws {
+        let doc = try Fixture.parse("entity-bomb-rss.xml", url: "https://bomb.example/rss")
+        #expect(doc.publication.title == "Laughs &lol9;")
+        #expect(doc.entries.first?.title == "Secret: &xxe;")
+        #expect(doc.problems.contains { $0.contains("entity declarations") })
+    }
+
+    @Test func controlCharactersAndBidiOverridesAreStripped() throws {
+        let doc = try Fixture.parse("hostile-strings.atom", url: "https://hostile.example/feed")
+        let entry = try #require(doc.entries.first)
+        for text in [doc.publication.title, entry.name, entry.title, entry.summary ?? ""] {
+            #expect(isClean(text), "\(text.debugDescription)")
+        }
+        #expect(doc.publication.title.hasPrefix("Evil[2J]52;c;cHduZWQ= Times"))
+        #expect(entry.name == "hostile-1")
+        #expect(entry.summary == "line one line two")
+    }
+
+    @Test func notAFeed() throws {
+        let url = try #require(URL(string: "https://x.example/page"))
+        for text in ["<html><body>hi</body></html>", "{\"hello\": 1}", "plain words", "<svg/>"] {
+            #expect(throws: FeedError.self) { try FeedParser.parse(Data(text.utf8), url: url) }
+        }
+        do {
+            _ = try FeedParser.parse(Data("<html/>".utf8), url: url)
+        } catch let error as FeedError {
+            #expect(error.description == "feed at https://x.example/page is not a newsstand, OPDS, Atom, RSS or JSON feed")
+        }
+        #expect(throws: FeedError.unreadable(url, "it is empty")) { try FeedParser.parse(Data("  \n".utf8), url: url) }
+        #expect(throws: FeedError.self) { try FeedParser.parse(Data("{\"version\": ".utf8), url: url) }
+    }
+}
+
+@Suite struct FeedDateTests {
+    @Test(arguments: [
+        ("2026-02-07T09:00:00Z", "2026-02-07T09:00:00Z"),
+        ("2026-02-07T09:00:00+05:30", "2026-02-07T03:30:00Z"),
+        ("2026-02-07T09:00:00-0800", "2026-02-07T17:00:00Z"),
+        ("2026-02-07T09:00", "2026-02-07T09:00:00Z"),
+        ("2026-02-07 09:00:00 GMT", "2026-02-07T09:00:00Z"),
+        ("2026-02-07", "2026-02-07T00:00:00Z"),
+        ("2026-02", "2026-02-01T00:00:00Z"),
+        ("Sat, 07 Feb 2026 09:00:00 GMT", "2026-02-07T09:00:00Z"),
+        ("Sat, 7 Feb 2026 09:00 PST", "2026-02-07T17:00:00Z"),
+        ("Sat, 07 Feb 26 09:00:00 +0100", "2026-02-07T08:00:00Z"),
+        ("07 Feb 2026 09:00:00 EDT", "2026-02-07T13:00:00Z"),
+        ("Samstag, 07 Feb 2026 09:00:00 CET", "2026-02-07T08:00:00Z"),
+        ("sáb, 07 dic 2026 09:00:00 +0000", "2026-12-07T09:00:00Z"),
+        ("Sat Feb  7 09:00:00 2026", "2026-02-07T09:00:00Z"),
+        ("February 7, 2026", "2026-02-07T00:00:00Z"),
+        ("Saturday, 7 February 2026 9:00:00 UT", "2026-02-07T09:00:00Z"),
+        ("1770454800", "2026-02-07T09:00:00Z"),
+        ("Sat, 07 Feb 2026 09:00:00 +9223372036854775807", "2026-02-07T09:00:00Z"),  // an absurd offset is ignored
+    ])
+    func parses(_ input: String, _ expected: String) {
+        #expect(FeedDates.parse(input) == utc(expected), "\(input)")
+    }
+
+    @Test func fractionsOfASecond() throws {
+        let date = try #require(FeedDates.parse("2026-02-07t09:00:00.125z"))
+        #expect(date.timeIntervalSince(utc("2026-02-07T09:00:00Z")) == 0.125)
+    }
+
+    @Test(arguments: ["", "soon", "2026-13-01", "99999999999999999999:00 7 Feb 2026", "32 Feb 2026", "Feb 2026", "2026-02-07T25:00:00Z", "yesterday 10:00"])
+    func refuses(_ input: String) {
+        #expect(FeedDates.parse(input) == nil, "\(input)")
+    }
+}
+
+@Suite struct MoreMessyFeedTests {
+    @Test func atomWithoutNamespaceAndCDATAHtmlTitle() throws {
+        let xml = """
+            <feed><title><![CDATA[<b>Plain</b> &amp; simple]]></title><updated>2026-01-02T00:00:00Z</updated>
+            <entry><id>p-1</id><title type="html"><![CDATA[Issue <i>one</i>]]></title><updated>2026-01-01T00:00:00Z</updated>
+            <link rel="enclosure" href="p1.epub"/></entry></feed>
+            """
+        let doc = try FeedParser.parse(Data(xml.utf8), url: try #require(URL(string: "https://plain.example/f.xml")))
+        #expect(doc.format == .atom)
+        #expect(doc.publication.title == "Plain & simple")
+        #expect(doc.entries.map(\.title) == ["Issue one"])
+        #expect(doc.entries.first?.contentURL?.absoluteString == "https://plain.example/p1.epub")
+        #expect(doc.entries.first?.date == utc("2026-01-01T00:00:00Z"))
+    }
+
+    @Test func deeplyNestedJSONIsRefusedOrRead() throws {
+        let url = try #require(URL(string: "https://deep.example/feed.json"))
+        let deep = "{\"version\": \"https://jsonfeed.org/version/1.1\", \"title\": " + String(repeating: "[", count: 100_000)
+            + String(repeating: "]", count: 100_000) + ", \"items\": []}"
+        do {
+            let doc = try FeedParser.parse(Data(deep.utf8), url: url)
+            #expect(doc.entries.isEmpty)
+        } catch let error as FeedError {
+            #expect(error.description.contains("JSON"))
+        }
+    }
+
+    @Test func htmlSummariesLoseScriptsStylesAndTags() throws {
+        #expect(FeedText.fromHTML("<p>One<br/>two</p><SCRIPT>alert('x')</script><style>p{}</style>three &amp;c &hellip; &bogus;")
+            == "One two three &c … &bogus;")
+        #expect(FeedText.fromHTML("a < b and c<d") == "a < b and c")
+        #expect(FeedText.fromHTML("x <script>never closed") == "x")
+    }
+}
