@@ -246,6 +246,24 @@ import ZIPFoundation
         #expect(FileManager.default.fileExists(atPath: destination.appendingPathComponent("Ä/ñ.txt").path))
     }
 
+    @Test func usesTheInfoZIPUnicodePathWhenItMatchesTheName() throws {
+        let scratch = try Scratch()
+        func unicodePath(_ name: String, for raw: [UInt8]) -> [UInt8] {
+            let body: [UInt8] = [1] + ZipFixture.le32(ZipFixture.crc(raw)) + Array(name.utf8)
+            return ZipFixture.le16(0x7075) + ZipFixture.le16(UInt16(body.count)) + body
+        }
+        let raw = Array("caf?.txt".utf8)
+        var matching = ZipFixture.Entry(bytes: raw, content: Array("coffee".utf8))
+        matching.flags = 0
+        matching.centralExtra = unicodePath("café.txt", for: raw)
+        let stale = Array("old.txt".utf8)
+        var mismatched = ZipFixture.Entry(bytes: stale, content: Array("tea".utf8))
+        mismatched.flags = 0
+        mismatched.centralExtra = unicodePath("renamed.txt", for: Array("something else".utf8))
+        try SafeExtractor.extract(archive: try scratch.zip("u.zip", [matching, mismatched]), to: scratch.file("out"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.file("out").path).sorted() == ["café.txt", "old.txt"])
+    }
+
     @Test func refusesAnExistingDestinationAndLeavesItAlone() throws {
         let scratch = try Scratch()
         let archive = try scratch.zip("ok.zip", [.init("a.txt", "a")])

@@ -20,6 +20,8 @@ struct ZipFixture {
         /// Written the way streaming writers do: zero CRC and sizes in the local header, a data
         /// descriptor after the data.
         var streamed = false
+        /// Extra fields for the central directory record only.
+        var centralExtra: [UInt8] = []
 
         init(_ name: String, _ content: String, method: UInt16 = 8) {
             self.init(bytes: Array(name.utf8), content: Array(content.utf8), method: method)
@@ -118,8 +120,9 @@ struct ZipFixture {
 
     static func centralRecord(_ e: Entry, compressedSize: UInt32, offset: UInt32) -> [UInt8] {
         le32(0x0201_4b50) + le16(e.versionMadeBy) + le16(20) + le16(e.flags) + le16(e.method) + le16(0) + le16(0x5821)
-            + le32(e.checksum) + le32(compressedSize) + le32(e.size) + le16(UInt16(e.name.count)) + le16(0) + le16(0)
-            + le16(0) + le16(0) + le32(e.externalAttributes) + le32(offset) + e.name
+            + le32(e.checksum) + le32(compressedSize) + le32(e.size) + le16(UInt16(e.name.count))
+            + le16(UInt16(e.centralExtra.count)) + le16(0) + le16(0) + le16(0) + le32(e.externalAttributes) + le32(offset)
+            + e.name + e.centralExtra
     }
 
     static func end(count: Int, size: Int, offset: Int) -> [UInt8] {
