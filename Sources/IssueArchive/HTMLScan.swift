@@ -49,6 +49,7 @@ enum HTMLScan {
         let source = Source(html)
         var links: [Link] = []
         var cursor = 0
+        var closesLeft = true // once no "</a" is found, none will be: keeps hostile pages linear
         while let open = source.find("<a", from: cursor) {
             let next = open + 2
             guard next < source.bytes.count else { break }
@@ -58,7 +59,8 @@ enum HTMLScan {
                 continue
             }
             guard let tagEnd = source.find(byte: gt, from: next) else { break }
-            let close = source.find("</a", from: tagEnd + 1)
+            let close = closesLeft ? source.find("</a", from: tagEnd + 1) : nil
+            if close == nil { closesLeft = false }
             let inner = close.map { source.string(tagEnd + 1, $0) } ?? ""
             if let href = attribute("href", in: source.string(next, tagEnd)) {
                 links.append(Link(href: decodeEntities(href), text: text(of: inner)))

@@ -97,6 +97,15 @@ import Testing
         #expect(content.coverImage == "cover.png")
     }
 
+    /// Unclosed tags by the ten thousand: scanned in one pass (a quadratic scan of these
+    /// inputs would hold the test for minutes).
+    @Test func scanningHostileHTMLStaysLinear() {
+        let unclosed = String(repeating: "<a href=\"x.html\">", count: 20_000)
+        #expect(HTMLScan.links(in: unclosed).count == 20_000)
+        #expect(HTMLScan.title(in: String(repeating: "<title>", count: 100_000)) == nil)
+        #expect(HTMLScan.text(of: String(repeating: "<p><script>", count: 50_000)).isEmpty)
+    }
+
     @Test func withoutAnIndexFilesAreInNaturalOrder() throws {
         let scratch = try Scratch()
         let (content, root) = try openIssue([
