@@ -316,6 +316,22 @@ import ZIPFoundation
         expectRefused(damaged, in: other, kind: .inconsistent)
     }
 
+    @Test func anEndRecordHiddenInTheCommentMakesTheArchiveAmbiguous() throws {
+        let scratch = try Scratch()
+        let real = ZipFixture([.init("real.txt", "real")]).bytes()
+        // The comment holds a second end record (pointing at an empty directory) that also ends
+        // exactly at the end of the file: readers would disagree about what the archive holds.
+        let fake = ZipFixture.end(count: 0, size: 0, offset: 0)
+        let archive = scratch.file("comment.zip")
+        try Data(Array(real.dropLast(2)) + ZipFixture.le16(UInt16(fake.count)) + fake).write(to: archive)
+        expectRefused(archive, in: scratch, kind: .inconsistent, mentioning: "two end records")
+        // An ordinary comment and trailing bytes after the record are fine.
+        let commented = scratch.file("commented.zip")
+        try Data(Array(real.dropLast(2)) + ZipFixture.le16(5) + Array("hello".utf8) + Array("junk".utf8)).write(to: commented)
+        try SafeExtractor.extract(archive: commented, to: scratch.file("out2"))
+        #expect(FileManager.default.fileExists(atPath: scratch.file("out2/real.txt").path))
+    }
+
     @Test func anEmptyArchiveExtractsToAnEmptyFolder() throws {
         let scratch = try Scratch()
         let archive = try scratch.zip("empty.zip", [])
