@@ -2,115 +2,149 @@ import Foundation
 import Markup
 
 /// Atom 1.0 (and 0.3) in its three uses: a Newsstand feed, an OPDS 1.x catalog, and a plain
-/// Atom feed whose entries carry archive enclosures.
+/// Atom feed whose entries carry archive enclosures. Entries are read one at a time as the
+/// parser hands them over (`consume`); the feed's own elements at the end (`finish`).
 struct AtomReader {
-    let root: XMLElement
     let url: URL
-    let format: FeedFormat
+    private var root: XMLElement?
     /// The Atom namespaces this feed uses (the known ones plus whatever its root declares).
-    let atom: Set<String>
+    private var atom = NS.atomVariants
+    private var base: LinkBase
+    private var collector = EntryCollector()
+    private var navigation: [NavigationLink] = []
+    private var sawNewsstand = false
+    private var sawOPDS = false
 
-    init(root: XMLElement, url: URL) {
-        self.root = root
+    init(url: URL) {
         self.url = url
-        var atom = NS.atomVariants
+        base = LinkBase(url)
+    }
+
+    private mutating func begin(_ root: XMLElement) {
+        guard self.root !== root else { return }
+        self.root = root
         if let own = root.namespaceURI { atom.insert(own) }
-        self.atom = atom
-        format = AtomReader.detect(root, atom: atom)
+        base = root.base(inside: LinkBase(url))
+        sawNewsstand = root.declares(NS.newsstand)
+        sawOPDS = root.declares(NS.opdsCatalog)
     }
 
-    private static func detect(_ root: XMLElement, atom: Set<String>) -> FeedFormat {
-        let entries = root.children.filter { $0.localName == "entry" }
-        if root.declares(NS.newsstand) || entries.contains(where: { $0.children.contains { $0.namespaceURI == NS.newsstand } }) {
-            return .newsstandAtom
-        }
-        let links = root.children.filter { $0.localName == "link" } + entries.flatMap { $0.children.filter { $0.localName == "link" } }
-        if root.declares(NS.opdsCatalog) || links.contains(where: { link in
-            (link.attribute("rel") ?? "").hasPrefix("http://opds-spec.org/")
-                || (link.attribute("type") ?? "").contains("profile=opds-catalog")
-        }) {
-            return .opds1
-        }
-        return .atom
+    /// Reads one `<entry>` of the feed whose root is `root`.
+    mutating func consume(_ entry: XMLElement, root: XMLElement) {
+        begin(root)
+        read(entry, base: base)
     }
 
-    func read() -> FeedDocument {
-        let base = root.base(inside: url)
-        var collector = EntryCollector(keepsEntriesWithoutContent: format == .newsstandAtom)
+    /// Reads the feed's own elements (and any entry not handed over yet) and settles the
+    /// format: Newsstand when the Newsstand namespace appears, OPDS when OPDS links do.
+    mutating func finish(_ root: XMLElement) -> FeedDocument {
+        begin(root)
+        for entry in root.children where entry.localName == "entry" { read(entry, base: base) }
         var publication = PublicationInfo(
-            title: text(root.first("title", in: atom)) ?? url.deletingPathExtension().lastPathComponent,
-            subtitle: text(root.first("subtitle", in: atom)) ?? text(root.first("tagline", in: atom)),
-            id: FeedText.line(root.first("id", in: atom)?.text),
-            coverURL: FeedLinks.resolve(root.first("logo", in: atom)?.text, against: base)
+            title: text(atomChild(root, "title")) ?? url.deletingPathExtension().lastPathComponent,
+            subtitle: text(atomChild(root, "subtitle")) ?? text(atomChild(root, "tagline")),
+            id: FeedText.line(atomChild(root, "id")?.text),
+            coverURL: FeedLinks.resolve(atomChild(root, "logo")?.text, against: base)
                 ?? FeedLinks.resolve(root.first("cover", in: [NS.nst], prefix: "nst")?.attribute("href"), against: base)
-                ?? FeedLinks.resolve(root.first("icon", in: atom)?.text, against: base))
+                ?? FeedLinks.resolve(atomChild(root, "icon")?.text, against: base))
         var problems: [String] = []
         NewsstandExtension.apply(to: &publication, from: root, base: base, problems: &problems)
 
         for link in root.children where link.localName == "link" && atom.contains(link.namespaceURI ?? NS.atom) {
             let rel = FeedText.line(link.attribute("rel")) ?? "alternate"
+            noteOPDS(rel: rel, type: link.attribute("type"))
             let href = FeedLinks.resolve(link.attribute("href"), against: link.base(inside: base))
             if rel == "next", publication.nextPage == nil { publication.nextPage = href }
             if NewsstandExtension.isPushLink(rel: rel, type: link.attribute("type")), publication.pushURL == nil {
                 publication.pushURL = href
             }
         }
-
-        for entry in root.children where entry.localName == "entry" {
-            read(entry, base: base, into: &collector, navigation: &publication.links)
-        }
-        let feedDate = FeedDates.parse(root.first("updated", in: atom)?.text)
-            ?? FeedDates.parse(root.first("modified", in: atom)?.text)
-        let finished = collector.finish(feedDate: feedDate, itemWord: "entries")
+        let format: FeedFormat = sawNewsstand ? .newsstandAtom : sawOPDS ? .opds1 : .atom
+        if format == .opds1 { publication.links = navigation }
+        let feedDate = FeedDates.parse(atomChild(root, "updated")?.text)
+            ?? FeedDates.parse(atomChild(root, "modified")?.text)
+        let finished = collector.finish(feedDate: feedDate, keepsEntriesWithoutContent: format == .newsstandAtom,
+                                        itemWord: "entries")
         return FeedDocument(format: format, publication: publication, entries: finished.entries,
                             problems: problems + finished.problems)
     }
 
-    private func read(_ entry: XMLElement, base parentBase: URL, into collector: inout EntryCollector,
-                      navigation: inout [NavigationLink]) {
+    private mutating func noteOPDS(rel: String, type: String?) {
+        if !sawOPDS, rel.hasPrefix("http://opds-spec.org/") || (type ?? "").contains("profile=opds-catalog") { sawOPDS = true }
+    }
+
+    private mutating func read(_ entry: XMLElement, base parentBase: LinkBase) {
         let base = entry.base(inside: parentBase)
         var draft = EntryDraft()
-        draft.id = FeedText.line(entry.first("id", in: atom)?.text)
-        draft.title = text(entry.first("title", in: atom))
-        let published = entry.first("published", in: atom) ?? entry.first("issued", in: atom)
-            ?? entry.first("date", in: [NS.dc, NS.dcTerms], prefix: "dc") ?? entry.first("issued", in: [NS.dcTerms])
-        let updated = entry.first("updated", in: atom) ?? entry.first("modified", in: atom)
-        draft.date = FeedDates.parse(published?.text) ?? FeedDates.parse(updated?.text)
-        draft.summary = EntryCollector.summary(text(entry.first("summary", in: atom)) ?? text(entry.first("content", in: atom)))
-        draft.endDate = FeedDates.parse(entry.first("end_date", in: [NS.newsstand], prefix: "news")?.text)
-
-        draft.coverURL = entry.newsstandCover(base: base)
-
+        // One pass over the children: the first of each kind counts.
+        var id, title, published, updated, summary, content, endDate, icons, dcDate: XMLElement?
         var acquisitions: [ContentLink] = []
         var enclosures: [ContentLink] = []
-        var catalogLink: (url: URL, rel: String, type: String?)?
-        for link in entry.children where link.localName == "link" && atom.contains(link.namespaceURI ?? NS.atom) {
-            let rel = FeedText.line(link.attribute("rel")) ?? "alternate"
-            let type = FeedText.line(link.attribute("type"))
-            guard let href = FeedLinks.resolve(link.attribute("href"), against: link.base(inside: base)) else { continue }
-            switch rel {
-            case _ where rel.hasPrefix("http://opds-spec.org/acquisition"):
-                acquisitions.append(ContentLink(url: href, type: type, length: link.attribute("length"), sha256: link.attribute("sha256")))
-            case "enclosure":
-                enclosures.append(ContentLink(url: href, type: type, length: link.attribute("length"), sha256: link.attribute("sha256")))
-            case "http://opds-spec.org/image", "http://opds-spec.org/cover", "x-stanza-cover-image":
-                if draft.coverURL == nil { draft.coverURL = href }
-            case "http://opds-spec.org/image/thumbnail", "http://opds-spec.org/thumbnail", "x-stanza-cover-image-thumbnail":
-                if draft.thumbnailURL == nil { draft.thumbnailURL = href }
-            default:
-                let isCatalog = (type ?? "").contains("profile=opds-catalog") || (type ?? "").hasPrefix("application/atom+xml")
-                    || rel == "subsection" || rel.hasPrefix("http://opds-spec.org/sort/") || rel == "http://opds-spec.org/featured"
-                    || rel == "http://opds-spec.org/recommended" || rel == "http://opds-spec.org/crawlable"
-                if isCatalog, catalogLink == nil { catalogLink = (href, rel, type) }
+        var images: [XMLElement] = [], thumbnails: [XMLElement] = [], catalogs: [XMLElement] = []
+        for child in entry.children {
+            switch (vocabulary(of: child), child.localName) {
+            case (.atom, "id"): id = id ?? child
+            case (.atom, "title"): title = title ?? child
+            case (.atom, "published"), (.atom, "issued"): published = published ?? child
+            case (.atom, "updated"), (.atom, "modified"): updated = updated ?? child
+            case (.atom, "summary"): summary = summary ?? child
+            case (.atom, "content"): content = content ?? child
+            case (.dublinCore, "date"), (.dublinCore, "issued"): dcDate = dcDate ?? child
+            case (.newsstand, "end_date"):
+                endDate = endDate ?? child
+                sawNewsstand = true
+            case (.newsstand, "cover_art_icons"):
+                icons = icons ?? child
+                sawNewsstand = true
+            case (.newsstand, _):
+                sawNewsstand = true
+            case (.atom, "link"):
+                let rel = FeedText.line(child.attribute("rel")) ?? "alternate"
+                noteOPDS(rel: rel, type: child.attribute("type"))
+                if rel.hasPrefix("http://opds-spec.org/acquisition") || rel == "enclosure" {
+                    guard let href = FeedLinks.resolve(child.attribute("href"), against: child.base(inside: base)) else { continue }
+                    let link = ContentLink(url: href, type: child.attribute("type"), length: child.attribute("length"),
+                                           sha256: child.attribute("sha256"))
+                    if rel == "enclosure" { enclosures.append(link) } else { acquisitions.append(link) }
+                } else if AtomReader.imageRels.contains(rel) {
+                    images.append(child)
+                } else if AtomReader.thumbnailRels.contains(rel) {
+                    thumbnails.append(child)
+                } else if AtomReader.isCatalog(rel: rel, type: child.attribute("type")) {
+                    catalogs.append(child)
+                }
+            default: continue
             }
         }
-        if let content = entry.first("content", in: atom), let src = content.attribute("src"),
+        draft.id = FeedText.line(id?.text)
+        draft.title = text(title)
+        draft.date = FeedDates.parse(published?.text) ?? FeedDates.parse(dcDate?.text) ?? FeedDates.parse(updated?.text)
+        draft.summary = EntryCollector.summary(text(summary) ?? text(content))
+        draft.endDate = FeedDates.parse(endDate?.text)
+        if let icons { draft.coverURL = AtomReader.newsstandCover(icons, base: base) }
+        // Links are resolved only when they are used.
+        for image in images where draft.coverURL == nil {
+            draft.coverURL = FeedLinks.resolve(image.attribute("href"), against: image.base(inside: base))
+        }
+        for thumbnail in thumbnails where draft.thumbnailURL == nil {
+            draft.thumbnailURL = FeedLinks.resolve(thumbnail.attribute("href"), against: thumbnail.base(inside: base))
+        }
+        var catalogLink: (url: URL, rel: String, type: String?)?
+        if acquisitions.isEmpty {
+            for catalog in catalogs where catalogLink == nil {
+                if let href = FeedLinks.resolve(catalog.attribute("href"), against: catalog.base(inside: base)) {
+                    catalogLink = (href, FeedText.line(catalog.attribute("rel")) ?? "alternate", FeedText.line(catalog.attribute("type")))
+                }
+            }
+        }
+        if let content, let src = content.attribute("src"),
            let href = FeedLinks.resolve(src, against: content.base(inside: base)) {
             enclosures.append(ContentLink(url: href, type: content.attribute("type")))
         }
         draft.content = ContentLink.best(acquisitions) ?? ContentLink.best(enclosures)
 
-        if draft.content == nil, acquisitions.isEmpty, let catalog = catalogLink, format == .opds1 {
+        // Kept as navigation if the feed turns out to be an OPDS catalog.
+        if draft.content == nil, acquisitions.isEmpty, let catalog = catalogLink {
             navigation.append(NavigationLink(title: draft.title ?? catalog.url.absoluteString, url: catalog.url,
                                              rel: catalog.rel, type: catalog.type, summary: draft.summary))
             return
@@ -123,21 +157,64 @@ struct AtomReader {
         collector.add(draft)
     }
 
-    /// A text construct: `type="html"` has its markup removed, `xhtml` is the div's text,
-    /// and plain text that came with stray child elements keeps their text.
-    private func text(_ element: XMLElement?) -> String? {
-        guard let element else { return nil }
-        switch element.attribute("type")?.lowercased() {
-        case "html", "text/html": return FeedText.fromHTML(element.allText)
-        default: return FeedText.line(element.allText)
+    enum Vocabulary { case atom, newsstand, dublinCore, other }
+
+    /// Which vocabulary an element belongs to: by namespace, or by prefix when the prefix was
+    /// never declared; unqualified elements of a feed without a namespace count as Atom.
+    private func vocabulary(of element: XMLElement) -> Vocabulary {
+        if let uri = element.namespaceURI {
+            if uri == root?.namespaceURI || atom.contains(uri) { return .atom }
+            if uri == NS.newsstand { return .newsstand }
+            if uri == NS.dc || uri == NS.dcTerms { return .dublinCore }
+            return .other
+        }
+        if element.name == element.localName { return .atom }
+        if element.name.hasPrefix("news:") { return .newsstand }
+        if element.name.hasPrefix("dc:") || element.name.hasPrefix("dcterms:") { return .dublinCore }
+        return .other
+    }
+
+    static let imageRels: Set<String> = ["http://opds-spec.org/image", "http://opds-spec.org/cover", "x-stanza-cover-image"]
+    static let thumbnailRels: Set<String> = [
+        "http://opds-spec.org/image/thumbnail", "http://opds-spec.org/thumbnail", "x-stanza-cover-image-thumbnail",
+    ]
+
+    static func isCatalog(rel: String, type: String?) -> Bool {
+        let type = type ?? ""
+        return type.contains("profile=opds-catalog") || type.hasPrefix("application/atom+xml")
+            || rel == "subsection" || rel.hasPrefix("http://opds-spec.org/sort/") || rel == "http://opds-spec.org/featured"
+            || rel == "http://opds-spec.org/recommended" || rel == "http://opds-spec.org/crawlable"
+    }
+
+    /// The cover in `<news:cover_art_icons>`: the `SOURCE` size, else the last one listed.
+    static func newsstandCover(_ icons: XMLElement, base: LinkBase) -> URL? {
+        var chosen: XMLElement?
+        for icon in icons.children where icon.localName == "cover_art_icon" {
+            chosen = icon
+            if icon.attribute("size")?.uppercased() == "SOURCE" { break }
+        }
+        return FeedLinks.resolve(chosen?.attribute("src"), against: icons.base(inside: base))
+    }
+
+    /// A child in the Atom namespace, or unqualified in a feed that declares no namespace.
+    private func atomChild(_ element: XMLElement, _ name: String) -> XMLElement? {
+        element.children.first { child in
+            child.localName == name && (child.namespaceURI.map(atom.contains) ?? (child.name == name))
         }
     }
 
+    /// A text construct. `html` has its markup removed and `xhtml` is the div's text; plain
+    /// `text` is treated the same way, because real feeds put markup (escaped or in CDATA)
+    /// into titles that claim to be plain text.
+    private func text(_ element: XMLElement?) -> String? {
+        guard let element else { return nil }
+        return FeedText.fromHTML(element.allText)
+    }
 }
 
 /// Our extension elements and push discovery, shared by the XML readers.
 enum NewsstandExtension {
-    static func apply(to publication: inout PublicationInfo, from container: XMLElement, base: URL, problems: inout [String]) {
+    static func apply(to publication: inout PublicationInfo, from container: XMLElement, base: LinkBase, problems: inout [String]) {
         if let binding = container.first("binding", in: [NS.nst], prefix: "nst") {
             Self.binding(type: binding.attribute("type"), edge: binding.attribute("edge"), into: &publication, problems: &problems)
         }

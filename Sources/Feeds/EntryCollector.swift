@@ -30,6 +30,7 @@ struct ContentLink {
     /// Whether this is an archive an issue can be made of: zip, EPUB or CBZ, by media type,
     /// or by file extension when the type is missing or generic.
     var isIssueArchive: Bool {
+        if let type, ContentLink.archiveTypes.contains(type) { return true }
         let base = type.map { String($0.split(separator: ";")[0]).trimmingCharacters(in: .whitespaces) }
         if let base, ContentLink.archiveTypes.contains(base) { return true }
         if base == nil || base == "application/octet-stream" || base == "binary/octet-stream" {
@@ -51,48 +52,50 @@ struct ContentLink {
 
 /// Turns drafts into entries: a stable unique name (id, else content URL), a title, a date
 /// (the feed's, with a note, when the entry has none), and notes for what was dropped.
+/// Drafts are kept until `finish`, because whether entries without content count is only
+/// known once the whole feed has been read (a newsstand feed lists them anyway).
 struct EntryCollector {
-    private(set) var entries: [FeedEntry] = []
-    private(set) var problems: [String] = []
-    private var names = Set<String>()
-    private var undated: [Int] = []
-    /// Entries without an archive that are still kept (a newsstand feed lists issues even
-    /// when their content link is missing; the library can show them).
-    let keepsEntriesWithoutContent: Bool
-    private var skippedWithoutContent = 0
+    private var drafts: [EntryDraft] = []
+    private var notes: [String] = []
 
-    init(keepsEntriesWithoutContent: Bool) {
-        self.keepsEntriesWithoutContent = keepsEntriesWithoutContent
-    }
+    mutating func note(_ problem: String) { notes.append(problem) }
 
-    mutating func note(_ problem: String) { problems.append(problem) }
+    mutating func add(_ draft: EntryDraft) { drafts.append(draft) }
 
-    mutating func add(_ draft: EntryDraft) {
-        let label = draft.title ?? draft.id ?? "entry \(entries.count + skippedWithoutContent + 1)"
-        if draft.content == nil, !keepsEntriesWithoutContent {
-            skippedWithoutContent += 1
-            return
+    /// The entries, in feed order, and every problem met. Undated entries get the feed's date
+    /// (else the newest entry date, else the epoch).
+    mutating func finish(feedDate: Date?, keepsEntriesWithoutContent: Bool, itemWord: String = "items")
+        -> (entries: [FeedEntry], problems: [String]) {
+        var entries: [FeedEntry] = []
+        entries.reserveCapacity(drafts.count)
+        var problems = notes
+        var names = Set<String>()
+        var undated: [Int] = []
+        var skippedWithoutContent = 0
+        for draft in drafts {
+            let label = draft.title ?? draft.id ?? "entry \(entries.count + skippedWithoutContent + 1)"
+            if draft.content == nil, !keepsEntriesWithoutContent {
+                skippedWithoutContent += 1
+                continue
+            }
+            if draft.content == nil { problems.append("entry \"\(label)\" has no zip, EPUB or CBZ content link") }
+            guard let name = draft.id ?? draft.content?.url.absoluteString else {
+                problems.append("entry \"\(label)\" has neither an id nor a content link; skipped")
+                continue
+            }
+            guard names.insert(name).inserted else {
+                problems.append("entry \"\(label)\" repeats the name \(name); skipped")
+                continue
+            }
+            if draft.date == nil { undated.append(entries.count) }
+            let title = draft.title ?? draft.content.map { $0.url.deletingPathExtension().lastPathComponent } ?? name
+            entries.append(FeedEntry(
+                name: name, title: title, date: draft.date ?? .distantPast, summary: draft.summary,
+                coverURL: draft.coverURL, thumbnailURL: draft.thumbnailURL ?? draft.coverURL,
+                contentURL: draft.content?.url, contentType: draft.content?.type,
+                contentLength: draft.content?.length, sha256: draft.content?.sha256, endDate: draft.endDate))
         }
-        if draft.content == nil { problems.append("entry \"\(label)\" has no zip, EPUB or CBZ content link") }
-        guard let name = draft.id ?? draft.content?.url.absoluteString else {
-            problems.append("entry \"\(label)\" has neither an id nor a content link; skipped")
-            return
-        }
-        guard names.insert(name).inserted else {
-            problems.append("entry \"\(label)\" repeats the name \(name); skipped")
-            return
-        }
-        if draft.date == nil { undated.append(entries.count) }
-        let title = draft.title ?? draft.content.map { $0.url.deletingPathExtension().lastPathComponent } ?? name
-        entries.append(FeedEntry(
-            name: name, title: title, date: draft.date ?? .distantPast, summary: draft.summary,
-            coverURL: draft.coverURL, thumbnailURL: draft.thumbnailURL ?? draft.coverURL,
-            contentURL: draft.content?.url, contentType: draft.content?.type,
-            contentLength: draft.content?.length, sha256: draft.content?.sha256, endDate: draft.endDate))
-    }
-
-    /// Gives undated entries the feed's date (else the newest entry date, else the epoch).
-    mutating func finish(feedDate: Date?, itemWord: String = "items") -> (entries: [FeedEntry], problems: [String]) {
+        drafts = []
         if skippedWithoutContent > 0 {
             problems.append("\(skippedWithoutContent) \(itemWord) carry no zip, EPUB or CBZ link and are not issues")
         }

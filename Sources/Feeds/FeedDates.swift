@@ -105,7 +105,7 @@ public enum FeedDates {
             }
             if let first = token.first, first == "+" || first == "-", token.count >= 3 {
                 let digits = token.dropFirst().replacingOccurrences(of: ":", with: "")
-                if let value = Int(digits), digits.allSatisfy(\.isNumber) {
+                if digits.count <= 4, let value = Int(digits), digits.allSatisfy(\.isNumber) {
                     let sign = first == "-" ? -1 : 1
                     let (h, m) = digits.count <= 2 ? (value, 0) : (value / 100, value % 100)
                     offset = sign * (h * 3600 + m * 60)

@@ -37,19 +37,16 @@ extension XMLElement {
 
     /// Whether any attribute declares this namespace (`xmlns:x="uri"`).
     func declares(_ uri: String) -> Bool {
-        attributes.contains { key, value in (key == "xmlns" || key.hasPrefix("xmlns:")) && value == uri }
+        attributeList.contains { key, value in (key == "xmlns" || key.hasPrefix("xmlns:")) && value == uri }
     }
     /// The base URL for links inside this element: its `xml:base` resolved against the parent's.
-    func base(inside parent: URL) -> URL {
-        guard let value = attributes["xml:base"] else { return parent }
-        return FeedLinks.resolve(value, against: parent) ?? parent
+    func base(inside parent: LinkBase) -> LinkBase {
+        guard let value = attribute("xml:base") else { return parent }
+        return FeedLinks.resolve(value, against: parent).map(LinkBase.init) ?? parent
     }
 
-    /// The cover in `<news:cover_art_icons>`: the `SOURCE` size, else the last one listed.
-    func newsstandCover(base: URL) -> URL? {
-        guard let icons = first("cover_art_icons", in: [NS.newsstand], prefix: "news") else { return nil }
-        let all = icons.children.filter { $0.localName == "cover_art_icon" }
-        let source = all.first { $0.attribute("size")?.uppercased() == "SOURCE" } ?? all.last
-        return FeedLinks.resolve(source?.attribute("src"), against: icons.base(inside: base))
+    /// The cover in this element's `<news:cover_art_icons>`, if it has one.
+    func newsstandCover(base: LinkBase) -> URL? {
+        first("cover_art_icons", in: [NS.newsstand], prefix: "news").flatMap { AtomReader.newsstandCover($0, base: base) }
     }
 }

@@ -30,19 +30,34 @@ public enum FeedParser {
             return try PlistReader.read(plist, url: url)
         }
 
-        let xml = MarkupParser.parse(data)
+        // Entries and items are read as soon as each one closes, so a long feed is never
+        // held as one big tree.
+        var atom = AtomReader(url: url)
+        var rss = RSSReader(url: url)
+        let xml = MarkupParser.parse(data, streaming: ["entry", "item"]) { streamed in
+            switch (streamed.root.localName, streamed.element.localName) {
+            case ("feed", "entry") where streamed.parent === streamed.root:
+                atom.consume(streamed.element, root: streamed.root)
+            case ("rss", "item"), ("RDF", "item"):
+                rss.consume(streamed.element, parent: streamed.parent, root: streamed.root)
+            default:
+                break
+            }
+        }
         guard let root = xml.root else {
-            throw xml.error.map { FeedError.unreadable(url, $0) } ?? FeedError.notAFeed(url)
+            let looksLikeXML = data[start] == UInt8(ascii: "<") || data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF])
+            guard looksLikeXML, let error = xml.error else { throw FeedError.notAFeed(url) }
+            throw FeedError.unreadable(url, error)
         }
         var document: FeedDocument
         switch root.localName {
-        case "feed": document = AtomReader(root: root, url: url).read()
-        case "rss", "RDF": document = RSSReader(root: root, url: url).read()
+        case "feed": document = atom.finish(root)
+        case "rss", "RDF": document = rss.finish(root)
         case "plist": document = try PlistReader.read(PlistReader.value(root), url: url)
         default: throw FeedError.notAFeed(url)
         }
         var notes = xml.warnings
-        if let error = xml.error { notes.append("the feed is damaged (\(error)); everything before that point was read") }
+        if let error = xml.error { notes.append("the feed is not well-formed (\(error)); what could be read was kept") }
         document.problems = notes + document.problems
         return document
     }

@@ -2,30 +2,78 @@ import Foundation
 
 /// Cleaning of every string a feed supplies before it leaves this module.
 enum FeedText {
-    /// One line of text: control characters (C0, DEL, C1) and bidirectional overrides removed,
-    /// whitespace runs collapsed to one space, trimmed. Nil when nothing is left.
+    /// One line of text: control characters (C0, DEL, C1), bidirectional controls and BOMs
+    /// removed, whitespace runs (NBSP and line separators included) collapsed to one space,
+    /// trimmed. Nil when nothing is left. Works on UTF-8 bytes; clean text is returned as is.
     static func line(_ raw: String?) -> String? {
         guard let raw else { return nil }
-        var out = String.UnicodeScalarView()
-        var pendingSpace = false
-        for scalar in raw.unicodeScalars {
-            let v = scalar.value
-            if v == 0x20 || v == 0x09 || v == 0x0A || v == 0x0D || v == 0xA0 || v == 0x3000 || v == 0x2028 || v == 0x2029 {
-                pendingSpace = !out.isEmpty
+        var text = raw
+        return text.withUTF8 { bytes -> String? in
+            if isCleanLine(bytes) { return bytes.isEmpty ? nil : raw }
+            var out: [UInt8] = []
+            out.reserveCapacity(bytes.count)
+            var pendingSpace = false
+            var i = 0
+            let n = bytes.count
+            while i < n {
+                let b = bytes[i]
+                var width = 1
+                var space = false
+                var strip = false
+                switch b {
+                case 0x20, 0x09, 0x0A, 0x0D: space = true
+                case 0x00..<0x20, 0x7F: strip = true
+                case 0xC2 where i + 1 < n:
+                    width = 2
+                    if bytes[i + 1] == 0xA0 { space = true } else if bytes[i + 1] < 0xA0 { strip = true }
+                case 0xD8 where i + 1 < n && bytes[i + 1] == 0x9C:  // U+061C arabic letter mark
+                    width = 2
+                    strip = true
+                case 0xE2 where i + 2 < n:
+                    width = 3
+                    let (b1, b2) = (bytes[i + 1], bytes[i + 2])
+                    if b1 == 0x80, b2 == 0xA8 || b2 == 0xA9 { space = true }  // line, paragraph separators
+                    else if b1 == 0x80, b2 == 0x8E || b2 == 0x8F || (0xAA...0xAE).contains(b2) { strip = true }
+                    else if b1 == 0x81, (0xA6...0xA9).contains(b2) { strip = true }
+                case 0xEF where i + 2 < n && bytes[i + 1] == 0xBB && bytes[i + 2] == 0xBF:
+                    width = 3
+                    strip = true
+                default:
+                    break
+                }
+                if space {
+                    pendingSpace = !out.isEmpty
+                } else if !strip {
+                    if pendingSpace { out.append(0x20); pendingSpace = false }
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i..<min(i + width, n)]))
+                }
+                i += width
+            }
+            return out.isEmpty ? nil : String(decoding: out, as: UTF8.self)
+        }
+    }
+
+    /// True when `line` would return the text unchanged: no byte that could start a control,
+    /// a stripped or space-like character, no leading, trailing or doubled space.
+    private static func isCleanLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var previousSpace = true
+        for b in bytes {
+            if b == 0x20 {
+                if previousSpace { return false }
+                previousSpace = true
                 continue
             }
-            if isStripped(v) { continue }
-            if pendingSpace { out.append(" "); pendingSpace = false }
-            out.append(scalar)
+            if b < 0x20 || b == 0x7F || b == 0xC2 || b == 0xD8 || b == 0xE2 || b == 0xEF { return false }
+            previousSpace = false
         }
-        return out.isEmpty ? nil : String(out)
+        return !previousSpace || bytes.isEmpty
     }
 
     /// A line from text that may hold HTML markup (Atom `type="html"`, RSS titles and
     /// descriptions): tags dropped, script and style bodies dropped, entities decoded.
     static func fromHTML(_ raw: String?) -> String? {
         guard let raw else { return nil }
-        guard raw.contains("<") || raw.contains("&") else { return line(raw) }
+        guard raw.utf8.contains(UInt8(ascii: "<")) || raw.utf8.contains(UInt8(ascii: "&")) else { return line(raw) }
         return line(decodeEntities(stripTags(raw)))
     }
 
@@ -36,74 +84,88 @@ enum FeedText {
             || v == 0xFEFF
     }
 
-    private static func stripTags(_ html: String) -> String {
-        var out = ""
-        var rest = Substring(html)
-        while let open = rest.firstIndex(of: "<") {
-            out += rest[..<open]
-            let after = rest[rest.index(after: open)...]
-            guard let first = after.first, first.isLetter || first == "/" || first == "!" || first == "?" else {
-                out += "<"
-                rest = after
+    /// Text without its tags; `script` and `style` lose their bodies; block-level tags and
+    /// line breaks become spaces. A tag cut off at the end is dropped.
+    static func stripTags(_ html: String) -> String {
+        let b = Array(html.utf8)
+        let n = b.count
+        var out: [UInt8] = []
+        out.reserveCapacity(n)
+        var i = 0
+        func lower(_ c: UInt8) -> UInt8 { c >= 0x41 && c <= 0x5A ? c + 0x20 : c }
+        func isLetter(_ c: UInt8) -> Bool { (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A }
+        while i < n {
+            guard b[i] == UInt8(ascii: "<"), i + 1 < n,
+                  isLetter(b[i + 1]) || b[i + 1] == UInt8(ascii: "/") || b[i + 1] == UInt8(ascii: "!") || b[i + 1] == UInt8(ascii: "?")
+            else {
+                out.append(b[i])
+                i += 1
                 continue
             }
-            guard let close = after.firstIndex(of: ">") else {
-                rest = ""  // a tag cut off at the end
-                break
+            guard let close = b[(i + 1)...].firstIndex(of: UInt8(ascii: ">")) else { break }
+            var k = i + 1
+            let closing = b[k] == UInt8(ascii: "/")
+            if closing { k += 1 }
+            var name: [UInt8] = []
+            while k < close, isLetter(b[k]) || (b[k] >= 0x30 && b[k] <= 0x39) { name.append(lower(b[k])); k += 1 }
+            i = close + 1
+            if !closing, name == Array("script".utf8) || name == Array("style".utf8) {
+                // Skip to the matching end tag, whatever its case.
+                let end = [UInt8(ascii: "<"), UInt8(ascii: "/")] + name
+                var j = i
+                while j + end.count <= n, !(0..<end.count).allSatisfy({ lower(b[j + $0]) == end[$0] }) { j += 1 }
+                i = j + end.count <= n ? (b[j...].firstIndex(of: UInt8(ascii: ">")).map { $0 + 1 } ?? n) : n
+                continue
             }
-            let tag = after[..<close].lowercased()
-            rest = after[after.index(after: close)...]
-            for hidden in ["script", "style"] where tag == hidden || tag.hasPrefix(hidden + " ") {
-                if let end = rest.range(of: "</\(hidden)", options: .caseInsensitive) {
-                    rest = rest[end.upperBound...]
-                    if let gt = rest.firstIndex(of: ">") { rest = rest[rest.index(after: gt)...] }
-                } else {
-                    rest = ""
-                }
-            }
-            // Block-level tags separate words.
-            if ["p", "/p", "br", "br/", "br /", "div", "/div", "li", "/li", "/h1", "/h2", "/h3", "tr", "td"].contains(where: { tag == $0 || tag.hasPrefix($0 + " ") }) {
-                out += " "
-            }
+            if blockTags.contains(name) { out.append(0x20) }
         }
-        out += rest
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
+    private static let blockTags: Set<[UInt8]> = Set(
+        ["p", "br", "div", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "td", "th", "blockquote", "hr"]
+            .map { Array($0.utf8) })
+
     /// Decodes HTML character references in one pass (the result is never decoded again,
-    /// so nothing can expand recursively).
+    /// so nothing can expand recursively). Unknown names stay as written.
     static func decodeEntities(_ text: String) -> String {
-        guard text.contains("&") else { return text }
-        var out = ""
-        var rest = Substring(text)
-        while let amp = rest.firstIndex(of: "&") {
-            out += rest[..<amp]
-            let after = rest[rest.index(after: amp)...]
-            guard let semi = after.prefix(12).firstIndex(of: ";") else {
-                out += "&"
-                rest = after
+        guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
+        let b = Array(text.utf8)
+        let n = b.count
+        var out: [UInt8] = []
+        out.reserveCapacity(n)
+        var i = 0
+        while i < n {
+            guard b[i] == UInt8(ascii: "&") else {
+                out.append(b[i])
+                i += 1
                 continue
             }
-            let name = after[..<semi]
+            var end = i + 1
+            while end < n, end - i <= 12, b[end] != UInt8(ascii: ";"), b[end] != UInt8(ascii: "&") { end += 1 }
+            guard end < n, b[end] == UInt8(ascii: ";"), end > i + 1 else {
+                out.append(b[i])
+                i += 1
+                continue
+            }
+            let name = b[(i + 1)..<end]
             var replacement: String?
-            if name.hasPrefix("#") {
-                let digits = name.dropFirst()
-                let value = digits.hasPrefix("x") || digits.hasPrefix("X")
-                    ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits)
+            if name.first == UInt8(ascii: "#") {
+                let digits = String(decoding: name.dropFirst(), as: UTF8.self)
+                let value = digits.hasPrefix("x") || digits.hasPrefix("X") ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits)
                 if let value, let scalar = Unicode.Scalar(value) { replacement = String(Character(scalar)) }
             } else {
-                replacement = htmlEntities[String(name)]
+                replacement = htmlEntities[String(decoding: name, as: UTF8.self)]
             }
             if let replacement {
-                out += replacement
-                rest = after[after.index(after: semi)...]
+                out.append(contentsOf: replacement.utf8)
+                i = end + 1
             } else {
-                out += "&"
-                rest = after
+                out.append(b[i])
+                i += 1
             }
         }
-        out += rest
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     private static let htmlEntities: [String: String] = [
@@ -118,27 +180,3 @@ enum FeedText {
     ]
 }
 
-/// Resolution of the links a feed gives, against the feed URL or an `xml:base`.
-enum FeedLinks {
-    /// The absolute URL `href` points at, or nil when it is empty, unparsable, or of a scheme
-    /// a feed may not point at (`file:` only when the feed itself is a local file).
-    static func resolve(_ href: String?, against base: URL) -> URL? {
-        guard let href = FeedText.line(href) else { return nil }
-        var url = URL(string: href, relativeTo: base)
-        if url == nil, let escaped = href.addingPercentEncoding(withAllowedCharacters: allowed) {
-            url = URL(string: escaped, relativeTo: base)
-        }
-        guard let absolute = url?.absoluteURL, let scheme = absolute.scheme?.lowercased() else { return nil }
-        switch scheme {
-        case "http", "https": return absolute
-        case "file": return base.isFileURL ? absolute : nil
-        default: return nil
-        }
-    }
-
-    private static let allowed: CharacterSet = {
-        var set = CharacterSet.urlQueryAllowed
-        set.insert(charactersIn: "#%")
-        return set
-    }()
-}

@@ -73,7 +73,7 @@ enum JSONReaders {
 
     static func jsonFeed(_ root: [String: Any], url: URL) -> FeedDocument {
         let feed = Loose(root)
-        let base = url
+        let base = LinkBase(url)
         var publication = PublicationInfo(
             title: FeedText.fromHTML(feed["title"].text) ?? url.deletingPathExtension().lastPathComponent,
             subtitle: FeedText.fromHTML(feed["description"].text),
@@ -83,7 +83,7 @@ enum JSONReaders {
         var problems: [String] = []
         applyExtension(feed["_newsstand"], to: &publication, base: base, problems: &problems)
 
-        var collector = EntryCollector(keepsEntriesWithoutContent: false)
+        var collector = EntryCollector()
         for item in feed["items"].array {
             var draft = EntryDraft()
             draft.id = FeedText.line(item["id"].string)
@@ -99,13 +99,13 @@ enum JSONReaders {
             draft.content = ContentLink.best(attachments)
             collector.add(draft)
         }
-        let finished = collector.finish(feedDate: nil)
+        let finished = collector.finish(feedDate: nil, keepsEntriesWithoutContent: false)
         return FeedDocument(format: .jsonFeed, publication: publication, entries: finished.entries,
                             problems: problems + finished.problems)
     }
 
     /// `"_newsstand": {"binding": {"type": "magazine", "edge": "left"}, "push": "https://..."}`
-    private static func applyExtension(_ ext: Loose, to publication: inout PublicationInfo, base: URL, problems: inout [String]) {
+    private static func applyExtension(_ ext: Loose, to publication: inout PublicationInfo, base: LinkBase, problems: inout [String]) {
         NewsstandExtension.binding(type: ext["binding"]["type"].string, edge: ext["binding"]["edge"].string,
                                    into: &publication, problems: &problems)
         if let push = FeedLinks.resolve(ext["push"].string, against: base) { publication.pushURL = push }
@@ -115,16 +115,17 @@ enum JSONReaders {
 
     static func opds2(_ root: [String: Any], url: URL) -> FeedDocument {
         let feed = Loose(root)
+        let base = LinkBase(url)
         let metadata = feed["metadata"]
         var publication = PublicationInfo(
             title: FeedText.line(metadata["title"].text) ?? url.deletingPathExtension().lastPathComponent,
             subtitle: FeedText.line(metadata["subtitle"].text),
             id: FeedText.line(metadata["identifier"].string))
         var problems: [String] = []
-        applyExtension(feed["_newsstand"], to: &publication, base: url, problems: &problems)
+        applyExtension(feed["_newsstand"], to: &publication, base: base, problems: &problems)
         for link in feed["links"].array {
             let rels = link["rel"].strings
-            let href = FeedLinks.resolve(link["href"].string, against: url)
+            let href = FeedLinks.resolve(link["href"].string, against: base)
             if rels.contains("next"), publication.nextPage == nil { publication.nextPage = href }
             if rels.contains(where: { NewsstandExtension.isPushLink(rel: $0, type: link["type"].string) }), publication.pushURL == nil {
                 publication.pushURL = href
@@ -134,7 +135,7 @@ enum JSONReaders {
             }
         }
 
-        var collector = EntryCollector(keepsEntriesWithoutContent: false)
+        var collector = EntryCollector()
         var publications = feed["publications"].array
         var navigation = feed["navigation"].array
         for group in feed["groups"].array {
@@ -142,7 +143,7 @@ enum JSONReaders {
             navigation += group["navigation"].array
         }
         for item in navigation {
-            guard let href = FeedLinks.resolve(item["href"].string, against: url) else { continue }
+            guard let href = FeedLinks.resolve(item["href"].string, against: base) else { continue }
             publication.links.append(NavigationLink(
                 title: FeedText.line(item["title"].text) ?? href.absoluteString, url: href,
                 rel: item["rel"].strings.first, type: FeedText.line(item["type"].string)))
@@ -157,7 +158,7 @@ enum JSONReaders {
             var acquisitions: [ContentLink] = []
             for link in item["links"].array {
                 let rels = link["rel"].strings
-                guard let href = FeedLinks.resolve(link["href"].string, against: url) else { continue }
+                guard let href = FeedLinks.resolve(link["href"].string, against: base) else { continue }
                 if rels.contains(where: { $0.hasPrefix("http://opds-spec.org/acquisition") }) {
                     acquisitions.append(ContentLink(url: href, type: link["type"].string, length: link["length"].string,
                                                     sha256: link["properties"].any("sha256", "_sha256").string))
@@ -169,7 +170,7 @@ enum JSONReaders {
             }
             // `images`: the first is the cover; a smaller one, if any, the thumbnail.
             let images = item["images"].array.compactMap { image -> (URL, Double)? in
-                guard let href = FeedLinks.resolve(image["href"].string, against: url) else { return nil }
+                guard let href = FeedLinks.resolve(image["href"].string, against: base) else { return nil }
                 return (href, Double(image["width"].string ?? "") ?? 0)
             }
             if let first = images.first { draft.coverURL = draft.coverURL ?? first.0 }
@@ -184,7 +185,7 @@ enum JSONReaders {
             }
             collector.add(draft)
         }
-        let finished = collector.finish(feedDate: metadata["modified"].date, itemWord: "publications")
+        let finished = collector.finish(feedDate: metadata["modified"].date, keepsEntriesWithoutContent: false, itemWord: "publications")
         return FeedDocument(format: .opds2, publication: publication, entries: finished.entries,
                             problems: problems + finished.problems)
     }

@@ -35,6 +35,7 @@ enum PlistReader {
 
     static func read(_ plist: Any?, url: URL) throws -> FeedDocument {
         let root = Loose(plist)
+        let base = LinkBase(url)
         let issues: [Loose]
         if plist is [Any] {
             issues = root.array
@@ -46,13 +47,13 @@ enum PlistReader {
         var publication = PublicationInfo(
             title: FeedText.line(root.any("title", "Title").text) ?? url.deletingPathExtension().lastPathComponent,
             subtitle: FeedText.line(root.any("subtitle", "Subtitle").text),
-            coverURL: FeedLinks.resolve(root.any("cover", "Cover").string, against: url))
+            coverURL: FeedLinks.resolve(root.any("cover", "Cover").string, against: base))
         var problems: [String] = []
         NewsstandExtension.binding(type: root.any("binding_type", "BindingType").string,
                                    edge: root.any("binding_edge", "BindingEdge").string, into: &publication, problems: &problems)
-        publication.pushURL = FeedLinks.resolve(root.any("push", "Push").string, against: url)
+        publication.pushURL = FeedLinks.resolve(root.any("push", "Push").string, against: base)
 
-        var collector = EntryCollector(keepsEntriesWithoutContent: true)
+        var collector = EntryCollector()
         for issue in issues {
             var draft = EntryDraft()
             draft.id = FeedText.line(issue.any("Name", "name").string)
@@ -60,23 +61,23 @@ enum PlistReader {
             draft.date = issue.any("Date", "date").date
             draft.summary = EntryCollector.summary(FeedText.line(issue.any("Summary", "summary", "Description", "description").text))
             if let cover = issue.any("Cover", "cover").string {
-                draft.coverURL = FeedLinks.resolve(cover, against: url)
+                draft.coverURL = FeedLinks.resolve(cover, against: base)
             } else if let covers = issue.any("covers", "Covers").value as? [String: Any] {
                 let sizes = Loose(covers)
                 draft.coverURL = FeedLinks.resolve(sizes.any("SOURCE", "source", "large", "big", "full", "cover", "medium").string
-                    ?? covers.keys.sorted().last.flatMap { covers[$0] as? String }, against: url)
-                draft.thumbnailURL = FeedLinks.resolve(sizes.any("small", "thumbnail", "thumb").string, against: url)
+                    ?? covers.keys.sorted().last.flatMap { covers[$0] as? String }, against: base)
+                draft.thumbnailURL = FeedLinks.resolve(sizes.any("small", "thumbnail", "thumb").string, against: base)
             }
             let assets = issue.any("Content", "content").array.compactMap { asset -> ContentLink? in
                 let href = asset.string ?? asset.any("url", "URL", "href", "Url").string
-                guard let link = FeedLinks.resolve(href, against: url) else { return nil }
+                guard let link = FeedLinks.resolve(href, against: base) else { return nil }
                 return ContentLink(url: link, type: asset.any("type", "Type").string,
                                    length: asset.any("length", "size", "Length").string, sha256: asset["sha256"].string)
             }
             draft.content = ContentLink.best(assets)
             collector.add(draft)
         }
-        let finished = collector.finish(feedDate: nil, itemWord: "issues")
+        let finished = collector.finish(feedDate: nil, keepsEntriesWithoutContent: true, itemWord: "issues")
         return FeedDocument(format: .plist, publication: publication, entries: finished.entries,
                             problems: problems + finished.problems)
     }

@@ -2,20 +2,43 @@ import Foundation
 import Markup
 
 /// RSS 2.0 (and 0.9x) and RSS 1.0 (RDF) feeds whose items carry a zip, EPUB or CBZ enclosure.
+/// Items are read one at a time as the parser hands them over (`consume`); the channel at
+/// the end (`finish`).
 struct RSSReader {
-    let root: XMLElement
     let url: URL
-    let format: FeedFormat
+    private var collector = EntryCollector()
+    /// The base of the last parent an item came from (the channel, or the root in RSS 1.0).
+    private var parentBase: (parent: XMLElement, base: LinkBase)?
 
-    init(root: XMLElement, url: URL) {
-        self.root = root
+    init(url: URL) {
         self.url = url
-        format = root.localName == "RDF" ? .rss1 : .rss2
     }
 
-    func read() -> FeedDocument {
+    private mutating func base(of parent: XMLElement, root: XMLElement) -> LinkBase {
+        if let cached = parentBase, cached.parent === parent { return cached.base }
+        let rootBase = root.base(inside: LinkBase(url))
+        let base = parent === root ? rootBase : parent.base(inside: rootBase)
+        parentBase = (parent, base)
+        return base
+    }
+
+    /// Reads one `<item>`, whose parent is the channel (RSS 2.0) or the root (RSS 1.0).
+    mutating func consume(_ item: XMLElement, parent: XMLElement, root: XMLElement) {
+        let base = base(of: parent, root: root)
+        collector.add(draft(item, base: item.base(inside: base)))
+    }
+
+    mutating func finish(_ root: XMLElement) -> FeedDocument {
+        let format: FeedFormat = root.localName == "RDF" ? .rss1 : .rss2
         let channel = root.plain("channel") ?? root.first("channel", in: [NS.rss1]) ?? root
-        let base = channel.base(inside: root.base(inside: url))
+        let base = base(of: channel, root: root)
+        // Items not handed over while reading (RSS 1.0 and 0.90 put them beside the channel).
+        for parent in channel === root ? [root] : [channel, root] {
+            let parentBase = self.base(of: parent, root: root)
+            for item in parent.children where item.localName == "item" {
+                collector.add(draft(item, base: item.base(inside: parentBase)))
+            }
+        }
         var problems: [String] = []
         let image = root.plain("image") ?? channel.plain("image")
         var publication = PublicationInfo(
@@ -33,19 +56,13 @@ struct RSSReader {
                 publication.pushURL = href
             }
         }
-
-        var collector = EntryCollector(keepsEntriesWithoutContent: false)
-        // RSS 1.0 and 0.90 put items beside the channel; RSS 2.0 inside it.
-        let items = channel.children.filter { $0.localName == "item" }
-            + (channel === root ? [] : root.children.filter { $0.localName == "item" })
-        for item in items { collector.add(draft(item, base: item.base(inside: base))) }
         let feedDate = [channel.plain("lastBuildDate"), channel.plain("pubDate"), channel.first("date", in: [NS.dc], prefix: "dc")]
             .lazy.compactMap { FeedDates.parse($0?.text) }.first
-        let finished = collector.finish(feedDate: feedDate)
+        let finished = collector.finish(feedDate: feedDate, keepsEntriesWithoutContent: false)
         return FeedDocument(format: format, publication: publication, entries: finished.entries, problems: problems + finished.problems)
     }
 
-    private func draft(_ item: XMLElement, base: URL) -> EntryDraft {
+    private func draft(_ item: XMLElement, base: LinkBase) -> EntryDraft {
         var draft = EntryDraft()
         draft.id = FeedText.line(item.plain("guid")?.text) ?? FeedText.line(item.attribute("about"))
             ?? FeedText.line(item.first("id", in: NS.atomVariants)?.text)

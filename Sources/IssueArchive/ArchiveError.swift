@@ -11,11 +11,18 @@ public struct ArchiveError: Error, CustomStringConvertible, Equatable, Sendable 
 
     public var kind: Kind
     public var message: String
+    /// The `errno` behind an `.io` error (ENOSPC when the disk is full), for callers that pause
+    /// and retry rather than fail.
+    public var systemError: Int32?
 
-    public init(_ kind: Kind, _ message: String) {
+    public init(_ kind: Kind, _ message: String, systemError: Int32? = nil) {
         self.kind = kind
         self.message = message
+        self.systemError = systemError
     }
+
+    /// The disk (or quota) is full: the archive itself may be fine; try again when there is room.
+    public var isOutOfSpace: Bool { systemError == ENOSPC || systemError == EDQUOT }
 
     public var description: String { message }
 }
@@ -26,7 +33,7 @@ extension ArchiveError {
     }
 
     static func io(_ what: String, _ path: String, errno code: Int32) -> ArchiveError {
-        ArchiveError(.io, "cannot \(what) '\(path)': \(String(cString: strerror(code)))")
+        ArchiveError(.io, "cannot \(what) '\(path)': \(String(cString: strerror(code)))", systemError: code)
     }
 
     /// Entry names come from strangers: show control characters escaped, never raw.

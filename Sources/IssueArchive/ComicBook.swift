@@ -76,7 +76,8 @@ enum ComicBook {
         guard let year = value(info, "Year").flatMap({ Int($0) }), (1000...9999).contains(year) else { return nil }
         guard let month = value(info, "Month").flatMap({ Int($0) }), (1...12).contains(month) else { return String(year) }
         let ym = String(format: "%04d-%02d", year, month)
-        guard let day = value(info, "Day").flatMap({ Int($0) }), (1...31).contains(day) else { return ym }
+        let monthLength = [31, year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        guard let day = value(info, "Day").flatMap({ Int($0) }), (1...monthLength[month - 1]).contains(day) else { return ym }
         return ym + String(format: "-%02d", day)
     }
 

@@ -6,6 +6,7 @@ struct ContentTree {
     let root: URL
     /// Relative paths with `/` separators, in natural order.
     let files: [String]
+    private let exact: Set<String>
     private let lookup: [String: String]
 
     init(root: URL) throws {
@@ -16,6 +17,7 @@ struct ContentTree {
         var found: [String] = []
         ContentTree.walk(root, prefix: "", depth: 0, into: &found)
         files = NaturalOrder.sorted(found)
+        exact = Set(found)
         var lookup: [String: String] = [:]
         for file in files { lookup[file.lowercased()] = lookup[file.lowercased()] ?? file }
         self.lookup = lookup
@@ -45,7 +47,7 @@ struct ContentTree {
     /// The path as it exists on disk: exact, else the only case-insensitive match
     /// (books written on case-insensitive file systems often get the case of links wrong).
     func existing(_ path: String) -> String? {
-        if files.contains(path) { return path }
+        if exact.contains(path) { return path }
         return lookup[path.lowercased()]
     }
 

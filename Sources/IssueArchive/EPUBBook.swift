@@ -12,7 +12,7 @@ enum EPUBBook {
     }
 
     static func isEPUB(_ tree: ContentTree) -> Bool {
-        if tree.contains("META-INF/container.xml") { return true }
+        if containerPath(tree) != nil { return true }
         guard let data = tree.data("mimetype", limit: 256) else { return false }
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "application/epub+zip"
     }
@@ -48,8 +48,10 @@ enum EPUBBook {
         guard !content.readingOrder.isEmpty else {
             throw ArchiveError(.invalidContent, "EPUB has nothing to read: its spine names no document in the book")
         }
+        try refuseDRM(tree, readingOrder: content.readingOrder, packagePath: packagePath)
         content.coverImage = cover(package, packagePath: packagePath, items: items, manifestOrder: manifestOrder, tree: tree)
-        content.tableOfContents = navigation(package, spine: spine, items: items, manifestOrder: manifestOrder, tree: tree)
+        content.tableOfContents = onDisk(navigation(package, spine: spine, items: items, manifestOrder: manifestOrder, tree: tree),
+                                         tree: tree)
         if content.tableOfContents.isEmpty {
             content.tableOfContents = content.readingOrder.map {
                 TOCEntry(title: PlainIssue.documentTitle($0.path, tree: tree), path: $0.path)
@@ -58,14 +60,66 @@ enum EPUBBook {
         return content
     }
 
+    /// Font obfuscation (IDPF, Adobe) is harmless and common; any other encryption of an
+    /// article means DRM, and the text would be unreadable bytes.
+    private static func refuseDRM(_ tree: ContentTree, readingOrder: [Resource], packagePath: String) throws {
+        let bookRoot = String(packagePath.prefix(upTo: packagePath.firstIndex(of: "/") ?? packagePath.startIndex))
+        let candidates = [tree.existing("META-INF/encryption.xml"),
+                          bookRoot.isEmpty ? nil : tree.existing(bookRoot + "/META-INF/encryption.xml")]
+        guard let path = candidates.compactMap({ $0 }).first, let data = tree.data(path),
+              let root = XMLReading.root(of: data) else { return }
+        let fontObfuscation: Set<String> = ["http://www.idpf.org/2008/embedding", "http://ns.adobe.com/pdf/enc#RC"]
+        let articles = Set(readingOrder.map { $0.path.lowercased() })
+        let containerRoot = String(path.dropLast("META-INF/encryption.xml".count))
+        for encrypted in root.descendants("EncryptedData") {
+            let algorithm = encrypted.descendants("EncryptionMethod").first?.attribute("Algorithm") ?? ""
+            guard !fontObfuscation.contains(algorithm),
+                  let uri = encrypted.descendants("CipherReference").first?.attribute("URI"),
+                  let target = BookPath.resolve(uri, from: containerRoot + "x") else { continue }
+            if articles.contains(BookPath.withoutFragment(target).lowercased()) {
+                throw ArchiveError(.encrypted, "this EPUB is locked with DRM: its articles are encrypted and cannot be read")
+            }
+        }
+    }
+
+    /// Links spelled with another case than the file (common in books made on macOS or
+    /// Windows) point at the file as it is on disk; links to nothing are dropped.
+    private static func onDisk(_ entries: [TOCEntry], tree: ContentTree) -> [TOCEntry] {
+        entries.compactMap { entry in
+            var entry = entry
+            entry.children = onDisk(entry.children, tree: tree)
+            let file = BookPath.withoutFragment(entry.path)
+            if let existing = tree.existing(file) {
+                entry.path = existing + entry.path.dropFirst(file.count)
+            } else if let first = entry.children.first {
+                entry.path = first.path
+            } else {
+                return nil
+            }
+            return entry
+        }
+    }
+
+    /// META-INF/container.xml at the root, or inside the one folder that some zip tools wrap
+    /// a book in (paths then stay relative to the extracted root).
+    private static func containerPath(_ tree: ContentTree) -> String? {
+        if let root = tree.existing("META-INF/container.xml") { return root }
+        let nested = tree.files.filter {
+            $0.lowercased().hasSuffix("/meta-inf/container.xml") && $0.split(separator: "/").count == 3
+        }
+        return nested.count == 1 ? nested[0] : nil
+    }
+
     /// The first rootfile of META-INF/container.xml (preferring the OPF media type), else the
     /// only .opf file in the book.
     private static func packageDocument(_ tree: ContentTree) throws -> String {
-        if let data = tree.data("META-INF/container.xml"), let container = XMLReading.root(of: data) {
+        if let containerPath = containerPath(tree), let data = tree.data(containerPath),
+           let container = XMLReading.root(of: data) {
+            let bookRoot = String(containerPath.dropLast("META-INF/container.xml".count))
             let rootfiles = container.descendants("rootfile")
             let chosen = rootfiles.first { $0.attribute("media-type") == "application/oebps-package+xml" } ?? rootfiles.first
             if let fullPath = chosen?.attribute("full-path"),
-               let path = BookPath.normalize(fullPath.split(separator: "/").map(String.init)),
+               let path = BookPath.normalize((bookRoot + fullPath).split(separator: "/").map(String.init)),
                let existing = tree.existing(path.removingPercentEncoding ?? path) ?? tree.existing(path) {
                 return existing
             }

@@ -5,18 +5,36 @@ import Foundation
 public enum IssueInstaller {
     /// Extract + open + verify into a temp dir beside `contentDirectory`, then atomically swap it
     /// into place (replacing an old one). Returns the content.
-    public static func install(archive: URL, into contentDirectory: URL,
-                               limits: ExtractionLimits = .standard) throws -> IssueContent {
+    ///
+    /// With `keepingOtherFiles`, regular files at the top of the old content directory that the
+    /// archive does not contain (a cover or other plain asset downloaded beside the archive) are
+    /// hard-linked into the new content before the swap, so they survive it.
+    public static func install(archive: URL, into contentDirectory: URL, limits: ExtractionLimits = .standard,
+                               keepingOtherFiles: Bool = false) throws -> IssueContent {
         let target = contentDirectory.standardizedFileURL
         let staging = try FileSystem.unusedPath(beside: target, purpose: "installing")
         do {
             try SafeExtractor.extract(archive: archive, to: staging, limits: limits)
             let content = try IssueReader.open(directory: staging)
+            if keepingOtherFiles { try carryOver(from: target, into: staging) }
             try swapIntoPlace(staging, target)
             return content
         } catch {
             FileSystem.removeTree(staging)
             throw error
+        }
+    }
+
+    private static func carryOver(from old: URL, into staging: URL) throws {
+        guard FileSystem.isDirectory(old),
+              let names = try? FileManager.default.contentsOfDirectory(atPath: old.path) else { return }
+        for name in names where !FileSystem.exists(staging.appendingPathComponent(name)) {
+            let source = old.appendingPathComponent(name)
+            var info = stat()
+            guard lstat(source.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+            guard link(source.path, staging.appendingPathComponent(name).path) == 0 else {
+                throw ArchiveError.io("keep", name, errno: errno)
+            }
         }
     }
 

@@ -8,14 +8,21 @@ public enum IssueReader {
     public static func open(directory: URL) throws -> IssueContent {
         let tree = try ContentTree(root: directory.standardizedFileURL)
         if EPUBBook.isEPUB(tree) { return try EPUBBook.open(tree) }
-        let readable = tree.files.filter { path in
-            let type = MediaType.of(path)
-            return MediaType.isDocument(type) || type.hasPrefix("image/")
-        }
-        if !readable.isEmpty && readable.allSatisfy({ MediaType.isImage($0) }) {
-            return try ComicBook.open(tree)
-        }
+        if isComic(tree) { return try ComicBook.open(tree) }
         return try PlainIssue.open(tree)
+    }
+
+    /// Page images and nothing to read but, at most, a few notes (`info.txt`, `.nfo`) that
+    /// scanners put beside the pages.
+    static func isComic(_ tree: ContentTree) -> Bool {
+        var images = 0, notes = 0
+        for path in tree.files {
+            let type = MediaType.of(path)
+            if type.hasPrefix("image/") { images += 1 }
+            else if type == "text/plain" || path.lowercased().hasSuffix(".nfo") { notes += 1 }
+            else if MediaType.isDocument(type) { return false }
+        }
+        return images > 0 && images > 2 * notes
     }
 
     /// Extracts `archive` into a new temporary directory and opens it. The caller removes the
@@ -47,6 +54,18 @@ public enum IssueReader {
             throw ArchiveError(.unsafePath, "link '\(ArchiveError.printable(path))' points outside the issue")
         }
         return url
+    }
+}
+
+extension IssueReader {
+    /// A link as written inside a document of the book (`../images/p%201.png#x`, relative to
+    /// `document`, itself relative to the root) → the file it names. External links (`https:`,
+    /// `mailto:`) and links leaving the root are errors.
+    public static func resolve(link href: String, from document: String, in root: URL) throws -> URL {
+        guard let path = BookPath.resolve(href, from: document) else {
+            throw ArchiveError(.unsafePath, "link '\(ArchiveError.printable(href))' does not point inside the issue")
+        }
+        return try resolve(path, in: root)
     }
 }
 

@@ -62,11 +62,11 @@ enum PlainIssue {
     static func documentTitle(_ path: String, tree: ContentTree) -> String {
         let type = MediaType.of(path)
         if type == "text/html" || type == "application/xhtml+xml",
-           let data = tree.data(path, limit: 256 << 10),
+           let data = tree.data(path, limit: 16 << 10),
            let title = HTMLScan.title(in: String(decoding: data, as: UTF8.self)) {
             return title
         }
-        if type == "text/markdown", let data = tree.data(path, limit: 64 << 10) {
+        if type == "text/markdown", let data = tree.data(path, limit: 16 << 10) {
             for line in String(decoding: data, as: UTF8.self).split(separator: "\n") where line.hasPrefix("#") {
                 let title = line.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces)
                 if !title.isEmpty { return title }

@@ -103,7 +103,11 @@ public enum SafeExtractor {
         for entry in zip {
             guard count < directory.entries.count else { break }
             let record = directory.entries[count]
-            guard entry.uncompressedSize == record.uncompressedSize, entry.checksum == record.crc32 || record.kind == .directory else {
+            // Entries with a data descriptor are compared by count only: ZIPFoundation reads the
+            // descriptor by position and some writers leave out its signature.
+            let streamed = (record.flags & 0x08) != 0
+            guard streamed || record.kind == .directory
+                    || (entry.uncompressedSize == record.uncompressedSize && entry.checksum == record.crc32) else {
                 throw ArchiveError(.inconsistent, "archive entry '\(ArchiveError.printable(record.name))' is damaged: its headers disagree")
             }
             count += 1

@@ -110,16 +110,27 @@ struct ZipDirectory {
         let tailLength = Int(min(file.size, 22 + 0xFFFF))
         let tailStart = file.size - UInt64(tailLength)
         let tail = ByteReader(try file.bytes(at: tailStart, count: tailLength, what: "the end record"))
+        // The record whose comment ends exactly at the end of the file; a second one that does
+        // too (a record hidden in a comment) makes the archive ambiguous. Trailing bytes are
+        // accepted only when no record ends exactly there.
         var found: Int?
+        var fitting: Int?
         var position = tailLength - 22
         while position >= 0 {
-            if tail.u32(position) == endSignature,
-               position + 22 + Int(tail.u16(position + 20)) <= tailLength {
-                found = position
-                break
+            if tail.u32(position) == endSignature {
+                let end = position + 22 + Int(tail.u16(position + 20))
+                if end == tailLength {
+                    if found != nil {
+                        throw ArchiveError(.inconsistent, "archive has two end records; it is damaged or crafted to mislead")
+                    }
+                    found = position
+                } else if end < tailLength && fitting == nil {
+                    fitting = position
+                }
             }
             position -= 1
         }
+        found = found ?? fitting
         guard let at = found else {
             let head = try file.bytes(at: 0, count: Int(min(file.size, 4)), what: "the header")
             if head == [0x50, 0x4B, 0x03, 0x04] {
@@ -301,7 +312,13 @@ struct ZipDirectory {
             guard probe.bytes.count >= length else {
                 throw ArchiveError(.truncated, "archive is truncated: the data descriptor of '\(shown)' is missing")
             }
-            guard probe.u32(crcAt) == entry.crc32 else { throw disagree("the CRC-32") }
+            let descriptorCRC = probe.u32(crcAt)
+            if descriptorCRC != entry.crc32 {
+                // Some streaming writers leave the central CRC zero; the descriptor then has the
+                // real one, and the data is checked against it.
+                guard entry.crc32 == 0 else { throw disagree("the CRC-32") }
+                entry.crc32 = descriptorCRC
+            }
             entry.regionEnd = dataEnd + UInt64(length)
         }
     }

@@ -14,23 +14,58 @@ public enum MarkupParser {
     public static let maxDepth = 256
 
     public static func parse(_ data: Data) -> XMLDocument {
-        let decoded = TextDecoding.decode(data)
-        return parse(decoded.text, warnings: decoded.warnings)
+        read(data, stream: nil)
     }
 
     public static func parse(_ string: String) -> XMLDocument {
-        parse(string, warnings: [])
+        read(string, warnings: [], stream: nil)
     }
 
-    private static func parse(_ string: String, warnings: [String]) -> XMLDocument {
+    /// An element handed over while the document is read.
+    public struct Streamed {
+        public let element: XMLElement
+        public let parent: XMLElement
+        public let root: XMLElement
+    }
+
+    /// Reads a document, handing each element whose local name is in `names` and that sits
+    /// directly under the root or one level below it (Atom entries, RSS items) to `handler`
+    /// as soon as it closes, and leaving it out of the tree. A long feed then never holds
+    /// more than one entry's elements at a time.
+    public static func parse(_ data: Data, streaming names: Set<String>, _ handler: (Streamed) -> Void) -> XMLDocument {
+        withoutActuallyEscaping(handler) { handler in
+            read(data, stream: Stream(names: names, handler: handler))
+        }
+    }
+
+    private static func read(_ data: Data, stream: Stream?) -> XMLDocument {
+        if let input = TextDecoding.utf8Input(data) {
+            return data.withUnsafeBytes { raw in
+                let bytes = raw.bindMemory(to: UInt8.self)
+                var reader = Reader(bytes: UnsafeBufferPointer(rebasing: bytes[input.skip...]), stream: stream)
+                reader.warnings = input.warnings
+                reader.run()
+                return XMLDocument(root: reader.root, error: reader.error, warnings: reader.warnings)
+            }
+        }
+        let decoded = TextDecoding.decode(data)
+        return read(decoded.text, warnings: decoded.warnings, stream: stream)
+    }
+
+    private static func read(_ string: String, warnings: [String], stream: Stream?) -> XMLDocument {
         var text = string
         return text.withUTF8 { buffer in
-            var reader = Reader(bytes: buffer)
+            var reader = Reader(bytes: buffer, stream: stream)
             reader.warnings = warnings
             reader.run()
             return XMLDocument(root: reader.root, error: reader.error, warnings: reader.warnings)
         }
     }
+}
+
+private struct Stream {
+    let names: Set<String>
+    let handler: (MarkupParser.Streamed) -> Void
 }
 
 private let lt = UInt8(ascii: "<"), gt = UInt8(ascii: ">"), amp = UInt8(ascii: "&")
@@ -55,7 +90,8 @@ private let xmlNamespace = "http://www.w3.org/XML/1998/namespace"
 private struct Reader {
     struct Frame {
         let element: XMLElement
-        var text: [UInt8] = []
+        let interned: InternedName
+        var text = TextBuffer()
         /// The namespace bindings to restore when this element closes, if it declared any.
         let savedNamespaces: [String: String]?
     }
@@ -71,10 +107,66 @@ private struct Reader {
     var warnings: [String] = []
     /// Open elements beyond `maxDepth` that were flattened; their end tags are swallowed.
     var flattened = 0
+    /// Names seen so far, by FNV-1a hash of their bytes: a feed repeats a few dozen names
+    /// thousands of times, and each is made into strings only once.
+    var names = [InternedName?](repeating: nil, count: 1024)
+    var moreNames: [UInt64: [InternedName]] = [:]
+    /// Bumped whenever the namespace bindings change, so a name's resolved namespace can be
+    /// cached on the name itself.
+    var namespaceGeneration = 0
 
-    init(bytes: UnsafeBufferPointer<UInt8>) {
+    final class InternedName {
+        let hash: UInt64
+        let name: String
+        let localName: String
+        /// "" when the name has no prefix (the key of the default namespace).
+        let prefix: String
+        var resolvedGeneration = -1
+        var resolvedNamespace: String?
+        /// Whether elements of this name are handed to the stream handler.
+        let streamed: Bool
+
+        init(hash: UInt64, name: String, localName: String, prefix: String, streamed: Bool) {
+            self.hash = hash
+            self.name = name
+            self.localName = localName
+            self.prefix = prefix
+            self.streamed = streamed
+        }
+    }
+
+    mutating func intern(_ range: Range<Int>) -> InternedName {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for k in range { hash = (hash ^ UInt64(b[k])) &* 0x0000_0100_0000_01B3 }
+        let bytes = UnsafeBufferPointer(rebasing: b[range])
+        let slot = Int(truncatingIfNeeded: hash >> 54)
+        if let entry = names[slot], entry.hash == hash, entry.name.utf8.elementsEqual(bytes) { return entry }
+        if names[slot] != nil, let bucket = moreNames[hash] {
+            for entry in bucket where entry.name.utf8.elementsEqual(bytes) { return entry }
+        }
+        let name = String(decoding: bytes, as: UTF8.self)
+        let entry: InternedName
+        if let offset = bytes.firstIndex(of: colon) {
+            let colonIndex = range.lowerBound + offset  // a rebased buffer counts from 0
+            let localName = String(decoding: UnsafeBufferPointer(rebasing: b[(colonIndex + 1)..<range.upperBound]), as: UTF8.self)
+            entry = InternedName(
+                hash: hash, name: name, localName: localName,
+                prefix: String(decoding: UnsafeBufferPointer(rebasing: b[range.lowerBound..<colonIndex]), as: UTF8.self),
+                streamed: stream?.names.contains(localName) ?? false)
+        } else {
+            entry = InternedName(hash: hash, name: name, localName: name, prefix: "",
+                                 streamed: stream?.names.contains(name) ?? false)
+        }
+        if names[slot] == nil { names[slot] = entry } else { moreNames[hash, default: []].append(entry) }
+        return entry
+    }
+
+    let stream: Stream?
+
+    init(bytes: UnsafeBufferPointer<UInt8>, stream: Stream?) {
         b = bytes
         n = bytes.count
+        self.stream = stream
     }
 
     mutating func run() {
@@ -137,9 +229,9 @@ private struct Reader {
         }
         if needsCopy {
             decoded.append(contentsOf: UnsafeBufferPointer(rebasing: b[run..<i]))
-            stack[stack.count - 1].text.append(contentsOf: decoded)
+            stack[stack.count - 1].text.append(decoded, source: b)
         } else {
-            stack[stack.count - 1].text.append(contentsOf: UnsafeBufferPointer(rebasing: b[start..<i]))
+            stack[stack.count - 1].text.appendRun(start..<i, of: b)
         }
     }
 
@@ -220,7 +312,7 @@ private struct Reader {
         if isNameStart(next) { return startTag() }
         // A '<' that starts no markup ("a < b" in sloppy feeds) is text.
         fail(at: i, "'<' that starts no tag")
-        if !stack.isEmpty { stack[stack.count - 1].text.append(lt) }
+        if !stack.isEmpty { stack[stack.count - 1].text.append([lt], source: b) }
         i += 1
         return true
     }
@@ -277,14 +369,14 @@ private struct Reader {
             // Only line ends are normalised inside CDATA; nothing else is decoded.
             while k < stop {
                 if b[k] == cr {
-                    stack[stack.count - 1].text.append(contentsOf: UnsafeBufferPointer(rebasing: b[run..<k]))
-                    stack[stack.count - 1].text.append(lf)
+                    stack[stack.count - 1].text.appendRun(run..<k, of: b)
+                    stack[stack.count - 1].text.append([lf], source: b)
                     if k + 1 < stop, b[k + 1] == lf { k += 1 }
                     run = k + 1
                 }
                 k += 1
             }
-            stack[stack.count - 1].text.append(contentsOf: UnsafeBufferPointer(rebasing: b[run..<stop]))
+            stack[stack.count - 1].text.appendRun(run..<stop, of: b)
         }
         guard let end else {
             fail(at: i, "document ends inside CDATA")
@@ -350,8 +442,9 @@ private struct Reader {
             flattened -= 1
             return true
         }
-        let name = String(decoding: UnsafeBufferPointer(rebasing: b[nameStart..<nameEnd]), as: UTF8.self)
-        guard let depth = stack.lastIndex(where: { $0.element.name == name }) else {
+        let interned = intern(nameStart..<nameEnd)
+        let name = interned.name
+        guard let depth = stack.lastIndex(where: { $0.interned === interned }) else {
             fail(at: tagStart, "</\(name)> closes no open element")
             return true
         }
@@ -364,17 +457,26 @@ private struct Reader {
 
     mutating func close() {
         guard let frame = stack.popLast() else { return }
-        frame.element.text = String(decoding: frame.text, as: UTF8.self)
-        if let saved = frame.savedNamespaces { namespaces = saved }
+        frame.element.text = frame.text.string(source: b)
+        if let saved = frame.savedNamespaces {
+            namespaces = saved
+            namespaceGeneration += 1
+        }
         if stack.isEmpty, frame.element === root { rootClosed = true }
+        if frame.interned.streamed, let stream, stack.count == 1 || stack.count == 2, let root,
+           let parent = stack.last?.element, parent.children.last === frame.element {
+            parent.children.removeLast()
+            stream.handler(MarkupParser.Streamed(element: frame.element, parent: parent, root: root))
+        }
     }
 
     mutating func startTag() -> Bool {
         let tagStart = i
         var k = i + 1
         while k < n, !endsName(b[k]) { k += 1 }
-        let name = String(decoding: UnsafeBufferPointer(rebasing: b[(i + 1)..<k]), as: UTF8.self)
-        var attributes: [String: String] = [:]
+        let interned = intern((i + 1)..<k)
+        let name = interned.name
+        var attributes: [(name: String, value: String)] = []
         var selfClosing = false
         i = k
         while true {
@@ -396,18 +498,23 @@ private struct Reader {
                 i += 1  // a stray '/', '=' or quote
                 continue
             }
-            let attrName = String(decoding: UnsafeBufferPointer(rebasing: b[attrStart..<i]), as: UTF8.self)
+            let attrName = intern(attrStart..<i).name
             while i < n, isSpace(b[i]) { i += 1 }
             guard i < n, b[i] == equals else {
-                attributes[attrName] = attributes[attrName] ?? ""  // HTML-style bare attribute
+                if !attributes.contains(where: { $0.name == attrName }) {
+                    attributes.append((attrName, ""))  // HTML-style bare attribute
+                }
                 continue
             }
             i += 1
             while i < n, isSpace(b[i]) { i += 1 }
             guard i < n else { continue }
-            if attributes[attrName] != nil { fail(at: attrStart, "attribute \(attrName) repeated in <\(name)>") }
             let value = attributeValue()
-            if attributes[attrName] == nil { attributes[attrName] = value }
+            if attributes.contains(where: { $0.name == attrName }) {
+                fail(at: attrStart, "attribute \(attrName) repeated in <\(name)>")
+            } else {
+                attributes.append((attrName, value))
+            }
         }
         if i > n { i = n }
 
@@ -421,8 +528,11 @@ private struct Reader {
         }
 
         var saved: [String: String]?
-        for (key, value) in attributes where key == "xmlns" || key.hasPrefix("xmlns:") {
-            if saved == nil { saved = namespaces }
+        for (key, value) in attributes where key.utf8.starts(with: "xmlns".utf8) && (key == "xmlns" || key.hasPrefix("xmlns:")) {
+            if saved == nil {
+                saved = namespaces
+                namespaceGeneration += 1
+            }
             let prefix = key == "xmlns" ? "" : String(key.dropFirst(6))
             if value.isEmpty, prefix.isEmpty {
                 namespaces[prefix] = nil
@@ -430,24 +540,20 @@ private struct Reader {
                 namespaces[prefix] = value
             }
         }
-        let localName: String
-        let namespaceURI: String?
-        if let colonIndex = name.utf8.firstIndex(of: colon) {
-            let prefix = String(name[..<colonIndex])
-            localName = String(name[name.utf8.index(after: colonIndex)...])
-            namespaceURI = namespaces[prefix]  // an undeclared prefix is tolerated: no namespace
-        } else {
-            localName = name
-            namespaceURI = namespaces[""]
+        // An undeclared prefix is tolerated: the element has no namespace.
+        if interned.resolvedGeneration != namespaceGeneration {
+            interned.resolvedNamespace = namespaces[interned.prefix]
+            interned.resolvedGeneration = namespaceGeneration
         }
-        let element = XMLElement(name: name, localName: localName, namespaceURI: namespaceURI, attributes: attributes)
+        let element = XMLElement(name: name, localName: interned.localName, namespaceURI: interned.resolvedNamespace,
+                                 attributeList: attributes)
         if let parent = stack.last {
             element.textOffset = parent.text.count
             parent.element.children.append(element)
         } else if root == nil {
             root = element
         }
-        stack.append(Frame(element: element, savedNamespaces: saved))
+        stack.append(Frame(element: element, interned: interned, savedNamespaces: saved))
         if selfClosing { close() }
         return true
     }
@@ -455,9 +561,19 @@ private struct Reader {
     /// At an attribute value: quoted (the usual case) or bare. Returns it with references
     /// decoded and whitespace characters turned into spaces, as XML normalises them.
     mutating func attributeValue() -> String {
-        var out: [UInt8] = []
         let delimiter = b[i]
         let quoted = delimiter == quote || delimiter == apostrophe
+        if quoted {
+            // The usual case: nothing to decode or normalise, the value is the bytes themselves.
+            var k = i + 1
+            while k < n, b[k] != delimiter, b[k] != amp, b[k] >= 0x20 { k += 1 }
+            if k < n, b[k] == delimiter {
+                let value = String(decoding: UnsafeBufferPointer(rebasing: b[(i + 1)..<k]), as: UTF8.self)
+                i = k + 1
+                return value
+            }
+        }
+        var out: [UInt8] = []
         if quoted { i += 1 }
         let start = i
         while i < n {
@@ -476,5 +592,40 @@ private struct Reader {
             if i < n { i += 1 } else { fail(at: start, "document ends inside an attribute value") }
         }
         return String(decoding: out, as: UTF8.self)
+    }
+}
+
+/// An element's text while it is read: usually one run of the input, kept as a range and
+/// made into a string once; copied into a buffer only when runs or references are joined.
+private struct TextBuffer {
+    private var bytes: [UInt8] = []
+    private var run: Range<Int>?
+
+    var count: Int { run?.count ?? bytes.count }
+
+    mutating func appendRun(_ range: Range<Int>, of source: UnsafeBufferPointer<UInt8>) {
+        guard !range.isEmpty else { return }
+        if run == nil, bytes.isEmpty {
+            run = range
+            return
+        }
+        materialize(source)
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[range]))
+    }
+
+    mutating func append(_ more: [UInt8], source: UnsafeBufferPointer<UInt8>) {
+        materialize(source)
+        bytes.append(contentsOf: more)
+    }
+
+    private mutating func materialize(_ source: UnsafeBufferPointer<UInt8>) {
+        guard let range = run else { return }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[range]))
+        run = nil
+    }
+
+    func string(source: UnsafeBufferPointer<UInt8>) -> String {
+        if let range = run { return String(decoding: UnsafeBufferPointer(rebasing: source[range]), as: UTF8.self) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

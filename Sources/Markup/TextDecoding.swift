@@ -10,35 +10,78 @@ enum TextDecoding {
     }
 
     static func decode(_ data: Data) -> Decoded {
-        let bytes = [UInt8](data)
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return utf8(bytes[3...]) }
-        if bytes.starts(with: [0xFF, 0xFE]) { return utf16(bytes[2...], bigEndian: false) }
-        if bytes.starts(with: [0xFE, 0xFF]) { return utf16(bytes[2...], bigEndian: true) }
-        if bytes.starts(with: [0x3C, 0x00, 0x3F, 0x00]) { return utf16(bytes[...], bigEndian: false) }
-        if bytes.starts(with: [0x00, 0x3C, 0x00, 0x3F]) { return utf16(bytes[...], bigEndian: true) }
+        if data.starts(with: [0xEF, 0xBB, 0xBF]) { return utf8(data.dropFirst(3)) }
+        if data.starts(with: [0xFF, 0xFE]) { return utf16([UInt8](data.dropFirst(2))[...], bigEndian: false) }
+        if data.starts(with: [0xFE, 0xFF]) { return utf16([UInt8](data.dropFirst(2))[...], bigEndian: true) }
+        if data.starts(with: [0x3C, 0x00, 0x3F, 0x00]) { return utf16([UInt8](data)[...], bigEndian: false) }
+        if data.starts(with: [0x00, 0x3C, 0x00, 0x3F]) { return utf16([UInt8](data)[...], bigEndian: true) }
 
-        let label = declaredEncoding(bytes) ?? "utf-8"
+        let label = declaredEncoding([UInt8](data.prefix(512))) ?? "utf-8"
         switch label {
         case "utf-8", "utf8", "us-ascii", "ascii", "utf-16", "utf16":
             // A UTF-16 declaration on bytes that are plainly ASCII-compatible is a lie; read UTF-8.
-            return utf8(bytes[...])
+            return utf8(data)
         case "iso-8859-1", "iso8859-1", "iso_8859-1", "latin1", "latin-1", "l1",
              "windows-1252", "cp1252", "x-cp1252":
             // As browsers do, ISO-8859-1 is read as its superset Windows-1252.
-            return Decoded(text: singleByte(bytes, high: windows1252), warnings: [])
+            return Decoded(text: singleByte(data, high: windows1252), warnings: [])
         case "iso-8859-15", "iso8859-15", "iso_8859-15", "latin9", "latin-9", "l9":
-            return Decoded(text: singleByte(bytes, high: latin9), warnings: [])
+            return Decoded(text: singleByte(data, high: latin9), warnings: [])
         default:
             if let encoding = foundationEncodings[label], let text = String(data: data, encoding: encoding) {
                 return Decoded(text: text, warnings: [])
             }
-            var decoded = utf8(bytes[...])
+            var decoded = utf8(data)
             decoded.warnings.insert("encoding \"\(label)\" is not supported; read as UTF-8", at: 0)
             return decoded
         }
     }
 
-    private static func utf8(_ bytes: ArraySlice<UInt8>) -> Decoded {
+    /// When the document is UTF-8 (a BOM, a UTF-8 or ASCII declaration, or none), how many
+    /// bytes to skip and what to warn about; the reader then works on the bytes as they are,
+    /// and each string it makes replaces invalid sequences (they never straddle markup,
+    /// which is ASCII). Nil for every other encoding.
+    static func utf8Input(_ data: Data) -> (skip: Int, warnings: [String])? {
+        var skip = 0
+        if data.starts(with: [0xEF, 0xBB, 0xBF]) {
+            skip = 3
+        } else if data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF])
+                    || data.starts(with: [0x3C, 0x00, 0x3F, 0x00]) || data.starts(with: [0x00, 0x3C, 0x00, 0x3F]) {
+            return nil
+        } else if let label = declaredEncoding([UInt8](data.prefix(512))),
+                  !["utf-8", "utf8", "us-ascii", "ascii", "utf-16", "utf16"].contains(label) {
+            return nil
+        }
+        let valid = data.withUnsafeBytes { isValidUTF8($0.bindMemory(to: UInt8.self)) }
+        return (skip, valid ? [] : ["invalid UTF-8 bytes were replaced with U+FFFD"])
+    }
+
+    static func isValidUTF8(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        let n = b.count
+        while i < n {
+            let c = b[i]
+            if c < 0x80 { i += 1; continue }
+            let length: Int
+            var low: UInt8 = 0x80, high: UInt8 = 0xBF
+            switch c {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: length = 3; low = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: length = 3; high = 0x9F
+            case 0xF0: length = 4; low = 0x90
+            case 0xF1...0xF3: length = 4
+            case 0xF4: length = 4; high = 0x8F
+            default: return false
+            }
+            guard i + length <= n, b[i + 1] >= low, b[i + 1] <= high else { return false }
+            for k in 2..<length where b[i + k] & 0xC0 != 0x80 { return false }
+            i += length
+        }
+        return true
+    }
+
+    private static func utf8(_ bytes: Data) -> Decoded {
         if let text = String(validating: bytes, as: UTF8.self) { return Decoded(text: text, warnings: []) }
         return Decoded(text: String(decoding: bytes, as: UTF8.self),
                        warnings: ["invalid UTF-8 bytes were replaced with U+FFFD"])
@@ -74,7 +117,7 @@ enum TextDecoding {
     }
 
     /// Single-byte encodings that equal Latin-1 except for a table of high bytes.
-    private static func singleByte(_ bytes: [UInt8], high: [UInt8: UInt32]) -> String {
+    private static func singleByte(_ bytes: Data, high: [UInt8: UInt32]) -> String {
         var scalars = String.UnicodeScalarView()
         scalars.reserveCapacity(bytes.count)
         for byte in bytes {

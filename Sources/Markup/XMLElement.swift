@@ -11,20 +11,36 @@ public final class XMLElement: @unchecked Sendable {
     /// The namespace the prefix (or the default namespace) is bound to; nil when there is none
     /// or the prefix was never declared.
     public let namespaceURI: String?
+    /// Attributes in document order, by qualified name as written (`href`, `xml:base`,
+    /// `opf:role`). Stored as pairs: elements have few attributes, and a dictionary per
+    /// element cost more than a linear search.
+    public var attributeList: [(name: String, value: String)]
     /// Attributes by qualified name as written (`href`, `xml:base`, `opf:role`).
-    public var attributes: [String: String]
+    public var attributes: [String: String] {
+        get { Dictionary(attributeList.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first }) }
+        set { attributeList = newValue.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) } }
+    }
     public var children: [XMLElement]
     /// The element's own text, all runs concatenated in order, without its children's text.
     public var text: String
     /// Where each child starts inside `text` (UTF-8 offset), so `allText` keeps document order.
     var textOffset = 0
 
+    init(name: String, localName: String, namespaceURI: String?, attributeList: [(name: String, value: String)]) {
+        self.name = name
+        self.localName = localName
+        self.namespaceURI = namespaceURI
+        self.attributeList = attributeList
+        children = []
+        text = ""
+    }
+
     public init(name: String, localName: String? = nil, namespaceURI: String? = nil,
                 attributes: [String: String] = [:], children: [XMLElement] = [], text: String = "") {
         self.name = name
         self.localName = localName ?? XMLElement.localPart(of: name)
         self.namespaceURI = namespaceURI
-        self.attributes = attributes
+        self.attributeList = attributes.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
         self.children = children
         self.text = text
     }
@@ -57,9 +73,13 @@ public final class XMLElement: @unchecked Sendable {
     /// The value of an attribute by its local name: an exact match of the qualified name first
     /// (`href`, or `xml:base` when asked for it), else any prefixed attribute with that local name.
     public func attribute(_ localName: String) -> String? {
-        if let value = attributes[localName] { return value }
-        for (key, value) in attributes where XMLElement.localPart(of: key) == localName && key != localName {
-            return value
+        for attribute in attributeList where attribute.name == localName { return attribute.value }
+        let wanted = localName.utf8.count
+        for (key, value) in attributeList {
+            let utf8 = key.utf8
+            guard utf8.count > wanted + 1 else { continue }
+            let colon = utf8.index(utf8.endIndex, offsetBy: -(wanted + 1))
+            if utf8[colon] == UInt8(ascii: ":"), utf8[utf8.index(after: colon)...].elementsEqual(localName.utf8) { return value }
         }
         return nil
     }

@@ -30,7 +30,7 @@ import Testing
         #expect(doc.format == .newsstandAtom)
         #expect(doc.entries.prefix(2).map(\.name) == ["cut-1", "cut-2"])
         #expect(doc.entries[1].contentURL?.absoluteString == "https://cut.example/2.epub")
-        #expect(doc.problems.first?.contains("damaged") == true)
+        #expect(doc.problems.first?.contains("not well-formed") == true)
     }
 
     @Test func entityBombAndExternalEntitiesStayInert() throws {
@@ -85,6 +85,7 @@ import Testing
         ("February 7, 2026", "2026-02-07T00:00:00Z"),
         ("Saturday, 7 February 2026 9:00:00 UT", "2026-02-07T09:00:00Z"),
         ("1770454800", "2026-02-07T09:00:00Z"),
+        ("Sat, 07 Feb 2026 09:00:00 +9223372036854775807", "2026-02-07T09:00:00Z"),  // an absurd offset is ignored
     ])
     func parses(_ input: String, _ expected: String) {
         #expect(FeedDates.parse(input) == utc(expected), "\(input)")
@@ -95,8 +96,43 @@ import Testing
         #expect(date.timeIntervalSince(utc("2026-02-07T09:00:00Z")) == 0.125)
     }
 
-    @Test(arguments: ["", "soon", "2026-13-01", "32 Feb 2026", "Feb 2026", "2026-02-07T25:00:00Z", "yesterday 10:00"])
+    @Test(arguments: ["", "soon", "2026-13-01", "99999999999999999999:00 7 Feb 2026", "32 Feb 2026", "Feb 2026", "2026-02-07T25:00:00Z", "yesterday 10:00"])
     func refuses(_ input: String) {
         #expect(FeedDates.parse(input) == nil, "\(input)")
+    }
+}
+
+@Suite struct MoreMessyFeedTests {
+    @Test func atomWithoutNamespaceAndCDATAHtmlTitle() throws {
+        let xml = """
+            <feed><title><![CDATA[<b>Plain</b> &amp; simple]]></title><updated>2026-01-02T00:00:00Z</updated>
+            <entry><id>p-1</id><title type="html"><![CDATA[Issue <i>one</i>]]></title><updated>2026-01-01T00:00:00Z</updated>
+            <link rel="enclosure" href="p1.epub"/></entry></feed>
+            """
+        let doc = try FeedParser.parse(Data(xml.utf8), url: try #require(URL(string: "https://plain.example/f.xml")))
+        #expect(doc.format == .atom)
+        #expect(doc.publication.title == "Plain & simple")
+        #expect(doc.entries.map(\.title) == ["Issue one"])
+        #expect(doc.entries.first?.contentURL?.absoluteString == "https://plain.example/p1.epub")
+        #expect(doc.entries.first?.date == utc("2026-01-01T00:00:00Z"))
+    }
+
+    @Test func deeplyNestedJSONIsRefusedOrRead() throws {
+        let url = try #require(URL(string: "https://deep.example/feed.json"))
+        let deep = "{\"version\": \"https://jsonfeed.org/version/1.1\", \"title\": " + String(repeating: "[", count: 100_000)
+            + String(repeating: "]", count: 100_000) + ", \"items\": []}"
+        do {
+            let doc = try FeedParser.parse(Data(deep.utf8), url: url)
+            #expect(doc.entries.isEmpty)
+        } catch let error as FeedError {
+            #expect(error.description.contains("JSON"))
+        }
+    }
+
+    @Test func htmlSummariesLoseScriptsStylesAndTags() throws {
+        #expect(FeedText.fromHTML("<p>One<br/>two</p><SCRIPT>alert('x')</script><style>p{}</style>three &amp;c &hellip; &bogus;")
+            == "One two three &c … &bogus;")
+        #expect(FeedText.fromHTML("a < b and c<d") == "a < b and c")
+        #expect(FeedText.fromHTML("x <script>never closed") == "x")
     }
 }

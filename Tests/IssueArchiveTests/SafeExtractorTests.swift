@@ -246,6 +246,24 @@ import ZIPFoundation
         #expect(FileManager.default.fileExists(atPath: destination.appendingPathComponent("Ä/ñ.txt").path))
     }
 
+    @Test func usesTheInfoZIPUnicodePathWhenItMatchesTheName() throws {
+        let scratch = try Scratch()
+        func unicodePath(_ name: String, for raw: [UInt8]) -> [UInt8] {
+            let body: [UInt8] = [1] + ZipFixture.le32(ZipFixture.crc(raw)) + Array(name.utf8)
+            return ZipFixture.le16(0x7075) + ZipFixture.le16(UInt16(body.count)) + body
+        }
+        let raw = Array("caf?.txt".utf8)
+        var matching = ZipFixture.Entry(bytes: raw, content: Array("coffee".utf8))
+        matching.flags = 0
+        matching.centralExtra = unicodePath("café.txt", for: raw)
+        let stale = Array("old.txt".utf8)
+        var mismatched = ZipFixture.Entry(bytes: stale, content: Array("tea".utf8))
+        mismatched.flags = 0
+        mismatched.centralExtra = unicodePath("renamed.txt", for: Array("something else".utf8))
+        try SafeExtractor.extract(archive: try scratch.zip("u.zip", [matching, mismatched]), to: scratch.file("out"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.file("out").path).sorted() == ["café.txt", "old.txt"])
+    }
+
     @Test func refusesAnExistingDestinationAndLeavesItAlone() throws {
         let scratch = try Scratch()
         let archive = try scratch.zip("ok.zip", [.init("a.txt", "a")])
@@ -255,6 +273,63 @@ import ZIPFoundation
         #expect(throws: ArchiveError.self) { try SafeExtractor.extract(archive: archive, to: destination) }
         #expect(try FileManager.default.contentsOfDirectory(atPath: destination.path) == ["mine.txt"])
         #expect(scratch.listing() == ["ok.zip", "out", "out/mine.txt"])
+    }
+
+    @Test func readsZIP64Archives() throws {
+        let scratch = try Scratch()
+        let text = String(repeating: "sixty-four ", count: 3000)
+        let archive = scratch.file("z64.zip")
+        try ZipFixture([.init("a/one.txt", text), .init("two.bin", "stored", method: 0)], zip64: true).write(to: archive)
+        try SafeExtractor.extract(archive: archive, to: scratch.file("out"))
+        #expect(try String(contentsOf: scratch.file("out/a/one.txt"), encoding: .utf8) == text)
+        #expect(try String(contentsOf: scratch.file("out/two.bin"), encoding: .utf8) == "stored")
+    }
+
+    @Test func readsStreamedEntriesWithDataDescriptors() throws {
+        let scratch = try Scratch()
+        var first = ZipFixture.Entry("first.txt", String(repeating: "stream ", count: 500))
+        first.streamed = true
+        var second = ZipFixture.Entry("second.txt", "tail")
+        second.streamed = true
+        try SafeExtractor.extract(archive: try scratch.zip("s.zip", [first, second]), to: scratch.file("out"))
+        #expect(try String(contentsOf: scratch.file("out/second.txt"), encoding: .utf8) == "tail")
+        var lying = ZipFixture.Entry("x.txt", "descriptor disagrees")
+        lying.streamed = true
+        var archiveBytes = ZipFixture([lying]).bytes()
+        // Damage the descriptor's CRC (it sits right after the data).
+        let descriptorAt = 30 + 5 + lying.data.count
+        archiveBytes[descriptorAt + 4] ^= 0xFF
+        // A writer that left the central CRC zero: the descriptor's CRC is the one checked.
+        var zeroCentral = ZipFixture.Entry("z.txt", "checked against the descriptor")
+        zeroCentral.streamed = true
+        var zeroBytes = ZipFixture([zeroCentral]).bytes()
+        let centralCRCAt = zeroBytes.count - 22 - (46 + 5) + 16
+        zeroBytes.replaceSubrange(centralCRCAt..<(centralCRCAt + 4), with: [0, 0, 0, 0])
+        let zeroArchive = scratch.file("zero.zip")
+        try Data(zeroBytes).write(to: zeroArchive)
+        try SafeExtractor.extract(archive: zeroArchive, to: scratch.file("zero"))
+        #expect(try String(contentsOf: scratch.file("zero/z.txt"), encoding: .utf8) == "checked against the descriptor")
+
+        let other = try Scratch()
+        let damaged = other.file("d.zip")
+        try Data(archiveBytes).write(to: damaged)
+        expectRefused(damaged, in: other, kind: .inconsistent)
+    }
+
+    @Test func anEndRecordHiddenInTheCommentMakesTheArchiveAmbiguous() throws {
+        let scratch = try Scratch()
+        let real = ZipFixture([.init("real.txt", "real")]).bytes()
+        // The comment holds a second end record (pointing at an empty directory) that also ends
+        // exactly at the end of the file: readers would disagree about what the archive holds.
+        let fake = ZipFixture.end(count: 0, size: 0, offset: 0)
+        let archive = scratch.file("comment.zip")
+        try Data(Array(real.dropLast(2)) + ZipFixture.le16(UInt16(fake.count)) + fake).write(to: archive)
+        expectRefused(archive, in: scratch, kind: .inconsistent, mentioning: "two end records")
+        // An ordinary comment and trailing bytes after the record are fine.
+        let commented = scratch.file("commented.zip")
+        try Data(Array(real.dropLast(2)) + ZipFixture.le16(5) + Array("hello".utf8) + Array("junk".utf8)).write(to: commented)
+        try SafeExtractor.extract(archive: commented, to: scratch.file("out2"))
+        #expect(FileManager.default.fileExists(atPath: scratch.file("out2/real.txt").path))
     }
 
     @Test func anEmptyArchiveExtractsToAnEmptyFolder() throws {

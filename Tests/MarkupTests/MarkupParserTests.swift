@@ -218,3 +218,46 @@ private func parse(_ text: String) -> XMLDocument { MarkupParser.parse(Data(text
         #expect(doc.warnings.first?.contains("x-klingon") == true)
     }
 }
+
+@Suite struct UTF8ValidationTests {
+    @Test func agreesWithTheStandardLibrary() {
+        var state: UInt64 = 42
+        func next() -> UInt8 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: state >> 56)
+        }
+        let interesting: [UInt8] = [0x41, 0x80, 0xBF, 0xC0, 0xC2, 0xDF, 0xE0, 0xA0, 0xED, 0x9F, 0xA0, 0xEF, 0xF0, 0x90, 0xF4, 0x8F, 0x90, 0xF5, 0xFF]
+        for _ in 0..<20_000 {
+            let bytes = (0..<Int(next() % 7)).map { _ in next() % 3 == 0 ? next() : interesting[Int(next()) % interesting.count] }
+            let ours = bytes.withUnsafeBufferPointer { TextDecoding.isValidUTF8($0) }
+            #expect(ours == (String(validating: bytes, as: UTF8.self) != nil), "\(bytes)")
+        }
+    }
+
+    @Test func parsedStringsMatchWholeDocumentRepair() throws {
+        let bytes = Array("<t a=\"x".utf8) + [0xE2, 0x82] + Array("\">a".utf8) + [0xF0, 0x9F, 0x98] + Array("<b>".utf8) + [0xED, 0xA0, 0x80] + Array("</b></t>".utf8)
+        let root = try #require(MarkupParser.parse(Data(bytes)).root)
+        #expect(root.attribute("a") == "x\u{FFFD}")
+        #expect(root.text == "a\u{FFFD}")
+        #expect(root.first("b")?.text == "\u{FFFD}\u{FFFD}\u{FFFD}")
+    }
+}
+
+@Suite struct MarkupStreamingTests {
+    @Test func handsOverEntriesAndLeavesThemOutOfTheTree() throws {
+        let xml = "<feed><title>T</title><entry><id>1</id></entry><x><entry><id>2</id></entry><y><entry/></y></x><entry><id>3</id>"
+        var seen: [(String, String)] = []
+        let doc = MarkupParser.parse(Data(xml.utf8), streaming: ["entry"]) { streamed in
+            #expect(streamed.root.name == "feed")
+            seen.append((streamed.element.first("id")?.text ?? "-", streamed.parent.name))
+        }
+        // Entries at depth one and two are handed over (the cut-off last one too); deeper ones stay.
+        #expect(seen.map(\.0) == ["1", "2", "3"])
+        #expect(seen.map(\.1) == ["feed", "x", "feed"])
+        let root = try #require(doc.root)
+        #expect(root.all("entry").isEmpty)
+        #expect(root.first("x")?.first("y")?.all("entry").count == 1)
+        #expect(root.first("title")?.text == "T")
+        #expect(doc.error != nil)
+    }
+}

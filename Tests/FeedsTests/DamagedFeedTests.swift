@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+@testable import Feeds
+
+/// Cut and corrupted versions of every fixture: each must give a document or a FeedError
+/// (never a crash), and whatever is read must still be clean.
+@Suite struct DamagedFeedTests {
+    static let fixtures = [
+        "newsstand-magazine.atom", "opds1-acquisition.xml", "opds1-navigation.xml", "opds2.json", "rss2-enclosures.xml",
+        "rss1.rdf", "atom-enclosures.xml", "jsonfeed-1.1.json", "jsonfeed-1.0.json", "tutorial.plist",
+        "tutorial-lowercase.plist", "latin1-rss.xml", "utf16le-bom.atom", "invalid-utf8-rss.xml", "truncated.atom",
+        "entity-bomb-rss.xml", "hostile-strings.atom",
+    ]
+
+    /// SplitMix64: a fixed sequence, so a failure can be replayed.
+    struct Random {
+        var state: UInt64
+        mutating func next(_ bound: Int) -> Int {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Int((z ^ (z >> 31)) % UInt64(bound))
+        }
+    }
+
+    func check(_ data: Data, _ label: String) {
+        let url = URL(string: "https://damaged.example/feeds/feed.xml")!
+        do {
+            let doc = try FeedParser.parse(data, url: url)
+            let publication: [String?] = [doc.publication.title, doc.publication.subtitle, doc.publication.id]
+            let entries: [String?] = doc.entries.flatMap { [$0.name, $0.title, $0.summary, $0.contentType, $0.sha256] }
+            let links: [String?] = doc.publication.links.flatMap { [$0.title, $0.summary, $0.rel, $0.type] }
+            let strings = publication + entries + links
+            for text in strings.compactMap({ $0 }) where !isClean(text) {
+                Issue.record("\(label): unclean string \(text.debugDescription)")
+            }
+            let feedURLs: [URL?] = [doc.publication.coverURL, doc.publication.pushURL, doc.publication.nextPage]
+            let entryURLs: [URL?] = doc.entries.flatMap { [$0.contentURL, $0.coverURL, $0.thumbnailURL] }
+            let urls = feedURLs + entryURLs + doc.publication.links.map(\.url)
+            for link in urls.compactMap({ $0 }) where !["http", "https"].contains(link.scheme ?? "") {
+                Issue.record("\(label): link with scheme \(link.scheme ?? "none"): \(link)")
+            }
+            #expect(Set(doc.entries.map(\.name)).count == doc.entries.count, "\(label): duplicate names")
+        } catch is FeedError {
+            // A clear refusal is a fine answer for damaged input.
+        } catch {
+            Issue.record("\(label): unexpected error \(error)")
+        }
+    }
+
+    @Test(arguments: fixtures) func everyPrefix(_ name: String) throws {
+        let data = try Fixture.data(name)
+        for length in stride(from: 0, through: data.count, by: 6) { check(data.prefix(length), "\(name)[..<\(length)]") }
+    }
+
+    @Test(arguments: fixtures) func corruptedBytes(_ name: String) throws {
+        let data = try Fixture.data(name)
+        var random = Random(state: UInt64(truncatingIfNeeded: name.utf8.count &* 7919))
+        let specials: [UInt8] = [0x00, 0x1B, 0x3C, 0x3E, 0x26, 0x22, 0x27, 0x2F, 0x3A, 0x7B, 0x7D, 0x5B, 0x5D, 0xC2, 0x9B, 0xFF]
+        for round in 0..<100 {
+            var bytes = [UInt8](data)
+            for _ in 0..<(1 + random.next(8)) {
+                let at = random.next(bytes.count)
+                switch random.next(3) {
+                case 0: bytes[at] = specials[random.next(specials.count)]
+                case 1: bytes.remove(at: at)
+                default: bytes.insert(contentsOf: bytes[at..<min(bytes.count, at + random.next(40))], at: random.next(bytes.count))
+                }
+                if bytes.isEmpty { break }
+            }
+            check(Data(bytes), "\(name) round \(round)")
+        }
+    }
+}

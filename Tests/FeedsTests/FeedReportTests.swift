@@ -1,0 +1,29 @@
+import Foundation
+import Testing
+@testable import Feeds
+
+@Suite struct FeedReportTests {
+    @Test func textListsPublicationIssuesNewestFirstAndProblems() throws {
+        let doc = try Fixture.parse("rss2-enclosures.xml", url: "https://lantern.example/feed.xml")
+        let lines = FeedReport.text(doc).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines[0] == "The Evening Lantern  (rss2)")
+        #expect(lines.contains("  push      https://lantern.example/events"))
+        #expect(lines.contains("Issues (4), newest first:"))
+        let issueLines = lines.filter { $0.hasPrefix("  2026-") }
+        #expect(issueLines.first == "  2026-02-10  Tuesday edition  [lantern-2026-02-10]")
+        #expect(issueLines.last?.hasPrefix("  2026-02-08  Sunday edition") == true)
+        #expect(lines.contains("Problems (2):"))
+    }
+
+    @Test func jsonRoundTrips() throws {
+        let doc = try Fixture.parse("newsstand-magazine.atom", url: "https://harbour.example/feeds/monthly.atom")
+        let json = try FeedReport.json(doc)
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let back = try decoder.decode(FeedDocument.self, from: Data(json.utf8))
+        #expect(back.format == .newsstandAtom)
+        #expect(back.publication == doc.publication)
+        #expect(back.entries == doc.entries)
+        #expect(json.contains("\"contentURL\" : \"https://harbour.example/feeds/issues/2026-03.epub\""))
+    }
+}

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Feed parsing benchmark: a generated 20,000-entry Newsstand Atom feed, parsed by the
+# release build of Feeds (from the file, then fetched from a loopback server), against
+# newsboat reloading the same feed from the same server (`apt-get install newsboat`).
+# Usage: benchmarks/feeds/run.sh [ENTRIES]     (run from anywhere; takes a minute or two)
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+entries="${1:-20000}"
+work="$(mktemp -d /tmp/feeds-bench.XXXXXX)"
+server_pid=""
+cleanup() {
+    if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+echo "== building Feeds (release)"
+cd "$root"
+swift build -c release --target Feeds 2>&1 | grep -E "error|Compiling|Build" | tail -2
+bin="$(swift build -c release --show-bin-path)"
+swiftc -O -I "$bin/Modules" -I "$bin" "$root/benchmarks/feeds/bench.swift" \
+    "$bin"/Feeds.build/*.o "$bin"/Markup.build/*.o -o "$work/bench"
+
+echo "== generating a $entries-entry feed"
+python3 "$root/benchmarks/feeds/generate.py" "$work/feed.xml" "$entries"
+ls -l "$work/feed.xml" | awk '{printf "feed.xml %.1f MB\n", $5 / 1048576}'
+
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+python3 -m http.server "$port" --bind 127.0.0.1 --directory "$work" >/dev/null 2>&1 &
+server_pid=$!
+for _ in $(seq 50); do curl -sf -o /dev/null "http://127.0.0.1:$port/feed.xml" && break; sleep 0.1; done
+url="http://127.0.0.1:$port/feed.xml"
+
+measure() {  # label, command...: wall time and peak memory of one run
+    local label="$1"; shift
+    /usr/bin/time -f "%e %M %U %S" -o "$work/time" "$@" > "$work/out" 2>&1 || { cat "$work/out"; return 1; }
+    read -r wall kb user sys < "$work/time"
+    printf "%-34s wall %6.2f s  cpu %6.2f s  peak %6.1f MB   %s\n" "$label" "$wall" "$(echo "$user + $sys" | bc -l)" \
+        "$(echo "$kb / 1024" | bc -l)" "$(tail -1 "$work/out")"
+}
+
+echo "== results (wall and CPU time of the whole process, peak resident memory; the machine may be shared)"
+measure "newsstand Feeds: parse file x5" "$work/bench" --runs 5 "$work/feed.xml"
+measure "newsstand Feeds: fetch+parse x5" "$work/bench" --runs 5 "$url"
+measure "newsstand Feeds: fetch+parse x1" "$work/bench" --runs 1 "$url"
+
+if command -v newsboat >/dev/null; then
+    mkdir -p "$work/home"
+    echo "$url" > "$work/home/urls"
+    : > "$work/home/config"
+    cat > "$work/newsboat-reload" <<NB
+#!/bin/sh
+HOME="$work/home" exec newsboat -u "$work/home/urls" -c "$work/home/cache.db" -C "$work/home/config" -x reload
+NB
+    chmod +x "$work/newsboat-reload"
+    measure "newsboat -x reload (first, empty)" "$work/newsboat-reload"
+    rm -f "$work/home/cache.db"
+    measure "newsboat -x reload (again, empty)" "$work/newsboat-reload"
+    measure "newsboat -x reload (cache full)" "$work/newsboat-reload"
+    echo "newsboat stored $(sqlite3 "$work/home/cache.db" 'select count(*) from rss_item' 2>/dev/null || echo '?') items"
+else
+    echo "newsboat not installed (apt-get install newsboat): comparison skipped"
+fi
