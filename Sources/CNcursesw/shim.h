@@ -40,6 +40,7 @@ static inline mmask_t nsc_all_mouse_events(void) { return ALL_MOUSE_EVENTS; }
 static inline mmask_t nsc_report_mouse_position(void) { return REPORT_MOUSE_POSITION; }
 
 static inline WINDOW *nsc_stdscr(void) { return stdscr; }
+static inline WINDOW *nsc_curscr(void) { return curscr; }
 static inline int nsc_lines(void) { return LINES; }
 static inline int nsc_cols(void) { return COLS; }
 static inline int nsc_colors(void) { return COLORS; }

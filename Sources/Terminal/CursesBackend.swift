@@ -31,13 +31,26 @@ public final class CursesBackend: TerminalBackend {
     private let screen: OpaquePointer
     private var restored = false
     private var mapper: ColorMapper
-    private var styles: [Style: (attributes: attr_t, pair: Int32)] = [:]
-    private var pairs: [PairKey: Int32] = [:]
-    private var pairOwners: [Int32: PairKey] = [:]
-    private var pairRecycled = false
+    /// Pair numbers by (foreground << 32 | background) colour number.
+    private var pairs: [UInt64: Int32] = [:]
     private var lastFrame: Canvas?
+    /// What the last `draw` cost: for benchmarks and for finding slow frames.
+    public private(set) var lastDraw = DrawStatistics()
 
-    private struct PairKey: Hashable { let foreground: Int32, background: Int32 }
+    public struct DrawStatistics: Sendable, Equatable {
+        /// Cells handed to ncurses (unchanged cells are skipped).
+        public var cellsWritten = 0
+        /// Colour pairs created during the frame.
+        public var pairsAllocated = 0
+        /// True when every pair was taken, so the pair table was started afresh and the
+        /// whole screen repainted.
+        public var pairsReset = false
+        /// Seconds spent copying cells into ncurses, and in `doupdate` writing to the terminal.
+        public var copySeconds = 0.0
+        public var updateSeconds = 0.0
+        public init() {}
+    }
+
 
     /// Opens the terminal named by `TERM` on standard input and output.
     /// - Parameter colors: forces a colour mode (never richer than the terminfo entry allows).
@@ -83,8 +96,19 @@ public final class CursesBackend: TerminalBackend {
 
         mouseinterval(0)
         mousemask(InputDecoding.mouseMask, nil)
+        Self.defineCommonKeys()
 
         CursesBackend.register(self)
+    }
+
+    /// Home and End are sent differently by xterm, rxvt, tmux and the Linux console; a
+    /// terminfo entry knows only one form. Teach ncurses the others it does not already know.
+    private static func defineCommonKeys() {
+        let extra: [(String, Int32)] = [
+            ("\u{1B}[1~", KEY_HOME), ("\u{1B}[7~", KEY_HOME), ("\u{1B}[H", KEY_HOME), ("\u{1B}OH", KEY_HOME),
+            ("\u{1B}[4~", KEY_END), ("\u{1B}[8~", KEY_END), ("\u{1B}[F", KEY_END), ("\u{1B}OF", KEY_END),
+        ]
+        for (sequence, code) in extra where key_defined(sequence) == 0 { define_key(sequence, code) }
     }
 
     deinit {
@@ -101,33 +125,46 @@ public final class CursesBackend: TerminalBackend {
 
     public func draw(_ canvas: Canvas) {
         guard !restored else { return }
+        lastDraw = DrawStatistics()
+        let start = DispatchTime.now().uptimeNanoseconds
         let sameShape = lastFrame.map { $0.width == canvas.width && $0.height == canvas.height } ?? false
         if !sameShape { werase(nsc_stdscr()) }
-        copy(canvas, skippingUnchanged: sameShape)
-        if pairRecycled {
-            // A recycled pair repaints every cell still using it: draw the whole frame again.
-            copy(canvas, skippingUnchanged: false)
+        if !copy(canvas, skippingUnchanged: sameShape) {
+            // Every pair is taken (ncurses does not recycle them): start the pair table
+            // afresh and repaint the whole screen with the pairs this frame needs.
+            reset_color_pairs()
+            pairs.removeAll(keepingCapacity: true)
+            clearok(nsc_curscr(), true)
+            lastDraw.pairsReset = true
+            _ = copy(canvas, skippingUnchanged: false)
         }
         lastFrame = canvas
         wnoutrefresh(nsc_stdscr())
+        let copied = DispatchTime.now().uptimeNanoseconds
         doupdate()
+        lastDraw.copySeconds = Double(copied - start) / 1e9
+        lastDraw.updateSeconds = Double(DispatchTime.now().uptimeNanoseconds - copied) / 1e9
     }
 
-    private func copy(_ canvas: Canvas, skippingUnchanged: Bool) {
-        pairRecycled = false
+    /// Copies the canvas into ncurses' screen; false if it ran out of colour pairs.
+    private func copy(_ canvas: Canvas, skippingUnchanged: Bool) -> Bool {
         let (width, height) = size
         let window = nsc_stdscr()
         var cell = cchar_t()
         var text = [wchar_t](repeating: 0, count: Int(CCHARW_MAX) + 1)
         var lastStyle: Style?
-        var look: (attributes: attr_t, pair: Int32) = (0, 0)
+        var attributes: attr_t = 0
+        var pair: Int32 = 0
+        let previous = skippingUnchanged ? lastFrame : nil
         for y in 0..<min(height, canvas.height) {
             for x in 0..<min(width, canvas.width) {
                 let current = canvas[x, y]
                 if current.isContinuation { continue }
-                if skippingUnchanged, let previous = lastFrame, previous[x, y] == current { continue }
+                if let previous, previous[x, y] == current { continue }
                 if current.style != lastStyle {
-                    look = self.look(of: current.style)
+                    attributes = Self.attributes(current.style.attributes)
+                    guard let number = self.pair(current.style) else { return false }
+                    pair = number
                     lastStyle = current.style
                 }
                 var count = 0
@@ -136,45 +173,44 @@ public final class CursesBackend: TerminalBackend {
                     count += 1
                 }
                 text[count] = 0
-                if nsc_setcchar(&cell, text, look.attributes, look.pair) == ERR {
+                if nsc_setcchar(&cell, text, attributes, pair) == ERR {
                     // More marks than a cell holds, or a sequence ncurses refuses: keep the base.
                     text[1] = 0
-                    if nsc_setcchar(&cell, text, look.attributes, look.pair) == ERR { continue }
+                    if nsc_setcchar(&cell, text, attributes, pair) == ERR { continue }
                 }
                 mvwadd_wch(window, Int32(y), Int32(x), &cell)
+                lastDraw.cellsWritten += 1
             }
         }
+        return true
     }
 
-    private func look(of style: Style) -> (attributes: attr_t, pair: Int32) {
-        if let known = styles[style] { return known }
-        var attributes = nsc_a_normal()
-        let a = style.attributes
-        if a.contains(.bold) { attributes |= nsc_a_bold() }
-        if a.contains(.dim) { attributes |= nsc_a_dim() }
-        if a.contains(.italic) { attributes |= nsc_a_italic() }
-        if a.contains(.underline) { attributes |= nsc_a_underline() }
-        if a.contains(.reverse) { attributes |= nsc_a_reverse() }
-        let pair = self.pair(foreground: mapper.index(for: style.foreground), background: mapper.index(for: style.background))
-        let result = (attributes, pair)
-        if !pairRecycled { styles[style] = result }
-        return result
+    private static let attributeTable: [attr_t] = (0..<64).map { bits in
+        let a = Attributes(rawValue: UInt8(bits))
+        var value = nsc_a_normal()
+        if a.contains(.bold) { value |= nsc_a_bold() }
+        if a.contains(.dim) { value |= nsc_a_dim() }
+        if a.contains(.italic) { value |= nsc_a_italic() }
+        if a.contains(.underline) { value |= nsc_a_underline() }
+        if a.contains(.reverse) { value |= nsc_a_reverse() }
+        return value   // ncurses has no strike-through attribute
     }
 
-    private func pair(foreground: Int32, background: Int32) -> Int32 {
-        if drawingColors == .monochrome || (foreground == -1 && background == -1) { return 0 }
-        let key = PairKey(foreground: foreground, background: background)
+    private static func attributes(_ a: Attributes) -> attr_t { attributeTable[Int(a.rawValue & 63)] }
+
+    /// The pair for a style's colours; nil when every pair is taken.
+    private func pair(_ style: Style) -> Int32? {
+        let foreground = mapper.index(for: style.foreground)
+        let background = mapper.index(for: style.background)
+        if foreground == -1 && background == -1 { return 0 }
+        let key = UInt64(UInt32(bitPattern: foreground)) << 32 | UInt64(UInt32(bitPattern: background))
         if let known = pairs[key] { return known }
         let number = alloc_pair(foreground, background)
-        guard number > 0 else { return 0 }
-        if let previous = pairOwners[number], previous != key {
-            // ncurses gave us the oldest pair again: every style that used it is stale.
-            pairs[previous] = nil
-            styles.removeAll(keepingCapacity: true)
-            pairRecycled = true
-        }
+        // The mapper only produces colours this terminal has, so a failure means every pair
+        // is taken (ncurses 6.4 does not recycle them, whatever its manual says).
+        guard number > 0 else { return nil }
+        lastDraw.pairsAllocated += 1
         pairs[key] = number
-        pairOwners[number] = key
         return number
     }
 
