@@ -29,10 +29,16 @@ public final class CursesBackend: TerminalBackend {
     public let terminalType: String
 
     private let screen: OpaquePointer
+    private var ownedFiles: [UnsafeMutablePointer<FILE>] = []
+    private let outputFile: UnsafeMutablePointer<FILE>
     private var restored = false
     private var mapper: ColorMapper
-    /// Pair numbers by (foreground << 32 | background) colour number.
+    /// Pair numbers by (foreground << 32 | background) colour number. Pairs are handed
+    /// out in order; when all are taken the table starts again from 1 (alloc_pair's own
+    /// recycling in ncurses 6.4 fails or reuses pairs the frame still needs).
     private var pairs: [UInt64: Int32] = [:]
+    private var nextPair: Int32 = 1
+    private var pairLimit: Int32 = 0
     private var lastFrame: Canvas?
     /// What the last `draw` cost: for benchmarks and for finding slow frames.
     public private(set) var lastDraw = DrawStatistics()
@@ -53,20 +59,41 @@ public final class CursesBackend: TerminalBackend {
 
 
     /// Opens the terminal named by `TERM` on standard input and output.
-    /// - Parameter colors: forces a colour mode (never richer than the terminfo entry allows).
+    /// - Parameters:
+    ///   - colors: forces a colour mode (never richer than the terminfo entry allows).
+    ///   - input, output: file descriptors of the terminal (a pty in tests, `/dev/tty` when
+    ///     standard output is a pipe).
     public init(environment: [String: String] = ProcessInfo.processInfo.environment,
-                colors forced: TerminalColors? = nil) throws {
+                colors forced: TerminalColors? = nil,
+                input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO) throws {
         setlocale(LC_ALL, "")
         guard let term = environment["TERM"], !term.isEmpty else {
             throw TerminalError("TERM is not set: set TERM to a type your terminal supports (for example xterm-256color)")
         }
-        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
-            throw TerminalError("standard input and output must be a terminal to open the shelf")
+        guard isatty(input) == 1, isatty(output) == 1 else {
+            throw TerminalError(input == STDIN_FILENO && output == STDOUT_FILENO
+                ? "standard input and output must be a terminal to open the shelf"
+                : "the input and output given are not a terminal")
+        }
+        var opened: [UnsafeMutablePointer<FILE>] = []
+        func file(_ descriptor: Int32, _ mode: String, standard: UnsafeMutablePointer<FILE>, _ number: Int32) -> UnsafeMutablePointer<FILE>? {
+            if descriptor == number { return standard }
+            guard let handle = fdopen(dup(descriptor), mode) else { return nil }
+            opened.append(handle)
+            return handle
+        }
+        guard let inFile = file(input, "r", standard: stdin, STDIN_FILENO),
+              let outFile = file(output, "w", standard: stdout, STDOUT_FILENO) else {
+            opened.forEach { fclose($0) }
+            throw TerminalError("cannot open the terminal: \(String(cString: strerror(errno)))")
         }
         // newterm, unlike initscr, returns nil for an unknown type instead of exiting.
-        guard let screen = newterm(term, stdout, stdin) else {
+        guard let screen = newterm(term, outFile, inFile) else {
+            opened.forEach { fclose($0) }
             throw TerminalError("unknown terminal type '\(term)': set TERM to a type your terminal supports")
         }
+        ownedFiles = opened
+        outputFile = outFile
         self.screen = screen
         terminalType = term
         isUTF8 = nsc_is_utf8_locale() != 0
@@ -93,6 +120,7 @@ public final class CursesBackend: TerminalBackend {
         if let forced { drawing = forced.poorer(drawable) }
         drawingColors = drawing
         mapper = ColorMapper(colors: drawing, basicColors: terminfoColors >= 16 ? 16 : 8)
+        pairLimit = has_colors() ? nsc_color_pairs() : 0
 
         mouseinterval(0)
         mousemask(InputDecoding.mouseMask, nil)
@@ -114,6 +142,7 @@ public final class CursesBackend: TerminalBackend {
     deinit {
         restore()
         delscreen(screen)
+        ownedFiles.forEach { fclose($0) }
     }
 
     public var size: (width: Int, height: Int) {
@@ -129,14 +158,13 @@ public final class CursesBackend: TerminalBackend {
         let start = DispatchTime.now().uptimeNanoseconds
         let sameShape = lastFrame.map { $0.width == canvas.width && $0.height == canvas.height } ?? false
         if !sameShape { werase(nsc_stdscr()) }
-        if !copy(canvas, skippingUnchanged: sameShape) {
-            // Every pair is taken (ncurses does not recycle them): start the pair table
-            // afresh and repaint the whole screen with the pairs this frame needs.
-            reset_color_pairs()
+        if !copy(canvas, skippingUnchanged: sameShape, stopWhenPairsRunOut: true) {
+            // Every pair is taken: number them afresh for this frame and copy it all again.
+            // Redefining a pair makes ncurses resend the cells that still show it.
             pairs.removeAll(keepingCapacity: true)
-            clearok(nsc_curscr(), true)
+            nextPair = 1
             lastDraw.pairsReset = true
-            _ = copy(canvas, skippingUnchanged: false)
+            _ = copy(canvas, skippingUnchanged: false, stopWhenPairsRunOut: false)
         }
         lastFrame = canvas
         wnoutrefresh(nsc_stdscr())
@@ -146,8 +174,9 @@ public final class CursesBackend: TerminalBackend {
         lastDraw.updateSeconds = Double(DispatchTime.now().uptimeNanoseconds - copied) / 1e9
     }
 
-    /// Copies the canvas into ncurses' screen; false if it ran out of colour pairs.
-    private func copy(_ canvas: Canvas, skippingUnchanged: Bool) -> Bool {
+    /// Copies the canvas into ncurses' screen; false if it ran out of colour pairs (or,
+    /// when told not to stop, draws the rest in default colours).
+    private func copy(_ canvas: Canvas, skippingUnchanged: Bool, stopWhenPairsRunOut: Bool) -> Bool {
         let (width, height) = size
         let window = nsc_stdscr()
         var cell = cchar_t()
@@ -163,8 +192,13 @@ public final class CursesBackend: TerminalBackend {
                 if let previous, previous[x, y] == current { continue }
                 if current.style != lastStyle {
                     attributes = Self.attributes(current.style.attributes)
-                    guard let number = self.pair(current.style) else { return false }
-                    pair = number
+                    if let number = self.pair(current.style) {
+                        pair = number
+                    } else if stopWhenPairsRunOut {
+                        return false
+                    } else {
+                        pair = 0
+                    }
                     lastStyle = current.style
                 }
                 var count = 0
@@ -205,10 +239,11 @@ public final class CursesBackend: TerminalBackend {
         if foreground == -1 && background == -1 { return 0 }
         let key = UInt64(UInt32(bitPattern: foreground)) << 32 | UInt64(UInt32(bitPattern: background))
         if let known = pairs[key] { return known }
-        let number = alloc_pair(foreground, background)
-        // The mapper only produces colours this terminal has, so a failure means every pair
-        // is taken (ncurses 6.4 does not recycle them, whatever its manual says).
-        guard number > 0 else { return nil }
+        guard nextPair < pairLimit else { return nil }
+        let number = nextPair
+        // A colour the terminal cannot show (the mapper never makes one) falls back to the default.
+        guard init_extended_pair(number, foreground, background) == OK else { return 0 }
+        nextPair += 1
         lastDraw.pairsAllocated += 1
         pairs[key] = number
         return number
@@ -258,7 +293,21 @@ public final class CursesBackend: TerminalBackend {
         guard !restored else { return }
         restored = true
         endwin()
-        fflush(stdout)
+        fflush(outputFile)
+    }
+
+    /// Stops the program as Ctrl-Z would in a cooked terminal (raw mode delivers Ctrl-Z as
+    /// a key): the terminal is restored, the shell takes over, and on `fg` the screen is
+    /// repainted. Returns after the program is continued.
+    public func suspend() {
+        guard !restored else { return }
+        endwin()
+        fflush(outputFile)
+        kill(getpid(), SIGSTOP)
+        // Continued: repaint everything, the shell has drawn over the screen.
+        clearok(nsc_curscr(), true)
+        lastFrame = nil
+        doupdate()
     }
 
     // MARK: signals

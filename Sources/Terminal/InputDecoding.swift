@@ -42,18 +42,22 @@ public enum InputDecoding {
     }
 
     /// The button of a mouse report; only presses count (releases and motion are nil).
+    /// A click counts as a press: ncurses merges a press and its release into one click
+    /// when both arrive in one read, even with `mouseinterval(0)`.
     public static func mouseButton(state: mmask_t) -> MouseButton? {
-        if state & nsc_button1_pressed() != 0 { return .left }
+        if state & (nsc_button1_pressed() | nsc_button1_clicked()) != 0 { return .left }
         if state & nsc_button4_pressed() != 0 { return .wheelUp }
         if state & nsc_button5_pressed() != 0 { return .wheelDown }
-        if state & nsc_button3_pressed() != 0 { return .right }
-        if state & nsc_button2_pressed() != 0 { return .middle }
+        if state & (nsc_button3_pressed() | nsc_button3_clicked()) != 0 { return .right }
+        if state & (nsc_button2_pressed() | nsc_button2_clicked()) != 0 { return .middle }
         return nil
     }
 
-    /// Mouse reports the backend asks ncurses for: presses of the three buttons and the wheel.
+    /// Mouse reports the backend asks ncurses for: presses (and clicks) of the three
+    /// buttons and the wheel; no releases, no motion.
     public static var mouseMask: mmask_t {
         nsc_button1_pressed() | nsc_button2_pressed() | nsc_button3_pressed()
+            | nsc_button1_clicked() | nsc_button2_clicked() | nsc_button3_clicked()
             | nsc_button4_pressed() | nsc_button5_pressed()
     }
 }

@@ -35,6 +35,7 @@ import Testing
         #expect(InputDecoding.mouseButton(state: nsc_button3_pressed()) == .right)
         #expect(InputDecoding.mouseButton(state: nsc_button4_pressed()) == .wheelUp)
         #expect(InputDecoding.mouseButton(state: nsc_button5_pressed()) == .wheelDown)
+        #expect(InputDecoding.mouseButton(state: nsc_button1_clicked()) == .left)
         #expect(InputDecoding.mouseButton(state: nsc_button1_released()) == nil)
         #expect(InputDecoding.mouseButton(state: nsc_report_mouse_position()) == nil)
         #expect(InputDecoding.mouseMask & nsc_report_mouse_position() == 0)
