@@ -75,6 +75,21 @@ static inline int nsc_open_pty(int *master, int *slave, unsigned short rows, uns
     return openpty(master, slave, NULL, NULL, &size);
 }
 
+// The `colors` capability of a terminfo entry (-1 when the entry is unknown), loaded and
+// released without touching the screen.
+static inline int nsc_terminfo_colors(const char *term) {
+    int error = 0;
+    TERMINAL *saved = cur_term;
+    if (setupterm(term, -1, &error) != OK) { set_curterm(saved); return -1; }
+    int colors = tigetnum("colors");
+    TERMINAL *loaded = cur_term;
+    set_curterm(saved);
+    del_curterm(loaded);
+    return colors;
+}
+
+static inline int nsc_wcwidth(unsigned int c) { return wcwidth((wchar_t)c); }
+
 static inline int nsc_is_utf8_locale(void) {
     const char *codeset = nl_langinfo(CODESET);
     if (codeset == NULL) return 0;

@@ -187,9 +187,15 @@ public final class CursesBackend: TerminalBackend {
         let previous = skippingUnchanged ? lastFrame : nil
         for y in 0..<min(height, canvas.height) {
             for x in 0..<min(width, canvas.width) {
-                let current = canvas[x, y]
-                if current.isContinuation { continue }
-                if let previous, previous[x, y] == current { continue }
+                var current = canvas[x, y]
+                if current.isContinuation {
+                    // ncurses fills this column itself after a character the C library
+                    // calls wide; after one it calls narrow, blank it so nothing stale shows.
+                    guard x > 0, nsc_wcwidth(Self.firstScalar(canvas[x - 1, y].glyph)) < 2 else { continue }
+                    current.glyph = " "
+                } else if let previous, previous[x, y] == current {
+                    continue
+                }
                 if current.style != lastStyle {
                     attributes = Self.attributes(current.style.attributes)
                     if let number = self.pair(current.style) {
@@ -203,20 +209,42 @@ public final class CursesBackend: TerminalBackend {
                 }
                 var count = 0
                 for scalar in current.glyph.unicodeScalars where count < Int(CCHARW_MAX) {
+                    // The last guard against text that would reach the terminal as control
+                    // sequences or reorder what follows: views clean text before this.
+                    if Self.isNeverSent(scalar) { continue }
                     text[count] = wchar_t(bitPattern: scalar.value)
                     count += 1
+                }
+                if count == 0 || nsc_wcwidth(UInt32(bitPattern: text[0])) < 1 {
+                    text[0] = count == 0 ? 0x20 : 0xFFFD
+                    count = max(count, 1)
                 }
                 text[count] = 0
                 if nsc_setcchar(&cell, text, attributes, pair) == ERR {
                     // More marks than a cell holds, or a sequence ncurses refuses: keep the base.
                     text[1] = 0
-                    if nsc_setcchar(&cell, text, attributes, pair) == ERR { continue }
+                    if nsc_setcchar(&cell, text, attributes, pair) == ERR {
+                        text[0] = 0x3F
+                        _ = nsc_setcchar(&cell, text, attributes, pair)
+                    }
                 }
                 mvwadd_wch(window, Int32(y), Int32(x), &cell)
                 lastDraw.cellsWritten += 1
             }
         }
         return true
+    }
+
+    private static func firstScalar(_ glyph: String) -> UInt32 {
+        glyph.unicodeScalars.first?.value ?? 0x20
+    }
+
+    /// C0 and C1 controls, DEL, and the bidirectional embedding, override and isolate marks.
+    static func isNeverSent(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0..<0x20, 0x7F...0x9F, 0x200E, 0x200F, 0x061C, 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return false
+        }
     }
 
     private static let attributeTable: [attr_t] = (0..<64).map { bits in
@@ -364,6 +392,17 @@ public final class CursesBackend: TerminalBackend {
 }
 
 extension TerminalColors {
+    /// What the terminal named by `TERM` can show, asked of terminfo without taking over
+    /// the screen: for commands that write their own escape sequences (`render`). Call it
+    /// before opening a `CursesBackend`, not while one is open.
+    public static func detect(environment: [String: String]) -> TerminalColors {
+        var colors = 0
+        if let term = environment["TERM"], !term.isEmpty {
+            colors = Int(max(0, nsc_terminfo_colors(term)))
+        }
+        return detect(environment: environment, terminfoColors: colors)
+    }
+
     /// The poorer of two modes (direct > palette256 > palette16 > monochrome).
     func poorer(_ other: TerminalColors) -> TerminalColors {
         let order: [TerminalColors] = [.monochrome, .palette16, .palette256, .direct]

@@ -267,3 +267,35 @@ enum TestTerminfo {
         return name
     }
 }
+
+extension CursesBackendTests {
+    @Test func controlAndBidiCharactersNeverReachTheTerminal() throws {
+        let pty = try PseudoTerminal(width: 20, height: 3)
+        let backend = try open(pty, ["TERM": "xterm-256color"])
+        defer { backend.restore() }
+        _ = pty.output()
+        var canvas = Canvas(width: 20, height: 3)
+        // Set directly, past Canvas.put's own filter, as a careless view might.
+        for (x, glyph) in ["\u{1B}", "\u{9B}", "\u{202E}", "\u{07}", "a\u{2066}"].enumerated() {
+            canvas[x, 0] = Cell(glyph: glyph)
+        }
+        canvas.put("safe", x: 8, y: 0, style: .plain)
+        backend.draw(canvas)
+        let output = pty.output()
+        #expect(output.contains("safe"))
+        for scalar: Unicode.Scalar in ["\u{9B}", "\u{202E}", "\u{2066}", "\u{07}"] {
+            #expect(!output.unicodeScalars.contains(scalar), "U+\(String(scalar.value, radix: 16))")
+        }
+        #expect(!output.contains("\u{1B}\u{1B}"))
+    }
+
+    @Test func coloursCanBeAskedOfTerminfoWithoutOpeningTheScreen() {
+        #expect(TerminalColors.detect(environment: ["TERM": "xterm-256color"]) == .palette256)
+        #expect(TerminalColors.detect(environment: ["TERM": "xterm"]) == .palette16)
+        #expect(TerminalColors.detect(environment: ["TERM": "dumb"]) == .monochrome)
+        #expect(TerminalColors.detect(environment: ["TERM": "no-such-terminal"]) == .monochrome)
+        #expect(TerminalColors.detect(environment: [:]) == .monochrome)
+        #expect(TerminalColors.detect(environment: ["TERM": "xterm-256color", "COLORTERM": "truecolor"]) == .direct)
+        #expect(TerminalColors.detect(environment: ["TERM": "xterm-256color", "NO_COLOR": "1"]) == .monochrome)
+    }
+}
