@@ -78,26 +78,6 @@ public enum ThemeLoader {
             + (known.isEmpty ? "" : " (available: \(known.joined(separator: ", ")))"))
     }
 
-    /// The `themes` folder shipped with the program, found from the executable wherever the
-    /// program is started from: `<repo>/themes` for `.build/<config>/newsstand` (swift run),
-    /// `<prefix>/share/newsstand/themes` for `<prefix>/bin/newsstand`. Nil if none is found.
-    public static func shippedThemesDirectory(executable: URL? = Bundle.main.executableURL) -> URL? {
-        guard let executable else { return nil }
-        var directory = executable.resolvingSymlinksInPath().deletingLastPathComponent()
-        for _ in 0..<6 {
-            for candidate in [directory.appendingPathComponent("themes"),
-                              directory.appendingPathComponent("share/newsstand/themes")] {
-                if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("classic.toml").path) {
-                    return candidate
-                }
-            }
-            let parent = directory.deletingLastPathComponent()
-            if parent.path == directory.path { break }
-            directory = parent
-        }
-        return nil
-    }
-
     /// Names of the themes found in the search paths, sorted, without duplicates.
     public static func availableThemes(searchPaths: [URL]) -> [String] {
         var names: Set<String> = [Theme.classic.name]

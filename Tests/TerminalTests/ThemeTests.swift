@@ -159,28 +159,3 @@ import Testing
         #expect(theme.name == "light")
     }
 }
-
-@Suite struct ShippedThemesTests {
-    @Test func theShippedFolderIsFoundFromABuildDirectoryAndFromAnInstallPrefix() throws {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("shipped-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: base) }
-        let fm = FileManager.default
-        // A checkout: <repo>/themes and <repo>/.build/debug/newsstand
-        let repo = base.appendingPathComponent("repo")
-        try fm.createDirectory(at: repo.appendingPathComponent("themes"), withIntermediateDirectories: true)
-        try fm.createDirectory(at: repo.appendingPathComponent(".build/debug"), withIntermediateDirectories: true)
-        try "".write(to: repo.appendingPathComponent("themes/classic.toml"), atomically: true, encoding: .utf8)
-        let built = repo.appendingPathComponent(".build/debug/newsstand")
-        #expect(ThemeLoader.shippedThemesDirectory(executable: built)?.standardizedFileURL.path
-                == repo.appendingPathComponent("themes").standardizedFileURL.path)
-        // An install: <prefix>/bin/newsstand and <prefix>/share/newsstand/themes
-        let prefix = base.appendingPathComponent("usr")
-        try fm.createDirectory(at: prefix.appendingPathComponent("share/newsstand/themes"), withIntermediateDirectories: true)
-        try fm.createDirectory(at: prefix.appendingPathComponent("bin"), withIntermediateDirectories: true)
-        try "".write(to: prefix.appendingPathComponent("share/newsstand/themes/classic.toml"), atomically: true, encoding: .utf8)
-        #expect(ThemeLoader.shippedThemesDirectory(executable: prefix.appendingPathComponent("bin/newsstand"))?.standardizedFileURL.path
-                == prefix.appendingPathComponent("share/newsstand/themes").standardizedFileURL.path)
-        // Nowhere near one.
-        #expect(ThemeLoader.shippedThemesDirectory(executable: URL(fileURLWithPath: "/nonexistent/bin/newsstand")) == nil)
-    }
-}
