@@ -125,6 +125,12 @@ public final class CursesBackend: TerminalBackend {
         mouseinterval(0)
         mousemask(InputDecoding.mouseMask, nil)
         Self.defineCommonKeys()
+        // ncurses reads SGR (1006) mouse reports only when terminfo says so: xterm-256color
+        // does, tmux-256color and screen-256color do not, and their X10 reports cannot
+        // name a column past 223. So ask for SGR reports everywhere and read them here.
+        // (define_key replaces xterm-256color's own binding of the prefix to KEY_MOUSE.)
+        define_key(InputDecoding.sgrMousePrefix, InputDecoding.sgrMouseKeyCode)
+        writeToTerminal(InputDecoding.sgrMouseOn)
 
         CursesBackend.register(self)
     }
@@ -302,7 +308,9 @@ public final class CursesBackend: TerminalBackend {
                     let (width, height) = size
                     return .resize(width: width, height: height)
                 }
-                if code == KEY_MOUSE {
+                if code == InputDecoding.sgrMouseKeyCode {
+                    if let event = readSGRMouseReport() { return event }
+                } else if code == KEY_MOUSE {
                     var report = MEVENT()
                     if getmouse(&report) == OK, let button = InputDecoding.mouseButton(state: report.bstate) {
                         return .mouse(button, x: Int(report.x), y: Int(report.y))
@@ -317,9 +325,36 @@ public final class CursesBackend: TerminalBackend {
         }
     }
 
+    /// The rest of an SGR mouse report after its `ESC [ <` prefix: `Cb ; Cx ; Cy` and
+    /// `M` (press) or `m` (release). The bytes arrive together, so a short wait suffices.
+    private func readSGRMouseReport() -> Event? {
+        let window = nsc_stdscr()
+        wtimeout(window, 50)
+        var parameters = ""
+        while parameters.count < 24 {
+            var value: wint_t = 0
+            guard wget_wch(window, &value) == OK, let scalar = Unicode.Scalar(UInt32(value)) else { return nil }
+            if scalar == "M" || scalar == "m" {
+                return InputDecoding.sgrMouse(parameters: parameters, release: scalar == "m")
+            }
+            guard scalar == ";" || ("0"..."9").contains(scalar) else { return nil }
+            parameters.unicodeScalars.append(scalar)
+        }
+        return nil
+    }
+
+    /// Bytes for the terminal that ncurses does not know about, after what it has queued.
+    private func writeToTerminal(_ text: String) {
+        fflush(outputFile)
+        let bytes = Array(text.utf8)
+        let descriptor = fileno(outputFile)
+        _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    }
+
     public func restore() {
         guard !restored else { return }
         restored = true
+        writeToTerminal(InputDecoding.sgrMouseOff)
         endwin()
         fflush(outputFile)
     }
@@ -329,6 +364,7 @@ public final class CursesBackend: TerminalBackend {
     /// repainted. Returns after the program is continued.
     public func suspend() {
         guard !restored else { return }
+        writeToTerminal(InputDecoding.sgrMouseOff)
         endwin()
         fflush(outputFile)
         kill(getpid(), SIGSTOP)
@@ -336,6 +372,7 @@ public final class CursesBackend: TerminalBackend {
         clearok(nsc_curscr(), true)
         lastFrame = nil
         doupdate()
+        writeToTerminal(InputDecoding.sgrMouseOn)
     }
 
     // MARK: signals

@@ -53,6 +53,41 @@ public enum InputDecoding {
         return nil
     }
 
+    /// SGR mouse reports (`ESC [ < Cb ; Cx ; Cy M`) are read by the backend itself: ncurses
+    /// hands over the prefix as this key code.
+    public static let sgrMousePrefix = "\u{1B}[<"
+    public static let sgrMouseKeyCode: Int32 = 0x4E53   // above KEY_MAX, unused by ncurses
+    /// Button-event tracking (1000) with SGR coordinates (1006); no motion reports.
+    public static let sgrMouseOn = "\u{1B}[?1000h\u{1B}[?1006h"
+    public static let sgrMouseOff = "\u{1B}[?1006l\u{1B}[?1000l"
+
+    /// An SGR report's parameters (`Cb;Cx;Cy`, 1-based cells): presses of the three
+    /// buttons and wheel steps; releases, motion and malformed reports are nil.
+    public static func sgrMouse(parameters: String, release: Bool) -> Event? {
+        let fields = parameters.split(separator: ";", omittingEmptySubsequences: false).map { Int($0) }
+        guard !release, fields.count == 3, let code = fields[0], let column = fields[1], let row = fields[2],
+              column >= 1, row >= 1 else { return nil }
+        if code & 32 != 0 { return nil }   // motion
+        let button: MouseButton
+        if code & 64 != 0 {
+            switch code & 3 {
+            case 0: button = .wheelUp
+            case 1: button = .wheelDown
+            default: return nil   // horizontal wheel
+            }
+        } else if code & 128 != 0 {
+            return nil   // buttons 8–11
+        } else {
+            switch code & 3 {
+            case 0: button = .left
+            case 1: button = .middle
+            case 2: button = .right
+            default: return nil
+            }
+        }
+        return .mouse(button, x: column - 1, y: row - 1)
+    }
+
     /// Mouse reports the backend asks ncurses for: presses (and clicks) of the three
     /// buttons and the wheel; no releases, no motion.
     public static var mouseMask: mmask_t {

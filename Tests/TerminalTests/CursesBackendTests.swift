@@ -144,6 +144,33 @@ final class PseudoTerminal {
         #expect(backend.nextEvent(timeout: 1) == .key(.escape))
     }
 
+    @Test(arguments: ["tmux-256color", "screen-256color", "xterm-256color"])
+    func sgrMouseWorksWhateverTerminfoSaysAndPastColumn223(term: String) throws {
+        let pty = try PseudoTerminal(width: 300, height: 100)
+        let backend = try open(pty, ["TERM": term])
+        backend.draw(Canvas(width: 300, height: 100))
+        #expect(pty.output().contains("\u{1B}[?1006h"))
+        pty.type("\u{1B}[<0;250;90M")
+        #expect(backend.nextEvent(timeout: 1) == .mouse(.left, x: 249, y: 89))
+        pty.type("\u{1B}[<0;250;90m")
+        #expect(backend.nextEvent(timeout: 0.2) == nil)
+        pty.type("\u{1B}[<65;300;100M")
+        #expect(backend.nextEvent(timeout: 1) == .mouse(.wheelDown, x: 299, y: 99))
+        backend.restore()
+        #expect(pty.output().contains("\u{1B}[?1006l"))
+    }
+
+    @Test func x10MouseReportsStillWorkThroughNcurses() throws {
+        let pty = try PseudoTerminal(width: 80, height: 24)
+        let backend = try open(pty, ["TERM": "tmux-256color"])
+        defer { backend.restore() }
+        backend.draw(Canvas(width: 80, height: 24))
+        _ = pty.output()
+        // ESC [ M, then button + 32, column + 32, row + 32 (1-based): a press at (10, 5).
+        pty.type("\u{1B}[M\u{20}\u{2A}\u{25}")
+        #expect(backend.nextEvent(timeout: 1) == .mouse(.left, x: 9, y: 4))
+    }
+
     @Test func aResizeArrivesAsAnEventWithTheNewSize() throws {
         let pty = try PseudoTerminal(width: 40, height: 10)
         let backend = try open(pty, ["TERM": "xterm-256color"])
