@@ -16,10 +16,16 @@ public struct TerminalError: Error, CustomStringConvertible, Equatable {
 /// (xterm-256color). ncurses can only send 24-bit colour through a `-direct` entry
 /// (`TERM=xterm-direct`, from the ncurses-term package), so there the backend draws in
 /// the 256-colour palette while `colorMode` still tells other code (such as `render`,
-/// which writes its own escape sequences) that the terminal takes 24-bit colour.
+/// which writes its own escape sequences) that the terminal takes 24-bit colour. Views
+/// that draw into this backend choose their colours by `drawingColors` (also `colors`).
 ///
 /// Input runs in raw mode: Ctrl-C arrives as `.key(.control("c"))` for the program to
-/// handle, and Ctrl-Z does not suspend.
+/// handle, and Ctrl-Z as `.key(.control("z"))` (call `suspend()`). Mouse: presses and
+/// wheel steps, read as SGR reports on every terminal type; a press and its release that
+/// arrive in one read may reach ncurses as one click, which counts as the press.
+///
+/// Not thread-safe: draw and read events from one thread. `restore()` may also be called
+/// by the signal handlers (see `installSignalHandlers`).
 public final class CursesBackend: TerminalBackend {
     public let colorMode: TerminalColors
     public let drawingColors: TerminalColors
@@ -32,6 +38,7 @@ public final class CursesBackend: TerminalBackend {
     private var ownedFiles: [UnsafeMutablePointer<FILE>] = []
     private let outputFile: UnsafeMutablePointer<FILE>
     private var restored = false
+    private var sgrMouse = false
     private var mapper: ColorMapper
     /// Pair numbers by (foreground << 32 | background) colour number. Pairs are handed
     /// out in order; when all are taken the table starts again from 1 (alloc_pair's own
@@ -48,15 +55,14 @@ public final class CursesBackend: TerminalBackend {
         public var cellsWritten = 0
         /// Colour pairs created during the frame.
         public var pairsAllocated = 0
-        /// True when every pair was taken, so the pair table was started afresh and the
-        /// whole screen repainted.
+        /// True when every pair was taken, so pairs were numbered afresh and the whole
+        /// frame copied again.
         public var pairsReset = false
         /// Seconds spent copying cells into ncurses, and in `doupdate` writing to the terminal.
         public var copySeconds = 0.0
         public var updateSeconds = 0.0
         public init() {}
     }
-
 
     /// Opens the terminal named by `TERM` on standard input and output.
     /// - Parameters:
@@ -127,10 +133,14 @@ public final class CursesBackend: TerminalBackend {
         Self.defineCommonKeys()
         // ncurses reads SGR (1006) mouse reports only when terminfo says so: xterm-256color
         // does, tmux-256color and screen-256color do not, and their X10 reports cannot
-        // name a column past 223. So ask for SGR reports everywhere and read them here.
-        // (define_key replaces xterm-256color's own binding of the prefix to KEY_MOUSE.)
-        define_key(InputDecoding.sgrMousePrefix, InputDecoding.sgrMouseKeyCode)
-        writeToTerminal(InputDecoding.sgrMouseOn)
+        // name a column past 223. So where terminfo has an xterm-style mouse, ask for SGR
+        // reports and read them here (define_key replaces xterm-256color's own binding of
+        // the prefix to KEY_MOUSE).
+        sgrMouse = has_mouse()
+        if sgrMouse {
+            define_key(InputDecoding.sgrMousePrefix, InputDecoding.sgrMouseKeyCode)
+            writeToTerminal(InputDecoding.sgrMouseOn)
+        }
 
         CursesBackend.register(self)
     }
@@ -354,7 +364,7 @@ public final class CursesBackend: TerminalBackend {
     public func restore() {
         guard !restored else { return }
         restored = true
-        writeToTerminal(InputDecoding.sgrMouseOff)
+        if sgrMouse { writeToTerminal(InputDecoding.sgrMouseOff) }
         endwin()
         fflush(outputFile)
     }
@@ -364,7 +374,7 @@ public final class CursesBackend: TerminalBackend {
     /// repainted. Returns after the program is continued.
     public func suspend() {
         guard !restored else { return }
-        writeToTerminal(InputDecoding.sgrMouseOff)
+        if sgrMouse { writeToTerminal(InputDecoding.sgrMouseOff) }
         endwin()
         fflush(outputFile)
         kill(getpid(), SIGSTOP)
@@ -372,7 +382,7 @@ public final class CursesBackend: TerminalBackend {
         clearok(nsc_curscr(), true)
         lastFrame = nil
         doupdate()
-        writeToTerminal(InputDecoding.sgrMouseOn)
+        if sgrMouse { writeToTerminal(InputDecoding.sgrMouseOn) }
     }
 
     // MARK: signals

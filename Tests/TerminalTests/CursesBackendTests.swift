@@ -326,3 +326,13 @@ extension CursesBackendTests {
         #expect(TerminalColors.detect(environment: ["TERM": "xterm-256color", "NO_COLOR": "1"]) == .monochrome)
     }
 }
+
+extension CursesBackendTests {
+    @Test func aTerminalWithoutAMouseIsNotSentMouseModes() throws {
+        let pty = try PseudoTerminal(width: 80, height: 24)
+        let backend = try open(pty, ["TERM": "vt100"])
+        backend.draw(Canvas(width: 80, height: 24))
+        backend.restore()
+        #expect(!pty.output().contains("\u{1B}[?1006"))
+    }
+}
