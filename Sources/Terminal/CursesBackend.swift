@@ -31,7 +31,7 @@ public final class CursesBackend: TerminalBackend {
     public let drawingColors: TerminalColors
     /// False when the locale is not UTF-8: callers should then draw ASCII only.
     public let isUTF8: Bool
-    /// The terminfo entry in use.
+    /// The terminfo entry in use (`TERM`, or its `-direct` sibling when 24-bit colour was forced).
     public let terminalType: String
 
     private let screen: OpaquePointer
@@ -66,7 +66,9 @@ public final class CursesBackend: TerminalBackend {
 
     /// Opens the terminal named by `TERM` on standard input and output.
     /// - Parameters:
-    ///   - colors: forces a colour mode (never richer than the terminfo entry allows).
+    ///   - colors: forces a colour mode, never richer than the terminfo entry allows, except
+    ///     that `.direct` on a 256-colour entry switches to its `-direct` sibling when one is
+    ///     installed (`xterm-256color` → `xterm-direct`): the user asked for 24-bit colour.
     ///   - input, output: file descriptors of the terminal (a pty in tests, `/dev/tty` when
     ///     standard output is a pipe).
     public init(environment: [String: String] = ProcessInfo.processInfo.environment,
@@ -93,15 +95,18 @@ public final class CursesBackend: TerminalBackend {
             opened.forEach { fclose($0) }
             throw TerminalError("cannot open the terminal: \(String(cString: strerror(errno)))")
         }
+        // Asked for 24-bit colour on a 256-colour entry: use its -direct sibling if installed.
+        var entry = term
+        if forced == .direct, let direct = Self.directColorEntry(for: term) { entry = direct }
         // newterm, unlike initscr, returns nil for an unknown type instead of exiting.
-        guard let screen = newterm(term, outFile, inFile) else {
+        guard let screen = newterm(entry, outFile, inFile) else {
             opened.forEach { fclose($0) }
             throw TerminalError("unknown terminal type '\(term)': set TERM to a type your terminal supports")
         }
         ownedFiles = opened
         outputFile = outFile
         self.screen = screen
-        terminalType = term
+        terminalType = entry
         isUTF8 = nsc_is_utf8_locale() != 0
 
         raw()
@@ -143,6 +148,21 @@ public final class CursesBackend: TerminalBackend {
         }
 
         CursesBackend.register(self)
+    }
+
+    /// `xterm-direct` for `xterm-256color`, `tmux-direct` for `tmux-256color`…: the entry of
+    /// the same terminal with 24-bit colour (ncurses-term installs them), if there is one
+    /// and `term` itself has fewer colours. Their colour sequences use the ITU form
+    /// `38:2::r:g:b`, which xterm, tmux, VTE, kitty and most current terminals read.
+    static func directColorEntry(for term: String) -> String? {
+        guard nsc_terminfo_colors(term) < 1 << 24 else { return nil }
+        var base = term
+        for suffix in ["-256color", "-88color", "-16color", "-color"] where base.hasSuffix(suffix) {
+            base.removeLast(suffix.count)
+            break
+        }
+        let candidate = base + "-direct"
+        return nsc_terminfo_colors(candidate) >= 1 << 24 ? candidate : nil
     }
 
     /// Home and End are sent differently by xterm, rxvt, tmux and the Linux console; a

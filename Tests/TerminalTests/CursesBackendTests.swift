@@ -264,25 +264,68 @@ final class PseudoTerminal {
     }
 }
 
-/// Compiles a terminfo entry with direct colour (and few pairs) into a temporary
-/// directory with `tic`, so the test does not depend on the ncurses-term package.
-enum TestTerminfo {
-    nonisolated(unsafe) private static var made: [Int: String] = [:]
+extension CursesBackendTests {
+    @Test func forcingDirectColourSwitchesToTheDirectSiblingEntry() throws {
+        let (plain, direct) = try TestTerminfo.siblings()
+        #expect(CursesBackend.directColorEntry(for: plain) == direct)
+        #expect(CursesBackend.directColorEntry(for: direct) == nil)
+        #expect(CursesBackend.directColorEntry(for: "vt100") == nil)
 
+        let pty = try PseudoTerminal(width: 20, height: 4)
+        let forced = try CursesBackend(environment: ["TERM": plain], colors: .direct, input: pty.slave, output: pty.slave)
+        #expect(forced.terminalType == direct)
+        #expect(forced.drawingColors == .direct)
+        var canvas = Canvas(width: 20, height: 4)
+        canvas.put("deep", x: 0, y: 0, style: Style(foreground: .rgb(0xee, 0xdd, 0xcc), background: .rgb(0x11, 0x22, 0x33)))
+        forced.draw(canvas)
+        #expect(pty.output().contains("48;2;17;34;51m"))
+        forced.restore()
+
+        // COLORTERM alone does not switch entries: it only reports what the terminal can do.
+        let pty2 = try PseudoTerminal(width: 20, height: 4)
+        let auto = try CursesBackend(environment: ["TERM": plain, "COLORTERM": "truecolor"], input: pty2.slave, output: pty2.slave)
+        #expect(auto.terminalType == plain)
+        #expect(auto.colorMode == .direct)
+        #expect(auto.drawingColors == .palette256)
+        auto.restore()
+    }
+}
+
+/// Compiles terminfo entries into a temporary directory with `tic` (ncurses-bin, always
+/// installed), so the tests do not depend on the ncurses-term package.
+enum TestTerminfo {
+    nonisolated(unsafe) private static var compiled: Set<String> = []
+    private static let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("newsstand-terminfo-\(getpid())")
+
+    /// An xterm with 24-bit colour and `pairs` colour pairs.
     static func directEntry(pairs: Int) throws -> String {
-        if let name = made[pairs] { return name }
         let name = "nstest-direct-\(pairs)"
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-terminfo-\(getpid())")
+        try compile(name: name, capabilities: directCapabilities(pairs: pairs))
+        return name
+    }
+
+    /// A 256-colour entry and its -direct sibling, as ncurses-term ships for xterm and tmux.
+    static func siblings() throws -> (plain: String, direct: String) {
+        try compile(name: "nstest-256color", capabilities: [])
+        try compile(name: "nstest-direct", capabilities: directCapabilities(pairs: 0x10000))
+        return ("nstest-256color", "nstest-direct")
+    }
+
+    private static func directCapabilities(pairs: Int) -> [String] {
+        func set(_ prefix: String, _ extended: String) -> String {
+            "\(prefix)=\\E[%?%p1%{8}%<%t\(prefix == "setaf" ? 3 : 4)%p1%d%e\(extended);2;"
+                + "%p1%{65536}%/%d;%p1%{256}%/%{255}%&%d;%p1%{255}%&%d%;m"
+        }
+        return ["colors#0x1000000", "pairs#\(pairs)", "RGB", set("setaf", "38"), set("setab", "48")]
+    }
+
+    private static func compile(name: String, capabilities: [String]) throws {
+        if compiled.contains(name) { return }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let source = directory.appendingPathComponent("\(name).src")
-        let set = "%?%p1%{8}%<%t%p1%d%e2;%p1%{65536}%/%d;%p1%{256}%/%{255}%&%d;%p1%{255}%&%d%;m"
-        try """
-        \(name)|xterm with direct colour for tests,
-        \tcolors#0x1000000, pairs#\(pairs), RGB,
-        \tsetaf=\\E[%?%p1%{8}%<%t3\(set.dropFirst(15).replacingOccurrences(of: "%e2;", with: "%e38;2;")),
-        \tsetab=\\E[%?%p1%{8}%<%t4\(set.dropFirst(15).replacingOccurrences(of: "%e2;", with: "%e48;2;")),
-        \tuse=xterm-256color,
-        """.write(to: source, atomically: true, encoding: .utf8)
+        let lines = ["\(name)|test terminal \(name),"] + (capabilities + ["use=xterm-256color"]).map { "\t\($0)," }
+        try (lines.joined(separator: "\n") + "\n").write(to: source, atomically: true, encoding: .utf8)
         let tic = Process()
         tic.executableURL = URL(fileURLWithPath: "/usr/bin/tic")
         tic.arguments = ["-x", "-o", directory.path, source.path]
@@ -290,8 +333,7 @@ enum TestTerminfo {
         tic.waitUntilExit()
         guard tic.terminationStatus == 0 else { throw TerminalError("tic failed on \(source.path)") }
         setenv("TERMINFO", directory.path, 1)
-        made[pairs] = name
-        return name
+        compiled.insert(name)
     }
 }
 
