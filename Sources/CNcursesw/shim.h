@@ -11,6 +11,8 @@
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
+#include <pty.h>
 #include <ncursesw/curses.h>
 #include <ncursesw/term.h>
 
@@ -32,6 +34,9 @@ static inline int nsc_key_code_yes(void) { return KEY_CODE_YES; }
 
 static inline mmask_t nsc_button1_pressed(void) { return BUTTON1_PRESSED; }
 static inline mmask_t nsc_button1_released(void) { return BUTTON1_RELEASED; }
+static inline mmask_t nsc_button1_clicked(void) { return BUTTON1_CLICKED; }
+static inline mmask_t nsc_button2_clicked(void) { return BUTTON2_CLICKED; }
+static inline mmask_t nsc_button3_clicked(void) { return BUTTON3_CLICKED; }
 static inline mmask_t nsc_button2_pressed(void) { return BUTTON2_PRESSED; }
 static inline mmask_t nsc_button3_pressed(void) { return BUTTON3_PRESSED; }
 static inline mmask_t nsc_button4_pressed(void) { return BUTTON4_PRESSED; }
@@ -40,6 +45,7 @@ static inline mmask_t nsc_all_mouse_events(void) { return ALL_MOUSE_EVENTS; }
 static inline mmask_t nsc_report_mouse_position(void) { return REPORT_MOUSE_POSITION; }
 
 static inline WINDOW *nsc_stdscr(void) { return stdscr; }
+static inline WINDOW *nsc_curscr(void) { return curscr; }
 static inline int nsc_lines(void) { return LINES; }
 static inline int nsc_cols(void) { return COLS; }
 static inline int nsc_colors(void) { return COLORS; }
@@ -50,6 +56,39 @@ static inline void nsc_getmaxyx(WINDOW *win, int *y, int *x) { int yy, xx; getma
 static inline int nsc_setcchar(cchar_t *cell, const wchar_t *text, attr_t attrs, int pair) {
     return setcchar(cell, text, attrs, 0, &pair);
 }
+
+// ioctl is variadic: these set and read a terminal's size in cells.
+static inline int nsc_set_window_size(int fd, unsigned short rows, unsigned short cols) {
+    struct winsize size;
+    memset(&size, 0, sizeof size);
+    size.ws_row = rows;
+    size.ws_col = cols;
+    return ioctl(fd, TIOCSWINSZ, &size);
+}
+
+// A pseudo-terminal pair (tests drive the backend through one). 0 on success.
+static inline int nsc_open_pty(int *master, int *slave, unsigned short rows, unsigned short cols) {
+    struct winsize size;
+    memset(&size, 0, sizeof size);
+    size.ws_row = rows;
+    size.ws_col = cols;
+    return openpty(master, slave, NULL, NULL, &size);
+}
+
+// The `colors` capability of a terminfo entry (-1 when the entry is unknown), loaded and
+// released without touching the screen.
+static inline int nsc_terminfo_colors(const char *term) {
+    int error = 0;
+    TERMINAL *saved = cur_term;
+    if (setupterm(term, -1, &error) != OK) { set_curterm(saved); return -1; }
+    int colors = tigetnum("colors");
+    TERMINAL *loaded = cur_term;
+    set_curterm(saved);
+    del_curterm(loaded);
+    return colors;
+}
+
+static inline int nsc_wcwidth(unsigned int c) { return wcwidth((wchar_t)c); }
 
 static inline int nsc_is_utf8_locale(void) {
     const char *codeset = nl_langinfo(CODESET);

@@ -145,6 +145,29 @@ public struct Canvas: Sendable, Equatable {
         return line
     }
 
+    /// Where `text` first appears on screen, as the column and row of its first cell
+    /// (columns count wide characters twice, so the answer is what a mouse click needs).
+    public func locate(_ text: String) -> (x: Int, y: Int)? {
+        let wanted = Array(text)
+        guard !wanted.isEmpty else { return nil }
+        for y in 0..<height {
+            var columns: [Int] = []
+            var characters: [Character] = []
+            for x in 0..<width where !self[x, y].isContinuation {
+                for character in self[x, y].glyph {
+                    columns.append(x)
+                    characters.append(character)
+                }
+            }
+            guard characters.count >= wanted.count else { continue }
+            for start in 0...(characters.count - wanted.count)
+            where characters[start] == wanted[0] && Array(characters[start..<(start + wanted.count)]) == wanted {
+                return (columns[start], y)
+            }
+        }
+        return nil
+    }
+
     /// All rows, joined by newlines, trailing spaces trimmed per row.
     public var text: String {
         (0..<height).map { row -> String in

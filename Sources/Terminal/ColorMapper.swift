@@ -4,7 +4,9 @@ public struct ColorMapper: Sendable {
     public let colors: TerminalColors
     /// 8 or 16: how many ANSI colours a `.palette16` terminal has.
     public let basicColors: Int
-    private var cache: [Color: Int32] = [:]
+    /// Nearest-palette answers for RGB colours, emptied when it reaches `cacheLimit`.
+    private var cache: [UInt32: Int32] = [:]
+    private let cacheLimit = 1 << 16
 
     public init(colors: TerminalColors, basicColors: Int = 16) {
         self.colors = colors
@@ -14,10 +16,23 @@ public struct ColorMapper: Sendable {
     /// The ncurses colour number: -1 for the terminal's default, a palette index, or in
     /// direct mode a packed 0xRRGGBB.
     public mutating func index(for color: Color) -> Int32 {
-        if let known = cache[color] { return known }
-        let value = Self.compute(color, colors: colors, basicColors: basicColors)
-        cache[color] = value
-        return value
+        switch (color, colors) {
+        case (.default, _), (_, .monochrome):
+            return -1
+        case (.rgb(let r, let g, let b), .direct):
+            return Self.packed(r, g, b)
+        case (.indexed(let n), .palette256):
+            return Int32(n)
+        case (.rgb(let r, let g, let b), _):
+            let key = UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b)
+            if let known = cache[key] { return known }
+            let value = Self.compute(color, colors: colors, basicColors: basicColors)
+            if cache.count >= cacheLimit { cache.removeAll(keepingCapacity: true) }
+            cache[key] = value
+            return value
+        default:
+            return Self.compute(color, colors: colors, basicColors: basicColors)
+        }
     }
 
     static func compute(_ color: Color, colors: TerminalColors, basicColors: Int) -> Int32 {

@@ -16,46 +16,97 @@ public struct TerminalError: Error, CustomStringConvertible, Equatable {
 /// (xterm-256color). ncurses can only send 24-bit colour through a `-direct` entry
 /// (`TERM=xterm-direct`, from the ncurses-term package), so there the backend draws in
 /// the 256-colour palette while `colorMode` still tells other code (such as `render`,
-/// which writes its own escape sequences) that the terminal takes 24-bit colour.
+/// which writes its own escape sequences) that the terminal takes 24-bit colour. Views
+/// that draw into this backend choose their colours by `drawingColors` (also `colors`).
 ///
 /// Input runs in raw mode: Ctrl-C arrives as `.key(.control("c"))` for the program to
-/// handle, and Ctrl-Z does not suspend.
+/// handle, and Ctrl-Z as `.key(.control("z"))` (call `suspend()`). Mouse: presses and
+/// wheel steps, read as SGR reports on every terminal type; a press and its release that
+/// arrive in one read may reach ncurses as one click, which counts as the press.
+///
+/// Not thread-safe: draw and read events from one thread. `restore()` may also be called
+/// by the signal handlers (see `installSignalHandlers`).
 public final class CursesBackend: TerminalBackend {
     public let colorMode: TerminalColors
     public let drawingColors: TerminalColors
     /// False when the locale is not UTF-8: callers should then draw ASCII only.
     public let isUTF8: Bool
-    /// The terminfo entry in use.
+    /// The terminfo entry in use (`TERM`, or its `-direct` sibling when 24-bit colour was forced).
     public let terminalType: String
 
     private let screen: OpaquePointer
+    private var ownedFiles: [UnsafeMutablePointer<FILE>] = []
+    private let outputFile: UnsafeMutablePointer<FILE>
     private var restored = false
+    private var sgrMouse = false
     private var mapper: ColorMapper
-    private var styles: [Style: (attributes: attr_t, pair: Int32)] = [:]
-    private var pairs: [PairKey: Int32] = [:]
-    private var pairOwners: [Int32: PairKey] = [:]
-    private var pairRecycled = false
+    /// Pair numbers by (foreground << 32 | background) colour number. Pairs are handed
+    /// out in order; when all are taken the table starts again from 1 (alloc_pair's own
+    /// recycling in ncurses 6.4 fails or reuses pairs the frame still needs).
+    private var pairs: [UInt64: Int32] = [:]
+    private var nextPair: Int32 = 1
+    private var pairLimit: Int32 = 0
     private var lastFrame: Canvas?
+    /// What the last `draw` cost: for benchmarks and for finding slow frames.
+    public private(set) var lastDraw = DrawStatistics()
 
-    private struct PairKey: Hashable { let foreground: Int32, background: Int32 }
+    public struct DrawStatistics: Sendable, Equatable {
+        /// Cells handed to ncurses (unchanged cells are skipped).
+        public var cellsWritten = 0
+        /// Colour pairs created during the frame.
+        public var pairsAllocated = 0
+        /// True when every pair was taken, so pairs were numbered afresh and the whole
+        /// frame copied again.
+        public var pairsReset = false
+        /// Seconds spent copying cells into ncurses, and in `doupdate` writing to the terminal.
+        public var copySeconds = 0.0
+        public var updateSeconds = 0.0
+        public init() {}
+    }
 
     /// Opens the terminal named by `TERM` on standard input and output.
-    /// - Parameter colors: forces a colour mode (never richer than the terminfo entry allows).
+    /// - Parameters:
+    ///   - colors: forces a colour mode, never richer than the terminfo entry allows, except
+    ///     that `.direct` on a 256-colour entry switches to its `-direct` sibling when one is
+    ///     installed (`xterm-256color` → `xterm-direct`): the user asked for 24-bit colour.
+    ///   - input, output: file descriptors of the terminal (a pty in tests, `/dev/tty` when
+    ///     standard output is a pipe).
     public init(environment: [String: String] = ProcessInfo.processInfo.environment,
-                colors forced: TerminalColors? = nil) throws {
+                colors forced: TerminalColors? = nil,
+                input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO) throws {
         setlocale(LC_ALL, "")
         guard let term = environment["TERM"], !term.isEmpty else {
             throw TerminalError("TERM is not set: set TERM to a type your terminal supports (for example xterm-256color)")
         }
-        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
-            throw TerminalError("standard input and output must be a terminal to open the shelf")
+        guard isatty(input) == 1, isatty(output) == 1 else {
+            throw TerminalError(input == STDIN_FILENO && output == STDOUT_FILENO
+                ? "standard input and output must be a terminal to open the shelf"
+                : "the input and output given are not a terminal")
         }
+        var opened: [UnsafeMutablePointer<FILE>] = []
+        func file(_ descriptor: Int32, _ mode: String, standard: UnsafeMutablePointer<FILE>, _ number: Int32) -> UnsafeMutablePointer<FILE>? {
+            if descriptor == number { return standard }
+            guard let handle = fdopen(dup(descriptor), mode) else { return nil }
+            opened.append(handle)
+            return handle
+        }
+        guard let inFile = file(input, "r", standard: stdin, STDIN_FILENO),
+              let outFile = file(output, "w", standard: stdout, STDOUT_FILENO) else {
+            opened.forEach { fclose($0) }
+            throw TerminalError("cannot open the terminal: \(String(cString: strerror(errno)))")
+        }
+        // Asked for 24-bit colour on a 256-colour entry: use its -direct sibling if installed.
+        var entry = term
+        if forced == .direct, let direct = Self.directColorEntry(for: term) { entry = direct }
         // newterm, unlike initscr, returns nil for an unknown type instead of exiting.
-        guard let screen = newterm(term, stdout, stdin) else {
+        guard let screen = newterm(entry, outFile, inFile) else {
+            opened.forEach { fclose($0) }
             throw TerminalError("unknown terminal type '\(term)': set TERM to a type your terminal supports")
         }
+        ownedFiles = opened
+        outputFile = outFile
         self.screen = screen
-        terminalType = term
+        terminalType = entry
         isUTF8 = nsc_is_utf8_locale() != 0
 
         raw()
@@ -80,16 +131,54 @@ public final class CursesBackend: TerminalBackend {
         if let forced { drawing = forced.poorer(drawable) }
         drawingColors = drawing
         mapper = ColorMapper(colors: drawing, basicColors: terminfoColors >= 16 ? 16 : 8)
+        pairLimit = has_colors() ? nsc_color_pairs() : 0
 
         mouseinterval(0)
         mousemask(InputDecoding.mouseMask, nil)
+        Self.defineCommonKeys()
+        // ncurses reads SGR (1006) mouse reports only when terminfo says so: xterm-256color
+        // does, tmux-256color and screen-256color do not, and their X10 reports cannot
+        // name a column past 223. So where terminfo has an xterm-style mouse, ask for SGR
+        // reports and read them here (define_key replaces xterm-256color's own binding of
+        // the prefix to KEY_MOUSE).
+        sgrMouse = has_mouse()
+        if sgrMouse {
+            define_key(InputDecoding.sgrMousePrefix, InputDecoding.sgrMouseKeyCode)
+            writeToTerminal(InputDecoding.sgrMouseOn)
+        }
 
         CursesBackend.register(self)
+    }
+
+    /// `xterm-direct` for `xterm-256color`, `tmux-direct` for `tmux-256color`…: the entry of
+    /// the same terminal with 24-bit colour (ncurses-term installs them), if there is one
+    /// and `term` itself has fewer colours. Their colour sequences use the ITU form
+    /// `38:2::r:g:b`, which xterm, tmux, VTE, kitty and most current terminals read.
+    static func directColorEntry(for term: String) -> String? {
+        guard nsc_terminfo_colors(term) < 1 << 24 else { return nil }
+        var base = term
+        for suffix in ["-256color", "-88color", "-16color", "-color"] where base.hasSuffix(suffix) {
+            base.removeLast(suffix.count)
+            break
+        }
+        let candidate = base + "-direct"
+        return nsc_terminfo_colors(candidate) >= 1 << 24 ? candidate : nil
+    }
+
+    /// Home and End are sent differently by xterm, rxvt, tmux and the Linux console; a
+    /// terminfo entry knows only one form. Teach ncurses the others it does not already know.
+    private static func defineCommonKeys() {
+        let extra: [(String, Int32)] = [
+            ("\u{1B}[1~", KEY_HOME), ("\u{1B}[7~", KEY_HOME), ("\u{1B}[H", KEY_HOME), ("\u{1B}OH", KEY_HOME),
+            ("\u{1B}[4~", KEY_END), ("\u{1B}[8~", KEY_END), ("\u{1B}[F", KEY_END), ("\u{1B}OF", KEY_END),
+        ]
+        for (sequence, code) in extra where key_defined(sequence) == 0 { define_key(sequence, code) }
     }
 
     deinit {
         restore()
         delscreen(screen)
+        ownedFiles.forEach { fclose($0) }
     }
 
     public var size: (width: Int, height: Int) {
@@ -101,80 +190,126 @@ public final class CursesBackend: TerminalBackend {
 
     public func draw(_ canvas: Canvas) {
         guard !restored else { return }
+        lastDraw = DrawStatistics()
+        let start = DispatchTime.now().uptimeNanoseconds
         let sameShape = lastFrame.map { $0.width == canvas.width && $0.height == canvas.height } ?? false
         if !sameShape { werase(nsc_stdscr()) }
-        copy(canvas, skippingUnchanged: sameShape)
-        if pairRecycled {
-            // A recycled pair repaints every cell still using it: draw the whole frame again.
-            copy(canvas, skippingUnchanged: false)
+        if !copy(canvas, skippingUnchanged: sameShape, stopWhenPairsRunOut: true) {
+            // Every pair is taken: number them afresh for this frame and copy it all again.
+            // Redefining a pair makes ncurses resend the cells that still show it.
+            pairs.removeAll(keepingCapacity: true)
+            nextPair = 1
+            lastDraw.pairsReset = true
+            _ = copy(canvas, skippingUnchanged: false, stopWhenPairsRunOut: false)
         }
         lastFrame = canvas
         wnoutrefresh(nsc_stdscr())
+        let copied = DispatchTime.now().uptimeNanoseconds
         doupdate()
+        lastDraw.copySeconds = Double(copied - start) / 1e9
+        lastDraw.updateSeconds = Double(DispatchTime.now().uptimeNanoseconds - copied) / 1e9
     }
 
-    private func copy(_ canvas: Canvas, skippingUnchanged: Bool) {
-        pairRecycled = false
+    /// Copies the canvas into ncurses' screen; false if it ran out of colour pairs (or,
+    /// when told not to stop, draws the rest in default colours).
+    private func copy(_ canvas: Canvas, skippingUnchanged: Bool, stopWhenPairsRunOut: Bool) -> Bool {
         let (width, height) = size
         let window = nsc_stdscr()
         var cell = cchar_t()
         var text = [wchar_t](repeating: 0, count: Int(CCHARW_MAX) + 1)
         var lastStyle: Style?
-        var look: (attributes: attr_t, pair: Int32) = (0, 0)
+        var attributes: attr_t = 0
+        var pair: Int32 = 0
+        let previous = skippingUnchanged ? lastFrame : nil
         for y in 0..<min(height, canvas.height) {
             for x in 0..<min(width, canvas.width) {
-                let current = canvas[x, y]
-                if current.isContinuation { continue }
-                if skippingUnchanged, let previous = lastFrame, previous[x, y] == current { continue }
+                var current = canvas[x, y]
+                if current.isContinuation {
+                    // ncurses fills this column itself after a character the C library
+                    // calls wide; after one it calls narrow, blank it so nothing stale shows.
+                    guard x > 0, nsc_wcwidth(Self.firstScalar(canvas[x - 1, y].glyph)) < 2 else { continue }
+                    current.glyph = " "
+                } else if let previous, previous[x, y] == current {
+                    continue
+                }
                 if current.style != lastStyle {
-                    look = self.look(of: current.style)
+                    attributes = Self.attributes(current.style.attributes)
+                    if let number = self.pair(current.style) {
+                        pair = number
+                    } else if stopWhenPairsRunOut {
+                        return false
+                    } else {
+                        pair = 0
+                    }
                     lastStyle = current.style
                 }
                 var count = 0
                 for scalar in current.glyph.unicodeScalars where count < Int(CCHARW_MAX) {
+                    // The last guard against text that would reach the terminal as control
+                    // sequences or reorder what follows: views clean text before this.
+                    if Self.isNeverSent(scalar) { continue }
                     text[count] = wchar_t(bitPattern: scalar.value)
                     count += 1
                 }
+                if count == 0 || nsc_wcwidth(UInt32(bitPattern: text[0])) < 1 {
+                    text[0] = count == 0 ? 0x20 : 0xFFFD
+                    count = max(count, 1)
+                }
                 text[count] = 0
-                if nsc_setcchar(&cell, text, look.attributes, look.pair) == ERR {
+                if nsc_setcchar(&cell, text, attributes, pair) == ERR {
                     // More marks than a cell holds, or a sequence ncurses refuses: keep the base.
                     text[1] = 0
-                    if nsc_setcchar(&cell, text, look.attributes, look.pair) == ERR { continue }
+                    if nsc_setcchar(&cell, text, attributes, pair) == ERR {
+                        text[0] = 0x3F
+                        _ = nsc_setcchar(&cell, text, attributes, pair)
+                    }
                 }
                 mvwadd_wch(window, Int32(y), Int32(x), &cell)
+                lastDraw.cellsWritten += 1
             }
         }
+        return true
     }
 
-    private func look(of style: Style) -> (attributes: attr_t, pair: Int32) {
-        if let known = styles[style] { return known }
-        var attributes = nsc_a_normal()
-        let a = style.attributes
-        if a.contains(.bold) { attributes |= nsc_a_bold() }
-        if a.contains(.dim) { attributes |= nsc_a_dim() }
-        if a.contains(.italic) { attributes |= nsc_a_italic() }
-        if a.contains(.underline) { attributes |= nsc_a_underline() }
-        if a.contains(.reverse) { attributes |= nsc_a_reverse() }
-        let pair = self.pair(foreground: mapper.index(for: style.foreground), background: mapper.index(for: style.background))
-        let result = (attributes, pair)
-        if !pairRecycled { styles[style] = result }
-        return result
+    private static func firstScalar(_ glyph: String) -> UInt32 {
+        glyph.unicodeScalars.first?.value ?? 0x20
     }
 
-    private func pair(foreground: Int32, background: Int32) -> Int32 {
-        if drawingColors == .monochrome || (foreground == -1 && background == -1) { return 0 }
-        let key = PairKey(foreground: foreground, background: background)
-        if let known = pairs[key] { return known }
-        let number = alloc_pair(foreground, background)
-        guard number > 0 else { return 0 }
-        if let previous = pairOwners[number], previous != key {
-            // ncurses gave us the oldest pair again: every style that used it is stale.
-            pairs[previous] = nil
-            styles.removeAll(keepingCapacity: true)
-            pairRecycled = true
+    /// C0 and C1 controls, DEL, and the bidirectional embedding, override and isolate marks.
+    static func isNeverSent(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0..<0x20, 0x7F...0x9F, 0x200E, 0x200F, 0x061C, 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return false
         }
+    }
+
+    private static let attributeTable: [attr_t] = (0..<64).map { bits in
+        let a = Attributes(rawValue: UInt8(bits))
+        var value = nsc_a_normal()
+        if a.contains(.bold) { value |= nsc_a_bold() }
+        if a.contains(.dim) { value |= nsc_a_dim() }
+        if a.contains(.italic) { value |= nsc_a_italic() }
+        if a.contains(.underline) { value |= nsc_a_underline() }
+        if a.contains(.reverse) { value |= nsc_a_reverse() }
+        return value   // ncurses has no strike-through attribute
+    }
+
+    private static func attributes(_ a: Attributes) -> attr_t { attributeTable[Int(a.rawValue & 63)] }
+
+    /// The pair for a style's colours; nil when every pair is taken.
+    private func pair(_ style: Style) -> Int32? {
+        let foreground = mapper.index(for: style.foreground)
+        let background = mapper.index(for: style.background)
+        if foreground == -1 && background == -1 { return 0 }
+        let key = UInt64(UInt32(bitPattern: foreground)) << 32 | UInt64(UInt32(bitPattern: background))
+        if let known = pairs[key] { return known }
+        guard nextPair < pairLimit else { return nil }
+        let number = nextPair
+        // A colour the terminal cannot show (the mapper never makes one) falls back to the default.
+        guard init_extended_pair(number, foreground, background) == OK else { return 0 }
+        nextPair += 1
+        lastDraw.pairsAllocated += 1
         pairs[key] = number
-        pairOwners[number] = key
         return number
     }
 
@@ -203,7 +338,9 @@ public final class CursesBackend: TerminalBackend {
                     let (width, height) = size
                     return .resize(width: width, height: height)
                 }
-                if code == KEY_MOUSE {
+                if code == InputDecoding.sgrMouseKeyCode {
+                    if let event = readSGRMouseReport() { return event }
+                } else if code == KEY_MOUSE {
                     var report = MEVENT()
                     if getmouse(&report) == OK, let button = InputDecoding.mouseButton(state: report.bstate) {
                         return .mouse(button, x: Int(report.x), y: Int(report.y))
@@ -218,11 +355,54 @@ public final class CursesBackend: TerminalBackend {
         }
     }
 
+    /// The rest of an SGR mouse report after its `ESC [ <` prefix: `Cb ; Cx ; Cy` and
+    /// `M` (press) or `m` (release). The bytes arrive together, so a short wait suffices.
+    private func readSGRMouseReport() -> Event? {
+        let window = nsc_stdscr()
+        wtimeout(window, 50)
+        var parameters = ""
+        while parameters.count < 24 {
+            var value: wint_t = 0
+            guard wget_wch(window, &value) == OK, let scalar = Unicode.Scalar(UInt32(value)) else { return nil }
+            if scalar == "M" || scalar == "m" {
+                return InputDecoding.sgrMouse(parameters: parameters, release: scalar == "m")
+            }
+            guard scalar == ";" || ("0"..."9").contains(scalar) else { return nil }
+            parameters.unicodeScalars.append(scalar)
+        }
+        return nil
+    }
+
+    /// Bytes for the terminal that ncurses does not know about, after what it has queued.
+    private func writeToTerminal(_ text: String) {
+        fflush(outputFile)
+        let bytes = Array(text.utf8)
+        let descriptor = fileno(outputFile)
+        _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    }
+
     public func restore() {
         guard !restored else { return }
         restored = true
+        if sgrMouse { writeToTerminal(InputDecoding.sgrMouseOff) }
         endwin()
-        fflush(stdout)
+        fflush(outputFile)
+    }
+
+    /// Stops the program as Ctrl-Z would in a cooked terminal (raw mode delivers Ctrl-Z as
+    /// a key): the terminal is restored, the shell takes over, and on `fg` the screen is
+    /// repainted. Returns after the program is continued.
+    public func suspend() {
+        guard !restored else { return }
+        if sgrMouse { writeToTerminal(InputDecoding.sgrMouseOff) }
+        endwin()
+        fflush(outputFile)
+        kill(getpid(), SIGSTOP)
+        // Continued: repaint everything, the shell has drawn over the screen.
+        clearok(nsc_curscr(), true)
+        lastFrame = nil
+        doupdate()
+        if sgrMouse { writeToTerminal(InputDecoding.sgrMouseOn) }
     }
 
     // MARK: signals
@@ -279,6 +459,17 @@ public final class CursesBackend: TerminalBackend {
 }
 
 extension TerminalColors {
+    /// What the terminal named by `TERM` can show, asked of terminfo without taking over
+    /// the screen: for commands that write their own escape sequences (`render`). Call it
+    /// before opening a `CursesBackend`, not while one is open.
+    public static func detect(environment: [String: String]) -> TerminalColors {
+        var colors = 0
+        if let term = environment["TERM"], !term.isEmpty {
+            colors = Int(max(0, nsc_terminfo_colors(term)))
+        }
+        return detect(environment: environment, terminfoColors: colors)
+    }
+
     /// The poorer of two modes (direct > palette256 > palette16 > monochrome).
     func poorer(_ other: TerminalColors) -> TerminalColors {
         let order: [TerminalColors] = [.monochrome, .palette16, .palette256, .direct]

@@ -28,8 +28,12 @@ public protocol TerminalBackend: AnyObject {
     func restore()
     /// The colours `draw` can show; views choose cover rendering by it.
     var colors: TerminalColors { get }
+    /// Hands the terminal to the shell until the program is continued (Ctrl-Z, which raw
+    /// mode delivers as a key), then repaints.
+    func suspend()
 }
 
 extension TerminalBackend {
     public var colors: TerminalColors { .direct }
+    public func suspend() {}
 }

@@ -42,18 +42,57 @@ public enum InputDecoding {
     }
 
     /// The button of a mouse report; only presses count (releases and motion are nil).
+    /// A click counts as a press: ncurses merges a press and its release into one click
+    /// when both arrive in one read, even with `mouseinterval(0)`.
     public static func mouseButton(state: mmask_t) -> MouseButton? {
-        if state & nsc_button1_pressed() != 0 { return .left }
+        if state & (nsc_button1_pressed() | nsc_button1_clicked()) != 0 { return .left }
         if state & nsc_button4_pressed() != 0 { return .wheelUp }
         if state & nsc_button5_pressed() != 0 { return .wheelDown }
-        if state & nsc_button3_pressed() != 0 { return .right }
-        if state & nsc_button2_pressed() != 0 { return .middle }
+        if state & (nsc_button3_pressed() | nsc_button3_clicked()) != 0 { return .right }
+        if state & (nsc_button2_pressed() | nsc_button2_clicked()) != 0 { return .middle }
         return nil
     }
 
-    /// Mouse reports the backend asks ncurses for: presses of the three buttons and the wheel.
+    /// SGR mouse reports (`ESC [ < Cb ; Cx ; Cy M`) are read by the backend itself: ncurses
+    /// hands over the prefix as this key code.
+    public static let sgrMousePrefix = "\u{1B}[<"
+    public static let sgrMouseKeyCode: Int32 = 0x4E53   // above KEY_MAX, unused by ncurses
+    /// Button-event tracking (1000) with SGR coordinates (1006); no motion reports.
+    public static let sgrMouseOn = "\u{1B}[?1000h\u{1B}[?1006h"
+    public static let sgrMouseOff = "\u{1B}[?1006l\u{1B}[?1000l"
+
+    /// An SGR report's parameters (`Cb;Cx;Cy`, 1-based cells): presses of the three
+    /// buttons and wheel steps; releases, motion and malformed reports are nil.
+    public static func sgrMouse(parameters: String, release: Bool) -> Event? {
+        let fields = parameters.split(separator: ";", omittingEmptySubsequences: false).map { Int($0) }
+        guard !release, fields.count == 3, let code = fields[0], let column = fields[1], let row = fields[2],
+              column >= 1, row >= 1 else { return nil }
+        if code & 32 != 0 { return nil }   // motion
+        let button: MouseButton
+        if code & 64 != 0 {
+            switch code & 3 {
+            case 0: button = .wheelUp
+            case 1: button = .wheelDown
+            default: return nil   // horizontal wheel
+            }
+        } else if code & 128 != 0 {
+            return nil   // buttons 8–11
+        } else {
+            switch code & 3 {
+            case 0: button = .left
+            case 1: button = .middle
+            case 2: button = .right
+            default: return nil
+            }
+        }
+        return .mouse(button, x: column - 1, y: row - 1)
+    }
+
+    /// Mouse reports the backend asks ncurses for: presses (and clicks) of the three
+    /// buttons and the wheel; no releases, no motion.
     public static var mouseMask: mmask_t {
         nsc_button1_pressed() | nsc_button2_pressed() | nsc_button3_pressed()
+            | nsc_button1_clicked() | nsc_button2_clicked() | nsc_button3_clicked()
             | nsc_button4_pressed() | nsc_button5_pressed()
     }
 }

@@ -14,6 +14,8 @@ public final class MemoryBackend: TerminalBackend {
     /// True once `restore()` was called.
     public private(set) var isRestored = false
     public var colors: TerminalColors
+    /// How many times the program asked to be suspended.
+    public private(set) var suspensions = 0
     private var queue: [Event] = []
     private var head = 0
 
@@ -66,4 +68,6 @@ public final class MemoryBackend: TerminalBackend {
     }
 
     public func restore() { isRestored = true }
+
+    public func suspend() { suspensions += 1 }
 }

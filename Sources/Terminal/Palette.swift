@@ -23,7 +23,20 @@ public enum Palette {
 
     /// Nearest of the 16 ANSI colours (`count: 8` for the first eight only).
     public static func nearest16(r: UInt8, g: UInt8, b: UInt8, count: Int = 16) -> UInt8 {
-        nearest(OKLab(r: r, g: g, b: b), among: count >= 16 ? basic16 : Array(basic16.prefix(8)))
+        nearest(OKLab(r: r, g: g, b: b), among: count >= 16 ? basic16 : basic8)
+    }
+
+    /// The same answer by looking at every candidate (the tests hold the fast search to it).
+    static func nearest256ByFullScan(r: UInt8, g: UInt8, b: UInt8) -> UInt8 {
+        let target = OKLab(r: r, g: g, b: b)
+        var best: UInt8 = 16
+        var bestDistance = Double.infinity
+        for i in 16...255 {
+            let c = rgb(ofIndex: UInt8(i))
+            let d = target.distanceSquared(to: OKLab(r: c.r, g: c.g, b: c.b))
+            if d < bestDistance { bestDistance = d; best = UInt8(i) }
+        }
+        return best
     }
 
     static let cubeLevels: [UInt8] = [0, 95, 135, 175, 215, 255]
@@ -32,21 +45,49 @@ public enum Palette {
         (127, 127, 127), (255, 0, 0), (0, 255, 0), (255, 255, 0), (92, 92, 255), (255, 0, 255), (0, 255, 255), (255, 255, 255),
     ]
 
-    private static let extended: [(UInt8, OKLab)] = (16...255).map { i in
-        let c = rgb(ofIndex: UInt8(i))
-        return (UInt8(i), OKLab(r: c.r, g: c.g, b: c.b))
+    /// Candidates sorted by lightness: a search walks outwards from the target's lightness
+    /// and stops once the lightness gap alone exceeds the best distance (exact, and it
+    /// looks at a few dozen entries instead of 240).
+    private static let extended = SortedPalette(indices: Array(16...255))
+    private static let basic16 = SortedPalette(indices: Array(0..<16))
+    private static let basic8 = SortedPalette(indices: Array(0..<8))
+
+    private static func nearest(_ target: OKLab, among palette: SortedPalette) -> UInt8 {
+        palette.nearest(to: target)
     }
-    private static let basic16: [(UInt8, OKLab)] = (0..<16).map { i in
-        let c = ansi16[i]
-        return (UInt8(i), OKLab(r: c.r, g: c.g, b: c.b))
+}
+
+private struct SortedPalette {
+    let entries: [(index: UInt8, lab: OKLab)]
+
+    init(indices: [Int]) {
+        entries = indices.map { i in
+            let c = Palette.rgb(ofIndex: UInt8(i))
+            return (UInt8(i), OKLab(r: c.r, g: c.g, b: c.b))
+        }.sorted { $0.lab.l < $1.lab.l }
     }
 
-    private static func nearest(_ target: OKLab, among candidates: [(UInt8, OKLab)]) -> UInt8 {
-        var best = candidates[0].0
+    func nearest(to target: OKLab) -> UInt8 {
+        var low = 0, high = entries.count
+        while low < high {
+            let mid = (low + high) / 2
+            if entries[mid].lab.l < target.l { low = mid + 1 } else { high = mid }
+        }
+        var best = entries[min(low, entries.count - 1)].index
         var bestDistance = Double.infinity
-        for (index, lab) in candidates {
-            let d = target.distanceSquared(to: lab)
-            if d < bestDistance { bestDistance = d; best = index }
+        var down = low - 1, up = low
+        while down >= 0 || up < entries.count {
+            let gapDown = down >= 0 ? target.l - entries[down].lab.l : .infinity
+            let gapUp = up < entries.count ? entries[up].lab.l - target.l : .infinity
+            if min(gapDown, gapUp) * min(gapDown, gapUp) >= bestDistance { break }
+            let k: Int
+            if gapUp <= gapDown { k = up; up += 1 } else { k = down; down -= 1 }
+            let d = target.distanceSquared(to: entries[k].lab)
+            // Ties go to the lower palette index, as a plain scan in index order would.
+            if d < bestDistance || (d == bestDistance && entries[k].index < best) {
+                bestDistance = d
+                best = entries[k].index
+            }
         }
         return best
     }

@@ -77,7 +77,11 @@ private struct TOMLParser {
     private var current: [String] = []
     private var definedTables: Set<[String]> = []
 
-    init(_ text: String) { s = Array(text.unicodeScalars) }
+    init(_ text: String) {
+        var scalars = Array(text.unicodeScalars)
+        if scalars.first == "\u{FEFF}" { scalars.removeFirst() }   // a byte-order mark some editors write
+        s = scalars
+    }
 
     private var peek: Unicode.Scalar? { i < s.count ? s[i] : nil }
     private func peek(_ offset: Int) -> Unicode.Scalar? { i + offset < s.count ? s[i + offset] : nil }
@@ -361,6 +365,9 @@ private struct TOMLParser {
         if text.count >= 10, text.unicodeScalars.count > 4, Array(text.unicodeScalars)[4] == "-",
            text.prefix(4).allSatisfy(\.isNumber) {
             throw TOMLError(line: startLine, message: "dates are not supported here; write \"\(text)\" as a string")
+        }
+        if text.contains(":") {
+            throw TOMLError(line: startLine, message: "times are not supported here; write \"\(text)\" as a string")
         }
         switch text {
         case "inf", "+inf": return .float(.infinity)

@@ -77,3 +77,16 @@ import Testing
         #expect(canvas[1, 1] == .blank)
     }
 }
+
+@Suite struct CanvasLocateTests {
+    @Test func locateGivesTheScreenColumnOfText() {
+        var canvas = Canvas(width: 20, height: 3)
+        canvas.put("日本 Daily", x: 2, y: 1, style: .plain)
+        canvas.put("e\u{301}te\u{301}", x: 0, y: 2, style: .plain)
+        #expect(canvas.locate("Daily")! == (x: 7, y: 1))
+        #expect(canvas.locate("本")! == (x: 4, y: 1))
+        #expect(canvas.locate("te\u{301}")! == (x: 1, y: 2))
+        #expect(canvas.locate("Weekly") == nil)
+        #expect(canvas.locate("") == nil)
+    }
+}

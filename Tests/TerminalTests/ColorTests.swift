@@ -86,3 +86,27 @@ import Testing
         #expect(TerminalColors.monochrome.poorer(.direct) == .monochrome)
     }
 }
+
+@Suite struct PaletteSearchTests {
+    @Test func theFastSearchAgreesWithAFullScan() {
+        var generator = SplitMix(seed: 7)
+        for _ in 0..<3000 {
+            let v = generator.next()
+            let (r, g, b) = (UInt8(truncatingIfNeeded: v), UInt8(truncatingIfNeeded: v >> 8), UInt8(truncatingIfNeeded: v >> 16))
+            #expect(Palette.nearest256(r: r, g: g, b: b) == Palette.nearest256ByFullScan(r: r, g: g, b: b), "\(r),\(g),\(b)")
+        }
+    }
+}
+
+/// A small deterministic generator, so a failure names a colour that fails again.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -35,9 +35,25 @@ import Testing
         #expect(InputDecoding.mouseButton(state: nsc_button3_pressed()) == .right)
         #expect(InputDecoding.mouseButton(state: nsc_button4_pressed()) == .wheelUp)
         #expect(InputDecoding.mouseButton(state: nsc_button5_pressed()) == .wheelDown)
+        #expect(InputDecoding.mouseButton(state: nsc_button1_clicked()) == .left)
         #expect(InputDecoding.mouseButton(state: nsc_button1_released()) == nil)
         #expect(InputDecoding.mouseButton(state: nsc_report_mouse_position()) == nil)
         #expect(InputDecoding.mouseMask & nsc_report_mouse_position() == 0)
         #expect(InputDecoding.mouseMask & nsc_button1_released() == 0)
+    }
+
+    @Test func sgrMouseReports() {
+        #expect(InputDecoding.sgrMouse(parameters: "0;3;2", release: false) == .mouse(.left, x: 2, y: 1))
+        #expect(InputDecoding.sgrMouse(parameters: "1;300;100", release: false) == .mouse(.middle, x: 299, y: 99))
+        #expect(InputDecoding.sgrMouse(parameters: "2;1;1", release: false) == .mouse(.right, x: 0, y: 0))
+        #expect(InputDecoding.sgrMouse(parameters: "64;5;6", release: false) == .mouse(.wheelUp, x: 4, y: 5))
+        #expect(InputDecoding.sgrMouse(parameters: "65;5;6", release: false) == .mouse(.wheelDown, x: 4, y: 5))
+        #expect(InputDecoding.sgrMouse(parameters: "16;5;6", release: false) == .mouse(.left, x: 4, y: 5))  // with Ctrl
+        #expect(InputDecoding.sgrMouse(parameters: "0;3;2", release: true) == nil)
+        #expect(InputDecoding.sgrMouse(parameters: "32;3;2", release: false) == nil)   // motion
+        #expect(InputDecoding.sgrMouse(parameters: "66;3;2", release: false) == nil)   // horizontal wheel
+        #expect(InputDecoding.sgrMouse(parameters: "0;0;2", release: false) == nil)
+        #expect(InputDecoding.sgrMouse(parameters: "0;3", release: false) == nil)
+        #expect(InputDecoding.sgrMouse(parameters: ";;", release: false) == nil)
     }
 }

@@ -54,10 +54,14 @@ import Testing
         #expect(terminal.pendingEvents.isEmpty)
     }
 
-    @Test func restoreIsRecorded() {
+    @Test func restoreAndSuspendAreRecorded() {
         let terminal = MemoryBackend()
+        #expect(!terminal.isRestored)
         terminal.restore()
         terminal.restore()
         #expect(terminal.isRestored)
+        let backend: TerminalBackend = terminal
+        backend.suspend()
+        #expect(terminal.suspensions == 1)
     }
 }

@@ -112,6 +112,10 @@ import Testing
         #expect(doc.line(of: ["shelf", "bg"]) == 5)
     }
 
+    @Test func aByteOrderMarkIsSkipped() throws {
+        #expect(try TOML.parse("\u{FEFF}a = 1\n")["a"] == .integer(1))
+    }
+
     @Test func crlfLineEndingsAreAccepted() throws {
         let doc = try TOML.parse("a = 1\r\n[t]\r\nb = \"x\"\r\n")
         #expect(doc["a"] == .integer(1))
@@ -128,6 +132,7 @@ import Testing
         ("a = [1, 2", 1, "array is not closed"),
         ("a = yes", 1, "expected a value"),
         ("d = 2024-05-01", 1, "dates are not supported"),
+        ("t = 07:32:00", 1, "times are not supported"),
         ("n = 012", 1, "leading zeros"),
         ("n = 1__0", 1, "is not a number"),
         ("x = 1\nx.y = 2", 2, "'x' is already an integer"),
