@@ -10,8 +10,10 @@ public enum ImageDecoder {
     public static let maximumSide = 32_768
 
     /// A JPEG is decoded at the smallest DCT scale that keeps at least this many source
-    /// pixels per target pixel in each direction (the area average then loses < 0.1 ΔE00).
-    public static let oversampling = 4
+    /// pixels per target pixel in each direction. Scaled IDCT averages in gamma space, so
+    /// less costs quality: on the shared covers at 30×22, mean ΔE00 was 1.28/0.18 at 2×,
+    /// 0.49/0.18 at 4×, 0.22/0.07 at 8× and 0.18/0.03 at full size (cover/plasma).
+    public static let oversampling = 8
 
     public enum Format: Sendable, Equatable { case png, jpeg }
 

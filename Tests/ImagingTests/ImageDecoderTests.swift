@@ -24,9 +24,10 @@ import Testing
 
     @Test func jpegDecodesAtAReducedDCTScaleWhenTheTargetIsSmall() throws {
         let bytes = try ImageEncoder.jpeg(Fixtures.gradient(width: 400, height: 600))
-        // 4 × 10 = 40 wide and 4 × 20 = 80 tall are kept by 1/4 scale (100 × 150), not 1/8 (50 × 75).
+        // 8 × 10 = 80 wide and 8 × 20 = 160 tall are kept by 3/8 scale (150 × 225), not 2/8 (100 × 150).
+        #expect(ImageDecoder.oversampling == 8)
         let small = try ImageDecoder.decode(bytes, minimumSize: (width: 10, height: 20))
-        #expect(small.width == 100 && small.height == 150)
+        #expect(small.width == 150 && small.height == 225)
         let tiny = try ImageDecoder.decode(bytes, minimumSize: (width: 5, height: 5))
         #expect(tiny.width == 50 && tiny.height == 75)
         let full = try ImageDecoder.decode(bytes, minimumSize: (width: 300, height: 300))
