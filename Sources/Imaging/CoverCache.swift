@@ -89,12 +89,7 @@ public final class CoverCache: @unchecked Sendable {
 
     /// Renders now on the calling thread (or answers from the cache), filling the cache.
     public func renderNow(imageFile: URL, options: RenderOptions) throws -> CellPicture {
-        let data: [UInt8]
-        do {
-            data = [UInt8](try Data(contentsOf: imageFile))
-        } catch {
-            throw ImageError(.unreadable, "cannot read \(imageFile.path): \(error.localizedDescription)")
-        }
+        let data = [UInt8](try ImageDecoder.readFile(imageFile))
         return try picture(forBytes: data, identity: FileIdentity(imageFile), options: options)
     }
 

@@ -37,13 +37,30 @@ public enum ImageDecoder {
     }
 
     public static func decode(contentsOf url: URL, minimumSize: (width: Int, height: Int)? = nil) throws -> RGBAImage {
-        let data: Data
+        try decode(readFile(url), minimumSize: minimumSize)
+    }
+
+    /// Image files larger than this are refused unread (a cover is well under 10 MB).
+    public static let maximumFileSize = 256 << 20
+
+    /// The bytes of an image file; devices, pipes, directories and huge files are refused
+    /// before reading, so `/dev/zero` or a FIFO cannot hang or exhaust the process.
+    public static func readFile(_ url: URL) throws -> Data {
+        var info = stat()
+        guard stat(url.path, &info) == 0 else {
+            throw ImageError(.unreadable, "cannot read \(url.path): \(String(cString: strerror(errno)).lowercased())")
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw ImageError(.unreadable, "cannot read \(url.path): not a regular file")
+        }
+        guard Int(info.st_size) <= maximumFileSize else {
+            throw ImageError(.tooLarge, "\(url.path) is too large for an image (\(Int(info.st_size) >> 20) MB)")
+        }
         do {
-            data = try Data(contentsOf: url, options: .mappedIfSafe)
+            return try Data(contentsOf: url, options: .mappedIfSafe)
         } catch {
             throw ImageError(.unreadable, "cannot read \(url.path): \(readableReason(error))")
         }
-        return try decode(data, minimumSize: minimumSize)
     }
 
     static func decode(buffer: UnsafeRawBufferPointer, minimumSize: (width: Int, height: Int)?) throws -> RGBAImage {

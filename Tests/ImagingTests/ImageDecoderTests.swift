@@ -49,6 +49,14 @@ import Testing
         }
     }
 
+    @Test func devicesAndDirectoriesAreRefusedUnread() {
+        for path in ["/dev/zero", "/tmp"] {
+            #expect(throws: ImageError(.unreadable, "cannot read \(path): not a regular file")) {
+                try ImageDecoder.decode(contentsOf: URL(fileURLWithPath: path))
+            }
+        }
+    }
+
     @Test func otherBytesAreNotAnImage() {
         for bytes: [UInt8] in [[], Array("hello, world".utf8), [0x89, 0x50, 0x4E], [0xFF, 0xD8]] {
             #expect(throws: ImageError(.unknownFormat, "not a PNG or JPEG image")) { try ImageDecoder.decode(bytes) }
