@@ -31,59 +31,89 @@ enum Palette {
         nearest(to: ColorScience.lab(r: r, g: g, b: b), among: 0..<16)
     }
 
-    /// The palette's CIELAB coordinates and chroma as separate arrays, for a tight loop.
-    private static let table: (l: [Float], a: [Float], b: [Float], chroma: [Float]) = (
-        xterm256Lab.map { Float($0.l) }, xterm256Lab.map { Float($0.a) }, xterm256Lab.map { Float($0.b) },
-        xterm256Lab.map { Float(($0.a * $0.a + $0.b * $0.b).squareRoot()) }
-    )
+    /// Palette entries' CIELAB coordinates and chroma, eight entries per vector.
+    struct Batch {
+        var first: Int
+        var l: [SIMD8<Float>] = [], a: [SIMD8<Float>] = [], b: [SIMD8<Float>] = [], chroma: [SIMD8<Float>] = []
+
+        init(_ range: Range<Int>) {
+            precondition(range.count % 8 == 0)
+            first = range.lowerBound
+            for start in stride(from: range.lowerBound, to: range.upperBound, by: 8) {
+                var l = SIMD8<Float>(), a = SIMD8<Float>(), b = SIMD8<Float>(), chroma = SIMD8<Float>()
+                for lane in 0..<8 {
+                    let lab = xterm256Lab[start + lane]
+                    l[lane] = Float(lab.l)
+                    a[lane] = Float(lab.a)
+                    b[lane] = Float(lab.b)
+                    chroma[lane] = Float((lab.a * lab.a + lab.b * lab.b).squareRoot())
+                }
+                self.l.append(l)
+                self.a.append(a)
+                self.b.append(b)
+                self.chroma.append(chroma)
+            }
+        }
+
+        var count: Int { l.count * 8 }
+    }
+
+    private static let extended = Batch(16..<256)
+    private static let system = Batch(0..<16)
 
     /// How many candidates CIEDE2000 itself judges.
     static let shortlistSize = 8
 
-    /// CIEDE2000 without its hue rotation and hue weighting (cheap: no trigonometry)
-    /// shortlists a few candidates; CIEDE2000 itself, which is what the eye and the
-    /// quality script measure, decides among them. On 4,000 random colours a shortlist of
-    /// 8 missed the winner once (by 0.01); plain CIELAB distance would need over 24.
+    /// CIEDE2000 without its hue rotation and hue weighting (cheap: no trigonometry, eight
+    /// entries at a time) shortlists a few candidates; CIEDE2000 itself, which is what the
+    /// eye and the quality script measure, decides among them. On 4,000 random colours a
+    /// shortlist of 8 missed the winner once (by 0.01); plain CIELAB distance would need
+    /// over 24.
     private static func nearest(to target: ColorScience.Lab, among range: Range<Int>) -> UInt8 {
-        let count = min(shortlistSize, range.count)
-        return withUnsafeTemporaryAllocation(of: (Float, Int).self, capacity: count) { shortlist -> UInt8 in
-            var filled = 0
-            let targetL = Float(target.l), targetA = Float(target.a), targetB = Float(target.b)
-            let targetChroma = (targetA * targetA + targetB * targetB).squareRoot()
-            table.l.withUnsafeBufferPointer { ls in
-            table.a.withUnsafeBufferPointer { as_ in
-            table.b.withUnsafeBufferPointer { bs in
-            table.chroma.withUnsafeBufferPointer { chromas in
-                for index in range {
-                    let dL = targetL - ls[index], da = targetA - as_[index], db = targetB - bs[index]
-                    let dC = targetChroma - chromas[index]
-                    let dH2 = max(da * da + db * db - dC * dC, 0)
-                    let meanChroma = (targetChroma + chromas[index]) * 0.5
-                    let meanL = (targetL + ls[index]) * 0.5 - 50
-                    let sL = 1 + 0.015 * meanL * meanL / (20 + meanL * meanL).squareRoot()
-                    let sC = 1 + 0.045 * meanChroma, sH = 1 + 0.015 * meanChroma
-                    let distance = dL * dL / (sL * sL) + dC * dC / (sC * sC) + dH2 / (sH * sH)
-                    if filled == count && distance >= shortlist[count - 1].0 { continue }
-                    var position = filled < count ? filled : count - 1
+        let batch = range.lowerBound == 0 ? system : extended
+        return withUnsafeTemporaryAllocation(of: Float.self, capacity: batch.count) { distances -> UInt8 in
+            let targetL = SIMD8<Float>(repeating: Float(target.l))
+            let targetA = SIMD8<Float>(repeating: Float(target.a))
+            let targetB = SIMD8<Float>(repeating: Float(target.b))
+            let targetChroma = SIMD8<Float>(repeating: Float((target.a * target.a + target.b * target.b).squareRoot()))
+            for vector in 0..<batch.l.count {
+                let l = batch.l[vector], chroma = batch.chroma[vector]
+                let dL = targetL - l, da = targetA - batch.a[vector], db = targetB - batch.b[vector]
+                let dC = targetChroma - chroma
+                let dH2 = pointwiseMax(da * da + db * db - dC * dC, SIMD8<Float>())
+                let meanChroma = (targetChroma + chroma) * 0.5
+                let meanL = (targetL + l) * 0.5 - 50
+                let meanL2 = meanL * meanL
+                let sL = 1 + 0.015 * meanL2 / (20 + meanL2).squareRoot()
+                let sC = 1 + 0.045 * meanChroma, sH = 1 + 0.015 * meanChroma
+                let distance = dL * dL / (sL * sL) + dC * dC / (sC * sC) + dH2 / (sH * sH)
+                for lane in 0..<8 { distances[vector * 8 + lane] = distance[lane] }
+            }
+            return withUnsafeTemporaryAllocation(of: (Float, Int).self, capacity: shortlistSize) { shortlist in
+                var filled = 0
+                for index in 0..<batch.count {
+                    let distance = distances[index]
+                    if filled == shortlistSize && distance >= shortlist[shortlistSize - 1].0 { continue }
+                    var position = filled < shortlistSize ? filled : shortlistSize - 1
                     while position > 0 && shortlist[position - 1].0 > distance {
                         shortlist[position] = shortlist[position - 1]
                         position -= 1
                     }
-                    shortlist[position] = (distance, index)
-                    if filled < count { filled += 1 }
+                    shortlist[position] = (distance, batch.first + index)
+                    if filled < shortlistSize { filled += 1 }
                 }
-            }}}}
-            var best = shortlist[0].1
-            var bestDifference = Double.infinity
-            for candidate in 0..<filled {
-                let index = shortlist[candidate].1
-                let difference = ColorScience.deltaE2000(target, xterm256Lab[index])
-                if difference < bestDifference {
-                    bestDifference = difference
-                    best = index
+                var best = shortlist[0].1
+                var bestDifference = Double.infinity
+                for candidate in 0..<filled {
+                    let index = shortlist[candidate].1
+                    let difference = ColorScience.deltaE2000(target, xterm256Lab[index])
+                    if difference < bestDifference {
+                        bestDifference = difference
+                        best = index
+                    }
                 }
+                return UInt8(best)
             }
-            return UInt8(best)
         }
     }
 }
