@@ -5,8 +5,8 @@ import Foundation
 public enum ImageDecoder {
     /// Images with more pixels than this (or a side longer than `maximumSide`) are refused
     /// before anything is allocated: a cover never needs them, and a hostile header can
-    /// claim gigapixels.
-    public static let maximumPixels = 80_000_000
+    /// claim gigapixels. (50 MP is 200 MB of RGBA; real covers are well under 20 MP.)
+    public static let maximumPixels = 50_000_000
     public static let maximumSide = 32_768
 
     /// A JPEG is decoded at the smallest DCT scale that keeps at least this many source
