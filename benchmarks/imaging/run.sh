@@ -7,6 +7,9 @@
 #   benchmarks/imaging/run.sh [IMAGE...]        (default: ../shared/covers/*)
 #   SIZE=30x22 RUNS=30 NEWSSTAND=path/to/binary benchmarks/imaging/run.sh
 #
+# The in-process part (benchmarks/imaging/shelf.swift) is compiled against the release
+# build's Imaging object files, so it needs `swift build -c release` to have run here.
+#
 # Needs: swift, chafa (apt-get install chafa), python3 with numpy and Pillow
 # (pip install pillow); hyperfine is used when installed.
 set -euo pipefail
@@ -83,3 +86,13 @@ chafa_batch="$(mean_ms chafa --symbols vhalf --size "$size" -c full --animate of
 echo
 echo "20 covers in one process: ours ${ours_batch} ms, chafa ${chafa_batch} ms"
 echo "in-process per cover (ours, (t20 - t1) / 19): $(awk -v a="$ours_batch" -v b="$ours_one" 'BEGIN { printf "%.2f", (a - b) / 19 }') ms"
+
+# In-process: decode and render times, and a shelf of 24 covers through CoverCache.
+release="$root/.build/release"
+if [ -d "$release/Imaging.build" ]; then
+    swiftc -O -module-cache-path "$work/module-cache" "$root/benchmarks/imaging/shelf.swift" \
+        -I "$release/Modules" -Xcc -fmodule-map-file="$release/CImageCodecs.build/module.modulemap" \
+        "$release"/Imaging.build/*.o "$release/CImageCodecs.build/codecs.c.o" -lpng16 -ljpeg -o "$work/shelf"
+    echo
+    "$work/shelf" "${images[@]}"
+fi
