@@ -47,6 +47,9 @@ int ns_png_decode(const uint8_t *data, size_t size, uint8_t *rgba, uint32_t widt
         return 1;
     }
     image.format = PNG_FORMAT_RGBA;
+    // Without gAMA or sRGB chunks, 16-bit samples are sRGB-encoded as in every viewer
+    // (libpng's simplified API would otherwise take them as linear).
+    image.flags |= PNG_IMAGE_FLAG_16BIT_sRGB;
     if (!png_image_finish_read(&image, NULL, rgba, (png_int_32)(width * 4), NULL)) {
         set_error(err, err_len, image.message[0] ? image.message : "corrupt PNG");
         png_image_free(&image);

@@ -4,77 +4,97 @@
 /// The result is premultiplied linear RGBA as `Float`s, four per pixel: transparent
 /// source pixels contribute nothing to the colour, only to the coverage.
 struct AreaResampler {
-    /// One output position's source span: indices `first ..< first + weights.count`.
-    struct Span {
-        var first: Int
-        var weights: [Float]
+    /// For each output position, the source span `first[i] ..< first[i] + count[i]` and its
+    /// weights (summing to 1) at `weights[weightStart[i]...]`, all in flat arrays.
+    struct Spans {
+        var first: [Int] = []
+        var count: [Int] = []
+        var weightStart: [Int] = []
+        var weights: [Float] = []
     }
 
     /// Spans mapping `sourceCount` input pixels evenly onto `outputCount` outputs.
-    static func spans(sourceCount: Int, outputCount: Int) -> [Span] {
+    static func spans(sourceCount: Int, outputCount: Int) -> Spans {
+        var spans = Spans()
         let scale = Double(sourceCount) / Double(outputCount)
-        return (0..<outputCount).map { index in
+        for index in 0..<outputCount {
             let start = Double(index) * scale
             let end = min(Double(index + 1) * scale, Double(sourceCount))
             let first = min(Int(start.rounded(.down)), sourceCount - 1)
             let last = max(first + 1, min(Int(end.rounded(.up)), sourceCount))
-            var weights = [Float]()
-            weights.reserveCapacity(last - first)
-            var total = 0.0
-            for source in first..<last {
-                let overlap = min(end, Double(source + 1)) - max(start, Double(source))
-                weights.append(Float(max(overlap, 0)))
-                total += max(overlap, 0)
-            }
-            if total > 0 { weights = weights.map { $0 / Float(total) } }
-            return Span(first: first, weights: weights)
+            let overlaps = (first..<last).map { max(min(end, Double($0 + 1)) - max(start, Double($0)), 0) }
+            let total = overlaps.reduce(0, +)
+            spans.first.append(first)
+            spans.count.append(last - first)
+            spans.weightStart.append(spans.weights.count)
+            spans.weights += overlaps.map { Float(total > 0 ? $0 / total : 1 / Double(overlaps.count)) }
         }
+        return spans
     }
 
     /// Averages `image` down (or up) to `width` × `height` pixels.
     static func average(_ image: RGBAImage, width: Int, height: Int) -> [Float] {
         let columns = spans(sourceCount: image.width, outputCount: width)
         let rows = spans(sourceCount: image.height, outputCount: height)
-        let linear = ColorScience.linearFromSRGB8
+        let opaque = isOpaque(image)
         // Horizontal pass: each source row becomes `width` premultiplied linear pixels.
         var horizontal = [Float](repeating: 0, count: image.height * width * 4)
         image.pixels.withUnsafeBufferPointer { source in
-            linear.withUnsafeBufferPointer { toLinear in
-                horizontal.withUnsafeMutableBufferPointer { out in
-                    for y in 0..<image.height {
-                        let rowStart = y * image.width * 4
-                        let outStart = y * width * 4
-                        for (x, span) in columns.enumerated() {
-                            var r: Float = 0, g: Float = 0, b: Float = 0, a: Float = 0
-                            var offset = rowStart + span.first * 4
-                            for weight in span.weights {
-                                let alpha = Float(source[offset + 3]) * (1 / 255)
-                                let coverage = weight * alpha
+            ColorScience.linearFromSRGB8.withUnsafeBufferPointer { toLinear in
+            columns.first.withUnsafeBufferPointer { firsts in
+            columns.count.withUnsafeBufferPointer { counts in
+            columns.weightStart.withUnsafeBufferPointer { weightStarts in
+            columns.weights.withUnsafeBufferPointer { weights in
+            horizontal.withUnsafeMutableBufferPointer { out in
+                for y in 0..<image.height {
+                    let rowStart = y * image.width * 4
+                    var o = y * width * 4
+                    for x in 0..<width {
+                        var r: Float = 0, g: Float = 0, b: Float = 0, a: Float = 0
+                        var offset = rowStart + firsts[x] * 4
+                        var w = weightStarts[x]
+                        let end = w + counts[x]
+                        if opaque {
+                            while w < end {
+                                let weight = weights[w]
+                                r += weight * toLinear[Int(source[offset])]
+                                g += weight * toLinear[Int(source[offset + 1])]
+                                b += weight * toLinear[Int(source[offset + 2])]
+                                offset += 4
+                                w += 1
+                            }
+                            a = 1
+                        } else {
+                            while w < end {
+                                let coverage = weights[w] * Float(source[offset + 3]) * (1 / 255)
                                 r += coverage * toLinear[Int(source[offset])]
                                 g += coverage * toLinear[Int(source[offset + 1])]
                                 b += coverage * toLinear[Int(source[offset + 2])]
                                 a += coverage
                                 offset += 4
+                                w += 1
                             }
-                            let o = outStart + x * 4
-                            out[o] = r
-                            out[o + 1] = g
-                            out[o + 2] = b
-                            out[o + 3] = a
                         }
+                        out[o] = r
+                        out[o + 1] = g
+                        out[o + 2] = b
+                        out[o + 3] = a
+                        o += 4
                     }
                 }
-            }
+            }}}}}}
         }
         // Vertical pass.
         var result = [Float](repeating: 0, count: width * height * 4)
         horizontal.withUnsafeBufferPointer { source in
             result.withUnsafeMutableBufferPointer { out in
                 let rowLength = width * 4
-                for (y, span) in rows.enumerated() {
+                for y in 0..<height {
                     let outStart = y * rowLength
-                    var sourceRow = span.first * rowLength
-                    for weight in span.weights {
+                    var sourceRow = rows.first[y] * rowLength
+                    let start = rows.weightStart[y]
+                    for w in start..<(start + rows.count[y]) {
+                        let weight = rows.weights[w]
                         for index in 0..<rowLength {
                             out[outStart + index] += weight * source[sourceRow + index]
                         }
@@ -84,5 +104,17 @@ struct AreaResampler {
             }
         }
         return result
+    }
+
+    private static func isOpaque(_ image: RGBAImage) -> Bool {
+        image.pixels.withUnsafeBufferPointer { pixels in
+            var index = 3
+            var all: UInt8 = 255
+            while index < pixels.count {
+                all &= pixels[index]
+                index += 4
+            }
+            return all == 255
+        }
     }
 }

@@ -55,13 +55,23 @@ enum ColorScience {
         return 116 * f - 16
     }
 
+    private static let cos30 = cos(Double.pi / 6), sin30 = sin(Double.pi / 6)
+    private static let cos6 = cos(6 * Double.pi / 180), sin6 = sin(6 * Double.pi / 180)
+    private static let cos63 = cos(63 * Double.pi / 180), sin63 = sin(63 * Double.pi / 180)
+
+    @inline(__always)
+    private static func seventhPower(_ value: Double) -> Double {
+        let square = value * value
+        return square * square * square * value
+    }
+
     /// CIEDE2000 colour difference with kL = kC = kH = 1.
     static func deltaE2000(_ first: Lab, _ second: Lab) -> Double {
         let radians = Double.pi / 180
         let c1 = (first.a * first.a + first.b * first.b).squareRoot()
         let c2 = (second.a * second.a + second.b * second.b).squareRoot()
         let meanC = (c1 + c2) / 2
-        let meanC7 = pow(meanC, 7)
+        let meanC7 = seventhPower(meanC)
         let g = 0.5 * (1 - (meanC7 / (meanC7 + 6_103_515_625)).squareRoot())
         let a1 = (1 + g) * first.a, a2 = (1 + g) * second.a
         let c1p = (a1 * a1 + first.b * first.b).squareRoot()
@@ -90,10 +100,17 @@ enum ColorScience {
                 meanH /= 2
             }
         }
-        let t = 1 - 0.17 * cos((meanH - 30) * radians) + 0.24 * cos(2 * meanH * radians)
-            + 0.32 * cos((3 * meanH + 6) * radians) - 0.20 * cos((4 * meanH - 63) * radians)
-        let dTheta = 30 * exp(-pow((meanH - 275) / 25, 2))
-        let meanCp7 = pow(meanCp, 7)
+        // cos(kh + φ) from cos h and sin h by the multiple-angle formulas: one cos and one
+        // sin instead of four cosines.
+        let cosH = cos(meanH * radians), sinH = sin(meanH * radians)
+        let cos2H = 2 * cosH * cosH - 1, sin2H = 2 * sinH * cosH
+        let cos3H = cos2H * cosH - sin2H * sinH, sin3H = sin2H * cosH + cos2H * sinH
+        let cos4H = 2 * cos2H * cos2H - 1, sin4H = 2 * sin2H * cos2H
+        let t = 1 - 0.17 * (cosH * cos30 + sinH * sin30) + 0.24 * cos2H
+            + 0.32 * (cos3H * cos6 - sin3H * sin6) - 0.20 * (cos4H * cos63 + sin4H * sin63)
+        let hueOffset = (meanH - 275) / 25
+        let dTheta = 30 * exp(-hueOffset * hueOffset)
+        let meanCp7 = seventhPower(meanCp)
         let rC = 2 * (meanCp7 / (meanCp7 + 6_103_515_625)).squareRoot()
         let lMinus50 = (meanL - 50) * (meanL - 50)
         let sL = 1 + 0.015 * lMinus50 / (20 + lMinus50).squareRoot()

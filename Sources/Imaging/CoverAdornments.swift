@@ -194,7 +194,8 @@ struct PixelCanvas {
                 }
                 let (upper, lower) = isHalfBlock(cell) ? pixels(of: cell) : (cell.background, cell.background)
                 let cover = upper ?? lower
-                let page = row == 0 ? nil : color(row % 2 == 0 ? paper : shade)
+                // The stack stands a little lower than the cover, in the cover's shadow at the bottom.
+                let page = row == 0 ? nil : color(row == rows - 1 ? shade : paper)
                 // Half the cell keeps the cover; the other half shows the paper behind it.
                 let glyph: Character = symbols == .ascii ? (edge == .left ? "|" : "|")
                     : (edge == .left ? "▌" : "▐")

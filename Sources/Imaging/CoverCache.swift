@@ -7,8 +7,54 @@ import Foundation
 /// renamed or re-downloaded copy of a cover is still a hit. Disk entries are written to a
 /// temporary file and renamed into place; a damaged entry is ignored and rewritten.
 public final class CoverCache: @unchecked Sendable {
+    private let engine: CoverCacheEngine
+
+    /// `directory`: where rendered pictures are kept on disk (nil: memory only).
+    /// `workers`: threads that render in the background.
+    public init(directory: URL?, workers: Int = 2) {
+        engine = CoverCacheEngine(directory: directory, workers: workers)
+    }
+
+    /// The worker threads finish the queued renders and stop.
+    deinit { engine.shutDown() }
+
     /// Most pictures kept in memory (a 30×22 picture is ~30 KB); the oldest go first.
-    public var memoryLimit = 2048
+    public var memoryLimit: Int {
+        get { engine.memoryLimit }
+        set { engine.memoryLimit = newValue }
+    }
+
+    /// The cached picture if it is ready; otherwise nil, and a render is scheduled on a
+    /// worker thread (once per file and options); `onReady` is called on that thread when
+    /// it completes, whether it succeeded or failed (see `error(for:options:)`). A file
+    /// that does not exist fails at once, without a callback.
+    public func picture(for imageFile: URL, options: RenderOptions,
+                        onReady: @escaping @Sendable () -> Void) -> CellPicture? {
+        engine.picture(for: imageFile, options: options, onReady: onReady)
+    }
+
+    /// Why the last render of this file with these options failed, if it did.
+    public func error(for imageFile: URL, options: RenderOptions) -> ImageError? {
+        engine.error(for: imageFile, options: options)
+    }
+
+    /// Renders now on the calling thread (or answers from the cache), filling the cache.
+    public func renderNow(imageFile: URL, options: RenderOptions) throws -> CellPicture {
+        try engine.renderNow(imageFile: imageFile, options: options)
+    }
+
+    /// The picture for image bytes, from memory, disk, or a fresh render.
+    public func picture(forBytes data: [UInt8], options: RenderOptions) throws -> CellPicture {
+        try engine.picture(forBytes: data, options: options)
+    }
+
+    /// Stops the worker threads once the queued renders are done (also done on deinit).
+    public func shutDown() { engine.shutDown() }
+}
+
+/// The cache itself; the worker threads hold it, so that `CoverCache` can go away.
+final class CoverCacheEngine: @unchecked Sendable {
+    var memoryLimit = 2048
 
     private let directory: URL?
     private let lock = NSCondition()
@@ -21,13 +67,13 @@ public final class CoverCache: @unchecked Sendable {
     private var workers: [Thread] = []
     private var stopping = false
 
-    public init(directory: URL?, workers: Int = 2) {
+    init(directory: URL?, workers: Int = 2) {
         self.directory = directory
         if let directory {
             try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         }
         for index in 0..<max(workers, 1) {
-            let thread = Thread { [weak self] in self?.work() }
+            let thread = Thread { self.work() }
             thread.name = "CoverCache worker \(index)"
             thread.qualityOfService = .userInitiated
             self.workers.append(thread)
@@ -35,15 +81,8 @@ public final class CoverCache: @unchecked Sendable {
         }
     }
 
-    deinit {
-        lock.lock()
-        stopping = true
-        lock.broadcast()
-        lock.unlock()
-    }
-
     /// Stops the worker threads once the queued renders are done.
-    public func shutDown() {
+    func shutDown() {
         lock.lock()
         stopping = true
         lock.broadcast()
@@ -53,7 +92,7 @@ public final class CoverCache: @unchecked Sendable {
     /// The cached picture if it is ready; otherwise nil, and a render is scheduled on a
     /// worker thread (once per file and options); `onReady` is called on that thread when
     /// it completes, whether it succeeded or failed (see `error(for:options:)`).
-    public func picture(for imageFile: URL, options: RenderOptions,
+    func picture(for imageFile: URL, options: RenderOptions,
                         onReady: @escaping @Sendable () -> Void) -> CellPicture? {
         guard let identity = FileIdentity(imageFile) else {
             let key = JobKey(path: imageFile.path, identity: nil, options: options)
@@ -80,7 +119,7 @@ public final class CoverCache: @unchecked Sendable {
     }
 
     /// Why the last render of this file with these options failed, if it did.
-    public func error(for imageFile: URL, options: RenderOptions) -> ImageError? {
+    func error(for imageFile: URL, options: RenderOptions) -> ImageError? {
         let key = JobKey(path: imageFile.path, identity: FileIdentity(imageFile), options: options)
         lock.lock()
         defer { lock.unlock() }
@@ -88,18 +127,13 @@ public final class CoverCache: @unchecked Sendable {
     }
 
     /// Renders now on the calling thread (or answers from the cache), filling the cache.
-    public func renderNow(imageFile: URL, options: RenderOptions) throws -> CellPicture {
-        let data: [UInt8]
-        do {
-            data = [UInt8](try Data(contentsOf: imageFile))
-        } catch {
-            throw ImageError(.unreadable, "cannot read \(imageFile.path): \(error.localizedDescription)")
-        }
+    func renderNow(imageFile: URL, options: RenderOptions) throws -> CellPicture {
+        let data = [UInt8](try ImageDecoder.readFile(imageFile))
         return try picture(forBytes: data, identity: FileIdentity(imageFile), options: options)
     }
 
     /// The picture for image bytes, from memory, disk, or a fresh render.
-    public func picture(forBytes data: [UInt8], options: RenderOptions) throws -> CellPicture {
+    func picture(forBytes data: [UInt8], options: RenderOptions) throws -> CellPicture {
         try picture(forBytes: data, identity: nil, options: options)
     }
 

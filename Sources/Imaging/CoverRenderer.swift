@@ -66,14 +66,18 @@ public enum CoverRenderer {
         let width = frame.columns, height = frame.rows * 2
         guard image.width > 0, image.height > 0 else { return [Float](repeating: 0, count: width * height * 4) }
         let aspect = Double(image.width) / Double(image.height)
-        // Half a cell is cellAspect wide for each 0.5 of height.
-        let pixelAspect = cellAspect * 2
-        let frameAspect = Double(width) * pixelAspect / Double(height)
         var imageWidth = width, imageHeight = height
-        if aspect > frameAspect * 1.02 {
-            imageHeight = min(height, max(1, Int((Double(width) * pixelAspect / aspect).rounded())))
-        } else if aspect < frameAspect / 1.02 {
-            imageWidth = min(width, max(1, Int((Double(height) * aspect / pixelAspect).rounded())))
+        // Within the aspect range the frame was sized for the image: fill it (rounding to
+        // whole cells distorts by less than half a cell). Outside, letterbox.
+        if !aspectRange.contains(aspect) {
+            // Half a cell is cellAspect wide for each 0.5 of height.
+            let pixelAspect = cellAspect * 2
+            let frameAspect = Double(width) * pixelAspect / Double(height)
+            if aspect > frameAspect {
+                imageHeight = min(height, max(1, Int((Double(width) * pixelAspect / aspect).rounded())))
+            } else {
+                imageWidth = min(width, max(1, Int((Double(height) * aspect / pixelAspect).rounded())))
+            }
         }
         let averaged = AreaResampler.average(image, width: imageWidth, height: imageHeight)
         if imageWidth == width && imageHeight == height { return averaged }

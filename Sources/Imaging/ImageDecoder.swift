@@ -5,13 +5,15 @@ import Foundation
 public enum ImageDecoder {
     /// Images with more pixels than this (or a side longer than `maximumSide`) are refused
     /// before anything is allocated: a cover never needs them, and a hostile header can
-    /// claim gigapixels.
-    public static let maximumPixels = 80_000_000
+    /// claim gigapixels. (50 MP is 200 MB of RGBA; real covers are well under 20 MP.)
+    public static let maximumPixels = 50_000_000
     public static let maximumSide = 32_768
 
     /// A JPEG is decoded at the smallest DCT scale that keeps at least this many source
-    /// pixels per target pixel in each direction (the area average then loses < 0.1 ΔE00).
-    public static let oversampling = 4
+    /// pixels per target pixel in each direction. Scaled IDCT averages in gamma space, so
+    /// less costs quality: on the shared covers at 30×22, mean ΔE00 was 1.28/0.18 at 2×,
+    /// 0.49/0.18 at 4×, 0.22/0.07 at 8× and 0.18/0.03 at full size (cover/plasma).
+    public static let oversampling = 8
 
     public enum Format: Sendable, Equatable { case png, jpeg }
 
@@ -35,13 +37,30 @@ public enum ImageDecoder {
     }
 
     public static func decode(contentsOf url: URL, minimumSize: (width: Int, height: Int)? = nil) throws -> RGBAImage {
-        let data: Data
+        try decode(readFile(url), minimumSize: minimumSize)
+    }
+
+    /// Image files larger than this are refused unread (a cover is well under 10 MB).
+    public static let maximumFileSize = 256 << 20
+
+    /// The bytes of an image file; devices, pipes, directories and huge files are refused
+    /// before reading, so `/dev/zero` or a FIFO cannot hang or exhaust the process.
+    public static func readFile(_ url: URL) throws -> Data {
+        var info = stat()
+        guard stat(url.path, &info) == 0 else {
+            throw ImageError(.unreadable, "cannot read \(url.path): \(String(cString: strerror(errno)).lowercased())")
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw ImageError(.unreadable, "cannot read \(url.path): not a regular file")
+        }
+        guard Int(info.st_size) <= maximumFileSize else {
+            throw ImageError(.tooLarge, "\(url.path) is too large for an image (\(Int(info.st_size) >> 20) MB)")
+        }
         do {
-            data = try Data(contentsOf: url, options: .mappedIfSafe)
+            return try Data(contentsOf: url, options: .mappedIfSafe)
         } catch {
             throw ImageError(.unreadable, "cannot read \(url.path): \(readableReason(error))")
         }
-        return try decode(data, minimumSize: minimumSize)
     }
 
     static func decode(buffer: UnsafeRawBufferPointer, minimumSize: (width: Int, height: Int)?) throws -> RGBAImage {

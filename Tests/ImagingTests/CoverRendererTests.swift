@@ -130,3 +130,24 @@ import Testing
         #expect(picture.ansi() == expected)
     }
 }
+
+@Suite struct ColorScienceTests {
+    /// Pairs and differences from Sharma, Wu & Dalal's CIEDE2000 test data.
+    @Test(arguments: [
+        ((50.0, 2.6772, -79.7751), (50.0, 0.0, -82.7485), 2.0425),
+        ((50.0, 3.1571, -77.2803), (50.0, 0.0, -82.7485), 2.8615),
+        ((50.0, -1.3802, -84.2814), (50.0, 0.0, -82.7485), 1.0000),
+        ((50.0, 2.5, 0.0), (73.0, 25.0, -18.0), 27.1492),
+        ((50.0, 2.5, 0.0), (50.0, 3.2592, 0.3350), 1.0000),
+        ((60.2574, -34.0099, 36.2677), (60.4626, -34.1751, 39.4387), 1.2644),
+        ((22.7233, 20.0904, -46.6940), (23.0331, 14.9730, -42.5619), 2.0373),
+        ((2.0776, 0.0795, -1.1350), (0.9033, -0.0636, -0.5514), 0.9082),
+    ] as [((Double, Double, Double), (Double, Double, Double), Double)])
+    func deltaE2000MatchesPublishedValues(first: (Double, Double, Double), second: (Double, Double, Double),
+                                          expected: Double) {
+        let a = ColorScience.Lab(l: first.0, a: first.1, b: first.2)
+        let b = ColorScience.Lab(l: second.0, a: second.1, b: second.2)
+        #expect(abs(ColorScience.deltaE2000(a, b) - expected) < 0.0001)
+        #expect(abs(ColorScience.deltaE2000(b, a) - expected) < 0.0001)
+    }
+}

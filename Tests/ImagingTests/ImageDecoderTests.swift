@@ -24,9 +24,10 @@ import Testing
 
     @Test func jpegDecodesAtAReducedDCTScaleWhenTheTargetIsSmall() throws {
         let bytes = try ImageEncoder.jpeg(Fixtures.gradient(width: 400, height: 600))
-        // 4 × 10 = 40 wide and 4 × 20 = 80 tall are kept by 1/4 scale (100 × 150), not 1/8 (50 × 75).
+        // 8 × 10 = 80 wide and 8 × 20 = 160 tall are kept by 3/8 scale (150 × 225), not 2/8 (100 × 150).
+        #expect(ImageDecoder.oversampling == 8)
         let small = try ImageDecoder.decode(bytes, minimumSize: (width: 10, height: 20))
-        #expect(small.width == 100 && small.height == 150)
+        #expect(small.width == 150 && small.height == 225)
         let tiny = try ImageDecoder.decode(bytes, minimumSize: (width: 5, height: 5))
         #expect(tiny.width == 50 && tiny.height == 75)
         let full = try ImageDecoder.decode(bytes, minimumSize: (width: 300, height: 300))
@@ -45,6 +46,14 @@ import Testing
         let url = URL(fileURLWithPath: "/nonexistent/cover.png")
         #expect { try ImageDecoder.decode(contentsOf: url) } throws: { error in
             "\(error)".contains("/nonexistent/cover.png") && "\(error)".contains("no such file")
+        }
+    }
+
+    @Test func devicesAndDirectoriesAreRefusedUnread() {
+        for path in ["/dev/zero", "/tmp"] {
+            #expect(throws: ImageError(.unreadable, "cannot read \(path): not a regular file")) {
+                try ImageDecoder.decode(contentsOf: URL(fileURLWithPath: path))
+            }
         }
     }
 
@@ -102,5 +111,36 @@ import Testing
             }
         }
         #expect(errors > 0)
+    }
+}
+
+@Suite struct PNGVariantTests {
+    /// A minimal 16-bit RGB PNG, written by hand (our encoder writes 8-bit only).
+    static func png16(width: Int, height: Int, sample: UInt16) throws -> [UInt8] {
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            let body = Array(type.utf8) + data
+            return Fixtures.bigEndian(UInt32(data.count)) + body + Fixtures.bigEndian(Fixtures.crc32(body[...]))
+        }
+        var raw: [UInt8] = []
+        for _ in 0..<height {
+            raw.append(0)
+            for _ in 0..<(width * 3) { raw += [UInt8(sample >> 8), UInt8(sample & 0xFF)] }
+        }
+        // A stored (uncompressed) deflate block inside a zlib stream.
+        var zlib: [UInt8] = [0x78, 0x01, 0x01, UInt8(raw.count & 0xFF), UInt8(raw.count >> 8),
+                             UInt8(~raw.count & 0xFF), UInt8((~raw.count >> 8) & 0xFF)]
+        zlib += raw
+        var a: UInt32 = 1, b: UInt32 = 0
+        for byte in raw { a = (a + UInt32(byte)) % 65521; b = (b + a) % 65521 }
+        zlib += Fixtures.bigEndian(b << 16 | a)
+        let header = Fixtures.bigEndian(UInt32(width)) + Fixtures.bigEndian(UInt32(height)) + [16, 2, 0, 0, 0]
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", zlib)
+            + chunk("IEND", [])
+    }
+
+    @Test func sixteenBitSamplesAreSRGBLikeEightBitOnes() throws {
+        let image = try ImageDecoder.decode(try Self.png16(width: 3, height: 2, sample: 0x8080))
+        #expect(image.width == 3 && image.height == 2)
+        #expect(Array(image.pixels.prefix(4)) == [128, 128, 128, 255])
     }
 }

@@ -2,15 +2,15 @@ import ArgumentParser
 import Foundation
 import Imaging
 
-/// `newsstand render IMAGE`: draws a PNG or JPEG with half blocks on standard output.
+/// `newsstand render IMAGE...`: draws PNG or JPEG images with half blocks on standard output.
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Draw a PNG or JPEG image in the terminal with half-block characters."
+        abstract: "Draw PNG or JPEG images in the terminal with half-block characters."
     )
 
-    @Argument(help: "The PNG or JPEG file to draw.")
-    var image: String
+    @Argument(help: "The PNG or JPEG files to draw, one after the other.")
+    var images: [String]
 
     @Option(help: "The largest size in character cells, COLSxROWS (default: fits the terminal).")
     var size: CellSize?
@@ -28,14 +28,25 @@ struct Render: ParsableCommand {
         let size = size ?? CellSize.terminal ?? CellSize(columns: 40, rows: 20)
         let options = RenderOptions(columns: size.columns, rows: size.rows, colorMode: mode,
                                     symbols: symbols, letterbox: false)
-        do {
-            let url = URL(fileURLWithPath: image)
-            let decoded = try ImageDecoder.decode(contentsOf: url, minimumSize: options.pixelSize)
-            let picture = CoverRenderer.render(decoded, options: options)
-            FileHandle.standardOutput.write(Data(picture.ansi().utf8))
-        } catch let error as ImageError {
-            throw RenderFailure("\(image): \(error)")
+        var failures: [String] = []
+        for image in images {
+            do {
+                let url = URL(fileURLWithPath: image)
+                let decoded = try ImageDecoder.decode(contentsOf: url, minimumSize: options.pixelSize)
+                let picture = CoverRenderer.render(decoded, options: options)
+                FileHandle.standardOutput.write(Data(picture.ansi().utf8))
+            } catch let error as ImageError {
+                // A file read error already names the file.
+                failures.append(error.kind == .unreadable ? "\(error)" : "\(image): \(error)")
+            }
         }
+        // One line per bad file; ArgumentParser prints the last as "Error: ...".
+        for failure in failures.dropLast() { FileHandle.standardError.write(Data("Error: \(failure)\n".utf8)) }
+        if let last = failures.last { throw RenderFailure(last) }
+    }
+
+    func validate() throws {
+        if images.isEmpty { throw ValidationError("Missing expected argument '<images> ...'") }
     }
 }
 
