@@ -371,11 +371,25 @@ struct HTMLConverter {
     private mutating func table(_ node: HTMLNode, style: TextStyle, link: String?) {
         var rows: [HTMLNode] = []
         func findRows(_ parent: HTMLNode) {
+            var looseCells: HTMLNode?
             for child in parent.children {
                 switch child.name {
-                case "tr": rows.append(child)
-                case "thead", "tbody", "tfoot": findRows(child)
-                default: break
+                case "tr":
+                    looseCells = nil
+                    rows.append(child)
+                case "thead", "tbody", "tfoot":
+                    looseCells = nil
+                    findRows(child)
+                case "td", "th":
+                    // Cells without a row form one.
+                    if looseCells == nil {
+                        let row = HTMLNode(element: "tr")
+                        looseCells = row
+                        rows.append(row)
+                    }
+                    looseCells?.children.append(child)
+                default:
+                    break
                 }
             }
         }

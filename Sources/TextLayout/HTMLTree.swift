@@ -138,11 +138,12 @@ struct HTMLTreeBuilder {
         case "h1", "h2", "h3", "h4", "h5", "h6":
             if let top = stack.last, Self.headings.contains(top.name) { stack.removeLast() }
         case "tr":
-            closeInScope(["td", "th", "tr"], boundaries: ["table", "thead", "tbody", "tfoot"])
+            closeInTable(["tr"], boundaries: ["table", "thead", "tbody", "tfoot"])
         case "td", "th":
-            closeInScope(["td", "th"], boundaries: ["tr", "table"])
+            closeInTable(["td", "th"], boundaries: ["tr", "table"])
         case "thead", "tbody", "tfoot":
-            closeInScope(["td", "th", "tr", "thead", "tbody", "tfoot"], boundaries: ["table"])
+            closeInTable(["thead", "tbody", "tfoot"], boundaries: ["table"])
+            closeInTable(["tr"], boundaries: ["table"])
         case "a":
             closeInScope("a")
         case "option":
@@ -198,6 +199,21 @@ struct HTMLTreeBuilder {
         }
         stack.removeSubrange(index...)
         headOpen = false
+    }
+
+    /// Closes the nearest open element of `names` inside the current table; cells and
+    /// rows are not boundaries here.
+    private mutating func closeInTable(_ names: Set<String>, boundaries: Set<String>) {
+        var index = stack.count - 1
+        while index > 0 {
+            let current = stack[index].name
+            if names.contains(current) {
+                stack.removeSubrange(index...)
+                return
+            }
+            if boundaries.contains(current) || current == "#root" { return }
+            index -= 1
+        }
     }
 
     private mutating func closeInScope(_ name: String, boundaries: Set<String> = []) {
