@@ -493,10 +493,14 @@ private struct InlineParser {
     /// Openers known to have no closer, so backtracking never retries them (which would
     /// take exponential time on `*a *b *c …`).
     var failedOpeners = Set<Int>()
+    /// Characters the parser may still visit before it stops trying emphasis and links,
+    /// which keeps pathological input linear.
+    var budget: Int
 
     init(_ chars: [Character], definitions: [String: String]) {
         self.chars = chars
         self.definitions = definitions
+        self.budget = 16 * chars.count + 4096
     }
 
     mutating func flushImages() {
@@ -536,6 +540,7 @@ private struct InlineParser {
         }
         while position < chars.count {
             let c = chars[position]
+            budget -= 1
             if let closer, c == closer.0, canClose(at: position, character: c, length: closer.1) {
                 flushText(&self)
                 position += closer.1
@@ -568,7 +573,7 @@ private struct InlineParser {
                 while position < chars.count, chars[position] == " " { position += 1 }
             case "`":
                 let run = runLength(at: position, of: "`")
-                if let end = findCodeEnd(from: position + run, length: run) {
+                if budget > 0, let end = findCodeEnd(from: position + run, length: run) {
                     flushText(&self)
                     var code = String(chars[(position + run)..<end]).replacingNewlines()
                     if code.count >= 2, code.hasPrefix(" "), code.hasSuffix(" "), code.contains(where: { $0 != " " }) {
@@ -582,7 +587,7 @@ private struct InlineParser {
                 }
             case "*", "_", "~":
                 let run = runLength(at: position, of: c)
-                if depth < MarkdownBlockParser.maximumDepth, !failedOpeners.contains(position),
+                if depth < MarkdownBlockParser.maximumDepth, budget > 0, !failedOpeners.contains(position),
                    canOpen(at: position, character: c, length: run), c != "~" || run == 2 {
                     let use = c == "~" ? 2 : min(run, 3)
                     let saved = position
@@ -606,7 +611,7 @@ private struct InlineParser {
                     position += run
                 }
             case "!" where position + 1 < chars.count && chars[position + 1] == "[":
-                if let (alt, destination, end) = linkAt(position + 1) {
+                if budget > 0, let (alt, destination, end) = linkAt(position + 1) {
                     flushText(&self)
                     let altText = Self.plain(alt)
                     if imagesAsText {
@@ -621,7 +626,7 @@ private struct InlineParser {
                     position += 1
                 }
             case "[":
-                if depth < MarkdownBlockParser.maximumDepth, let (label, destination, end) = linkAt(position) {
+                if depth < MarkdownBlockParser.maximumDepth, budget > 0, let (label, destination, end) = linkAt(position) {
                     flushText(&self)
                     var inner = InlineParser(label, definitions: definitions)
                     inner.imagesAsText = true
@@ -706,9 +711,10 @@ private struct InlineParser {
         return true
     }
 
-    func findCodeEnd(from start: Int, length: Int) -> Int? {
+    mutating func findCodeEnd(from start: Int, length: Int) -> Int? {
         var index = start
         while index < chars.count {
+            budget -= 1
             if chars[index] == "`" {
                 let run = runLength(at: index, of: "`")
                 if run == length { return index }
@@ -722,11 +728,12 @@ private struct InlineParser {
 
     /// `[label](destination "title")`, `[label][ref]`, `[label][]` or `[label]` with a
     /// definition: the label's characters, the destination and the index after it.
-    func linkAt(_ start: Int) -> ([Character], String, Int)? {
+    mutating func linkAt(_ start: Int) -> ([Character], String, Int)? {
         var depth = 0
         var index = start
         var close: Int?
         while index < chars.count {
+            budget -= 1
             switch chars[index] {
             case "\\": index += 1
             case "[": depth += 1
