@@ -23,24 +23,31 @@ final class BlockCollector {
     private var afterSpace = true
 
     func appendText(_ raw: String, style: TextStyle, link: String?) {
-        let cleaned = Sanitizer.clean(raw)
+        // Collapse HTML whitespace first, so only real controls send text to the sanitizer.
         var out = [UInt8]()
-        out.reserveCapacity(cleaned.utf8.count)
+        out.reserveCapacity(raw.utf8.count)
         var space = afterSpace
-        for byte in cleaned.utf8 {
-            if byte == 0x20 {
+        for byte in raw.utf8 {
+            switch byte {
+            case 0x20, 0x09, 0x0A, 0x0C, 0x0D:
                 if !space {
                     out.append(0x20)
                     space = true
                 }
-            } else {
+            default:
                 out.append(byte)
                 space = false
             }
         }
         guard !out.isEmpty else { return }
+        var text = String(decoding: out, as: UTF8.self)
+        if !Sanitizer.isClean(text) {
+            text = Sanitizer.clean(text)
+            guard !text.isEmpty else { return }
+            space = text.utf8.last == 0x20
+        }
         afterSpace = space
-        append(String(decoding: out, as: UTF8.self), style: style, link: link)
+        append(text, style: style, link: link)
     }
 
     /// Text appended as is (no whitespace collapsing); it must already be clean.
@@ -128,7 +135,7 @@ struct HTMLConverter {
     static let blockElements: Set<String> = [
         "p", "div", "section", "article", "main", "header", "footer", "nav", "aside", "address",
         "center", "hgroup", "details", "summary", "fieldset", "form", "dialog", "search", "legend",
-        "noscript", "dd", "dt", "dl", "li", "caption", "body", "html", "figcaption", "listing",
+        "noscript", "dd", "dt", "dl", "li", "caption", "body", "html", "figcaption",
         "plaintext", "frameset", "marquee",
     ]
     static let skipped: Set<String> = [
@@ -147,35 +154,39 @@ struct HTMLConverter {
             return
         }
         let name = node.name
-        if Self.skipped.contains(name) { return }
-        if isHidden(node) { return }
-        if let id = node["id"], !id.isEmpty { recordAnchor(id) }
+        let kind = Self.kinds[name] ?? .inline([])
+        if case .skipped = kind { return }
+        if !node.attributes.isEmpty {
+            if isHidden(node) { return }
+            if let id = node["id"], !id.isEmpty { recordAnchor(id) }
+        }
 
-        switch name {
-        case "br":
+        switch kind {
+        case .skipped:
+            return
+        case .lineBreak:
             current.appendBreak()
-        case "wbr":
+        case .wordBreak:
             current.appendVerbatim("\u{200B}", style: style, link: link)
-        case "img", "image":
+        case .image:
             image(node, style: style, link: link)
-        case "svg":
+        case .svg:
             // An SVG in a book is usually a cover: keep its embedded raster image.
             if let image = firstDescendant(of: node, named: ["image", "img"]) {
                 self.image(image, style: style, link: link)
             }
-        case "a":
+        case .anchor:
             if let anchorName = node["name"], !anchorName.isEmpty { recordAnchor(anchorName) }
             if let href = node["href"] {
                 walk(node.children, style: style.union(.link), link: href)
             } else {
                 walk(node.children, style: style, link: link)
             }
-        case "q":
+        case .inlineQuote:
             current.appendVerbatim("“", style: style, link: link)
             walk(node.children, style: style, link: link)
             current.appendVerbatim("”", style: style, link: link)
-        case "h1", "h2", "h3", "h4", "h5", "h6":
-            let level = Int(name.utf8.last.map { $0 - UInt8(ascii: "0") } ?? 1)
+        case .heading(let level):
             let spans = collectInline(node.children, style: style.union([.bold, .heading]), link: link)
             guard !spans.isEmpty else { return }
             if inlineOnly {
@@ -183,15 +194,15 @@ struct HTMLConverter {
             } else {
                 emit(.heading(level: level, spans))
             }
-        case "p":
+        case .paragraph:
             blockBoundary()
             walk(node.children, style: style, link: link)
             blockBoundary()
-        case "blockquote":
+        case .quote:
             nested(node.children, style: style) { blocks in .quote(blocks) }
-        case "ul", "ol", "menu", "dir":
-            list(node, ordered: name == "ol", style: style, link: link)
-        case "pre":
+        case .list(let ordered):
+            list(node, ordered: ordered, style: style, link: link)
+        case .preformatted:
             var text = ""
             node.textContent(into: &text)
             if text.utf8.first == 0x0A { text.removeFirst() }
@@ -203,39 +214,54 @@ struct HTMLConverter {
             } else {
                 emit(.code(trimmed))
             }
-        case "hr":
+        case .rule:
             if !inlineOnly { emit(.rule) }
-        case "table":
+        case .table:
             table(node, style: style, link: link)
-        case "figure":
+        case .figure:
             figure(node, style: style, link: link)
-        case "dt":
+        case .term:
             blockBoundary()
             walk(node.children, style: style.union(.bold), link: link)
             blockBoundary()
-        default:
-            if Self.blockElements.contains(name) {
-                blockBoundary()
-                walk(node.children, style: style, link: link)
-                blockBoundary()
-            } else {
-                walk(node.children, style: style.union(inlineStyle(name)), link: link)
-            }
+        case .block:
+            blockBoundary()
+            walk(node.children, style: style, link: link)
+            blockBoundary()
+        case .inline(let added):
+            walk(node.children, style: style.union(added), link: link)
         }
     }
 
-    private func inlineStyle(_ name: String) -> TextStyle {
-        switch name {
-        case "b", "strong": return .bold
-        case "i", "em", "cite", "dfn", "var", "address": return .italic
-        case "u", "ins": return .underline
-        case "s", "strike", "del": return .strike
-        case "code", "kbd", "samp", "tt": return .code
-        case "mark": return .highlight
-        case "small", "sub", "sup": return .dim
-        default: return []
-        }
+    /// How each element is read; anything not listed is inline without a style.
+    enum ElementKind {
+        case skipped, lineBreak, wordBreak, image, svg, anchor, inlineQuote, heading(Int), paragraph
+        case quote, list(ordered: Bool), preformatted, rule, table, figure, term, block
+        case inline(TextStyle)
     }
+
+    static let kinds: [String: ElementKind] = {
+        var kinds: [String: ElementKind] = [
+            "br": .lineBreak, "wbr": .wordBreak, "img": .image, "image": .image, "svg": .svg,
+            "a": .anchor, "q": .inlineQuote, "p": .paragraph, "blockquote": .quote,
+            "ul": .list(ordered: false), "menu": .list(ordered: false), "dir": .list(ordered: false),
+            "ol": .list(ordered: true), "pre": .preformatted, "listing": .preformatted, "hr": .rule,
+            "table": .table, "figure": .figure, "dt": .term,
+            "h1": .heading(1), "h2": .heading(2), "h3": .heading(3), "h4": .heading(4),
+            "h5": .heading(5), "h6": .heading(6),
+        ]
+        for name in blockElements where kinds[name] == nil { kinds[name] = .block }
+        for name in skipped { kinds[name] = .skipped }
+        let styles: [(TextStyle, [String])] = [
+            (.bold, ["b", "strong"]), (.italic, ["i", "em", "cite", "dfn", "var"]),
+            (.underline, ["u", "ins"]), (.strike, ["s", "strike", "del"]),
+            (.code, ["code", "kbd", "samp", "tt"]), (.highlight, ["mark"]), (.dim, ["small", "sub", "sup"]),
+        ]
+        for (style, names) in styles {
+            for name in names { kinds[name] = .inline(style) }
+        }
+        return kinds
+    }()
 
     private func isHidden(_ node: HTMLNode) -> Bool {
         if node["hidden"] != nil { return true }

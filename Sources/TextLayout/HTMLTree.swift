@@ -110,12 +110,39 @@ struct HTMLTreeBuilder {
         }
     }
 
+    /// What a start tag does to the open elements, looked up once per tag.
+    enum StartAction {
+        case document, head, listItem, definition, heading, row, cell, section, anchor, option, other
+    }
+
+    struct TagInfo {
+        var action: StartAction = .other
+        var closesParagraph = false
+        var isVoid = false
+    }
+
+    static let tagInfo: [String: TagInfo] = {
+        var table: [String: TagInfo] = [:]
+        let actions: [(StartAction, [String])] = [
+            (.document, ["html", "body"]), (.head, ["head"]), (.listItem, ["li"]), (.definition, ["dt", "dd"]),
+            (.heading, ["h1", "h2", "h3", "h4", "h5", "h6"]), (.row, ["tr"]), (.cell, ["td", "th"]),
+            (.section, ["thead", "tbody", "tfoot"]), (.anchor, ["a"]), (.option, ["option"]),
+        ]
+        for (action, names) in actions {
+            for name in names { table[name, default: TagInfo()].action = action }
+        }
+        for name in closesParagraph { table[name, default: TagInfo()].closesParagraph = true }
+        for name in voidElements { table[name, default: TagInfo()].isVoid = true }
+        return table
+    }()
+
     mutating func startTag(_ name: String, attributes: [String: String], selfClosing: Bool) {
-        switch name {
-        case "html", "body":
+        let info = Self.tagInfo[name] ?? TagInfo()
+        switch info.action {
+        case .document:
             if headOpen { closeHead() }
             return
-        case "head":
+        case .head:
             if !headOpen && headNode == nil {
                 let node = HTMLNode(element: "head")
                 headNode = node
@@ -128,33 +155,33 @@ struct HTMLTreeBuilder {
         }
         if headOpen && !Self.headContent.contains(name) { closeHead() }
 
-        if Self.closesParagraph.contains(name) { closeInScope("p") }
-        switch name {
-        case "li":
+        if info.closesParagraph { closeInScope("p") }
+        switch info.action {
+        case .listItem:
             closeInScope("li", boundaries: ["ul", "ol", "menu", "dir"])
-        case "dt", "dd":
+        case .definition:
             closeInScope("dt", boundaries: ["dl"])
             closeInScope("dd", boundaries: ["dl"])
-        case "h1", "h2", "h3", "h4", "h5", "h6":
+        case .heading:
             if let top = stack.last, Self.headings.contains(top.name) { stack.removeLast() }
-        case "tr":
+        case .row:
             closeInTable(["tr"], boundaries: ["table", "thead", "tbody", "tfoot"])
-        case "td", "th":
+        case .cell:
             closeInTable(["td", "th"], boundaries: ["tr", "table"])
-        case "thead", "tbody", "tfoot":
+        case .section:
             closeInTable(["thead", "tbody", "tfoot"], boundaries: ["table"])
             closeInTable(["tr"], boundaries: ["table"])
-        case "a":
+        case .anchor:
             closeInScope("a")
-        case "option":
+        case .option:
             closeInScope("option", boundaries: ["select"])
-        default:
+        case .document, .head, .other:
             break
         }
 
         let node = HTMLNode(element: name, attributes: attributes)
         stack[stack.count - 1].children.append(node)
-        if selfClosing || Self.voidElements.contains(name) { return }
+        if selfClosing || info.isVoid { return }
         if stack.count >= Self.maximumDepth { return }
         stack.append(node)
     }

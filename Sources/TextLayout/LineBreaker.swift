@@ -121,9 +121,11 @@ struct LineBreaker {
         var words: [Word] = []
         var pieces: [Piece] = []
         var word = Word(glue: .none, start: 0, end: 0)
-        var previous: Character?
-        var beforePrevious: Character?
+        // The first scalars of the two characters before, and whether the last was wide.
+        var previous: UInt32 = 0
         var previousWide = false
+        var previousIsLetter = false
+        var beforePreviousIsLetter = false
         var pendingGlue: Glue?
 
         func startWord(_ glue: Glue) {
@@ -141,111 +143,89 @@ struct LineBreaker {
             }
             word.width += width
         }
+        /// One visible character: decides whether a line may break before it.
+        func character(_ span: Int, _ range: Range<String.Index>, scalar: UInt32, width: Int, isLetter: () -> Bool) {
+            let wide = width == 2 || Self.isCJKPunctuation(scalar)
+            var letter: Bool?
+            if let glue = pendingGlue {
+                startWord(glue)
+                pendingGlue = nil
+            } else if !word.isEmpty {
+                if (wide || previousWide) && !Self.noBreakBefore(scalar) && !Self.noBreakAfter(previous) {
+                    startWord(.breakable)
+                } else if Self.isDash(previous) || (previous == 0x2D && beforePreviousIsLetter) {
+                    // After a dash, or a hyphen inside a word (`well-known`), before a letter.
+                    letter = isLetter()
+                    if letter == true { startWord(.breakable) }
+                }
+            }
+            add(span, range, width)
+            beforePreviousIsLetter = previousIsLetter
+            previous = scalar
+            previousWide = wide
+            previousIsLetter = letter ?? (scalar < 0x80 ? Self.isASCIILetter(scalar) : (scalar >= 0xC0 && isLetter()))
+            if scalar == 0x3000 { pendingGlue = .breakable }  // ideographic space
+        }
+        func space(_ span: Int, _ range: Range<String.Index>) {
+            pendingGlue = .space(span: span, range: range)
+            beforePreviousIsLetter = previousIsLetter
+            previous = 0x20
+            previousWide = false
+            previousIsLetter = false
+        }
+        func hardBreak() {
+            startWord(.hard)
+            pendingGlue = nil
+            previous = 0x0A
+            previousWide = false
+            previousIsLetter = false
+        }
 
         for (spanIndex, span) in spans.enumerated() {
             let text = span.text
-            if text.utf8.allSatisfy({ $0 < 0x80 }) {
-                // ASCII: no clusters, widths are byte counts.
-                let utf8 = text.utf8
-                var index = utf8.startIndex
-                var wordStart = index
-                var previousByte: UInt8 = previous.flatMap { $0.asciiValue } ?? 0
-                func flushRun(_ end: String.Index) {
-                    if wordStart < end {
-                        add(spanIndex, wordStart..<end, utf8.distance(from: wordStart, to: end))
-                    }
-                }
-                while index != utf8.endIndex {
-                    let byte = utf8[index]
+            let utf8 = text.utf8
+            let end = utf8.endIndex
+            var index = utf8.startIndex
+            while index != end {
+                let byte = utf8[index]
+                if byte < 0x80 {
                     let next = utf8.index(after: index)
-                    if byte == 0x20 || byte == 0x0A {
-                        flushRun(index)
-                        if byte == 0x0A {
-                            startWord(.hard)
-                            pendingGlue = nil
-                        } else {
-                            pendingGlue = .space(span: spanIndex, range: index..<next)
+                    // An ASCII byte is a whole character unless a mark or CR LF follows.
+                    if next == end || utf8[next] < 0x80 && !(byte == 0x0D && utf8[next] == 0x0A) {
+                        switch byte {
+                        case 0x20:
+                            space(spanIndex, index..<next)
+                        case 0x0A, 0x0D:
+                            hardBreak()
+                        case 0x00..<0x20, 0x7F:
+                            break
+                        default:
+                            character(spanIndex, index..<next, scalar: UInt32(byte), width: 1) {
+                                Self.isASCIILetter(UInt32(byte))
+                            }
                         }
-                        wordStart = next
-                        previousWide = false
-                        previousByte = byte
                         index = next
                         continue
                     }
-                    if let glue = pendingGlue {
-                        flushRun(index)
-                        startWord(glue)
-                        pendingGlue = nil
-                        wordStart = index
-                    } else if previousWide && !Self.noBreakBefore(Character(Unicode.Scalar(byte)))
-                                && !(previous.map(Self.noBreakAfter) ?? false) && wordStart == index && !word.isEmpty {
-                        flushRun(index)
-                        startWord(.breakable)
-                        wordStart = index
-                    } else if previousByte == UInt8(ascii: "-"), isASCIILetter(byte), index > utf8.startIndex,
-                              hyphenFollowsLetter(utf8, before: index) {
-                        flushRun(index)
-                        startWord(.breakable)
-                        wordStart = index
-                    }
-                    previousWide = false
-                    previousByte = byte
-                    index = next
                 }
-                flushRun(utf8.endIndex)
-                if let last = text.last {
-                    beforePrevious = utf8.count > 1
-                        ? Character(Unicode.Scalar(utf8[utf8.index(utf8.endIndex, offsetBy: -2)])) : previous
-                    previous = last
-                }
-                continue
-            }
-
-            var index = text.startIndex
-            while index != text.endIndex {
-                let character = text[index]
                 let next = text.index(after: index)
-                defer { index = next }
-                if character == " " || character == "\n" || character == "\r\n" {
-                    if character != " " {
-                        startWord(.hard)
-                        pendingGlue = nil
-                    } else {
-                        pendingGlue = .space(span: spanIndex, range: index..<next)
-                    }
-                    beforePrevious = previous
-                    previous = character
-                    previousWide = false
-                    continue
-                }
-                if character == "\u{200B}" {
+                let cluster = text[index]
+                let scalar = cluster.unicodeScalars.first.map(\.value) ?? 0
+                switch scalar {
+                case 0x20 where cluster.unicodeScalars.count == 1:
+                    space(spanIndex, index..<next)
+                case 0x0A, 0x0D, 0x2028, 0x2029:
+                    hardBreak()
+                case 0x200B:
                     if pendingGlue == nil { pendingGlue = .breakable }
-                    continue
-                }
-                if character == "\u{AD}" {
+                case 0xAD:
                     if pendingGlue == nil { pendingGlue = .softHyphen(span: spanIndex) }
-                    continue
-                }
-                let width = DisplayWidth.of(character)
-                let wide = width == 2 || Self.isCJKPunctuation(character)
-                if let glue = pendingGlue {
-                    startWord(glue)
-                    pendingGlue = nil
-                } else if let previous, !word.isEmpty {
-                    if (wide || previousWide) && !Self.noBreakBefore(character) && !Self.noBreakAfter(previous) {
-                        startWord(.breakable)
-                    } else if Self.breaksAfterDash(previous) && character.isLetter {
-                        startWord(.breakable)
-                    } else if previous == "-" && character.isLetter && beforePrevious?.isLetter == true {
-                        startWord(.breakable)
+                default:
+                    character(spanIndex, index..<next, scalar: scalar, width: DisplayWidth.of(cluster)) {
+                        cluster.isLetter
                     }
                 }
-                add(spanIndex, index..<next, width)
-                beforePrevious = previous
-                previous = character
-                previousWide = wide
-                // Ideographic space and other wide spaces allow a break after them.
-                if character == "\u{3000}" { pendingGlue = .breakable }
+                index = next
             }
         }
         if !word.isEmpty || isHard(word.glue) { words.append(word) }
@@ -257,49 +237,44 @@ struct LineBreaker {
         return false
     }
 
-    private func isASCIILetter(_ b: UInt8) -> Bool {
-        (b | 0x20) >= UInt8(ascii: "a") && (b | 0x20) <= UInt8(ascii: "z")
+    private static func isASCIILetter(_ v: UInt32) -> Bool {
+        (v | 0x20) >= 0x61 && (v | 0x20) <= 0x7A
     }
 
-    /// In `well-known`, the hyphen before `index` follows a letter.
-    private func hyphenFollowsLetter(_ utf8: String.UTF8View, before index: String.Index) -> Bool {
-        let hyphen = utf8.index(before: index)
-        guard hyphen > utf8.startIndex else { return false }
-        return isASCIILetter(utf8[utf8.index(before: hyphen)])
+    private static func isDash(_ v: UInt32) -> Bool {
+        v == 0x2010 || v == 0x2013 || v == 0x2014
     }
 
-    private static func breaksAfterDash(_ c: Character) -> Bool {
-        c == "\u{2010}" || c == "\u{2013}" || c == "\u{2014}"
-    }
-
-    /// Characters that may not begin a line (kinsoku) or be separated from what precedes.
-    static func noBreakBefore(_ c: Character) -> Bool {
-        switch c {
-        case "、", "。", "，", "．", "・", "：", "；", "？", "！", "ー", "）", "」", "』", "】", "〕", "〉",
-             "》", "〙", "〗", "〛", "｝", "］", "ゝ", "ゞ", "ヽ", "ヾ", "々", "〻", "ぁ", "ぃ", "ぅ", "ぇ",
-             "ぉ", "っ", "ゃ", "ゅ", "ょ", "ゎ", "ゕ", "ゖ", "ァ", "ィ", "ゥ", "ェ", "ォ", "ッ", "ャ", "ュ",
-             "ョ", "ヮ", "ヵ", "ヶ", "〜", "～", "…", "‥", "〟", "’", "”", "»", "›",
-             ",", ".", ")", "]", "}", "!", "?", ":", ";", "%", "\u{2060}":
+    /// Characters that may not begin a line (kinsoku): closing brackets and punctuation,
+    /// small kana, iteration and prolonged sound marks.
+    static func noBreakBefore(_ v: UInt32) -> Bool {
+        switch v {
+        case 0x21, 0x25, 0x29, 0x2C, 0x2E, 0x3A, 0x3B, 0x3F, 0x5D, 0x7D, 0xBB, 0x2019, 0x201D, 0x203A,
+             0x2025, 0x2026, 0x2060, 0x3001, 0x3002, 0x3005, 0x3009, 0x300B, 0x300D, 0x300F, 0x3011,
+             0x3015, 0x3017, 0x3019, 0x301B, 0x301C, 0x301F, 0x303B, 0x3041, 0x3043, 0x3045, 0x3047,
+             0x3049, 0x3063, 0x3083, 0x3085, 0x3087, 0x308E, 0x3095, 0x3096, 0x309D, 0x309E, 0x30A1,
+             0x30A3, 0x30A5, 0x30A7, 0x30A9, 0x30C3, 0x30E3, 0x30E5, 0x30E7, 0x30EE, 0x30F5, 0x30F6,
+             0x30FB, 0x30FC, 0x30FD, 0x30FE, 0xFF01, 0xFF09, 0xFF0C, 0xFF0E, 0xFF1A, 0xFF1B, 0xFF1F,
+             0xFF3D, 0xFF5D, 0xFF5E:
             return true
         default:
             return false
         }
     }
 
-    /// Characters that may not end a line.
-    static func noBreakAfter(_ c: Character) -> Bool {
-        switch c {
-        case "（", "「", "『", "【", "〔", "〈", "《", "〘", "〖", "〚", "｛", "［", "〝", "‘", "“", "«", "‹",
-             "(", "[", "{", "\u{2060}", "\u{A0}":
+    /// Characters that may not end a line: opening brackets and quotes, no-break space.
+    static func noBreakAfter(_ v: UInt32) -> Bool {
+        switch v {
+        case 0x28, 0x5B, 0x7B, 0xA0, 0xAB, 0x2018, 0x201C, 0x2039, 0x2060, 0x3008, 0x300A, 0x300C,
+             0x300E, 0x3010, 0x3014, 0x3016, 0x3018, 0x301A, 0x301D, 0xFF08, 0xFF3B, 0xFF5B:
             return true
         default:
             return false
         }
     }
 
-    private static func isCJKPunctuation(_ c: Character) -> Bool {
-        guard let scalar = c.unicodeScalars.first else { return false }
-        return (0x3000...0x303F).contains(scalar.value) || (0xFF00...0xFF65).contains(scalar.value)
+    private static func isCJKPunctuation(_ v: UInt32) -> Bool {
+        (0x3000...0x303F).contains(v) || (0xFF00...0xFF65).contains(v)
     }
 
     // MARK: Cutting a word wider than a line
