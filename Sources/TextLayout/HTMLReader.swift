@@ -23,6 +23,11 @@ final class BlockCollector {
     private var afterSpace = true
 
     func appendText(_ raw: String, style: TextStyle, link: String?) {
+        if isCollapsed(raw) {
+            afterSpace = raw.utf8.last == 0x20
+            append(raw, style: style, link: link)
+            return
+        }
         // Collapse HTML whitespace first, so only real controls send text to the sanitizer.
         var out = [UInt8]()
         out.reserveCapacity(raw.utf8.count)
@@ -48,6 +53,36 @@ final class BlockCollector {
         }
         afterSpace = space
         append(text, style: style, link: link)
+    }
+
+    /// True when `text` is clean, non-empty and its whitespace already collapsed here.
+    private func isCollapsed(_ text: String) -> Bool {
+        var space = afterSpace
+        var previous: UInt8 = 0
+        var beforePrevious: UInt8 = 0
+        var any = false
+        for byte in text.utf8 {
+            switch byte {
+            case 0x20:
+                if space { return false }
+                space = true
+            case 0x00..<0x20, 0x7F:
+                return false
+            case 0x80...0x9F where previous == 0xC2:
+                return false
+            case 0x80...0xBF where previous >= 0x80 && (beforePrevious == 0xE2 || beforePrevious == 0xEF):
+                // Separators, bidi controls, BOM: let the sanitizer decide.
+                if beforePrevious == 0xEF && previous >= 0xBB { return false }
+                if beforePrevious == 0xE2 && (previous == 0x80 || previous == 0x81) { return false }
+                space = false
+            default:
+                space = false
+            }
+            any = true
+            beforePrevious = previous
+            previous = byte
+        }
+        return any
     }
 
     /// Text appended as is (no whitespace collapsing); it must already be clean.

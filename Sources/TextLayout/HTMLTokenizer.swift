@@ -309,6 +309,9 @@ struct HTMLTokenizer {
     }
 
     private func lowercasedASCII(_ range: Range<Int>) -> String {
+        if !range.contains(where: { bytes[$0] >= 0x41 && bytes[$0] <= 0x5A }) {
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+        }
         var out = [UInt8]()
         out.reserveCapacity(range.count)
         for index in range {

@@ -340,9 +340,19 @@ struct LineBreaker {
 
     private func assemble(_ pieces: [Piece]) -> [StyledSpan] {
         var out: [StyledSpan] = []
-        for piece in pieces {
-            let span = spans[piece.span]
-            append(String(span.text[piece.range]), style: span.style, link: span.link, to: &out)
+        // Pieces that follow each other in one span become one substring.
+        var index = 0
+        while index < pieces.count {
+            let span = pieces[index].span
+            let lower = pieces[index].range.lowerBound
+            var upper = pieces[index].range.upperBound
+            index += 1
+            while index < pieces.count, pieces[index].span == span, pieces[index].range.lowerBound == upper {
+                upper = pieces[index].range.upperBound
+                index += 1
+            }
+            let source = spans[span]
+            append(String(source.text[lower..<upper]), style: source.style, link: source.link, to: &out)
         }
         return out
     }
