@@ -6,8 +6,8 @@ public enum HTMLReader {
         let (root, title) = HTMLTreeBuilder.parse(html)
         var converter = HTMLConverter()
         converter.walk(root.children, style: [], link: nil)
-        converter.root.flush()
-        var document = TextDocument(title: title, blocks: converter.root.blocks, anchors: [:])
+        converter.current.flush()
+        var document = TextDocument(title: title, blocks: converter.current.blocks, anchors: [:])
         let last = max(0, document.blocks.count - 1)
         for (id, index) in converter.anchors { document.anchors[id] = min(index, last) }
         return document
@@ -16,98 +16,92 @@ public enum HTMLReader {
 
 /// Collects inline text into paragraphs and finished blocks for one container (the
 /// document, a quote, a list item, a table cell).
-final class BlockCollector {
+struct BlockCollector {
     var blocks: [Block] = []
     var spans: [StyledSpan] = []
     /// True at the start of a paragraph or after a space, so whitespace collapses.
     private var afterSpace = true
 
-    func appendText(_ raw: String, style: TextStyle, link: String?) {
-        if isCollapsed(raw) {
-            afterSpace = raw.utf8.last == 0x20
-            append(raw, style: style, link: link)
-            return
-        }
-        // Collapse HTML whitespace first, so only real controls send text to the sanitizer.
-        var out = [UInt8]()
-        out.reserveCapacity(raw.utf8.count)
+    mutating func appendText(_ raw: String, style: TextStyle, link: String?) {
+        // One pass collapses HTML whitespace and notices anything the sanitizer must see.
         var space = afterSpace
-        for byte in raw.utf8 {
-            switch byte {
-            case 0x20, 0x09, 0x0A, 0x0C, 0x0D:
-                if !space {
-                    out.append(0x20)
-                    space = true
+        var suspicious = false
+        let capacity = raw.utf8.count
+        guard capacity > 0 else { return }
+        var text = String(unsafeUninitializedCapacity: capacity) { out in
+            var count = 0
+            var previous: UInt8 = 0
+            var beforePrevious: UInt8 = 0
+            for byte in raw.utf8 {
+                switch byte {
+                case 0x20, 0x09, 0x0A, 0x0C, 0x0D:
+                    if !space {
+                        out[count] = 0x20
+                        count += 1
+                        space = true
+                    }
+                case 0x00..<0x20, 0x7F:
+                    suspicious = true
+                default:
+                    if byte >= 0x80 {
+                        switch (beforePrevious, previous, byte) {
+                        case (_, 0xC2, 0x80...0x9F), (0xE2, 0x80, 0xA8...0xAE), (0xE2, 0x81, 0xA6...0xA9),
+                             (0xEF, 0xBB, 0xBF), (0xEF, 0xBF, 0xB9...0xBF):
+                            suspicious = true
+                        default:
+                            break
+                        }
+                    }
+                    out[count] = byte
+                    count += 1
+                    space = false
                 }
-            default:
-                out.append(byte)
-                space = false
+                beforePrevious = previous
+                previous = byte
             }
+            return count
         }
-        guard !out.isEmpty else { return }
-        var text = String(decoding: out, as: UTF8.self)
-        if !Sanitizer.isClean(text) {
-            text = Sanitizer.clean(text)
-            guard !text.isEmpty else { return }
-            space = text.utf8.last == 0x20
+        if suspicious {
+            // Escape sequences go with their parameters, so the raw text is cleaned first.
+            let cleaned = Sanitizer.clean(raw)
+            text = collapseWhitespace(cleaned)
+            if !text.isEmpty {
+                if !afterSpace, cleaned.utf8.first == 0x20 { text = " " + text }
+                if cleaned.utf8.last == 0x20 { text += " " }
+            } else if !afterSpace, cleaned.utf8.contains(0x20) {
+                text = " "
+            }
+            space = text.isEmpty ? afterSpace : text.utf8.last == 0x20
         }
+        guard !text.isEmpty else { return }
         afterSpace = space
         append(text, style: style, link: link)
     }
 
-    /// True when `text` is clean, non-empty and its whitespace already collapsed here.
-    private func isCollapsed(_ text: String) -> Bool {
-        var space = afterSpace
-        var previous: UInt8 = 0
-        var beforePrevious: UInt8 = 0
-        var any = false
-        for byte in text.utf8 {
-            switch byte {
-            case 0x20:
-                if space { return false }
-                space = true
-            case 0x00..<0x20, 0x7F:
-                return false
-            case 0x80...0x9F where previous == 0xC2:
-                return false
-            case 0x80...0xBF where previous >= 0x80 && (beforePrevious == 0xE2 || beforePrevious == 0xEF):
-                // Separators, bidi controls, BOM: let the sanitizer decide.
-                if beforePrevious == 0xEF && previous >= 0xBB { return false }
-                if beforePrevious == 0xE2 && (previous == 0x80 || previous == 0x81) { return false }
-                space = false
-            default:
-                space = false
-            }
-            any = true
-            beforePrevious = previous
-            previous = byte
-        }
-        return any
-    }
-
     /// Text appended as is (no whitespace collapsing); it must already be clean.
-    func appendVerbatim(_ text: String, style: TextStyle, link: String?) {
+    mutating func appendVerbatim(_ text: String, style: TextStyle, link: String?) {
         guard !text.isEmpty else { return }
         afterSpace = text.utf8.last == 0x20
         append(text, style: style, link: link)
     }
 
-    func appendBreak() {
+    mutating func appendBreak() {
         guard !spans.isEmpty else { return }
         trimTrailingSpace()
         append("\n", style: spans.last?.style ?? [], link: nil)
         afterSpace = true
     }
 
-    private func append(_ text: String, style: TextStyle, link: String?) {
-        if let last = spans.last, last.style == style, last.link == link {
+    private mutating func append(_ text: String, style: TextStyle, link: String?) {
+        // Compared in place: a copy of the last span would make the append copy its text.
+        if !spans.isEmpty, spans[spans.count - 1].style == style, spans[spans.count - 1].link == link {
             spans[spans.count - 1].text += text
         } else {
             spans.append(StyledSpan(text, style: style, link: link))
         }
     }
 
-    private func trimTrailingSpace() {
+    private mutating func trimTrailingSpace() {
         while let last = spans.last {
             var text = last.text
             while text.utf8.last == 0x20 { text.removeLast() }
@@ -121,7 +115,7 @@ final class BlockCollector {
     }
 
     /// Ends the current paragraph, if it has any visible text.
-    func flush() {
+    mutating func flush() {
         trimTrailingSpace()
         while let last = spans.last, last.text == "\n" { spans.removeLast(); trimTrailingSpace() }
         if spans.contains(where: { !$0.text.isEmpty && $0.text != "\n" }) {
@@ -132,7 +126,7 @@ final class BlockCollector {
     }
 
     /// Everything collected, as one run of spans (for headings, cells and captions).
-    func flattened() -> [StyledSpan] {
+    mutating func flattened() -> [StyledSpan] {
         flush()
         var result: [StyledSpan] = []
         for block in blocks {
@@ -156,15 +150,17 @@ final class BlockCollector {
 }
 
 struct HTMLConverter {
-    var root = BlockCollector()
+    /// The document's collector first, then one per nested container being read.
+    private var collectors = [BlockCollector()]
     private(set) var anchors: [String: Int] = [:]
-    private var current: BlockCollector
     /// True while collecting a heading, a table cell or a caption: images give their
     /// alternative text and blocks flatten into spans.
     private var inlineOnly = false
 
-    init() {
-        current = root
+    /// The collector of the innermost container.
+    var current: BlockCollector {
+        get { collectors[collectors.count - 1] }
+        _modify { yield &collectors[collectors.count - 1] }
     }
 
     static let blockElements: Set<String> = [
@@ -324,17 +320,16 @@ struct HTMLConverter {
     }
 
     private mutating func recordAnchor(_ id: String) {
-        if anchors[id] == nil { anchors[id] = root.blocks.count }
+        if anchors[id] == nil { anchors[id] = collectors[0].blocks.count }
     }
 
     /// Runs `body` with a fresh collector and returns what it collected.
     private mutating func collect(_ body: (inout HTMLConverter) -> Void) -> BlockCollector {
-        let saved = current
-        let collector = BlockCollector()
-        if saved === root { root.flush() }
-        current = collector
+        // A nested container becomes the document's next block: its pending text goes first.
+        if collectors.count == 1 { collectors[0].flush() }
+        collectors.append(BlockCollector())
         body(&self)
-        current = saved
+        var collector = collectors.removeLast()
         collector.flush()
         return collector
     }
@@ -342,7 +337,7 @@ struct HTMLConverter {
     private mutating func collectInline(_ nodes: [HTMLNode], style: TextStyle, link: String?) -> [StyledSpan] {
         let savedInline = inlineOnly
         inlineOnly = true
-        let collector = collect { $0.walk(nodes, style: style, link: link) }
+        var collector = collect { $0.walk(nodes, style: style, link: link) }
         inlineOnly = savedInline
         return collector.flattened()
     }

@@ -171,7 +171,7 @@ struct Layouter {
                 continue
             }
             onlySpaces = false
-            if let last = spans.last, last.style == part.style {
+            if !spans.isEmpty, spans[spans.count - 1].style == part.style {
                 spans[spans.count - 1].text += text
             } else {
                 spans.append(StyledSpan(text, style: part.style))
@@ -199,7 +199,7 @@ struct Layouter {
             indent = 0
         }
         for span in content where !span.text.isEmpty {
-            if let last = spans.last, last.style == span.style, last.link == span.link {
+            if !spans.isEmpty, spans[spans.count - 1].style == span.style, spans[spans.count - 1].link == span.link {
                 spans[spans.count - 1].text += span.text
             } else {
                 spans.append(span)

@@ -10,20 +10,25 @@ struct LineBreaker {
     let spans: [StyledSpan]
     let columns: Int
 
-    /// A piece of one span's text.
+    /// A piece of one span's text, as UTF-8 offsets.
     private struct Piece {
         var span: Int
-        var range: Range<String.Index>
+        var range: Range<Int>
         var width: Int
     }
 
     /// What separates a word from the one before it.
     private enum Glue {
         case none  // the start
-        case space(span: Int, range: Range<String.Index>)
+        case space(span: Int, range: Range<Int>)
         case breakable  // a break opportunity of no width (CJK boundary, after a hyphen)
         case softHyphen(span: Int)
         case hard
+
+        var isHard: Bool {
+            if case .hard = self { return true }
+            return false
+        }
     }
 
     /// A run that may not be broken (except when wider than a line): pieces[start..<end].
@@ -118,80 +123,40 @@ struct LineBreaker {
     // MARK: Words
 
     private func words() -> ([Word], [Piece]) {
+        var scanner = WordScanner()
+        for (spanIndex, span) in spans.enumerated() {
+            let text = span.text
+            var contiguous = text
+            contiguous.withUTF8 { bytes in scanner.scan(span: spanIndex, text: text, bytes: bytes) }
+        }
+        if !scanner.word.isEmpty || scanner.word.glue.isHard { scanner.words.append(scanner.word) }
+        return (scanner.words, scanner.pieces)
+    }
+
+    /// Splits spans into words and the glue between them. A struct with mutating methods
+    /// (rather than closures over local variables) keeps the hot loop free of dynamic
+    /// exclusivity checks.
+    private struct WordScanner {
         var words: [Word] = []
         var pieces: [Piece] = []
         var word = Word(glue: .none, start: 0, end: 0)
-        // The first scalars of the two characters before, and whether the last was wide.
+        /// The first scalar of the character before, whether it was wide, whether it and
+        /// the one before it were letters.
         var previous: UInt32 = 0
         var previousWide = false
         var previousIsLetter = false
         var beforePreviousIsLetter = false
         var pendingGlue: Glue?
 
-        func startWord(_ glue: Glue) {
-            if !word.isEmpty || isHard(word.glue) { words.append(word) }
-            word = Word(glue: glue, start: pieces.count, end: pieces.count)
-        }
-        func add(_ span: Int, _ range: Range<String.Index>, _ width: Int) {
-            if !word.isEmpty, pieces[pieces.count - 1].span == span,
-               pieces[pieces.count - 1].range.upperBound == range.lowerBound {
-                pieces[pieces.count - 1].range = pieces[pieces.count - 1].range.lowerBound..<range.upperBound
-                pieces[pieces.count - 1].width += width
-            } else {
-                pieces.append(Piece(span: span, range: range, width: width))
-                word.end = pieces.count
-            }
-            word.width += width
-        }
-        /// One visible character: decides whether a line may break before it.
-        func character(_ span: Int, _ range: Range<String.Index>, scalar: UInt32, width: Int, isLetter: () -> Bool) {
-            let wide = width == 2 || Self.isCJKPunctuation(scalar)
-            var letter: Bool?
-            if let glue = pendingGlue {
-                startWord(glue)
-                pendingGlue = nil
-            } else if !word.isEmpty {
-                if (wide || previousWide) && !Self.noBreakBefore(scalar) && !Self.noBreakAfter(previous) {
-                    startWord(.breakable)
-                } else if Self.isDash(previous) || (previous == 0x2D && beforePreviousIsLetter) {
-                    // After a dash, or a hyphen inside a word (`well-known`), before a letter.
-                    letter = isLetter()
-                    if letter == true { startWord(.breakable) }
-                }
-            }
-            add(span, range, width)
-            beforePreviousIsLetter = previousIsLetter
-            previous = scalar
-            previousWide = wide
-            previousIsLetter = letter ?? (scalar < 0x80 ? Self.isASCIILetter(scalar) : (scalar >= 0xC0 && isLetter()))
-            if scalar == 0x3000 { pendingGlue = .breakable }  // ideographic space
-        }
-        func space(_ span: Int, _ range: Range<String.Index>) {
-            pendingGlue = .space(span: span, range: range)
-            beforePreviousIsLetter = previousIsLetter
-            previous = 0x20
-            previousWide = false
-            previousIsLetter = false
-        }
-        func hardBreak() {
-            startWord(.hard)
-            pendingGlue = nil
-            previous = 0x0A
-            previousWide = false
-            previousIsLetter = false
-        }
-
-        for (spanIndex, span) in spans.enumerated() {
-            let text = span.text
-            let utf8 = text.utf8
-            let end = utf8.endIndex
-            var index = utf8.startIndex
+        mutating func scan(span spanIndex: Int, text: String, bytes: UnsafeBufferPointer<UInt8>) {
+            let end = bytes.count
+            var index = 0
             while index != end {
-                let byte = utf8[index]
+                let byte = bytes[index]
                 if byte < 0x80 {
-                    let next = utf8.index(after: index)
+                    let next = index + 1
                     // An ASCII byte is a whole character unless a mark or CR LF follows.
-                    if next == end || utf8[next] < 0x80 && !(byte == 0x0D && utf8[next] == 0x0A) {
+                    if next == end || bytes[next] < 0x80 && !(byte == 0x0D && bytes[next] == 0x0A) {
                         switch byte {
                         case 0x20:
                             space(spanIndex, index..<next)
@@ -200,16 +165,22 @@ struct LineBreaker {
                         case 0x00..<0x20, 0x7F:
                             break
                         default:
-                            character(spanIndex, index..<next, scalar: UInt32(byte), width: 1) {
-                                Self.isASCIILetter(UInt32(byte))
+                            let scalar = UInt32(byte)
+                            let letter = LineBreaker.isASCIILetter(scalar)
+                            character(spanIndex, index..<next, scalar: scalar, width: 1) { letter }
+                            if byte != 0x2D {
+                                index = asciiRun(span: spanIndex, bytes: bytes, from: next)
+                                continue
                             }
                         }
                         index = next
                         continue
                     }
                 }
-                let next = text.index(after: index)
-                let cluster = text[index]
+                let start = text.utf8.index(text.utf8.startIndex, offsetBy: index)
+                let after = text.index(after: start)
+                let next = text.utf8.distance(from: text.utf8.startIndex, to: after)
+                let cluster = text[start]
                 let scalar = cluster.unicodeScalars.first.map(\.value) ?? 0
                 switch scalar {
                 case 0x20 where cluster.unicodeScalars.count == 1:
@@ -228,20 +199,97 @@ struct LineBreaker {
                 index = next
             }
         }
-        if !word.isEmpty || isHard(word.glue) { words.append(word) }
-        return (words, pieces)
+
+        /// After a visible ASCII character: takes the printable ASCII characters that follow
+        /// (no space, hyphen or control, and not the last before a non-ASCII byte, which may
+        /// be a combining mark) into the current word at once, since no break can fall
+        /// between them. Returns where it stopped.
+        mutating func asciiRun(span: Int, bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+            let end = bytes.count
+            var index = start
+            while index < end {
+                let byte = bytes[index]
+                guard byte > 0x20, byte < 0x7F, byte != 0x2D else { break }
+                if index + 1 < end && bytes[index + 1] >= 0x80 { break }
+                index += 1
+            }
+            guard index > start else { return start }
+            let count = index - start
+            pieces[pieces.count - 1].range = pieces[pieces.count - 1].range.lowerBound..<index
+            pieces[pieces.count - 1].width += count
+            word.width += count
+            let last = UInt32(bytes[index - 1])
+            beforePreviousIsLetter = count >= 2 ? LineBreaker.isASCIILetter(UInt32(bytes[index - 2])) : previousIsLetter
+            previous = last
+            previousWide = false
+            previousIsLetter = LineBreaker.isASCIILetter(last)
+            return index
+        }
+
+        mutating func startWord(_ glue: Glue) {
+            if !word.isEmpty || word.glue.isHard { words.append(word) }
+            word = Word(glue: glue, start: pieces.count, end: pieces.count)
+        }
+
+        mutating func add(_ span: Int, _ range: Range<Int>, _ width: Int) {
+            let last = pieces.count - 1
+            if !word.isEmpty, pieces[last].span == span, pieces[last].range.upperBound == range.lowerBound {
+                pieces[last].range = pieces[last].range.lowerBound..<range.upperBound
+                pieces[last].width += width
+            } else {
+                pieces.append(Piece(span: span, range: range, width: width))
+                word.end = pieces.count
+            }
+            word.width += width
+        }
+
+        /// One visible character: decides whether a line may break before it.
+        mutating func character(_ span: Int, _ range: Range<Int>, scalar: UInt32, width: Int, isLetter: () -> Bool) {
+            let wide = width == 2 || LineBreaker.isCJKPunctuation(scalar)
+            var letter: Bool?
+            if let glue = pendingGlue {
+                startWord(glue)
+                pendingGlue = nil
+            } else if !word.isEmpty {
+                if (wide || previousWide) && !LineBreaker.noBreakBefore(scalar) && !LineBreaker.noBreakAfter(previous) {
+                    startWord(.breakable)
+                } else if LineBreaker.isDash(previous) || (previous == 0x2D && beforePreviousIsLetter) {
+                    // After a dash, or a hyphen inside a word (`well-known`), before a letter.
+                    letter = isLetter()
+                    if letter == true { startWord(.breakable) }
+                }
+            }
+            add(span, range, width)
+            beforePreviousIsLetter = previousIsLetter
+            previous = scalar
+            previousWide = wide
+            previousIsLetter = letter ?? (scalar < 0x80 ? LineBreaker.isASCIILetter(scalar) : (scalar >= 0xC0 && isLetter()))
+            if scalar == 0x3000 { pendingGlue = .breakable }  // ideographic space
+        }
+
+        mutating func space(_ span: Int, _ range: Range<Int>) {
+            pendingGlue = .space(span: span, range: range)
+            beforePreviousIsLetter = previousIsLetter
+            previous = 0x20
+            previousWide = false
+            previousIsLetter = false
+        }
+
+        mutating func hardBreak() {
+            startWord(.hard)
+            pendingGlue = nil
+            previous = 0x0A
+            previousWide = false
+            previousIsLetter = false
+        }
     }
 
-    private func isHard(_ glue: Glue?) -> Bool {
-        if case .hard = glue { return true }
-        return false
-    }
 
-    private static func isASCIILetter(_ v: UInt32) -> Bool {
+    fileprivate static func isASCIILetter(_ v: UInt32) -> Bool {
         (v | 0x20) >= 0x61 && (v | 0x20) <= 0x7A
     }
 
-    private static func isDash(_ v: UInt32) -> Bool {
+    fileprivate static func isDash(_ v: UInt32) -> Bool {
         v == 0x2010 || v == 0x2013 || v == 0x2014
     }
 
@@ -273,7 +321,7 @@ struct LineBreaker {
         }
     }
 
-    private static func isCJKPunctuation(_ v: UInt32) -> Bool {
+    fileprivate static func isCJKPunctuation(_ v: UInt32) -> Bool {
         (0x3000...0x303F).contains(v) || (0xFF00...0xFF65).contains(v)
     }
 
@@ -286,12 +334,17 @@ struct LineBreaker {
     private func split(_ word: ArraySlice<Piece>) -> [[Piece]] {
         // One entry per grapheme cluster.
         var clusters: [Piece] = []
+        var characters: [Character] = []
         for piece in word {
             let text = spans[piece.span].text
-            var index = piece.range.lowerBound
-            while index < piece.range.upperBound {
+            let base = text.utf8.startIndex
+            var index = text.utf8.index(base, offsetBy: piece.range.lowerBound)
+            let end = text.utf8.index(base, offsetBy: piece.range.upperBound)
+            while index < end {
                 let next = text.index(after: index)
-                clusters.append(Piece(span: piece.span, range: index..<next, width: DisplayWidth.of(text[index])))
+                let range = text.utf8.distance(from: base, to: index)..<text.utf8.distance(from: base, to: next)
+                clusters.append(Piece(span: piece.span, range: range, width: DisplayWidth.of(text[index])))
+                characters.append(text[index])
                 index = next
             }
         }
@@ -309,8 +362,7 @@ struct LineBreaker {
                 var cut = end
                 var width = used
                 while cut > start + 1 {
-                    let character = spans[clusters[cut - 1].span].text[clusters[cut - 1].range.lowerBound]
-                    if Self.preferredCutAfter.contains(character) { break }
+                    if Self.preferredCutAfter.contains(characters[cut - 1]) { break }
                     width -= clusters[cut - 1].width
                     cut -= 1
                 }
@@ -352,13 +404,15 @@ struct LineBreaker {
                 index += 1
             }
             let source = spans[span]
-            append(String(source.text[lower..<upper]), style: source.style, link: source.link, to: &out)
+            let utf8 = source.text.utf8
+            let text = source.text[utf8.index(utf8.startIndex, offsetBy: lower)..<utf8.index(utf8.startIndex, offsetBy: upper)]
+            append(String(text), style: source.style, link: source.link, to: &out)
         }
         return out
     }
 
     private func append(_ text: String, style: TextStyle, link: String?, to out: inout [StyledSpan]) {
-        if let last = out.last, last.style == style, last.link == link {
+        if !out.isEmpty, out[out.count - 1].style == style, out[out.count - 1].link == link {
             out[out.count - 1].text += text
         } else {
             out.append(StyledSpan(text, style: style, link: link))

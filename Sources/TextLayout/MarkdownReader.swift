@@ -510,7 +510,7 @@ private struct InlineParser {
 
     mutating func append(_ text: String, style: TextStyle, link: String?) {
         guard !text.isEmpty else { return }
-        if let last = current.last, last.style == style, last.link == link {
+        if !current.isEmpty, current[current.count - 1].style == style, current[current.count - 1].link == link {
             current[current.count - 1].text += text
         } else {
             current.append(StyledSpan(text, style: style, link: link))
