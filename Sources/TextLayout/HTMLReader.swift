@@ -78,6 +78,19 @@ struct BlockCollector {
         append(text, style: style, link: link)
     }
 
+    /// Clean text whose whitespace runs are already single spaces.
+    mutating func appendCollapsed(_ text: String, style: TextStyle, link: String?) {
+        let utf8 = text.utf8
+        guard let first = utf8.first else { return }
+        if first == 0x20 && afterSpace {
+            guard utf8.count > 1 else { return }
+            append(String(text.dropFirst()), style: style, link: link)
+        } else {
+            append(text, style: style, link: link)
+        }
+        afterSpace = utf8.last == 0x20
+    }
+
     /// Text appended as is (no whitespace collapsing); it must already be clean.
     mutating func appendVerbatim(_ text: String, style: TextStyle, link: String?) {
         guard !text.isEmpty else { return }
@@ -181,7 +194,11 @@ struct HTMLConverter {
 
     private mutating func visit(_ node: HTMLNode, style: TextStyle, link: String?) {
         if node.isText {
-            current.appendText(node.text, style: style, link: link)
+            if node.collapsed && !node.needsCleaning {
+                current.appendCollapsed(node.text, style: style, link: link)
+            } else {
+                current.appendText(node.text, style: style, link: link)
+            }
             return
         }
         let name = node.name

@@ -5,17 +5,27 @@ final class HTMLNode {
     var attributes: [String: String]
     var text: String
     var children: [HTMLNode] = []
+    /// Text: its whitespace is already collapsed (it is not inside `<pre>`).
+    var collapsed = false
+    /// Text: it holds controls, escapes or bidi overrides for `Sanitizer` to remove.
+    var needsCleaning = false
+    /// Element: whitespace inside is kept as written (`<pre>` and its descendants).
+    let preformatted: Bool
 
-    init(element name: String, attributes: [String: String] = [:]) {
+    init(element name: String, attributes: [String: String] = [:], preformatted: Bool = false) {
         self.name = name
         self.attributes = attributes
         self.text = ""
+        self.preformatted = preformatted
     }
 
-    init(text: String) {
+    init(text: String, collapsed: Bool, needsCleaning: Bool) {
         self.name = ""
         self.attributes = [:]
         self.text = text
+        self.collapsed = collapsed
+        self.needsCleaning = needsCleaning
+        self.preformatted = false
     }
 
     var isText: Bool { name.isEmpty }
@@ -87,7 +97,12 @@ struct HTMLTreeBuilder {
 
     // MARK: Tokenizer callbacks
 
-    mutating func text(_ text: String) {
+    /// Whether text here keeps its whitespace (inside `<pre>`).
+    var preservesWhitespace: Bool { stack[stack.count - 1].preformatted }
+
+    /// Text for the current element; `collapsed` when its whitespace runs are already single
+    /// spaces, `needsCleaning` when it holds anything `Sanitizer` removes.
+    mutating func text(_ text: String, collapsed: Bool = false, needsCleaning: Bool = true) {
         if headOpen {
             if text.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D || $0 == 0x0C }) {
                 return
@@ -97,8 +112,10 @@ struct HTMLTreeBuilder {
         let parent = stack[stack.count - 1]
         if let last = parent.children.last, last.isText {
             last.text += text
+            last.collapsed = false  // two collapsed runs may meet at spaces
+            last.needsCleaning = last.needsCleaning || needsCleaning
         } else {
-            parent.children.append(HTMLNode(text: text))
+            parent.children.append(HTMLNode(text: text, collapsed: collapsed, needsCleaning: needsCleaning))
         }
     }
 
@@ -179,8 +196,11 @@ struct HTMLTreeBuilder {
             break
         }
 
-        let node = HTMLNode(element: name, attributes: attributes)
-        stack[stack.count - 1].children.append(node)
+        let parent = stack[stack.count - 1]
+        let preformatted = parent.preformatted || name == "pre" || name == "listing" || name == "textarea"
+            || name == "plaintext"
+        let node = HTMLNode(element: name, attributes: attributes, preformatted: preformatted)
+        parent.children.append(node)
         if selfClosing || info.isVoid { return }
         if stack.count >= Self.maximumDepth { return }
         stack.append(node)

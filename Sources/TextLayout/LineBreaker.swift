@@ -49,6 +49,7 @@ struct LineBreaker {
         let (words, pieces) = self.words()
         var lines: [[StyledSpan]] = []
         var line: [Piece] = []
+        line.reserveCapacity(32)
         var lineWidth = 0
         var pendingHyphenSpan: Int?
 
@@ -60,7 +61,7 @@ struct LineBreaker {
                 }
             }
             lines.append(out)
-            line = []
+            line.removeAll(keepingCapacity: true)
             lineWidth = 0
         }
 
@@ -124,6 +125,9 @@ struct LineBreaker {
 
     private func words() -> ([Word], [Piece]) {
         var scanner = WordScanner()
+        let bytes = spans.reduce(0) { $0 + $1.text.utf8.count }
+        scanner.pieces.reserveCapacity(bytes / 5 + 4)
+        scanner.words.reserveCapacity(bytes / 5 + 4)
         for (spanIndex, span) in spans.enumerated() {
             let text = span.text
             var contiguous = text
