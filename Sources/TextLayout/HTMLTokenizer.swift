@@ -5,8 +5,6 @@
 struct HTMLTokenizer {
     let bytes: UnsafeBufferPointer<UInt8>
     var position = 0
-    /// Reused for every text run, so decoding allocates only the resulting string.
-    private var scratch: [UInt8] = []
 
     /// Attributes worth keeping; everything else is skipped without allocating.
     static let keptAttributes: Set<String> = [
@@ -27,7 +25,6 @@ struct HTMLTokenizer {
     mutating func run(into builder: inout HTMLTreeBuilder) {
         let n = bytes.count
         var textStart = position
-        scratch.reserveCapacity(4096)
         while position < n {
             guard bytes[position] == UInt8(ascii: "<") else {
                 position += 1
@@ -64,54 +61,66 @@ struct HTMLTokenizer {
     private mutating func flushText(_ range: Range<Int>, into builder: inout HTMLTreeBuilder) {
         guard !range.isEmpty else { return }
         let collapse = !builder.preservesWhitespace
-        scratch.removeAll(keepingCapacity: true)
         var suspicious = false
-        var lastWasSpace = false
-        var previous: UInt8 = 0
-        var beforePrevious: UInt8 = 0
-        var index = range.lowerBound
-        let end = range.upperBound
-        while index < end {
-            let byte = bytes[index]
-            if collapse && (byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D || byte == 0x0C) {
-                if !lastWasSpace {
-                    scratch.append(0x20)
-                    lastWasSpace = true
-                }
-                index += 1
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "&"):
-                if let (scalar, next) = HTMLEntities.reference(bytes, at: index, end: end) {
-                    if Sanitizer.isSuspicious(scalar.value) { suspicious = true }
-                    UTF8.encode(scalar) { scratch.append($0) }
-                    lastWasSpace = false
-                    previous = 0
-                    index = next
+        let bytes = self.bytes
+        // Decoded text is never longer than its source: the shortest references (`&lt`,
+        // `&#9`) take at least as many bytes as what they stand for.
+        let text = String(unsafeUninitializedCapacity: range.count) { out in
+            var count = 0
+            var lastWasSpace = false
+            var previous: UInt8 = 0
+            var beforePrevious: UInt8 = 0
+            var index = range.lowerBound
+            let end = range.upperBound
+            while index < end {
+                let byte = bytes[index]
+                if collapse && (byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D || byte == 0x0C) {
+                    if !lastWasSpace {
+                        out[count] = 0x20
+                        count += 1
+                        lastWasSpace = true
+                    }
+                    index += 1
                     continue
                 }
-            case 0x00..<0x20, 0x7F:
-                suspicious = true
-            case 0x80...:
-                switch (beforePrevious, previous, byte) {
-                case (_, 0xC2, 0x80...0x9F), (0xE2, 0x80, 0xA8...0xAE), (0xE2, 0x81, 0xA6...0xA9),
-                     (0xEF, 0xBB, 0xBF), (0xEF, 0xBF, 0xB9...0xBF):
+                switch byte {
+                case UInt8(ascii: "&"):
+                    if let (scalar, next) = HTMLEntities.reference(bytes, at: index, end: end),
+                       count + UTF8.width(scalar) <= out.count {
+                        if Sanitizer.isSuspicious(scalar.value) { suspicious = true }
+                        UTF8.encode(scalar) { unit in
+                            out[count] = unit
+                            count += 1
+                        }
+                        lastWasSpace = false
+                        previous = 0
+                        index = next
+                        continue
+                    }
+                case 0x00..<0x20, 0x7F:
                     suspicious = true
+                case 0x80...:
+                    switch (beforePrevious, previous, byte) {
+                    case (_, 0xC2, 0x80...0x9F), (0xE2, 0x80, 0xA8...0xAE), (0xE2, 0x81, 0xA6...0xA9),
+                         (0xEF, 0xBB, 0xBF), (0xEF, 0xBF, 0xB9...0xBF):
+                        suspicious = true
+                    default:
+                        break
+                    }
                 default:
                     break
                 }
-            default:
-                break
+                out[count] = byte
+                count += 1
+                lastWasSpace = false
+                beforePrevious = previous
+                previous = byte
+                index += 1
             }
-            scratch.append(byte)
-            lastWasSpace = false
-            beforePrevious = previous
-            previous = byte
-            index += 1
+            return count
         }
-        guard !scratch.isEmpty else { return }
-        builder.text(String(decoding: scratch, as: UTF8.self), collapsed: collapse, needsCleaning: suspicious)
+        guard !text.isEmpty else { return }
+        builder.text(text, collapsed: collapse, needsCleaning: suspicious)
     }
 
     // MARK: Tags

@@ -258,3 +258,27 @@ import Testing
         #expect(document.blocks.map(\.plainText) == ["港の朝", "朝の港は静かだった。漁船がゆっくりと戻ってくる。"])
     }
 }
+
+@Suite struct HTMLEntityTests {
+    @Test func everyReferenceIsAtLeastAsLongAsItsText() {
+        // The tokenizer decodes text in place on this promise.
+        for (name, scalar) in HTMLEntities.named {
+            #expect(name.utf8.count + 2 >= UTF8.width(scalar), "&\(name);")
+        }
+        for name in HTMLEntities.legacyWithoutSemicolon {
+            #expect(name.utf8.count + 1 >= UTF8.width(HTMLEntities.named[name] ?? "x"), "&\(name)")
+        }
+        for value: UInt32 in [0, 1, 9, 0x80, 0x9F, 0x7FF, 0x800, 0xD800, 0xFFFF, 0x10000, 0x10FFFF, 0x110000] {
+            let scalar = HTMLEntities.numeric(value)
+            #expect("&#\(value)".utf8.count >= UTF8.width(scalar))
+            #expect("&#x\(String(value, radix: 16))".utf8.count >= UTF8.width(scalar))
+        }
+    }
+
+    @Test func attributeAndTextDecoding() {
+        #expect(HTMLEntities.decode("a&amp;b&lt;&gt;&quot;&apos;&#39;&#x41;&#65") == "a&b<>\"''AA")
+        #expect(HTMLEntities.decode("&#xD800;&#0;&#x110000;") == "\u{FFFD}\u{FFFD}\u{FFFD}")
+        #expect(HTMLEntities.decode("&ampx &amp x") == "&ampx & x")
+        #expect(HTMLEntities.decode("&notanentity; & &; &#; &#x;") == "&notanentity; & &; &#; &#x;")
+    }
+}
