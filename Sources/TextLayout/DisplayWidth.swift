@@ -42,6 +42,7 @@ public enum DisplayWidth {
         if v < 0x7F { return v < 0x20 ? 0 : 1 }
         if v < 0xA0 { return 0 }  // DEL and C1 controls
         if v < 0x300 { return v == 0xAD ? 0 : 1 }  // Latin-1 and Latin Extended; soft hyphen is invisible
+        if v >= 0x2010 && v <= 0x205E { return v >= 0x2028 && v <= 0x202E ? 0 : 1 }  // general punctuation
         if v >= 0x1160 && v <= 0x11FF { return 0 }  // Hangul medial vowels and final consonants
         if v >= 0xD7B0 && v <= 0xD7FF { return 0 }  // Hangul Jamo Extended-B (medial, final)
         if v >= 0x1100 && isWide(v) { return 2 }

@@ -98,7 +98,7 @@ enum HTMLEntities {
     }
 
     /// The reference starting at `bytes[start]` (an `&`) and the index after it.
-    private static func reference(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, end: Int) -> (Unicode.Scalar, Int)? {
+    static func reference(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, end: Int) -> (Unicode.Scalar, Int)? {
         var i = start + 1
         guard i < end else { return nil }
         if bytes[i] == UInt8(ascii: "#") {

@@ -6,8 +6,8 @@ public enum HTMLReader {
         let (root, title) = HTMLTreeBuilder.parse(html)
         var converter = HTMLConverter()
         converter.walk(root.children, style: [], link: nil)
-        converter.root.flush()
-        var document = TextDocument(title: title, blocks: converter.root.blocks, anchors: [:])
+        converter.current.flush()
+        var document = TextDocument(title: title, blocks: converter.current.blocks, anchors: [:])
         let last = max(0, document.blocks.count - 1)
         for (id, index) in converter.anchors { document.anchors[id] = min(index, last) }
         return document
@@ -16,56 +16,105 @@ public enum HTMLReader {
 
 /// Collects inline text into paragraphs and finished blocks for one container (the
 /// document, a quote, a list item, a table cell).
-final class BlockCollector {
+struct BlockCollector {
     var blocks: [Block] = []
     var spans: [StyledSpan] = []
     /// True at the start of a paragraph or after a space, so whitespace collapses.
     private var afterSpace = true
 
-    func appendText(_ raw: String, style: TextStyle, link: String?) {
-        let cleaned = Sanitizer.clean(raw)
-        var out = [UInt8]()
-        out.reserveCapacity(cleaned.utf8.count)
+    mutating func appendText(_ raw: String, style: TextStyle, link: String?) {
+        // One pass collapses HTML whitespace and notices anything the sanitizer must see.
         var space = afterSpace
-        for byte in cleaned.utf8 {
-            if byte == 0x20 {
-                if !space {
-                    out.append(0x20)
-                    space = true
+        var suspicious = false
+        let capacity = raw.utf8.count
+        guard capacity > 0 else { return }
+        var text = String(unsafeUninitializedCapacity: capacity) { out in
+            var count = 0
+            var previous: UInt8 = 0
+            var beforePrevious: UInt8 = 0
+            for byte in raw.utf8 {
+                switch byte {
+                case 0x20, 0x09, 0x0A, 0x0C, 0x0D:
+                    if !space {
+                        out[count] = 0x20
+                        count += 1
+                        space = true
+                    }
+                case 0x00..<0x20, 0x7F:
+                    suspicious = true
+                default:
+                    if byte >= 0x80 {
+                        switch (beforePrevious, previous, byte) {
+                        case (_, 0xC2, 0x80...0x9F), (0xE2, 0x80, 0xA8...0xAE), (0xE2, 0x81, 0xA6...0xA9),
+                             (0xEF, 0xBB, 0xBF), (0xEF, 0xBF, 0xB9...0xBF):
+                            suspicious = true
+                        default:
+                            break
+                        }
+                    }
+                    out[count] = byte
+                    count += 1
+                    space = false
                 }
-            } else {
-                out.append(byte)
-                space = false
+                beforePrevious = previous
+                previous = byte
             }
+            return count
         }
-        guard !out.isEmpty else { return }
+        if suspicious {
+            // Escape sequences go with their parameters, so the raw text is cleaned first.
+            let cleaned = Sanitizer.clean(raw)
+            text = collapseWhitespace(cleaned)
+            if !text.isEmpty {
+                if !afterSpace, cleaned.utf8.first == 0x20 { text = " " + text }
+                if cleaned.utf8.last == 0x20 { text += " " }
+            } else if !afterSpace, cleaned.utf8.contains(0x20) {
+                text = " "
+            }
+            space = text.isEmpty ? afterSpace : text.utf8.last == 0x20
+        }
+        guard !text.isEmpty else { return }
         afterSpace = space
-        append(String(decoding: out, as: UTF8.self), style: style, link: link)
+        append(text, style: style, link: link)
+    }
+
+    /// Clean text whose whitespace runs are already single spaces.
+    mutating func appendCollapsed(_ text: String, style: TextStyle, link: String?) {
+        let utf8 = text.utf8
+        guard let first = utf8.first else { return }
+        if first == 0x20 && afterSpace {
+            guard utf8.count > 1 else { return }
+            append(String(text.dropFirst()), style: style, link: link)
+        } else {
+            append(text, style: style, link: link)
+        }
+        afterSpace = utf8.last == 0x20
     }
 
     /// Text appended as is (no whitespace collapsing); it must already be clean.
-    func appendVerbatim(_ text: String, style: TextStyle, link: String?) {
+    mutating func appendVerbatim(_ text: String, style: TextStyle, link: String?) {
         guard !text.isEmpty else { return }
         afterSpace = text.utf8.last == 0x20
         append(text, style: style, link: link)
     }
 
-    func appendBreak() {
+    mutating func appendBreak() {
         guard !spans.isEmpty else { return }
         trimTrailingSpace()
         append("\n", style: spans.last?.style ?? [], link: nil)
         afterSpace = true
     }
 
-    private func append(_ text: String, style: TextStyle, link: String?) {
-        if let last = spans.last, last.style == style, last.link == link {
+    private mutating func append(_ text: String, style: TextStyle, link: String?) {
+        // Compared in place: a copy of the last span would make the append copy its text.
+        if !spans.isEmpty, spans[spans.count - 1].style == style, spans[spans.count - 1].link == link {
             spans[spans.count - 1].text += text
         } else {
             spans.append(StyledSpan(text, style: style, link: link))
         }
     }
 
-    private func trimTrailingSpace() {
+    private mutating func trimTrailingSpace() {
         while let last = spans.last {
             var text = last.text
             while text.utf8.last == 0x20 { text.removeLast() }
@@ -79,7 +128,7 @@ final class BlockCollector {
     }
 
     /// Ends the current paragraph, if it has any visible text.
-    func flush() {
+    mutating func flush() {
         trimTrailingSpace()
         while let last = spans.last, last.text == "\n" { spans.removeLast(); trimTrailingSpace() }
         if spans.contains(where: { !$0.text.isEmpty && $0.text != "\n" }) {
@@ -90,7 +139,7 @@ final class BlockCollector {
     }
 
     /// Everything collected, as one run of spans (for headings, cells and captions).
-    func flattened() -> [StyledSpan] {
+    mutating func flattened() -> [StyledSpan] {
         flush()
         var result: [StyledSpan] = []
         for block in blocks {
@@ -114,21 +163,23 @@ final class BlockCollector {
 }
 
 struct HTMLConverter {
-    var root = BlockCollector()
+    /// The document's collector first, then one per nested container being read.
+    private var collectors = [BlockCollector()]
     private(set) var anchors: [String: Int] = [:]
-    private var current: BlockCollector
     /// True while collecting a heading, a table cell or a caption: images give their
     /// alternative text and blocks flatten into spans.
     private var inlineOnly = false
 
-    init() {
-        current = root
+    /// The collector of the innermost container.
+    var current: BlockCollector {
+        get { collectors[collectors.count - 1] }
+        _modify { yield &collectors[collectors.count - 1] }
     }
 
     static let blockElements: Set<String> = [
         "p", "div", "section", "article", "main", "header", "footer", "nav", "aside", "address",
         "center", "hgroup", "details", "summary", "fieldset", "form", "dialog", "search", "legend",
-        "noscript", "dd", "dt", "dl", "li", "caption", "body", "html", "figcaption", "listing",
+        "noscript", "dd", "dt", "dl", "li", "caption", "body", "html", "figcaption",
         "plaintext", "frameset", "marquee",
     ]
     static let skipped: Set<String> = [
@@ -143,39 +194,47 @@ struct HTMLConverter {
 
     private mutating func visit(_ node: HTMLNode, style: TextStyle, link: String?) {
         if node.isText {
-            current.appendText(node.text, style: style, link: link)
+            if node.collapsed && !node.needsCleaning {
+                current.appendCollapsed(node.text, style: style, link: link)
+            } else {
+                current.appendText(node.text, style: style, link: link)
+            }
             return
         }
         let name = node.name
-        if Self.skipped.contains(name) { return }
-        if isHidden(node) { return }
-        if let id = node["id"], !id.isEmpty { recordAnchor(id) }
+        let kind = Self.kinds[name] ?? .inline([])
+        if case .skipped = kind { return }
+        if !node.attributes.isEmpty {
+            if isHidden(node) { return }
+            if let id = node["id"], !id.isEmpty { recordAnchor(id) }
+        }
 
-        switch name {
-        case "br":
+        switch kind {
+        case .skipped:
+            return
+        case .lineBreak:
             current.appendBreak()
-        case "wbr":
+        case .wordBreak:
             current.appendVerbatim("\u{200B}", style: style, link: link)
-        case "img", "image":
+        case .image:
             image(node, style: style, link: link)
-        case "svg":
+        case .svg:
             // An SVG in a book is usually a cover: keep its embedded raster image.
             if let image = firstDescendant(of: node, named: ["image", "img"]) {
                 self.image(image, style: style, link: link)
             }
-        case "a":
+        case .anchor:
             if let anchorName = node["name"], !anchorName.isEmpty { recordAnchor(anchorName) }
             if let href = node["href"] {
                 walk(node.children, style: style.union(.link), link: href)
             } else {
                 walk(node.children, style: style, link: link)
             }
-        case "q":
+        case .inlineQuote:
             current.appendVerbatim("“", style: style, link: link)
             walk(node.children, style: style, link: link)
             current.appendVerbatim("”", style: style, link: link)
-        case "h1", "h2", "h3", "h4", "h5", "h6":
-            let level = Int(name.utf8.last.map { $0 - UInt8(ascii: "0") } ?? 1)
+        case .heading(let level):
             let spans = collectInline(node.children, style: style.union([.bold, .heading]), link: link)
             guard !spans.isEmpty else { return }
             if inlineOnly {
@@ -183,15 +242,15 @@ struct HTMLConverter {
             } else {
                 emit(.heading(level: level, spans))
             }
-        case "p":
+        case .paragraph:
             blockBoundary()
             walk(node.children, style: style, link: link)
             blockBoundary()
-        case "blockquote":
+        case .quote:
             nested(node.children, style: style) { blocks in .quote(blocks) }
-        case "ul", "ol", "menu", "dir":
-            list(node, ordered: name == "ol", style: style, link: link)
-        case "pre":
+        case .list(let ordered):
+            list(node, ordered: ordered, style: style, link: link)
+        case .preformatted:
             var text = ""
             node.textContent(into: &text)
             if text.utf8.first == 0x0A { text.removeFirst() }
@@ -203,39 +262,54 @@ struct HTMLConverter {
             } else {
                 emit(.code(trimmed))
             }
-        case "hr":
+        case .rule:
             if !inlineOnly { emit(.rule) }
-        case "table":
+        case .table:
             table(node, style: style, link: link)
-        case "figure":
+        case .figure:
             figure(node, style: style, link: link)
-        case "dt":
+        case .term:
             blockBoundary()
             walk(node.children, style: style.union(.bold), link: link)
             blockBoundary()
-        default:
-            if Self.blockElements.contains(name) {
-                blockBoundary()
-                walk(node.children, style: style, link: link)
-                blockBoundary()
-            } else {
-                walk(node.children, style: style.union(inlineStyle(name)), link: link)
-            }
+        case .block:
+            blockBoundary()
+            walk(node.children, style: style, link: link)
+            blockBoundary()
+        case .inline(let added):
+            walk(node.children, style: style.union(added), link: link)
         }
     }
 
-    private func inlineStyle(_ name: String) -> TextStyle {
-        switch name {
-        case "b", "strong": return .bold
-        case "i", "em", "cite", "dfn", "var", "address": return .italic
-        case "u", "ins": return .underline
-        case "s", "strike", "del": return .strike
-        case "code", "kbd", "samp", "tt": return .code
-        case "mark": return .highlight
-        case "small", "sub", "sup": return .dim
-        default: return []
-        }
+    /// How each element is read; anything not listed is inline without a style.
+    enum ElementKind {
+        case skipped, lineBreak, wordBreak, image, svg, anchor, inlineQuote, heading(Int), paragraph
+        case quote, list(ordered: Bool), preformatted, rule, table, figure, term, block
+        case inline(TextStyle)
     }
+
+    static let kinds: [String: ElementKind] = {
+        var kinds: [String: ElementKind] = [
+            "br": .lineBreak, "wbr": .wordBreak, "img": .image, "image": .image, "svg": .svg,
+            "a": .anchor, "q": .inlineQuote, "p": .paragraph, "blockquote": .quote,
+            "ul": .list(ordered: false), "menu": .list(ordered: false), "dir": .list(ordered: false),
+            "ol": .list(ordered: true), "pre": .preformatted, "listing": .preformatted, "hr": .rule,
+            "table": .table, "figure": .figure, "dt": .term,
+            "h1": .heading(1), "h2": .heading(2), "h3": .heading(3), "h4": .heading(4),
+            "h5": .heading(5), "h6": .heading(6),
+        ]
+        for name in blockElements where kinds[name] == nil { kinds[name] = .block }
+        for name in skipped { kinds[name] = .skipped }
+        let styles: [(TextStyle, [String])] = [
+            (.bold, ["b", "strong"]), (.italic, ["i", "em", "cite", "dfn", "var"]),
+            (.underline, ["u", "ins"]), (.strike, ["s", "strike", "del"]),
+            (.code, ["code", "kbd", "samp", "tt"]), (.highlight, ["mark"]), (.dim, ["small", "sub", "sup"]),
+        ]
+        for (style, names) in styles {
+            for name in names { kinds[name] = .inline(style) }
+        }
+        return kinds
+    }()
 
     private func isHidden(_ node: HTMLNode) -> Bool {
         if node["hidden"] != nil { return true }
@@ -263,17 +337,16 @@ struct HTMLConverter {
     }
 
     private mutating func recordAnchor(_ id: String) {
-        if anchors[id] == nil { anchors[id] = root.blocks.count }
+        if anchors[id] == nil { anchors[id] = collectors[0].blocks.count }
     }
 
     /// Runs `body` with a fresh collector and returns what it collected.
     private mutating func collect(_ body: (inout HTMLConverter) -> Void) -> BlockCollector {
-        let saved = current
-        let collector = BlockCollector()
-        if saved === root { root.flush() }
-        current = collector
+        // A nested container becomes the document's next block: its pending text goes first.
+        if collectors.count == 1 { collectors[0].flush() }
+        collectors.append(BlockCollector())
         body(&self)
-        current = saved
+        var collector = collectors.removeLast()
         collector.flush()
         return collector
     }
@@ -281,7 +354,7 @@ struct HTMLConverter {
     private mutating func collectInline(_ nodes: [HTMLNode], style: TextStyle, link: String?) -> [StyledSpan] {
         let savedInline = inlineOnly
         inlineOnly = true
-        let collector = collect { $0.walk(nodes, style: style, link: link) }
+        var collector = collect { $0.walk(nodes, style: style, link: link) }
         inlineOnly = savedInline
         return collector.flattened()
     }
@@ -371,11 +444,25 @@ struct HTMLConverter {
     private mutating func table(_ node: HTMLNode, style: TextStyle, link: String?) {
         var rows: [HTMLNode] = []
         func findRows(_ parent: HTMLNode) {
+            var looseCells: HTMLNode?
             for child in parent.children {
                 switch child.name {
-                case "tr": rows.append(child)
-                case "thead", "tbody", "tfoot": findRows(child)
-                default: break
+                case "tr":
+                    looseCells = nil
+                    rows.append(child)
+                case "thead", "tbody", "tfoot":
+                    looseCells = nil
+                    findRows(child)
+                case "td", "th":
+                    // Cells without a row form one.
+                    if looseCells == nil {
+                        let row = HTMLNode(element: "tr")
+                        looseCells = row
+                        rows.append(row)
+                    }
+                    looseCells?.children.append(child)
+                default:
+                    break
                 }
             }
         }

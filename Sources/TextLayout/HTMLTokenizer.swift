@@ -25,14 +25,6 @@ struct HTMLTokenizer {
     mutating func run(into builder: inout HTMLTreeBuilder) {
         let n = bytes.count
         var textStart = position
-        var text = ""
-        func flushText(upTo end: Int) {
-            if textStart < end { HTMLEntities.decode(bytes, textStart..<end, into: &text) }
-            if !text.isEmpty {
-                builder.text(text)
-                text = ""
-            }
-        }
         while position < n {
             guard bytes[position] == UInt8(ascii: "<") else {
                 position += 1
@@ -42,29 +34,93 @@ struct HTMLTokenizer {
             guard position + 1 < n else { break }
             let next = bytes[position + 1]
             if isASCIILetter(next) {
-                flushText(upTo: markupStart)
+                flushText(textStart..<markupStart, into: &builder)
                 readStartTag(into: &builder)
                 textStart = position
             } else if next == UInt8(ascii: "/") {
-                flushText(upTo: markupStart)
+                flushText(textStart..<markupStart, into: &builder)
                 readEndTag(into: &builder)
                 textStart = position
             } else if next == UInt8(ascii: "!") {
-                flushText(upTo: markupStart)
-                if let cdata = readDeclaration() {
-                    text = cdata
-                    flushText(upTo: 0)
-                }
+                flushText(textStart..<markupStart, into: &builder)
+                if let cdata = readDeclaration(), !cdata.isEmpty { builder.text(cdata) }
                 textStart = position
             } else if next == UInt8(ascii: "?") {
-                flushText(upTo: markupStart)
+                flushText(textStart..<markupStart, into: &builder)
                 skip(past: UInt8(ascii: ">"))
                 textStart = position
             } else {
                 position += 1  // a lone `<` is text
             }
         }
-        flushText(upTo: n)
+        flushText(textStart..<n, into: &builder)
+    }
+
+    /// Decodes a run of text (entities; whitespace collapsed unless inside `<pre>`) and
+    /// hands it to the builder, noting whether the sanitizer will have work to do.
+    private mutating func flushText(_ range: Range<Int>, into builder: inout HTMLTreeBuilder) {
+        guard !range.isEmpty else { return }
+        let collapse = !builder.preservesWhitespace
+        var suspicious = false
+        let bytes = self.bytes
+        // Decoded text is never longer than its source: the shortest references (`&lt`,
+        // `&#9`) take at least as many bytes as what they stand for.
+        let text = String(unsafeUninitializedCapacity: range.count) { out in
+            var count = 0
+            var lastWasSpace = false
+            var previous: UInt8 = 0
+            var beforePrevious: UInt8 = 0
+            var index = range.lowerBound
+            let end = range.upperBound
+            while index < end {
+                let byte = bytes[index]
+                if collapse && (byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D || byte == 0x0C) {
+                    if !lastWasSpace {
+                        out[count] = 0x20
+                        count += 1
+                        lastWasSpace = true
+                    }
+                    index += 1
+                    continue
+                }
+                switch byte {
+                case UInt8(ascii: "&"):
+                    if let (scalar, next) = HTMLEntities.reference(bytes, at: index, end: end),
+                       count + UTF8.width(scalar) <= out.count {
+                        if Sanitizer.isSuspicious(scalar.value) { suspicious = true }
+                        UTF8.encode(scalar) { unit in
+                            out[count] = unit
+                            count += 1
+                        }
+                        lastWasSpace = false
+                        previous = 0
+                        index = next
+                        continue
+                    }
+                case 0x00..<0x20, 0x7F:
+                    suspicious = true
+                case 0x80...:
+                    switch (beforePrevious, previous, byte) {
+                    case (_, 0xC2, 0x80...0x9F), (0xE2, 0x80, 0xA8...0xAE), (0xE2, 0x81, 0xA6...0xA9),
+                         (0xEF, 0xBB, 0xBF), (0xEF, 0xBF, 0xB9...0xBF):
+                        suspicious = true
+                    default:
+                        break
+                    }
+                default:
+                    break
+                }
+                out[count] = byte
+                count += 1
+                lastWasSpace = false
+                beforePrevious = previous
+                previous = byte
+                index += 1
+            }
+            return count
+        }
+        guard !text.isEmpty else { return }
+        builder.text(text, collapsed: collapse, needsCleaning: suspicious)
     }
 
     // MARK: Tags
@@ -309,6 +365,9 @@ struct HTMLTokenizer {
     }
 
     private func lowercasedASCII(_ range: Range<Int>) -> String {
+        if !range.contains(where: { bytes[$0] >= 0x41 && bytes[$0] <= 0x5A }) {
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+        }
         var out = [UInt8]()
         out.reserveCapacity(range.count)
         for index in range {

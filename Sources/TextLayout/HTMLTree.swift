@@ -5,17 +5,27 @@ final class HTMLNode {
     var attributes: [String: String]
     var text: String
     var children: [HTMLNode] = []
+    /// Text: its whitespace is already collapsed (it is not inside `<pre>`).
+    var collapsed = false
+    /// Text: it holds controls, escapes or bidi overrides for `Sanitizer` to remove.
+    var needsCleaning = false
+    /// Element: whitespace inside is kept as written (`<pre>` and its descendants).
+    let preformatted: Bool
 
-    init(element name: String, attributes: [String: String] = [:]) {
+    init(element name: String, attributes: [String: String] = [:], preformatted: Bool = false) {
         self.name = name
         self.attributes = attributes
         self.text = ""
+        self.preformatted = preformatted
     }
 
-    init(text: String) {
+    init(text: String, collapsed: Bool, needsCleaning: Bool) {
         self.name = ""
         self.attributes = [:]
         self.text = text
+        self.collapsed = collapsed
+        self.needsCleaning = needsCleaning
+        self.preformatted = false
     }
 
     var isText: Bool { name.isEmpty }
@@ -87,7 +97,12 @@ struct HTMLTreeBuilder {
 
     // MARK: Tokenizer callbacks
 
-    mutating func text(_ text: String) {
+    /// Whether text here keeps its whitespace (inside `<pre>`).
+    var preservesWhitespace: Bool { stack[stack.count - 1].preformatted }
+
+    /// Text for the current element; `collapsed` when its whitespace runs are already single
+    /// spaces, `needsCleaning` when it holds anything `Sanitizer` removes.
+    mutating func text(_ text: String, collapsed: Bool = false, needsCleaning: Bool = true) {
         if headOpen {
             if text.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D || $0 == 0x0C }) {
                 return
@@ -97,8 +112,10 @@ struct HTMLTreeBuilder {
         let parent = stack[stack.count - 1]
         if let last = parent.children.last, last.isText {
             last.text += text
+            last.collapsed = false  // two collapsed runs may meet at spaces
+            last.needsCleaning = last.needsCleaning || needsCleaning
         } else {
-            parent.children.append(HTMLNode(text: text))
+            parent.children.append(HTMLNode(text: text, collapsed: collapsed, needsCleaning: needsCleaning))
         }
     }
 
@@ -110,12 +127,39 @@ struct HTMLTreeBuilder {
         }
     }
 
+    /// What a start tag does to the open elements, looked up once per tag.
+    enum StartAction {
+        case document, head, listItem, definition, heading, row, cell, section, anchor, option, other
+    }
+
+    struct TagInfo {
+        var action: StartAction = .other
+        var closesParagraph = false
+        var isVoid = false
+    }
+
+    static let tagInfo: [String: TagInfo] = {
+        var table: [String: TagInfo] = [:]
+        let actions: [(StartAction, [String])] = [
+            (.document, ["html", "body"]), (.head, ["head"]), (.listItem, ["li"]), (.definition, ["dt", "dd"]),
+            (.heading, ["h1", "h2", "h3", "h4", "h5", "h6"]), (.row, ["tr"]), (.cell, ["td", "th"]),
+            (.section, ["thead", "tbody", "tfoot"]), (.anchor, ["a"]), (.option, ["option"]),
+        ]
+        for (action, names) in actions {
+            for name in names { table[name, default: TagInfo()].action = action }
+        }
+        for name in closesParagraph { table[name, default: TagInfo()].closesParagraph = true }
+        for name in voidElements { table[name, default: TagInfo()].isVoid = true }
+        return table
+    }()
+
     mutating func startTag(_ name: String, attributes: [String: String], selfClosing: Bool) {
-        switch name {
-        case "html", "body":
+        let info = Self.tagInfo[name] ?? TagInfo()
+        switch info.action {
+        case .document:
             if headOpen { closeHead() }
             return
-        case "head":
+        case .head:
             if !headOpen && headNode == nil {
                 let node = HTMLNode(element: "head")
                 headNode = node
@@ -128,32 +172,36 @@ struct HTMLTreeBuilder {
         }
         if headOpen && !Self.headContent.contains(name) { closeHead() }
 
-        if Self.closesParagraph.contains(name) { closeInScope("p") }
-        switch name {
-        case "li":
+        if info.closesParagraph { closeInScope("p") }
+        switch info.action {
+        case .listItem:
             closeInScope("li", boundaries: ["ul", "ol", "menu", "dir"])
-        case "dt", "dd":
+        case .definition:
             closeInScope("dt", boundaries: ["dl"])
             closeInScope("dd", boundaries: ["dl"])
-        case "h1", "h2", "h3", "h4", "h5", "h6":
+        case .heading:
             if let top = stack.last, Self.headings.contains(top.name) { stack.removeLast() }
-        case "tr":
-            closeInScope(["td", "th", "tr"], boundaries: ["table", "thead", "tbody", "tfoot"])
-        case "td", "th":
-            closeInScope(["td", "th"], boundaries: ["tr", "table"])
-        case "thead", "tbody", "tfoot":
-            closeInScope(["td", "th", "tr", "thead", "tbody", "tfoot"], boundaries: ["table"])
-        case "a":
+        case .row:
+            closeInTable(["tr"], boundaries: ["table", "thead", "tbody", "tfoot"])
+        case .cell:
+            closeInTable(["td", "th"], boundaries: ["tr", "table"])
+        case .section:
+            closeInTable(["thead", "tbody", "tfoot"], boundaries: ["table"])
+            closeInTable(["tr"], boundaries: ["table"])
+        case .anchor:
             closeInScope("a")
-        case "option":
+        case .option:
             closeInScope("option", boundaries: ["select"])
-        default:
+        case .document, .head, .other:
             break
         }
 
-        let node = HTMLNode(element: name, attributes: attributes)
-        stack[stack.count - 1].children.append(node)
-        if selfClosing || Self.voidElements.contains(name) { return }
+        let parent = stack[stack.count - 1]
+        let preformatted = parent.preformatted || name == "pre" || name == "listing" || name == "textarea"
+            || name == "plaintext"
+        let node = HTMLNode(element: name, attributes: attributes, preformatted: preformatted)
+        parent.children.append(node)
+        if selfClosing || info.isVoid { return }
         if stack.count >= Self.maximumDepth { return }
         stack.append(node)
     }
@@ -198,6 +246,21 @@ struct HTMLTreeBuilder {
         }
         stack.removeSubrange(index...)
         headOpen = false
+    }
+
+    /// Closes the nearest open element of `names` inside the current table; cells and
+    /// rows are not boundaries here.
+    private mutating func closeInTable(_ names: Set<String>, boundaries: Set<String>) {
+        var index = stack.count - 1
+        while index > 0 {
+            let current = stack[index].name
+            if names.contains(current) {
+                stack.removeSubrange(index...)
+                return
+            }
+            if boundaries.contains(current) || current == "#root" { return }
+            index -= 1
+        }
     }
 
     private mutating func closeInScope(_ name: String, boundaries: Set<String> = []) {

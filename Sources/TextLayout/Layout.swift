@@ -107,8 +107,8 @@ public enum Layout {
     public static func lines(for document: TextDocument, options: LayoutOptions) -> [LayoutLine] {
         var layouter = Layouter(options: options)
         for (index, block) in document.blocks.enumerated() {
-            layouter.blockIndex = index
             if index > 0 { layouter.blank() }
+            layouter.blockIndex = index
             layouter.layout(block, style: [])
         }
         return layouter.lines
@@ -117,7 +117,7 @@ public enum Layout {
 
 /// A marker before the lines of a nested block: a quote bar, or a list bullet on the
 /// first line of its item and blank columns after.
-private struct PrefixPart {
+struct PrefixPart {
     var first: String
     var rest: String
     var style: TextStyle
@@ -125,7 +125,7 @@ private struct PrefixPart {
     var used = false
 }
 
-private struct Layouter {
+struct Layouter {
     let options: LayoutOptions
     var lines: [LayoutLine] = []
     var blockIndex = 0
@@ -143,8 +143,8 @@ private struct Layouter {
 
     private mutating func push(first: String, rest: String, style: TextStyle) {
         var width = DisplayWidth.of(first)
-        // Deep nesting stops indenting once little room would be left.
-        if prefixWidth + width > max(0, options.width - 12) { width = 0 }
+        // Deep nesting stops indenting once markers would take half the width.
+        if prefixWidth + width > min(options.width / 2, options.width - 2) { width = 0 }
         let part = width == 0
             ? PrefixPart(first: "", rest: "", style: style, width: 0)
             : PrefixPart(first: first, rest: rest, style: style, width: width)
@@ -171,7 +171,7 @@ private struct Layouter {
                 continue
             }
             onlySpaces = false
-            if let last = spans.last, last.style == part.style {
+            if !spans.isEmpty, spans[spans.count - 1].style == part.style {
                 spans[spans.count - 1].text += text
             } else {
                 spans.append(StyledSpan(text, style: part.style))
@@ -199,7 +199,7 @@ private struct Layouter {
             indent = 0
         }
         for span in content where !span.text.isEmpty {
-            if let last = spans.last, last.style == span.style, last.link == span.link {
+            if !spans.isEmpty, spans[spans.count - 1].style == span.style, spans[spans.count - 1].link == span.link {
                 spans[spans.count - 1].text += span.text
             } else {
                 spans.append(span)
@@ -292,8 +292,9 @@ private struct Layouter {
         var start = text.startIndex
         while true {
             let end = text[start...].firstIndex(of: "\n") ?? text.endIndex
-            let line = String(text[start..<end])
-            emit(.text, line.isEmpty ? [] : [StyledSpan(DisplayWidth.clip(line, to: room), style: style.union(.code))])
+            var line = DisplayWidth.clip(String(text[start..<end]), to: room)
+            while line.utf8.last == 0x20 { line.removeLast() }
+            emit(.text, line.isEmpty ? [] : [StyledSpan(line, style: style.union(.code))])
             if end == text.endIndex { break }
             start = text.index(after: end)
         }
@@ -364,6 +365,8 @@ private struct Layouter {
 
     /// Shares `room` columns among columns wanting `natural` widths: narrow columns get
     /// what they want, the rest share what is left in proportion.
+    static func columnWidthsForTests(natural: [Int], room: Int) -> [Int] { columnWidths(natural: natural, room: room) }
+
     static func columnWidths(natural: [Int], room: Int) -> [Int] {
         if natural.reduce(0, +) <= room { return natural }
         var widths = [Int](repeating: 0, count: natural.count)

@@ -10,20 +10,25 @@ struct LineBreaker {
     let spans: [StyledSpan]
     let columns: Int
 
-    /// A piece of one span's text.
+    /// A piece of one span's text, as UTF-8 offsets.
     private struct Piece {
         var span: Int
-        var range: Range<String.Index>
+        var range: Range<Int>
         var width: Int
     }
 
     /// What separates a word from the one before it.
     private enum Glue {
         case none  // the start
-        case space(span: Int, range: Range<String.Index>)
+        case space(span: Int, range: Range<Int>)
         case breakable  // a break opportunity of no width (CJK boundary, after a hyphen)
         case softHyphen(span: Int)
         case hard
+
+        var isHard: Bool {
+            if case .hard = self { return true }
+            return false
+        }
     }
 
     /// A run that may not be broken (except when wider than a line): pieces[start..<end].
@@ -44,6 +49,7 @@ struct LineBreaker {
         let (words, pieces) = self.words()
         var lines: [[StyledSpan]] = []
         var line: [Piece] = []
+        line.reserveCapacity(32)
         var lineWidth = 0
         var pendingHyphenSpan: Int?
 
@@ -55,7 +61,7 @@ struct LineBreaker {
                 }
             }
             lines.append(out)
-            line = []
+            line.removeAll(keepingCapacity: true)
             lineWidth = 0
         }
 
@@ -118,23 +124,122 @@ struct LineBreaker {
     // MARK: Words
 
     private func words() -> ([Word], [Piece]) {
+        var scanner = WordScanner()
+        let bytes = spans.reduce(0) { $0 + $1.text.utf8.count }
+        scanner.pieces.reserveCapacity(bytes / 5 + 4)
+        scanner.words.reserveCapacity(bytes / 5 + 4)
+        for (spanIndex, span) in spans.enumerated() {
+            let text = span.text
+            var contiguous = text
+            contiguous.withUTF8 { bytes in scanner.scan(span: spanIndex, text: text, bytes: bytes) }
+        }
+        if !scanner.word.isEmpty || scanner.word.glue.isHard { scanner.words.append(scanner.word) }
+        return (scanner.words, scanner.pieces)
+    }
+
+    /// Splits spans into words and the glue between them. A struct with mutating methods
+    /// (rather than closures over local variables) keeps the hot loop free of dynamic
+    /// exclusivity checks.
+    private struct WordScanner {
         var words: [Word] = []
         var pieces: [Piece] = []
         var word = Word(glue: .none, start: 0, end: 0)
-        var previous: Character?
-        var beforePrevious: Character?
+        /// The first scalar of the character before, whether it was wide, whether it and
+        /// the one before it were letters.
+        var previous: UInt32 = 0
         var previousWide = false
+        var previousIsLetter = false
+        var beforePreviousIsLetter = false
         var pendingGlue: Glue?
 
-        func startWord(_ glue: Glue) {
-            if !word.isEmpty || isHard(word.glue) { words.append(word) }
+        mutating func scan(span spanIndex: Int, text: String, bytes: UnsafeBufferPointer<UInt8>) {
+            let end = bytes.count
+            var index = 0
+            while index != end {
+                let byte = bytes[index]
+                if byte < 0x80 {
+                    let next = index + 1
+                    // An ASCII byte is a whole character unless a mark or CR LF follows.
+                    if next == end || bytes[next] < 0x80 && !(byte == 0x0D && bytes[next] == 0x0A) {
+                        switch byte {
+                        case 0x20:
+                            space(spanIndex, index..<next)
+                        case 0x0A, 0x0D:
+                            hardBreak()
+                        case 0x00..<0x20, 0x7F:
+                            break
+                        default:
+                            let scalar = UInt32(byte)
+                            let letter = LineBreaker.isASCIILetter(scalar)
+                            character(spanIndex, index..<next, scalar: scalar, width: 1) { letter }
+                            if byte != 0x2D {
+                                index = asciiRun(span: spanIndex, bytes: bytes, from: next)
+                                continue
+                            }
+                        }
+                        index = next
+                        continue
+                    }
+                }
+                let start = text.utf8.index(text.utf8.startIndex, offsetBy: index)
+                let after = text.index(after: start)
+                let next = text.utf8.distance(from: text.utf8.startIndex, to: after)
+                let cluster = text[start]
+                let scalar = cluster.unicodeScalars.first.map(\.value) ?? 0
+                switch scalar {
+                case 0x20 where cluster.unicodeScalars.count == 1:
+                    space(spanIndex, index..<next)
+                case 0x0A, 0x0D, 0x2028, 0x2029:
+                    hardBreak()
+                case 0x200B:
+                    if pendingGlue == nil { pendingGlue = .breakable }
+                case 0xAD:
+                    if pendingGlue == nil { pendingGlue = .softHyphen(span: spanIndex) }
+                default:
+                    character(spanIndex, index..<next, scalar: scalar, width: DisplayWidth.of(cluster)) {
+                        cluster.isLetter
+                    }
+                }
+                index = next
+            }
+        }
+
+        /// After a visible ASCII character: takes the printable ASCII characters that follow
+        /// (no space, hyphen or control, and not the last before a non-ASCII byte, which may
+        /// be a combining mark) into the current word at once, since no break can fall
+        /// between them. Returns where it stopped.
+        mutating func asciiRun(span: Int, bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+            let end = bytes.count
+            var index = start
+            while index < end {
+                let byte = bytes[index]
+                guard byte > 0x20, byte < 0x7F, byte != 0x2D else { break }
+                if index + 1 < end && bytes[index + 1] >= 0x80 { break }
+                index += 1
+            }
+            guard index > start else { return start }
+            let count = index - start
+            pieces[pieces.count - 1].range = pieces[pieces.count - 1].range.lowerBound..<index
+            pieces[pieces.count - 1].width += count
+            word.width += count
+            let last = UInt32(bytes[index - 1])
+            beforePreviousIsLetter = count >= 2 ? LineBreaker.isASCIILetter(UInt32(bytes[index - 2])) : previousIsLetter
+            previous = last
+            previousWide = false
+            previousIsLetter = LineBreaker.isASCIILetter(last)
+            return index
+        }
+
+        mutating func startWord(_ glue: Glue) {
+            if !word.isEmpty || word.glue.isHard { words.append(word) }
             word = Word(glue: glue, start: pieces.count, end: pieces.count)
         }
-        func add(_ span: Int, _ range: Range<String.Index>, _ width: Int) {
-            if !word.isEmpty, pieces[pieces.count - 1].span == span,
-               pieces[pieces.count - 1].range.upperBound == range.lowerBound {
-                pieces[pieces.count - 1].range = pieces[pieces.count - 1].range.lowerBound..<range.upperBound
-                pieces[pieces.count - 1].width += width
+
+        mutating func add(_ span: Int, _ range: Range<Int>, _ width: Int) {
+            let last = pieces.count - 1
+            if !word.isEmpty, pieces[last].span == span, pieces[last].range.upperBound == range.lowerBound {
+                pieces[last].range = pieces[last].range.lowerBound..<range.upperBound
+                pieces[last].width += width
             } else {
                 pieces.append(Piece(span: span, range: range, width: width))
                 word.end = pieces.count
@@ -142,164 +247,86 @@ struct LineBreaker {
             word.width += width
         }
 
-        for (spanIndex, span) in spans.enumerated() {
-            let text = span.text
-            if text.utf8.allSatisfy({ $0 < 0x80 }) {
-                // ASCII: no clusters, widths are byte counts.
-                let utf8 = text.utf8
-                var index = utf8.startIndex
-                var wordStart = index
-                var previousByte: UInt8 = previous.flatMap { $0.asciiValue } ?? 0
-                func flushRun(_ end: String.Index) {
-                    if wordStart < end {
-                        add(spanIndex, wordStart..<end, utf8.distance(from: wordStart, to: end))
-                    }
+        /// One visible character: decides whether a line may break before it.
+        mutating func character(_ span: Int, _ range: Range<Int>, scalar: UInt32, width: Int, isLetter: () -> Bool) {
+            let wide = width == 2 || LineBreaker.isCJKPunctuation(scalar)
+            var letter: Bool?
+            if let glue = pendingGlue {
+                startWord(glue)
+                pendingGlue = nil
+            } else if !word.isEmpty {
+                if (wide || previousWide) && !LineBreaker.noBreakBefore(scalar) && !LineBreaker.noBreakAfter(previous) {
+                    startWord(.breakable)
+                } else if LineBreaker.isDash(previous) || (previous == 0x2D && beforePreviousIsLetter) {
+                    // After a dash, or a hyphen inside a word (`well-known`), before a letter.
+                    letter = isLetter()
+                    if letter == true { startWord(.breakable) }
                 }
-                while index != utf8.endIndex {
-                    let byte = utf8[index]
-                    let next = utf8.index(after: index)
-                    if byte == 0x20 || byte == 0x0A {
-                        flushRun(index)
-                        if byte == 0x0A {
-                            startWord(.hard)
-                            pendingGlue = nil
-                        } else {
-                            pendingGlue = .space(span: spanIndex, range: index..<next)
-                        }
-                        wordStart = next
-                        previousWide = false
-                        previousByte = byte
-                        index = next
-                        continue
-                    }
-                    if let glue = pendingGlue {
-                        flushRun(index)
-                        startWord(glue)
-                        pendingGlue = nil
-                        wordStart = index
-                    } else if previousWide && !Self.noBreakBefore(Character(Unicode.Scalar(byte)))
-                                && !(previous.map(Self.noBreakAfter) ?? false) && wordStart == index && !word.isEmpty {
-                        flushRun(index)
-                        startWord(.breakable)
-                        wordStart = index
-                    } else if previousByte == UInt8(ascii: "-"), isASCIILetter(byte), index > utf8.startIndex,
-                              hyphenFollowsLetter(utf8, before: index) {
-                        flushRun(index)
-                        startWord(.breakable)
-                        wordStart = index
-                    }
-                    previousWide = false
-                    previousByte = byte
-                    index = next
-                }
-                flushRun(utf8.endIndex)
-                if let last = text.last {
-                    beforePrevious = utf8.count > 1
-                        ? Character(Unicode.Scalar(utf8[utf8.index(utf8.endIndex, offsetBy: -2)])) : previous
-                    previous = last
-                }
-                continue
             }
-
-            var index = text.startIndex
-            while index != text.endIndex {
-                let character = text[index]
-                let next = text.index(after: index)
-                defer { index = next }
-                if character == " " || character == "\n" || character == "\r\n" {
-                    if character != " " {
-                        startWord(.hard)
-                        pendingGlue = nil
-                    } else {
-                        pendingGlue = .space(span: spanIndex, range: index..<next)
-                    }
-                    beforePrevious = previous
-                    previous = character
-                    previousWide = false
-                    continue
-                }
-                if character == "\u{200B}" {
-                    if pendingGlue == nil { pendingGlue = .breakable }
-                    continue
-                }
-                if character == "\u{AD}" {
-                    if pendingGlue == nil { pendingGlue = .softHyphen(span: spanIndex) }
-                    continue
-                }
-                let width = DisplayWidth.of(character)
-                let wide = width == 2 || Self.isCJKPunctuation(character)
-                if let glue = pendingGlue {
-                    startWord(glue)
-                    pendingGlue = nil
-                } else if let previous, !word.isEmpty {
-                    if (wide || previousWide) && !Self.noBreakBefore(character) && !Self.noBreakAfter(previous) {
-                        startWord(.breakable)
-                    } else if Self.breaksAfterDash(previous) && character.isLetter {
-                        startWord(.breakable)
-                    } else if previous == "-" && character.isLetter && beforePrevious?.isLetter == true {
-                        startWord(.breakable)
-                    }
-                }
-                add(spanIndex, index..<next, width)
-                beforePrevious = previous
-                previous = character
-                previousWide = wide
-                // Ideographic space and other wide spaces allow a break after them.
-                if character == "\u{3000}" { pendingGlue = .breakable }
-            }
+            add(span, range, width)
+            beforePreviousIsLetter = previousIsLetter
+            previous = scalar
+            previousWide = wide
+            previousIsLetter = letter ?? (scalar < 0x80 ? LineBreaker.isASCIILetter(scalar) : (scalar >= 0xC0 && isLetter()))
+            if scalar == 0x3000 { pendingGlue = .breakable }  // ideographic space
         }
-        if !word.isEmpty || isHard(word.glue) { words.append(word) }
-        return (words, pieces)
+
+        mutating func space(_ span: Int, _ range: Range<Int>) {
+            pendingGlue = .space(span: span, range: range)
+            beforePreviousIsLetter = previousIsLetter
+            previous = 0x20
+            previousWide = false
+            previousIsLetter = false
+        }
+
+        mutating func hardBreak() {
+            startWord(.hard)
+            pendingGlue = nil
+            previous = 0x0A
+            previousWide = false
+            previousIsLetter = false
+        }
     }
 
-    private func isHard(_ glue: Glue?) -> Bool {
-        if case .hard = glue { return true }
-        return false
+
+    fileprivate static func isASCIILetter(_ v: UInt32) -> Bool {
+        (v | 0x20) >= 0x61 && (v | 0x20) <= 0x7A
     }
 
-    private func isASCIILetter(_ b: UInt8) -> Bool {
-        (b | 0x20) >= UInt8(ascii: "a") && (b | 0x20) <= UInt8(ascii: "z")
+    fileprivate static func isDash(_ v: UInt32) -> Bool {
+        v == 0x2010 || v == 0x2013 || v == 0x2014
     }
 
-    /// In `well-known`, the hyphen before `index` follows a letter.
-    private func hyphenFollowsLetter(_ utf8: String.UTF8View, before index: String.Index) -> Bool {
-        let hyphen = utf8.index(before: index)
-        guard hyphen > utf8.startIndex else { return false }
-        return isASCIILetter(utf8[utf8.index(before: hyphen)])
-    }
-
-    private static func breaksAfterDash(_ c: Character) -> Bool {
-        c == "\u{2010}" || c == "\u{2013}" || c == "\u{2014}"
-    }
-
-    /// Characters that may not begin a line (kinsoku) or be separated from what precedes.
-    static func noBreakBefore(_ c: Character) -> Bool {
-        switch c {
-        case "、", "。", "，", "．", "・", "：", "；", "？", "！", "ー", "）", "」", "』", "】", "〕", "〉",
-             "》", "〙", "〗", "〛", "｝", "］", "ゝ", "ゞ", "ヽ", "ヾ", "々", "〻", "ぁ", "ぃ", "ぅ", "ぇ",
-             "ぉ", "っ", "ゃ", "ゅ", "ょ", "ゎ", "ゕ", "ゖ", "ァ", "ィ", "ゥ", "ェ", "ォ", "ッ", "ャ", "ュ",
-             "ョ", "ヮ", "ヵ", "ヶ", "〜", "～", "…", "‥", "〟", "’", "”", "»", "›",
-             ",", ".", ")", "]", "}", "!", "?", ":", ";", "%", "\u{2060}":
+    /// Characters that may not begin a line (kinsoku): closing brackets and punctuation,
+    /// small kana, iteration and prolonged sound marks.
+    static func noBreakBefore(_ v: UInt32) -> Bool {
+        switch v {
+        case 0x21, 0x25, 0x29, 0x2C, 0x2E, 0x3A, 0x3B, 0x3F, 0x5D, 0x7D, 0xBB, 0x2019, 0x201D, 0x203A,
+             0x2025, 0x2026, 0x2060, 0x3001, 0x3002, 0x3005, 0x3009, 0x300B, 0x300D, 0x300F, 0x3011,
+             0x3015, 0x3017, 0x3019, 0x301B, 0x301C, 0x301F, 0x303B, 0x3041, 0x3043, 0x3045, 0x3047,
+             0x3049, 0x3063, 0x3083, 0x3085, 0x3087, 0x308E, 0x3095, 0x3096, 0x309D, 0x309E, 0x30A1,
+             0x30A3, 0x30A5, 0x30A7, 0x30A9, 0x30C3, 0x30E3, 0x30E5, 0x30E7, 0x30EE, 0x30F5, 0x30F6,
+             0x30FB, 0x30FC, 0x30FD, 0x30FE, 0xFF01, 0xFF09, 0xFF0C, 0xFF0E, 0xFF1A, 0xFF1B, 0xFF1F,
+             0xFF3D, 0xFF5D, 0xFF5E:
             return true
         default:
             return false
         }
     }
 
-    /// Characters that may not end a line.
-    static func noBreakAfter(_ c: Character) -> Bool {
-        switch c {
-        case "（", "「", "『", "【", "〔", "〈", "《", "〘", "〖", "〚", "｛", "［", "〝", "‘", "“", "«", "‹",
-             "(", "[", "{", "\u{2060}", "\u{A0}":
+    /// Characters that may not end a line: opening brackets and quotes, no-break space.
+    static func noBreakAfter(_ v: UInt32) -> Bool {
+        switch v {
+        case 0x28, 0x5B, 0x7B, 0xA0, 0xAB, 0x2018, 0x201C, 0x2039, 0x2060, 0x3008, 0x300A, 0x300C,
+             0x300E, 0x3010, 0x3014, 0x3016, 0x3018, 0x301A, 0x301D, 0xFF08, 0xFF3B, 0xFF5B:
             return true
         default:
             return false
         }
     }
 
-    private static func isCJKPunctuation(_ c: Character) -> Bool {
-        guard let scalar = c.unicodeScalars.first else { return false }
-        return (0x3000...0x303F).contains(scalar.value) || (0xFF00...0xFF65).contains(scalar.value)
+    fileprivate static func isCJKPunctuation(_ v: UInt32) -> Bool {
+        (0x3000...0x303F).contains(v) || (0xFF00...0xFF65).contains(v)
     }
 
     // MARK: Cutting a word wider than a line
@@ -311,12 +338,17 @@ struct LineBreaker {
     private func split(_ word: ArraySlice<Piece>) -> [[Piece]] {
         // One entry per grapheme cluster.
         var clusters: [Piece] = []
+        var characters: [Character] = []
         for piece in word {
             let text = spans[piece.span].text
-            var index = piece.range.lowerBound
-            while index < piece.range.upperBound {
+            let base = text.utf8.startIndex
+            var index = text.utf8.index(base, offsetBy: piece.range.lowerBound)
+            let end = text.utf8.index(base, offsetBy: piece.range.upperBound)
+            while index < end {
                 let next = text.index(after: index)
-                clusters.append(Piece(span: piece.span, range: index..<next, width: DisplayWidth.of(text[index])))
+                let range = text.utf8.distance(from: base, to: index)..<text.utf8.distance(from: base, to: next)
+                clusters.append(Piece(span: piece.span, range: range, width: DisplayWidth.of(text[index])))
+                characters.append(text[index])
                 index = next
             }
         }
@@ -334,8 +366,7 @@ struct LineBreaker {
                 var cut = end
                 var width = used
                 while cut > start + 1 {
-                    let character = spans[clusters[cut - 1].span].text[clusters[cut - 1].range.lowerBound]
-                    if Self.preferredCutAfter.contains(character) { break }
+                    if Self.preferredCutAfter.contains(characters[cut - 1]) { break }
                     width -= clusters[cut - 1].width
                     cut -= 1
                 }
@@ -365,15 +396,27 @@ struct LineBreaker {
 
     private func assemble(_ pieces: [Piece]) -> [StyledSpan] {
         var out: [StyledSpan] = []
-        for piece in pieces {
-            let span = spans[piece.span]
-            append(String(span.text[piece.range]), style: span.style, link: span.link, to: &out)
+        // Pieces that follow each other in one span become one substring.
+        var index = 0
+        while index < pieces.count {
+            let span = pieces[index].span
+            let lower = pieces[index].range.lowerBound
+            var upper = pieces[index].range.upperBound
+            index += 1
+            while index < pieces.count, pieces[index].span == span, pieces[index].range.lowerBound == upper {
+                upper = pieces[index].range.upperBound
+                index += 1
+            }
+            let source = spans[span]
+            let utf8 = source.text.utf8
+            let text = source.text[utf8.index(utf8.startIndex, offsetBy: lower)..<utf8.index(utf8.startIndex, offsetBy: upper)]
+            append(String(text), style: source.style, link: source.link, to: &out)
         }
         return out
     }
 
     private func append(_ text: String, style: TextStyle, link: String?, to out: inout [StyledSpan]) {
-        if let last = out.last, last.style == style, last.link == link {
+        if !out.isEmpty, out[out.count - 1].style == style, out[out.count - 1].link == link {
             out[out.count - 1].text += text
         } else {
             out.append(StyledSpan(text, style: style, link: link))

@@ -57,6 +57,11 @@ public enum Sanitizer {
         return false
     }
 
+    /// Whether `clean` would remove or change this scalar (other than a space).
+    static func isSuspicious(_ v: UInt32) -> Bool {
+        v < 0x20 || (v >= 0x7F && v < 0xA0) || v == 0x2028 || v == 0x2029 || isDropped(v)
+    }
+
     static func isDropped(_ v: UInt32) -> Bool {
         switch v {
         case 0x202A...0x202E, 0x2066...0x2069, 0xFEFF, 0xFFF9...0xFFFB, 0xFFFE, 0xFFFF:
