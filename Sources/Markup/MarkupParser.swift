@@ -126,6 +126,15 @@ private struct Reader {
         /// Whether elements of this name are handed to the stream handler.
         let streamed: Bool
 
+        func spells(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            var copy = name
+            return copy.withUTF8 { own in
+                guard own.count == bytes.count else { return false }
+                guard let a = own.baseAddress, let b = bytes.baseAddress else { return true }
+                return memcmp(a, b, own.count) == 0
+            }
+        }
+
         init(hash: UInt64, name: String, localName: String, prefix: String, streamed: Bool) {
             self.hash = hash
             self.name = name
@@ -140,9 +149,9 @@ private struct Reader {
         for k in range { hash = (hash ^ UInt64(b[k])) &* 0x0000_0100_0000_01B3 }
         let bytes = UnsafeBufferPointer(rebasing: b[range])
         let slot = Int(truncatingIfNeeded: hash >> 54)
-        if let entry = names[slot], entry.hash == hash, entry.name.utf8.elementsEqual(bytes) { return entry }
+        if let entry = names[slot], entry.hash == hash, entry.spells(bytes) { return entry }
         if names[slot] != nil, let bucket = moreNames[hash] {
-            for entry in bucket where entry.name.utf8.elementsEqual(bytes) { return entry }
+            for entry in bucket where entry.spells(bytes) { return entry }
         }
         let name = String(decoding: bytes, as: UTF8.self)
         let entry: InternedName
