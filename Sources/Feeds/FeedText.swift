@@ -103,7 +103,7 @@ enum FeedText {
     /// Text without its tags; `script` and `style` lose their bodies; block-level tags and
     /// line breaks become spaces. A tag cut off at the end is dropped.
     static func stripTags(_ html: String) -> String {
-        let b = Array(html.utf8)
+        let b = html.utf8Bytes
         let n = b.count
         var out: [UInt8] = []
         out.reserveCapacity(n)
@@ -125,7 +125,7 @@ enum FeedText {
             var name: [UInt8] = []
             while k < close, isLetter(b[k]) || (b[k] >= 0x30 && b[k] <= 0x39) { name.append(lower(b[k])); k += 1 }
             i = close + 1
-            if !closing, name == Array("script".utf8) || name == Array("style".utf8) {
+            if !closing, name == scriptTag || name == styleTag {
                 // Skip to the matching end tag, whatever its case.
                 let end = [UInt8(ascii: "<"), UInt8(ascii: "/")] + name
                 var j = i
@@ -138,6 +138,8 @@ enum FeedText {
         return String(decoding: out, as: UTF8.self)
     }
 
+    private static let scriptTag = Array("script".utf8), styleTag = Array("style".utf8)
+
     private static let blockTags: Set<[UInt8]> = Set(
         ["p", "br", "div", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "td", "th", "blockquote", "hr"]
             .map { Array($0.utf8) })
@@ -146,7 +148,7 @@ enum FeedText {
     /// so nothing can expand recursively). Unknown names stay as written.
     static func decodeEntities(_ text: String) -> String {
         guard text.containsByte(UInt8(ascii: "&")) else { return text }
-        let b = Array(text.utf8)
+        let b = text.utf8Bytes
         let n = b.count
         var out: [UInt8] = []
         out.reserveCapacity(n)
@@ -198,6 +200,12 @@ enum FeedText {
 
 
 extension String {
+    /// The UTF-8 bytes, copied in one go (the generic `Array(utf8)` goes byte by byte).
+    var utf8Bytes: [UInt8] {
+        var copy = self
+        return copy.withUTF8 { Array($0) }
+    }
+
     /// Whether the UTF-8 form holds this byte (faster than the generic `utf8.contains`).
     func containsByte(_ byte: UInt8) -> Bool {
         var copy = self

@@ -473,7 +473,7 @@ private struct Reader {
         }
         if stack.isEmpty, frame.element === root { rootClosed = true }
         if frame.interned.streamed, let stream, stack.count == 1 || stack.count == 2, let root,
-           let parent = stack.last?.element, parent.children.last === frame.element {
+           case let parent = stack[stack.count - 1].element, parent.children.last === frame.element {
             parent.children.removeLast()
             stream.handler(MarkupParser.Streamed(element: frame.element, parent: parent, root: root))
         }
@@ -556,9 +556,9 @@ private struct Reader {
         }
         let element = XMLElement(name: name, localName: interned.localName, namespaceURI: interned.resolvedNamespace,
                                  attributeList: attributes)
-        if let parent = stack.last {
-            element.textOffset = parent.text.count
-            parent.element.children.append(element)
+        if !stack.isEmpty {
+            element.textOffset = stack[stack.count - 1].text.count
+            stack[stack.count - 1].element.children.append(element)
         } else if root == nil {
             root = element
         }
