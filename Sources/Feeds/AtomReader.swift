@@ -70,7 +70,7 @@ struct AtomReader {
     }
 
     private mutating func noteOPDS(rel: String, type: String?) {
-        if !sawOPDS, rel.hasPrefix("http://opds-spec.org/") || (type ?? "").contains("profile=opds-catalog") { sawOPDS = true }
+        if !sawOPDS, rel.hasPrefix("http://opds-spec.org/") || (type ?? "").containsASCII("profile=opds-catalog") { sawOPDS = true }
     }
 
     private mutating func read(_ entry: XMLElement, base parentBase: LinkBase) {
@@ -181,7 +181,7 @@ struct AtomReader {
 
     static func isCatalog(rel: String, type: String?) -> Bool {
         let type = type ?? ""
-        return type.contains("profile=opds-catalog") || type.hasPrefix("application/atom+xml")
+        return type.containsASCII("profile=opds-catalog") || type.hasPrefix("application/atom+xml")
             || rel == "subsection" || rel.hasPrefix("http://opds-spec.org/sort/") || rel == "http://opds-spec.org/featured"
             || rel == "http://opds-spec.org/recommended" || rel == "http://opds-spec.org/crawlable"
     }

@@ -111,7 +111,7 @@ struct EntryCollector {
 
     static func summary(_ text: String?) -> String? {
         guard let text else { return nil }
-        guard text.count > 2000 else { return text }
+        guard text.utf8.count > 2000, text.count > 2000 else { return text }
         return String(text.prefix(1999)) + "…"
     }
 }

@@ -6,7 +6,7 @@ import Foundation
 public enum FeedDates {
     public static func parse(_ raw: String?) -> Date? {
         guard let text = FeedText.line(raw) else { return nil }
-        let bytes = Array(text.utf8)
+        let bytes = text.utf8Bytes
         if let date = iso8601(bytes) { return date }
         if bytes.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), bytes.count >= 9, bytes.count <= 11,
            let seconds = Double(text) {

@@ -53,27 +53,43 @@ enum FeedText {
         }
     }
 
-    /// True when `line` would return the text unchanged: no byte that could start a control,
-    /// a stripped or space-like character, no leading, trailing or doubled space.
+    /// True when `line` would return the text unchanged: no control, stripped or space-like
+    /// character, no leading, trailing or doubled space.
     private static func isCleanLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var previousSpace = true
-        for b in bytes {
+        var i = 0
+        let n = bytes.count
+        while i < n {
+            let b = bytes[i]
+            i += 1
             if b == 0x20 {
                 if previousSpace { return false }
                 previousSpace = true
                 continue
             }
-            if b < 0x20 || b == 0x7F || b == 0xC2 || b == 0xD8 || b == 0xE2 || b == 0xEF { return false }
             previousSpace = false
+            if b >= 0x21, b < 0x7F { continue }
+            if b < 0x20 || b == 0x7F { return false }
+            switch b {
+            case 0xC2: if i < n, bytes[i] <= 0xA0 { return false }
+            case 0xD8: if i < n, bytes[i] == 0x9C { return false }
+            case 0xE2:
+                if i + 1 < n, bytes[i] == 0x80, bytes[i + 1] == 0x8E || bytes[i + 1] == 0x8F || (0xA8...0xAE).contains(bytes[i + 1]) {
+                    return false
+                }
+                if i + 1 < n, bytes[i] == 0x81, (0xA6...0xA9).contains(bytes[i + 1]) { return false }
+            case 0xEF: if i + 1 < n, bytes[i] == 0xBB, bytes[i + 1] == 0xBF { return false }
+            default: break
+            }
         }
-        return !previousSpace || bytes.isEmpty
+        return !previousSpace || n == 0
     }
 
     /// A line from text that may hold HTML markup (Atom `type="html"`, RSS titles and
     /// descriptions): tags dropped, script and style bodies dropped, entities decoded.
     static func fromHTML(_ raw: String?) -> String? {
         guard let raw else { return nil }
-        guard raw.utf8.contains(UInt8(ascii: "<")) || raw.utf8.contains(UInt8(ascii: "&")) else { return line(raw) }
+        guard raw.containsByte(UInt8(ascii: "<")) || raw.containsByte(UInt8(ascii: "&")) else { return line(raw) }
         return line(decodeEntities(stripTags(raw)))
     }
 
@@ -87,7 +103,7 @@ enum FeedText {
     /// Text without its tags; `script` and `style` lose their bodies; block-level tags and
     /// line breaks become spaces. A tag cut off at the end is dropped.
     static func stripTags(_ html: String) -> String {
-        let b = Array(html.utf8)
+        let b = html.utf8Bytes
         let n = b.count
         var out: [UInt8] = []
         out.reserveCapacity(n)
@@ -109,7 +125,7 @@ enum FeedText {
             var name: [UInt8] = []
             while k < close, isLetter(b[k]) || (b[k] >= 0x30 && b[k] <= 0x39) { name.append(lower(b[k])); k += 1 }
             i = close + 1
-            if !closing, name == Array("script".utf8) || name == Array("style".utf8) {
+            if !closing, name == scriptTag || name == styleTag {
                 // Skip to the matching end tag, whatever its case.
                 let end = [UInt8(ascii: "<"), UInt8(ascii: "/")] + name
                 var j = i
@@ -122,6 +138,8 @@ enum FeedText {
         return String(decoding: out, as: UTF8.self)
     }
 
+    private static let scriptTag = Array("script".utf8), styleTag = Array("style".utf8)
+
     private static let blockTags: Set<[UInt8]> = Set(
         ["p", "br", "div", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "td", "th", "blockquote", "hr"]
             .map { Array($0.utf8) })
@@ -129,8 +147,8 @@ enum FeedText {
     /// Decodes HTML character references in one pass (the result is never decoded again,
     /// so nothing can expand recursively). Unknown names stay as written.
     static func decodeEntities(_ text: String) -> String {
-        guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
-        let b = Array(text.utf8)
+        guard text.containsByte(UInt8(ascii: "&")) else { return text }
+        let b = text.utf8Bytes
         let n = b.count
         var out: [UInt8] = []
         out.reserveCapacity(n)
@@ -180,3 +198,37 @@ enum FeedText {
     ]
 }
 
+
+extension String {
+    /// The UTF-8 bytes, copied in one go (the generic `Array(utf8)` goes byte by byte).
+    var utf8Bytes: [UInt8] {
+        var copy = self
+        return copy.withUTF8 { Array($0) }
+    }
+
+    /// Whether the UTF-8 form holds this byte (faster than the generic `utf8.contains`).
+    func containsByte(_ byte: UInt8) -> Bool {
+        var copy = self
+        return copy.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return false }
+            return memchr(base, Int32(byte), bytes.count) != nil
+        }
+    }
+
+    /// Whether this ASCII text occurs in the UTF-8 form (no Foundation, no locale).
+    func containsASCII(_ needle: StaticString) -> Bool {
+        var copy = self
+        return copy.withUTF8 { hay in
+            let count = needle.utf8CodeUnitCount
+            guard count > 0 else { return true }
+            guard hay.count >= count else { return false }
+            let first = needle.utf8Start[0]
+            var i = 0
+            while i + count <= hay.count {
+                if hay[i] == first, memcmp(hay.baseAddress! + i, needle.utf8Start, count) == 0 { return true }
+                i += 1
+            }
+            return false
+        }
+    }
+}

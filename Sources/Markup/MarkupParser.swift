@@ -126,6 +126,15 @@ private struct Reader {
         /// Whether elements of this name are handed to the stream handler.
         let streamed: Bool
 
+        func spells(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            var copy = name
+            return copy.withUTF8 { own in
+                guard own.count == bytes.count else { return false }
+                guard let a = own.baseAddress, let b = bytes.baseAddress else { return true }
+                return memcmp(a, b, own.count) == 0
+            }
+        }
+
         init(hash: UInt64, name: String, localName: String, prefix: String, streamed: Bool) {
             self.hash = hash
             self.name = name
@@ -140,9 +149,9 @@ private struct Reader {
         for k in range { hash = (hash ^ UInt64(b[k])) &* 0x0000_0100_0000_01B3 }
         let bytes = UnsafeBufferPointer(rebasing: b[range])
         let slot = Int(truncatingIfNeeded: hash >> 54)
-        if let entry = names[slot], entry.hash == hash, entry.name.utf8.elementsEqual(bytes) { return entry }
+        if let entry = names[slot], entry.hash == hash, entry.spells(bytes) { return entry }
         if names[slot] != nil, let bucket = moreNames[hash] {
-            for entry in bucket where entry.name.utf8.elementsEqual(bytes) { return entry }
+            for entry in bucket where entry.spells(bytes) { return entry }
         }
         let name = String(decoding: bytes, as: UTF8.self)
         let entry: InternedName
@@ -464,7 +473,7 @@ private struct Reader {
         }
         if stack.isEmpty, frame.element === root { rootClosed = true }
         if frame.interned.streamed, let stream, stack.count == 1 || stack.count == 2, let root,
-           let parent = stack.last?.element, parent.children.last === frame.element {
+           case let parent = stack[stack.count - 1].element, parent.children.last === frame.element {
             parent.children.removeLast()
             stream.handler(MarkupParser.Streamed(element: frame.element, parent: parent, root: root))
         }
@@ -547,9 +556,9 @@ private struct Reader {
         }
         let element = XMLElement(name: name, localName: interned.localName, namespaceURI: interned.resolvedNamespace,
                                  attributeList: attributes)
-        if let parent = stack.last {
-            element.textOffset = parent.text.count
-            parent.element.children.append(element)
+        if !stack.isEmpty {
+            element.textOffset = stack[stack.count - 1].text.count
+            stack[stack.count - 1].element.children.append(element)
         } else if root == nil {
             root = element
         }

@@ -254,3 +254,19 @@ import Testing
         #expect(doc.entries[0].date == utc("2026-01-01T00:00:00Z"))
     }
 }
+
+@Suite struct PushDiscoveryTests {
+    func pushURL(_ links: String) throws -> URL? {
+        let xml = "<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>P</title>\(links)</feed>"
+        return try FeedParser.parse(Data(xml.utf8), url: try #require(URL(string: "https://push.example/feed"))).publication.pushURL
+    }
+
+    @Test func eventStreamLinksAreTakenWebSubHubsAreNot() throws {
+        #expect(try pushURL("<link rel=\"urn:x-newsstand:push\" href=\"/sse\"/>")?.absoluteString == "https://push.example/sse")
+        #expect(try pushURL("<link rel=\"hub\" type=\"text/event-stream\" href=\"sse\"/>")?.absoluteString == "https://push.example/sse")
+        #expect(try pushURL("<link rel=\"hub\" href=\"https://pubsubhubbub.example/\"/>") == nil)
+        #expect(try pushURL("<link rel=\"self\" href=\"feed\"/>") == nil)
+        let ours = "<nst:push xmlns:nst=\"urn:x-newsstand:1\" href=\"events\"/><link rel=\"hub\" type=\"text/event-stream\" href=\"other\"/>"
+        #expect(try pushURL(ours)?.absoluteString == "https://push.example/events")
+    }
+}

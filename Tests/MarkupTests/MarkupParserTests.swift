@@ -261,3 +261,12 @@ private func parse(_ text: String) -> XMLDocument { MarkupParser.parse(Data(text
         #expect(doc.error != nil)
     }
 }
+
+@Suite struct MoreEncodingTests {
+    @Test func otherDeclaredEncodingsThroughFoundation() throws {
+        let latin2 = Array("<?xml version=\"1.0\" encoding=\"ISO-8859-2\"?><t>".utf8) + [0xB3, 0xF3, 0x64, 0xBC] + Array("</t>".utf8)
+        #expect(MarkupParser.parse(Data(latin2)).root?.text == "łódź")
+        let cyrillic = Array("<?xml version=\"1.0\" encoding=\"windows-1251\"?><t>".utf8) + [0xCC, 0xEE, 0xF0, 0xE5] + Array("</t>".utf8)
+        #expect(MarkupParser.parse(Data(cyrillic)).root?.text == "Море")
+    }
+}

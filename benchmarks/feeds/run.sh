@@ -40,6 +40,7 @@ measure() {  # label, command...: wall time and peak memory of one run
 }
 
 echo "== results (wall and CPU time of the whole process, peak resident memory; the machine may be shared)"
+measure "newsstand Feeds: parse file x1" "$work/bench" --runs 1 "$work/feed.xml"
 measure "newsstand Feeds: parse file x5" "$work/bench" --runs 5 "$work/feed.xml"
 measure "newsstand Feeds: fetch+parse x5" "$work/bench" --runs 5 "$url"
 measure "newsstand Feeds: fetch+parse x1" "$work/bench" --runs 1 "$url"
