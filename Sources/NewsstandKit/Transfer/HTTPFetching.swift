@@ -72,7 +72,7 @@ protocol HTTPFetching {
         headers: [(String, String)],
         timeout: TimeInterval,
         cancellation: Cancellation,
-        onHead: (HTTPResponseHead) throws -> BodyDecision,
-        onBody: (UnsafeRawBufferPointer) throws -> Void
+        onHead: @escaping (HTTPResponseHead) throws -> BodyDecision,
+        onBody: @escaping (UnsafeRawBufferPointer) throws -> Void
     ) throws
 }

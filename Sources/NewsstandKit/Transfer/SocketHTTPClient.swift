@@ -13,8 +13,8 @@ struct SocketHTTPClient: HTTPFetching {
         headers: [(String, String)],
         timeout: TimeInterval,
         cancellation: Cancellation,
-        onHead: (HTTPResponseHead) throws -> BodyDecision,
-        onBody: (UnsafeRawBufferPointer) throws -> Void
+        onHead: @escaping (HTTPResponseHead) throws -> BodyDecision,
+        onBody: @escaping (UnsafeRawBufferPointer) throws -> Void
     ) throws {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
               let rawHost = components.host, !rawHost.isEmpty else {

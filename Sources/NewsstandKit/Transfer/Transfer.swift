@@ -58,7 +58,10 @@ public final class Transfer: @unchecked Sendable {
         case "file":
             return try copyFile(validator: validator, onValidator: onValidator, progress: progress)
         case "http", "https":
-            return try download(validator: validator, onValidator: onValidator, progress: progress)
+            // The http clients hold the callbacks only while `fetch` runs.
+            return try withoutActuallyEscaping(onValidator) { onValidator in
+                try download(validator: validator, onValidator: onValidator, progress: progress)
+            }
         default:
             throw TransferError.fatal("cannot download \(request.url.absoluteString): only http, https and file URLs are supported")
         }
@@ -82,7 +85,7 @@ public final class Transfer: @unchecked Sendable {
         return url.scheme?.lowercased() == "https" ? URLSessionHTTPClient() : SocketHTTPClient()
     }
 
-    private func download(validator: TransferValidator?, onValidator: (TransferValidator) -> Void, progress: @escaping @Sendable (TransferProgress) -> Void) throws -> TransferResult {
+    private func download(validator: TransferValidator?, onValidator: @escaping (TransferValidator) -> Void, progress: @escaping @Sendable (TransferProgress) -> Void) throws -> TransferResult {
         let part = try PartFile(url: partFile, wantsDigest: expectedSHA256 != nil)
         defer { part.close() }
         let throttle = ProgressThrottle(report: progress)
@@ -151,7 +154,7 @@ public final class Transfer: @unchecked Sendable {
     /// One request, following redirects and answering one 401, that streams a body into
     /// `part` from `offset`. Returns the total size when known, the validator of the bytes
     /// now on disk and how many bytes were kept from before.
-    private func fetchOnce(part: PartFile, offset: Int64, saved: TransferValidator, onValidator: (TransferValidator) -> Void, throttle: ProgressThrottle) throws -> (Int64?, TransferValidator, Int64) {
+    private func fetchOnce(part: PartFile, offset: Int64, saved: TransferValidator, onValidator: @escaping (TransferValidator) -> Void, throttle: ProgressThrottle) throws -> (Int64?, TransferValidator, Int64) {
         var url = request.url
         var visited: Set<String> = [url.absoluteString]
         var credentialsOrigin: String?
@@ -188,7 +191,7 @@ public final class Transfer: @unchecked Sendable {
                     return .skip
                 case 200:
                     total = head.contentLength
-                    try checkDeclaredLength(total, part: part)
+                    try self.checkDeclaredLength(total, part: part)
                     if offset > 0 || part.length > 0 { try part.keep(upTo: 0) }
                     let validator = head.validator
                     onValidator(validator)
@@ -207,7 +210,7 @@ public final class Transfer: @unchecked Sendable {
                         throw StartOver(reason: "the file changed on the server")
                     }
                     total = range.total
-                    try checkDeclaredLength(total, part: part)
+                    try self.checkDeclaredLength(total, part: part)
                     let validator = TransferValidator(etag: fresh.etag ?? saved.etag, lastModified: fresh.lastModified ?? saved.lastModified)
                     onValidator(validator)
                     outcome = .body(total: total, validator: validator, resumedFrom: offset)
@@ -219,6 +222,7 @@ public final class Transfer: @unchecked Sendable {
             }, onBody: { bytes in
                 try part.append(bytes)
                 if let bound = total ?? limit, part.length > bound {
+                    part.discard()
                     throw TransferError.fatal("\(url.absoluteString) sent more than the \(bound) bytes it announced")
                 }
                 throttle.update(TransferProgress(bytesWritten: part.length, bytesExpected: total ?? limit))
@@ -326,7 +330,7 @@ public final class Transfer: @unchecked Sendable {
 
         let throttle = ProgressThrottle(report: progress)
         throttle.update(TransferProgress(bytesWritten: offset, bytesExpected: size), force: true)
-        let pause = ProcessInfo.processInfo.environment["NEWSSTAND_FILE_THROTTLE_MS"].flatMap(Double.init).map { $0 / 1000 } ?? 0
+        let pause = Transfer.fileChunkPause(environment: ProcessInfo.processInfo.environment)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Transfer.chunkSize, alignment: 16)
         defer { buffer.deallocate() }
         while true {
@@ -347,6 +351,13 @@ public final class Transfer: @unchecked Sendable {
         throttle.update(TransferProgress(bytesWritten: size, bytesExpected: size), force: true)
         return try verified(part, validator: current, resumedFrom: offset)
     }
+
+    /// The pause after each 256 KiB chunk of a file:// copy: `NEWSSTAND_FILE_THROTTLE_MS`,
+    /// set only by end-to-end tests so that progress is visible on screen.
+    static func fileChunkPause(environment: [String: String]) -> TimeInterval {
+        guard let value = environment["NEWSSTAND_FILE_THROTTLE_MS"].flatMap(Double.init), value > 0 else { return 0 }
+        return min(value, 10_000) / 1000
+    }
 }
 
 /// `Content-Range: bytes FIRST-LAST/TOTAL` (or `bytes */TOTAL` in a 416).
@@ -354,6 +365,12 @@ struct ContentRange: Equatable {
     var first: Int64?
     var last: Int64?
     var total: Int64?
+
+    init(first: Int64?, last: Int64?, total: Int64?) {
+        self.first = first
+        self.last = last
+        self.total = total
+    }
 
     init?(_ value: String?) {
         guard let value = value?.trimmingCharacters(in: .whitespaces), value.lowercased().hasPrefix("bytes ") else { return nil }
