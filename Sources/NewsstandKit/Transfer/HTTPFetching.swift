@@ -29,7 +29,7 @@ enum BodyDecision {
 
 /// Cancels whatever the current attempt is blocked on (a socket read, a URLSession task).
 final class Cancellation: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = NSCondition()
     private var cancelled = false
     private var handler: (() -> Void)?
 
@@ -38,10 +38,19 @@ final class Cancellation: @unchecked Sendable {
     func cancel() {
         let handler: (() -> Void)? = lock.withLock {
             cancelled = true
+            lock.broadcast()
             defer { self.handler = nil }
             return self.handler
         }
         handler?()
+    }
+
+    /// Sleeps up to `seconds`, waking early when cancelled.
+    func wait(_ seconds: TimeInterval) {
+        let deadline = Date().addingTimeInterval(max(0, seconds))
+        lock.withLock {
+            while !cancelled && lock.wait(until: deadline) {}
+        }
     }
 
     /// Installs what `cancel()` must call while a blocking operation runs; runs it at

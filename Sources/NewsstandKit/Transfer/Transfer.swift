@@ -42,6 +42,9 @@ public final class Transfer: @unchecked Sendable {
 
     public var isCancelled: Bool { cancellation.isCancelled }
 
+    /// Waits `seconds`, or less if the transfer is cancelled meanwhile.
+    public func pause(for seconds: TimeInterval) { cancellation.wait(seconds) }
+
     /// Resumes from `partFile` if it exists (Range + If-Range with the saved validator);
     /// 200 or a changed validator starts over; 206 must carry a matching Content-Range.
     /// Calls progress at most ~10×/s. Throws TransferError.

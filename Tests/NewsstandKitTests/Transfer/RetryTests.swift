@@ -110,6 +110,20 @@ struct RetryTests {
         #expect(requests.compactMap(\.sent).reduce(0, +) == size)
     }
 
+    @Test("without an injected sleep, cancel ends the wait between attempts at once")
+    func runnerDefaultWaitIsCancellable() throws {
+        let server = try TestHTTPServer.shared()
+        let scratch = try Scratch()
+        let transfer = makeTransfer(server.url("/file/\(TestHTTPServer.uniqueKey("runnerwait"))?size=10&fail=503&retry_after=30"), part: scratch.partFile)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.5) { transfer.cancel() }
+        let started = Date()
+        let error = transferError {
+            _ = try TransferRunner.run(transfer, validator: nil, policy: .standard, progress: { _ in })
+        }
+        #expect(error?.isCancelled == true)
+        #expect(Date().timeIntervalSince(started) < 5)
+    }
+
     @Test("cancel during the wait between attempts stops the runner")
     func runnerCancelledWhileWaiting() throws {
         let server = try TestHTTPServer.shared()
