@@ -15,9 +15,12 @@ import Foundation
 /// (Content-Range off by D), `short_range=N` (206 carrying only N bytes).
 /// `/redirect/N/KEY?…` redirects N+1 times (absolute and relative Locations) to
 /// `/file/KEY?…`; `/loop/KEY` redirects to itself; `/status/CODE` answers CODE.
-/// Every request to KEY is logged as a JSON line in `logDirectory/KEY.jsonl`.
+/// Every request to KEY is logged as a JSON line in `logDirectory/KEY.jsonl` when its
+/// response ends; `requests(for:)` returns them in order of arrival.
 final class TestHTTPServer: @unchecked Sendable {
     struct LoggedRequest: Decodable {
+        /// Order of arrival at the server (the log itself is written as responses end).
+        var seq: Int
         var n: Int?
         var path: String
         var status: Int
@@ -104,6 +107,7 @@ final class TestHTTPServer: @unchecked Sendable {
         return ((try? String(contentsOf: file, encoding: .utf8)) ?? "")
             .split(separator: "\n")
             .compactMap { try? JSONDecoder().decode(LoggedRequest.self, from: Data($0.utf8)) }
+            .sorted { $0.seq < $1.seq }
     }
 
     /// Reads up to a newline with read(2): FileHandle's reads trap on EINTR, which the
@@ -148,6 +152,7 @@ from urllib.parse import parse_qs, urlsplit
 
 LOG_DIR = sys.argv[1]
 lock = threading.Lock()
+arrivals = 0
 counts = {}
 contents = {}
 
@@ -175,6 +180,10 @@ class Handler(BaseHTTPRequestHandler):
         pass
 
     def do_GET(self):
+        global arrivals
+        with lock:
+            arrivals += 1
+            self.seq = arrivals
         url = urlsplit(self.path)
         self.q = {k: v[-1] for k, v in parse_qs(url.query).items()}
         parts = [p for p in url.path.split("/") if p]
@@ -201,7 +210,7 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(body)
 
     def record(self, key, status, n=None, **extra):
-        entry = {"n": n, "path": self.path, "status": status,
+        entry = {"seq": self.seq, "n": n, "path": self.path, "status": status,
                  "range": self.headers.get("Range"), "if_range": self.headers.get("If-Range"),
                  "authorization": self.headers.get("Authorization"),
                  "user_agent": self.headers.get("User-Agent"), "x_test": self.headers.get("X-Test")}

@@ -231,6 +231,47 @@ struct HTTPTransferTests {
         #expect(transferError { _ = try transfer.run(validator: nil) { _ in } }?.isCancelled == true)
     }
 
+    @Test("a cancelled transfer resumes where its .part ends and the result is byte-identical", arguments: HTTPClientKind.allCases)
+    func cancelThenResume(client: HTTPClientKind) throws {
+        let scratch = try Scratch()
+        let key = TestHTTPServer.uniqueKey("cancelresume")
+        let size = 1_200_000
+        let content = try TestHTTPServer.expectedContent(size: size, seed: 51)
+        let url = server.url("/file/\(key)?size=\(size)&seed=51&chunk=8000&delay_ms=5")
+        let transfer = makeTransfer(url, part: scratch.partFile, client: client)
+        var saved: TransferValidator?
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.6) { transfer.cancel() }
+        let error = transferError { _ = try transfer.run(validator: nil, onValidator: { saved = $0 }, progress: { _ in }) }
+        #expect(error?.isCancelled == true)
+        let kept = fileSize(scratch.partFile)
+        #expect(kept > 0 && kept < Int64(size))
+
+        let result = try makeTransfer(server.url("/file/\(key)?size=\(size)&seed=51"), part: scratch.partFile, client: client).run(validator: saved) { _ in }
+        #expect(result.resumedFrom == kept)
+        #expect(try sha256(of: scratch.partFile) == sha256(of: content))
+        // (The cancelled request is logged when the server notices, maybe after this one.)
+        #expect(server.requests(for: key, atLeast: 2).contains { $0.range == "bytes=\(kept)-" && $0.status == 206 })
+    }
+
+    @Test("the validator is handed over before any byte of the response is written")
+    func validatorBeforeBytes() throws {
+        let scratch = try Scratch()
+        let part = scratch.partFile
+        let url = server.url("/file/\(TestHTTPServer.uniqueKey("order"))?size=400000&drop_after=150000")
+        // Fresh: the .part is empty when the validator arrives.
+        var validator: TransferValidator?
+        var sizeAtFirst: Int64 = -1
+        _ = transferError { _ = try makeTransfer(url, part: part).run(validator: nil, onValidator: { validator = $0; sizeAtFirst = fileSize(part) }, progress: { _ in }) }
+        #expect(sizeAtFirst == 0)
+        #expect(fileSize(part) == 150_000)
+        // Resumed: the .part holds exactly the kept bytes when the validator arrives.
+        var resumedValidator: TransferValidator?
+        var sizeAtResume: Int64 = -1
+        _ = try makeTransfer(url, part: part).run(validator: validator, onValidator: { resumedValidator = $0; sizeAtResume = fileSize(part) }, progress: { _ in })
+        #expect(sizeAtResume == 150_000)
+        #expect(resumedValidator == validator)
+    }
+
     @Test("a stalled server times out with a retryable error")
     func stalledServerTimesOut() throws {
         let scratch = try Scratch()
