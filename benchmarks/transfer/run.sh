@@ -16,7 +16,9 @@ NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 [ -x "$NGINX" ] || { echo "nginx not found: apt-get install nginx-light" >&2; exit 1; }
 [ -x /usr/bin/time ] || { echo "/usr/bin/time not found: apt-get install time" >&2; exit 1; }
 
-swift build -c release --product newsstand-bench-transfer >/dev/null
+BUILD_LOG=$(mktemp)
+swift build -c release --product newsstand-bench-transfer > "$BUILD_LOG" 2>&1 || { cat "$BUILD_LOG" >&2; exit 1; }
+rm -f "$BUILD_LOG"
 BENCH=$(swift build -c release --show-bin-path)/newsstand-bench-transfer
 
 # Everything (served file, nginx state, both downloads) on one disk, under .build.

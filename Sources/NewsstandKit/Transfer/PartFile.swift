@@ -7,7 +7,7 @@ final class PartFile {
     let url: URL
     private var fd: Int32
     private(set) var length: Int64
-    private var digest: SHA256Digest?
+    private var digest: BackgroundDigest?
     private let wantsDigest: Bool
 
     /// Opens (creating if needed) the file and its directory; `length` is what is on disk.
@@ -35,7 +35,8 @@ final class PartFile {
         if ftruncate(fd, off_t(offset)) != 0 { throw PartFile.ioError("cannot truncate", url) }
         if lseek(fd, off_t(offset), SEEK_SET) < 0 { throw PartFile.ioError("cannot seek in", url) }
         length = offset
-        digest = wantsDigest ? try SHA256Digest() : nil
+        digest?.abandon()
+        digest = wantsDigest ? try BackgroundDigest() : nil
         if let digest, offset > 0 {
             try forEachChunk(of: url, upTo: offset) { digest.update($0) }
         }
@@ -67,6 +68,8 @@ final class PartFile {
     }
 
     func close() {
+        digest?.abandon()
+        digest = nil
         if fd >= 0 { _ = Glibc.close(fd) }
         fd = -1
     }
