@@ -70,17 +70,26 @@ final class Cancellation: @unchecked Sendable {
     }
 }
 
+/// A file that the socket client may move body bytes into directly (splice), instead of
+/// handing them to `onBody`; `didWrite` is told how many bytes went in each time.
+struct SpliceTarget {
+    var fd: Int32
+    var didWrite: (Int) throws -> Void
+}
+
 /// One GET request and its response, streamed. Implementations: `SocketHTTPClient` (http)
 /// and `URLSessionHTTPClient` (https).
 protocol HTTPFetching {
     /// Sends the request, calls `onHead` once with the response head and, when it answers
     /// `.read`, `onBody` with each piece of the body until the body is complete.
-    /// A body that ends early is a retryable `TransferError`.
+    /// A body that ends early is a retryable `TransferError`. `splice`, when given, may
+    /// receive the body instead of `onBody` (bytes already written to its file).
     func fetch(
         url: URL,
         headers: [(String, String)],
         timeout: TimeInterval,
         cancellation: Cancellation,
+        splice: SpliceTarget?,
         onHead: @escaping (HTTPResponseHead) throws -> BodyDecision,
         onBody: @escaping (UnsafeRawBufferPointer) throws -> Void
     ) throws

@@ -61,6 +61,12 @@ final class PartFile {
         length += Int64(bytes.count)
     }
 
+    /// The descriptor bytes may be spliced into, when nothing needs to see them (no
+    /// checksum); report each splice with `didSplice`.
+    var spliceDescriptor: Int32? { wantsDigest || fd < 0 ? nil : fd }
+
+    func didSplice(_ count: Int) { length += Int64(count) }
+
     /// The hex SHA-256 of everything written since `keep(upTo:)`, or nil when not hashing.
     func finishDigest() -> String? {
         defer { digest = nil }

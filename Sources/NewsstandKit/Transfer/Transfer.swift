@@ -178,7 +178,21 @@ public final class Transfer: @unchecked Sendable {
             var outcome: Outcome?
             var total: Int64?
             let limit = expectedLength
-            try client(for: url).fetch(url: url, headers: headers, timeout: timeout, cancellation: cancellation, onHead: { head in
+            // After each piece of body written: no more than announced, and progress.
+            let advanced = {
+                if let bound = total ?? limit, part.length > bound {
+                    part.discard()
+                    throw TransferError.fatal("\(url.absoluteString) sent more than the \(bound) bytes it announced")
+                }
+                throttle.update(TransferProgress(bytesWritten: part.length, bytesExpected: total ?? limit))
+            }
+            let splice = part.spliceDescriptor.map { fd in
+                SpliceTarget(fd: fd, didWrite: { count in
+                    part.didSplice(count)
+                    try advanced()
+                })
+            }
+            try client(for: url).fetch(url: url, headers: headers, timeout: timeout, cancellation: cancellation, splice: splice, onHead: { head in
                 switch head.status {
                 case 301, 302, 303, 307, 308:
                     guard let location = head.header("location"), let target = URL(string: location, relativeTo: url)?.absoluteURL else {
@@ -224,11 +238,7 @@ public final class Transfer: @unchecked Sendable {
                 }
             }, onBody: { bytes in
                 try part.append(bytes)
-                if let bound = total ?? limit, part.length > bound {
-                    part.discard()
-                    throw TransferError.fatal("\(url.absoluteString) sent more than the \(bound) bytes it announced")
-                }
-                throttle.update(TransferProgress(bytesWritten: part.length, bytesExpected: total ?? limit))
+                try advanced()
             })
 
             switch outcome {

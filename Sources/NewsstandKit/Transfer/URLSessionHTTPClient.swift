@@ -13,6 +13,7 @@ struct URLSessionHTTPClient: HTTPFetching {
         headers: [(String, String)],
         timeout: TimeInterval,
         cancellation: Cancellation,
+        splice: SpliceTarget?,
         onHead: @escaping (HTTPResponseHead) throws -> BodyDecision,
         onBody: @escaping (UnsafeRawBufferPointer) throws -> Void
     ) throws {
