@@ -99,10 +99,13 @@ public final class Transfer: @unchecked Sendable {
         // Without a validator, only a checksum can prove that old bytes and new bytes
         // belong to the same file.
         if offset > 0 && saved.ifRangeValue == nil && expectedSHA256 == nil { offset = 0 }
-        if offset > 0, offset == expectedLength, let expectedSHA256,
-           try SHA256Digest.hexOfFile(at: partFile) == expectedSHA256 {
-            throttle.update(TransferProgress(bytesWritten: offset, bytesExpected: offset), force: true)
-            return TransferResult(file: partFile, bytes: offset, validator: saved, resumedFrom: offset)
+        // A complete .part (say the process died before installing it) needs no request.
+        if offset > 0, offset == expectedLength, let expectedSHA256 {
+            if try SHA256Digest.hexOfFile(at: partFile) == expectedSHA256 {
+                throttle.update(TransferProgress(bytesWritten: offset, bytesExpected: offset), force: true)
+                return TransferResult(file: partFile, bytes: offset, validator: saved, resumedFrom: offset)
+            }
+            offset = 0
         }
         try part.keep(upTo: offset)
 
@@ -111,7 +114,7 @@ public final class Transfer: @unchecked Sendable {
         while true {
             do {
                 let (total, validatorNow, resumedFrom) = try fetchOnce(part: part, offset: offset, saved: saved, onValidator: onValidator, throttle: throttle)
-                if firstResumedFrom == nil { firstResumedFrom = resumedFrom }
+                firstResumedFrom = min(firstResumedFrom ?? resumedFrom, resumedFrom)
                 saved = validatorNow
                 // A 206 may carry less than the rest of the file: ask for what is missing.
                 if let total, part.length < total, part.length > offset {

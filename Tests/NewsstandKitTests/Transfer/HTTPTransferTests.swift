@@ -182,6 +182,29 @@ struct HTTPTransferTests {
         #expect(server.requests(for: key, atLeast: 2).map(\.status) == [200, 416])
     }
 
+    @Test("a complete .part with the feed's length and checksum needs no request; a corrupt one is fetched again")
+    func completePartWithChecksum() throws {
+        let scratch = try Scratch()
+        let key = TestHTTPServer.uniqueKey("verified")
+        let content = try TestHTTPServer.expectedContent(size: 60000, seed: 13)
+        let url = server.url("/file/\(key)?size=60000&seed=13")
+        let sha = try sha256(of: content)
+        let first = try makeTransfer(url, part: scratch.partFile, expectedLength: 60000, expectedSHA256: sha).run(validator: nil) { _ in }
+        let again = try makeTransfer(url, part: scratch.partFile, expectedLength: 60000, expectedSHA256: sha).run(validator: first.validator) { _ in }
+        #expect(again.resumedFrom == 60000)
+        #expect(server.requests(for: key).count == 1)
+
+        var corrupt = content
+        corrupt[100] ^= 0xFF
+        try corrupt.write(to: scratch.partFile)
+        let repaired = try makeTransfer(url, part: scratch.partFile, expectedLength: 60000, expectedSHA256: sha).run(validator: first.validator) { _ in }
+        #expect(repaired.resumedFrom == 0)
+        #expect(try Data(contentsOf: scratch.partFile) == content)
+        let requests = server.requests(for: key, atLeast: 2)
+        #expect(requests.count == 2)
+        #expect(requests.last?.range == nil)
+    }
+
     @Test("without a validator fit for If-Range (weak ETag only) the transfer starts over")
     func weakValidatorStartsOver() throws {
         let scratch = try Scratch()
