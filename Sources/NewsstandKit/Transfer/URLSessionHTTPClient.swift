@@ -149,7 +149,14 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchec
             } else if let expected, received < expected {
                 failure = .network("the server closed the connection after \(received) of \(expected) bytes of the body")
             } else if let error {
-                failure = .network("the connection failed: \(error.localizedDescription)")
+                let description = error.localizedDescription
+                let code = (error as NSError).code
+                if (-1206 ... -1200).contains(code) || description.localizedCaseInsensitiveContains("certificate") {
+                    // Trying again will not make a certificate trusted.
+                    failure = .fatal("the TLS connection to \(task.originalRequest?.url?.host ?? "the server") failed: \(description)")
+                } else {
+                    failure = .network("the connection failed: \(description)")
+                }
             }
         }
         done.signal()

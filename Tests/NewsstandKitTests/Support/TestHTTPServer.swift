@@ -2,7 +2,8 @@ import Foundation
 
 /// The test HTTP server: a Python 3 standard-library script (below) started on 127.0.0.1
 /// with a port chosen by the OS, once per test process, by the first test that needs it.
-/// It exits when its standard input closes, i.e. when the test process ends (or `stop()`).
+/// It exits when its standard input closes, i.e. when the test process ends (or `stop()`),
+/// and removes its folder (script and logs) as it goes.
 ///
 /// `GET /file/KEY?…` serves `size` pseudo-random bytes (from `seed`) with ETag and
 /// Last-Modified, honouring Range and If-Range. Query parameters choose misbehaviour:
@@ -52,7 +53,28 @@ final class TestHTTPServer: @unchecked Sendable {
         }
     }
 
-    private init() throws {
+    /// A server of its own that speaks https with a self-signed certificate made by the
+    /// `openssl` command (a dependency of ca-certificates). Call `stop()` when done.
+    static func startTLS() throws -> TestHTTPServer {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let cert = directory.appendingPathComponent("cert.pem")
+        let key = directory.appendingPathComponent("key.pem")
+        let openssl = Process()
+        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        openssl.arguments = ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                             "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                             "-keyout", key.path, "-out", cert.path]
+        openssl.standardError = FileHandle.nullDevice
+        openssl.standardOutput = FileHandle.nullDevice
+        try openssl.run()
+        openssl.waitUntilExit()
+        guard openssl.terminationStatus == 0 else { throw StartFailure(description: "openssl could not make a test certificate") }
+        defer { try? FileManager.default.removeItem(at: directory) }  // loaded once the port is printed
+        return try TestHTTPServer(tls: (cert, key))
+    }
+
+    private init(tls: (certificate: URL, key: URL)? = nil) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-test-server-\(UUID().uuidString)")
         logDirectory = directory.appendingPathComponent("log")
         try FileManager.default.createDirectory(at: logDirectory, withIntermediateDirectories: true)
@@ -61,11 +83,14 @@ final class TestHTTPServer: @unchecked Sendable {
 
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, logDirectory.path]
+        process.arguments = ["python3", script.path, logDirectory.path] + (tls.map { [$0.certificate.path, $0.key.path] } ?? [])
         input = Pipe()
         let output = Pipe()
         process.standardInput = input
         process.standardOutput = output
+        // Tracebacks of connections the tests break on purpose stay out of the test log.
+        _ = FileManager.default.createFile(atPath: directory.appendingPathComponent("stderr.txt").path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: directory.appendingPathComponent("stderr.txt"))
         try process.run()
 
         let line = TestHTTPServer.readLine(from: output.fileHandleForReading.fileDescriptor)
@@ -346,10 +371,17 @@ class Server(ThreadingHTTPServer):
 def watch_stdin():
     while sys.stdin.buffer.read(1):
         pass
+    import shutil
+    shutil.rmtree(os.path.dirname(LOG_DIR), ignore_errors=True)  # script, logs, stderr
     os._exit(0)
 
 
 server = Server(("127.0.0.1", 0), Handler)
+if len(sys.argv) > 3:  # certificate and key: serve https
+    import ssl
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(sys.argv[2], sys.argv[3])
+    server.socket = context.wrap_socket(server.socket, server_side=True)
 threading.Thread(target=watch_stdin, daemon=True).start()
 print(server.server_address[1], flush=True)
 server.serve_forever()

@@ -169,6 +169,24 @@ struct HTTPStatusTests {
         #expect(!FileManager.default.fileExists(atPath: scratch.partFile.path))
     }
 
+    @Test("https goes through TLS, and an untrusted certificate fails for good with the reason")
+    func httpsUntrustedCertificate() throws {
+        let scratch = try Scratch()
+        let tls = try TestHTTPServer.startTLS()
+        defer { tls.stop() }
+        let key = TestHTTPServer.uniqueKey("tls")
+        // The default client for https (no override): URLSession.
+        let transfer = Transfer(request: TransferRequest(url: URL(string: "https://127.0.0.1:\(tls.port)/file/\(key)?size=100")!), partFile: scratch.partFile, timeout: 10)
+        let error = try #require(transferError { _ = try transfer.run(validator: nil) { _ in } })
+        #expect(!error.isRetryable)
+        #expect(error.message.contains("TLS"))
+        #expect(error.message.localizedCaseInsensitiveContains("certificate"))
+        #expect(fileSize(scratch.partFile) == 0)
+        // Plain http to the TLS port is not HTTP either: a clear error, no crash.
+        let plain = transferError { _ = try makeTransfer(URL(string: "http://127.0.0.1:\(tls.port)/file/\(key)?size=100")!, part: scratch.partFile, timeout: 2).run(validator: nil) { _ in } }
+        #expect(plain != nil)
+    }
+
     @Test("unsupported schemes are refused with a message")
     func unsupportedScheme() throws {
         let scratch = try Scratch()
