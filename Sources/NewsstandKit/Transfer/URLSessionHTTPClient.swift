@@ -25,7 +25,7 @@ struct URLSessionHTTPClient: HTTPFetching {
         configuration.urlCache = nil
         configuration.httpCookieStorage = nil
 
-        let delegate = StreamingDelegate(onHead: onHead, onBody: onBody)
+        let delegate = StreamingDelegate(timeout: timeout, onHead: onHead, onBody: onBody)
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
@@ -65,7 +65,10 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchec
     private var received: Int64 = 0
     private var skipped = false
 
-    init(onHead: @escaping (HTTPResponseHead) throws -> BodyDecision, onBody: @escaping (UnsafeRawBufferPointer) throws -> Void) {
+    private let timeout: TimeInterval
+
+    init(timeout: TimeInterval, onHead: @escaping (HTTPResponseHead) throws -> BodyDecision, onBody: @escaping (UnsafeRawBufferPointer) throws -> Void) {
+        self.timeout = timeout
         self.onHead = onHead
         self.onBody = onBody
     }
@@ -145,7 +148,9 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchec
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
         if failure == nil, !skipped {
             if let timeout = activityLock.withLock({ stalled }) {
-                failure = .network("no answer from the server for \(Int(timeout)) s")
+                failure = .network("no answer from the server for \(Int(timeout.rounded(.up))) s")
+            } else if let error, (error as NSError).code == NSURLErrorTimedOut {
+                failure = .network("no answer from the server for \(Int(timeout.rounded(.up))) s (after \(received) bytes of the body)")
             } else if let expected, received < expected {
                 failure = .network("the server closed the connection after \(received) of \(expected) bytes of the body")
             } else if let error {

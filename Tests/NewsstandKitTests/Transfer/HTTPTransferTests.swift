@@ -295,17 +295,28 @@ struct HTTPTransferTests {
         #expect(resumedValidator == validator)
     }
 
-    @Test("a stalled server times out with a retryable error")
-    func stalledServerTimesOut() throws {
+    @Test("a stalled server times out with a retryable error", arguments: HTTPClientKind.allCases)
+    func stalledServerTimesOut(client: HTTPClientKind) throws {
         let scratch = try Scratch()
         let key = TestHTTPServer.uniqueKey("stall")
-        let url = server.url("/file/\(key)?size=100000&stall_after=20000&stall_ms=4000")
+        let url = server.url("/file/\(key)?size=100000&stall_after=20000&stall_ms=8000")
         let started = Date()
-        let error = try #require(transferError { _ = try makeTransfer(url, part: scratch.partFile, timeout: 0.5).run(validator: nil) { _ in } })
+        let error = try #require(transferError { _ = try makeTransfer(url, part: scratch.partFile, client: client, timeout: 1.5).run(validator: nil) { _ in } })
         #expect(error.isRetryable)
         #expect(error.message.contains("no answer"))
-        #expect(Date().timeIntervalSince(started) < 3)
+        #expect(Date().timeIntervalSince(started) < 6)
         #expect(fileSize(scratch.partFile) == 20_000)
+    }
+
+    @Test("the timeout is for silence, not for the whole transfer: a slow, steady body completes", arguments: HTTPClientKind.allCases)
+    func slowSteadyBodyIsNotATimeout(client: HTTPClientKind) throws {
+        let scratch = try Scratch()
+        let key = TestHTTPServer.uniqueKey("steady")
+        // About 3 s of body, a piece every 30 ms, against a 1 s timeout.
+        let url = server.url("/file/\(key)?size=100000&chunk=1000&delay_ms=30")
+        let result = try makeTransfer(url, part: scratch.partFile, client: client, timeout: 1).run(validator: nil) { _ in }
+        #expect(result.bytes == 100_000)
+        #expect(try Data(contentsOf: scratch.partFile) == TestHTTPServer.expectedContent(size: 100_000, seed: 1))
     }
 
     @Test("nothing listening is a retryable network error")
