@@ -29,7 +29,7 @@ enum BodyDecision {
 
 /// Cancels whatever the current attempt is blocked on (a socket read, a URLSession task).
 final class Cancellation: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = NSCondition()
     private var cancelled = false
     private var handler: (() -> Void)?
 
@@ -38,10 +38,19 @@ final class Cancellation: @unchecked Sendable {
     func cancel() {
         let handler: (() -> Void)? = lock.withLock {
             cancelled = true
+            lock.broadcast()
             defer { self.handler = nil }
             return self.handler
         }
         handler?()
+    }
+
+    /// Sleeps up to `seconds`, waking early when cancelled.
+    func wait(_ seconds: TimeInterval) {
+        let deadline = Date().addingTimeInterval(max(0, seconds))
+        lock.withLock {
+            while !cancelled && lock.wait(until: deadline) {}
+        }
     }
 
     /// Installs what `cancel()` must call while a blocking operation runs; runs it at
@@ -61,18 +70,27 @@ final class Cancellation: @unchecked Sendable {
     }
 }
 
+/// A file that the socket client may move body bytes into directly (splice), instead of
+/// handing them to `onBody`; `didWrite` is told how many bytes went in each time.
+struct SpliceTarget {
+    var fd: Int32
+    var didWrite: (Int) throws -> Void
+}
+
 /// One GET request and its response, streamed. Implementations: `SocketHTTPClient` (http)
 /// and `URLSessionHTTPClient` (https).
 protocol HTTPFetching {
     /// Sends the request, calls `onHead` once with the response head and, when it answers
     /// `.read`, `onBody` with each piece of the body until the body is complete.
-    /// A body that ends early is a retryable `TransferError`.
+    /// A body that ends early is a retryable `TransferError`. `splice`, when given, may
+    /// receive the body instead of `onBody` (bytes already written to its file).
     func fetch(
         url: URL,
         headers: [(String, String)],
         timeout: TimeInterval,
         cancellation: Cancellation,
-        onHead: (HTTPResponseHead) throws -> BodyDecision,
-        onBody: (UnsafeRawBufferPointer) throws -> Void
+        splice: SpliceTarget?,
+        onHead: @escaping (HTTPResponseHead) throws -> BodyDecision,
+        onBody: @escaping (UnsafeRawBufferPointer) throws -> Void
     ) throws
 }

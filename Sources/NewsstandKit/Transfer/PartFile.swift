@@ -7,7 +7,7 @@ final class PartFile {
     let url: URL
     private var fd: Int32
     private(set) var length: Int64
-    private var digest: SHA256Digest?
+    private var digest: BackgroundDigest?
     private let wantsDigest: Bool
 
     /// Opens (creating if needed) the file and its directory; `length` is what is on disk.
@@ -35,7 +35,8 @@ final class PartFile {
         if ftruncate(fd, off_t(offset)) != 0 { throw PartFile.ioError("cannot truncate", url) }
         if lseek(fd, off_t(offset), SEEK_SET) < 0 { throw PartFile.ioError("cannot seek in", url) }
         length = offset
-        digest = wantsDigest ? try SHA256Digest() : nil
+        digest?.abandon()
+        digest = wantsDigest ? try BackgroundDigest() : nil
         if let digest, offset > 0 {
             try forEachChunk(of: url, upTo: offset) { digest.update($0) }
         }
@@ -60,6 +61,12 @@ final class PartFile {
         length += Int64(bytes.count)
     }
 
+    /// The descriptor bytes may be spliced into, when nothing needs to see them (no
+    /// checksum); report each splice with `didSplice`.
+    var spliceDescriptor: Int32? { wantsDigest || fd < 0 ? nil : fd }
+
+    func didSplice(_ count: Int) { length += Int64(count) }
+
     /// The hex SHA-256 of everything written since `keep(upTo:)`, or nil when not hashing.
     func finishDigest() -> String? {
         defer { digest = nil }
@@ -67,6 +74,8 @@ final class PartFile {
     }
 
     func close() {
+        digest?.abandon()
+        digest = nil
         if fd >= 0 { _ = Glibc.close(fd) }
         fd = -1
     }

@@ -43,14 +43,15 @@ public struct RetryPolicy: Sendable, Equatable {
 
 /// Runs a `Transfer` until it succeeds, fails for good, or is cancelled.
 public enum TransferRunner {
-    /// Runs with retries per `policy`, calling `sleep` between attempts (tests inject
-    /// one). `onValidator` receives each response's validator before its bytes are
-    /// written; every retry resumes with the newest one.
+    /// Runs with retries per `policy`, waiting between attempts with `sleep` (tests inject
+    /// one; nil waits on the transfer itself, so `cancel()` ends the wait at once).
+    /// `onValidator` receives each response's validator before its bytes are written;
+    /// every retry resumes with the newest one.
     public static func run(
         _ transfer: Transfer,
         validator: TransferValidator?,
         policy: RetryPolicy,
-        sleep: (TimeInterval) -> Void = { Thread.sleep(forTimeInterval: $0) },
+        sleep: ((TimeInterval) -> Void)? = nil,
         onValidator: (TransferValidator) -> Void = { _ in },
         progress: @escaping @Sendable (TransferProgress) -> Void
     ) throws -> TransferResult {
@@ -73,7 +74,7 @@ public enum TransferRunner {
                     if attempts > 1 && !error.isCancelled { error.message += " (after \(attempts) attempts)" }
                     throw error
                 }
-                sleep(wait)
+                if let sleep { sleep(wait) } else { transfer.pause(for: wait) }
                 if transfer.isCancelled { throw TransferError.cancelled }
             }
         }

@@ -72,3 +72,69 @@ func forEachChunk(of url: URL, upTo limit: Int64? = nil, _ body: (UnsafeRawBuffe
         remaining -= Int64(got)
     }
 }
+
+/// SHA-256 computed on a helper thread, so that hashing overlaps receiving and writing
+/// (a checksummed download then costs about as much as one without). At most
+/// `maxPending` chunks wait in memory (2 MiB with 256 KiB chunks).
+final class BackgroundDigest: @unchecked Sendable {
+    private let digest: SHA256Digest
+    private let condition = NSCondition()
+    private var pending: [Data] = []
+    private var closed = false
+    private var workerDone = false
+    private let maxPending = 8
+
+    init() throws {
+        digest = try SHA256Digest()
+        let thread = Thread { [self] in work() }
+        thread.name = "newsstand.sha256"
+        thread.start()
+    }
+
+    func update(_ bytes: UnsafeRawBufferPointer) {
+        guard bytes.count > 0 else { return }
+        let copy = Data(bytes)
+        condition.withLock {
+            while pending.count >= maxPending && !closed { condition.wait() }
+            guard !closed else { return }
+            pending.append(copy)
+            condition.broadcast()
+        }
+    }
+
+    /// Waits for every queued chunk to be hashed and returns the digest.
+    func finalHex() -> String {
+        finish(discarding: false)
+        return digest.finalHex()
+    }
+
+    /// Stops the helper thread without hashing what is left (the result is not needed).
+    func abandon() { finish(discarding: true) }
+
+    private func finish(discarding: Bool) {
+        condition.withLock {
+            if discarding { pending.removeAll() }
+            closed = true
+            condition.broadcast()
+            while !workerDone { condition.wait() }
+        }
+    }
+
+    private func work() {
+        while true {
+            let next: Data? = condition.withLock {
+                while pending.isEmpty && !closed { condition.wait() }
+                guard !pending.isEmpty else {
+                    workerDone = true
+                    condition.broadcast()
+                    return nil
+                }
+                let chunk = pending.removeFirst()
+                condition.broadcast()
+                return chunk
+            }
+            guard let next else { return }
+            digest.update(next)
+        }
+    }
+}

@@ -1,9 +1,12 @@
 import Foundation
 
 /// A small HTTP/1.1 client over POSIX sockets for `http://` URLs: one request per
-/// connection (`Connection: close`), bodies read straight into one 256 KiB buffer and
-/// handed to the caller, so a download costs a `recv` and a `write` per buffer and memory
-/// stays flat. Framing by Content-Length, chunked encoding, or end of connection.
+/// connection (`Connection: close`), framing by Content-Length, chunked encoding, or end
+/// of connection. Once connected, the socket blocks with `SO_RCVTIMEO`/`SO_SNDTIMEO` as
+/// the inactivity timeout (one system call per read), and `cancel()` shuts it down to wake
+/// it. A Content-Length body that needs no checksum is moved from the socket to the file
+/// with splice(2), without passing through user space; otherwise it is read into one
+/// 256 KiB buffer and handed to the caller. Memory stays flat either way.
 struct SocketHTTPClient: HTTPFetching {
     static let bufferSize = 256 * 1024
     static let maxHeaderBytes = 64 * 1024
@@ -13,8 +16,9 @@ struct SocketHTTPClient: HTTPFetching {
         headers: [(String, String)],
         timeout: TimeInterval,
         cancellation: Cancellation,
-        onHead: (HTTPResponseHead) throws -> BodyDecision,
-        onBody: (UnsafeRawBufferPointer) throws -> Void
+        splice: SpliceTarget?,
+        onHead: @escaping (HTTPResponseHead) throws -> BodyDecision,
+        onBody: @escaping (UnsafeRawBufferPointer) throws -> Void
     ) throws {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
               let rawHost = components.host, !rawHost.isEmpty else {
@@ -22,8 +26,6 @@ struct SocketHTTPClient: HTTPFetching {
         }
         let host = rawHost.hasPrefix("[") ? String(rawHost.dropFirst().dropLast()) : rawHost
         let port = components.port ?? 80
-        let socket = try Socket.connect(host: host, port: port, timeout: timeout, cancellation: cancellation)
-        defer { socket.close() }
 
         var path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
         if let query = components.percentEncodedQuery { path += "?" + query }
@@ -37,16 +39,20 @@ struct SocketHTTPClient: HTTPFetching {
             request += "\(name): \(value)\r\n"
         }
         request += "Connection: close\r\n\r\n"
-        try socket.send(Array(request.utf8), timeout: timeout, cancellation: cancellation)
 
-        let reader = ResponseReader(socket: socket, timeout: timeout, cancellation: cancellation)
-        defer { reader.deallocate() }
-        var head = try reader.readHead()
-        while (100..<200).contains(head.status) && head.status != 101 {
-            head = try reader.readHead()  // interim responses (100 Continue, 103 Early Hints)
+        let socket = try Socket.connect(host: host, port: port, timeout: timeout, cancellation: cancellation)
+        defer { socket.close() }
+        try cancellation.whileBlocked(onCancel: { socket.interrupt() }) {
+            try socket.send(Array(request.utf8), cancellation: cancellation)
+            let reader = ResponseReader(socket: socket, timeout: timeout, cancellation: cancellation)
+            defer { reader.deallocate() }
+            var head = try reader.readHead()
+            while (100..<200).contains(head.status) && head.status != 101 {
+                head = try reader.readHead()  // interim responses (100 Continue, 103 Early Hints)
+            }
+            guard try onHead(head) == .read else { return }
+            try reader.readBody(of: head, splice: splice, onBody)
         }
-        guard try onHead(head) == .read else { return }
-        try reader.readBody(of: head, onBody)
     }
 }
 
@@ -130,14 +136,18 @@ private final class ResponseReader {
         return HTTPResponseHead(status: status, headers: headers)
     }
 
-    func readBody(of head: HTTPResponseHead, _ onBody: (UnsafeRawBufferPointer) throws -> Void) throws {
+    func readBody(of head: HTTPResponseHead, splice: SpliceTarget?, _ onBody: (UnsafeRawBufferPointer) throws -> Void) throws {
         if let encoding = head.header("transfer-encoding")?.lowercased(), encoding.contains("chunked") {
             try readChunked(onBody)
         } else if head.header("content-length") != nil {
             guard let length = head.contentLength else {
                 throw TransferError.fatal("the server sent an invalid Content-Length (\(head.header("content-length") ?? ""))")
             }
-            try readExactly(length, what: "body", onBody)
+            if let splice, let move = Splice.function {
+                try spliceExactly(length, into: splice, using: move, onBody)
+            } else {
+                try readExactly(length, what: "body", onBody)
+            }
         } else {
             while true {
                 if start < end {
@@ -149,16 +159,61 @@ private final class ResponseReader {
         }
     }
 
+    private func shortRead(_ received: Int64, of length: Int64, what: String) -> TransferError {
+        .network("the server closed the connection after \(received) of \(length) bytes of the \(what)")
+    }
+
     private func readExactly(_ length: Int64, what: String, _ onBody: (UnsafeRawBufferPointer) throws -> Void) throws {
         var remaining = length
         while remaining > 0 {
-            if start == end, try !fill() {
-                throw TransferError.network("the server closed the connection after \(length - remaining) of \(length) bytes of the \(what)")
-            }
+            if start == end, try !fill() { throw shortRead(length - remaining, of: length, what: what) }
             let take = Int(min(Int64(end - start), remaining))
             try onBody(UnsafeRawBufferPointer(rebasing: buffer[start..<(start + take)]))
             start += take
             remaining -= Int64(take)
+        }
+    }
+
+    /// Socket → pipe → file inside the kernel, after handing over what is already buffered.
+    private func spliceExactly(_ length: Int64, into target: SpliceTarget, using move: Splice.Function, _ onBody: (UnsafeRawBufferPointer) throws -> Void) throws {
+        var remaining = length
+        if start < end {
+            let take = Int(min(Int64(end - start), remaining))
+            try onBody(UnsafeRawBufferPointer(rebasing: buffer[start..<(start + take)]))
+            start += take
+            remaining -= Int64(take)
+        }
+        guard remaining > 0 else { return }
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else {
+            return try readExactly(remaining, what: "body", onBody)
+        }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        defer { close(ends[0]); close(ends[1]) }
+        let pipeSize = max(Int(fcntl(ends[1], Splice.setPipeSize, Int32(1 << 20))), 64 * 1024)
+        while remaining > 0 {
+            let moved = move(socket.descriptor, nil, ends[1], nil, Int(min(Int64(pipeSize), remaining)), Splice.moveFlag)
+            if moved == 0 {
+                try cancellation.check()
+                throw shortRead(length - remaining, of: length, what: "body")
+            }
+            if moved < 0 {
+                if errno == EINTR { continue }
+                try cancellation.check()
+                throw socket.receiveError(errno, timeout: timeout)
+            }
+            var left = moved
+            while left > 0 {
+                let written = move(ends[0], nil, target.fd, nil, left, Splice.moveFlag)
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else {
+                    let code = errno
+                    throw TransferError(message: "cannot write the download: \(String(cString: strerror(code)))", isRetryable: code == ENOSPC)
+                }
+                left -= written
+            }
+            try target.didWrite(moved)
+            remaining -= Int64(moved)
         }
     }
 
@@ -182,12 +237,32 @@ private final class ResponseReader {
     }
 }
 
-/// A connected, non-blocking TCP socket whose waits honour a timeout and cancellation.
+/// splice(2), looked up at run time: Swift's Glibc module does not declare it. Where it
+/// is missing, bodies are copied through user space instead.
+enum Splice {
+    typealias Function = @convention(c) (Int32, UnsafeMutablePointer<Int64>?, Int32, UnsafeMutablePointer<Int64>?, Int, UInt32) -> Int
+    static let moveFlag: UInt32 = 1  // SPLICE_F_MOVE
+    static let setPipeSize: Int32 = 1031  // F_SETPIPE_SZ
+
+    static let function: Function? = {
+        #if os(Linux)
+        guard let process = dlopen(nil, RTLD_NOW), let symbol = dlsym(process, "splice") else { return nil }
+        return unsafeBitCast(symbol, to: Function.self)
+        #else
+        return nil
+        #endif
+    }()
+}
+
+/// A connected TCP socket. Connecting is non-blocking (to honour the timeout); after
+/// that it blocks, with the timeout as `SO_RCVTIMEO`/`SO_SNDTIMEO`.
 final class Socket {
     private let lock = NSLock()
     private var fd: Int32
 
     private init(fd: Int32) { self.fd = fd }
+
+    var descriptor: Int32 { fd }
 
     static func connect(host: String, port: Int, timeout: TimeInterval, cancellation: Cancellation) throws -> Socket {
         try cancellation.check()
@@ -210,13 +285,12 @@ final class Socket {
             let socket = Socket(fd: fd)
             if Glibc.connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 || errno == EINPROGRESS {
                 do {
-                    try socket.wait(for: Int16(POLLOUT), timeout: timeout, cancellation: cancellation, what: "connecting to \(host):\(port)")
+                    try socket.waitUntilWritable(timeout: timeout, cancellation: cancellation, host: host, port: port)
                     var error: Int32 = 0
                     var length = socklen_t(MemoryLayout<Int32>.size)
                     getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length)
                     if error == 0 {
-                        var one: Int32 = 1
-                        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+                        socket.configureConnected(timeout: timeout)
                         return socket
                     }
                     lastError = String(cString: strerror(error))
@@ -234,6 +308,16 @@ final class Socket {
         throw TransferError.network("cannot connect to \(host):\(port): \(lastError)")
     }
 
+    private func configureConnected(timeout: TimeInterval) {
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        let whole = max(timeout, 0.001)
+        var interval = timeval(tv_sec: Int(whole), tv_usec: Int((whole - Double(Int(whole))) * 1_000_000))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
+        var one: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+    }
+
     func close() {
         lock.withLock {
             if fd >= 0 { _ = Glibc.close(fd) }
@@ -241,54 +325,56 @@ final class Socket {
         }
     }
 
-    /// Wakes a blocked `poll` from another thread (used by cancellation).
-    private func interrupt() {
+    /// Wakes a blocked read or write from another thread (used by cancellation).
+    func interrupt() {
         lock.withLock { if fd >= 0 { _ = shutdown(fd, Int32(SHUT_RDWR)) } }
     }
 
-    private func wait(for events: Int16, timeout: TimeInterval, cancellation: Cancellation, what: String) throws {
+    private func waitUntilWritable(timeout: TimeInterval, cancellation: Cancellation, host: String, port: Int) throws {
         try cancellation.whileBlocked(onCancel: { [self] in interrupt() }) {
-            var entry = pollfd(fd: fd, events: events, revents: 0)
+            var entry = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            let deadline = Date().addingTimeInterval(timeout)
             while true {
                 try cancellation.check()
-                let ready = poll(&entry, 1, Int32(min(timeout * 1000, Double(Int32.max))))
+                let left = deadline.timeIntervalSinceNow
+                if left <= 0 { throw TransferError.network("no answer from \(host):\(port) for \(Int(timeout)) s while connecting") }
+                let ready = poll(&entry, 1, Int32(min(left * 1000 + 1, Double(Int32.max))))
                 if ready > 0 { break }
-                if ready == 0 { throw TransferError.network("no answer from the server for \(Int(timeout)) s while \(what)") }
-                if errno != EINTR { throw TransferError.network("\(what): \(String(cString: strerror(errno)))") }
+                if ready < 0 && errno != EINTR { throw TransferError.network("cannot connect to \(host):\(port): \(String(cString: strerror(errno)))") }
             }
             try cancellation.check()
         }
     }
 
-    func send(_ bytes: [UInt8], timeout: TimeInterval, cancellation: Cancellation) throws {
+    func receiveError(_ code: Int32, timeout: TimeInterval) -> TransferError {
+        if code == EAGAIN || code == EWOULDBLOCK {
+            return .network("no answer from the server for \(Int(timeout.rounded(.up))) s while waiting for data")
+        }
+        return .network("the connection failed: \(String(cString: strerror(code)))")
+    }
+
+    func send(_ bytes: [UInt8], cancellation: Cancellation) throws {
         var sent = 0
         while sent < bytes.count {
             let n = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if n >= 0 { sent += n; continue }
             if errno == EINTR { continue }
-            guard errno == EAGAIN || errno == EWOULDBLOCK else {
-                throw TransferError.network("cannot send the request: \(String(cString: strerror(errno)))")
-            }
-            try wait(for: Int16(POLLOUT), timeout: timeout, cancellation: cancellation, what: "sending the request")
+            let code = errno
+            try cancellation.check()
+            throw TransferError.network("cannot send the request: \(String(cString: strerror(code)))")
         }
     }
 
     /// Receives into `buffer`; 0 means the server closed the connection.
     func receive(into buffer: UnsafeMutableRawBufferPointer, timeout: TimeInterval, cancellation: Cancellation) throws -> Int {
         while true {
-            try cancellation.check()
             let n = recv(fd, buffer.baseAddress, buffer.count, 0)
             if n > 0 { return n }
-            if n == 0 {
-                try cancellation.check()  // a cancelled socket reads as closed
-                return 0
-            }
-            if errno == EINTR { continue }
-            guard errno == EAGAIN || errno == EWOULDBLOCK else {
-                try cancellation.check()
-                throw TransferError.network("the connection failed: \(String(cString: strerror(errno)))")
-            }
-            try wait(for: Int16(POLLIN), timeout: timeout, cancellation: cancellation, what: "waiting for data")
+            let code = errno
+            try cancellation.check()  // a cancelled socket reads as closed
+            if n == 0 { return 0 }
+            if code == EINTR { continue }
+            throw receiveError(code, timeout: timeout)
         }
     }
 }

@@ -42,6 +42,9 @@ public final class Transfer: @unchecked Sendable {
 
     public var isCancelled: Bool { cancellation.isCancelled }
 
+    /// Waits `seconds`, or less if the transfer is cancelled meanwhile.
+    public func pause(for seconds: TimeInterval) { cancellation.wait(seconds) }
+
     /// Resumes from `partFile` if it exists (Range + If-Range with the saved validator);
     /// 200 or a changed validator starts over; 206 must carry a matching Content-Range.
     /// Calls progress at most ~10×/s. Throws TransferError.
@@ -58,7 +61,10 @@ public final class Transfer: @unchecked Sendable {
         case "file":
             return try copyFile(validator: validator, onValidator: onValidator, progress: progress)
         case "http", "https":
-            return try download(validator: validator, onValidator: onValidator, progress: progress)
+            // The http clients hold the callbacks only while `fetch` runs.
+            return try withoutActuallyEscaping(onValidator) { onValidator in
+                try download(validator: validator, onValidator: onValidator, progress: progress)
+            }
         default:
             throw TransferError.fatal("cannot download \(request.url.absoluteString): only http, https and file URLs are supported")
         }
@@ -82,7 +88,7 @@ public final class Transfer: @unchecked Sendable {
         return url.scheme?.lowercased() == "https" ? URLSessionHTTPClient() : SocketHTTPClient()
     }
 
-    private func download(validator: TransferValidator?, onValidator: (TransferValidator) -> Void, progress: @escaping @Sendable (TransferProgress) -> Void) throws -> TransferResult {
+    private func download(validator: TransferValidator?, onValidator: @escaping (TransferValidator) -> Void, progress: @escaping @Sendable (TransferProgress) -> Void) throws -> TransferResult {
         let part = try PartFile(url: partFile, wantsDigest: expectedSHA256 != nil)
         defer { part.close() }
         let throttle = ProgressThrottle(report: progress)
@@ -93,10 +99,13 @@ public final class Transfer: @unchecked Sendable {
         // Without a validator, only a checksum can prove that old bytes and new bytes
         // belong to the same file.
         if offset > 0 && saved.ifRangeValue == nil && expectedSHA256 == nil { offset = 0 }
-        if offset > 0, offset == expectedLength, let expectedSHA256,
-           try SHA256Digest.hexOfFile(at: partFile) == expectedSHA256 {
-            throttle.update(TransferProgress(bytesWritten: offset, bytesExpected: offset), force: true)
-            return TransferResult(file: partFile, bytes: offset, validator: saved, resumedFrom: offset)
+        // A complete .part (say the process died before installing it) needs no request.
+        if offset > 0, offset == expectedLength, let expectedSHA256 {
+            if try SHA256Digest.hexOfFile(at: partFile) == expectedSHA256 {
+                throttle.update(TransferProgress(bytesWritten: offset, bytesExpected: offset), force: true)
+                return TransferResult(file: partFile, bytes: offset, validator: saved, resumedFrom: offset)
+            }
+            offset = 0
         }
         try part.keep(upTo: offset)
 
@@ -105,7 +114,7 @@ public final class Transfer: @unchecked Sendable {
         while true {
             do {
                 let (total, validatorNow, resumedFrom) = try fetchOnce(part: part, offset: offset, saved: saved, onValidator: onValidator, throttle: throttle)
-                if firstResumedFrom == nil { firstResumedFrom = resumedFrom }
+                firstResumedFrom = min(firstResumedFrom ?? resumedFrom, resumedFrom)
                 saved = validatorNow
                 // A 206 may carry less than the rest of the file: ask for what is missing.
                 if let total, part.length < total, part.length > offset {
@@ -151,7 +160,7 @@ public final class Transfer: @unchecked Sendable {
     /// One request, following redirects and answering one 401, that streams a body into
     /// `part` from `offset`. Returns the total size when known, the validator of the bytes
     /// now on disk and how many bytes were kept from before.
-    private func fetchOnce(part: PartFile, offset: Int64, saved: TransferValidator, onValidator: (TransferValidator) -> Void, throttle: ProgressThrottle) throws -> (Int64?, TransferValidator, Int64) {
+    private func fetchOnce(part: PartFile, offset: Int64, saved: TransferValidator, onValidator: @escaping (TransferValidator) -> Void, throttle: ProgressThrottle) throws -> (Int64?, TransferValidator, Int64) {
         var url = request.url
         var visited: Set<String> = [url.absoluteString]
         var credentialsOrigin: String?
@@ -172,7 +181,21 @@ public final class Transfer: @unchecked Sendable {
             var outcome: Outcome?
             var total: Int64?
             let limit = expectedLength
-            try client(for: url).fetch(url: url, headers: headers, timeout: timeout, cancellation: cancellation, onHead: { head in
+            // After each piece of body written: no more than announced, and progress.
+            let advanced = {
+                if let bound = total ?? limit, part.length > bound {
+                    part.discard()
+                    throw TransferError.fatal("\(url.absoluteString) sent more than the \(bound) bytes it announced")
+                }
+                throttle.update(TransferProgress(bytesWritten: part.length, bytesExpected: total ?? limit))
+            }
+            let splice = part.spliceDescriptor.map { fd in
+                SpliceTarget(fd: fd, didWrite: { count in
+                    part.didSplice(count)
+                    try advanced()
+                })
+            }
+            try client(for: url).fetch(url: url, headers: headers, timeout: timeout, cancellation: cancellation, splice: splice, onHead: { head in
                 switch head.status {
                 case 301, 302, 303, 307, 308:
                     guard let location = head.header("location"), let target = URL(string: location, relativeTo: url)?.absoluteURL else {
@@ -188,7 +211,7 @@ public final class Transfer: @unchecked Sendable {
                     return .skip
                 case 200:
                     total = head.contentLength
-                    try checkDeclaredLength(total, part: part)
+                    try self.checkDeclaredLength(total, part: part)
                     if offset > 0 || part.length > 0 { try part.keep(upTo: 0) }
                     let validator = head.validator
                     onValidator(validator)
@@ -207,7 +230,7 @@ public final class Transfer: @unchecked Sendable {
                         throw StartOver(reason: "the file changed on the server")
                     }
                     total = range.total
-                    try checkDeclaredLength(total, part: part)
+                    try self.checkDeclaredLength(total, part: part)
                     let validator = TransferValidator(etag: fresh.etag ?? saved.etag, lastModified: fresh.lastModified ?? saved.lastModified)
                     onValidator(validator)
                     outcome = .body(total: total, validator: validator, resumedFrom: offset)
@@ -218,10 +241,7 @@ public final class Transfer: @unchecked Sendable {
                 }
             }, onBody: { bytes in
                 try part.append(bytes)
-                if let bound = total ?? limit, part.length > bound {
-                    throw TransferError.fatal("\(url.absoluteString) sent more than the \(bound) bytes it announced")
-                }
-                throttle.update(TransferProgress(bytesWritten: part.length, bytesExpected: total ?? limit))
+                try advanced()
             })
 
             switch outcome {
@@ -326,7 +346,7 @@ public final class Transfer: @unchecked Sendable {
 
         let throttle = ProgressThrottle(report: progress)
         throttle.update(TransferProgress(bytesWritten: offset, bytesExpected: size), force: true)
-        let pause = ProcessInfo.processInfo.environment["NEWSSTAND_FILE_THROTTLE_MS"].flatMap(Double.init).map { $0 / 1000 } ?? 0
+        let pause = Transfer.fileChunkPause(environment: ProcessInfo.processInfo.environment)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Transfer.chunkSize, alignment: 16)
         defer { buffer.deallocate() }
         while true {
@@ -347,6 +367,13 @@ public final class Transfer: @unchecked Sendable {
         throttle.update(TransferProgress(bytesWritten: size, bytesExpected: size), force: true)
         return try verified(part, validator: current, resumedFrom: offset)
     }
+
+    /// The pause after each 256 KiB chunk of a file:// copy: `NEWSSTAND_FILE_THROTTLE_MS`,
+    /// set only by end-to-end tests so that progress is visible on screen.
+    static func fileChunkPause(environment: [String: String]) -> TimeInterval {
+        guard let value = environment["NEWSSTAND_FILE_THROTTLE_MS"].flatMap(Double.init), value > 0 else { return 0 }
+        return min(value, 10_000) / 1000
+    }
 }
 
 /// `Content-Range: bytes FIRST-LAST/TOTAL` (or `bytes */TOTAL` in a 416).
@@ -354,6 +381,12 @@ struct ContentRange: Equatable {
     var first: Int64?
     var last: Int64?
     var total: Int64?
+
+    init(first: Int64?, last: Int64?, total: Int64?) {
+        self.first = first
+        self.last = last
+        self.total = total
+    }
 
     init?(_ value: String?) {
         guard let value = value?.trimmingCharacters(in: .whitespaces), value.lowercased().hasPrefix("bytes ") else { return nil }

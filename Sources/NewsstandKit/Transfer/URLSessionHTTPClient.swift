@@ -13,8 +13,9 @@ struct URLSessionHTTPClient: HTTPFetching {
         headers: [(String, String)],
         timeout: TimeInterval,
         cancellation: Cancellation,
-        onHead: (HTTPResponseHead) throws -> BodyDecision,
-        onBody: (UnsafeRawBufferPointer) throws -> Void
+        splice: SpliceTarget?,
+        onHead: @escaping (HTTPResponseHead) throws -> BodyDecision,
+        onBody: @escaping (UnsafeRawBufferPointer) throws -> Void
     ) throws {
         try cancellation.check()
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalAndRemoteCacheData, timeoutInterval: timeout)
@@ -24,29 +25,39 @@ struct URLSessionHTTPClient: HTTPFetching {
         configuration.urlCache = nil
         configuration.httpCookieStorage = nil
 
-        // The callbacks are non-escaping; the delegate only runs them while this call waits.
-        try withoutActuallyEscaping(onHead) { onHead in
-            try withoutActuallyEscaping(onBody) { onBody in
-                let delegate = StreamingDelegate(onHead: onHead, onBody: onBody)
-                let queue = OperationQueue()
-                queue.maxConcurrentOperationCount = 1
-                let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
-                defer { session.invalidateAndCancel() }
-                let task = session.dataTask(with: request)
-                cancellation.whileBlocked(onCancel: { task.cancel() }) {
-                    task.resume()
-                    delegate.done.wait()
+        let delegate = StreamingDelegate(timeout: timeout, onHead: onHead, onBody: onBody)
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+        defer { session.invalidateAndCancel() }
+        let task = session.dataTask(with: request)
+        cancellation.whileBlocked(onCancel: { task.cancel() }) {
+            task.resume()
+            // A watchdog: should FoundationNetworking stop calling back, give up after
+            // `timeout` without any sign of life rather than wait forever.
+            var lastActivity = delegate.activity
+            var quiet: TimeInterval = 0
+            while delegate.done.wait(timeout: .now() + 1) == .timedOut {
+                let activity = delegate.activity
+                quiet = activity == lastActivity ? quiet + 1 : 0
+                lastActivity = activity
+                if quiet > timeout + 1 {
+                    delegate.stall(after: timeout)
+                    task.cancel()
                 }
-                try cancellation.check()
-                if let error = delegate.failure { throw error }
             }
         }
+        delegate.release()
+        try cancellation.check()
+        if let error = delegate.failure { throw error }
     }
 }
 
 private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    let onHead: (HTTPResponseHead) throws -> BodyDecision
-    let onBody: (UnsafeRawBufferPointer) throws -> Void
+    // The session keeps its delegate until it is invalidated, later; the transfer's
+    // callbacks are dropped as soon as the task is over (`release()`).
+    private var onHead: ((HTTPResponseHead) throws -> BodyDecision)?
+    private var onBody: ((UnsafeRawBufferPointer) throws -> Void)?
     let done = DispatchSemaphore(value: 0)
     /// Written and read on the delegate queue, read by the caller after `done`.
     var failure: TransferError?
@@ -54,16 +65,53 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchec
     private var received: Int64 = 0
     private var skipped = false
 
-    init(onHead: @escaping (HTTPResponseHead) throws -> BodyDecision, onBody: @escaping (UnsafeRawBufferPointer) throws -> Void) {
+    private let timeout: TimeInterval
+
+    init(timeout: TimeInterval, onHead: @escaping (HTTPResponseHead) throws -> BodyDecision, onBody: @escaping (UnsafeRawBufferPointer) throws -> Void) {
+        self.timeout = timeout
         self.onHead = onHead
         self.onBody = onBody
     }
 
+    private let activityLock = NSLock()
+    private var events = 0
+    private var stalled: TimeInterval?
+
+    /// Counts callbacks, so the waiting thread can tell a slow transfer from a stuck one.
+    var activity: Int { activityLock.withLock { events } }
+
+    private func touch() { activityLock.withLock { events += 1 } }
+
+    func stall(after timeout: TimeInterval) { activityLock.withLock { stalled = timeout } }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge, completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+        touch()
+        // 401s are answered by the transfer itself (one retry with the credentials), and
+        // TLS trust is left to the system.
+        #if canImport(FoundationNetworking)
+        completionHandler(.rejectProtectionSpace, nil)
+        #else
+        if challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodServerTrust {
+            completionHandler(.performDefaultHandling, nil)
+        } else {
+            completionHandler(.rejectProtectionSpace, nil)
+        }
+        #endif
+    }
+
+    /// Called by the waiting thread once `done` was signalled: no callback runs any more.
+    func release() {
+        onHead = nil
+        onBody = nil
+    }
+
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+        touch()
         completionHandler(nil)  // deliver the 3xx; the transfer decides
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse, completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+        touch()
         guard let http = response as? HTTPURLResponse else {
             failure = .fatal("the server's answer is not HTTP")
             completionHandler(.cancel)
@@ -76,7 +124,7 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchec
         let head = HTTPResponseHead(status: http.statusCode, headers: headers)
         if head.header("content-encoding") == nil { expected = head.contentLength }
         do {
-            let decision = try onHead(head)
+            let decision = try onHead?(head) ?? .skip
             skipped = decision == .skip
             completionHandler(skipped ? .cancel : .allow)
         } catch {
@@ -86,9 +134,10 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchec
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        touch()
         guard failure == nil, !skipped else { return }
         do {
-            try data.withUnsafeBytes { try onBody($0) }
+            try data.withUnsafeBytes { try onBody?($0) }
             received += Int64(data.count)
         } catch {
             failure = error as? TransferError ?? .fatal("\(error)")
@@ -98,10 +147,21 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchec
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
         if failure == nil, !skipped {
-            if let error {
-                failure = .network("the connection failed: \(error.localizedDescription)")
+            if let timeout = activityLock.withLock({ stalled }) {
+                failure = .network("no answer from the server for \(Int(timeout.rounded(.up))) s")
+            } else if let error, (error as NSError).code == NSURLErrorTimedOut {
+                failure = .network("no answer from the server for \(Int(timeout.rounded(.up))) s (after \(received) bytes of the body)")
             } else if let expected, received < expected {
                 failure = .network("the server closed the connection after \(received) of \(expected) bytes of the body")
+            } else if let error {
+                let description = error.localizedDescription
+                let code = (error as NSError).code
+                if (-1206 ... -1200).contains(code) || description.localizedCaseInsensitiveContains("certificate") {
+                    // Trying again will not make a certificate trusted.
+                    failure = .fatal("the TLS connection to \(task.originalRequest?.url?.host ?? "the server") failed: \(description)")
+                } else {
+                    failure = .network("the connection failed: \(description)")
+                }
             }
         }
         done.signal()
