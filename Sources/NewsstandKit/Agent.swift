@@ -34,6 +34,10 @@ public final class Agent: @unchecked Sendable {
         guard let agentLock = AgentLock(path: library.paths.agentLock) else { return .alreadyRunning }
         defer { withExtendedLifetime(agentLock) {} }
         logger.info("agent started (pid \(getpid()))")
+        // A killed install leaves a staging directory beside the content: clear it.
+        for leftover in IssueInstaller.removeLeftovers(in: library.paths.issuesDirectory) {
+            logger.info("removed an unfinished install: \(leftover.lastPathComponent)")
+        }
         let removed = try library.removeOrphanedPartials()
         if removed > 0 { logger.info("removed \(removed) partial file(s) of cancelled downloads") }
 
@@ -119,7 +123,7 @@ public final class Agent: @unchecked Sendable {
         switch asset.kind {
         case .archive:
             do {
-                _ = try IssueInstaller.install(archive: file, into: destination)
+                _ = try IssueInstaller.install(archive: file, into: destination, keepingOtherFiles: true)
             } catch {
                 throw DownloadError(message: "cannot install the issue: \(error)")
             }

@@ -142,14 +142,13 @@ final class ReaderScreen {
         let header = Sanitizer.clean(content.metadata.title ?? issue.title)
         canvas.fill(Rect(x: 0, y: 0, width: width, height: 1), with: Cell(glyph: " ", style: theme.statusLine))
         canvas.put(" " + DisplayWidth.truncate(header, to: width / 2), x: 0, y: 0, style: theme.statusLine.with(.bold))
-        let where_ = isComic ? "page \(article + 1) of \(articleCount)" : "article \(article + 1) of \(articleCount)"
-        canvas.put(where_, x: width - DisplayWidth.of(where_) - 1, y: 0, style: theme.statusLine)
 
         if let loadError {
             canvas.put(loadError, x: 2, y: 2, style: theme.error, limit: width - 2)
             return
         }
         if isComic {
+            drawPlace("page \(article + 1) of \(articleCount)", into: &canvas)
             drawPage(into: &canvas, width: width, height: height)
             return
         }
@@ -162,11 +161,13 @@ final class ReaderScreen {
             guard index < lines.count else { break }
             drawLine(lines[index], x: left, y: 2 + row, width: column, into: &canvas)
         }
-        // Progress: how far through this article, on the header's right.
+        // Where the reader is: article of the issue, and how far through it.
         let percent = lines.isEmpty ? 100 : min(100, (top + visible) * 100 / max(1, lines.count))
-        let title = DisplayWidth.truncate(Sanitizer.clean(articleTitle), to: max(1, width / 3))
-        let info = "\(title)  \(percent)%"
-        canvas.put(info, x: max(0, width - DisplayWidth.of(info) - 2), y: height - 3, style: theme.readerQuote)
+        drawPlace("article \(article + 1) of \(articleCount) · \(percent)%", into: &canvas)
+    }
+
+    private func drawPlace(_ text: String, into canvas: inout Canvas) {
+        canvas.put(text, x: max(0, canvas.width - DisplayWidth.of(text) - 1), y: 0, style: theme.statusLine)
     }
 
     private func drawLine(_ line: LayoutLine, x: Int, y: Int, width: Int, into canvas: inout Canvas) {

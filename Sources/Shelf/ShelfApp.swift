@@ -50,6 +50,8 @@ public final class ShelfApp {
     var reader: ReaderScreen?
     let painter: CoverPainter
     private var hitRegions: [(Rect, HitTarget)] = []
+    /// Ctrl-Z: the run loop hands the terminal back to the shell.
+    private var suspendRequested = false
     private var changeToken = -1
     private let backgroundQueue = DispatchQueue(label: "newsstand.shelf.background")
     private let messages = MessageBox()
@@ -85,6 +87,11 @@ public final class ShelfApp {
             var dirty = false
             if let event {
                 handle(event)
+                dirty = true
+            }
+            if suspendRequested {
+                suspendRequested = false
+                backend.suspend()
                 dirty = true
             }
             if pollChanges() { dirty = true }
@@ -144,6 +151,7 @@ public final class ShelfApp {
             return
         case .key(let key):
             if key == .control("c") { state.quit = true; return }
+            if key == .control("z") { suspendRequested = true; return }
             if let id = state.confirmRemoval {
                 state.confirmRemoval = nil
                 if key == .character("y") || key == .character("Y") { removeContent(issueID: id) } else { setStatus("Kept.") }

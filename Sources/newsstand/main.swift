@@ -17,11 +17,8 @@ struct Newsstand: ParsableCommand {
 struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show what a feed or an issue archive holds, without touching the library.",
-        subcommands: inspectSubcommands
+        subcommands: [InspectFeed.self, InspectArchive.self]
     )
 }
-
-// Filled in as the Feeds and IssueArchive inspect commands land.
-let inspectSubcommands: [ParsableCommand.Type] = []
 
 Newsstand.main()

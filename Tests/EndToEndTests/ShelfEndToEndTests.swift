@@ -8,7 +8,7 @@ import Testing
 
     static func command(home: URL, extra: String = "") -> String {
         // A slow file copy makes the progress bar visible; TERM as most terminals set it.
-        "env NEWSSTAND_HOME='\(home.path)' NEWSSTAND_FILE_THROTTLE_MS=40 TERM=xterm-256color LANG=C.UTF-8 \(extra) '\(Tmux.binary.path)'"
+        "env NEWSSTAND_HOME='\(home.path)' NEWSSTAND_FILE_THROTTLE_MS=40 TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 \(extra) '\(Tmux.binary.path)'"
     }
 
     @Test func firstRunDownloadReadAndRestart() throws {
@@ -35,7 +35,7 @@ import Testing
 
         // Tap: a progress bar with a percentage, then TAP TO READ and NEW.
         try tmux.send("Enter")
-        let progress = tmux.waitFor(timeout: 20) { $0.range(of: #"\d+%"#, options: .regularExpression) != nil && $0.contains("█") || $0.contains("░") }
+        let progress = tmux.waitFor(timeout: 20) { $0.range(of: #"\d+%"#, options: .regularExpression) != nil && ($0.contains("█") || $0.contains("░")) }
         #expect(progress != nil, "no progress bar appeared:\n\(tmux.lastScreen)")
         let ready = tmux.waitFor("TAP TO READ", timeout: 60)
         #expect(ready != nil, "download did not finish:\n\(tmux.lastScreen)")
@@ -68,17 +68,14 @@ import Testing
     @Test func anUnknownTerminalGivesOneClearLine() throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-e2e-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: home) }
-        let process = Process()
-        process.executableURL = Tmux.binary
-        process.environment = ["NEWSSTAND_HOME": home.path, "TERM": "no-such-terminal-xyz", "PATH": "/usr/bin:/bin"]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = Pipe()
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus != 0)
-        #expect(text.contains("no-such-terminal-xyz"))
-        #expect(text.split(separator: "\n").count == 1, "expected one line, got:\n\(text)")
+        let tmux = Tmux()
+        defer { tmux.stop() }
+        try tmux.start("env NEWSSTAND_HOME='\(home.path)' TERM=no-such-terminal-xyz '\(Tmux.binary.path)'; echo \"exit status $?\"")
+        let screen = tmux.waitFor("exit status")
+        #expect(screen != nil, "program did not exit:\n\(tmux.lastScreen)")
+        let lines = (screen ?? "").split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        #expect(lines.count == 2, "expected one error line, got:\n\(screen ?? "")")
+        #expect(lines.first?.contains("no-such-terminal-xyz") == true)
+        #expect(lines.last?.contains("exit status 0") == false)
     }
 }

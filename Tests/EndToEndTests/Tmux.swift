@@ -1,4 +1,12 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct TmuxError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
 
 /// Drives the real `newsstand` binary in a private tmux server, as a person would:
 /// keys in with `send-keys`, the screen out with `capture-pane`.
@@ -15,22 +23,34 @@ final class Tmux {
 
     @discardableResult
     func tmux(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["tmux", "-L", socket] + arguments
-        // A file, not a pipe: the tmux server started by new-session inherits the
-        // descriptor and would keep a pipe open forever.
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-out-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: file.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: file) }
-        let handle = try FileHandle(forWritingTo: file)
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        try handle.close()
-        return (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+        try Tmux.run(["tmux", "-L", socket] + arguments)
+    }
+
+    /// Runs a program to completion and returns what it printed. posix_spawn + waitpid:
+    /// the tmux client forks a server that keeps running, so nothing may wait on a pipe,
+    /// and the child is reaped here, not by a run-loop monitor.
+    static func run(_ arguments: [String]) throws -> String { try runWithStatus(arguments).output }
+
+    static func runWithStatus(_ arguments: [String]) throws -> (output: String, status: Int32) {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-out-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: output) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let status = posix_spawnp(&pid, arguments[0], &actions, nil, &argv, environ)
+        guard status == 0 else { throw TmuxError(message: "cannot start \(arguments[0]): error \(status)") }
+        var exitStatus: Int32 = 0
+        while waitpid(pid, &exitStatus, 0) < 0 && errno == EINTR {}
+        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        // WIFEXITED / WEXITSTATUS, which do not import into Swift.
+        let exited = exitStatus & 0x7f == 0
+        return (text, exited ? (exitStatus >> 8) & 0xff : 128 + (exitStatus & 0x7f))
     }
 
     /// Starts `command` in a window of `width`×`height`; the pane stays after it exits.

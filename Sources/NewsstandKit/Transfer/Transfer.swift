@@ -351,7 +351,8 @@ public final class Transfer: @unchecked Sendable {
         defer { buffer.deallocate() }
         while true {
             try cancellation.check()
-            let got = read(input, buffer.baseAddress, buffer.count)
+            // Throttled (end-to-end tests only): small chunks so even a small issue shows progress.
+            let got = read(input, buffer.baseAddress, pause > 0 ? 4096 : buffer.count)
             if got < 0 {
                 if errno == EINTR { continue }
                 throw TransferError.network("cannot read \(source): \(String(cString: strerror(errno)))")

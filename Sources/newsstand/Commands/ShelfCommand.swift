@@ -40,14 +40,16 @@ enum ShelfLauncher {
             guard let forced = ColorMode(rawValue: colors) else { backend.restore(); throw CommandFailure("--colors must be auto, truecolor, 256, 16 or none") }
             mode = forced
         } else {
-            switch backend.colorMode {
+            // What ncurses can draw, not what COLORTERM claims: 256-colour entries get
+            // Imaging's own 256-colour choice rather than a per-frame mapping.
+            switch backend.drawingColors {
             case .direct: mode = .truecolor
             case .palette256: mode = .palette256
             case .palette16: mode = .palette16
             case .monochrome: mode = .none
             }
         }
-        let symbols: Symbols = ColorModeDetection.prefersASCII(environment: environment) ? .ascii : .half
+        let symbols: Symbols = backend.isUTF8 ? .half : .ascii
         let cache = CoverCache(directory: library.paths.renderedCoversDirectory)
         let app = ShelfApp(environment: .init(
             library: library, theme: chosenTheme, colorMode: mode, symbols: symbols, coverCache: cache,
