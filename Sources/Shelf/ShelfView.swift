@@ -36,8 +36,8 @@ extension ShelfApp {
         var canvas = Canvas(width: state.width, height: state.height, fill: Cell(glyph: " ", style: theme.wall))
         resetHitRegions()
         if state.width < ShelfApp.minimumSize.width || state.height < ShelfApp.minimumSize.height {
-            let lines = ["Newsstand needs at least", "\(ShelfApp.minimumSize.width)×\(ShelfApp.minimumSize.height) cells;",
-                         "this window is \(state.width)×\(state.height)."]
+            let lines = ["Too small", "need \(ShelfApp.minimumSize.width)×\(ShelfApp.minimumSize.height)",
+                         "have \(state.width)×\(state.height)"]
             for (i, line) in lines.enumerated() {
                 canvas.put(line, x: max(0, (state.width - DisplayWidth.of(line)) / 2), y: max(0, state.height / 2 - 1 + i), style: theme.text)
             }

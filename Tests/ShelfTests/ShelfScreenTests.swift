@@ -1,0 +1,196 @@
+import Foundation
+import Imaging
+import Testing
+import Terminal
+@testable import NewsstandKit
+@testable import Shelf
+
+/// The shelf, store and reader, driven through the in-memory terminal: keys in, canvas out.
+final class ShelfHarness {
+    let root: URL
+    let library: Library
+    let app: ShelfApp
+    var agentStarts = 0
+
+    static var sampleFeed: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("sample-feed")
+    }
+
+    init(width: Int = 120, height: Int = 40, samples: Bool = true) throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-shelf-\(UUID().uuidString)")
+        library = try Library(paths: Paths(environment: ["NEWSSTAND_HOME": root.path]))
+        if samples { #expect(library.subscribeSamplesOnFirstRun(sampleFeedDirectory: Self.sampleFeed).isEmpty) }
+        var starts = 0
+        app = ShelfApp(environment: .init(
+            library: library, theme: .classic, colorMode: .truecolor, symbols: .half,
+            coverCache: CoverCache(directory: nil), startAgent: { starts += 1 }))
+        app.state.width = width
+        app.state.height = height
+        app.reload()
+        _ = app.render()
+        agentStarts = 0
+        startsProbe = { starts }
+    }
+
+    private var startsProbe: () -> Int = { 0 }
+    var agentStartCount: Int { startsProbe() }
+
+    deinit { try? FileManager.default.removeItem(at: root) }
+
+    /// Sends events, lets background work settle, and returns the screen.
+    @discardableResult
+    func send(_ events: Event...) -> Canvas {
+        for event in events { app.handle(event) }
+        return settle()
+    }
+
+    func key(_ key: Key) -> Canvas { send(.key(key)) }
+
+    /// Waits for covers and library changes to arrive, then draws.
+    func settle() -> Canvas {
+        for _ in 0..<20 {
+            if !app.pollChanges() { break }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return app.render()
+    }
+
+    /// Runs the download agent until the queue is empty, on its own connection as the
+    /// real agent process would have.
+    func runAgent() throws {
+        _ = try Agent(library: Library(paths: library.paths)).run()
+        _ = settle()
+    }
+}
+
+@Suite(.serialized) struct ShelfScreenTests {
+    @Test func theShelfShowsEveryPublicationWithItsIssueCount() throws {
+        let h = try ShelfHarness()
+        let screen = h.app.render().text
+        #expect(screen.contains("NEWSSTAND"))
+        for title in ["Tidewater", "The Ferrybridge Courier", "Rocket Badger"] { #expect(screen.contains(title)) }
+        #expect(screen.contains("4 issues"))
+        #expect(screen.contains("q quit"))
+    }
+
+    @Test func enterOpensTheStoreNewestFirstAndQGoesBack() throws {
+        let h = try ShelfHarness()
+        let store = h.key(.enter).text
+        let lines = store.components(separatedBy: "\n")
+        let newest = try #require(lines.firstIndex { $0.contains("No. 31") })
+        let next = try #require(lines.firstIndex { $0.contains("No. 30") })
+        #expect(newest < next)
+        #expect(store.contains("TAP TO DOWNLOAD"))
+        #expect(h.key(.character("q")).text.contains("NEWSSTAND"))
+    }
+
+    @Test func tappingDownloadsThenTheCoverAndSashFollowTheReadyIssue() throws {
+        let h = try ShelfHarness()
+        _ = h.key(.right)                      // The Ferrybridge Courier
+        var screen = h.key(.enter)
+        #expect(screen.text.contains("Friday 20 November 2026"))
+        screen = h.key(.enter)                 // tap: queue the newest issue
+        #expect(h.agentStartCount == 1)
+        #expect(screen.text.contains("WAITING") || screen.text.contains("%"))
+        #expect(try h.library.issue(named: "courier-2026-11-20")?.status == .downloading)
+
+        try h.runAgent()
+        screen = h.settle()
+        let tile = screen.text.components(separatedBy: "\n").first { $0.contains("TAP TO READ") } ?? ""
+        #expect(tile.contains("NEW"), "\(screen.text)")
+        let summary = try #require(try h.library.shelfSummaries().first { $0.publication.title.contains("Courier") })
+        #expect(summary.unreadCount == 1)
+        #expect(summary.coverFile?.lastPathComponent == "courier-2026-11-20.png")
+
+        // The sash colour appears on the shelf (red cells) once there is an unread issue.
+        screen = h.key(.character("q"))
+        #expect(screen.text.contains("1 new"))
+        let sashRed = h.app.env.theme.sash.background
+        #expect(screen.cells.contains { $0.style == h.app.env.theme.sash } || screen.cells.contains { $0.background == sashRed })
+    }
+
+    @Test func readingClearsNewAndTheReaderRemembersWhereYouWere() throws {
+        let h = try ShelfHarness()
+        _ = h.key(.enter)
+        _ = h.key(.enter)
+        try h.runAgent()
+        var screen = h.key(.enter)                   // open the reader
+        #expect(screen.text.contains("The lamp at Gull Rock burned"))
+        #expect(screen.text.contains("article 1 of 3"))
+        #expect(try h.library.issue(named: "tidewater-2026-11")?.unread == false)
+        #expect(h.library.currentlyReadingIssue?.name == "tidewater-2026-11")
+
+        screen = h.key(.right)                       // next article
+        #expect(screen.text.contains("article 2 of 3"))
+        for _ in 0..<5 { _ = h.key(.down) }
+        let before = screen.text
+        screen = h.key(.character("q"))              // back to the store: position saved
+        #expect(screen.text.contains("TAP TO READ"))
+        #expect(!screen.text.contains(" NEW "))
+        #expect(screen.text.contains("read "))         // reading progress on the tile
+
+        screen = h.key(.enter)                       // reopen
+        #expect(screen.text.contains("article 2 of 3"))
+        #expect(screen.text != before)               // scrolled 5 lines down, not at the top
+        let stored = try #require(try h.library.issue(named: "tidewater-2026-11")?.readingPosition)
+        #expect(stored.contains("\"article\":1"))
+        #expect(stored.contains("\"line\":5"))
+    }
+
+    @Test func aClickOnATileTapsItAndTheWheelNeverMarksRead() throws {
+        let h = try ShelfHarness()
+        _ = h.key(.enter)
+        let screen = h.app.render()
+        let place = try #require(screen.locate("No. 30"))
+        _ = h.send(.mouse(.wheelDown, x: place.x, y: place.y))
+        #expect(try h.library.issue(named: "tidewater-2026-10")?.status == Issue.Status.none)
+        _ = h.send(.mouse(.left, x: place.x, y: place.y))
+        #expect(try h.library.issue(named: "tidewater-2026-10")?.status == .downloading)
+        #expect(h.agentStartCount == 1)
+    }
+
+    @Test func aTooSmallWindowSaysSoAndResizeKeepsTheSelection() throws {
+        let h = try ShelfHarness()
+        _ = h.key(.right)
+        _ = h.key(.right)
+        var screen = h.send(.resize(width: 20, height: 8))
+        #expect(screen.text.contains("Too small"))
+        #expect(screen.text.split(separator: "\n").allSatisfy { $0.count <= 20 })
+        screen = h.send(.resize(width: 300, height: 100))
+        #expect(!screen.text.contains("Too small"))
+        #expect(h.app.state.shelfSelection == 2)
+        let highlighted = screen.cells.filter { $0.style == h.app.env.theme.selection }.map(\.glyph).joined()
+        #expect(highlighted == "Rocket Badger")
+    }
+
+    @Test func hostileTitlesNeverReachTheScreenAsControls() throws {
+        let h = try ShelfHarness(samples: false)
+        let hostile = "Evil\u{1B}]52;c;cm0gLXJmIH4=\u{07}\u{1B}[2J Daily\u{9B}31m\u{202E}gnp.exe"
+        let publication = try h.library.save(Publication(feedURL: "file:///evil.xml", title: hostile))
+        var issue = try h.library.addIssue(name: "evil-1", date: Date(), publicationID: publication.id, title: "Issue \u{1B}[31mred\u{1B}[0m")
+        issue.summary = "bell\u{07} and \u{1B}]8;;http://x\u{1B}\\link\u{1B}]8;;\u{1B}\\"
+        try h.library.save(issue)
+        h.app.reload()
+        var screens = [h.app.render()]
+        screens.append(h.key(.enter))
+        for screen in screens {
+            for cell in screen.cells {
+                for scalar in cell.glyph.unicodeScalars {
+                    #expect(scalar.value >= 0x20 && !(0x7F...0x9F).contains(scalar.value) && !(0x202A...0x202E).contains(scalar.value),
+                            "control U+\(String(scalar.value, radix: 16)) reached the canvas")
+                }
+            }
+        }
+        #expect(screens[0].text.contains("Evil"))
+        #expect(screens[1].text.contains("Issue"))
+    }
+
+    @Test func helpListsTheKeysAndAnyKeyCloses() throws {
+        let h = try ShelfHarness()
+        let help = h.key(.character("?")).text
+        #expect(help.contains("download"))
+        #expect(help.contains("refresh"))
+        #expect(h.key(.character("x")).text.contains("Tidewater"))
+    }
+}
