@@ -248,7 +248,7 @@ int ns_jpeg_decode(const uint8_t *data, size_t size, int scale_num, uint8_t *rgb
 }
 
 int ns_jpeg_encode(const uint8_t *rgba, uint32_t width, uint32_t height, int quality,
-                   uint8_t **out, size_t *out_size, char *err, size_t err_len) {
+                   int progressive, uint8_t **out, size_t *out_size, char *err, size_t err_len) {
     struct jpeg_compress_struct cinfo;
     struct ns_jpeg_error error;
     memset(&cinfo, 0, sizeof cinfo);
@@ -272,6 +272,7 @@ int ns_jpeg_encode(const uint8_t *rgba, uint32_t width, uint32_t height, int qua
     cinfo.in_color_space = JCS_EXT_RGBA;
     jpeg_set_defaults(&cinfo);
     jpeg_set_quality(&cinfo, quality, TRUE);
+    if (progressive) jpeg_simple_progression(&cinfo);
     jpeg_start_compress(&cinfo, TRUE);
     while (cinfo.next_scanline < cinfo.image_height) {
         JSAMPROW row[1] = { (JSAMPROW)(rgba + (size_t)cinfo.next_scanline * width * 4) };

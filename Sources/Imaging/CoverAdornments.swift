@@ -17,8 +17,8 @@ public enum CoverAdornments {
     static let staple: (UInt8, UInt8, UInt8) = (214, 216, 222)
     static let magazinePaper: (UInt8, UInt8, UInt8) = (238, 236, 228)
     static let newsprint: (UInt8, UInt8, UInt8) = (214, 209, 194)
-    static let sashRed: (UInt8, UInt8, UInt8) = (204, 20, 36)
-    static let sashText: (UInt8, UInt8, UInt8) = (255, 255, 255)
+    public static let sashRed: (UInt8, UInt8, UInt8) = (204, 20, 36)
+    public static let sashText: (UInt8, UInt8, UInt8) = (255, 255, 255)
 
     /// A magazine gets staples across its binding edge and a stack of page edges on the
     /// opposite one; a newspaper gets a stacked-paper edge opposite its binding and shading
@@ -39,7 +39,10 @@ public enum CoverAdornments {
     }
 
     /// A red band across the upper-right corner with `NEW` on it (legible from 12 columns).
-    public static func newSash(_ picture: CellPicture, mode: ColorMode, symbols: Symbols = .half) -> CellPicture {
+    /// `band` and `text` let a theme choose other colours (sRGB).
+    public static func newSash(_ picture: CellPicture, mode: ColorMode, symbols: Symbols = .half,
+                               band: (UInt8, UInt8, UInt8) = sashRed,
+                               text: (UInt8, UInt8, UInt8) = sashText) -> CellPicture {
         guard picture.columns >= 4, picture.rows >= 2 else { return picture }
         var canvas = PixelCanvas(picture, mode: mode, symbols: symbols)
         let width = picture.columns
@@ -52,14 +55,14 @@ public enum CoverAdornments {
         for y in 0..<(picture.rows * 2) {
             for x in 0..<width {
                 let s = width - x + y
-                if s >= offset && s < offset + thickness { canvas.setPixel(x: x, y: y, to: sashRed) }
+                if s >= offset && s < offset + thickness { canvas.setPixel(x: x, y: y, to: band) }
             }
         }
         let fullCells = thickness - 1
         if fullCells >= 3 {
             let firstColumn = width - fullCells + (fullCells - 3) / 2
             for (index, letter) in "NEW".enumerated() {
-                canvas.setText(letter, column: firstColumn + index, row: textRow, foreground: sashText, background: sashRed)
+                canvas.setText(letter, column: firstColumn + index, row: textRow, foreground: text, background: band)
             }
         }
         return canvas.picture

@@ -179,7 +179,8 @@ final class CoverCacheEngine: @unchecked Sendable {
                 lock.unlock()
                 return
             }
-            let job = queue.removeFirst()
+            // Newest request first: after a scroll, the covers now on screen come first.
+            let job = queue.removeLast()
             lock.unlock()
 
             var failure: ImageError?

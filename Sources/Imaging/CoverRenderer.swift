@@ -24,6 +24,11 @@ public struct RenderOptions: Hashable, Sendable {
     /// The pixel size a cover is resampled to at most (two pixels per cell, one above the
     /// other): pass it as `ImageDecoder.decode(_:minimumSize:)`'s `minimumSize`.
     public var pixelSize: (width: Int, height: Int) { (max(columns, 1), max(rows, 1) * 2) }
+
+    /// `cellAspect` kept to sane values (0.5 when it is not a positive number).
+    var usableCellAspect: Double {
+        cellAspect.isFinite && cellAspect > 0 ? min(max(cellAspect, 0.05), 20) : 0.5
+    }
 }
 
 /// Turns images into cell pictures: `▀` half blocks whose foreground is the upper pixel
@@ -39,7 +44,7 @@ public enum CoverRenderer {
                                  options: RenderOptions) -> (columns: Int, rows: Int) {
         let columns = max(options.columns, 1), rows = max(options.rows, 1)
         guard imageWidth > 0, imageHeight > 0 else { return (columns, rows) }
-        let cellAspect = options.cellAspect > 0 ? options.cellAspect : 0.5
+        let cellAspect = options.usableCellAspect
         let aspect = min(max(Double(imageWidth) / Double(imageHeight), aspectRange.lowerBound),
                          aspectRange.upperBound)
         if aspect * Double(rows) >= Double(columns) * cellAspect {
@@ -52,7 +57,7 @@ public enum CoverRenderer {
 
     public static func render(_ image: RGBAImage, options: RenderOptions) -> CellPicture {
         let frame = frameSize(imageWidth: image.width, imageHeight: image.height, options: options)
-        let pixels = framePixels(image, frame: frame, cellAspect: options.cellAspect > 0 ? options.cellAspect : 0.5)
+        let pixels = framePixels(image, frame: frame, cellAspect: options.usableCellAspect)
         var picture = cells(from: pixels, frame: frame, options: options)
         if options.letterbox && (frame.columns != options.columns || frame.rows != options.rows) {
             picture = centred(picture, columns: max(options.columns, 1), rows: max(options.rows, 1))

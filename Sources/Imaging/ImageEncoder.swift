@@ -8,11 +8,11 @@ public enum ImageEncoder {
         }
     }
 
-    /// A baseline JPEG; `quality` 1...100. Alpha is dropped.
-    public static func jpeg(_ image: RGBAImage, quality: Int = 90) throws -> [UInt8] {
+    /// A baseline (or progressive) JPEG; `quality` 1...100. Alpha is dropped.
+    public static func jpeg(_ image: RGBAImage, quality: Int = 90, progressive: Bool = false) throws -> [UInt8] {
         try encode(image) { rgba, out, size, error, length in
             ns_jpeg_encode(rgba, UInt32(image.width), UInt32(image.height), Int32(min(max(quality, 1), 100)),
-                           out, size, error, length)
+                           progressive ? 1 : 0, out, size, error, length)
         }
     }
 

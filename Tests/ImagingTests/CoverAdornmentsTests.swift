@@ -37,6 +37,14 @@ import Testing
         #expect(letters.allSatisfy { $0.foreground == .indexed(231) && $0.background == .indexed(160) })
     }
 
+    @Test func newSashTakesAThemesColours() {
+        let sashed = CoverAdornments.newSash(Self.plainCover(columns: 12, rows: 9), mode: .truecolor,
+                                             band: (0, 90, 200), text: (250, 250, 0))
+        let letters = sashed.cells.filter { "NEW".contains($0.glyph) }
+        #expect(letters.count == 3)
+        #expect(letters.allSatisfy { $0.foreground == .rgb(250, 250, 0) && $0.background == .rgb(0, 90, 200) })
+    }
+
     @Test func newSashWithoutColourIsStillLegible() {
         let cover = CellPicture(columns: 12, rows: 9, filledWith: PictureCell(glyph: ":"))
         let sashed = CoverAdornments.newSash(cover, mode: .none)

@@ -60,6 +60,14 @@ import Testing
         #expect(narrowCells.columns == 30 && narrowCells.rows == 11)
     }
 
+    @Test func nonsensicalCellAspectsFallBackInsteadOfTrapping() {
+        let cover = RGBAImage(width: 60, height: 90, filledWith: (1, 2, 3, 255))
+        for aspect in [Double.infinity, -1, 0, .nan, 1e-300, 1e300] {
+            let picture = CoverRenderer.render(cover, options: RenderOptions(columns: 10, rows: 10, cellAspect: aspect))
+            #expect(picture.columns == 10 && picture.rows == 10)
+        }
+    }
+
     @Test func extremeAspectsAreLetterboxedInsideA2To1Frame() {
         let banner = RGBAImage(width: 1000, height: 100, filledWith: (200, 0, 0, 255))
         let picture = CoverRenderer.render(banner, options: RenderOptions(columns: 20, rows: 20, letterbox: false))

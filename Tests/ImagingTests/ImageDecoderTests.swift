@@ -92,6 +92,34 @@ import Testing
         }
     }
 
+    @Test func progressiveJPEGsDecode() throws {
+        let image = Fixtures.gradient(width: 50, height: 40)
+        let progressive = try ImageEncoder.jpeg(image, quality: 95, progressive: true)
+        let baseline = try ImageEncoder.jpeg(image, quality: 95)
+        #expect(progressive != baseline)
+        let decoded = try ImageDecoder.decode(progressive)
+        #expect(decoded.width == 50 && decoded.height == 40)
+        #expect(zip(decoded.pixels, image.pixels).allSatisfy { abs(Int($0) - Int($1)) <= 10 })
+    }
+
+    /// libjpeg only warns about a repeated scan and decodes it again: thousands of them
+    /// would take seconds, so more than a few hundred scans is an error.
+    @Test func endlessProgressiveScansAreRefused() throws {
+        let bytes = try ImageEncoder.jpeg(Fixtures.gradient(width: 64, height: 64), progressive: true)
+        let start = try #require((0..<(bytes.count - 1)).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xDA })
+        var end = start + 2 + (Int(bytes[start + 2]) << 8 | Int(bytes[start + 3]))
+        while end + 1 < bytes.count, !(bytes[end] == 0xFF && bytes[end + 1] != 0 && !(0xD0...0xD7).contains(bytes[end + 1])) {
+            end += 1
+        }
+        let scan = Array(bytes[start..<end])
+        var hostile = Array(bytes[..<start])
+        for _ in 0..<1000 { hostile += scan }
+        hostile += bytes[start...]
+        #expect(throws: ImageError(.corrupt, "corrupt JPEG: too many progressive scans")) {
+            try ImageDecoder.decode(hostile)
+        }
+    }
+
     @Test func damagedFilesNeverCrash() throws {
         var random = SplitMix64(state: 6)
         let sources = [try ImageEncoder.png(Fixtures.gradient(width: 40, height: 30)),

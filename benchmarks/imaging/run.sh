@@ -42,10 +42,10 @@ score() {  # ANSI_FILE IMAGE -> mean dE00
         python3 -c 'import json,sys; print("%.3f" % json.load(sys.stdin)["dE00_mean"])'
 }
 
-mean_ms() {  # COMMAND... -> mean wall time in ms
+mean_ms() {  # COMMAND... -> mean wall time in ms (and user CPU time, which load disturbs less)
     if command -v hyperfine >/dev/null; then
         hyperfine -N --warmup 3 --runs "$runs" --export-json "$work/h.json" "$(printf '%q ' "$@")" >/dev/null 2>&1
-        python3 -c 'import json,sys; print("%.1f" % (json.load(open(sys.argv[1]))["results"][0]["mean"] * 1000))' "$work/h.json"
+        python3 -c 'import json,sys; r = json.load(open(sys.argv[1]))["results"][0]; print("%.1f (%.1f)" % (r["mean"] * 1000, r["user"] * 1000))' "$work/h.json"
     else
         local start end
         start=$(date +%s%N)
@@ -61,13 +61,14 @@ peak_mb() {  # COMMAND... -> peak resident memory in MB
 
 echo "newsstand render vs chafa $(chafa --version | head -1 | awk '{print $3}') --symbols vhalf, $size cells, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores"
 echo
-printf '| %-22s | %-9s | %9s | %9s | %9s | %9s | %8s | %8s |\n' image colours "ours ΔE00" "chafa ΔE00" "ours ms" "chafa ms" "ours MB" "chafa MB"
-printf '|%s|%s|%s|%s|%s|%s|%s|%s|\n' "------------------------" "-----------" "-----------" "------------" "-----------" "-----------" "----------" "----------"
+echo "(times: mean wall clock, and in brackets mean user CPU, over $runs runs)"
+printf '| %-22s | %-9s | %9s | %9s | %12s | %12s | %8s | %8s |\n' image colours "ours ΔE00" "chafa ΔE00" "ours ms" "chafa ms" "ours MB" "chafa MB"
+printf '|%s|%s|%s|%s|%s|%s|%s|%s|\n' "------------------------" "-----------" "-----------" "------------" "--------------" "--------------" "----------" "----------"
 for image in "${images[@]}"; do
     for mode in truecolor 256; do
         ours "$mode" "$image" >"$work/ours.ans"
         theirs "$mode" "$image" >"$work/chafa.ans" 2>/dev/null
-        printf '| %-22s | %-9s | %9s | %10s | %9s | %9s | %8s | %8s |\n' "$(basename "$image")" "$mode" \
+        printf '| %-22s | %-9s | %9s | %10s | %12s | %12s | %8s | %8s |\n' "$(basename "$image")" "$mode" \
             "$(score "$work/ours.ans" "$image")" "$(score "$work/chafa.ans" "$image")" \
             "$(mean_ms "$NEWSSTAND" render --size "$size" --colors "$mode" "$image")" \
             "$(mean_ms chafa --symbols vhalf --size "$size" -c "$(chafa_colors "$mode")" --animate off "$image")" \
@@ -85,7 +86,7 @@ ours_batch="$(mean_ms "$NEWSSTAND" render --size "$size" --colors truecolor "${b
 chafa_batch="$(mean_ms chafa --symbols vhalf --size "$size" -c full --animate off "${batch[@]}")"
 echo
 echo "20 covers in one process: ours ${ours_batch} ms, chafa ${chafa_batch} ms"
-echo "in-process per cover (ours, (t20 - t1) / 19): $(awk -v a="$ours_batch" -v b="$ours_one" 'BEGIN { printf "%.2f", (a - b) / 19 }') ms"
+echo "in-process per cover (ours, wall (t20 - t1) / 19): $(awk -v a="${ours_batch%% *}" -v b="${ours_one%% *}" 'BEGIN { printf "%.2f", (a - b) / 19 }') ms"
 
 # In-process: decode and render times, and a shelf of 24 covers through CoverCache.
 release="$root/.build/release"

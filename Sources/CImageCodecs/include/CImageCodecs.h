@@ -34,9 +34,10 @@ int ns_jpeg_decode(const uint8_t *data, size_t size, int scale_num, uint8_t *rgb
 /// used by tests to make fixtures and by tools.
 int ns_png_encode(const uint8_t *rgba, uint32_t width, uint32_t height,
                   uint8_t **out, size_t *out_size, char *err, size_t err_len);
-/// Writes a baseline JPEG (quality 1...100) into a malloc'ed buffer (ns_free).
+/// Writes a JPEG (quality 1...100; baseline, or progressive when `progressive` is
+/// non-zero) into a malloc'ed buffer (ns_free).
 int ns_jpeg_encode(const uint8_t *rgba, uint32_t width, uint32_t height, int quality,
-                   uint8_t **out, size_t *out_size, char *err, size_t err_len);
+                   int progressive, uint8_t **out, size_t *out_size, char *err, size_t err_len);
 void ns_free(void *pointer);
 
 #endif

@@ -13,19 +13,19 @@ struct Render: ParsableCommand {
     var images: [String]
 
     @Option(help: "The largest size in character cells, COLSxROWS (default: fits the terminal).")
-    var size: CellSize?
+    var size: Size?
 
-    @Option(help: "Colours: auto, truecolor, 256, 16 or none.")
-    var colors: ColorChoice = .auto
+    @Option(help: "Colours (auto: from COLORTERM, terminfo and NO_COLOR).")
+    var colors: Colors = .auto
 
-    @Option(help: "Characters: half (▀ half blocks) or ascii (default: ascii when the locale is not UTF-8).")
+    @Option(help: "Characters: ▀ half blocks, or ASCII (the default when the locale is not UTF-8).")
     var symbols: SymbolChoice?
 
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
         let mode = colors.mode ?? ColorModeDetection.detectCurrent(environment: environment)
         let symbols = symbols?.symbols ?? (ColorModeDetection.prefersASCII(environment: environment) ? .ascii : .half)
-        let size = size ?? CellSize.terminal ?? CellSize(columns: 40, rows: 20)
+        let size = size ?? Size.terminal ?? Size(columns: 40, rows: 20)
         let options = RenderOptions(columns: size.columns, rows: size.rows, colorMode: mode,
                                     symbols: symbols, letterbox: false)
         var failures: [String] = []
@@ -56,42 +56,44 @@ private struct RenderFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-struct CellSize: ExpressibleByArgument {
-    var columns: Int
-    var rows: Int
+extension Render {
+    struct Size: ExpressibleByArgument {
+        var columns: Int
+        var rows: Int
 
-    init(columns: Int, rows: Int) {
-        self.columns = columns
-        self.rows = rows
+        init(columns: Int, rows: Int) {
+            self.columns = columns
+            self.rows = rows
+        }
+
+        init?(argument: String) {
+            let parts = argument.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+            guard parts.count == 2, let columns = Int(parts[0]), let rows = Int(parts[1]),
+                  (1...1000).contains(columns), (1...1000).contains(rows) else { return nil }
+            self.init(columns: columns, rows: rows)
+        }
+
+        /// The terminal's size less one row for the prompt, when standard output is one.
+        static var terminal: Size? {
+            var window = winsize()
+            guard isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &window) == 0,
+                  window.ws_col > 0, window.ws_row > 1 else { return nil }
+            return Size(columns: Int(window.ws_col), rows: Int(window.ws_row) - 1)
+        }
     }
 
-    init?(argument: String) {
-        let parts = argument.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, let columns = Int(parts[0]), let rows = Int(parts[1]),
-              (1...1000).contains(columns), (1...1000).contains(rows) else { return nil }
-        self.init(columns: columns, rows: rows)
+    enum Colors: String, ExpressibleByArgument, CaseIterable {
+        case auto, truecolor
+        case palette256 = "256"
+        case palette16 = "16"
+        case none
+
+        var mode: ColorMode? { self == .auto ? nil : ColorMode(rawValue: rawValue) }
     }
 
-    /// The terminal's size less one row for the prompt, when standard output is one.
-    static var terminal: CellSize? {
-        var window = winsize()
-        guard isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &window) == 0,
-              window.ws_col > 0, window.ws_row > 1 else { return nil }
-        return CellSize(columns: Int(window.ws_col), rows: Int(window.ws_row) - 1)
+    enum SymbolChoice: String, ExpressibleByArgument, CaseIterable {
+        case half, ascii
+
+        var symbols: Symbols { self == .half ? .half : .ascii }
     }
-}
-
-enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
-    case auto, truecolor
-    case palette256 = "256"
-    case palette16 = "16"
-    case none
-
-    var mode: ColorMode? { self == .auto ? nil : ColorMode(rawValue: rawValue) }
-}
-
-enum SymbolChoice: String, ExpressibleByArgument, CaseIterable {
-    case half, ascii
-
-    var symbols: Symbols { self == .half ? .half : .ascii }
 }
