@@ -11,6 +11,8 @@ final class HTMLNode {
     var needsCleaning = false
     /// Element: whitespace inside is kept as written (`<pre>` and its descendants).
     let preformatted: Bool
+    /// Element: implicit closes (of `<p>`, `<li>`, `<a>`) never look past it.
+    var isScopeBoundary = false
 
     init(element name: String, attributes: [String: String] = [:], preformatted: Bool = false) {
         self.name = name
@@ -172,26 +174,25 @@ struct HTMLTreeBuilder {
         }
         if headOpen && !Self.headContent.contains(name) { closeHead() }
 
-        if info.closesParagraph { closeInScope("p") }
+        if info.closesParagraph { closeInScope(Self.paragraphNames) }
         switch info.action {
         case .listItem:
-            closeInScope("li", boundaries: ["ul", "ol", "menu", "dir"])
+            closeInScope(Self.listItemNames, boundaries: Self.listBoundaries)
         case .definition:
-            closeInScope("dt", boundaries: ["dl"])
-            closeInScope("dd", boundaries: ["dl"])
+            closeInScope(Self.definitionNames, boundaries: Self.definitionBoundaries)
         case .heading:
             if let top = stack.last, Self.headings.contains(top.name) { stack.removeLast() }
         case .row:
-            closeInTable(["tr"], boundaries: ["table", "thead", "tbody", "tfoot"])
+            closeInTable(Self.rowNames, boundaries: Self.rowBoundaries)
         case .cell:
-            closeInTable(["td", "th"], boundaries: ["tr", "table"])
+            closeInTable(Self.cellNames, boundaries: Self.cellBoundaries)
         case .section:
-            closeInTable(["thead", "tbody", "tfoot"], boundaries: ["table"])
-            closeInTable(["tr"], boundaries: ["table"])
+            closeInTable(Self.sectionNames, boundaries: Self.tableBoundary)
+            closeInTable(Self.rowNames, boundaries: Self.tableBoundary)
         case .anchor:
-            closeInScope("a")
+            closeInScope(Self.anchorNames)
         case .option:
-            closeInScope("option", boundaries: ["select"])
+            closeInScope(Self.optionNames, boundaries: Self.selectBoundary)
         case .document, .head, .other:
             break
         }
@@ -200,6 +201,7 @@ struct HTMLTreeBuilder {
         let preformatted = parent.preformatted || name == "pre" || name == "listing" || name == "textarea"
             || name == "plaintext"
         let node = HTMLNode(element: name, attributes: attributes, preformatted: preformatted)
+        node.isScopeBoundary = Self.scopeBoundaries.contains(name)
         parent.children.append(node)
         if selfClosing || info.isVoid { return }
         if stack.count >= Self.maximumDepth { return }
@@ -250,7 +252,23 @@ struct HTMLTreeBuilder {
 
     /// Closes the nearest open element of `names` inside the current table; cells and
     /// rows are not boundaries here.
-    private mutating func closeInTable(_ names: Set<String>, boundaries: Set<String>) {
+    // Kept as static arrays: a literal at the call site would be built on every tag.
+    static let paragraphNames: StaticNames = ["p"]
+    static let listItemNames: StaticNames = ["li"]
+    static let definitionNames: StaticNames = ["dt", "dd"]
+    static let rowNames: StaticNames = ["tr"]
+    static let cellNames: StaticNames = ["td", "th"]
+    static let sectionNames: StaticNames = ["thead", "tbody", "tfoot"]
+    static let anchorNames: StaticNames = ["a"]
+    static let optionNames: StaticNames = ["option"]
+    static let listBoundaries = ["ul", "ol", "menu", "dir"]
+    static let definitionBoundaries = ["dl"]
+    static let rowBoundaries = ["table", "thead", "tbody", "tfoot"]
+    static let cellBoundaries = ["tr", "table"]
+    static let tableBoundary = ["table"]
+    static let selectBoundary = ["select"]
+
+    private mutating func closeInTable(_ names: StaticNames, boundaries: [String]) {
         var index = stack.count - 1
         while index > 0 {
             let current = stack[index].name
@@ -263,11 +281,7 @@ struct HTMLTreeBuilder {
         }
     }
 
-    private mutating func closeInScope(_ name: String, boundaries: Set<String> = []) {
-        closeInScope([name], boundaries: boundaries)
-    }
-
-    private mutating func closeInScope(_ names: Set<String>, boundaries: Set<String> = []) {
+    private mutating func closeInScope(_ names: StaticNames, boundaries: [String] = []) {
         var index = stack.count - 1
         while index > 0 {
             let current = stack[index].name
@@ -275,9 +289,26 @@ struct HTMLTreeBuilder {
                 stack.removeSubrange(index...)
                 return
             }
-            if Self.scopeBoundaries.contains(current) || boundaries.contains(current) { return }
+            if stack[index].isScopeBoundary || boundaries.contains(current) { return }
             index -= 1
         }
+    }
+}
+
+/// Up to three tag names, compared without hashing or allocating.
+struct StaticNames: ExpressibleByArrayLiteral {
+    let first: String
+    let second: String?
+    let third: String?
+
+    init(arrayLiteral names: String...) {
+        first = names.first ?? ""
+        second = names.count > 1 ? names[1] : nil
+        third = names.count > 2 ? names[2] : nil
+    }
+
+    func contains(_ name: String) -> Bool {
+        name == first || name == second || name == third
     }
 }
 
