@@ -278,6 +278,23 @@ struct HTMLConverter {
             blockBoundary()
         case .inline(let added):
             walk(node.children, style: style.union(added), link: link)
+        case .superscript:
+            // Terminals cannot raise text: digits become superscript digits (`mc²`, a note
+            // reference `nets.¹`), other short marks are bracketed (`word[a]`).
+            var text = ""
+            node.textContent(into: &text)
+            text = collapseWhitespace(text)
+            let innerLink = link ?? firstDescendant(of: node, named: ["a"])?["href"]
+            let supStyle = style.union(innerLink != nil ? [.dim, .link] : .dim)
+            if !text.isEmpty, text.utf8.count <= 6, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+                let digits = ["⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"]
+                let raised = text.utf8.map { digits[Int($0 - 0x30)] }.joined()
+                current.appendVerbatim(raised, style: supStyle, link: innerLink)
+            } else if !text.isEmpty, text.count <= 3, text.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "*" || $0 == "†" }) {
+                current.appendVerbatim("[" + text + "]", style: supStyle, link: innerLink)
+            } else {
+                walk(node.children, style: style.union(.dim), link: link)
+            }
         }
     }
 
@@ -286,6 +303,7 @@ struct HTMLConverter {
         case skipped, lineBreak, wordBreak, image, svg, anchor, inlineQuote, heading(Int), paragraph
         case quote, list(ordered: Bool), preformatted, rule, table, figure, term, block
         case inline(TextStyle)
+        case superscript
     }
 
     static let kinds: [String: ElementKind] = {
@@ -296,14 +314,14 @@ struct HTMLConverter {
             "ol": .list(ordered: true), "pre": .preformatted, "listing": .preformatted, "hr": .rule,
             "table": .table, "figure": .figure, "dt": .term,
             "h1": .heading(1), "h2": .heading(2), "h3": .heading(3), "h4": .heading(4),
-            "h5": .heading(5), "h6": .heading(6),
+            "h5": .heading(5), "h6": .heading(6), "sup": .superscript,
         ]
         for name in blockElements where kinds[name] == nil { kinds[name] = .block }
         for name in skipped { kinds[name] = .skipped }
         let styles: [(TextStyle, [String])] = [
             (.bold, ["b", "strong"]), (.italic, ["i", "em", "cite", "dfn", "var"]),
             (.underline, ["u", "ins"]), (.strike, ["s", "strike", "del"]),
-            (.code, ["code", "kbd", "samp", "tt"]), (.highlight, ["mark"]), (.dim, ["small", "sub", "sup"]),
+            (.code, ["code", "kbd", "samp", "tt"]), (.highlight, ["mark"]), (.dim, ["small", "sub"]),
         ]
         for (style, names) in styles {
             for name in names { kinds[name] = .inline(style) }

@@ -90,11 +90,11 @@ public struct LayoutOptions: Hashable, Sendable {
             aspect = Double(size.height) / Double(size.width)
         }
         let rowsWanted = Double(imageColumns) * aspect / max(0.1, cellAspect)
-        var rows = max(1, Int(rowsWanted.rounded()))
+        var rows = max(1, Int(rowsWanted + 0.5))
         if maximumImageRows > 0 && rows > maximumImageRows {
             rows = maximumImageRows
             // Narrower, so the picture keeps its shape within the rows allowed.
-            imageColumns = max(1, min(imageColumns, Int((Double(rows) * max(0.1, cellAspect) / aspect).rounded())))
+            imageColumns = max(1, min(imageColumns, Int(Double(rows) * max(0.1, cellAspect) / aspect + 0.5)))
         }
         return (imageColumns, rows)
     }
