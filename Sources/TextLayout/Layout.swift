@@ -415,6 +415,11 @@ struct Layouter {
                 if let widest = open.max(by: { natural[$0] < natural[$1] }) {
                     widths[widest] = max(1, widths[widest] + left - given)
                 }
+                // Minimum widths may still overshoot: narrow the widest columns until it fits.
+                while widths.reduce(0, +) > room, let widest = widths.indices.max(by: { widths[$0] < widths[$1] }),
+                      widths[widest] > 1 {
+                    widths[widest] -= 1
+                }
                 break
             }
             for index in narrow {

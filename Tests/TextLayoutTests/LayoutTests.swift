@@ -265,6 +265,11 @@ import Testing
         #expect(Layouter.columnWidthsForTests(natural: [3, 40, 5], room: 30) == [3, 22, 5])
         #expect(Layouter.columnWidthsForTests(natural: [3, 4], room: 30) == [3, 4])
         #expect(Layouter.columnWidthsForTests(natural: [30, 30], room: 20) == [10, 10])
+        for room in 12...40 {
+            let widths = Layouter.columnWidthsForTests(natural: [1, 50, 2, 40, 9, 1], room: room)
+            #expect(widths.reduce(0, +) <= room, "room \(room): \(widths)")
+            #expect(widths.allSatisfy { $0 >= 1 })
+        }
     }
 
     @Test func blockIndexesFollowTopLevelBlocks() {
