@@ -188,7 +188,7 @@ struct HTMLConverter {
         "frame", "applet", "area", "track", "source", "param", "rp", "math",
     ]
 
-    mutating func walk(_ nodes: [HTMLNode], style: TextStyle, link: String?) {
+    mutating func walk(_ nodes: HTMLNode.Children, style: TextStyle, link: String?) {
         for node in nodes { visit(node, style: style, link: link) }
     }
 
@@ -204,7 +204,7 @@ struct HTMLConverter {
         let name = node.name
         let kind = Self.kinds[name] ?? .inline([])
         if case .skipped = kind { return }
-        if !node.attributes.isEmpty {
+        if node.hasAttributes {
             if isHidden(node) { return }
             if let id = node["id"], !id.isEmpty { recordAnchor(id) }
         }
@@ -369,7 +369,7 @@ struct HTMLConverter {
         return collector
     }
 
-    private mutating func collectInline(_ nodes: [HTMLNode], style: TextStyle, link: String?) -> [StyledSpan] {
+    private mutating func collectInline(_ nodes: HTMLNode.Children, style: TextStyle, link: String?) -> [StyledSpan] {
         let savedInline = inlineOnly
         inlineOnly = true
         var collector = collect { $0.walk(nodes, style: style, link: link) }
@@ -377,7 +377,7 @@ struct HTMLConverter {
         return collector.flattened()
     }
 
-    private mutating func nested(_ nodes: [HTMLNode], style: TextStyle, make: ([Block]) -> Block) {
+    private mutating func nested(_ nodes: HTMLNode.Children, style: TextStyle, make: ([Block]) -> Block) {
         if inlineOnly {
             blockBoundary()
             walk(nodes, style: style, link: nil)
@@ -453,39 +453,37 @@ struct HTMLConverter {
         }
         emit(.figure(image: .image(source: Sanitizer.clean(source), alt: alt), caption: caption))
         // Anything else in the figure (a second picture, a quote) follows it.
-        for child in node.children where child !== captionNode && !contains(child, imageNode) {
+        for child in node.children where child != captionNode && !contains(child, imageNode) {
             visit(child, style: style, link: link)
         }
         current.flush()
     }
 
     private mutating func table(_ node: HTMLNode, style: TextStyle, link: String?) {
-        var rows: [HTMLNode] = []
+        var cellRows: [[HTMLNode]] = []
         func findRows(_ parent: HTMLNode) {
-            var looseCells: HTMLNode?
+            var loose = false
             for child in parent.children {
                 switch child.name {
                 case "tr":
-                    looseCells = nil
-                    rows.append(child)
+                    loose = false
+                    cellRows.append(child.children.filter { $0.name == "td" || $0.name == "th" })
                 case "thead", "tbody", "tfoot":
-                    looseCells = nil
+                    loose = false
                     findRows(child)
                 case "td", "th":
                     // Cells without a row form one.
-                    if looseCells == nil {
-                        let row = HTMLNode(element: "tr")
-                        looseCells = row
-                        rows.append(row)
+                    if !loose {
+                        cellRows.append([])
+                        loose = true
                     }
-                    looseCells?.children.append(child)
+                    cellRows[cellRows.count - 1].append(child)
                 default:
                     break
                 }
             }
         }
         findRows(node)
-        let cellRows = rows.map { row in row.children.filter { $0.name == "td" || $0.name == "th" } }
         let nestedTable = firstDescendant(of: node, named: ["table"], skippingSelf: true) != nil
         let layoutTable = nestedTable || cellRows.allSatisfy { $0.count <= 1 }
         if inlineOnly || layoutTable {
@@ -528,7 +526,7 @@ struct HTMLConverter {
     }
 
     private func contains(_ node: HTMLNode, _ target: HTMLNode) -> Bool {
-        if node === target { return true }
+        if node == target { return true }
         return node.children.contains { contains($0, target) }
     }
 
