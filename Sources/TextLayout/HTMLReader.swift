@@ -188,7 +188,7 @@ struct HTMLConverter {
         "frame", "applet", "area", "track", "source", "param", "rp", "math",
     ]
 
-    mutating func walk(_ nodes: [HTMLNode], style: TextStyle, link: String?) {
+    mutating func walk(_ nodes: HTMLNode.Children, style: TextStyle, link: String?) {
         for node in nodes { visit(node, style: style, link: link) }
     }
 
@@ -204,7 +204,7 @@ struct HTMLConverter {
         let name = node.name
         let kind = Self.kinds[name] ?? .inline([])
         if case .skipped = kind { return }
-        if !node.attributes.isEmpty {
+        if node.hasAttributes {
             if isHidden(node) { return }
             if let id = node["id"], !id.isEmpty { recordAnchor(id) }
         }
@@ -278,6 +278,23 @@ struct HTMLConverter {
             blockBoundary()
         case .inline(let added):
             walk(node.children, style: style.union(added), link: link)
+        case .superscript:
+            // Terminals cannot raise text: digits become superscript digits (`mc²`, a note
+            // reference `nets.¹`), other short marks are bracketed (`word[a]`).
+            var text = ""
+            node.textContent(into: &text)
+            text = collapseWhitespace(text)
+            let innerLink = link ?? firstDescendant(of: node, named: ["a"])?["href"]
+            let supStyle = style.union(innerLink != nil ? [.dim, .link] : .dim)
+            if !text.isEmpty, text.utf8.count <= 6, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+                let digits = ["⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"]
+                let raised = text.utf8.map { digits[Int($0 - 0x30)] }.joined()
+                current.appendVerbatim(raised, style: supStyle, link: innerLink)
+            } else if !text.isEmpty, text.count <= 3, text.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "*" || $0 == "†" }) {
+                current.appendVerbatim("[" + text + "]", style: supStyle, link: innerLink)
+            } else {
+                walk(node.children, style: style.union(.dim), link: link)
+            }
         }
     }
 
@@ -286,6 +303,7 @@ struct HTMLConverter {
         case skipped, lineBreak, wordBreak, image, svg, anchor, inlineQuote, heading(Int), paragraph
         case quote, list(ordered: Bool), preformatted, rule, table, figure, term, block
         case inline(TextStyle)
+        case superscript
     }
 
     static let kinds: [String: ElementKind] = {
@@ -296,14 +314,14 @@ struct HTMLConverter {
             "ol": .list(ordered: true), "pre": .preformatted, "listing": .preformatted, "hr": .rule,
             "table": .table, "figure": .figure, "dt": .term,
             "h1": .heading(1), "h2": .heading(2), "h3": .heading(3), "h4": .heading(4),
-            "h5": .heading(5), "h6": .heading(6),
+            "h5": .heading(5), "h6": .heading(6), "sup": .superscript,
         ]
         for name in blockElements where kinds[name] == nil { kinds[name] = .block }
         for name in skipped { kinds[name] = .skipped }
         let styles: [(TextStyle, [String])] = [
             (.bold, ["b", "strong"]), (.italic, ["i", "em", "cite", "dfn", "var"]),
             (.underline, ["u", "ins"]), (.strike, ["s", "strike", "del"]),
-            (.code, ["code", "kbd", "samp", "tt"]), (.highlight, ["mark"]), (.dim, ["small", "sub", "sup"]),
+            (.code, ["code", "kbd", "samp", "tt"]), (.highlight, ["mark"]), (.dim, ["small", "sub"]),
         ]
         for (style, names) in styles {
             for name in names { kinds[name] = .inline(style) }
@@ -351,7 +369,7 @@ struct HTMLConverter {
         return collector
     }
 
-    private mutating func collectInline(_ nodes: [HTMLNode], style: TextStyle, link: String?) -> [StyledSpan] {
+    private mutating func collectInline(_ nodes: HTMLNode.Children, style: TextStyle, link: String?) -> [StyledSpan] {
         let savedInline = inlineOnly
         inlineOnly = true
         var collector = collect { $0.walk(nodes, style: style, link: link) }
@@ -359,7 +377,7 @@ struct HTMLConverter {
         return collector.flattened()
     }
 
-    private mutating func nested(_ nodes: [HTMLNode], style: TextStyle, make: ([Block]) -> Block) {
+    private mutating func nested(_ nodes: HTMLNode.Children, style: TextStyle, make: ([Block]) -> Block) {
         if inlineOnly {
             blockBoundary()
             walk(nodes, style: style, link: nil)
@@ -435,39 +453,37 @@ struct HTMLConverter {
         }
         emit(.figure(image: .image(source: Sanitizer.clean(source), alt: alt), caption: caption))
         // Anything else in the figure (a second picture, a quote) follows it.
-        for child in node.children where child !== captionNode && !contains(child, imageNode) {
+        for child in node.children where child != captionNode && !contains(child, imageNode) {
             visit(child, style: style, link: link)
         }
         current.flush()
     }
 
     private mutating func table(_ node: HTMLNode, style: TextStyle, link: String?) {
-        var rows: [HTMLNode] = []
+        var cellRows: [[HTMLNode]] = []
         func findRows(_ parent: HTMLNode) {
-            var looseCells: HTMLNode?
+            var loose = false
             for child in parent.children {
                 switch child.name {
                 case "tr":
-                    looseCells = nil
-                    rows.append(child)
+                    loose = false
+                    cellRows.append(child.children.filter { $0.name == "td" || $0.name == "th" })
                 case "thead", "tbody", "tfoot":
-                    looseCells = nil
+                    loose = false
                     findRows(child)
                 case "td", "th":
                     // Cells without a row form one.
-                    if looseCells == nil {
-                        let row = HTMLNode(element: "tr")
-                        looseCells = row
-                        rows.append(row)
+                    if !loose {
+                        cellRows.append([])
+                        loose = true
                     }
-                    looseCells?.children.append(child)
+                    cellRows[cellRows.count - 1].append(child)
                 default:
                     break
                 }
             }
         }
         findRows(node)
-        let cellRows = rows.map { row in row.children.filter { $0.name == "td" || $0.name == "th" } }
         let nestedTable = firstDescendant(of: node, named: ["table"], skippingSelf: true) != nil
         let layoutTable = nestedTable || cellRows.allSatisfy { $0.count <= 1 }
         if inlineOnly || layoutTable {
@@ -510,7 +526,7 @@ struct HTMLConverter {
     }
 
     private func contains(_ node: HTMLNode, _ target: HTMLNode) -> Bool {
-        if node === target { return true }
+        if node == target { return true }
         return node.children.contains { contains($0, target) }
     }
 

@@ -1,22 +1,26 @@
-/// A node of the tolerant HTML tree: an element with children, or text.
-final class HTMLNode {
+/// One node of the tree, stored with all the others in one array: no object per node,
+/// so building and freeing a large document stays cheap.
+struct NodeRecord {
     /// Lower-cased local name (namespace prefix dropped); empty for text.
-    let name: String
+    var name: String
     var attributes: [String: String]
     var text: String
-    var children: [HTMLNode] = []
+    var firstChild: Int32 = -1
+    var lastChild: Int32 = -1
+    var nextSibling: Int32 = -1
     /// Text: its whitespace is already collapsed (it is not inside `<pre>`).
     var collapsed = false
     /// Text: it holds controls, escapes or bidi overrides for `Sanitizer` to remove.
     var needsCleaning = false
     /// Element: whitespace inside is kept as written (`<pre>` and its descendants).
-    let preformatted: Bool
+    var preformatted = false
+    /// Element: implicit closes (of `<p>`, `<li>`, `<a>`) never look past it.
+    var isScopeBoundary = false
 
-    init(element name: String, attributes: [String: String] = [:], preformatted: Bool = false) {
+    init(element name: String, attributes: [String: String] = [:]) {
         self.name = name
         self.attributes = attributes
         self.text = ""
-        self.preformatted = preformatted
     }
 
     init(text: String, collapsed: Bool, needsCleaning: Bool) {
@@ -25,20 +29,54 @@ final class HTMLNode {
         self.text = text
         self.collapsed = collapsed
         self.needsCleaning = needsCleaning
-        self.preformatted = false
     }
+}
 
-    var isText: Bool { name.isEmpty }
+/// A node of the tolerant HTML tree (an element with children, or text), as a view
+/// into the tree's array.
+struct HTMLNode: Equatable {
+    let nodes: [NodeRecord]
+    let index: Int
 
-    subscript(attribute: String) -> String? { attributes[attribute] }
+    static func == (a: HTMLNode, b: HTMLNode) -> Bool { a.index == b.index }
+
+    var name: String { nodes[index].name }
+    var text: String { nodes[index].text }
+    var attributes: [String: String] { nodes[index].attributes }
+    var collapsed: Bool { nodes[index].collapsed }
+    var needsCleaning: Bool { nodes[index].needsCleaning }
+    var isText: Bool { nodes[index].name.isEmpty }
+    var hasAttributes: Bool { !nodes[index].attributes.isEmpty }
+
+    subscript(attribute: String) -> String? { nodes[index].attributes[attribute] }
+
+    var children: Children { Children(nodes: nodes, first: Int(nodes[index].firstChild)) }
+
+    struct Children: Sequence {
+        let nodes: [NodeRecord]
+        let first: Int
+
+        struct Iterator: IteratorProtocol {
+            let nodes: [NodeRecord]
+            var upcoming: Int
+            mutating func next() -> HTMLNode? {
+                guard upcoming >= 0 else { return nil }
+                let node = HTMLNode(nodes: nodes, index: upcoming)
+                upcoming = Int(nodes[upcoming].nextSibling)
+                return node
+            }
+        }
+
+        func makeIterator() -> Iterator { Iterator(nodes: nodes, upcoming: first) }
+    }
 
     /// All text below this node, whitespace as written.
     func textContent(into out: inout String) {
         if isText {
-            out += text
+            out += nodes[index].text
             return
         }
-        if name == "br" {
+        if nodes[index].name == "br" {
             out += "\n"
             return
         }
@@ -53,15 +91,15 @@ struct HTMLTreeBuilder {
     /// cannot exhaust the stack of later recursive passes.
     static let maximumDepth = 160
 
-    private(set) var root = HTMLNode(element: "#root")
+    /// Every node; the root (`#root`) first.
+    private(set) var nodes = [NodeRecord(element: "#root")]
     private(set) var title: String?
-    private var stack: [HTMLNode]
+    /// Indexes of the open elements.
+    private var stack = [0]
     private var headOpen = false
-    private var headNode: HTMLNode?
+    private var headNode: Int?
 
-    init() {
-        stack = [root]
-    }
+    init() {}
 
     static func parse(_ html: String) -> (root: HTMLNode, title: String?) {
         var builder = HTMLTreeBuilder()
@@ -70,7 +108,23 @@ struct HTMLTreeBuilder {
             var tokenizer = HTMLTokenizer(bytes: bytes)
             tokenizer.run(into: &builder)
         }
-        return (builder.root, builder.title)
+        return (HTMLNode(nodes: builder.nodes, index: 0), builder.title)
+    }
+
+    /// Adds `record` as the last child of `parent` (or unattached, for `<head>`).
+    private mutating func add(_ record: NodeRecord, to parent: Int?) -> Int {
+        let index = nodes.count
+        nodes.append(record)
+        if let parent {
+            let last = Int(nodes[parent].lastChild)
+            if last >= 0 {
+                nodes[last].nextSibling = Int32(index)
+            } else {
+                nodes[parent].firstChild = Int32(index)
+            }
+            nodes[parent].lastChild = Int32(index)
+        }
+        return index
     }
 
     // MARK: Element categories
@@ -98,7 +152,7 @@ struct HTMLTreeBuilder {
     // MARK: Tokenizer callbacks
 
     /// Whether text here keeps its whitespace (inside `<pre>`).
-    var preservesWhitespace: Bool { stack[stack.count - 1].preformatted }
+    var preservesWhitespace: Bool { nodes[stack[stack.count - 1]].preformatted }
 
     /// Text for the current element; `collapsed` when its whitespace runs are already single
     /// spaces, `needsCleaning` when it holds anything `Sanitizer` removes.
@@ -110,17 +164,18 @@ struct HTMLTreeBuilder {
             closeHead()
         }
         let parent = stack[stack.count - 1]
-        if let last = parent.children.last, last.isText {
-            last.text += text
-            last.collapsed = false  // two collapsed runs may meet at spaces
-            last.needsCleaning = last.needsCleaning || needsCleaning
+        let last = Int(nodes[parent].lastChild)
+        if last >= 0, nodes[last].name.isEmpty {
+            nodes[last].text += text
+            nodes[last].collapsed = false  // two collapsed runs may meet at spaces
+            nodes[last].needsCleaning = nodes[last].needsCleaning || needsCleaning
         } else {
-            parent.children.append(HTMLNode(text: text, collapsed: collapsed, needsCleaning: needsCleaning))
+            _ = add(NodeRecord(text: text, collapsed: collapsed, needsCleaning: needsCleaning), to: parent)
         }
     }
 
     mutating func titleText(_ text: String) {
-        let inForeign = stack.contains { $0.name == "svg" || $0.name == "math" }
+        let inForeign = stack.contains { nodes[$0].name == "svg" || nodes[$0].name == "math" }
         if title == nil, !inForeign {
             let cleaned = collapseWhitespace(Sanitizer.clean(text))
             if !cleaned.isEmpty { title = cleaned }
@@ -161,7 +216,7 @@ struct HTMLTreeBuilder {
             return
         case .head:
             if !headOpen && headNode == nil {
-                let node = HTMLNode(element: "head")
+                let node = add(NodeRecord(element: "head"), to: nil)
                 headNode = node
                 headOpen = true
                 stack.append(node)
@@ -172,35 +227,35 @@ struct HTMLTreeBuilder {
         }
         if headOpen && !Self.headContent.contains(name) { closeHead() }
 
-        if info.closesParagraph { closeInScope("p") }
+        if info.closesParagraph { closeInScope(Self.paragraphNames) }
         switch info.action {
         case .listItem:
-            closeInScope("li", boundaries: ["ul", "ol", "menu", "dir"])
+            closeInScope(Self.listItemNames, boundaries: Self.listBoundaries)
         case .definition:
-            closeInScope("dt", boundaries: ["dl"])
-            closeInScope("dd", boundaries: ["dl"])
+            closeInScope(Self.definitionNames, boundaries: Self.definitionBoundaries)
         case .heading:
-            if let top = stack.last, Self.headings.contains(top.name) { stack.removeLast() }
+            if let top = stack.last, top > 0, Self.headings.contains(nodes[top].name) { stack.removeLast() }
         case .row:
-            closeInTable(["tr"], boundaries: ["table", "thead", "tbody", "tfoot"])
+            closeInTable(Self.rowNames, boundaries: Self.rowBoundaries)
         case .cell:
-            closeInTable(["td", "th"], boundaries: ["tr", "table"])
+            closeInTable(Self.cellNames, boundaries: Self.cellBoundaries)
         case .section:
-            closeInTable(["thead", "tbody", "tfoot"], boundaries: ["table"])
-            closeInTable(["tr"], boundaries: ["table"])
+            closeInTable(Self.sectionNames, boundaries: Self.tableBoundary)
+            closeInTable(Self.rowNames, boundaries: Self.tableBoundary)
         case .anchor:
-            closeInScope("a")
+            closeInScope(Self.anchorNames)
         case .option:
-            closeInScope("option", boundaries: ["select"])
+            closeInScope(Self.optionNames, boundaries: Self.selectBoundary)
         case .document, .head, .other:
             break
         }
 
         let parent = stack[stack.count - 1]
-        let preformatted = parent.preformatted || name == "pre" || name == "listing" || name == "textarea"
-            || name == "plaintext"
-        let node = HTMLNode(element: name, attributes: attributes, preformatted: preformatted)
-        parent.children.append(node)
+        var record = NodeRecord(element: name, attributes: attributes)
+        record.preformatted = nodes[parent].preformatted || name == "pre" || name == "listing"
+            || name == "textarea" || name == "plaintext"
+        record.isScopeBoundary = Self.scopeBoundaries.contains(name)
+        let node = add(record, to: parent)
         if selfClosing || info.isVoid { return }
         if stack.count >= Self.maximumDepth { return }
         stack.append(node)
@@ -223,12 +278,12 @@ struct HTMLTreeBuilder {
         // Pop to the nearest open element of that name; a stray end tag is ignored.
         var index = stack.count - 1
         while index > 0 {
-            if stack[index].name == name {
+            if nodes[stack[index]].name == name {
                 stack.removeSubrange(index...)
-                if headOpen, !stack.contains(where: { $0 === headNode }) { headOpen = false }
+                if headOpen, !stack.contains(where: { $0 == headNode }) { headOpen = false }
                 return
             }
-            if Self.headings.contains(name) && Self.headings.contains(stack[index].name) {
+            if Self.headings.contains(name) && Self.headings.contains(nodes[stack[index]].name) {
                 // `<h2>…</h3>` closes the open heading.
                 stack.removeSubrange(index...)
                 return
@@ -240,7 +295,7 @@ struct HTMLTreeBuilder {
     // MARK: Helpers
 
     private mutating func closeHead() {
-        guard headOpen, let head = headNode, let index = stack.firstIndex(where: { $0 === head }) else {
+        guard headOpen, let head = headNode, let index = stack.firstIndex(where: { $0 == head }) else {
             headOpen = false
             return
         }
@@ -250,10 +305,26 @@ struct HTMLTreeBuilder {
 
     /// Closes the nearest open element of `names` inside the current table; cells and
     /// rows are not boundaries here.
-    private mutating func closeInTable(_ names: Set<String>, boundaries: Set<String>) {
+    // Kept as static arrays: a literal at the call site would be built on every tag.
+    static let paragraphNames: StaticNames = ["p"]
+    static let listItemNames: StaticNames = ["li"]
+    static let definitionNames: StaticNames = ["dt", "dd"]
+    static let rowNames: StaticNames = ["tr"]
+    static let cellNames: StaticNames = ["td", "th"]
+    static let sectionNames: StaticNames = ["thead", "tbody", "tfoot"]
+    static let anchorNames: StaticNames = ["a"]
+    static let optionNames: StaticNames = ["option"]
+    static let listBoundaries = ["ul", "ol", "menu", "dir"]
+    static let definitionBoundaries = ["dl"]
+    static let rowBoundaries = ["table", "thead", "tbody", "tfoot"]
+    static let cellBoundaries = ["tr", "table"]
+    static let tableBoundary = ["table"]
+    static let selectBoundary = ["select"]
+
+    private mutating func closeInTable(_ names: StaticNames, boundaries: [String]) {
         var index = stack.count - 1
         while index > 0 {
-            let current = stack[index].name
+            let current = nodes[stack[index]].name
             if names.contains(current) {
                 stack.removeSubrange(index...)
                 return
@@ -263,21 +334,34 @@ struct HTMLTreeBuilder {
         }
     }
 
-    private mutating func closeInScope(_ name: String, boundaries: Set<String> = []) {
-        closeInScope([name], boundaries: boundaries)
-    }
-
-    private mutating func closeInScope(_ names: Set<String>, boundaries: Set<String> = []) {
+    private mutating func closeInScope(_ names: StaticNames, boundaries: [String] = []) {
         var index = stack.count - 1
         while index > 0 {
-            let current = stack[index].name
+            let current = nodes[stack[index]].name
             if names.contains(current) {
                 stack.removeSubrange(index...)
                 return
             }
-            if Self.scopeBoundaries.contains(current) || boundaries.contains(current) { return }
+            if nodes[stack[index]].isScopeBoundary || boundaries.contains(current) { return }
             index -= 1
         }
+    }
+}
+
+/// Up to three tag names, compared without hashing or allocating.
+struct StaticNames: ExpressibleByArrayLiteral {
+    let first: String
+    let second: String?
+    let third: String?
+
+    init(arrayLiteral names: String...) {
+        first = names.first ?? ""
+        second = names.count > 1 ? names[1] : nil
+        third = names.count > 2 ? names[2] : nil
+    }
+
+    func contains(_ name: String) -> Bool {
+        name == first || name == second || name == third
     }
 }
 

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// One line of laid-out text, ready to be drawn from column 0 of the text column.
 public struct LayoutLine: Hashable, Sendable {
     public enum Kind: Hashable, Sendable {
@@ -88,11 +90,11 @@ public struct LayoutOptions: Hashable, Sendable {
             aspect = Double(size.height) / Double(size.width)
         }
         let rowsWanted = Double(imageColumns) * aspect / max(0.1, cellAspect)
-        var rows = max(1, Int(rowsWanted.rounded()))
+        var rows = max(1, Int(rowsWanted + 0.5))
         if maximumImageRows > 0 && rows > maximumImageRows {
             rows = maximumImageRows
             // Narrower, so the picture keeps its shape within the rows allowed.
-            imageColumns = max(1, min(imageColumns, Int((Double(rows) * max(0.1, cellAspect) / aspect).rounded())))
+            imageColumns = max(1, min(imageColumns, Int(Double(rows) * max(0.1, cellAspect) / aspect + 0.5)))
         }
         return (imageColumns, rows)
     }
@@ -105,11 +107,37 @@ public enum Layout {
     }
 
     public static func lines(for document: TextDocument, options: LayoutOptions) -> [LayoutLine] {
+        let blocks = document.blocks
+        // Blocks lay out independently: a long document is split among the cores.
+        let chunkCount = blocks.count >= 256 ? 8 : 1
+        if chunkCount == 1 { return lines(of: blocks, in: 0..<blocks.count, options: options) }
+        let chunkSize = (blocks.count + chunkCount - 1) / chunkCount
+        var chunks = [[LayoutLine]](repeating: [], count: chunkCount)
+        chunks.withUnsafeMutableBufferPointer { results in
+            let results = results
+            DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
+                let start = min(blocks.count, chunk * chunkSize)
+                let end = min(blocks.count, start + chunkSize)
+                results[chunk] = lines(of: blocks, in: start..<end, options: options)
+            }
+        }
+        var all: [LayoutLine] = []
+        all.reserveCapacity(chunks.reduce(0) { $0 + $1.count })
+        for chunk in chunks { all += chunk }
+        return all
+    }
+
+    /// Lines of `blocks[range]`, each block after the first of the document preceded by a
+    /// blank line that belongs to the block before it.
+    static func lines(of blocks: [Block], in range: Range<Int>, options: LayoutOptions) -> [LayoutLine] {
         var layouter = Layouter(options: options)
-        for (index, block) in document.blocks.enumerated() {
-            if index > 0 { layouter.blank() }
+        for index in range {
+            if index > 0 {
+                layouter.blockIndex = index - 1
+                layouter.blank()
+            }
             layouter.blockIndex = index
-            layouter.layout(block, style: [])
+            layouter.layout(blocks[index], style: [])
         }
         return layouter.lines
     }
@@ -386,6 +414,11 @@ struct Layouter {
                 // Rounding leftovers go to the widest column; overshoot is taken from it.
                 if let widest = open.max(by: { natural[$0] < natural[$1] }) {
                     widths[widest] = max(1, widths[widest] + left - given)
+                }
+                // Minimum widths may still overshoot: narrow the widest columns until it fits.
+                while widths.reduce(0, +) > room, let widest = widths.indices.max(by: { widths[$0] < widths[$1] }),
+                      widths[widest] > 1 {
+                    widths[widest] -= 1
                 }
                 break
             }

@@ -282,3 +282,17 @@ import Testing
         #expect(HTMLEntities.decode("&notanentity; & &; &#; &#x;") == "&notanentity; & &; &#; &#x;")
     }
 }
+
+@Suite struct NoteReferenceTests {
+    @Test func shortSuperscriptsAreBracketed() {
+        let html = "<p>the nets.<a href=\"#fn1\"><sup>12</sup></a> E = mc<sup>2</sup>, x<sup>(n + 1)</sup> and y<sup><a href='#b'>b</a></sup></p>"
+        let document = HTMLReader.document(html: html)
+        #expect(document.blocks.first?.plainText == "the nets.¹² E = mc², x(n + 1) and y[b]")
+        guard case .paragraph(let spans) = document.blocks.first else {
+            Issue.record("expected a paragraph")
+            return
+        }
+        #expect(spans[1] == StyledSpan("¹²", style: [.link, .dim], link: "#fn1"))
+        #expect(spans.last == StyledSpan("[b]", style: [.link, .dim], link: "#b"))
+    }
+}

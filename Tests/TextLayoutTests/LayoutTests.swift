@@ -265,6 +265,11 @@ import Testing
         #expect(Layouter.columnWidthsForTests(natural: [3, 40, 5], room: 30) == [3, 22, 5])
         #expect(Layouter.columnWidthsForTests(natural: [3, 4], room: 30) == [3, 4])
         #expect(Layouter.columnWidthsForTests(natural: [30, 30], room: 20) == [10, 10])
+        for room in 12...40 {
+            let widths = Layouter.columnWidthsForTests(natural: [1, 50, 2, 40, 9, 1], room: room)
+            #expect(widths.reduce(0, +) <= room, "room \(room): \(widths)")
+            #expect(widths.allSatisfy { $0 >= 1 })
+        }
     }
 
     @Test func blockIndexesFollowTopLevelBlocks() {
@@ -294,6 +299,32 @@ import Testing
                 #expect(line.width <= width, "width \(width): \(line.text)")
             }
             #expect(!result.isEmpty)
+        }
+    }
+}
+
+@Suite struct LongDocumentLayoutTests {
+    @Test func longDocumentsLayOutTheSameInParallel() {
+        var blocks: [Block] = []
+        for index in 0..<1000 {
+            switch index % 5 {
+            case 0: blocks.append(.heading(level: 2, [StyledSpan("Section \(index)", style: [.bold, .heading])]))
+            case 1: blocks.append(.quote([.paragraph([StyledSpan("quoted words number \(index) here")])]))
+            case 2: blocks.append(.list(ordered: true, items: [[.paragraph([StyledSpan("item \(index)")])]]))
+            default: blocks.append(.paragraph([StyledSpan(String(repeating: "word \(index) ", count: 12))]))
+            }
+        }
+        let document = TextDocument(blocks: blocks)
+        let parallel = Layout.lines(for: document, width: 37)
+        let sequential = Layout.lines(of: blocks, in: 0..<blocks.count, options: LayoutOptions(width: 37))
+        #expect(parallel == sequential)
+        #expect(parallel.first?.text == "Section 0")
+        #expect(parallel.last?.blockIndex == 999)
+        let blockStarts = Dictionary(grouping: parallel.indices, by: { parallel[$0].blockIndex }).mapValues { $0.min() ?? 0 }
+        #expect(blockStarts.count == 1000)
+        for index in 1..<1000 {
+            // Every block starts right after its separator line.
+            #expect(parallel[(blockStarts[index] ?? 0) - 1].kind == .blank)
         }
     }
 }
