@@ -41,7 +41,7 @@ struct ContentLink {
 
     static let archiveTypes: Set<String> = [
         "application/zip", "application/x-zip", "application/x-zip-compressed", "application/epub+zip",
-        "application/vnd.comicbook+zip", "application/x-cbz", "application/vnd.cbz", "application/x-cdisplay",
+        "application/vnd.comicbook+zip", "application/x-cbz", "application/vnd.cbz", "application/cbz", "application/x-cdisplay",
     ]
 
     /// The first archive among candidates, in order of preference.
