@@ -142,3 +142,25 @@ import Testing
         #expect(FeedText.fromHTML("x <script>never closed") == "x")
     }
 }
+
+@Suite struct WebPageTests {
+    @Test func aWebPageNamesTheFeedsItAnnounces() throws {
+        let html = """
+            <!DOCTYPE html>
+            <html lang=en><head><meta charset=utf-8><title>Harbour</title>
+            <link rel="stylesheet" href="/s.css">
+            <link rel=alternate type="application/atom+xml" title="Issues" href="/feeds/issues.atom">
+            <link rel="alternate" type="application/rss+xml; charset=utf-8" href="https://harbour.example/rss">
+            <link rel="alternate" type="text/html" href="/fr/">
+            </head><body><p>Hello<br>world</body></html>
+            """
+        let url = try #require(URL(string: "https://harbour.example/index.html"))
+        do {
+            _ = try FeedParser.parse(Data(html.utf8), url: url)
+            Issue.record("a web page was read as a feed")
+        } catch let error as FeedError {
+            #expect(error.alternates.map(\.absoluteString) == ["https://harbour.example/feeds/issues.atom", "https://harbour.example/rss"])
+            #expect(error.description.contains("is a web page, not a feed"))
+        }
+    }
+}
