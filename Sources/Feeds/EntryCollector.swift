@@ -31,7 +31,7 @@ struct ContentLink {
     /// or by file extension when the type is missing or generic.
     var isIssueArchive: Bool {
         if let type, ContentLink.archiveTypes.contains(type) { return true }
-        let base = type.map { String($0.split(separator: ";")[0]).trimmingCharacters(in: .whitespaces) }
+        let base = type.map { String($0.prefix { $0 != ";" }).trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
         if let base, ContentLink.archiveTypes.contains(base) { return true }
         if base == nil || base == "application/octet-stream" || base == "binary/octet-stream" {
             return ["zip", "epub", "cbz"].contains(url.pathExtension.lowercased())
