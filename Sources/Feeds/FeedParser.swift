@@ -30,12 +30,20 @@ public enum FeedParser {
             return try PlistReader.read(plist, url: url)
         }
 
-        // Entries and items are handed over as soon as each one closes, so a long feed is
-        // never held as one big tree, and they are read on a second thread while the markup
-        // of the next ones is parsed.
-        let entries = EntryPipeline(url: url)
-        let xml = MarkupParser.parse(data, streaming: ["entry", "item"]) { entries.add($0) }
-        entries.drain()
+        // Entries and items are read as soon as each one closes, so a long feed is never
+        // held as one big tree.
+        var atom = AtomReader(url: url)
+        var rss = RSSReader(url: url)
+        let xml = MarkupParser.parse(data, streaming: ["entry", "item"]) { streamed in
+            switch (streamed.root.localName, streamed.element.localName) {
+            case ("feed", "entry") where streamed.parent === streamed.root:
+                atom.consume(streamed.element, root: streamed.root)
+            case ("rss", "item"), ("RDF", "item"):
+                rss.consume(streamed.element, parent: streamed.parent, root: streamed.root)
+            default:
+                break
+            }
+        }
         guard let root = xml.root else {
             let looksLikeXML = data[start] == UInt8(ascii: "<") || data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF])
             guard looksLikeXML, let error = xml.error else { throw FeedError.notAFeed(url) }
@@ -43,8 +51,8 @@ public enum FeedParser {
         }
         var document: FeedDocument
         switch root.localName {
-        case "feed": document = entries.atom.finish(root)
-        case "rss", "RDF": document = entries.rss.finish(root)
+        case "feed": document = atom.finish(root)
+        case "rss", "RDF": document = rss.finish(root)
         case "plist": document = try PlistReader.read(PlistReader.value(root), url: url)
         case "html":
             let feeds = announcedFeeds(root, url: url)
@@ -73,51 +81,5 @@ public enum FeedParser {
             feeds.append(href)
         }
         return feeds
-    }
-}
-
-/// Reads streamed entries and items on a serial queue, in batches, in document order.
-/// The elements handed over are detached from the tree and never touched by the parser
-/// again; the root is only read for what was fixed when its start tag was read.
-private final class EntryPipeline: @unchecked Sendable {
-    var atom: AtomReader
-    var rss: RSSReader
-    private let queue = DispatchQueue(label: "newsstand.feeds.entries")
-    private var batch: [MarkupParser.Streamed] = []
-    private static let batchSize = 64
-
-    init(url: URL) {
-        atom = AtomReader(url: url)
-        rss = RSSReader(url: url)
-    }
-
-    /// Called on the parsing thread.
-    func add(_ streamed: MarkupParser.Streamed) {
-        batch.append(streamed)
-        if batch.count >= Self.batchSize { flush() }
-    }
-
-    /// Called on the parsing thread once the document is read: waits until every entry is read.
-    func drain() {
-        flush()
-        queue.sync {}
-    }
-
-    private func flush() {
-        guard !batch.isEmpty else { return }
-        let items = batch
-        batch = []
-        queue.async { for item in items { self.consume(item) } }
-    }
-
-    private func consume(_ streamed: MarkupParser.Streamed) {
-        switch (streamed.root.localName, streamed.element.localName) {
-        case ("feed", "entry") where streamed.parent === streamed.root:
-            atom.consume(streamed.element, root: streamed.root)
-        case ("rss", "item"), ("RDF", "item"):
-            rss.consume(streamed.element, parent: streamed.parent, root: streamed.root)
-        default:
-            break
-        }
     }
 }

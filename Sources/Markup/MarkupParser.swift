@@ -22,7 +22,7 @@ public enum MarkupParser {
     }
 
     /// An element handed over while the document is read.
-    public struct Streamed: Sendable {
+    public struct Streamed {
         public let element: XMLElement
         public let parent: XMLElement
         public let root: XMLElement
