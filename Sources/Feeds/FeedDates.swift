@@ -86,6 +86,7 @@ public enum FeedDates {
         var second = 0.0
         var offset: Int?
         var sawTime = false
+        var meridiem: String?
         let separators = CharacterSet(charactersIn: " ,\t")
         for rawToken in text.components(separatedBy: separators) where !rawToken.isEmpty {
             var token = rawToken
@@ -112,6 +113,10 @@ public enum FeedDates {
                     continue
                 }
             }
+            if let numeric = numericDate(token) {
+                (year, month, day) = (numeric.year, numeric.month, numeric.day)
+                continue
+            }
             if token.allSatisfy(\.isNumber) {
                 guard let value = Int(token) else { continue }
                 if token.count == 4 {
@@ -124,6 +129,10 @@ public enum FeedDates {
                 continue
             }
             let upper = token.uppercased()
+            if upper == "AM" || upper == "PM" {
+                meridiem = upper
+                continue
+            }
             if offset == nil, let zone = zones[upper] {
                 offset = zone
                 continue
@@ -135,7 +144,23 @@ public enum FeedDates {
             // Day names in any language, "de", "le", ordinals: ignored.
         }
         guard let year, let month, let day else { return nil }
+        if meridiem == "PM", hour < 12 { hour += 12 }
+        if meridiem == "AM", hour == 12 { hour = 0 }
         return make(year: year, month: month, day: day, hour: hour, minute: minute, second: second, offset: offset ?? 0)
+    }
+
+    /// `2026/02/10` (year first), `10.02.2026` (day first, as dotted dates are written), or
+    /// `10/02/2026` when one of the first two numbers can only be a day.
+    private static func numericDate(_ token: String) -> (year: Int, month: Int, day: Int)? {
+        let separator: Character = token.contains("/") ? "/" : "."
+        let parts = token.split(separator: separator, omittingEmptySubsequences: false)
+        guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty && $0.count <= 4 && $0.allSatisfy(\.isASCII) }),
+              let a = Int(parts[0]), let b = Int(parts[1]), let c = Int(parts[2]) else { return nil }
+        if parts[0].count == 4 { return (a, b, c) }
+        guard parts[2].count == 4 else { return nil }
+        if separator == "." || a > 12 { return (c, b, a) }
+        if b > 12 { return (c, a, b) }
+        return nil  // 03/04/2026: no telling which is the month
     }
 
     private static func monthNumber(_ word: String) -> Int? {

@@ -120,13 +120,25 @@ public struct FeedDocument: Codable, Sendable {
 /// error: its `problems` say what was skipped.)
 public struct FeedError: Error, CustomStringConvertible, Equatable {
     public let message: String
+    /// For a web page instead of a feed: the feeds it announces (`<link rel="alternate">`),
+    /// which a subscriber can offer or follow.
+    public var alternates: [URL] = []
 
-    public init(_ message: String) { self.message = message }
+    public init(_ message: String, alternates: [URL] = []) {
+        self.message = message
+        self.alternates = alternates
+    }
 
     public var description: String { message }
 
     public static func notAFeed(_ url: URL) -> FeedError {
         FeedError("feed at \(url.absoluteString) is not a newsstand, OPDS, Atom, RSS or JSON feed")
+    }
+
+    public static func webPage(_ url: URL, feeds: [URL]) -> FeedError {
+        let list = feeds.map(\.absoluteString).joined(separator: ", ")
+        return FeedError("\(url.absoluteString) is a web page, not a feed; it announces \(feeds.count == 1 ? "a feed" : "feeds") at \(list)",
+                         alternates: feeds)
     }
 
     public static func unreadable(_ url: URL, _ reason: String) -> FeedError {

@@ -54,11 +54,32 @@ public enum FeedParser {
         case "feed": document = atom.finish(root)
         case "rss", "RDF": document = rss.finish(root)
         case "plist": document = try PlistReader.read(PlistReader.value(root), url: url)
+        case "html":
+            let feeds = announcedFeeds(root, url: url)
+            throw feeds.isEmpty ? FeedError.notAFeed(url) : FeedError.webPage(url, feeds: feeds)
         default: throw FeedError.notAFeed(url)
         }
         var notes = xml.warnings
         if let error = xml.error { notes.append("the feed is not well-formed (\(error)); what could be read was kept") }
         document.problems = notes + document.problems
         return document
+    }
+
+    /// Feed links a web page announces in its head, in page order.
+    static func announcedFeeds(_ html: XMLElement, url: URL) -> [URL] {
+        let base = LinkBase(html.descendants("base").first?.attribute("href").flatMap { FeedLinks.resolve($0, against: url) } ?? url)
+        let feedTypes: Set<String> = [
+            "application/atom+xml", "application/rss+xml", "application/rdf+xml", "application/feed+json",
+            "application/json", "application/opds+json",
+        ]
+        var feeds: [URL] = []
+        for link in html.descendants("link") {
+            let rels = (link.attribute("rel") ?? "").lowercased().split(separator: " ")
+            let type = (link.attribute("type") ?? "").lowercased().split(separator: ";").first.map(String.init) ?? ""
+            guard rels.contains("alternate"), feedTypes.contains(type),
+                  let href = FeedLinks.resolve(link.attribute("href"), against: base), !feeds.contains(href) else { continue }
+            feeds.append(href)
+        }
+        return feeds
     }
 }

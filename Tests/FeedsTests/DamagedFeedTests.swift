@@ -73,3 +73,12 @@ import Testing
         }
     }
 }
+
+/// Inputs found by fuzzing that once crashed, kept so they never do again.
+@Suite struct FuzzRegressionTests {
+    @Test func mediaTypeOfOnlyParameters() throws {
+        let xml = "<rss><channel><item><guid>a</guid><enclosure url=\"a.zip\" type=\";\"/></item></channel></rss>"
+        let doc = try FeedParser.parse(Data(xml.utf8), url: try #require(URL(string: "https://f.example/rss")))
+        #expect(doc.entries.first?.contentURL?.absoluteString == "https://f.example/a.zip")
+    }
+}

@@ -85,6 +85,12 @@ import Testing
         ("February 7, 2026", "2026-02-07T00:00:00Z"),
         ("Saturday, 7 February 2026 9:00:00 UT", "2026-02-07T09:00:00Z"),
         ("1770454800", "2026-02-07T09:00:00Z"),
+        ("Sat, 7 Feb 2026 9:00:00 PM EST", "2026-02-08T02:00:00Z"),
+        ("February 7, 2026 12:15 AM", "2026-02-07T00:15:00Z"),
+        ("2026/02/07 09:00", "2026-02-07T09:00:00Z"),
+        ("07.02.2026 09:00 +0100", "2026-02-07T08:00:00Z"),
+        ("25/12/2026", "2026-12-25T00:00:00Z"),
+        ("12/25/2026", "2026-12-25T00:00:00Z"),
         ("Sat, 07 Feb 2026 09:00:00 +9223372036854775807", "2026-02-07T09:00:00Z"),  // an absurd offset is ignored
     ])
     func parses(_ input: String, _ expected: String) {
@@ -96,7 +102,7 @@ import Testing
         #expect(date.timeIntervalSince(utc("2026-02-07T09:00:00Z")) == 0.125)
     }
 
-    @Test(arguments: ["", "soon", "2026-13-01", "99999999999999999999:00 7 Feb 2026", "32 Feb 2026", "Feb 2026", "2026-02-07T25:00:00Z", "yesterday 10:00"])
+    @Test(arguments: ["", "soon", "2026-13-01", "99999999999999999999:00 7 Feb 2026", "32 Feb 2026", "Feb 2026", "03/04/2026", "2026/13/01", "2026-02-07T25:00:00Z", "yesterday 10:00"])
     func refuses(_ input: String) {
         #expect(FeedDates.parse(input) == nil, "\(input)")
     }
@@ -134,5 +140,27 @@ import Testing
             == "One two three &c … &bogus;")
         #expect(FeedText.fromHTML("a < b and c<d") == "a < b and c")
         #expect(FeedText.fromHTML("x <script>never closed") == "x")
+    }
+}
+
+@Suite struct WebPageTests {
+    @Test func aWebPageNamesTheFeedsItAnnounces() throws {
+        let html = """
+            <!DOCTYPE html>
+            <html lang=en><head><meta charset=utf-8><title>Harbour</title>
+            <link rel="stylesheet" href="/s.css">
+            <link rel=alternate type="application/atom+xml" title="Issues" href="/feeds/issues.atom">
+            <link rel="alternate" type="application/rss+xml; charset=utf-8" href="https://harbour.example/rss">
+            <link rel="alternate" type="text/html" href="/fr/">
+            </head><body><p>Hello<br>world</body></html>
+            """
+        let url = try #require(URL(string: "https://harbour.example/index.html"))
+        do {
+            _ = try FeedParser.parse(Data(html.utf8), url: url)
+            Issue.record("a web page was read as a feed")
+        } catch let error as FeedError {
+            #expect(error.alternates.map(\.absoluteString) == ["https://harbour.example/feeds/issues.atom", "https://harbour.example/rss"])
+            #expect(error.description.contains("is a web page, not a feed"))
+        }
     }
 }
