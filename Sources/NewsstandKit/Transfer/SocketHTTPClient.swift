@@ -89,8 +89,9 @@ private final class ResponseReader {
         return got > 0
     }
 
-    /// Reads one line ending in CRLF (or LF), without the line ending.
-    func readLine(limit: Int, what: String) throws -> String {
+    /// Reads one line ending in CRLF (or LF), without the line ending; a line longer than
+    /// `limit` is the error `tooLong` (or a generic one).
+    func readLine(limit: Int, what: String, tooLong: TransferError? = nil) throws -> String {
         var scanned = start
         while true {
             if let newline = (scanned..<end).first(where: { buffer[$0] == 0x0A }) {
@@ -101,7 +102,7 @@ private final class ResponseReader {
                 return line
             }
             scanned = end
-            if end - start >= limit { throw TransferError.fatal("the server sent a \(what) longer than \(limit) bytes") }
+            if end - start >= limit { throw tooLong ?? TransferError.fatal("the server sent a \(what) longer than \(limit) bytes") }
             let before = start
             guard try fill() else { throw TransferError.network("the server closed the connection in the middle of the \(what)") }
             scanned -= before - start  // fill() may have moved the unconsumed bytes to the front
@@ -110,7 +111,8 @@ private final class ResponseReader {
 
     func readHead() throws -> HTTPResponseHead {
         var budget = SocketHTTPClient.maxHeaderBytes
-        let statusLine = try readLine(limit: budget, what: "response header")
+        let tooLong = TransferError.fatal("the server sent more than \(SocketHTTPClient.maxHeaderBytes) bytes of headers")
+        let statusLine = try readLine(limit: budget, what: "response header", tooLong: tooLong)
         budget -= statusLine.utf8.count
         let parts = statusLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
         guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]), (100...999).contains(status) else {
@@ -119,9 +121,9 @@ private final class ResponseReader {
         var headers: [String: String] = [:]
         var lastName: String?
         while true {
-            let line = try readLine(limit: max(budget, 1), what: "response header")
+            let line = try readLine(limit: max(budget, 1), what: "response header", tooLong: tooLong)
             budget -= line.utf8.count + 2
-            if budget <= 0 { throw TransferError.fatal("the server sent more than \(SocketHTTPClient.maxHeaderBytes) bytes of headers") }
+            if budget <= 0 { throw tooLong }
             if line.isEmpty { break }
             if line.first == " " || line.first == "\t", let name = lastName {
                 headers[name, default: ""] += " " + line.trimmingCharacters(in: .whitespaces)  // obsolete folding

@@ -9,9 +9,19 @@ import FoundationNetworking
 /// called from any thread and makes a running `run` throw a `TransferError` whose
 /// `isCancelled` is true, leaving the `.part` file for a later resume.
 ///
-/// http goes through `SocketHTTPClient` (our own HTTP/1.1 over POSIX sockets: as fast as
-/// curl, exact control of Range and framing); https through URLSession; file:// is copied
-/// in 256 KiB chunks so progress is real.
+/// http goes through `SocketHTTPClient` (our own HTTP/1.1 over POSIX sockets: faster than
+/// curl thanks to splice(2), exact control of Range and framing); https through
+/// URLSession; file:// is copied in 256 KiB chunks so progress is real.
+///
+/// Crash safety: bytes reach the `.part` file as they arrive (nothing is held back in
+/// memory), and a response's validator is handed to `onValidator` after the file was
+/// truncated for it and before its first byte is written. So after a `kill -9` at any
+/// moment, the `.part` is a prefix of the version named by the last validator the caller
+/// stored — or, if the caller had not stored it yet, the stored (older) validator makes
+/// the server answer 200 and the transfer starts over. Nothing already on disk is fetched
+/// again when the validator still holds.
+///
+/// One `Transfer` runs one `run` at a time; use one per asset.
 public final class Transfer: @unchecked Sendable {
     public let request: TransferRequest
     public let partFile: URL

@@ -13,7 +13,8 @@ import Foundation
 /// `fail=CODE&fail_times=K&retry_after=V`, `auth=basic&user=U&pass=P` or
 /// `auth=bearer&token=T`, `length_delta=D` (wrong Content-Length), `no_length=1`,
 /// `chunked=1`, `change_after=K` (the file changes after K requests), `bad_range=D`
-/// (Content-Range off by D), `short_range=N` (206 carrying only N bytes).
+/// (Content-Range off by D), `short_range=N` (206 carrying only N bytes), `huge_header=N`
+/// (an N-byte header line). `/to/KEY?location=L` redirects to L.
 /// `/redirect/N/KEY?…` redirects N+1 times (absolute and relative Locations) to
 /// `/file/KEY?…`; `/loop/KEY` redirects to itself; `/status/CODE` answers CODE.
 /// Every request to KEY is logged as a JSON line in `logDirectory/KEY.jsonl` when its
@@ -220,6 +221,9 @@ class Handler(BaseHTTPRequestHandler):
         elif len(parts) == 2 and parts[0] == "loop":
             self.record(parts[1], 302)
             self.simple(302, {"Location": "/loop/%s?%s" % (parts[1], url.query)})
+        elif len(parts) == 2 and parts[0] == "to":
+            self.record(parts[1], 302)
+            self.simple(302, {"Location": self.q["location"]})
         elif len(parts) == 2 and parts[0] == "status":
             self.simple(int(parts[1]), {})
         else:
@@ -289,6 +293,8 @@ class Handler(BaseHTTPRequestHandler):
         last_modified = formatdate(1700000000 + seed * 1000, usegmt=True)
         kinds = q.get("validators", "both")
         headers = {}
+        if "huge_header" in q:
+            headers["X-Huge"] = "h" * int(q["huge_header"])
         if kinds in ("both", "etag", "weak"):
             headers["ETag"] = etag
         if kinds in ("both", "lastmod"):

@@ -111,6 +111,25 @@ struct HTTPStatusTests {
         #expect(loop?.isRetryable == false)
     }
 
+    @Test("a redirect to a file:// URL is refused")
+    func redirectToFile() throws {
+        let scratch = try Scratch()
+        let location = "file:///etc/passwd".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        let (result, error) = run("/to/\(TestHTTPServer.uniqueKey("tofile"))?location=\(location)", scratch: scratch)
+        #expect(result == nil)
+        #expect(error?.message.contains("not http or https") == true)
+        #expect(fileSize(scratch.partFile) <= 0)
+    }
+
+    @Test("response headers larger than 64 KiB are refused, not buffered without end")
+    func hugeHeaders() throws {
+        let scratch = try Scratch()
+        let (result, error) = run("/file/\(TestHTTPServer.uniqueKey("huge"))?size=10&huge_header=200000", scratch: scratch)
+        #expect(result == nil)
+        #expect(error?.message.contains("65536 bytes") == true)
+        #expect(error?.isRetryable == false)
+    }
+
     @Test("a Content-Length longer than the body is a retryable short read", arguments: HTTPClientKind.allCases)
     func contentLengthTooLong(client: HTTPClientKind) throws {
         let scratch = try Scratch()
