@@ -35,7 +35,7 @@ extension Library {
             return try sync(updated, entries: document.entries)
         } catch {
             updated.lastError = "\(error)"
-            try? save(updated)
+            _ = try? save(updated)
             throw error
         }
     }

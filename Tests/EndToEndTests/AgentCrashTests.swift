@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The download agent killed with SIGKILL in the middle of a transfer: the next agent
+/// resumes from the partial file and installs a byte-identical issue.
+@Suite(.serialized) struct AgentCrashTests {
+    @Test func killedMidTransferResumesAndInstallsIdenticalBytes() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-crash-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let home = root.appendingPathComponent("home")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+
+        // A 3 MB issue of incompressible bytes in a stored zip, and a feed that lists it.
+        let payload = root.appendingPathComponent("payload.bin")
+        var generator = SystemRandomNumberGenerator()
+        try Data((0..<(3 << 20)).map { _ in UInt8.random(in: 0...255, using: &generator) }).write(to: payload)
+        let archive = root.appendingPathComponent("issue.zip")
+        _ = try Tmux.run(["python3", "-c", """
+            import zipfile, sys
+            with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_STORED) as z:
+                z.writestr("index.html", "<h1>Crash test</h1><p>Bytes follow.</p>")
+                z.write(sys.argv[2], "payload.bin")
+            """, archive.path, payload.path])
+        let feed = root.appendingPathComponent("feed.xml")
+        try """
+            <?xml version="1.0" encoding="utf-8"?>
+            <feed xmlns="http://www.w3.org/2005/Atom"><title>Crash Weekly</title><id>urn:crash</id><updated>2026-11-01T00:00:00Z</updated>
+            <entry><id>crash-1</id><title>Crash One</title><updated>2026-11-01T00:00:00Z</updated>
+            <link rel="http://opds-spec.org/acquisition" type="application/zip" href="issue.zip"/></entry></feed>
+            """.write(to: feed, atomically: true, encoding: .utf8)
+
+        let env = ["env", "NEWSSTAND_HOME=\(home.path)", "NEWSSTAND_FILE_THROTTLE_MS=3", "NEWSSTAND_RESOURCES=/nonexistent"]
+        let subscribed = try Tmux.runWithStatus(env + [Tmux.binary.path, "subscribe", feed.path])
+        #expect(subscribed.status == 0, "\(subscribed.output)")
+        // `download` queues the issue and starts the agent detached.
+        let queued = try Tmux.runWithStatus(env + [Tmux.binary.path, "download", "crash-1"])
+        #expect(queued.status == 0, "\(queued.output)")
+
+        // Wait until about a third has arrived, then kill the agent outright.
+        let partial = home.appendingPathComponent("cache/partial")
+        let lock = home.appendingPathComponent("state/agent.lock")
+        var killedAt: Int64 = 0
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            let parts = (try? FileManager.default.contentsOfDirectory(at: partial, includingPropertiesForKeys: [.fileSizeKey])) ?? []
+            let size = parts.compactMap { try? $0.resourceValues(forKeys: [.fileSizeKey]).fileSize }.max() ?? 0
+            if size > 1 << 20,
+               let text = try? String(contentsOf: lock, encoding: .utf8),
+               let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+                kill(pid, SIGKILL)
+                killedAt = Int64(size)
+                break
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        #expect(killedAt > 0, "the transfer never got under way")
+        Thread.sleep(forTimeInterval: 0.3)
+        let midway = try Tmux.run(env + [Tmux.binary.path, "issues", "--json"])
+        #expect(midway.contains("\"status\" : \"downloading\""), "\(midway)")
+
+        // A new agent (in the foreground) picks the transfer up where it stopped.
+        let resumed = try Tmux.runWithStatus(env + [Tmux.binary.path, "agent"])
+        #expect(resumed.status == 0, "\(resumed.output)")
+        let resumedFrom = resumed.output.components(separatedBy: "resume from ").dropFirst().first
+            .flatMap { Int64($0.prefix { $0.isNumber }) } ?? 0
+        #expect(resumedFrom > 0, "did not resume:\n\(resumed.output)")
+        #expect(killedAt - resumedFrom <= 1 << 20, "re-fetched more than 1 MiB: killed at \(killedAt), resumed from \(resumedFrom)")
+
+        let after = try Tmux.run(env + [Tmux.binary.path, "issues", "--json"])
+        #expect(after.contains("\"status\" : \"available\""), "\(after)")
+        let issues = home.appendingPathComponent("cache/issues")
+        let directory = try #require(try FileManager.default.contentsOfDirectory(atPath: issues.path).first)
+        let installed = issues.appendingPathComponent(directory).appendingPathComponent("payload.bin")
+        #expect(try Data(contentsOf: installed) == Data(contentsOf: payload))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: partial.path).isEmpty)
+    }
+}
