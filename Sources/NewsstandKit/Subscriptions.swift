@@ -15,6 +15,7 @@ extension Library {
         publication.lastError = nil
         publication = try save(publication)
         let result = try sync(publication, entries: document.entries)
+        fetchRemoteCovers(for: publication)
         return (publication, result)
     }
 
@@ -32,12 +33,41 @@ extension Library {
             updated.lastRefresh = Date()
             updated.lastError = nil
             updated = try save(updated)
-            return try sync(updated, entries: document.entries)
+            let result = try sync(updated, entries: document.entries)
+            fetchRemoteCovers(for: updated)
+            return result
         } catch {
             updated.lastError = "\(error)"
             _ = try? save(updated)
             throw error
         }
+    }
+
+    /// Brings http(s) covers of a publication and its issues into the cover cache, so the
+    /// shelf can draw them offline. A cover that fails stays a placeholder until the next
+    /// refresh; it never fails the refresh.
+    @discardableResult
+    public func fetchRemoteCovers(for publication: Publication) -> Int {
+        guard let id = publication.id else { return 0 }
+        let issueCovers = ((try? issues(publicationID: id)) ?? []).compactMap(\.coverURL)
+        var fetched = 0
+        for text in [publication.coverURL].compactMap({ $0 }) + issueCovers {
+            guard let url = URL(string: text), !url.isFileURL, localFile(forCover: text) == nil else { continue }
+            let target = paths.coversDirectory.appendingPathComponent(CoverFileName.make(for: url))
+            let part = target.appendingPathExtension("part")
+            let transfer = Transfer(request: TransferRequest(url: url, headers: [:]), partFile: part)
+            do {
+                let result = try TransferRunner.run(transfer, validator: nil, policy: RetryPolicy(maxAttempts: 2, baseDelay: 0.5, maxDelay: 1),
+                                                    progress: { _ in })
+                guard result.bytes <= FeedFetcher.maximumCoverSize else { throw DownloadError(message: "cover too large") }
+                try? FileManager.default.removeItem(at: target)
+                try FileManager.default.moveItem(at: result.file, to: target)
+                fetched += 1
+            } catch {
+                try? FileManager.default.removeItem(at: part)
+            }
+        }
+        return fetched
     }
 
     private func apply(_ info: PublicationInfo, to publication: inout Publication) {
@@ -109,10 +139,11 @@ extension Library {
 }
 
 /// Reads a feed's bytes from a file or over HTTP(S).
-enum FeedFetcher {
+public enum FeedFetcher {
     static let maximumSize = 64 << 20
+    static let maximumCoverSize: Int64 = 32 << 20
 
-    static func fetch(_ url: URL) throws -> Data {
+    public static func fetch(_ url: URL) throws -> Data {
         if url.isFileURL {
             do { return try Data(contentsOf: url) } catch {
                 throw DownloadError(message: "cannot read feed \(url.path): \(error.localizedDescription)")
