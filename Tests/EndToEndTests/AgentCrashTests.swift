@@ -78,3 +78,57 @@ import Glibc
         #expect(try FileManager.default.contentsOfDirectory(atPath: partial.path).isEmpty)
     }
 }
+
+/// Several processes on one library, and the agent outliving the shelf.
+@Suite(.serialized) struct ProcessesTests {
+    @Test func processesOpeningAndWritingOneFreshLibraryAtOnceAllSucceed() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-procs-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let home = root.appendingPathComponent("home")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        // Six feeds, six processes subscribing at the same moment to a library none created.
+        var script = "pids=''; "
+        for n in 0..<6 {
+            let feed = root.appendingPathComponent("feed\(n).xml")
+            try """
+                <feed xmlns="http://www.w3.org/2005/Atom"><title>Paper \(n)</title><id>urn:p\(n)</id><updated>2026-11-01T00:00:00Z</updated>
+                \((0..<20).map { "<entry><id>p\(n)-\($0)</id><title>P\(n) #\($0)</title><updated>2026-10-\(String(format: "%02d", $0 + 1))T00:00:00Z</updated><link rel=\"enclosure\" type=\"application/zip\" href=\"p\(n)-\($0).zip\"/></entry>" }.joined())
+                </feed>
+                """.write(to: feed, atomically: true, encoding: .utf8)
+            script += "'\(Tmux.binary.path)' subscribe '\(feed.path)' > '\(root.path)/out\(n)' 2>&1 & pids=\"$pids $!\"; "
+        }
+        script += "status=0; for p in $pids; do wait $p || status=1; done; exit $status"
+        let run = try Tmux.runWithStatus(["env", "NEWSSTAND_HOME=\(home.path)", "NEWSSTAND_RESOURCES=/nonexistent", "sh", "-c", script])
+        let outputs = (0..<6).map { (try? String(contentsOf: root.appendingPathComponent("out\($0)"), encoding: .utf8)) ?? "" }
+        #expect(run.status == 0, "\(outputs.joined(separator: "\n"))")
+        #expect(!outputs.joined().contains("locked"))
+        let listing = try Tmux.run(["env", "NEWSSTAND_HOME=\(home.path)", "NEWSSTAND_RESOURCES=/nonexistent", Tmux.binary.path, "issues"])
+        for n in 0..<6 { #expect(listing.components(separatedBy: "\n").filter { $0.hasPrefix("Paper \(n)\t") }.count == 20) }
+    }
+
+    @Test func theAgentFinishesADownloadAfterTheShelfQuits() throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-e2e-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let tmux = Tmux()
+        defer { tmux.stop() }
+        try tmux.start(ShelfEndToEndTests.command(home: home, extra: "NEWSSTAND_FILE_THROTTLE_MS=60"))
+        #expect(tmux.waitFor("Tidewater") != nil)
+        try tmux.send("Enter")
+        #expect(tmux.waitFor("TAP TO DOWNLOAD") != nil)
+        try tmux.send("Enter")
+        #expect(tmux.waitFor(timeout: 10) { $0.contains("%") || $0.contains("WAITING") } != nil, "\(tmux.lastScreen)")
+        try tmux.send("Q")                       // quit mid-download
+        #expect(tmux.waitUntilExited())
+        try tmux.tmux(["kill-server"])           // and the terminal goes away too
+        let env = ["env", "NEWSSTAND_HOME=\(home.path)"]
+        var listing = ""
+        let deadline = Date().addingTimeInterval(30)
+        repeat {
+            listing = try Tmux.run(env + [Tmux.binary.path, "issues", "--json"])
+            if listing.contains("\"status\" : \"available\"") { break }
+            Thread.sleep(forTimeInterval: 0.2)
+        } while Date() < deadline
+        #expect(listing.contains("\"name\" : \"tidewater-2026-11\""))
+        #expect(listing.contains("\"status\" : \"available\""), "the agent did not finish after the shelf quit:\n\(listing)")
+    }
+}

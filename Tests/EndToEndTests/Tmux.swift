@@ -42,8 +42,21 @@ final class Tmux {
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        // Test threads block signals; a child must start with none blocked and default
+        // handlers, or a shell's `wait` never hears SIGCHLD.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGCHLD, SIGPIPE, SIGINT, SIGTERM, SIGHUP] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
         var pid: pid_t = 0
-        let status = posix_spawnp(&pid, arguments[0], &actions, nil, &argv, environ)
+        let status = posix_spawnp(&pid, arguments[0], &actions, &attributes, &argv, environ)
         guard status == 0 else { throw TmuxError(message: "cannot start \(arguments[0]): error \(status)") }
         var exitStatus: Int32 = 0
         while waitpid(pid, &exitStatus, 0) < 0 && errno == EINTR {}
