@@ -185,7 +185,7 @@ struct HTMLConverter {
     static let skipped: Set<String> = [
         "head", "script", "style", "template", "iframe", "object", "embed", "canvas", "map",
         "video", "audio", "select", "input", "button", "textarea", "noembed", "noframes",
-        "frame", "applet", "area", "track", "source", "param", "rp", "math",
+        "frame", "applet", "area", "track", "source", "param", "math",
     ]
 
     mutating func walk(_ nodes: HTMLNode.Children, style: TextStyle, link: String?) {

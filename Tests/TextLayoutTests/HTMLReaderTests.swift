@@ -268,6 +268,11 @@ import Testing
         #expect(document.blocks == [.paragraph([StyledSpan("a "), StyledSpan("b ", style: .bold), StyledSpan("c d")])])
     }
 
+    @Test func rubyReadsAsParentheses() {
+        let document = HTMLReader.document(html: "<p><ruby>漢<rp>(</rp><rt>かん</rt><rp>)</rp>字</ruby></p>")
+        #expect(document.blocks.first?.plainText == "漢(かん)字")
+    }
+
     @Test func japaneseArticle() {
         let html = "<h1>港の朝</h1><p>朝の港は静かだった。漁船がゆっくりと戻ってくる。</p>"
         let document = HTMLReader.document(html: html)
