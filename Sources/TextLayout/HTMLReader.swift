@@ -185,7 +185,7 @@ struct HTMLConverter {
     static let skipped: Set<String> = [
         "head", "script", "style", "template", "iframe", "object", "embed", "canvas", "map",
         "video", "audio", "select", "input", "button", "textarea", "noembed", "noframes",
-        "frame", "applet", "area", "track", "source", "param", "rp", "math",
+        "frame", "applet", "area", "track", "source", "param", "math",
     ]
 
     mutating func walk(_ nodes: HTMLNode.Children, style: TextStyle, link: String?) {
@@ -226,7 +226,7 @@ struct HTMLConverter {
         case .anchor:
             if let anchorName = node["name"], !anchorName.isEmpty { recordAnchor(anchorName) }
             if let href = node["href"] {
-                walk(node.children, style: style.union(.link), link: href)
+                walk(node.children, style: style.union(.link), link: Sanitizer.clean(href))
             } else {
                 walk(node.children, style: style, link: link)
             }
@@ -284,7 +284,7 @@ struct HTMLConverter {
             var text = ""
             node.textContent(into: &text)
             text = collapseWhitespace(text)
-            let innerLink = link ?? firstDescendant(of: node, named: ["a"])?["href"]
+            let innerLink = link ?? firstDescendant(of: node, named: ["a"])?["href"].map { Sanitizer.clean($0) }
             let supStyle = style.union(innerLink != nil ? [.dim, .link] : .dim)
             if !text.isEmpty, text.utf8.count <= 6, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
                 let digits = ["⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"]

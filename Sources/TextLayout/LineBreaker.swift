@@ -144,12 +144,10 @@ struct LineBreaker {
         var words: [Word] = []
         var pieces: [Piece] = []
         var word = Word(glue: .none, start: 0, end: 0)
-        /// The first scalar of the character before, whether it was wide, whether it and
-        /// the one before it were letters.
+        /// The first scalars of the two characters before, and whether the last was wide.
         var previous: UInt32 = 0
+        var beforePrevious: UInt32 = 0
         var previousWide = false
-        var previousIsLetter = false
-        var beforePreviousIsLetter = false
         var pendingGlue: Glue?
 
         mutating func scan(span spanIndex: Int, text: String, bytes: UnsafeBufferPointer<UInt8>) {
@@ -169,13 +167,31 @@ struct LineBreaker {
                         case 0x00..<0x20, 0x7F:
                             break
                         default:
-                            let scalar = UInt32(byte)
-                            let letter = LineBreaker.isASCIILetter(scalar)
-                            character(spanIndex, index..<next, scalar: scalar, width: 1) { letter }
+                            character(spanIndex, index..<next, scalar: UInt32(byte), width: 1)
                             if byte != 0x2D {
                                 index = asciiRun(span: spanIndex, bytes: bytes, from: next)
                                 continue
                             }
+                        }
+                        index = next
+                        continue
+                    }
+                } else {
+                    // A scalar that never joins what follows, followed by one that never
+                    // joins what precedes, is a whole grapheme cluster: no need to ask the
+                    // standard library (the common case for CJK text and punctuation).
+                    let (value, length) = LineBreaker.decode(bytes, at: index)
+                    let next = index + length
+                    if LineBreaker.isSimple(value),
+                       next == end || bytes[next] < 0x80 || LineBreaker.isSimple(LineBreaker.decode(bytes, at: next).0) {
+                        switch value {
+                        case 0x2028, 0x2029:
+                            hardBreak()
+                        case 0xAD:
+                            if pendingGlue == nil { pendingGlue = .softHyphen(span: spanIndex) }
+                        default:
+                            let width = Unicode.Scalar(value).map(DisplayWidth.width(of:)) ?? 1
+                            character(spanIndex, index..<next, scalar: value, width: width)
                         }
                         index = next
                         continue
@@ -196,9 +212,7 @@ struct LineBreaker {
                 case 0xAD:
                     if pendingGlue == nil { pendingGlue = .softHyphen(span: spanIndex) }
                 default:
-                    character(spanIndex, index..<next, scalar: scalar, width: DisplayWidth.of(cluster)) {
-                        cluster.isLetter
-                    }
+                    character(spanIndex, index..<next, scalar: scalar, width: DisplayWidth.of(cluster))
                 }
                 index = next
             }
@@ -222,11 +236,9 @@ struct LineBreaker {
             pieces[pieces.count - 1].range = pieces[pieces.count - 1].range.lowerBound..<index
             pieces[pieces.count - 1].width += count
             word.width += count
-            let last = UInt32(bytes[index - 1])
-            beforePreviousIsLetter = count >= 2 ? LineBreaker.isASCIILetter(UInt32(bytes[index - 2])) : previousIsLetter
-            previous = last
+            beforePrevious = count >= 2 ? UInt32(bytes[index - 2]) : previous
+            previous = UInt32(bytes[index - 1])
             previousWide = false
-            previousIsLetter = LineBreaker.isASCIILetter(last)
             return index
         }
 
@@ -248,46 +260,74 @@ struct LineBreaker {
         }
 
         /// One visible character: decides whether a line may break before it.
-        mutating func character(_ span: Int, _ range: Range<Int>, scalar: UInt32, width: Int, isLetter: () -> Bool) {
+        mutating func character(_ span: Int, _ range: Range<Int>, scalar: UInt32, width: Int) {
             let wide = width == 2 || LineBreaker.isCJKPunctuation(scalar)
-            var letter: Bool?
             if let glue = pendingGlue {
                 startWord(glue)
                 pendingGlue = nil
             } else if !word.isEmpty {
                 if (wide || previousWide) && !LineBreaker.noBreakBefore(scalar) && !LineBreaker.noBreakAfter(previous) {
                     startWord(.breakable)
-                } else if LineBreaker.isDash(previous) || (previous == 0x2D && beforePreviousIsLetter) {
+                } else if (LineBreaker.isDash(previous) || (previous == 0x2D && LineBreaker.isLetter(beforePrevious)))
+                            && LineBreaker.isLetter(scalar) {
                     // After a dash, or a hyphen inside a word (`well-known`), before a letter.
-                    letter = isLetter()
-                    if letter == true { startWord(.breakable) }
+                    startWord(.breakable)
                 }
             }
             add(span, range, width)
-            beforePreviousIsLetter = previousIsLetter
+            beforePrevious = previous
             previous = scalar
             previousWide = wide
-            previousIsLetter = letter ?? (scalar < 0x80 ? LineBreaker.isASCIILetter(scalar) : (scalar >= 0xC0 && isLetter()))
             if scalar == 0x3000 { pendingGlue = .breakable }  // ideographic space
         }
 
         mutating func space(_ span: Int, _ range: Range<Int>) {
             pendingGlue = .space(span: span, range: range)
-            beforePreviousIsLetter = previousIsLetter
+            beforePrevious = previous
             previous = 0x20
             previousWide = false
-            previousIsLetter = false
         }
 
         mutating func hardBreak() {
             startWord(.hard)
             pendingGlue = nil
+            beforePrevious = previous
             previous = 0x0A
             previousWide = false
-            previousIsLetter = false
         }
     }
 
+    fileprivate static func isLetter(_ v: UInt32) -> Bool {
+        if v < 0x80 { return isASCIILetter(v) }
+        return Unicode.Scalar(v)?.properties.isAlphabetic ?? false
+    }
+
+    /// The scalar whose UTF-8 encoding starts at `bytes[index]` (valid UTF-8: it came
+    /// from a String) and its length.
+    fileprivate static func decode(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (UInt32, Int) {
+        let lead = UInt32(bytes[index])
+        if lead < 0x80 { return (lead, 1) }
+        if lead < 0xE0 { return ((lead & 0x1F) << 6 | UInt32(bytes[index + 1] & 0x3F), 2) }
+        if lead < 0xF0 {
+            return ((lead & 0x0F) << 12 | UInt32(bytes[index + 1] & 0x3F) << 6 | UInt32(bytes[index + 2] & 0x3F), 3)
+        }
+        return ((lead & 0x07) << 18 | UInt32(bytes[index + 1] & 0x3F) << 12
+                | UInt32(bytes[index + 2] & 0x3F) << 6 | UInt32(bytes[index + 3] & 0x3F), 4)
+    }
+
+    /// Scalars that form a grapheme cluster on their own whatever their neighbours (when
+    /// those are simple or ASCII): letters, punctuation and symbols with no combining,
+    /// joining, prepending or conjoining behaviour (Grapheme_Cluster_Break = Other).
+    fileprivate static func isSimple(_ v: UInt32) -> Bool {
+        switch v {
+        case 0xA0...0x2FF, 0x370...0x482, 0x2010...0x2027, 0x2030...0x205E, 0x20A0...0x20CF,
+             0x2100...0x2BFF, 0x3000...0x3029, 0x3030...0x3098, 0x309B...0x30FF, 0x3400...0x4DBF,
+             0x4E00...0x9FFF, 0xAC00...0xD7A3, 0xFF01...0xFF60:
+            return true
+        default:
+            return false
+        }
+    }
 
     fileprivate static func isASCIILetter(_ v: UInt32) -> Bool {
         (v | 0x20) >= 0x61 && (v | 0x20) <= 0x7A

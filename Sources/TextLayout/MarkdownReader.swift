@@ -771,7 +771,7 @@ private struct InlineParser {
             } else {
                 destination = String(inside.prefix { $0 != " " && $0 != "\n" })
             }
-            destination = HTMLEntities.decode(destination)
+            destination = Sanitizer.clean(HTMLEntities.decode(destination))
             return (label, destination, end + 1)
         }
         if after < chars.count, chars[after] == "[", let refClose = chars[after...].firstIndex(of: "]") {

@@ -111,6 +111,22 @@ import Testing
         #expect(document.blocks[1] == .image(source: "a.png", alt: "alt"))
     }
 
+    @Test func linkTargetsAreCleaned() {
+        let html = "<p><a href=\"https://x.example/&#27;]52;c;QUFB&#7;\u{202E}\">link</a></p>"
+        let document = HTMLReader.document(html: html)
+        guard case .paragraph(let spans) = document.blocks.first else {
+            Issue.record("expected a paragraph")
+            return
+        }
+        #expect(spans.first?.link == "https://x.example/")
+        let markdown = MarkdownReader.document(markdown: "[link](https://x.example/&#27;[2J)")
+        guard case .paragraph(let markdownSpans) = markdown.blocks.first else {
+            Issue.record("expected a paragraph")
+            return
+        }
+        #expect(markdownSpans.first?.link == "https://x.example/")
+    }
+
     @Test func commentsCDATAAndProcessingInstructions() {
         let html = "<p>a<!-- hidden <p>not a paragraph</p> -->b<![CDATA[ <c> & ]]>d<?php echo 1 ?>e</p>"
         let document = HTMLReader.document(html: html)
@@ -250,6 +266,11 @@ import Testing
         let html = "<p>  a <b> b </b> c\n\n d  </p>"
         let document = HTMLReader.document(html: html)
         #expect(document.blocks == [.paragraph([StyledSpan("a "), StyledSpan("b ", style: .bold), StyledSpan("c d")])])
+    }
+
+    @Test func rubyReadsAsParentheses() {
+        let document = HTMLReader.document(html: "<p><ruby>漢<rp>(</rp><rt>かん</rt><rp>)</rp>字</ruby></p>")
+        #expect(document.blocks.first?.plainText == "漢(かん)字")
     }
 
     @Test func japaneseArticle() {

@@ -328,3 +328,34 @@ import Testing
         }
     }
 }
+
+@Suite struct ClusterBoundaryTests {
+    /// Lines of unspaced text, joined, give the text back, and every break falls on a
+    /// grapheme cluster boundary of the original.
+    @Test func breaksFallBetweenClusters() {
+        let pieces = ["日", "本", "語", "。", "「", "」", "ー", "が", "か\u{3099}", "ｶ", "ﾞ", "한", "\u{1100}\u{1161}\u{11A8}",
+                      "é", "e\u{301}", "ñ", "Ω", "ж", "—", "…", "“", "”", "©", "©\u{FE0F}", "❤\u{FE0F}", "☝🏽", "👍🏿",
+                      "👨‍👩‍👧", "🇯🇵", "🏴󠁧󠁢󠁳󠁣󠁴󠁿", "a", "b", "1", "-", "/", "\u{A0}", "\u{600}1", "क्ष", "ि", "\u{302E}"]
+        var state: UInt64 = 99
+        for _ in 0..<200 {
+            var text = ""
+            for _ in 0..<40 {
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                text += pieces[Int((state >> 33) % UInt64(pieces.count))]
+            }
+            let boundaries = Set(text.indices.map { text.utf8.distance(from: text.utf8.startIndex, to: $0) })
+                .union([text.utf8.count])
+            for width in [2, 5, 9] {
+                let lines = LineBreaker(spans: [StyledSpan(text)], columns: width).lines()
+                let texts = lines.map { $0.map(\.text).joined() }
+                #expect(texts.joined() == text)
+                var offset = 0
+                for line in texts {
+                    offset += line.utf8.count
+                    #expect(boundaries.contains(offset), "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+                    #expect(DisplayWidth.of(line) <= width || line.count == 1)
+                }
+            }
+        }
+    }
+}
