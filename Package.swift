@@ -74,7 +74,7 @@ let package = Package(
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"], swiftSettings: swift5),
         .testTarget(name: "TextLayoutTests", dependencies: ["TextLayout"], swiftSettings: swift5),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"], swiftSettings: swift5),
-        .testTarget(name: "ShelfTests", dependencies: ["Shelf", "Terminal", "NewsstandKit", "Imaging"], swiftSettings: swift5),
+        .testTarget(name: "ShelfTests", dependencies: ["Shelf", "Terminal", "NewsstandKit", "Imaging", "IssueArchive", "TextLayout"], swiftSettings: swift5),
         .testTarget(name: "EndToEndTests", dependencies: ["newsstand"], swiftSettings: swift5),
     ]
 )

@@ -45,31 +45,6 @@ public enum ArchiveReport {
         return String(decoding: try encoder.encode(content), as: UTF8.self)
     }
 
-    /// The articles' text in reading order, tags stripped crudely (TODO for the lead: TextLayout's
-    /// `HTMLReader.document(html:)` gives proper blocks; this module does not depend on it).
-    /// A comic has no text: its pages are listed instead.
-    public static func text(_ content: IssueContent, root: URL) -> String {
-        var parts: [String] = []
-        for resource in content.readingOrder {
-            guard let file = try? IssueReader.resolve(resource.path, in: root) else { continue }
-            if resource.mediaType.hasPrefix("image/") {
-                parts.append("[page: \(clean(resource.path))]")
-                continue
-            }
-            guard let data = try? Data(contentsOf: file) else { continue }
-            let source = String(decoding: data, as: UTF8.self)
-            let text: String
-            switch resource.mediaType {
-            case "text/html", "application/xhtml+xml", "application/x-dtbook+xml":
-                text = HTMLScan.text(of: source)
-            default:
-                text = source
-            }
-            parts.append(clean(text, keepNewlines: true).trimmingCharacters(in: .whitespacesAndNewlines))
-        }
-        return parts.filter { !$0.isEmpty }.joined(separator: "\n\n")
-    }
-
     /// Removes C0/C1 controls (ESC, CSI, BEL...) and bidirectional overrides, so nothing from an
     /// archive can drive the terminal.
     static func clean(_ s: String, keepNewlines: Bool = false) -> String {

@@ -28,7 +28,12 @@ public enum PlainText {
                 case .blank, .rule:
                     output += "\n"
                 case .image(_, let alt, _, let row):
-                    if row == 0 { output += String(repeating: " ", count: line.indent) + "[image: \(alt)]\n" }
+                    // The whole description, wrapped like text: screen readers need all of it.
+                    guard row == 0 else { break }
+                    let caption = PlainTextReader.document(text: "[image: \(alt)]")
+                    for wrapped in Layout.lines(for: caption, width: max(10, width - line.indent)) where wrapped.kind == .text {
+                        output += String(repeating: " ", count: line.indent) + wrapped.spans.map(\.text).joined() + "\n"
+                    }
                 case .text:
                     output += String(repeating: " ", count: line.indent) + line.spans.map(\.text).joined() + "\n"
                 }

@@ -29,14 +29,4 @@ import Testing
         #expect(json.contains("\"path\" : \"a/b.xhtml\""))
         #expect(try JSONDecoder().decode(IssueContent.self, from: Data(json.utf8)) == content)
     }
-
-    @Test func textIsTheArticlesInReadingOrderWithoutTagsOrEscapes() throws {
-        let scratch = try Scratch()
-        let (content, root) = try openIssue([
-            ("b.html", "<html><head><title>Skip me</title><style>p{}</style></head><body><h1>Second</h1><p>Two &amp; <i>more</i>\u{1B}[31m</p><!-- <p>hidden</p> --></body></html>"),
-            ("a.md", "# First\n\nOne."),
-        ], in: scratch)
-        defer { try? FileManager.default.removeItem(at: root) }
-        #expect(ArchiveReport.text(content, root: root) == "# First\n\nOne.\n\nSecond\n\nTwo & more[31m")
-    }
 }

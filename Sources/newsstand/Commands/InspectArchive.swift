@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import IssueArchive
+import Shelf
 
 /// `newsstand inspect archive FILE [--json|--text]`: what an issue archive holds, read safely
 /// into a temporary folder that is removed afterwards.
@@ -36,7 +37,7 @@ struct InspectArchive: ParsableCommand {
         defer { try? FileManager.default.removeItem(at: root) }
         switch output {
         case .json?: print(try ArchiveReport.json(content))
-        case .text?: print(ArchiveReport.text(content, root: root))
+        case .text?: print(try PlainText.render(directory: root), terminator: "")
         case nil: print(ArchiveReport.summary(content))
         }
     }
