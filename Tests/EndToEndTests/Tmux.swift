@@ -71,8 +71,11 @@ final class Tmux {
         if started {
             try tmux(["respawn-pane", "-k", "-t", session, command])
         } else {
-            try tmux(["-f", "/dev/null", "new-session", "-d", "-s", session, "-x", "\(width)", "-y", "\(height)", command])
-            try tmux(["set-option", "-t", session, "remain-on-exit", "on"])
+            // remain-on-exit from the server's own configuration: a command that ends at
+            // once must still leave its screen to read.
+            let configuration = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket).conf")
+            try "set-option -wg remain-on-exit on\n".write(to: configuration, atomically: true, encoding: .utf8)
+            try tmux(["-f", configuration.path, "new-session", "-d", "-s", session, "-x", "\(width)", "-y", "\(height)", command])
             started = true
         }
     }
@@ -115,7 +118,10 @@ final class Tmux {
     /// What the screen showed when the last wait gave up (for failure messages).
     var lastScreen = ""
 
-    func stop() { _ = try? tmux(["kill-server"]) }
+    func stop() {
+        _ = try? tmux(["kill-server"])
+        try? FileManager.default.removeItem(at: FileManager.default.temporaryDirectory.appendingPathComponent("\(socket).conf"))
+    }
 
     deinit { stop() }
 }
