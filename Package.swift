@@ -32,6 +32,8 @@ let package = Package(
         ),
 
         .target(name: "Markup", swiftSettings: swift5),
+        // The TOML subset themes and config.toml need (TOMLKit's dependencies are not available here).
+        .target(name: "TOMLReader", swiftSettings: swift5),
         .target(name: "Feeds", dependencies: ["Markup"], swiftSettings: swift5),
         .target(
             name: "IssueArchive",
@@ -41,7 +43,7 @@ let package = Package(
         .target(
             name: "NewsstandKit",
             dependencies: [
-                "Feeds", "IssueArchive", "CSystemZlib", "CSystemCrypto",
+                "Feeds", "IssueArchive", "CSystemZlib", "TOMLReader", "CSystemCrypto",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -49,7 +51,7 @@ let package = Package(
         ),
         .target(name: "Imaging", dependencies: ["CImageCodecs"], swiftSettings: swift5),
         .target(name: "TextLayout", dependencies: ["Markup"], swiftSettings: swift5),
-        .target(name: "Terminal", dependencies: ["CNcursesw", "TextLayout"], swiftSettings: swift5),
+        .target(name: "Terminal", dependencies: ["CNcursesw", "TextLayout", "TOMLReader"], swiftSettings: swift5),
         .target(
             name: "Shelf",
             dependencies: ["Terminal", "Imaging", "TextLayout", "NewsstandKit", "IssueArchive"],
@@ -67,13 +69,14 @@ let package = Package(
         // Transfer benchmark driver (benchmarks/transfer/run.sh); never run by `swift test`.
         .executableTarget(name: "newsstand-bench-transfer", dependencies: ["NewsstandKit"], swiftSettings: swift5),
 
+        .testTarget(name: "TOMLReaderTests", dependencies: ["TOMLReader"], swiftSettings: swift5),
         .testTarget(name: "MarkupTests", dependencies: ["Markup"], swiftSettings: swift5),
         .testTarget(name: "FeedsTests", dependencies: ["Feeds"], resources: [.copy("Fixtures")], swiftSettings: swift5),
         .testTarget(name: "IssueArchiveTests", dependencies: ["IssueArchive", "CSystemZlib", .product(name: "ZIPFoundation", package: "ZIPFoundation")], swiftSettings: swift5),
         .testTarget(name: "NewsstandKitTests", dependencies: ["NewsstandKit", .product(name: "ZIPFoundation", package: "ZIPFoundation")], swiftSettings: swift5),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"], swiftSettings: swift5),
         .testTarget(name: "TextLayoutTests", dependencies: ["TextLayout"], swiftSettings: swift5),
-        .testTarget(name: "TerminalTests", dependencies: ["Terminal"], swiftSettings: swift5),
+        .testTarget(name: "TerminalTests", dependencies: ["Terminal", "TOMLReader"], swiftSettings: swift5),
         .testTarget(name: "ShelfTests", dependencies: ["Shelf", "Terminal", "NewsstandKit", "Imaging", "IssueArchive", "TextLayout"], swiftSettings: swift5),
         .testTarget(name: "EndToEndTests", dependencies: ["newsstand"], swiftSettings: swift5),
     ]

@@ -11,7 +11,15 @@ public final class Agent: @unchecked Sendable {
         public var retryPolicy = RetryPolicy.standard
         /// How often progress reaches the database (other processes read it from there).
         public var progressInterval: TimeInterval = 0.25
+        /// Credentials answered to a 401, by host (config.toml).
+        public var config = Config()
         public init() {}
+
+        /// Options from the user's config.toml.
+        public init(config: Config) {
+            self.config = config
+            maxConcurrentTransfers = config.maxConcurrentDownloads
+        }
     }
 
     public enum Outcome: Equatable { case finished, alreadyRunning }
@@ -73,7 +81,8 @@ public final class Agent: @unchecked Sendable {
         let headers = (try? JSONSerialization.jsonObject(with: Data(asset.headers.utf8)) as? [String: String]) ?? [:]
         let transfer = Transfer(request: TransferRequest(url: url, headers: headers),
                                 partFile: library.partialFile(for: asset),
-                                expectedLength: issue?.contentLength, expectedSHA256: issue?.sha256)
+                                expectedLength: issue?.contentLength, expectedSHA256: issue?.sha256,
+                                credentials: options.config.credentials(for: url))
         lock.withLock { running[asset.identifier] = transfer }
         group.enter()
         Thread.detachNewThread { [self] in

@@ -1,4 +1,5 @@
 import Foundation
+import TOMLReader
 
 /// A theme file that cannot be used, with where and why.
 public struct ThemeError: Error, CustomStringConvertible, Equatable {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Terminal
+import TOMLReader
 
 @Suite struct ThemeTests {
     /// The repository's themes/ folder, found from this file's path.

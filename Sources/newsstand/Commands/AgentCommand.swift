@@ -9,8 +9,8 @@ struct AgentCommand: ParsableCommand {
     @Flag(help: "Keep running when the queue is empty.")
     var watch = false
 
-    @Option(help: "Transfers at once.")
-    var concurrent: Int = 2
+    @Option(help: "Transfers at once (default: max_concurrent_downloads in config.toml, else 2).")
+    var concurrent: Int?
 
     func run() throws {
         LoggingSystem.bootstrap { label in
@@ -19,9 +19,11 @@ struct AgentCommand: ParsableCommand {
             return handler
         }
         let library = try Context.library()
-        var options = Agent.Options()
+        let config: Config
+        do { config = try Config.load(paths: library.paths) } catch { throw CommandFailure("\(error)") }
+        var options = Agent.Options(config: config)
         options.watch = watch
-        options.maxConcurrentTransfers = max(1, concurrent)
+        if let concurrent { options.maxConcurrentTransfers = max(1, concurrent) }
         let agent = Agent(library: library, options: options)
         AgentSignals.install { agent.stop() }
         switch try agent.run() {

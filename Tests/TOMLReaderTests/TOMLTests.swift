@@ -1,5 +1,5 @@
 import Testing
-@testable import Terminal
+@testable import TOMLReader
 
 @Suite struct TOMLTests {
     @Test func readsScalarsTablesAndComments() throws {
