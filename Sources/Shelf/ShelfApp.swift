@@ -38,6 +38,9 @@ public final class ShelfApp {
         var status: String?
         var statusIsError = false
         var confirmRemoval: Int64?
+        /// `/`: only titles containing this are shown (case-insensitive).
+        var filter = ""
+        var editingFilter = false
         var width = 80
         var height = 24
         var quit = false
@@ -122,15 +125,61 @@ public final class ShelfApp {
     /// Reads what the current screen shows from the library.
     func reload() {
         do {
-            state.summaries = try env.library.shelfSummaries()
+            state.summaries = try env.library.shelfSummaries().filter { matchesFilter($0.publication.title) }
             state.shelfSelection = clamp(state.shelfSelection, count: state.summaries.count)
             if let id = state.storePublicationID {
-                state.tiles = try env.library.storeTiles(publicationID: id)
+                state.tiles = try env.library.storeTiles(publicationID: id).filter { matchesFilter($0.issue.title) }
                 state.storeSelection = clamp(state.storeSelection, count: state.tiles.count)
             }
         } catch {
             setStatus("library: \(error)", error: true)
         }
+    }
+
+    private func matchesFilter(_ title: String) -> Bool {
+        state.filter.isEmpty || title.range(of: state.filter, options: [.caseInsensitive, .diacriticInsensitive]) != nil
+    }
+
+    /// Typing a filter: characters add, Backspace removes, Enter keeps it, Escape clears it.
+    private func editFilter(_ key: Key) {
+        switch key {
+        case .enter:
+            state.editingFilter = false
+        case .escape:
+            state.editingFilter = false
+            state.filter = ""
+        case .backspace:
+            if !state.filter.isEmpty { state.filter.removeLast() }
+        case .character(let character):
+            state.filter.append(character)
+        default:
+            return
+        }
+        setStatus(state.editingFilter ? "/" + state.filter : (state.filter.isEmpty ? nil : "Showing titles with “\(state.filter)” (/ then Escape shows all)"))
+        reload()
+    }
+
+    private func startFilter() {
+        state.editingFilter = true
+        setStatus("/" + state.filter)
+    }
+
+    /// `n`: the next publication with unread issues, or the next NEW issue in a store.
+    private func selectNextNew() {
+        let flags: [Bool]
+        let current: Int
+        switch state.screen {
+        case .shelf: flags = state.summaries.map { $0.unreadCount > 0 }; current = state.shelfSelection
+        case .store: flags = state.tiles.map { $0.issue.unread && $0.issue.status == .available }; current = state.storeSelection
+        default: return
+        }
+        guard !flags.isEmpty else { return }
+        for step in 1...flags.count where flags[(current + step) % flags.count] {
+            let index = (current + step) % flags.count
+            if state.screen == .shelf { state.shelfSelection = index } else { state.storeSelection = index }
+            return
+        }
+        setStatus("Nothing new.")
     }
 
     func setStatus(_ text: String?, error: Bool = false) {
@@ -152,6 +201,7 @@ public final class ShelfApp {
         case .key(let key):
             if key == .control("c") { state.quit = true; return }
             if key == .control("z") { suspendRequested = true; return }
+            if state.editingFilter { editFilter(key); return }
             if let id = state.confirmRemoval {
                 state.confirmRemoval = nil
                 if key == .character("y") || key == .character("Y") { removeContent(issueID: id) } else { setStatus("Kept.") }
@@ -181,9 +231,14 @@ public final class ShelfApp {
                let newest = try? env.library.storeTiles(publicationID: id).first {
                 tap(newest.issue, allowRead: false)
             }
+        case .pageUp: moveShelf(by: -columns * 2)
+        case .pageDown: moveShelf(by: columns * 2)
         case .character("r"): refreshSelected(all: false)
         case .character("R"): refreshSelected(all: true)
+        case .character("/"): startFilter()
+        case .character("n"): selectNextNew()
         case .character("?"): showHelp()
+        case .escape where !state.filter.isEmpty: editFilter(.escape)
         case .character("q"), .character("Q"), .escape: state.quit = true
         default: break
         }
@@ -205,11 +260,18 @@ public final class ShelfApp {
                 setStatus("Remove the downloaded content of “\(tile.issue.title)”? (y/n)")
             }
         case .character("r"): refreshSelected(all: false)
+        case .character("/"): startFilter()
+        case .character("n"): selectNextNew()
         case .character("?"): showHelp()
         case .character("Q"): state.quit = true
+        case .escape where !state.filter.isEmpty:
+            editFilter(.escape)
         case .character("q"), .escape, .backspace:
             state.screen = .shelf
             state.storePublicationID = nil
+            state.filter = ""
+            setStatus(nil)
+            reload()
         default: break
         }
     }
@@ -283,6 +345,7 @@ public final class ShelfApp {
     private func openStore() {
         guard let summary = selectedSummary, let id = summary.publication.id else { return }
         state.storePublicationID = id
+        state.filter = ""          // a filter belongs to the screen it was typed on
         state.storeSelection = 0
         state.storeScroll = 0
         state.screen = .store

@@ -234,7 +234,7 @@ extension ShelfApp {
         drawTitleBar("Keys", right: "any key to close", into: &canvas)
         let lines = [
             ("←↓↑→ hjkl", "move"), ("PgUp PgDn g G", "page, first, last"), ("Enter, click", "tap: open, download or read"),
-            ("d", "download"), ("x", "remove downloaded content (asks first)"), ("r / R", "refresh this / all publications"),
+            ("d", "download"), ("x", "remove downloaded content (asks first)"), ("r / R", "refresh this / all publications"), ("/", "filter by title (Escape clears)"), ("n", "next NEW"),
             ("?", "this help"), ("q", "back; quit on the shelf"), ("Q, Ctrl-C", "quit"),
             ("", ""), ("Reader", ""), ("↑↓ j k, Space b", "scroll by line, by page"), ("← → [ ]", "previous, next article"),
             ("g G", "start, end of article"),
@@ -256,8 +256,8 @@ extension ShelfApp {
         }
         let hints: String
         switch state.screen {
-        case .shelf: hints = "←→↑↓ move  Enter open  d download  r refresh  ? help  q quit"
-        case .store: hints = "↑↓ move  Enter tap  d download  x remove  r refresh  q back"
+        case .shelf: hints = "←→↑↓ move  Enter open  d download  / filter  n next new  r refresh  ? help  q quit"
+        case .store: hints = "↑↓ move  Enter tap  d download  x remove  / filter  n next new  q back"
         case .reader: hints = "↑↓ scroll  Space page  ←→ article  g/G start/end  q back"
         case .help: hints = "any key to close"
         }

@@ -194,3 +194,46 @@ final class ShelfHarness {
         #expect(h.key(.character("x")).text.contains("Tidewater"))
     }
 }
+
+@Suite(.serialized) struct ShelfFilterTests {
+    @Test func slashFiltersByTitleAndEscapeShowsAllAgain() throws {
+        let h = try ShelfHarness()
+        _ = h.key(.character("/"))
+        for character in "bad" { _ = h.key(.character(character)) }
+        var screen = h.key(.enter)
+        #expect(screen.text.contains("Rocket Badger"))
+        #expect(!screen.text.contains("Tidewater"))
+        #expect(!screen.text.contains("Ferrybridge"))
+        // Escape shows everything again, and does not quit.
+        screen = h.key(.escape)
+        #expect(screen.text.contains("Tidewater") && screen.text.contains("Ferrybridge") && screen.text.contains("Rocket Badger"))
+        #expect(!h.app.state.quit)
+
+        // A store's filter is its own: filter the shelf, open the one left, see all its issues.
+        _ = h.key(.character("/"))
+        for character in "TIDE" { _ = h.key(.character(character)) }
+        _ = h.key(.enter)
+        screen = h.key(.enter)
+        #expect(screen.text.contains("No. 31") && screen.text.contains("No. 28"))
+        _ = h.key(.character("/"))
+        for character in "31" { _ = h.key(.character(character)) }
+        screen = h.key(.enter)
+        #expect(screen.text.contains("No. 31") && !screen.text.contains("No. 30"))
+    }
+
+    @Test func nJumpsToTheNextPublicationWithSomethingNew() throws {
+        let h = try ShelfHarness()
+        #expect(h.app.state.shelfSelection == 0)
+        var screen = h.key(.character("n"))
+        #expect(screen.text.contains("Nothing new."))
+        let courier = try #require(try h.library.issue(named: "courier-2026-11-19"))
+        try h.library.enqueue(courier)
+        try h.runAgent()
+        _ = h.settle()
+        screen = h.key(.character("n"))
+        #expect(h.app.state.shelfSelection == 1)
+        screen = h.key(.enter)
+        _ = h.key(.character("n"))
+        #expect(h.app.state.tiles[h.app.state.storeSelection].issue.name == "courier-2026-11-19")
+    }
+}
