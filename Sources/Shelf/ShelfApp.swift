@@ -346,6 +346,7 @@ public final class ShelfApp {
         guard let summary = selectedSummary, let id = summary.publication.id else { return }
         state.storePublicationID = id
         state.filter = ""          // a filter belongs to the screen it was typed on
+        setStatus(nil)
         state.storeSelection = 0
         state.storeScroll = 0
         state.screen = .store
