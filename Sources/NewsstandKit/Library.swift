@@ -228,11 +228,13 @@ public final class Library: @unchecked Sendable {
         try? FileManager.default.removeItem(at: contentDirectory(for: issue))
     }
 
-    /// Removes downloaded content but keeps the issue, its position and cover.
-    public func evictContent(of issue: Issue) throws {
+    /// Removes downloaded content but keeps the issue, its position and cover. `toSaveSpace`
+    /// marks it evicted (its tile says so); a removal the user asked for does not.
+    public func evictContent(of issue: Issue, toSaveSpace: Bool = true) throws {
         guard let id = issue.id else { return }
+        // One UPDATE of the columns that change: never a whole stale row written back.
         try db.write { db in
-            try db.execute(sql: "UPDATE issue SET status = 'none', evicted = 1 WHERE id = ?", arguments: [id])
+            try db.execute(sql: "UPDATE issue SET status = 'none', evicted = ? WHERE id = ?", arguments: [toSaveSpace, id])
         }
         try? FileManager.default.removeItem(at: contentDirectory(for: issue))
     }

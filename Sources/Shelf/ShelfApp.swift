@@ -388,11 +388,7 @@ public final class ShelfApp {
     private func removeContent(issueID: Int64) {
         do {
             guard let issue = try env.library.issue(id: issueID) else { return }
-            try env.library.evictContent(of: issue)
-            var stored = issue
-            stored.evicted = false
-            stored.status = .none
-            try env.library.save(stored)
+            try env.library.evictContent(of: issue, toSaveSpace: false)
             setStatus("Removed the content of “\(issue.title)”; tap to download it again.")
         } catch {
             setStatus("\(error)", error: true)

@@ -237,3 +237,62 @@ final class ShelfHarness {
         #expect(h.app.state.tiles[h.app.state.storeSelection].issue.name == "courier-2026-11-19")
     }
 }
+
+@Suite(.serialized) struct ShelfRemovalTests {
+    @Test func xAsksThenRemovesTheContentButKeepsThePlaceRead() throws {
+        let h = try ShelfHarness()
+        _ = h.key(.enter)
+        _ = h.key(.enter)
+        try h.runAgent()
+        _ = h.key(.enter)                          // read
+        for _ in 0..<3 { _ = h.key(.down) }
+        _ = h.key(.character("q"))
+        var screen = h.key(.character("x"))
+        #expect(screen.text.contains("(y/n)"))
+        screen = h.key(.character("n"))            // anything but y keeps it
+        #expect(screen.text.contains("TAP TO READ"))
+        _ = h.key(.character("x"))
+        screen = h.key(.character("y"))
+        let issue = try #require(try h.library.issue(named: "tidewater-2026-11"))
+        #expect(issue.status == .none)
+        #expect(!issue.evicted)                    // the user removed it, not the cache
+        #expect(issue.readingPosition?.contains("\"line\":3") == true)
+        #expect(!FileManager.default.fileExists(atPath: h.library.contentDirectory(for: issue).path))
+        let tile = screen.text.components(separatedBy: "\n").first { $0.contains("No. 31") } ?? ""
+        #expect(!tile.isEmpty)
+        #expect(!screen.text.contains("Removed to save space"))
+        #expect(screen.text.contains("TAP TO DOWNLOAD"))
+    }
+
+    @Test func evictionToSaveSpaceSaysSoOnTheTile() throws {
+        let h = try ShelfHarness()
+        _ = h.key(.enter)
+        _ = h.key(.enter)
+        try h.runAgent()
+        try h.library.evictContent(of: try #require(try h.library.issue(named: "tidewater-2026-11")))
+        h.app.reload()
+        let screen = h.app.render()
+        #expect(screen.text.contains("Removed to save space"))
+        #expect(try h.library.issue(named: "tidewater-2026-11")?.evicted == true)
+    }
+}
+
+@Suite(.serialized) struct ReaderPictureTests {
+    @Test func anArticlesPictureIsDrawnInline() throws {
+        let h = try ShelfHarness()
+        _ = h.key(.enter)
+        _ = h.key(.enter)
+        try h.runAgent()
+        var screen = h.key(.enter)                 // "Ninety-One Nights Alone" has gull-rock.png
+        let deadline = Date().addingTimeInterval(5)
+        func pictureCells(_ canvas: Canvas) -> Int {
+            canvas.cells.filter { $0.glyph == "▀" && $0.foreground != h.app.env.theme.readerText.foreground }.count
+        }
+        while pictureCells(screen) < 100, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+            screen = h.settle()
+        }
+        #expect(pictureCells(screen) >= 100, "\(screen.text)")
+        #expect(!screen.text.contains("[image:"))
+    }
+}
