@@ -218,17 +218,8 @@ final class ReaderScreen {
     /// An image link inside the current article, resolved inside the issue; nil if it
     /// would leave the issue or does not exist.
     private func imageFile(_ source: String) -> URL? {
-        guard content.readingOrder.indices.contains(article) else { return nil }
-        if source.contains("://") { return nil }
-        let base = (content.readingOrder[article].path as NSString).deletingLastPathComponent
-        let decoded = source.removingPercentEncoding ?? source
-        var parts: [Substring] = []
-        for part in (base.isEmpty ? decoded : base + "/" + decoded).split(separator: "/") {
-            if part == "." || part.isEmpty { continue }
-            if part == ".." { if parts.popLast() == nil { return nil }; continue }
-            parts.append(part)
-        }
-        guard let file = try? IssueReader.resolve(parts.joined(separator: "/"), in: root),
+        guard content.readingOrder.indices.contains(article),
+              let file = try? IssueReader.resolve(link: source, from: content.readingOrder[article].path, in: root),
               FileManager.default.fileExists(atPath: file.path) else { return nil }
         return file
     }
