@@ -12,6 +12,12 @@ final class CoverPainter {
     private var finished: [Key: CellPicture] = [:]
     /// Set from worker threads when a cover finished rendering: the app redraws.
     let readyFlag = AtomicFlag()
+    /// True when the last frame drew a placeholder for a cover still rendering: the run
+    /// loop then checks for finished covers often instead of waiting for input.
+    private(set) var isWaitingForCovers = false
+
+    /// Called at the start of every frame.
+    func beginFrame() { isWaitingForCovers = false }
 
     struct Key: Hashable {
         var file: URL
@@ -37,7 +43,9 @@ final class CoverPainter {
         let key = Key(file: file, columns: columns, rows: rows, binding: binding ?? "", edge: edge ?? "", sash: sash)
         if let done = finished[key] { return done }
         let flag = readyFlag
-        guard let raw = cache.picture(for: file, options: options(columns: columns, rows: rows), onReady: { flag.set() }) else {
+        let options = options(columns: columns, rows: rows)
+        guard let raw = cache.picture(for: file, options: options, onReady: { flag.set() }) else {
+            if cache.error(for: file, options: options) == nil { isWaitingForCovers = true }
             return nil
         }
         var picture = CoverPainter.cropped(raw)

@@ -86,7 +86,9 @@ public final class ShelfApp {
         reload()
         backend.draw(render())
         while !state.quit {
-            let event = backend.nextEvent(timeout: 0.1)
+            // Input wakes the loop at once; otherwise look for library changes ten times a
+            // second, and for finished covers every 15 ms while some are still rendering.
+            let event = backend.nextEvent(timeout: painter.isWaitingForCovers ? 0.015 : 0.1)
             var dirty = false
             if let event {
                 handle(event)

@@ -35,6 +35,7 @@ extension ShelfApp {
         let theme = env.theme
         var canvas = Canvas(width: state.width, height: state.height, fill: Cell(glyph: " ", style: theme.wall))
         resetHitRegions()
+        painter.beginFrame()
         if state.width < ShelfApp.minimumSize.width || state.height < ShelfApp.minimumSize.height {
             let lines = ["Too small", "need \(ShelfApp.minimumSize.width)×\(ShelfApp.minimumSize.height)",
                          "have \(state.width)×\(state.height)"]
