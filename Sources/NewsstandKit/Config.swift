@@ -13,15 +13,30 @@ import TOMLReader
 ///
 /// [credentials."comics.example.org"]
 /// token = "…"                           # Bearer
+///
+/// [keys]                                # action = key names; the shelf checks them
+/// down = ["j", "Down"]
 /// ```
 public struct Config: Sendable {
     public var maxConcurrentDownloads = 2
     /// By host name (with `:port` when one is given).
     public var credentials: [String: Credentials] = [:]
+    /// `[keys]` as written: each action's key names, in file order. The shelf knows the
+    /// actions and key names, so it checks them (`KeyBindings`).
+    public var keys: [KeyEntry] = []
+    /// Where the configuration came from, for messages about it.
+    public var file = ""
+
+    public struct KeyEntry: Sendable, Equatable {
+        public var action: String
+        public var keys: [String]
+        public var line: Int?
+        public init(action: String, keys: [String], line: Int? = nil) { self.action = action; self.keys = keys; self.line = line }
+    }
 
     public init() {}
 
-    public static let knownKeys: Set<String> = ["max_concurrent_downloads", "credentials", "theme", "cache_limit",
+    public static let knownKeys: Set<String> = ["max_concurrent_downloads", "credentials", "theme", "cache_limit", "keys",
                                                 "dont_throttle_newsstand_content_notifications"]
 
     /// The configuration in `paths.configFile`, or the defaults when there is none.
@@ -31,9 +46,11 @@ public struct Config: Sendable {
     }
 
     public static func parse(_ text: String, file: String) throws -> Config {
-        let table: [String: TOMLValue]
-        do { table = try TOML.parse(text) } catch { throw ConfigError(file: file, message: "\(error)") }
+        let document: TOMLDocument
+        do { document = try TOML.parseDocument(text) } catch { throw ConfigError(file: file, message: "\(error)") }
+        let table = document.root
         var config = Config()
+        config.file = file
         for key in table.keys.sorted() where !knownKeys.contains(key) {
             throw ConfigError(file: file, message: "'\(key)' is not a setting (known: \(knownKeys.sorted().joined(separator: ", ")))")
         }
@@ -61,7 +78,27 @@ public struct Config: Sendable {
                 }
             }
         }
+        if let value = table["keys"] {
+            config.keys = try keyEntries(value, document: document, file: file)
+        }
         return config
+    }
+
+    private static func keyEntries(_ value: TOMLValue, document: TOMLDocument, file: String) throws -> [KeyEntry] {
+        guard let actions = value.table else {
+            throw ConfigError(file: file, line: document.line(of: ["keys"]), message: "keys must be a table ([keys]) of action = key names")
+        }
+        return try actions.map { action, names in
+            let line = document.line(of: ["keys", action])
+            let keys: [String]? = names.string.map { [$0] } ?? names.array.flatMap { items in
+                let strings = items.compactMap(\.string)
+                return strings.count == items.count ? strings : nil
+            }
+            guard let keys else {
+                throw ConfigError(file: file, line: line, message: "keys.\(action) must be a key name or an array of them, like [\"j\", \"Down\"], not \(names.kind)")
+            }
+            return KeyEntry(action: action, keys: keys, line: line)
+        }.sorted { ($0.line ?? 0, $0.action) < ($1.line ?? 0, $1.action) }
     }
 
     /// The credentials for a URL's host (`host:port` first, then `host`).
@@ -74,6 +111,8 @@ public struct Config: Sendable {
 
 public struct ConfigError: Error, CustomStringConvertible, Equatable {
     public var file: String
+    public var line: Int?
     public var message: String
-    public var description: String { "\(file): \(message)" }
+    public init(file: String, line: Int? = nil, message: String) { self.file = file; self.line = line; self.message = message }
+    public var description: String { line.map { "\(file): line \($0): \(message)" } ?? "\(file): \(message)" }
 }

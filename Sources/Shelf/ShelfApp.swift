@@ -17,10 +17,11 @@ public final class ShelfApp {
         public var coverCache: CoverCache
         /// Starts the download agent if it is not running (detached in real use).
         public var startAgent: () -> Void
+        public var keyBindings: KeyBindings
         public init(library: Library, theme: Theme, colorMode: ColorMode, symbols: Symbols, coverCache: CoverCache,
-                    startAgent: @escaping () -> Void) {
+                    keyBindings: KeyBindings = .defaults, startAgent: @escaping () -> Void) {
             self.library = library; self.theme = theme; self.colorMode = colorMode; self.symbols = symbols
-            self.coverCache = coverCache; self.startAgent = startAgent
+            self.coverCache = coverCache; self.keyBindings = keyBindings; self.startAgent = startAgent
         }
     }
 
@@ -210,88 +211,84 @@ public final class ShelfApp {
                 return
             }
             switch state.screen {
-            case .shelf: handleShelfKey(key)
-            case .store: handleStoreKey(key)
+            case .shelf, .store:
+                if let action = env.keyBindings.action(for: key, on: state.screen) { perform(action, key: key) }
             case .reader: handleReaderKey(key)
             case .help: state.screen = state.previousScreen
             }
         }
     }
 
-    private func handleShelfKey(_ key: Key) {
-        let columns = max(1, shelfLayout().perRow)
-        switch key {
-        case .left, .character("h"): moveShelf(by: -1)
-        case .right, .character("l"): moveShelf(by: 1)
-        case .up, .character("k"): moveShelf(by: -columns)
-        case .down, .character("j"): moveShelf(by: columns)
-        case .home, .character("g"): state.shelfSelection = 0
-        case .end, .character("G"): state.shelfSelection = max(0, state.summaries.count - 1)
-        case .enter: openStore()
-        case .character("d"):
-            if let summary = selectedSummary, let id = summary.publication.id,
-               let newest = try? env.library.storeTiles(publicationID: id).first {
+    /// An action on the shelf or in a store.
+    private func perform(_ action: Action, key: Key) {
+        let onShelf = state.screen == .shelf
+        // On the shelf up and down move by a row of covers; a store is one column of tiles.
+        let columns = onShelf ? max(1, shelfLayout().perRow) : 1
+        let page = onShelf ? columns * 2 : storeVisibleTiles()
+        switch action {
+        case .moveLeft: move(by: -1)
+        case .moveRight: move(by: 1)
+        case .up: move(by: -columns)
+        case .down: move(by: columns)
+        case .pageUp: move(by: -page)
+        case .pageDown: move(by: page)
+        case .first: move(by: -Int.max / 2)
+        case .last: move(by: Int.max / 2)
+        case .tap:
+            if onShelf { openStore() } else if let tile = selectedTile { tap(tile.issue, allowRead: true) }
+        case .download:
+            if !onShelf, let tile = selectedTile {
+                tap(tile.issue, allowRead: false)
+            } else if onShelf, let id = selectedSummary?.publication.id, let newest = try? env.library.storeTiles(publicationID: id).first {
                 tap(newest.issue, allowRead: false)
             }
-        case .pageUp: moveShelf(by: -columns * 2)
-        case .pageDown: moveShelf(by: columns * 2)
-        case .character("r"): refreshSelected(all: false)
-        case .character("R"): refreshSelected(all: true)
-        case .character("/"): startFilter()
-        case .character("n"): selectNextNew()
-        case .character("?"): showHelp()
-        case .escape where !state.filter.isEmpty: editFilter(.escape)
-        case .character("q"), .character("Q"), .escape: state.quit = true
-        default: break
-        }
-    }
-
-    private func handleStoreKey(_ key: Key) {
-        switch key {
-        case .up, .character("k"), .left, .character("h"): moveStore(by: -1)
-        case .down, .character("j"), .right, .character("l"): moveStore(by: 1)
-        case .pageUp: moveStore(by: -storeVisibleTiles())
-        case .pageDown: moveStore(by: storeVisibleTiles())
-        case .home, .character("g"): state.storeSelection = 0
-        case .end, .character("G"): state.storeSelection = max(0, state.tiles.count - 1)
-        case .enter: if let tile = selectedTile { tap(tile.issue, allowRead: true) }
-        case .character("d"): if let tile = selectedTile { tap(tile.issue, allowRead: false) }
-        case .character("x"):
+        case .remove:
             if let tile = selectedTile, tile.issue.status == .available, let id = tile.issue.id {
                 state.confirmRemoval = id
                 setStatus("Remove the downloaded content of “\(tile.issue.title)”? (y/n)")
             }
-        case .character("r"): refreshSelected(all: false)
-        case .character("/"): startFilter()
-        case .character("n"): selectNextNew()
-        case .character("?"): showHelp()
-        case .character("Q"): state.quit = true
-        case .escape where !state.filter.isEmpty:
-            editFilter(.escape)
-        case .character("q"), .escape, .backspace:
+        case .refresh: refreshSelected(all: false)
+        case .refreshAll: refreshSelected(all: true)
+        case .filter: startFilter()
+        case .nextNew: selectNextNew()
+        case .help: showHelp()
+        case .back:
+            // Escape takes a filter away before it leaves the screen.
+            if key == .escape, !state.filter.isEmpty { editFilter(.escape); return }
+            // There is nothing behind the shelf: back quits, except Backspace, which is too easy to hit.
+            if onShelf { if key != .backspace { state.quit = true }; return }
             state.screen = .shelf
             state.storePublicationID = nil
             state.filter = ""
             setStatus(nil)
             reload()
-        default: break
+        case .quit: state.quit = true
         }
     }
 
+    /// The reader gets the shared moving and paging actions as the keys it knows, and
+    /// every key no action claims (its own keys); a default key the user rebound away does nothing.
     private func handleReaderKey(_ key: Key) {
         guard let reader else { state.screen = .store; return }
-        switch key {
-        case .character("q"), .escape, .backspace:
+        let bindings = env.keyBindings
+        guard let action = bindings.action(for: key, on: .reader) else {
+            if KeyBindings.defaults.action(for: key, on: .reader) == nil { reader.handle(key, height: state.height) }
+            return
+        }
+        let readerKeys: [Action: Key] = [.moveLeft: .left, .moveRight: .right, .up: .up, .down: .down,
+                                         .pageUp: .pageUp, .pageDown: .pageDown, .first: .home, .last: .end]
+        switch action {
+        case .back:
             reader.savePosition(library: env.library)
             self.reader = nil
             state.screen = .store
             reload()
-        case .character("Q"):
+        case .quit:
             state.quit = true
-        case .character("?"):
+        case .help:
             showHelp()
         default:
-            reader.handle(key, height: state.height)
+            if let readerKey = readerKeys[action] { reader.handle(readerKey, height: state.height) }
         }
     }
 
@@ -342,6 +339,10 @@ public final class ShelfApp {
     private func moveStore(by delta: Int) {
         guard !state.tiles.isEmpty else { return }
         state.storeSelection = max(0, min(state.tiles.count - 1, state.storeSelection + delta))
+    }
+
+    private func move(by delta: Int) {
+        if state.screen == .shelf { moveShelf(by: delta) } else { moveStore(by: delta) }
     }
 
     private func openStore() {

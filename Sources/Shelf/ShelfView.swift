@@ -233,16 +233,13 @@ extension ShelfApp {
     private func drawHelp(into canvas: inout Canvas) {
         let theme = env.theme
         drawTitleBar("Keys", right: "any key to close", into: &canvas)
-        let lines = [
-            ("←↓↑→ hjkl", "move"), ("PgUp PgDn g G", "page, first, last"), ("Enter, click", "tap: open, download or read"),
-            ("d", "download"), ("x", "remove downloaded content (asks first)"), ("r / R", "refresh this / all publications"), ("/", "filter by title (Escape clears)"), ("n", "next NEW"),
-            ("?", "this help"), ("q", "back; quit on the shelf"), ("Q, Ctrl-C", "quit"),
-            ("", ""), ("Reader", ""), ("↑↓ j k, Space b", "scroll by line, by page"), ("← → [ ]", "previous, next article"),
-            ("g G", "start, end of article"),
-        ]
+        let keys = env.keyBindings
+        var lines = KeyBindings.helpRows.map { (keys.label($0.actions), $0.text) }
+        lines += [("", ""), ("Reader", ""), ("Enter [ ] f", "next line; previous, next article; next page")]
+        let keyColumn = min(state.width / 2, 4 + (lines.map { DisplayWidth.of($0.0) }.max() ?? 0) + 2)
         for (i, line) in lines.enumerated() where 2 + i < state.height - 2 {
-            canvas.put(line.0, x: 4, y: 2 + i, style: theme.title)
-            canvas.put(line.1, x: 24, y: 2 + i, style: theme.text)
+            canvas.put(line.0, x: 4, y: 2 + i, style: theme.title, limit: keyColumn - 1)
+            canvas.put(line.1, x: keyColumn, y: 2 + i, style: theme.text, limit: state.width - 1)
         }
     }
 
@@ -255,14 +252,33 @@ extension ShelfApp {
             if state.statusIsError { style.foreground = theme.error.foreground; style.attributes.insert(.bold) }
             canvas.put(" " + DisplayWidth.truncate(status, to: state.width - 2), x: 0, y: statusY, style: style)
         }
-        let hints: String
-        switch state.screen {
-        case .shelf: hints = "←→↑↓ move  Enter open  d download  / filter  n next new  r refresh  ? help  q quit"
-        case .store: hints = "↑↓ move  Enter tap  d download  x remove  / filter  n next new  q back"
-        case .reader: hints = "↑↓ scroll  Space page  ←→ article  g/G start/end  q back"
-        case .help: hints = "any key to close"
-        }
+        let hints = hintText(for: state.screen)
         canvas.fill(Rect(x: 0, y: state.height - 1, width: state.width, height: 1), with: Cell(glyph: " ", style: theme.hintBar))
-        canvas.put(" " + hints, x: 0, y: state.height - 1, style: theme.hintBar)
+        canvas.put(" " + hints, x: 0, y: state.height - 1, style: theme.hintBar, limit: state.width)
+    }
+
+    /// The bottom bar: the first key of the commonest actions, as bound.
+    func hintText(for screen: Screen) -> String {
+        let keys = env.keyBindings
+        func hint(_ actions: [Action], _ text: String) -> String? {
+            let label = keys.label(actions, all: false)
+            return label.isEmpty ? nil : label + " " + text
+        }
+        let move = [Action.moveLeft, .down, .up, .moveRight]
+        let items: [String?]
+        switch screen {
+        case .shelf:
+            items = [hint(move, "move"), hint([.tap], "open"), hint([.download], "download"), hint([.filter], "filter"),
+                     hint([.nextNew], "next new"), hint([.refresh], "refresh"), hint([.help], "help"), hint([.back], "quit")]
+        case .store:
+            items = [hint([.up, .down], "move"), hint([.tap], "tap"), hint([.download], "download"), hint([.remove], "remove"),
+                     hint([.filter], "filter"), hint([.nextNew], "next new"), hint([.help], "help"), hint([.back], "back")]
+        case .reader:
+            items = [hint([.up, .down], "scroll"), hint([.pageDown], "page"), hint([.moveLeft, .moveRight], "article"),
+                     hint([.first, .last], "start/end"), hint([.help], "help"), hint([.back], "back")]
+        case .help:
+            items = ["any key to close"]
+        }
+        return items.compactMap { $0 }.joined(separator: "  ")
     }
 }

@@ -17,14 +17,14 @@ final class ShelfHarness {
             .deletingLastPathComponent().appendingPathComponent("sample-feed")
     }
 
-    init(width: Int = 120, height: Int = 40, samples: Bool = true) throws {
+    init(width: Int = 120, height: Int = 40, samples: Bool = true, keyBindings: KeyBindings = .defaults) throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-shelf-\(UUID().uuidString)")
         library = try Library(paths: Paths(environment: ["NEWSSTAND_HOME": root.path]))
         if samples { #expect(library.subscribeSamplesOnFirstRun(sampleFeedDirectory: Self.sampleFeed).isEmpty) }
         var starts = 0
         app = ShelfApp(environment: .init(
             library: library, theme: .classic, colorMode: .truecolor, symbols: .half,
-            coverCache: CoverCache(directory: nil), startAgent: { starts += 1 }))
+            coverCache: CoverCache(directory: nil), keyBindings: keyBindings, startAgent: { starts += 1 }))
         app.state.width = width
         app.state.height = height
         app.reload()

@@ -30,6 +30,8 @@ enum ShelfLauncher {
         do { chosenTheme = try ThemeLoader.load(named: themeName, searchPaths: searchPaths) } catch {
             throw CommandFailure("\(error)")
         }
+        let keyBindings: KeyBindings
+        do { keyBindings = try KeyBindings(config: Config.load(paths: library.paths)) } catch { throw CommandFailure("\(error)") }
         let backend: CursesBackend
         do { backend = try CursesBackend(environment: environment) } catch { throw CommandFailure("\(error)") }
         CursesBackend.installSignalHandlers { backend.restore() }
@@ -53,7 +55,7 @@ enum ShelfLauncher {
         let cache = CoverCache(directory: library.paths.renderedCoversDirectory)
         let app = ShelfApp(environment: .init(
             library: library, theme: chosenTheme, colorMode: mode, symbols: symbols, coverCache: cache,
-            startAgent: { AgentLauncher.startIfNeeded(paths: library.paths) }))
+            keyBindings: keyBindings, startAgent: { AgentLauncher.startIfNeeded(paths: library.paths) }))
         // Work queued earlier (a download the shelf was closed on) continues now.
         if (try? library.pendingDownloads().isEmpty) == false { AgentLauncher.startIfNeeded(paths: library.paths) }
         if let openIssue, let issue = try? library.issue(named: openIssue) { app.startReading(issue) }

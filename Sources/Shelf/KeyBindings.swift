@@ -1,0 +1,137 @@
+import NewsstandKit
+import Terminal
+
+/// What a key asks for. The shelf and store dispatch on these; the reader receives the
+/// ones it shares (moving, paging) as its own keys.
+public enum Action: String, CaseIterable, Sendable {
+    case moveLeft, moveRight, up, down, pageUp, pageDown, first, last
+    case tap, download, remove, refresh, refreshAll, filter, nextNew
+    case help, back, quit
+}
+
+/// Which keys do what, on which screen: the defaults, overridden by `[keys]` in
+/// config.toml (`down = ["j", "Down"]`). Ctrl-C (quit) and Ctrl-Z (suspend) are fixed.
+public struct KeyBindings: Sendable {
+    /// One row per action: its default keys and the screens it works on. Adding an action:
+    /// a case above, a row here, and its line in `helpRows`.
+    static let table: [(action: Action, keys: [Key], screens: Set<ShelfApp.Screen>)] = [
+        (.moveLeft, [.left, .character("h")], [.shelf, .store, .reader]),
+        (.moveRight, [.right, .character("l")], [.shelf, .store, .reader]),
+        (.up, [.up, .character("k")], [.shelf, .store, .reader]),
+        (.down, [.down, .character("j")], [.shelf, .store, .reader]),
+        (.pageUp, [.pageUp, .character("b")], [.shelf, .store, .reader]),
+        (.pageDown, [.pageDown, .character(" ")], [.shelf, .store, .reader]),
+        (.first, [.home, .character("g")], [.shelf, .store, .reader]),
+        (.last, [.end, .character("G")], [.shelf, .store, .reader]),
+        (.tap, [.enter], [.shelf, .store]),
+        (.download, [.character("d")], [.shelf, .store]),
+        (.remove, [.character("x")], [.store]),
+        (.refresh, [.character("r")], [.shelf, .store]),
+        (.refreshAll, [.character("R")], [.shelf, .store]),
+        (.filter, [.character("/")], [.shelf, .store]),
+        (.nextNew, [.character("n")], [.shelf, .store]),
+        (.help, [.character("?")], [.shelf, .store, .reader]),
+        (.back, [.character("q"), .escape, .backspace], [.shelf, .store, .reader]),
+        (.quit, [.character("Q")], [.shelf, .store, .reader]),
+    ]
+
+    public static let defaults = KeyBindings(keys: Dictionary(uniqueKeysWithValues: table.map { ($0.action, $0.keys) }))
+
+    private(set) var keys: [Action: [Key]]
+    private var byScreen: [ShelfApp.Screen: [Key: Action]] = [:]
+
+    private init(keys: [Action: [Key]]) {
+        self.keys = keys
+        for row in KeyBindings.table {
+            for key in keys[row.action] ?? [] {
+                for screen in row.screens { byScreen[screen, default: [:]][key] = row.action }
+            }
+        }
+    }
+
+    /// The defaults with config.toml's `[keys]` applied; an unknown action or key name, or
+    /// a key that would do two things on one screen, is refused with the file, line and reason.
+    public init(config: Config) throws {
+        var keys = KeyBindings.defaults.keys
+        var lines: [Action: Int] = [:]
+        for entry in config.keys {
+            func fail(_ message: String) -> ConfigError { ConfigError(file: config.file, line: entry.line, message: "keys.\(entry.action): " + message) }
+            guard let action = Action(rawValue: entry.action) else {
+                throw fail("'\(entry.action)' is not an action (actions: \(Action.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            var bound: [Key] = []
+            for name in entry.keys {
+                switch Key.named(name) {
+                case .success(let key):
+                    if key == .control("c") || key == .control("z") { throw fail("Ctrl-C (quit) and Ctrl-Z (suspend) cannot be rebound") }
+                    if !bound.contains(key) { bound.append(key) }
+                case .failure(let error):
+                    throw fail("\(error)")
+                }
+            }
+            keys[action] = bound
+            lines[action] = entry.line
+        }
+        self.init(keys: keys)
+        // One key, one action per screen; name the action the user just bound.
+        for screen in [ShelfApp.Screen.shelf, .store, .reader] {
+            let rows = KeyBindings.table.filter { $0.screens.contains(screen) }
+            var owner: [Key: Action] = [:]
+            for row in rows {
+                for key in keys[row.action] ?? [] {
+                    guard let other = owner[key] else { owner[key] = row.action; continue }
+                    let (mine, theirs) = lines[row.action] != nil ? (row.action, other) : (other, row.action)
+                    throw ConfigError(file: config.file, line: lines[mine], message:
+                        "keys.\(mine.rawValue): \"\(key.label)\" is already \(theirs.rawValue)'s key on the \(screen.name) (rebind \(theirs.rawValue) too)")
+                }
+            }
+        }
+    }
+
+    /// What `key` does on `screen`, if anything.
+    func action(for key: Key, on screen: ShelfApp.Screen) -> Action? { byScreen[screen]?[key] }
+
+    func keys(for action: Action) -> [Key] { keys[action] ?? [] }
+
+    /// Keys for help: of several actions, the first keys side by side ("←↓↑→"), then the
+    /// second ones ("hjkl"); names are separated by "/". For hints (`all: false`), only
+    /// each action's shortest key.
+    func label(_ actions: [Action], all: Bool = true) -> String {
+        let lists = actions.map { list in
+            all ? keys(for: list) : keys(for: list).min { $0.label.count < $1.label.count }.map { [$0] } ?? []
+        }
+        var parts: [String] = []
+        for index in 0..<(lists.map(\.count).max() ?? 0) {
+            let labels = lists.compactMap { $0.indices.contains(index) ? $0[index].label : nil }
+            parts.append(labels.allSatisfy { $0.count == 1 } ? labels.joined() : labels.joined(separator: "/"))
+        }
+        return parts.joined(separator: " ")
+    }
+
+    /// The help screen's lines: the keys of some actions, and what they do.
+    static let helpRows: [(actions: [Action], text: String)] = [
+        ([.moveLeft, .down, .up, .moveRight], "move (in the reader: ← → article, ↑ ↓ line)"),
+        ([.pageUp, .pageDown], "page up, down"),
+        ([.first, .last], "first, last (in the reader: start, end)"),
+        ([.tap], "tap: open, download or read (or click)"),
+        ([.download], "download"),
+        ([.remove], "remove downloaded content (asks first)"),
+        ([.refresh, .refreshAll], "refresh this / all publications"),
+        ([.filter], "filter by title (Enter keeps, Escape clears)"),
+        ([.nextNew], "next NEW"),
+        ([.help], "this help"),
+        ([.back], "back; quit on the shelf"),
+        ([.quit], "quit (Ctrl-C too)"),
+    ]
+}
+
+extension ShelfApp.Screen {
+    var name: String {
+        switch self {
+        case .shelf: return "shelf"
+        case .store: return "store"
+        case .reader: return "reader"
+        case .help: return "help"
+        }
+    }
+}
