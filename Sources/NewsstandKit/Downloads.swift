@@ -86,7 +86,22 @@ extension Library {
 
     func markActive(_ asset: AssetDownload) throws {
         try db.write { db in
-            try db.execute(sql: "UPDATE assetDownload SET state = 'active', attempts = attempts + 1 WHERE id = ?", arguments: [asset.id])
+            try db.execute(sql: """
+                UPDATE assetDownload SET state = 'active', attempts = attempts + 1, waitingForSpace = NULL,
+                    lastError = CASE WHEN waitingForSpace IS NULL THEN lastError END
+                WHERE id = ?
+                """, arguments: [asset.id])
+        }
+    }
+
+    /// The disk is full: the download waits, keeping its `.part` file and any installed
+    /// content, until `needed` bytes are free. Its tile and `issues` show `reason`.
+    func waitForSpace(_ asset: AssetDownload, needed: Int64, reason: String) throws {
+        try db.write { db in
+            try db.execute(sql: """
+                UPDATE assetDownload SET state = 'queued', waitingForSpace = ?, lastError = ?, bytesPerSecond = NULL
+                WHERE id = ?
+                """, arguments: [needed, reason, asset.id])
         }
     }
 
