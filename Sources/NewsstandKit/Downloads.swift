@@ -131,14 +131,15 @@ extension Library {
     }
 
     /// Marks an asset finished; when it was the issue's last, the issue becomes available
-    /// and unread in the same transaction. Returns the issue when it completed.
+    /// in the same transaction, and unread unless it was opened before (an issue downloaded
+    /// again after eviction keeps its NEW state). Returns the issue when it completed.
     func finish(_ asset: AssetDownload) throws -> Issue? {
         let completed: Issue? = try db.write { db in
             try db.execute(sql: "UPDATE assetDownload SET state = 'finished', finishedAt = ?, bytesPerSecond = NULL WHERE id = ?",
                            arguments: [Date(), asset.id])
             let remaining = try AssetDownload.filter(Column("issueId") == asset.issueId && Column("state") != "finished").fetchCount(db)
             guard remaining == 0 else { return nil }
-            try db.execute(sql: "UPDATE issue SET status = 'available', unread = 1, evicted = 0, downloadedAt = ?, lastError = NULL WHERE id = ?",
+            try db.execute(sql: "UPDATE issue SET status = 'available', unread = CASE WHEN lastOpenedAt IS NULL THEN 1 ELSE unread END, evicted = 0, downloadedAt = ?, lastError = NULL WHERE id = ?",
                            arguments: [Date(), asset.issueId])
             return try Issue.fetchOne(db, key: asset.issueId)
         }

@@ -261,6 +261,14 @@ public final class ShelfApp {
                 state.confirmRemoval = id
                 setStatus("Remove the downloaded content of “\(tile.issue.title)”? (y/n)")
             }
+        case .character("p"):
+            if let issue = selectedTile?.issue {
+                do {
+                    try env.library.setPinned(issue, !issue.pinned)
+                    setStatus(issue.pinned ? "Unpinned “\(issue.title)”." : "Pinned “\(issue.title)”: it is never removed to save space.")
+                } catch { setStatus("\(error)", error: true) }
+                reload()
+            }
         case .character("r"): refreshSelected(all: false)
         case .character("/"): startFilter()
         case .character("n"): selectNextNew()

@@ -182,7 +182,7 @@ extension ShelfApp {
             let textX = x + thumbColumns + 3
             let limit = state.width - 2
             canvas.put(Sanitizer.clean(tile.issue.title), x: textX, y: y, style: selected ? theme.selection : theme.title, limit: limit)
-            canvas.put(Format.day.string(from: tile.issue.date), x: textX, y: y + 1, style: theme.dimText, limit: limit)
+            canvas.put(TileMark.dateLine(tile.issue), x: textX, y: y + 1, style: theme.dimText, limit: limit)
             if let summary = tile.issue.summary {
                 canvas.put(DisplayWidth.truncate(Sanitizer.clean(summary), to: max(1, limit - textX)), x: textX, y: y + 2, style: theme.text, limit: limit)
             }
@@ -203,6 +203,8 @@ extension ShelfApp {
         case .removedToSaveSpace:
             canvas.put("Removed to save space", x: x, y: y, style: theme.dimText)
             canvas.put("TAP TO DOWNLOAD", x: x, y: y + 1, style: theme.title)
+        case .pausedForSpace(let reason):
+            canvas.put(DisplayWidth.truncate(reason, to: max(1, state.width - x - 2)), x: x, y: y, style: theme.error)
         case .failed(let reason):
             canvas.put("FAILED: " + DisplayWidth.truncate(Sanitizer.clean(reason), to: max(1, state.width - x - 10)), x: x, y: y, style: theme.error)
             canvas.put("TAP TO TRY AGAIN", x: x, y: y + 1, style: theme.title)
@@ -235,7 +237,8 @@ extension ShelfApp {
         drawTitleBar("Keys", right: "any key to close", into: &canvas)
         let lines = [
             ("←↓↑→ hjkl", "move"), ("PgUp PgDn g G", "page, first, last"), ("Enter, click", "tap: open, download or read"),
-            ("d", "download"), ("x", "remove downloaded content (asks first)"), ("r / R", "refresh this / all publications"), ("/", "filter by title (Escape clears)"), ("n", "next NEW"),
+            ("d", "download"), ("x", "remove downloaded content (asks first)"),
+            ("p", "pin / unpin: a pinned issue is never removed to save space"), ("r / R", "refresh this / all publications"), ("/", "filter by title (Escape clears)"), ("n", "next NEW"),
             ("?", "this help"), ("q", "back; quit on the shelf"), ("Q, Ctrl-C", "quit"),
             ("", ""), ("Reader", ""), ("↑↓ j k, Space b", "scroll by line, by page"), ("← → [ ]", "previous, next article"),
             ("g G", "start, end of article"),
@@ -258,7 +261,7 @@ extension ShelfApp {
         let hints: String
         switch state.screen {
         case .shelf: hints = "←→↑↓ move  Enter open  d download  / filter  n next new  r refresh  ? help  q quit"
-        case .store: hints = "↑↓ move  Enter tap  d download  x remove  / filter  n next new  q back"
+        case .store: hints = "↑↓ move  Enter tap  d download  x remove  p pin  / filter  n next new  q back"
         case .reader: hints = "↑↓ scroll  Space page  ←→ article  g/G start/end  q back"
         case .help: hints = "any key to close"
         }
