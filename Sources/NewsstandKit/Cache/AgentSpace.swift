@@ -49,7 +49,7 @@ extension Agent {
         let current = (try? library.download(identifier: asset.identifier)) ?? asset
         let expected = current.bytesExpected ?? (try? library.issue(id: asset.issueId))?.contentLength
         let onDisk = Self.fileSize(library.partialFile(for: asset))
-        return max(ByteSize.mebibyte, (expected ?? 0) - onDisk)
+        return expected.map { max(1, $0 - onDisk) } ?? ByteSize.mebibyte
     }
 
     /// Whether an asset may start: always, unless it waits for disk space; then it looks
