@@ -22,7 +22,7 @@ public struct ArchiveError: Error, CustomStringConvertible, Equatable, Sendable 
     }
 
     /// The disk (or quota) is full: the archive itself may be fine; try again when there is room.
-    public var isOutOfSpace: Bool { systemError == ENOSPC || systemError == EDQUOT }
+    public var isOutOfSpace: Bool { systemError.map(isOutOfSpaceError) ?? false }
 
     public var description: String { message }
 }

@@ -9,12 +9,15 @@ public enum IssueInstaller {
     /// With `keepingOtherFiles`, regular files at the top of the old content directory that the
     /// archive does not contain (a cover or other plain asset downloaded beside the archive) are
     /// hard-linked into the new content before the swap, so they survive it.
+    ///
+    /// Every byte goes through `storage`; when it runs out of room the error's `isOutOfSpace`
+    /// is true, the staging directory is gone and the old content is as it was.
     public static func install(archive: URL, into contentDirectory: URL, limits: ExtractionLimits = .standard,
-                               keepingOtherFiles: Bool = false) throws -> IssueContent {
+                               keepingOtherFiles: Bool = false, storage: Storage = SystemStorage()) throws -> IssueContent {
         let target = contentDirectory.standardizedFileURL
         let staging = try FileSystem.unusedPath(beside: target, purpose: "installing")
         do {
-            try SafeExtractor.extract(archive: archive, to: staging, limits: limits)
+            try SafeExtractor.extract(archive: archive, to: staging, limits: limits, storage: storage)
             let content = try IssueReader.open(directory: staging)
             if keepingOtherFiles { try carryOver(from: target, into: staging) }
             try swapIntoPlace(staging, target)
@@ -23,6 +26,13 @@ public enum IssueInstaller {
             FileSystem.removeTree(staging)
             throw error
         }
+    }
+
+    /// The bytes the archive's files take once extracted (from its central directory, after
+    /// the same checks extraction makes): what an install needs free on the disk.
+    public static func unpackedSize(of archive: URL, limits: ExtractionLimits = .standard) throws -> Int64 {
+        let (_, planned) = try SafeExtractor.plan(archive: archive, limits: limits)
+        return planned.reduce(0) { $0 + ($1.isDirectory ? 0 : Int64($1.record.uncompressedSize)) }
     }
 
     private static func carryOver(from old: URL, into staging: URL) throws {

@@ -6,12 +6,13 @@ import ZIPFoundation
 public enum SafeExtractor {
     /// Extracts into a temporary directory beside `destination`, verifies every entry, then renames
     /// into place. `destination` must not exist. On any failure nothing is left behind.
-    public static func extract(archive: URL, to destination: URL, limits: ExtractionLimits = .standard) throws {
+    public static func extract(archive: URL, to destination: URL, limits: ExtractionLimits = .standard,
+                               storage: Storage = SystemStorage()) throws {
         let destination = destination.standardizedFileURL
         if FileSystem.exists(destination) { throw FileSystem.destinationExists(destination) }
         let staging = try FileSystem.makeStagingDirectory(beside: destination, purpose: "extracting")
         do {
-            _ = try extractContents(of: archive, into: staging, limits: limits)
+            _ = try extractContents(of: archive, into: staging, limits: limits, storage: storage)
             try FileSystem.renameNoReplace(staging, to: destination)
         } catch {
             FileSystem.removeTree(staging)
@@ -120,9 +121,10 @@ public enum SafeExtractor {
     /// Writes every planned entry under `directory` (which must be new and empty) and returns
     /// the relative paths of the files written, in archive order.
     @discardableResult
-    static func extractContents(of archive: URL, into directory: URL, limits: ExtractionLimits) throws -> [String] {
+    static func extractContents(of archive: URL, into directory: URL, limits: ExtractionLimits,
+                                storage: Storage = SystemStorage()) throws -> [String] {
         let (file, planned) = try plan(archive: archive, limits: limits)
-        var writer = EntryWriter(file: file)
+        var writer = EntryWriter(file: file, storage: storage)
         var made: Set<String> = []
         var files: [String] = []
         func makeDirectories(_ path: String) throws {
@@ -154,11 +156,15 @@ public enum SafeExtractor {
 /// declared sizes (input and output), CRC-32 checked. Buffers are reused across entries.
 struct EntryWriter {
     private let file: ArchiveFile
+    private let storage: Storage
     private static let chunk = 256 * 1024
     private var input = [UInt8](repeating: 0, count: chunk)
     private var output = [UInt8](repeating: 0, count: chunk)
 
-    init(file: ArchiveFile) { self.file = file }
+    init(file: ArchiveFile, storage: Storage = SystemStorage()) {
+        self.file = file
+        self.storage = storage
+    }
 
     mutating func write(_ record: ZipEntryRecord, to url: URL) throws {
         let shown = ArchiveError.printable(record.name)
@@ -170,6 +176,7 @@ struct EntryWriter {
         defer { close(descriptor) }
         var crc: UInt = crc32(0, nil, 0)
         var written: UInt64 = 0
+        let storage = self.storage
         let expected = record.uncompressedSize
 
         func emit(_ pointer: UnsafePointer<UInt8>, _ count: Int) throws {
@@ -179,15 +186,8 @@ struct EntryWriter {
                 throw ArchiveError(.limitExceeded, "archive entry '\(shown)' unpacks to more than the \(expected) bytes it declares; the archive is damaged or hostile")
             }
             crc = crc32(crc, pointer, uInt(count))
-            var done = 0
-            while done < count {
-                let result = Foundation.write(descriptor, pointer + done, count - done)
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    throw ArchiveError.io("write", url.lastPathComponent, errno: errno)
-                }
-                done += result
-            }
+            let failure = storage.writeAll(descriptor, pointer, count)
+            if failure != 0 { throw ArchiveError.io("write", url.lastPathComponent, errno: failure) }
         }
 
         if record.method == 0 {

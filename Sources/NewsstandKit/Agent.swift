@@ -13,6 +13,13 @@ public final class Agent: @unchecked Sendable {
         public var progressInterval: TimeInterval = 0.25
         /// Credentials answered to a 401, by host (config.toml).
         public var config = Config()
+        /// The cache budget in bytes; nil reads `cache_limit` from config.toml before each
+        /// eviction, so `newsstand cache --limit` reaches a running agent.
+        public var cacheLimit: Int64?
+        /// Where downloads and installs write, and how free space is measured.
+        public var storage: Storage = SystemStorage()
+        /// How often a download paused by a full disk looks for room again.
+        public var spaceCheckInterval: TimeInterval = 2
         public init() {}
 
         /// Options from the user's config.toml.
@@ -27,9 +34,10 @@ public final class Agent: @unchecked Sendable {
     let library: Library
     let options: Options
     let logger: Logger
-    private let lock = NSLock()
+    let lock = NSLock()
     private var running: [String: Transfer] = [:]   // asset identifier → transfer
     private var stopRequested = false
+    var lastSpaceCheck: [String: Date] = [:]  // asset identifier → when it last looked for room
 
     public init(library: Library, options: Options = Options(), logger: Logger = Logger(label: "newsstand.agent")) {
         self.library = library
@@ -54,7 +62,7 @@ public final class Agent: @unchecked Sendable {
             if isStopRequested { break }
             let pending = try library.pendingDownloads()
             let startable = pending.filter { asset in lock.withLock { running[asset.identifier] == nil } }
-            for asset in startable where activeCount < options.maxConcurrentTransfers {
+            for asset in startable where activeCount < options.maxConcurrentTransfers && hasRoom(for: asset) {
                 start(asset, group: group)
             }
             if activeCount == 0 && startable.isEmpty {
@@ -82,7 +90,7 @@ public final class Agent: @unchecked Sendable {
         let transfer = Transfer(request: TransferRequest(url: url, headers: headers),
                                 partFile: library.partialFile(for: asset),
                                 expectedLength: issue?.contentLength, expectedSHA256: issue?.sha256,
-                                credentials: options.config.credentials(for: url))
+                                credentials: options.config.credentials(for: url), storage: options.storage)
         lock.withLock { running[asset.identifier] = transfer }
         group.enter()
         Thread.detachNewThread { [self] in
@@ -109,10 +117,13 @@ public final class Agent: @unchecked Sendable {
                 try? FileManager.default.removeItem(at: result.file)
                 return
             }
+            try makeRoom(toInstall: result.file, for: asset)
             try install(result.file, for: asset, issue: issue)
             try? FileManager.default.removeItem(at: result.file)
             if let completed = try library.finish(asset) {
                 logger.info("issue '\(completed.name)' is ready")
+                _ = try? library.recordContentSize(of: completed)
+                enforceBudget()
             }
         } catch {
             if (try? library.issue(id: asset.issueId)) == nil {
@@ -121,6 +132,12 @@ public final class Agent: @unchecked Sendable {
                 return
             }
             if isStopRequested { return }  // left active: the next agent resumes it
+            if let needed = bytesNeeded(after: error, asset: asset) {
+                let reason = "paused: the disk is full (\(ByteSize.format(needed)) more needed); it goes on by itself when there is room"
+                logger.error("download of \(asset.url) \(reason)")
+                try? library.waitForSpace(asset, needed: needed, reason: reason)
+                return
+            }
             let reason = "\(error)"
             logger.error("download of \(asset.url) failed: \(reason)")
             try? library.fail(asset, reason: reason)
@@ -132,7 +149,9 @@ public final class Agent: @unchecked Sendable {
         switch asset.kind {
         case .archive:
             do {
-                _ = try IssueInstaller.install(archive: file, into: destination, keepingOtherFiles: true)
+                _ = try IssueInstaller.install(archive: file, into: destination, keepingOtherFiles: true, storage: options.storage)
+            } catch let error as ArchiveError where error.isOutOfSpace {
+                throw error
             } catch {
                 throw DownloadError(message: "cannot install the issue: \(error)")
             }

@@ -6,6 +6,7 @@ import TOMLReader
 ///
 /// ```toml
 /// max_concurrent_downloads = 3
+/// cache_limit = "2GB"                   # issue content kept on disk (default 2 GiB)
 ///
 /// [credentials."news.example.com"]     # answered to a 401 from this host, once
 /// user = "reader"
@@ -33,6 +34,8 @@ public struct Config: Sendable {
         public var line: Int?
         public init(action: String, keys: [String], line: Int? = nil) { self.action = action; self.keys = keys; self.line = line }
     }
+    /// Bytes of issue content the cache may hold (`cache_limit`: "2GB", "500 MiB", or bytes).
+    public var cacheLimit = CacheBudget.defaultLimit
 
     public init() {}
 
@@ -59,6 +62,20 @@ public struct Config: Sendable {
                 throw ConfigError(file: file, message: "max_concurrent_downloads must be a whole number from 1 to 16")
             }
             config.maxConcurrentDownloads = count
+        }
+        if let value = table["cache_limit"] {
+            do {
+                if let bytes = value.integer {
+                    guard bytes >= 0 else { throw ByteSizeError(text: "\(bytes)") }
+                    config.cacheLimit = Int64(bytes)
+                } else if let text = value.string {
+                    config.cacheLimit = try ByteSize.parse(text)
+                } else {
+                    throw ByteSizeError(text: "\(value)")
+                }
+            } catch {
+                throw ConfigError(file: file, message: "cache_limit: \(error)")
+            }
         }
         if let value = table["credentials"] {
             guard let hosts = value.table else { throw ConfigError(file: file, message: "credentials must be a table of hosts") }

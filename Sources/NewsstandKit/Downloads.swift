@@ -86,7 +86,22 @@ extension Library {
 
     func markActive(_ asset: AssetDownload) throws {
         try db.write { db in
-            try db.execute(sql: "UPDATE assetDownload SET state = 'active', attempts = attempts + 1 WHERE id = ?", arguments: [asset.id])
+            try db.execute(sql: """
+                UPDATE assetDownload SET state = 'active', attempts = attempts + 1, waitingForSpace = NULL,
+                    lastError = CASE WHEN waitingForSpace IS NULL THEN lastError END
+                WHERE id = ?
+                """, arguments: [asset.id])
+        }
+    }
+
+    /// The disk is full: the download waits, keeping its `.part` file and any installed
+    /// content, until `needed` bytes are free. Its tile and `issues` show `reason`.
+    func waitForSpace(_ asset: AssetDownload, needed: Int64, reason: String) throws {
+        try db.write { db in
+            try db.execute(sql: """
+                UPDATE assetDownload SET state = 'queued', waitingForSpace = ?, lastError = ?, bytesPerSecond = NULL
+                WHERE id = ?
+                """, arguments: [needed, reason, asset.id])
         }
     }
 
@@ -116,14 +131,15 @@ extension Library {
     }
 
     /// Marks an asset finished; when it was the issue's last, the issue becomes available
-    /// and unread in the same transaction. Returns the issue when it completed.
+    /// in the same transaction, and unread unless it was opened before (an issue downloaded
+    /// again after eviction keeps its NEW state). Returns the issue when it completed.
     func finish(_ asset: AssetDownload) throws -> Issue? {
         let completed: Issue? = try db.write { db in
             try db.execute(sql: "UPDATE assetDownload SET state = 'finished', finishedAt = ?, bytesPerSecond = NULL WHERE id = ?",
                            arguments: [Date(), asset.id])
             let remaining = try AssetDownload.filter(Column("issueId") == asset.issueId && Column("state") != "finished").fetchCount(db)
             guard remaining == 0 else { return nil }
-            try db.execute(sql: "UPDATE issue SET status = 'available', unread = 1, evicted = 0, downloadedAt = ?, lastError = NULL WHERE id = ?",
+            try db.execute(sql: "UPDATE issue SET status = 'available', unread = CASE WHEN lastOpenedAt IS NULL THEN 1 ELSE unread END, evicted = 0, downloadedAt = ?, lastError = NULL WHERE id = ?",
                            arguments: [Date(), asset.issueId])
             return try Issue.fetchOne(db, key: asset.issueId)
         }

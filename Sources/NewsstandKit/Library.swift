@@ -107,6 +107,10 @@ public final class Library: @unchecked Sendable {
                 t.column("value", .text)
             }
         }
+        migrator.registerMigration("v2-cache: measured content sizes, downloads waiting for disk space") { db in
+            try db.alter(table: "issue") { t in t.add(column: "contentSize", .integer) }
+            try db.alter(table: "assetDownload") { t in t.add(column: "waitingForSpace", .integer) }
+        }
         return migrator
     }
 
@@ -234,7 +238,7 @@ public final class Library: @unchecked Sendable {
         guard let id = issue.id else { return }
         // One UPDATE of the columns that change: never a whole stale row written back.
         try db.write { db in
-            try db.execute(sql: "UPDATE issue SET status = 'none', evicted = ? WHERE id = ?", arguments: [toSaveSpace, id])
+            try db.execute(sql: "UPDATE issue SET status = 'none', evicted = ?, contentSize = NULL WHERE id = ?", arguments: [toSaveSpace, id])
         }
         try? FileManager.default.removeItem(at: contentDirectory(for: issue))
     }

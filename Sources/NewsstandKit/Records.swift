@@ -62,6 +62,8 @@ public struct Issue: Codable, Sendable, Equatable, Identifiable, FetchableRecord
     public var readingPosition: String?
     public var readingProgress: Double?
     public var lastError: String?
+    /// Bytes of the installed content, measured on disk after the install (nil: not yet).
+    public var contentSize: Int64?
 
     public init(id: Int64? = nil, publicationId: Int64?, name: String, date: Date, title: String,
                 summary: String? = nil, coverURL: String? = nil, contentURL: String? = nil,
@@ -108,6 +110,9 @@ public struct AssetDownload: Codable, Sendable, Equatable, Identifiable, Fetchab
     public var lastError: String?
     public var createdAt: Date
     public var finishedAt: Date?
+    /// Set while the download is paused because the disk is full: the bytes it needs free
+    /// before it goes on (`lastError` says why).
+    public var waitingForSpace: Int64? = nil
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 

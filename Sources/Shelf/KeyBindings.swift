@@ -5,7 +5,7 @@ import Terminal
 /// ones it shares (moving, paging) as its own keys.
 public enum Action: String, CaseIterable, Sendable {
     case moveLeft, moveRight, up, down, pageUp, pageDown, first, last
-    case tap, download, remove, refresh, refreshAll, filter, nextNew
+    case tap, download, remove, pin, refresh, refreshAll, filter, nextNew
     case help, back, quit
 }
 
@@ -26,6 +26,7 @@ public struct KeyBindings: Sendable {
         (.tap, [.enter], [.shelf, .store]),
         (.download, [.character("d")], [.shelf, .store]),
         (.remove, [.character("x")], [.store]),
+        (.pin, [.character("p")], [.store]),
         (.refresh, [.character("r")], [.shelf, .store]),
         (.refreshAll, [.character("R")], [.shelf, .store]),
         (.filter, [.character("/")], [.shelf, .store]),
@@ -116,6 +117,7 @@ public struct KeyBindings: Sendable {
         ([.tap], "tap: open, download or read (or click)"),
         ([.download], "download"),
         ([.remove], "remove downloaded content (asks first)"),
+        ([.pin], "pin / unpin: a pinned issue is never removed to save space"),
         ([.refresh, .refreshAll], "refresh this / all publications"),
         ([.filter], "filter by title (Enter keeps, Escape clears)"),
         ([.nextNew], "next NEW"),

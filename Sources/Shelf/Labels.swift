@@ -9,6 +9,8 @@ enum IssueLabel: Equatable {
     case read(unread: Bool, progress: Double?)
     case failed(String)
     case removedToSaveSpace
+    /// The disk is full: the download waits (its bytes kept) and goes on when there is room.
+    case pausedForSpace(String)
 
     init(_ tile: IssueTile) {
         let issue = tile.issue
@@ -16,7 +18,9 @@ enum IssueLabel: Equatable {
         case .available:
             self = .read(unread: issue.unread, progress: issue.readingProgress)
         case .downloading:
-            if let download = tile.download, download.state == .active || download.bytesWritten > 0 {
+            if let download = tile.download, download.waitingForSpace != nil {
+                self = .pausedForSpace(download.lastError ?? "paused: the disk is full")
+            } else if let download = tile.download, download.state == .active || download.bytesWritten > 0 {
                 self = .progress(fraction: download.fraction, bytes: download.bytesWritten, bytesPerSecond: download.bytesPerSecond)
             } else {
                 self = .waiting
@@ -30,6 +34,13 @@ enum IssueLabel: Equatable {
                 self = .download
             }
         }
+    }
+}
+
+/// What a tile says beside the issue's date: that it is pinned (never removed to save space).
+enum TileMark {
+    static func dateLine(_ issue: Issue) -> String {
+        Format.day.string(from: issue.date) + (issue.pinned ? "  · PINNED" : "")
     }
 }
 

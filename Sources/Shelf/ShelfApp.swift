@@ -247,6 +247,14 @@ public final class ShelfApp {
                 state.confirmRemoval = id
                 setStatus("Remove the downloaded content of “\(tile.issue.title)”? (y/n)")
             }
+        case .pin:
+            if let issue = selectedTile?.issue {
+                do {
+                    try env.library.setPinned(issue, !issue.pinned)
+                    setStatus(issue.pinned ? "Unpinned “\(issue.title)”." : "Pinned “\(issue.title)”: it is never removed to save space.")
+                } catch { setStatus("\(error)", error: true) }
+                reload()
+            }
         case .refresh: refreshSelected(all: false)
         case .refreshAll: refreshSelected(all: true)
         case .filter: startFilter()

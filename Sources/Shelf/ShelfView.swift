@@ -182,7 +182,7 @@ extension ShelfApp {
             let textX = x + thumbColumns + 3
             let limit = state.width - 2
             canvas.put(Sanitizer.clean(tile.issue.title), x: textX, y: y, style: selected ? theme.selection : theme.title, limit: limit)
-            canvas.put(Format.day.string(from: tile.issue.date), x: textX, y: y + 1, style: theme.dimText, limit: limit)
+            canvas.put(TileMark.dateLine(tile.issue), x: textX, y: y + 1, style: theme.dimText, limit: limit)
             if let summary = tile.issue.summary {
                 canvas.put(DisplayWidth.truncate(Sanitizer.clean(summary), to: max(1, limit - textX)), x: textX, y: y + 2, style: theme.text, limit: limit)
             }
@@ -203,6 +203,8 @@ extension ShelfApp {
         case .removedToSaveSpace:
             canvas.put("Removed to save space", x: x, y: y, style: theme.dimText)
             canvas.put("TAP TO DOWNLOAD", x: x, y: y + 1, style: theme.title)
+        case .pausedForSpace(let reason):
+            canvas.put(DisplayWidth.truncate(reason, to: max(1, state.width - x - 2)), x: x, y: y, style: theme.error)
         case .failed(let reason):
             canvas.put("FAILED: " + DisplayWidth.truncate(Sanitizer.clean(reason), to: max(1, state.width - x - 10)), x: x, y: y, style: theme.error)
             canvas.put("TAP TO TRY AGAIN", x: x, y: y + 1, style: theme.title)
@@ -271,7 +273,7 @@ extension ShelfApp {
             items = [hint(move, "move"), hint([.tap], "open"), hint([.download], "download"), hint([.filter], "filter"),
                      hint([.nextNew], "next new"), hint([.refresh], "refresh"), hint([.help], "help"), hint([.back], "quit")]
         case .store:
-            items = [hint([.up, .down], "move"), hint([.tap], "tap"), hint([.download], "download"), hint([.remove], "remove"),
+            items = [hint([.up, .down], "move"), hint([.tap], "tap"), hint([.download], "download"), hint([.remove], "remove"), hint([.pin], "pin"),
                      hint([.filter], "filter"), hint([.nextNew], "next new"), hint([.help], "help"), hint([.back], "back")]
         case .reader:
             items = [hint([.up, .down], "scroll"), hint([.pageDown], "page"), hint([.moveLeft, .moveRight], "article"),

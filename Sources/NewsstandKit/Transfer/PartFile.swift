@@ -1,4 +1,5 @@
 import Foundation
+import IssueArchive
 
 /// The `.part` file a transfer streams into: bytes are appended as they arrive, the
 /// SHA-256 is computed on the way (when a checksum is expected) and progress is reported
@@ -9,11 +10,13 @@ final class PartFile {
     private(set) var length: Int64
     private var digest: BackgroundDigest?
     private let wantsDigest: Bool
+    private let storage: Storage
 
     /// Opens (creating if needed) the file and its directory; `length` is what is on disk.
-    init(url: URL, wantsDigest: Bool) throws {
+    init(url: URL, wantsDigest: Bool, storage: Storage = SystemStorage()) throws {
         self.url = url
         self.wantsDigest = wantsDigest
+        self.storage = storage
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         let fd = open(url.path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw PartFile.ioError("cannot open", url) }
@@ -42,20 +45,15 @@ final class PartFile {
         }
     }
 
-    /// Appends bytes; a full disk or an I/O error is fatal to this attempt (the bytes
-    /// already written stay valid for a later resume).
+    /// Appends bytes; a full disk or an I/O error ends this attempt. The file is cut back
+    /// to the bytes whole before it, so it stays a valid prefix for a later resume.
     func append(_ bytes: UnsafeRawBufferPointer) throws {
-        guard var pointer = bytes.baseAddress else { return }
-        var remaining = bytes.count
-        while remaining > 0 {
-            let written = write(fd, pointer, remaining)
-            if written < 0 {
-                if errno == EINTR { continue }
-                let reason = String(cString: strerror(errno))
-                throw TransferError(message: "cannot write \(url.path): \(reason)", isRetryable: errno == ENOSPC)
-            }
-            remaining -= written
-            pointer += written
+        guard let pointer = bytes.baseAddress else { return }
+        let failure = storage.writeAll(fd, pointer, bytes.count)
+        if failure != 0 {
+            _ = ftruncate(fd, off_t(length))
+            _ = lseek(fd, off_t(length), SEEK_SET)
+            throw TransferError.writeFailed(url.path, code: failure)
         }
         digest?.update(bytes)
         length += Int64(bytes.count)
@@ -63,7 +61,7 @@ final class PartFile {
 
     /// The descriptor bytes may be spliced into, when nothing needs to see them (no
     /// checksum); report each splice with `didSplice`.
-    var spliceDescriptor: Int32? { wantsDigest || fd < 0 ? nil : fd }
+    var spliceDescriptor: Int32? { wantsDigest || fd < 0 || !storage.permitsSplice ? nil : fd }
 
     func didSplice(_ count: Int) { length += Int64(count) }
 

@@ -31,7 +31,8 @@ public struct RetryPolicy: Sendable, Equatable {
     /// The wait before attempt `attempt + 1` after attempt `attempt` (1-based) failed with
     /// `error`; nil means give up.
     public func delay(afterAttempt attempt: Int, error: TransferError) -> TimeInterval? {
-        guard error.isRetryable, !error.isCancelled, attempt < maxAttempts else { return nil }
+        // A full disk is not retried here: the agent pauses the download until there is room.
+        guard error.isRetryable, !error.isCancelled, !error.isOutOfSpace, attempt < maxAttempts else { return nil }
         if let retryAfter = error.retryAfter {
             return retryAfter <= maxRetryAfter ? retryAfter : nil
         }

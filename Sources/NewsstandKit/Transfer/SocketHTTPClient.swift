@@ -210,7 +210,7 @@ private final class ResponseReader {
                 if written < 0 && errno == EINTR { continue }
                 guard written > 0 else {
                     let code = errno
-                    throw TransferError(message: "cannot write the download: \(String(cString: strerror(code)))", isRetryable: code == ENOSPC)
+                    throw TransferError.writeFailed("the download", code: code)
                 }
                 left -= written
             }

@@ -1,4 +1,5 @@
 import Foundation
+import IssueArchive
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -29,6 +30,8 @@ public final class Transfer: @unchecked Sendable {
     public let expectedSHA256: String?
     public let credentials: Credentials?
     public let timeout: TimeInterval
+    /// Where the `.part` file's bytes are written (tests pass a small disk that fills up).
+    public let storage: Storage
 
     /// Redirects followed before giving up.
     public static let maxRedirects = 10
@@ -38,7 +41,8 @@ public final class Transfer: @unchecked Sendable {
     /// Tests swap the http(s) client (e.g. URLSession for http) to run one suite on both.
     var clientOverride: HTTPFetching?
 
-    public init(request: TransferRequest, partFile: URL, expectedLength: Int64? = nil, expectedSHA256: String? = nil, credentials: Credentials? = nil, timeout: TimeInterval = 30) {
+    public init(request: TransferRequest, partFile: URL, expectedLength: Int64? = nil, expectedSHA256: String? = nil, credentials: Credentials? = nil, timeout: TimeInterval = 30, storage: Storage = SystemStorage()) {
+        self.storage = storage
         self.request = request
         self.partFile = partFile
         self.expectedLength = expectedLength
@@ -99,7 +103,7 @@ public final class Transfer: @unchecked Sendable {
     }
 
     private func download(validator: TransferValidator?, onValidator: @escaping (TransferValidator) -> Void, progress: @escaping @Sendable (TransferProgress) -> Void) throws -> TransferResult {
-        let part = try PartFile(url: partFile, wantsDigest: expectedSHA256 != nil)
+        let part = try PartFile(url: partFile, wantsDigest: expectedSHA256 != nil, storage: storage)
         defer { part.close() }
         let throttle = ProgressThrottle(report: progress)
 
@@ -340,7 +344,7 @@ public final class Transfer: @unchecked Sendable {
         // The file's identity and modification time play the part of an ETag.
         let current = TransferValidator(etag: "\"\(info.st_dev)-\(info.st_ino)-\(size)-\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)\"", lastModified: nil)
 
-        let part = try PartFile(url: partFile, wantsDigest: expectedSHA256 != nil)
+        let part = try PartFile(url: partFile, wantsDigest: expectedSHA256 != nil, storage: storage)
         defer { part.close() }
         if let expectedLength, size != expectedLength {
             part.discard()

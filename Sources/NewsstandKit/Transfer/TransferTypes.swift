@@ -1,4 +1,5 @@
 import Foundation
+import IssueArchive
 
 /// What to fetch: one asset URL (http, https or file) and the extra request headers the
 /// feed or the publication's configuration asks for.
@@ -84,13 +85,25 @@ public struct TransferError: Error, CustomStringConvertible, Sendable, Equatable
     public var httpStatus: Int?
     /// True when `Transfer.cancel()` stopped the transfer.
     public var isCancelled: Bool
+    /// True when the disk (or quota) is full: the bytes so far are kept, and the caller
+    /// pauses until there is room rather than retrying at once or failing.
+    public var isOutOfSpace: Bool
 
-    public init(message: String, isRetryable: Bool, retryAfter: TimeInterval? = nil, httpStatus: Int? = nil, isCancelled: Bool = false) {
+    public init(message: String, isRetryable: Bool, retryAfter: TimeInterval? = nil, httpStatus: Int? = nil,
+                isCancelled: Bool = false, isOutOfSpace: Bool = false) {
         self.message = message
         self.isRetryable = isRetryable
         self.retryAfter = retryAfter
         self.httpStatus = httpStatus
         self.isCancelled = isCancelled
+        self.isOutOfSpace = isOutOfSpace
+    }
+
+    /// A write into the `.part` file failed with `code`.
+    static func writeFailed(_ what: String, code: Int32) -> TransferError {
+        let outOfSpace = isOutOfSpaceError(code)
+        return TransferError(message: "cannot write \(what): \(String(cString: strerror(code)))",
+                             isRetryable: false, isOutOfSpace: outOfSpace)
     }
 
     public var description: String { message }

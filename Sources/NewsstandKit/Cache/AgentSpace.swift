@@ -1,0 +1,82 @@
+import Foundation
+import IssueArchive
+
+/// The agent's side of the storage budget: evict after each install, make room before an
+/// install, pause a download when the disk is full and go on when there is room.
+extension Agent {
+    /// The budget now (config.toml is read again each time unless the options fix it).
+    var currentBudget: CacheBudget {
+        if let limit = options.cacheLimit { return CacheBudget(limit: limit) }
+        let config = (try? Config.load(paths: library.paths)) ?? options.config
+        return CacheBudget(limit: config.cacheLimit)
+    }
+
+    /// Evicts what is over the budget or eats into the disk's reserve; logs what went.
+    @discardableResult
+    func enforceBudget(room: Int64 = 0) -> [CachedIssue] {
+        do {
+            let evicted = try library.enforceBudget(currentBudget, storage: options.storage, room: room)
+            for issue in evicted {
+                logger.info("removed '\(issue.name)' (\(ByteSize.format(issue.size))) to save space")
+            }
+            return evicted
+        } catch {
+            logger.error("cannot apply the cache budget: \(error)")
+            return []
+        }
+    }
+
+    /// Before an install: the archive's files need room. Evicts to make it, and throws an
+    /// out-of-space error when there still is not enough (the download then pauses).
+    func makeRoom(toInstall archive: URL, for asset: AssetDownload) throws {
+        guard asset.kind == .archive, let needed = try? IssueInstaller.unpackedSize(of: archive) else { return }
+        let directory = library.paths.issuesDirectory
+        guard let free = options.storage.freeBytes(in: directory), free < needed else { return }
+        enforceBudget(room: needed)
+        if let after = options.storage.freeBytes(in: directory), after < needed {
+            throw OutOfSpace(needed: needed - after)
+        }
+    }
+
+    /// When `error` means the disk is full: the bytes the asset still needs free.
+    func bytesNeeded(after error: Error, asset: AssetDownload) -> Int64? {
+        if let shortfall = error as? OutOfSpace { return max(1, shortfall.needed) }
+        if let archive = error as? ArchiveError, archive.isOutOfSpace {
+            let file = library.partialFile(for: asset)
+            return max(1, (try? IssueInstaller.unpackedSize(of: file)) ?? Self.fileSize(file))
+        }
+        guard let transfer = error as? TransferError, transfer.isOutOfSpace else { return nil }
+        let current = (try? library.download(identifier: asset.identifier)) ?? asset
+        let expected = current.bytesExpected ?? (try? library.issue(id: asset.issueId))?.contentLength
+        let onDisk = Self.fileSize(library.partialFile(for: asset))
+        return expected.map { max(1, $0 - onDisk) } ?? ByteSize.mebibyte
+    }
+
+    /// Whether an asset may start: always, unless it waits for disk space; then it looks
+    /// (every `spaceCheckInterval`) whether eviction or the user made enough room.
+    func hasRoom(for asset: AssetDownload) -> Bool {
+        guard let needed = asset.waitingForSpace else { return true }
+        let now = Date()
+        let due: Bool = lock.withLock {
+            if let last = lastSpaceCheck[asset.identifier], now.timeIntervalSince(last) < options.spaceCheckInterval { return false }
+            lastSpaceCheck[asset.identifier] = now
+            return true
+        }
+        guard due else { return false }
+        let directory = library.paths.issuesDirectory
+        if let free = options.storage.freeBytes(in: directory), free >= needed { return true }
+        enforceBudget(room: needed)
+        return (options.storage.freeBytes(in: directory) ?? 0) >= needed
+    }
+
+    static func fileSize(_ url: URL) -> Int64 {
+        var info = stat()
+        return stat(url.path, &info) == 0 ? Int64(info.st_size) : 0
+    }
+}
+
+/// Not enough room on the disk for what comes next, even after evicting what may go.
+struct OutOfSpace: Error, CustomStringConvertible {
+    var needed: Int64
+    var description: String { "the disk is full: \(ByteSize.format(needed)) more needed" }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import GRDB
+import IssueArchive
+
+/// Issue content as a cache: measured, kept within the budget, evicted least recently used
+/// first, and always downloadable again.
+extension Library {
+    /// Bytes of the regular files under `directory` (symbolic links are not followed).
+    public static func measureContent(at directory: URL) -> Int64 {
+        guard let walker = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.fileSizeKey, .isRegularFileKey]) else { return 0 }
+        var total: Int64 = 0
+        for case let file as URL in walker {
+            guard let values = try? file.resourceValues(forKeys: [.fileSizeKey, .isRegularFileKey]),
+                  values.isRegularFile == true else { continue }
+            total += Int64(values.fileSize ?? 0)
+        }
+        return total
+    }
+
+    /// Measures an installed issue's content and stores the size. Returns it.
+    @discardableResult
+    public func recordContentSize(of issue: Issue) throws -> Int64 {
+        let size = Library.measureContent(at: contentDirectory(for: issue))
+        try db.write { db in
+            try db.execute(sql: "UPDATE issue SET contentSize = ? WHERE id = ? AND status = 'available'", arguments: [size, issue.id])
+        }
+        return size
+    }
+
+    /// Every issue whose content is on disk, with its size (measured now for issues that have
+    /// none stored yet, e.g. installed before sizes were kept).
+    public func cachedIssues() throws -> [CachedIssue] {
+        let available = try db.read { db in
+            try Issue.filter(Column("status") == Issue.Status.available.rawValue).order(Column("id")).fetchAll(db)
+        }
+        return try available.map { issue in
+            let size = try issue.contentSize ?? recordContentSize(of: issue)
+            return CachedIssue(id: issue.id ?? 0, name: issue.name, title: issue.title, publicationID: issue.publicationId,
+                               date: issue.date, size: size, lastOpenedAt: issue.lastOpenedAt,
+                               downloadedAt: issue.downloadedAt, pinned: issue.pinned)
+        }
+    }
+
+    /// Downloads paused because the disk is full, with their issues.
+    public func downloadsWaitingForSpace() throws -> [(AssetDownload, Issue)] {
+        try db.read { db in
+            try AssetDownload.filter(Column("waitingForSpace") != nil).order(Column("id")).fetchAll(db).compactMap { asset in
+                try Issue.fetchOne(db, key: asset.issueId).map { (asset, $0) }
+            }
+        }
+    }
+
+    /// The id of the issue being read, if it is still in the library.
+    var currentlyReadingID: Int64? { currentlyReadingIssue?.id }
+
+    /// Evicts what the policy picks so that the cache fits `budget` and the disk keeps its
+    /// reserve free, plus `room` bytes more (what a paused download or an install needs).
+    /// Returns what went, in order. Each eviction re-checks the rules in its own
+    /// transaction, so an issue pinned or opened meanwhile stays.
+    @discardableResult
+    public func enforceBudget(_ budget: CacheBudget, storage: Storage = SystemStorage(), room: Int64 = 0) throws -> [CachedIssue] {
+        let cached = try cachedIssues()
+        let disk = CacheBudget.disk(at: paths.issuesDirectory, storage: storage)
+        let toFree = disk.map { max(0, $0.reserve + max(0, room) - $0.free) } ?? 0
+        let plan = EvictionPolicy.issuesToEvict(cached, currentlyReadingID: currentlyReadingID, limit: budget.limit, bytesToFree: toFree)
+        var evicted: [CachedIssue] = []
+        for issue in plan where try evictToSaveSpace(issue) { evicted.append(issue) }
+        return evicted
+    }
+
+    /// Removes one issue's content to save space, unless meanwhile it was pinned, opened,
+    /// removed or is being downloaded again. True when it went.
+    func evictToSaveSpace(_ cached: CachedIssue) throws -> Bool {
+        let changed: Bool = try db.write { db in
+            let reading = try Setting.value(db, .currentlyReading)
+            try db.execute(sql: """
+                UPDATE issue SET status = 'none', evicted = 1, contentSize = NULL
+                WHERE id = ? AND status = 'available' AND pinned = 0 AND name IS NOT ?
+                """, arguments: [cached.id, reading])
+            return db.changesCount == 1
+        }
+        guard changed, let issue = try issue(id: cached.id) else { return false }
+        // Hidden beside the content first, so a reader never sees a half-deleted directory.
+        let directory = contentDirectory(for: issue)
+        let doomed = directory.deletingLastPathComponent().appendingPathComponent(".\(directory.lastPathComponent).replaced-evicted-\(UUID().uuidString.prefix(8))")
+        if rename(directory.path, doomed.path) == 0 {
+            try? FileManager.default.removeItem(at: doomed)
+        } else {
+            try? FileManager.default.removeItem(at: directory)
+        }
+        return true
+    }
+}
