@@ -51,6 +51,8 @@ public final class ShelfApp {
     let env: Environment
     var state = State()
     var reader: ReaderScreen?
+    /// The reader's text width and the like, kept from one issue to the next.
+    let readerPreferences = ReaderPreferences()
     let painter: CoverPainter
     private var hitRegions: [(Rect, HitTarget)] = []
     /// Ctrl-Z: the run loop hands the terminal back to the shell.
@@ -280,6 +282,7 @@ public final class ShelfApp {
 
     private func handleReaderKey(_ key: Key) {
         guard let reader else { state.screen = .store; return }
+        if reader.handle(key, width: state.width, height: state.height) { return }
         switch key {
         case .character("q"), .escape, .backspace:
             reader.savePosition(library: env.library)
@@ -291,7 +294,7 @@ public final class ShelfApp {
         case .character("?"):
             showHelp()
         default:
-            reader.handle(key, height: state.height)
+            break
         }
     }
 
@@ -376,7 +379,8 @@ public final class ShelfApp {
 
     private func openReader(_ issue: Issue) {
         do {
-            let screen = try ReaderScreen(issue: issue, library: env.library, painter: painter, theme: env.theme)
+            let screen = try ReaderScreen(issue: issue, library: env.library, painter: painter, theme: env.theme,
+                                          preferences: readerPreferences)
             try env.library.markOpened(issue)
             reader = screen
             state.screen = .reader

@@ -233,16 +233,17 @@ extension ShelfApp {
     private func drawHelp(into canvas: inout Canvas) {
         let theme = env.theme
         drawTitleBar("Keys", right: "any key to close", into: &canvas)
-        let lines = [
+        let general = [
             ("←↓↑→ hjkl", "move"), ("PgUp PgDn g G", "page, first, last"), ("Enter, click", "tap: open, download or read"),
             ("d", "download"), ("x", "remove downloaded content (asks first)"), ("r / R", "refresh this / all publications"), ("/", "filter by title (Escape clears)"), ("n", "next NEW"),
             ("?", "this help"), ("q", "back; quit on the shelf"), ("Q, Ctrl-C", "quit"),
-            ("", ""), ("Reader", ""), ("↑↓ j k, Space b", "scroll by line, by page"), ("← → [ ]", "previous, next article"),
-            ("g G", "start, end of article"),
         ]
+        let reading = [("Reader", "")] + ReaderScreen.helpLines
+        // From the reader, its keys come first.
+        let lines = state.previousScreen == .reader ? reading + [("", "")] + general : general + [("", "")] + reading
         for (i, line) in lines.enumerated() where 2 + i < state.height - 2 {
             canvas.put(line.0, x: 4, y: 2 + i, style: theme.title)
-            canvas.put(line.1, x: 24, y: 2 + i, style: theme.text)
+            canvas.put(line.1, x: 27, y: 2 + i, style: theme.text, limit: state.width - 1)
         }
     }
 
@@ -250,16 +251,26 @@ extension ShelfApp {
         let theme = env.theme
         let statusY = state.height - 2
         canvas.fill(Rect(x: 0, y: statusY, width: state.width, height: 1), with: Cell(glyph: " ", style: theme.statusLine))
-        if let status = state.status {
+        var status = state.status
+        var statusIsError = state.statusIsError
+        var right = ""
+        if state.screen == .reader, let reader {
+            // The reader's search prompt or message, and how far through the issue it is.
+            let line = reader.statusLine
+            if let text = line.text { status = text; statusIsError = line.isError }
+            right = line.right
+            canvas.put(right, x: max(0, state.width - DisplayWidth.of(right)), y: statusY, style: theme.statusLine)
+        }
+        if let status {
             var style = theme.statusLine
-            if state.statusIsError { style.foreground = theme.error.foreground; style.attributes.insert(.bold) }
-            canvas.put(" " + DisplayWidth.truncate(status, to: state.width - 2), x: 0, y: statusY, style: style)
+            if statusIsError { style.foreground = theme.error.foreground; style.attributes.insert(.bold) }
+            canvas.put(" " + DisplayWidth.truncate(status, to: max(1, state.width - 3 - DisplayWidth.of(right))), x: 0, y: statusY, style: style)
         }
         let hints: String
         switch state.screen {
         case .shelf: hints = "←→↑↓ move  Enter open  d download  / filter  n next new  r refresh  ? help  q quit"
         case .store: hints = "↑↓ move  Enter tap  d download  x remove  / filter  n next new  q back"
-        case .reader: hints = "↑↓ scroll  Space page  ←→ article  g/G start/end  q back"
+        case .reader: hints = reader?.hints ?? "q back"
         case .help: hints = "any key to close"
         }
         canvas.fill(Rect(x: 0, y: state.height - 1, width: state.width, height: 1), with: Cell(glyph: " ", style: theme.hintBar))
