@@ -69,6 +69,21 @@ extension IssueReader {
     }
 }
 
+extension IssueReader {
+    /// An article's own title, for a table of contents that leaves the article out: its
+    /// `<title>` or first `<h1>`, a Markdown heading, else its file name, on one line. Reads
+    /// at most 16 KiB.
+    public static func articleTitle(_ path: String, in root: URL) -> String {
+        let head = (try? resolve(path, in: root)).flatMap { file -> Data? in
+            guard let handle = try? FileHandle(forReadingFrom: file) else { return nil }
+            defer { try? handle.close() }
+            return try? handle.read(upToCount: 16 << 10)
+        }
+        let title = PlainIssue.documentTitle(BookPath.withoutFragment(path), head: head)
+        return title.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+    }
+}
+
 /// XML goes through Markup only: no DTD is fetched and no entity beyond the predefined five
 /// (and character references) is expanded.
 enum XMLReading {

@@ -60,13 +60,18 @@ enum PlainIssue {
     }
 
     static func documentTitle(_ path: String, tree: ContentTree) -> String {
+        documentTitle(path, head: tree.data(path, limit: 16 << 10))
+    }
+
+    /// The title of a document from its first bytes (`head`): `<title>` or the first `<h1>`,
+    /// a Markdown heading, else the file's name.
+    static func documentTitle(_ path: String, head: Data?) -> String {
         let type = MediaType.of(path)
-        if type == "text/html" || type == "application/xhtml+xml",
-           let data = tree.data(path, limit: 16 << 10),
+        if type == "text/html" || type == "application/xhtml+xml", let data = head,
            let title = HTMLScan.title(in: String(decoding: data, as: UTF8.self)) {
             return title
         }
-        if type == "text/markdown", let data = tree.data(path, limit: 16 << 10) {
+        if type == "text/markdown", let data = head {
             for line in String(decoding: data, as: UTF8.self).split(separator: "\n") where line.hasPrefix("#") {
                 let title = line.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces)
                 if !title.isEmpty { return title }

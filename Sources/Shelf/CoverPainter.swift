@@ -82,16 +82,18 @@ final class CoverPainter {
         cell.foreground == nil && cell.background == nil && (cell.glyph == " " || cell.glyph == "▀")
     }
 
-    /// Copies a picture to the canvas with its top-left at (x, y); `behind` fills cells
-    /// whose colours are the terminal default.
-    static func draw(_ picture: CellPicture, into canvas: inout Canvas, x: Int, y: Int, behind: Style) {
-        for row in 0..<picture.rows {
-            for column in 0..<picture.columns {
+    /// Copies a picture (or the `part` of it, in its own cells: a zoomed comic page) to the
+    /// canvas with its top-left at (x, y); `behind` fills cells whose colours are the
+    /// terminal default.
+    static func draw(_ picture: CellPicture, into canvas: inout Canvas, x: Int, y: Int, behind: Style, part: Rect? = nil) {
+        let part = part ?? Rect(x: 0, y: 0, width: picture.columns, height: picture.rows)
+        for row in max(0, part.y)..<max(max(0, part.y), min(picture.rows, part.maxY)) {
+            for column in max(0, part.x)..<max(max(0, part.x), min(picture.columns, part.maxX)) {
                 let cell = picture[column, row]
                 var style = Style(foreground: color(cell.foreground) ?? behind.foreground,
                                   background: color(cell.background) ?? behind.background)
                 if cell.glyph != "▀" && cell.glyph != "▄" && cell.glyph != " " { style.attributes = [.bold] }
-                canvas[x + column, y + row] = Cell(glyph: String(cell.glyph), style: style)
+                canvas[x + column - part.x, y + row - part.y] = Cell(glyph: String(cell.glyph), style: style)
             }
         }
     }

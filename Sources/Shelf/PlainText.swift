@@ -13,16 +13,7 @@ public enum PlainText {
                 output += "[page: \(resource.path)]\n"
                 continue
             }
-            let file = try IssueReader.resolve(resource.path, in: directory)
-            let text = String(decoding: try Data(contentsOf: file), as: UTF8.self)
-            let document: TextDocument
-            if type.contains("markdown") || file.pathExtension.lowercased() == "md" {
-                document = MarkdownReader.document(markdown: text)
-            } else if type.hasPrefix("text/plain") {
-                document = PlainTextReader.document(text: text)
-            } else {
-                document = HTMLReader.document(html: text)
-            }
+            let document = try ArticleDocument.load(resource, in: directory)
             for line in Layout.lines(for: document, width: width) {
                 switch line.kind {
                 case .blank, .rule:

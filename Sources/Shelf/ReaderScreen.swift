@@ -5,136 +5,352 @@ import NewsstandKit
 import Terminal
 import TextLayout
 
-/// Where a reader was in an issue; stored as JSON in the library.
+/// Where a reader was in an issue; stored as JSON in the library. `block` and `offset` (a
+/// `TextAnchor`) place the text whatever the width; `line` is what older versions stored;
+/// `page` is a comic's page; `width` the text width chosen with + and -.
 struct ReadingPosition: Codable, Equatable {
     var article: Int
     var line: Int
+    var block: Int?
+    var offset: Int?
+    var width: Int?
+    var page: Int?
 }
 
-/// The reader: one article (or comic page) at a time, wrapped to a readable column.
+/// Reader settings kept for the rest of the session once the user changes them.
+final class ReaderPreferences {
+    /// The text column's width after + or -; nil until then.
+    var textWidth: Int?
+    init() {}
+}
+
+/// The reader: one article (or comic page) at a time, wrapped to a readable column, with a
+/// table of contents (`ReaderContents.swift`), search (`ReaderSearch.swift`) and comic
+/// zoom and pan (`ReaderComics.swift`). It owns its keys; `handle` returns false for those
+/// the app handles (q, Escape and Backspace to leave, Q, ?).
 final class ReaderScreen {
+    static let defaultTextWidth = 80
+    static let textWidths = 30...200
+    static let widthStep = 10
+
+    enum Mode: Equatable { case reading, contents, searchPrompt }
+
     let issue: Issue
     let content: IssueContent
     let root: URL
     let painter: CoverPainter
     let theme: Theme
-    private(set) var article = 0
-    private(set) var top = 0
-    private var lines: [LayoutLine] = []
-    private var layoutWidth = 0
-    private var document: TextDocument?
-    private var loadError: String?
+    let preferences: ReaderPreferences
+    var article = 0
+    /// The first line shown, in `text.lines`.
+    var top = 0
+    var textWidth: Int
+    var mode: Mode = .reading
+    var document: TextDocument?
+    /// The article laid out at the current column width (lazily, see `ArticleText`).
+    var text: ArticleText?
+    var loadError: String?
+    /// Where to put the reader once the article is laid out: a restored position, or its end.
+    var pendingAnchor: TextAnchor?
+    var pendingLine: Int?
+    var pendingEnd = false
+    /// The window, as last seen by `handle` or `draw`.
+    var size = (width: 80, height: 24)
+    /// A line for the status bar (a search result, "no match"…), until the next key.
+    var message: String?
+    var messageIsError = false
 
-    init(issue: Issue, library: Library, painter: CoverPainter, theme: Theme) throws {
+    // Search (ReaderSearch.swift)
+    var prompt = ""
+    var query: String?
+    var matchCache: (article: Int, width: Int, matches: [SearchMatch])?
+    var currentMatch: (article: Int, index: Int)?
+
+    // Contents (ReaderContents.swift)
+    var contentsEntries: [ContentsEntry]?
+    var contentsSelection = 0
+    var contentsScroll = 0
+
+    // Comics (ReaderComics.swift)
+    var zoomIndex = 0
+    var pan = (x: 0, y: 0)
+    var zoomedPageSize: (columns: Int, rows: Int)?
+
+    /// Each article's share of the issue for the progress figure: its size in bytes (a
+    /// comic's pages count the same).
+    let weights: [Double]
+
+    init(issue: Issue, library: Library, painter: CoverPainter, theme: Theme, preferences: ReaderPreferences = ReaderPreferences()) throws {
         self.issue = issue
         root = library.contentDirectory(for: issue)
         content = try IssueReader.open(directory: root)
         self.painter = painter
         self.theme = theme
-        if let saved = issue.readingPosition.flatMap({ try? JSONDecoder().decode(ReadingPosition.self, from: Data($0.utf8)) }) {
-            article = max(0, min(saved.article, max(0, content.readingOrder.count - 1)))
-            top = max(0, saved.line)
+        self.preferences = preferences
+        let saved = issue.readingPosition.flatMap { try? JSONDecoder().decode(ReadingPosition.self, from: Data($0.utf8)) }
+        textWidth = Self.clampWidth(preferences.textWidth ?? saved?.width ?? Self.defaultTextWidth)
+        let comic = content.format == .cbz
+        let root = self.root
+        weights = content.readingOrder.map { resource in
+            if comic { return 1 }
+            let file = try? IssueReader.resolve(resource.path, in: root)
+            let size = file.flatMap { try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? NSNumber }
+            return max(1, size?.doubleValue ?? 1)
+        }
+        if let saved {
+            article = max(0, min(comic ? (saved.page ?? saved.article) : saved.article, max(0, content.readingOrder.count - 1)))
+            if let block = saved.block {
+                pendingAnchor = TextAnchor(block: max(0, block), offset: max(0, saved.offset ?? 0))
+            } else if saved.line > 0 {
+                pendingLine = saved.line
+            }
         }
         loadArticle()
     }
 
     var isComic: Bool { content.format == .cbz }
     var articleCount: Int { content.readingOrder.count }
+    static func clampWidth(_ width: Int) -> Int { max(textWidths.lowerBound, min(textWidths.upperBound, width)) }
+
+    // MARK: Geometry
+
+    /// Rows of text: below the title bar and a blank row, above the status and hint bars.
+    var visibleRows: Int { max(1, size.height - 4) }
+    /// The text column: the chosen width, narrowed to the window.
+    var columnWidth: Int { max(10, min(textWidth, size.width - 4)) }
 
     // MARK: Position
 
     func savePosition(library: Library) {
-        let position = ReadingPosition(article: article, line: top)
         guard let data = try? JSONEncoder().encode(position) else { return }
-        let within = lines.isEmpty ? 0 : Double(top) / Double(max(1, lines.count))
-        let progress = articleCount == 0 ? 0 : (Double(article) + within) / Double(articleCount)
-        try? library.saveReadingPosition(issue, position: String(decoding: data, as: UTF8.self), progress: progress)
+        try? library.saveReadingPosition(issue, position: String(decoding: data, as: UTF8.self), progress: issueProgress)
+    }
+
+    var position: ReadingPosition {
+        var position = ReadingPosition(article: article, line: isComic ? 0 : top)
+        if isComic {
+            position.page = article
+        } else if let text, !text.lines.isEmpty {
+            let anchor = text.anchor(ofLine: top)
+            position.block = anchor.block
+            position.offset = anchor.offset
+        } else if let pendingAnchor {
+            position.block = pendingAnchor.block
+            position.offset = pendingAnchor.offset
+        }
+        if textWidth != Self.defaultTextWidth { position.width = textWidth }
+        return position
+    }
+
+    /// How far through the whole issue the reader is, 0…1: the articles before this one by
+    /// size, and of this one what has been shown.
+    var issueProgress: Double {
+        guard weights.indices.contains(article) else { return 0 }
+        let total = weights.reduce(0, +)
+        let before = weights[..<article].reduce(0, +)
+        var within = 1.0
+        if !isComic {
+            if let text, !text.lines.isEmpty {
+                within = min(1, Double(top + visibleRows) / Double(max(1, text.estimatedLineCount)))
+                if text.isComplete && top + visibleRows >= text.lines.count { within = 1 }
+            } else {
+                within = document?.blocks.isEmpty == true ? 1 : 0
+            }
+        }
+        return total > 0 ? min(1, (before + weights[article] * within) / total) : 0
     }
 
     // MARK: Input
 
-    func handle(_ key: Key, height: Int) {
-        let page = max(1, textHeight(height) - 1)
+    /// Handles a key the reader owns; false for keys the app handles.
+    func handle(_ key: Key, width: Int, height: Int) -> Bool {
+        size = (width, height)
+        switch mode {
+        case .contents: return handleContentsKey(key)
+        case .searchPrompt: return handlePromptKey(key)
+        case .reading: break
+        }
+        message = nil
+        messageIsError = false
+        return isComic ? handleComicKey(key) : handleTextKey(key)
+    }
+
+    private func handleTextKey(_ key: Key) -> Bool {
         switch key {
-        case .down, .character("j"), .enter: scroll(by: 1, height: height)
-        case .up, .character("k"): scroll(by: -1, height: height)
-        case .pageDown, .character(" "), .character("f"): pageForward(page, height: height)
-        case .pageUp, .character("b"): scroll(by: -page, height: height)
+        case .down, .character("j"), .enter: scroll(by: 1)
+        case .up, .character("k"): scroll(by: -1)
+        case .pageDown, .character(" "), .character("f"): pageForward()
+        case .pageUp, .character("b"): pageBackward()
         case .character("g"), .home: top = 0
-        case .character("G"), .end: top = max(0, lines.count - textHeight(height))
-        case .right, .character("l"), .character("]"): goTo(article: article + (isComic && content.rightToLeft ? -1 : 1))
-        case .left, .character("h"), .character("["): goTo(article: article - (isComic && content.rightToLeft ? -1 : 1))
-        default: break
+        case .character("G"), .end: goToEnd()
+        case .right, .character("l"), .character("]"): goTo(article: article + 1)
+        case .left, .character("h"), .character("["): goTo(article: article - 1)
+        case .character("t"): openContents()
+        case .character("/"): startPrompt()
+        case .character("n"): findNext(forward: true)
+        case .character("N"): findNext(forward: false)
+        case .character("+"), .character("="): changeWidth(by: Self.widthStep)
+        case .character("-"): changeWidth(by: -Self.widthStep)
+        default: return false
         }
+        return true
     }
 
+    /// Mouse wheel and the app's scrolling: lines of text, or pages of a comic.
     func scroll(by delta: Int, height: Int) {
-        if isComic { goTo(article: article + (delta > 0 ? 1 : -1)); return }
-        top = max(0, min(max(0, lines.count - textHeight(height)), top + delta))
+        size.height = height
+        if isComic { turnPage(forward: delta > 0); return }
+        scroll(by: delta)
     }
 
-    private func pageForward(_ page: Int, height: Int) {
-        if isComic || top + textHeight(height) >= lines.count {
-            if article + 1 < articleCount { goTo(article: article + 1) }
-            return
+    func scroll(by delta: Int) {
+        guard let text = prepareText() else { return }
+        let target = max(0, top + delta)
+        text.ensureLines(target + visibleRows + 1)
+        top = min(target, max(0, text.lines.count - visibleRows))
+    }
+
+    private func pageForward() {
+        guard let text = prepareText() else { goTo(article: article + 1); return }
+        text.ensureLines(top + 2 * visibleRows + 1)
+        if top + visibleRows >= text.lines.count && text.isComplete {
+            goTo(article: article + 1)
+        } else {
+            scroll(by: max(1, visibleRows - 1))
         }
-        scroll(by: page, height: height)
     }
 
-    private func goTo(article next: Int) {
-        guard next >= 0, next < articleCount, next != article else { return }
+    private func pageBackward() {
+        if top == 0 {
+            goTo(article: article - 1, atEnd: true)
+        } else {
+            scroll(by: -max(1, visibleRows - 1))
+        }
+    }
+
+    private func goToEnd() {
+        guard let text = prepareText() else { return }
+        text.layoutAll()
+        top = max(0, text.lines.count - visibleRows)
+    }
+
+    /// Opens another article (or page); false when there is none.
+    @discardableResult
+    func goTo(article next: Int, atEnd: Bool = false) -> Bool {
+        guard next >= 0, next < articleCount, next != article else { return false }
         article = next
         top = 0
+        pendingAnchor = nil
+        pendingLine = nil
+        pendingEnd = atEnd
+        pan = (0, 0)
         loadArticle()
+        return true
     }
 
-    private func textHeight(_ height: Int) -> Int { max(1, height - 4) }
+    private func changeWidth(by delta: Int) {
+        let wanted = Self.clampWidth(textWidth + delta)
+        guard wanted != textWidth else {
+            message = "Text width \(textWidth) (\(Self.textWidths.lowerBound)–\(Self.textWidths.upperBound) columns)"
+            return
+        }
+        textWidth = wanted
+        preferences.textWidth = wanted
+        prepareText()
+        message = "Text width \(wanted) columns" + (wanted > size.width - 4 ? " (the window shows \(columnWidth))" : "")
+    }
 
     // MARK: Loading and layout
 
-    private func loadArticle() {
+    func loadArticle() {
         document = nil
+        text = nil
         loadError = nil
-        layoutWidth = 0
         guard content.readingOrder.indices.contains(article) else { loadError = "This issue has no articles."; return }
         if isComic { return }
         let resource = content.readingOrder[article]
         do {
-            let file = try IssueReader.resolve(resource.path, in: root)
-            let data = try Data(contentsOf: file)
-            let text = String(decoding: data, as: UTF8.self)
-            let type = resource.mediaType.lowercased()
-            let ext = file.pathExtension.lowercased()
-            if type.contains("markdown") || ext == "md" || ext == "markdown" {
-                document = MarkdownReader.document(markdown: text)
-            } else if type.hasPrefix("text/plain") || ext == "txt" {
-                document = PlainTextReader.document(text: text)
-            } else if type.hasPrefix("image/") {
-                document = TextDocument(title: nil, blocks: [.image(source: (resource.path as NSString).lastPathComponent, alt: "")], anchors: [:])
-            } else {
-                document = HTMLReader.document(html: text)
-            }
+            document = try ArticleDocument.load(resource, in: root)
         } catch {
             loadError = "cannot read \(resource.path): \(error)"
         }
     }
 
-    private func layout(width: Int) {
-        guard layoutWidth != width, let document else { return }
-        layoutWidth = width
-        lines = Layout.lines(for: document, width: width)
-        top = min(top, max(0, lines.count - 1))
+    /// The article laid out at the current column width. A new width keeps the same text
+    /// at the top of the screen (not the same line number).
+    @discardableResult
+    func prepareText() -> ArticleText? {
+        guard let document else { return nil }
+        let column = columnWidth
+        if let text, text.width == column { return text }
+        let anchor = text.map { $0.anchor(ofLine: top) }
+        let fresh = ArticleText(document: document, width: column)
+        text = fresh
+        if let place = anchor ?? pendingAnchor {
+            top = fresh.line(for: place)
+        } else if let pendingLine {
+            fresh.ensureLines(pendingLine + 1)
+            top = min(pendingLine, max(0, fresh.lines.count - 1))
+        }
+        pendingAnchor = nil
+        pendingLine = nil
+        if pendingEnd {
+            pendingEnd = false
+            fresh.layoutAll()
+            top = max(0, fresh.lines.count - visibleRows)
+        }
+        fresh.ensureLines(top + visibleRows + 1)
+        return fresh
     }
 
-    private var articleTitle: String {
+    var articleTitle: String {
         if let title = document?.title, !title.isEmpty { return title }
         let path = content.readingOrder.indices.contains(article) ? content.readingOrder[article].path : ""
         return content.tableOfContents.first { $0.path.split(separator: "#").first.map(String.init) == path }?.title ?? ""
     }
 
+    // MARK: Status and keys
+
+    /// What the app's status line shows while reading: the prompt or a message on the left,
+    /// the progress through the issue on the right.
+    var statusLine: (text: String?, isError: Bool, right: String) {
+        let percent = Int((issueProgress * 100).rounded(.down))
+        let text: String? = mode == .searchPrompt ? "/" + prompt + "▏" : message
+        return (text, messageIsError, "read \(percent)% ")
+    }
+
+    var hints: String {
+        switch mode {
+        case .contents: return "↑↓ choose  Enter open  q/Esc back"
+        case .searchPrompt: return "type what to find  Enter search  Esc cancel"
+        case .reading:
+            return isComic
+                ? "Space/Bksp page  +/- zoom  arrows pan  t contents  g/G first/last  ? help  q back"
+                : "↑↓ scroll  Space page  ←→ article  t contents  / search  n/N match  +/- width  q back"
+        }
+    }
+
+    /// The reader's part of the `?` help.
+    static let helpLines: [(String, String)] = [
+        ("↑↓ j k, Enter", "scroll a line"),
+        ("Space PgDn, b PgUp", "page down, up (on to the next, previous article)"),
+        ("← → h l [ ]", "previous, next article"),
+        ("g G", "start, end of the article"),
+        ("t", "table of contents: ↑↓ choose, Enter jumps, q/Esc back"),
+        ("/", "search this article, then the next ones (Enter finds)"),
+        ("n N", "next, previous match"),
+        ("+ -", "text width, \(textWidths.lowerBound)–\(textWidths.upperBound) columns"),
+        ("Comics:", ""),
+        ("Space PgDn, Bksp PgUp", "next, previous page (manga: ← is next)"),
+        ("+ - z Z", "zoom in, out"),
+        ("←↓↑→ hjkl", "pan when zoomed, else turn the page"),
+        ("q, Esc", "back to the store; the place is kept"),
+    ]
+
     // MARK: Drawing
 
     func draw(into canvas: inout Canvas, theme: Theme) {
+        size = (canvas.width, canvas.height)
         let width = canvas.width
         let height = canvas.height
         let paper = Cell(glyph: " ", style: theme.readerText)
@@ -147,23 +363,28 @@ final class ReaderScreen {
             canvas.put(loadError, x: 2, y: 2, style: theme.error, limit: width - 2)
             return
         }
-        if isComic {
-            drawPlace("page \(article + 1) of \(articleCount)", into: &canvas)
-            drawPage(into: &canvas, width: width, height: height)
+        if mode == .contents {
+            drawPlace("contents", into: &canvas)
+            drawContents(into: &canvas)
             return
         }
-        let column = min(80, width - 4)
-        let left = (width - column) / 2
-        layout(width: column)
-        let visible = textHeight(height)
-        for row in 0..<visible {
-            let index = top + row
-            guard index < lines.count else { break }
-            drawLine(lines[index], x: left, y: 2 + row, width: column, into: &canvas)
+        if isComic {
+            let zoom = zoomIndex > 0 ? " · zoom \(Int(Self.zoomLevels[zoomIndex] * 100))%" : ""
+            drawPlace("page \(article + 1) of \(articleCount)\(zoom)", into: &canvas)
+            drawPage(into: &canvas)
+            return
         }
-        // Where the reader is: article of the issue, and how far through it.
-        let percent = lines.isEmpty ? 100 : min(100, (top + visible) * 100 / max(1, lines.count))
-        drawPlace("article \(article + 1) of \(articleCount) · \(percent)%", into: &canvas)
+        drawPlace("article \(article + 1) of \(articleCount)", into: &canvas)
+        guard let text = prepareText() else { return }
+        let column = text.width
+        let left = (width - column) / 2
+        text.ensureLines(top + visibleRows)
+        for row in 0..<visibleRows {
+            let index = top + row
+            guard index < text.lines.count else { break }
+            drawLine(text.lines[index], x: left, y: 2 + row, width: column, into: &canvas)
+        }
+        drawMatches(left: left, into: &canvas)
     }
 
     private func drawPlace(_ text: String, into canvas: inout Canvas) {
@@ -173,7 +394,10 @@ final class ReaderScreen {
     private func drawLine(_ line: LayoutLine, x: Int, y: Int, width: Int, into canvas: inout Canvas) {
         switch line.kind {
         case .blank:
-            return
+            var column = x + line.indent
+            for span in line.spans {
+                column = canvas.put(span.text, x: column, y: y, style: style(for: span.style), limit: x + width + 1)
+            }
         case .rule:
             canvas.put(String(repeating: "─", count: width / 3), x: x + width / 3, y: y, style: theme.readerQuote)
         case .image(let source, let alt, let rows, let row):
@@ -192,6 +416,7 @@ final class ReaderScreen {
         if textStyle.contains(.quote) { style = theme.readerQuote }
         if textStyle.contains(.code) { style = theme.readerCode }
         if textStyle.contains(.link) { style = theme.readerLink }
+        if textStyle.contains(.highlight) { style = theme.readerMatch }
         if textStyle.contains(.bold) { style.attributes.insert(.bold) }
         if textStyle.contains(.italic) { style.attributes.insert(.italic) }
         if textStyle.contains(.underline) { style.attributes.insert(.underline) }
@@ -205,14 +430,10 @@ final class ReaderScreen {
             return
         }
         guard row < picture.rows else { return }
-        let offset = (width - picture.columns) / 2
-        for column in 0..<picture.columns {
-            let cell = picture[column, row]
-            canvas[x + offset + column, y] = Cell(
-                glyph: String(cell.glyph),
-                style: Style(foreground: CoverPainter.color(cell.foreground) ?? theme.readerText.background,
-                             background: CoverPainter.color(cell.background) ?? theme.readerText.background))
-        }
+        // Cells the picture leaves uncoloured show the paper.
+        let paper = Style(foreground: theme.readerText.background, background: theme.readerText.background)
+        CoverPainter.draw(picture, into: &canvas, x: x + (width - picture.columns) / 2, y: y, behind: paper,
+                          part: Rect(x: 0, y: row, width: picture.columns, height: 1))
     }
 
     /// An image link inside the current article, resolved inside the issue; nil if it
@@ -222,18 +443,5 @@ final class ReaderScreen {
               let file = try? IssueReader.resolve(link: source, from: content.readingOrder[article].path, in: root),
               FileManager.default.fileExists(atPath: file.path) else { return nil }
         return file
-    }
-
-    private func drawPage(into canvas: inout Canvas, width: Int, height: Int) {
-        let resource = content.readingOrder[article]
-        guard let file = try? IssueReader.resolve(resource.path, in: root) else { return }
-        let rows = height - 4
-        if let picture = painter.picture(file: file, columns: width - 2, rows: rows) {
-            let x = (width - picture.columns) / 2
-            let y = 1 + (rows - picture.rows) / 2 + 1
-            CoverPainter.draw(picture, into: &canvas, x: x, y: y, behind: theme.readerText)
-        } else {
-            canvas.put("Drawing the page…", x: 2, y: 2, style: theme.readerQuote)
-        }
     }
 }

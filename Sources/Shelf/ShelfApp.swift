@@ -52,6 +52,8 @@ public final class ShelfApp {
     let env: Environment
     var state = State()
     var reader: ReaderScreen?
+    /// The reader's text width and the like, kept from one issue to the next.
+    let readerPreferences = ReaderPreferences()
     let painter: CoverPainter
     private var hitRegions: [(Rect, HitTarget)] = []
     /// Ctrl-Z: the run loop hands the terminal back to the shell.
@@ -275,12 +277,18 @@ public final class ShelfApp {
     }
 
     /// The reader gets the shared moving and paging actions as the keys it knows, and
-    /// every key no action claims (its own keys); a default key the user rebound away does nothing.
+    /// every key no action claims (its own keys: t, /, n, N, +, -, z…); a default key the
+    /// user rebound away does nothing. Its contents list and search prompt take keys as typed.
     private func handleReaderKey(_ key: Key) {
         guard let reader else { state.screen = .store; return }
+        // Backspace turns a comic's page back rather than leaving it.
+        if reader.mode != .reading || (reader.isComic && key == .backspace) {
+            _ = reader.handle(key, width: state.width, height: state.height)
+            return
+        }
         let bindings = env.keyBindings
         guard let action = bindings.action(for: key, on: .reader) else {
-            if KeyBindings.defaults.action(for: key, on: .reader) == nil { reader.handle(key, height: state.height) }
+            if KeyBindings.defaults.action(for: key, on: .reader) == nil { _ = reader.handle(key, width: state.width, height: state.height) }
             return
         }
         let readerKeys: [Action: Key] = [.moveLeft: .left, .moveRight: .right, .up: .up, .down: .down,
@@ -296,7 +304,7 @@ public final class ShelfApp {
         case .help:
             showHelp()
         default:
-            if let readerKey = readerKeys[action] { reader.handle(readerKey, height: state.height) }
+            if let readerKey = readerKeys[action] { _ = reader.handle(readerKey, width: state.width, height: state.height) }
         }
     }
 
@@ -385,7 +393,8 @@ public final class ShelfApp {
 
     private func openReader(_ issue: Issue) {
         do {
-            let screen = try ReaderScreen(issue: issue, library: env.library, painter: painter, theme: env.theme)
+            let screen = try ReaderScreen(issue: issue, library: env.library, painter: painter, theme: env.theme,
+                                          preferences: readerPreferences)
             try env.library.markOpened(issue)
             reader = screen
             state.screen = .reader

@@ -236,8 +236,10 @@ extension ShelfApp {
         let theme = env.theme
         drawTitleBar("Keys", right: "any key to close", into: &canvas)
         let keys = env.keyBindings
-        var lines = KeyBindings.helpRows.map { (keys.label($0.actions), $0.text) }
-        lines += [("", ""), ("Reader", ""), ("Enter [ ] f", "next line; previous, next article; next page")]
+        let general = KeyBindings.helpRows.map { (keys.label($0.actions), $0.text) }
+        let reading = [("Reader", "")] + ReaderScreen.helpLines
+        // From the reader, its keys come first.
+        let lines = state.previousScreen == .reader ? reading + [("", "")] + general : general + [("", "")] + reading
         let keyColumn = min(state.width / 2, 4 + (lines.map { DisplayWidth.of($0.0) }.max() ?? 0) + 2)
         for (i, line) in lines.enumerated() where 2 + i < state.height - 2 {
             canvas.put(line.0, x: 4, y: 2 + i, style: theme.title, limit: keyColumn - 1)
@@ -249,10 +251,20 @@ extension ShelfApp {
         let theme = env.theme
         let statusY = state.height - 2
         canvas.fill(Rect(x: 0, y: statusY, width: state.width, height: 1), with: Cell(glyph: " ", style: theme.statusLine))
-        if let status = state.status {
+        var status = state.status
+        var statusIsError = state.statusIsError
+        var right = ""
+        if state.screen == .reader, let reader {
+            // The reader's search prompt or message, and how far through the issue it is.
+            let line = reader.statusLine
+            if let text = line.text { status = text; statusIsError = line.isError }
+            right = line.right
+            canvas.put(right, x: max(0, state.width - DisplayWidth.of(right)), y: statusY, style: theme.statusLine)
+        }
+        if let status {
             var style = theme.statusLine
-            if state.statusIsError { style.foreground = theme.error.foreground; style.attributes.insert(.bold) }
-            canvas.put(" " + DisplayWidth.truncate(status, to: state.width - 2), x: 0, y: statusY, style: style)
+            if statusIsError { style.foreground = theme.error.foreground; style.attributes.insert(.bold) }
+            canvas.put(" " + DisplayWidth.truncate(status, to: max(1, state.width - 3 - DisplayWidth.of(right))), x: 0, y: statusY, style: style)
         }
         let hints = hintText(for: state.screen)
         canvas.fill(Rect(x: 0, y: state.height - 1, width: state.width, height: 1), with: Cell(glyph: " ", style: theme.hintBar))
@@ -276,8 +288,10 @@ extension ShelfApp {
             items = [hint([.up, .down], "move"), hint([.tap], "tap"), hint([.download], "download"), hint([.remove], "remove"), hint([.pin], "pin"),
                      hint([.filter], "filter"), hint([.nextNew], "next new"), hint([.help], "help"), hint([.back], "back")]
         case .reader:
+            // Comics, the contents list and the search prompt have the reader's own hints.
+            guard let reader, reader.mode == .reading, !reader.isComic else { return reader?.hints ?? "" }
             items = [hint([.up, .down], "scroll"), hint([.pageDown], "page"), hint([.moveLeft, .moveRight], "article"),
-                     hint([.first, .last], "start/end"), hint([.help], "help"), hint([.back], "back")]
+                     "t contents", "/ search", "n/N match", "+/- width", hint([.help], "help"), hint([.back], "back")]
         case .help:
             items = ["any key to close"]
         }

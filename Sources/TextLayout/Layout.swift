@@ -127,6 +127,13 @@ public enum Layout {
         return all
     }
 
+    /// Lines of `document.blocks[range]` only, exactly as they appear in the whole
+    /// document's layout: a reader lays out the first screen first and the rest on demand.
+    public static func lines(for document: TextDocument, blocks range: Range<Int>, options: LayoutOptions) -> [LayoutLine] {
+        let bounded = max(0, min(range.lowerBound, document.blocks.count))..<max(0, min(range.upperBound, document.blocks.count))
+        return lines(of: document.blocks, in: bounded, options: options)
+    }
+
     /// Lines of `blocks[range]`, each block after the first of the document preceded by a
     /// blank line that belongs to the block before it.
     static func lines(of blocks: [Block], in range: Range<Int>, options: LayoutOptions) -> [LayoutLine] {

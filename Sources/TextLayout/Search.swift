@@ -1,52 +1,183 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One occurrence of a query in laid-out lines: the line's index, the display column where
+/// it starts (counting the indent) and its width in columns.
+public struct SearchMatch: Hashable, Sendable {
+    public var line: Int
+    public var column: Int
+    public var length: Int
+
+    public init(line: Int, column: Int, length: Int) {
+        self.line = line
+        self.column = column
+        self.length = length
+    }
+}
+
 /// Finds text in laid-out lines.
 public enum Search {
     /// Every case-insensitive occurrence of `query` within a line, as the line's index,
     /// the display column where it starts (counting the indent) and its width in columns.
     /// Occurrences never span two lines; a no-break space matches a space.
     public static func matches(of query: String, in lines: [LayoutLine]) -> [(line: Int, column: Int, length: Int)] {
-        let needle = query.map(fold)
-        guard !needle.isEmpty else { return [] }
-        let needleText = needle.joined()
-        var results: [(line: Int, column: Int, length: Int)] = []
-        for (lineIndex, line) in lines.enumerated() {
-            if case .image = line.kind { continue }
-            let text = line.spans.map(\.text).joined()
-            // Quick rejection before folding the line character by character.
-            if !fold(text).contains(needleText) { continue }
-            var characters: [String] = []
-            var columns: [Int] = []
-            var column = line.indent
-            for character in text {
-                characters.append(fold(character))
-                columns.append(column)
-                column += DisplayWidth.of(character)
+        SearchIndex(lines: lines).matches(of: query).map { ($0.line, $0.column, $0.length) }
+    }
+
+    /// Whether a document's text may hold `query`, case-insensitively: a quick test before
+    /// a document is laid out to be searched. Never false when `matches` would find it.
+    public static func mayContain(_ document: TextDocument, _ query: String) -> Bool {
+        let needle = query.map(fold).joined()
+        guard !needle.isEmpty else { return false }
+        let text = document.blocks.map(\.plainText).joined(separator: "\n").lowercased()
+        guard query.unicodeScalars.allSatisfy({ $0.isASCII }) else {
+            return String(text.map { $0 == "\u{A0}" ? " " : $0 }).contains(needle)
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        appendFoldedBytes(of: text, to: &bytes)
+        let key = Array(needle.utf8)
+        return bytes.withUnsafeBytes { haystack in
+            key.withUnsafeBytes { wanted in find(wanted, in: haystack, from: 0) != nil }
+        }
+    }
+
+    /// Where `needle` first occurs in `haystack` at or after `start` (memchr for its first
+    /// byte, memcmp for the rest; glibc's memmem is not visible to Swift).
+    static func find(_ needle: UnsafeRawBufferPointer, in haystack: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        guard let base = haystack.baseAddress, let key = needle.baseAddress, needle.count > 0 else { return nil }
+        let first = Int32(needle[0])
+        var offset = start
+        while offset + needle.count <= haystack.count {
+            guard let hit = memchr(base + offset, first, haystack.count - offset - needle.count + 1) else { return nil }
+            let position = base.distance(to: UnsafeRawPointer(hit))
+            if memcmp(base + position, key, needle.count) == 0 { return position }
+            offset = position + 1
+        }
+        return nil
+    }
+
+    /// Lower-cased text's UTF-8, with a no-break space (C2 A0) folded to a space.
+    static func appendFoldedBytes(of lowercased: String, to bytes: inout [UInt8]) {
+        var previous: UInt8 = 0
+        for byte in lowercased.utf8 {
+            if previous == 0xC2 && byte == 0xA0 { bytes[bytes.count - 1] = 0x20 } else { bytes.append(byte) }
+            previous = byte
+        }
+    }
+
+    static func fold(_ character: Character) -> String {
+        if character == "\u{A0}" { return " " }
+        return character.lowercased()
+    }
+}
+
+/// Lines folded to lower case once, then searched for as many queries as asked.
+///
+/// The folded text of all lines is one byte buffer; a query made of ASCII characters is found
+/// there byte by byte, and only the lines it hits are compared character by character
+/// (canonical equivalence, display columns). Other queries compare each line's folded text.
+public struct SearchIndex: Sendable {
+    private let lines: [LayoutLine]
+    private let folded: [String]
+    private let bytes: [UInt8]
+    /// Where each line's folded bytes start in `bytes`.
+    private let starts: [Int]
+
+    public init(lines: [LayoutLine]) {
+        self.lines = lines
+        var folded: [String] = []
+        folded.reserveCapacity(lines.count)
+        var bytes: [UInt8] = []
+        var starts: [Int] = []
+        starts.reserveCapacity(lines.count)
+        for line in lines {
+            starts.append(bytes.count)
+            var text = ""
+            if case .image = line.kind {} else {
+                for span in line.spans { text += span.text }
+                text = text.lowercased()
             }
-            columns.append(column)
-            var start = 0
-            while start + needle.count <= characters.count {
-                var found = true
-                for offset in 0..<needle.count where characters[start + offset] != needle[offset] {
-                    found = false
-                    break
+            Search.appendFoldedBytes(of: text, to: &bytes)
+            bytes.append(0x0A)
+            folded.append(text.contains("\u{A0}") ? String(text.map { $0 == "\u{A0}" ? " " : $0 }) : text)
+        }
+        self.folded = folded
+        self.bytes = bytes
+        self.starts = starts
+    }
+
+    public func matches(of query: String) -> [SearchMatch] {
+        let needle = query.map(Search.fold)
+        guard !needle.isEmpty, !query.contains("\n") else { return [] }
+        var results: [SearchMatch] = []
+        if query.unicodeScalars.allSatisfy({ $0.isASCII }) {
+            let key = Array(needle.joined().utf8)
+            var lastLine = -1
+            bytes.withUnsafeBytes { haystack in
+                key.withUnsafeBytes { wanted in
+                    var offset = 0
+                    while offset < haystack.count, let position = Search.find(wanted, in: haystack, from: offset) {
+                        let line = lineIndex(atByte: position)
+                        if line != lastLine {
+                            lastLine = line
+                            matches(needle, inLine: line, into: &results)
+                        }
+                        // The rest of this line was searched character by character.
+                        offset = line + 1 < starts.count ? starts[line + 1] : haystack.count
+                    }
                 }
-                if found {
-                    let begin = columns[start]
-                    results.append((lineIndex, begin, columns[start + needle.count] - begin))
-                    start += needle.count
-                } else {
-                    start += 1
-                }
+            }
+        } else {
+            let needleText = needle.joined()
+            for index in lines.indices where folded[index].contains(needleText) {
+                matches(needle, inLine: index, into: &results)
             }
         }
         return results
     }
 
-    private static func fold(_ character: Character) -> String {
-        if character == "\u{A0}" { return " " }
-        return character.lowercased()
+    private func lineIndex(atByte position: Int) -> Int {
+        var low = 0, high = starts.count
+        while low + 1 < high {
+            let middle = (low + high) / 2
+            if starts[middle] <= position { low = middle } else { high = middle }
+        }
+        return low
     }
 
-    private static func fold(_ text: String) -> String {
-        String(text.lowercased().map { $0 == "\u{A0}" ? " " : $0 })
+    /// Occurrences in one line, compared a character at a time, never overlapping.
+    private func matches(_ needle: [String], inLine lineIndex: Int, into results: inout [SearchMatch]) {
+        let line = lines[lineIndex]
+        if case .image = line.kind { return }
+        var characters: [String] = []
+        var columns: [Int] = []
+        var column = line.indent
+        for span in line.spans {
+            for character in span.text {
+                characters.append(Search.fold(character))
+                columns.append(column)
+                column += DisplayWidth.of(character)
+            }
+        }
+        columns.append(column)
+        var start = 0
+        while start + needle.count <= characters.count {
+            var found = true
+            for offset in 0..<needle.count where characters[start + offset] != needle[offset] {
+                found = false
+                break
+            }
+            if found {
+                let begin = columns[start]
+                results.append(SearchMatch(line: lineIndex, column: begin, length: columns[start + needle.count] - begin))
+                start += needle.count
+            } else {
+                start += 1
+            }
+        }
     }
 }

@@ -1,0 +1,132 @@
+import Foundation
+import IssueArchive
+import TextLayout
+
+/// An article of an issue read into blocks, by its media type or file extension.
+enum ArticleDocument {
+    static func load(_ resource: Resource, in root: URL) throws -> TextDocument {
+        let file = try IssueReader.resolve(resource.path, in: root)
+        let type = resource.mediaType.lowercased()
+        let ext = file.pathExtension.lowercased()
+        if type.hasPrefix("image/") {
+            return TextDocument(title: nil, blocks: [.image(source: (resource.path as NSString).lastPathComponent, alt: "")])
+        }
+        let text = String(decoding: try Data(contentsOf: file), as: UTF8.self)
+        if type.contains("markdown") || ext == "md" || ext == "markdown" { return MarkdownReader.document(markdown: text) }
+        if type.hasPrefix("text/plain") || ext == "txt" { return PlainTextReader.document(text: text) }
+        return HTMLReader.document(html: text)
+    }
+}
+
+/// A place in an article's text that survives a change of width: the top-level block, and
+/// how many visible characters of that block come before the place.
+struct TextAnchor: Equatable {
+    var block: Int
+    var offset: Int
+}
+
+/// One article laid out at one width, a few blocks at a time: opening a long article lays
+/// out only the first screen; scrolling, searching and `G` lay out more.
+final class ArticleText {
+    let document: TextDocument
+    let width: Int
+    private(set) var lines: [LayoutLine] = []
+    /// Blocks `0..<laidOutBlocks` have their lines in `lines`.
+    private(set) var laidOutBlocks = 0
+    private var searchIndex: SearchIndex?
+    /// Blocks laid out per step; enough for a screen of ordinary prose.
+    static let chunk = 24
+
+    init(document: TextDocument, width: Int) {
+        self.document = document
+        self.width = width
+    }
+
+    var isComplete: Bool { laidOutBlocks >= document.blocks.count }
+
+    /// Lays out until at least `count` lines exist or the article ends.
+    func ensureLines(_ count: Int) {
+        while lines.count < count && !isComplete { layoutMore(upTo: laidOutBlocks + Self.chunk) }
+    }
+
+    /// Lays out until block `block` is complete (its trailing blank belongs to it, so the
+    /// block after it too).
+    func ensureBlock(_ block: Int) {
+        if laidOutBlocks < block + 2 && !isComplete { layoutMore(upTo: block + 2) }
+    }
+
+    func layoutAll() {
+        if !isComplete { layoutMore(upTo: document.blocks.count) }
+    }
+
+    private func layoutMore(upTo end: Int) {
+        let range = laidOutBlocks..<min(document.blocks.count, max(end, laidOutBlocks + 1))
+        lines += Layout.lines(for: document, blocks: range, options: LayoutOptions(width: width))
+        laidOutBlocks = range.upperBound
+        searchIndex = nil
+    }
+
+    /// Lines the whole article will take, estimated from the blocks laid out so far.
+    var estimatedLineCount: Int {
+        if isComplete || laidOutBlocks == 0 { return lines.count }
+        return max(lines.count, lines.count * document.blocks.count / laidOutBlocks)
+    }
+
+    // MARK: Anchors
+
+    /// Visible characters of a line, markers (bullets, quote bars) left out; a picture row counts one.
+    private static func weight(_ line: LayoutLine) -> Int {
+        if case .image = line.kind { return 1 }
+        var count = 0
+        for span in line.spans where !span.style.contains(.marker) {
+            for character in span.text where !character.isWhitespace { count += 1 }
+        }
+        return count
+    }
+
+    func anchor(ofLine index: Int) -> TextAnchor {
+        guard lines.indices.contains(index) else { return TextAnchor(block: max(0, laidOutBlocks - 1), offset: 0) }
+        let block = lines[index].blockIndex
+        var start = index
+        while start > 0 && lines[start - 1].blockIndex == block { start -= 1 }
+        var offset = 0
+        for line in lines[start..<index] { offset += Self.weight(line) }
+        return TextAnchor(block: block, offset: offset)
+    }
+
+    /// The line holding the anchor's character (laid out as far as needed).
+    func line(for anchor: TextAnchor) -> Int {
+        let block = max(0, min(anchor.block, document.blocks.count - 1))
+        ensureBlock(block)
+        guard let first = firstLine(ofBlock: block) else { return max(0, lines.count - 1) }
+        var before = 0
+        var index = first
+        while index < lines.count && lines[index].blockIndex == block {
+            let weight = Self.weight(lines[index])
+            if before + weight > anchor.offset { return index }
+            before += weight
+            index += 1
+        }
+        return max(first, index - 1)
+    }
+
+    /// The first line of a top-level block, or of the nearest block after it that has lines.
+    func firstLine(ofBlock block: Int) -> Int? {
+        ensureBlock(block)
+        var low = 0, high = lines.count
+        while low < high {
+            let middle = (low + high) / 2
+            if lines[middle].blockIndex < block { low = middle + 1 } else { high = middle }
+        }
+        return low < lines.count ? low : nil
+    }
+
+    // MARK: Search
+
+    /// Every match of `query` in the whole article (which this lays out completely).
+    func matches(of query: String) -> [SearchMatch] {
+        layoutAll()
+        if searchIndex == nil { searchIndex = SearchIndex(lines: lines) }
+        return searchIndex?.matches(of: query) ?? []
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+/// The reader in tmux as a person uses it: read forward, quit, start again, and find the
+/// same text in front of you.
+@Suite(.serialized) struct ReaderEndToEndTests {
+    static func command(home: URL, issue: String) -> String {
+        "env NEWSSTAND_HOME='\(home.path)' TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 '\(Tmux.binary.path)' read \(issue)"
+    }
+
+    /// Header and text rows: everything above the status line.
+    static func page(_ screen: String, height: Int) -> [String] {
+        Array(screen.components(separatedBy: "\n").prefix(height - 2))
+    }
+
+    /// The screen once it stops changing (pictures render in the background).
+    static func settled(_ tmux: Tmux) -> String {
+        var last = (try? tmux.screen()) ?? ""
+        var unchanged = 0
+        let deadline = Date().addingTimeInterval(10)
+        while unchanged < 3, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.2)
+            let now = (try? tmux.screen()) ?? ""
+            unchanged = now == last ? unchanged + 1 : 0
+            last = now
+        }
+        return last
+    }
+
+    /// A row of words (not a picture drawn in symbols).
+    static func isText(_ row: String) -> Bool {
+        let trimmed = row.trimmingCharacters(in: .whitespaces)
+        return trimmed.first?.isLetter == true && trimmed.contains(" ")
+    }
+
+    static func progress(_ screen: String) -> String? {
+        screen.range(of: #"read \d+%"#, options: .regularExpression).map { String(screen[$0]) }
+    }
+
+    @Test func readForwardQuitRestartAndResumeAtTheSamePlace() throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-e2e-reader-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let download = try Tmux.runWithStatus(["env", "NEWSSTAND_HOME=\(home.path)", Tmux.binary.path, "download", "tidewater-2026-11", "--wait"])
+        try #require(download.status == 0, "download failed: \(download.output)")
+
+        let tmux = Tmux()
+        defer { tmux.stop() }
+        try tmux.start(Self.command(home: home, issue: "tidewater-2026-11"), width: 100, height: 30)
+        #expect(tmux.waitFor("The lamp at Gull Rock burned") != nil, "the reader did not open:\n\(tmux.lastScreen)")
+
+        // Forward: the next article, two pages on, a narrower column.
+        try tmux.send("]")
+        #expect(tmux.waitFor("article 2 of 3") != nil, "no second article:\n\(tmux.lastScreen)")
+        try tmux.send("Space")
+        try tmux.send("NPage")
+        try tmux.send("j")
+        try tmux.send("-")
+        try #require(tmux.waitFor("Text width 70 columns") != nil, "keys not handled:\n\(tmux.lastScreen)")
+        let before = Self.settled(tmux)
+        let page = Self.page(before, height: 30)
+        let topText = try #require(page.dropFirst(2).first(where: Self.isText), "no text on screen:\n\(before)")
+        #expect(!page[2].contains("Reading the Tide Tables"), "still on the article's first screen:\n\(before)")
+        let progress = try #require(Self.progress(before))
+
+        try tmux.send("Q")
+        #expect(tmux.waitUntilExited(), "Q did not quit the reader")
+
+        // Start again: the same screen, the same progress.
+        try tmux.start(Self.command(home: home, issue: "tidewater-2026-11"), width: 100, height: 30)
+        // (Pictures render in the background: wait for the whole page.)
+        let after = tmux.waitFor(timeout: 10) { Self.page($0, height: 30) == page } ?? tmux.lastScreen
+        #expect(Self.page(after, height: 30) == page, "resumed elsewhere.\nbefore:\n\(before)\nafter:\n\(after)")
+        #expect(Self.progress(after) == progress)
+
+        // In a narrower window the lines differ, but the same text is on top.
+        try tmux.send("Q")
+        #expect(tmux.waitUntilExited())
+        try tmux.start(Self.command(home: home, issue: "tidewater-2026-11"), width: 60, height: 30)
+        let narrow = try #require(tmux.waitFor("article 2 of 3"), "\(tmux.lastScreen)")
+        let firstWord = try #require(topText.split(separator: " ").first.map(String.init))
+        let narrowTop = Self.page(narrow, height: 30).dropFirst(2).first(where: Self.isText) ?? ""
+        #expect(narrowTop.contains(firstWord), "'\(firstWord)' not on top at 60 columns:\n\(narrow)")
+        try tmux.send("q")
+        #expect(tmux.waitFor("TAP TO READ") != nil, "q leads to the issue's store:\n\(tmux.lastScreen)")
+        try tmux.send("Q")
+        #expect(tmux.waitUntilExited())
+    }
+}
