@@ -38,6 +38,8 @@ public final class Agent: @unchecked Sendable {
     private var running: [String: Transfer] = [:]   // asset identifier → transfer
     private var stopRequested = false
     var lastSpaceCheck: [String: Date] = [:]  // asset identifier → when it last looked for room
+    /// Pauses the full disk kept the library from recording (asset identifier → bytes needed).
+    var unrecordedPauses: [String: Int64] = [:]
 
     public init(library: Library, options: Options = Options(), logger: Logger = Logger(label: "newsstand.agent")) {
         self.library = library
@@ -119,8 +121,10 @@ public final class Agent: @unchecked Sendable {
             }
             try makeRoom(toInstall: result.file, for: asset)
             try install(result.file, for: asset, issue: issue)
+            let completed = try library.finish(asset)
+            // The .part goes only once the library knows: until then a retry installs it again.
             try? FileManager.default.removeItem(at: result.file)
-            if let completed = try library.finish(asset) {
+            if let completed {
                 logger.info("issue '\(completed.name)' is ready")
                 _ = try? library.recordContentSize(of: completed)
                 enforceBudget()
@@ -133,9 +137,10 @@ public final class Agent: @unchecked Sendable {
             }
             if isStopRequested { return }  // left active: the next agent resumes it
             if let needed = bytesNeeded(after: error, asset: asset) {
-                let reason = "paused: the disk is full (\(ByteSize.format(needed)) more needed); it goes on by itself when there is room"
+                let free = options.storage.freeBytes(in: library.paths.issuesDirectory).map { ", \(ByteSize.format($0)) is" } ?? ""
+                let reason = "paused: the disk is full (\(ByteSize.format(needed)) must be free\(free)); it goes on by itself when there is room"
                 logger.error("download of \(asset.url) \(reason)")
-                try? library.waitForSpace(asset, needed: needed, reason: reason)
+                pause(asset, needed: needed, reason: reason)
                 return
             }
             let reason = "\(error)"

@@ -66,10 +66,10 @@ import Testing
         let issue = try #require(try h.library.issue(named: "tidewater-2026-11"))
         let asset = try #require(try h.library.enqueue(issue))
         try h.library.waitForSpace(asset, needed: 3 * 1024 * 1024,
-                                   reason: "paused: the disk is full (3 MiB more needed); it goes on by itself when there is room")
+                                   reason: "paused: the disk is full (3 MiB must be free, 1 MiB is); it goes on by itself when there is room")
         h.app.reload()
         let tile = Self.tile(h.app.render(), "No. 31")
-        #expect(tile.contains("paused: the disk is full (3 MiB more needed)"), "\(tile)")
+        #expect(tile.contains("paused: the disk is full (3 MiB must be free, 1 MiB is)"), "\(tile)")
         #expect(!tile.contains("WAITING"))
     }
 }
