@@ -54,7 +54,7 @@ final class SmallFilesystem {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-fulldisk-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        let disk = try SmallFilesystem(megabytes: 16)
+        let disk = try SmallFilesystem(megabytes: 12)
         let home = disk.mountPoint.appendingPathComponent("home")
         let lock = home.appendingPathComponent("state/agent.lock")
         defer {
@@ -66,24 +66,10 @@ final class SmallFilesystem {
             disk.unmount()
         }
 
-        // A 6 MiB issue of incompressible bytes, outside the small disk.
-        let payload = root.appendingPathComponent("payload.bin")
-        var generator = SystemRandomNumberGenerator()
-        try Data((0..<(6 << 20)).map { _ in UInt8.random(in: 0...255, using: &generator) }).write(to: payload)
-        let archive = root.appendingPathComponent("issue.zip")
-        _ = try Tmux.run(["python3", "-c", """
-            import zipfile, sys
-            with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_STORED) as z:
-                z.writestr("index.html", "<h1>Full disk</h1>")
-                z.write(sys.argv[2], "payload.bin")
-            """, archive.path, payload.path])
-        let feed = root.appendingPathComponent("feed.xml")
-        try """
-            <?xml version="1.0" encoding="utf-8"?>
-            <feed xmlns="http://www.w3.org/2005/Atom"><title>Full Weekly</title><id>urn:full</id><updated>2026-11-01T00:00:00Z</updated>
-            <entry><id>full-1</id><title>Full One</title><updated>2026-11-01T00:00:00Z</updated>
-            <link rel="http://opds-spec.org/acquisition" type="application/zip" href="issue.zip"/></entry></feed>
-            """.write(to: feed, atomically: true, encoding: .utf8)
+        // A 3 MiB issue of incompressible bytes, outside the small disk.
+        let fixture = try IssueFeedFixture(in: root, id: "full-1", title: "Full disk", payloadBytes: 3 << 20)
+        let payload = fixture.payload
+        let feed = fixture.feed
 
         let env = ["env", "NEWSSTAND_HOME=\(home.path)", "NEWSSTAND_FILE_THROTTLE_MS=1", "NEWSSTAND_RESOURCES=/nonexistent"]
         func run(_ arguments: String...) throws -> (output: String, status: Int32) {
@@ -99,8 +85,8 @@ final class SmallFilesystem {
             return parts.compactMap { try? $0.resourceValues(forKeys: [.fileSizeKey]).fileSize }.max() ?? 0
         }
         var deadline = Date().addingTimeInterval(30)
-        while partSize() < 2 << 20 && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-        #expect(partSize() >= 2 << 20, "the download never got under way")
+        while partSize() < 1 << 20 && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        #expect(partSize() >= 1 << 20, "the download never got under way")
         try disk.fill("filler")
 
         // It stops growing, the agent stays, nothing is installed.
@@ -108,7 +94,7 @@ final class SmallFilesystem {
         let stopped = partSize()
         Thread.sleep(forTimeInterval: 1.5)
         #expect(partSize() == stopped)
-        #expect(stopped < 6 << 20)
+        #expect(stopped < 3 << 20)
         #expect(FileManager.default.fileExists(atPath: lock.path))
         let issues = try run("issues").output
         #expect(issues.contains("full-1\t2026-11-01\tdownloading"), "\(issues)")
