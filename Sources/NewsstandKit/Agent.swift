@@ -40,6 +40,8 @@ public final class Agent: @unchecked Sendable {
     var lastSpaceCheck: [String: Date] = [:]  // asset identifier → when it last looked for room
     /// Pauses the full disk kept the library from recording (asset identifier → bytes needed).
     var unrecordedPauses: [String: Int64] = [:]
+    /// One eviction at a time: two installs finishing together must not both evict for one excess.
+    let evictionLock = NSLock()
 
     public init(library: Library, options: Options = Options(), logger: Logger = Logger(label: "newsstand.agent")) {
         self.library = library

@@ -16,7 +16,9 @@ extension Agent {
     @discardableResult
     func enforceBudget(room: Int64 = 0) -> [CachedIssue] {
         do {
-            let evicted = try library.enforceBudget(currentBudget, storage: options.storage, room: room)
+            let evicted = try evictionLock.withLock {
+                try library.enforceBudget(currentBudget, storage: options.storage, room: room)
+            }
             for issue in evicted {
                 logger.info("removed '\(issue.name)' (\(ByteSize.format(issue.size))) to save space")
             }
