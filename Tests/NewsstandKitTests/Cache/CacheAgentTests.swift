@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import IssueArchive
 import Testing
 import ZIPFoundation
@@ -358,5 +359,26 @@ final class BackgroundAgent: @unchecked Sendable {
         let asset = try #require(try c.library.downloads(issueID: try c.issue("a3").id ?? 0).last)
         #expect(asset.attempts == 1)                              // never paused
         #expect(disk.refusals == 0)
+    }
+}
+
+@Suite struct CacheMigrationTests {
+    @Test func aVersionOneLibraryGainsSizesAndKeepsItsIssues() throws {
+        let temp = try TemporaryLibrary()
+        let paths = temp.library.paths
+        let database = paths.data.appendingPathComponent("old.sqlite")
+        // A library as version 1 left it: one downloaded issue, no size column yet.
+        let queue = try DatabaseQueue(path: database.path)
+        try Library.migrator.migrate(queue, upTo: "v1: publications, issues, asset downloads, settings")
+        try queue.write { db in
+            try db.execute(sql: "INSERT INTO issue(name, date, title, status, unread) VALUES ('old-1', ?, 'Old One', 'available', 1)",
+                           arguments: [Date()])
+        }
+        #expect(try queue.read { db in try db.columns(in: "issue").map(\.name) }.contains("contentSize") == false)
+        try Library.migrator.migrate(queue)
+        let issue = try #require(try queue.read { db in try NewsstandKit.Issue.fetchOne(db, sql: "SELECT * FROM issue WHERE name = 'old-1'") })
+        #expect(issue.status == .available && issue.unread && issue.contentSize == nil)
+        #expect(try queue.read { db in try db.columns(in: "assetDownload").map(\.name) }.contains("waitingForSpace"))
+        #expect(try queue.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }.last?.hasPrefix("v2-cache:") == true)
     }
 }
