@@ -20,6 +20,9 @@ public final class Agent: @unchecked Sendable {
         public var storage: Storage = SystemStorage()
         /// How often a download paused by a full disk looks for room again.
         public var spaceCheckInterval: TimeInterval = 2
+        /// How often a watching agent checks the budget and the disk's reserve between
+        /// installs (other programs fill disks too).
+        public var budgetCheckInterval: TimeInterval = 60
         public init() {}
 
         /// Options from the user's config.toml.
@@ -42,6 +45,7 @@ public final class Agent: @unchecked Sendable {
     var unrecordedPauses: [String: Int64] = [:]
     /// One eviction at a time: two installs finishing together must not both evict for one excess.
     let evictionLock = NSLock()
+    var lastBudgetCheck = Date.distantPast
 
     public init(library: Library, options: Options = Options(), logger: Logger = Logger(label: "newsstand.agent")) {
         self.library = library
@@ -72,6 +76,7 @@ public final class Agent: @unchecked Sendable {
             if activeCount == 0 && startable.isEmpty {
                 if !options.watch { break }
             }
+            if options.watch { enforceBudgetIfDue() }
             Thread.sleep(forTimeInterval: 0.2)
         }
         group.wait()

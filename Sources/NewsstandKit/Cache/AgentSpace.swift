@@ -29,6 +29,17 @@ extension Agent {
         }
     }
 
+    /// For a watching agent: the budget checked every `budgetCheckInterval`, installs or not.
+    func enforceBudgetIfDue() {
+        let now = Date()
+        let due: Bool = lock.withLock {
+            guard now.timeIntervalSince(lastBudgetCheck) >= options.budgetCheckInterval else { return false }
+            lastBudgetCheck = now
+            return true
+        }
+        if due { enforceBudget() }
+    }
+
     /// Before an install: the archive's files need room. Evicts to make it, and throws an
     /// out-of-space error when there still is not enough (the download then pauses).
     func makeRoom(toInstall archive: URL, for asset: AssetDownload) throws {

@@ -201,6 +201,21 @@ final class BackgroundAgent: @unchecked Sendable {
         #expect(try Data(contentsOf: pad) == c.padding)
     }
 
+    @Test func aWatchingAgentKeepsTheDiskReserveBetweenInstalls() throws {
+        let c = try CacheLibrary()
+        try c.publication("Alpha", prefix: "a", count: 3)
+        try c.download(["a1", "a2", "a3"])
+        // Something else has filled the disk: 512 MiB free where 1 GiB is kept.
+        let agent = try c.agent(limit: ByteSize.gibibyte, storage: FixedDisk(free: 512 * ByteSize.mebibyte, total: 100 * ByteSize.gibibyte))
+        var options = agent.options
+        options.watch = true
+        options.budgetCheckInterval = 0.05
+        let running = BackgroundAgent(Agent(library: c.library, options: options))
+        #expect(try CacheLibrary.wait { try c.available() == ["a3"] })
+        #expect(running.stop())
+        #expect(try c.issue("a1").evicted && c.issue("a2").evicted)
+    }
+
     // MARK: newsstand cache
 
     @Test func theCacheReportShowsUsePerPublicationTheBudgetAndTheDisk() throws {
@@ -276,6 +291,8 @@ final class BackgroundAgent: @unchecked Sendable {
         #expect(!FileManager.default.fileExists(atPath: c.library.contentDirectory(for: try c.issue("a1")).path))
         let report = try CacheReport.make(library: c.library, budget: CacheBudget(), storage: disk)
         #expect(report.paused.map(\.name) == ["a1"])
+        #expect(report.partial == kept)
+        #expect(report.text.contains("partial downloads: \(ByteSize.format(kept))"))
         #expect(report.text.contains("waiting for space: Issue a1"))
 
         // Still paused a moment later: it waits, it does not spin through failures.
