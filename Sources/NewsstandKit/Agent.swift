@@ -20,6 +20,9 @@ public final class Agent: @unchecked Sendable {
         public var storage: Storage = SystemStorage()
         /// How often a download paused by a full disk looks for room again.
         public var spaceCheckInterval: TimeInterval = 2
+        /// How often a watching agent checks the budget and the disk's reserve between
+        /// installs (other programs fill disks too).
+        public var budgetCheckInterval: TimeInterval = 60
         public init() {}
 
         /// Options from the user's config.toml.
@@ -38,6 +41,11 @@ public final class Agent: @unchecked Sendable {
     private var running: [String: Transfer] = [:]   // asset identifier → transfer
     private var stopRequested = false
     var lastSpaceCheck: [String: Date] = [:]  // asset identifier → when it last looked for room
+    /// Pauses the full disk kept the library from recording (asset identifier → bytes needed).
+    var unrecordedPauses: [String: Int64] = [:]
+    /// One eviction at a time: two installs finishing together must not both evict for one excess.
+    let evictionLock = NSLock()
+    var lastBudgetCheck = Date.distantPast
 
     public init(library: Library, options: Options = Options(), logger: Logger = Logger(label: "newsstand.agent")) {
         self.library = library
@@ -68,6 +76,7 @@ public final class Agent: @unchecked Sendable {
             if activeCount == 0 && startable.isEmpty {
                 if !options.watch { break }
             }
+            if options.watch { enforceBudgetIfDue() }
             Thread.sleep(forTimeInterval: 0.2)
         }
         group.wait()
@@ -119,8 +128,10 @@ public final class Agent: @unchecked Sendable {
             }
             try makeRoom(toInstall: result.file, for: asset)
             try install(result.file, for: asset, issue: issue)
+            let completed = try library.finish(asset)
+            // The .part goes only once the library knows: until then a retry installs it again.
             try? FileManager.default.removeItem(at: result.file)
-            if let completed = try library.finish(asset) {
+            if let completed {
                 logger.info("issue '\(completed.name)' is ready")
                 _ = try? library.recordContentSize(of: completed)
                 enforceBudget()
@@ -133,9 +144,10 @@ public final class Agent: @unchecked Sendable {
             }
             if isStopRequested { return }  // left active: the next agent resumes it
             if let needed = bytesNeeded(after: error, asset: asset) {
-                let reason = "paused: the disk is full (\(ByteSize.format(needed)) more needed); it goes on by itself when there is room"
+                let free = options.storage.freeBytes(in: library.paths.issuesDirectory).map { ", \(ByteSize.format($0)) is" } ?? ""
+                let reason = "paused: the disk is full (\(ByteSize.format(needed)) must be free\(free)); it goes on by itself when there is room"
                 logger.error("download of \(asset.url) \(reason)")
-                try? library.waitForSpace(asset, needed: needed, reason: reason)
+                pause(asset, needed: needed, reason: reason)
                 return
             }
             let reason = "\(error)"

@@ -63,20 +63,7 @@ public struct Config: Sendable {
             }
             config.maxConcurrentDownloads = count
         }
-        if let value = table["cache_limit"] {
-            do {
-                if let bytes = value.integer {
-                    guard bytes >= 0 else { throw ByteSizeError(text: "\(bytes)") }
-                    config.cacheLimit = Int64(bytes)
-                } else if let text = value.string {
-                    config.cacheLimit = try ByteSize.parse(text)
-                } else {
-                    throw ByteSizeError(text: "\(value)")
-                }
-            } catch {
-                throw ConfigError(file: file, message: "cache_limit: \(error)")
-            }
-        }
+        if let value = table["cache_limit"] { config.cacheLimit = try CacheLimitSetting.bytes(of: value, file: file) }
         if let value = table["credentials"] {
             guard let hosts = value.table else { throw ConfigError(file: file, message: "credentials must be a table of hosts") }
             for (host, entry) in hosts {

@@ -107,10 +107,7 @@ public final class Library: @unchecked Sendable {
                 t.column("value", .text)
             }
         }
-        migrator.registerMigration("v2-cache: measured content sizes, downloads waiting for disk space") { db in
-            try db.alter(table: "issue") { t in t.add(column: "contentSize", .integer) }
-            try db.alter(table: "assetDownload") { t in t.add(column: "waitingForSpace", .integer) }
-        }
+        registerCacheMigration(&migrator)
         return migrator
     }
 

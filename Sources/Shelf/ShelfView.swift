@@ -204,7 +204,7 @@ extension ShelfApp {
             canvas.put("Removed to save space", x: x, y: y, style: theme.dimText)
             canvas.put("TAP TO DOWNLOAD", x: x, y: y + 1, style: theme.title)
         case .pausedForSpace(let reason):
-            canvas.put(DisplayWidth.truncate(reason, to: max(1, state.width - x - 2)), x: x, y: y, style: theme.error)
+            canvas.put(DisplayWidth.truncate(Sanitizer.clean(reason), to: max(1, state.width - x - 2)), x: x, y: y, style: theme.error)
         case .failed(let reason):
             canvas.put("FAILED: " + DisplayWidth.truncate(Sanitizer.clean(reason), to: max(1, state.width - x - 10)), x: x, y: y, style: theme.error)
             canvas.put("TAP TO TRY AGAIN", x: x, y: y + 1, style: theme.title)

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import IssueArchive
 
 /// The agent's side of the storage budget: evict after each install, make room before an
@@ -15,7 +16,9 @@ extension Agent {
     @discardableResult
     func enforceBudget(room: Int64 = 0) -> [CachedIssue] {
         do {
-            let evicted = try library.enforceBudget(currentBudget, storage: options.storage, room: room)
+            let evicted = try evictionLock.withLock {
+                try library.enforceBudget(currentBudget, storage: options.storage, room: room)
+            }
             for issue in evicted {
                 logger.info("removed '\(issue.name)' (\(ByteSize.format(issue.size))) to save space")
             }
@@ -26,6 +29,17 @@ extension Agent {
         }
     }
 
+    /// For a watching agent: the budget checked every `budgetCheckInterval`, installs or not.
+    func enforceBudgetIfDue() {
+        let now = Date()
+        let due: Bool = lock.withLock {
+            guard now.timeIntervalSince(lastBudgetCheck) >= options.budgetCheckInterval else { return false }
+            lastBudgetCheck = now
+            return true
+        }
+        if due { enforceBudget() }
+    }
+
     /// Before an install: the archive's files need room. Evicts to make it, and throws an
     /// out-of-space error when there still is not enough (the download then pauses).
     func makeRoom(toInstall archive: URL, for asset: AssetDownload) throws {
@@ -34,17 +48,20 @@ extension Agent {
         guard let free = options.storage.freeBytes(in: directory), free < needed else { return }
         enforceBudget(room: needed)
         if let after = options.storage.freeBytes(in: directory), after < needed {
-            throw OutOfSpace(needed: needed - after)
+            throw OutOfSpace(needed: needed)
         }
     }
 
-    /// When `error` means the disk is full: the bytes the asset still needs free.
+    /// When `error` means the disk is full: the bytes that must be free for the asset to go
+    /// on (what is left to download, or the unpacked size of the archive to install).
     func bytesNeeded(after error: Error, asset: AssetDownload) -> Int64? {
         if let shortfall = error as? OutOfSpace { return max(1, shortfall.needed) }
         if let archive = error as? ArchiveError, archive.isOutOfSpace {
             let file = library.partialFile(for: asset)
             return max(1, (try? IssueInstaller.unpackedSize(of: file)) ?? Self.fileSize(file))
         }
+        // The library's own file could not grow: nothing else can be written either.
+        if let database = error as? DatabaseError, database.resultCode == .SQLITE_FULL { return ByteSize.mebibyte }
         guard let transfer = error as? TransferError, transfer.isOutOfSpace else { return nil }
         let current = (try? library.download(identifier: asset.identifier)) ?? asset
         let expected = current.bytesExpected ?? (try? library.issue(id: asset.issueId))?.contentLength
@@ -55,7 +72,8 @@ extension Agent {
     /// Whether an asset may start: always, unless it waits for disk space; then it looks
     /// (every `spaceCheckInterval`) whether eviction or the user made enough room.
     func hasRoom(for asset: AssetDownload) -> Bool {
-        guard let needed = asset.waitingForSpace else { return true }
+        let unrecorded = lock.withLock { unrecordedPauses[asset.identifier] }
+        guard let needed = asset.waitingForSpace ?? unrecorded else { return true }
         let now = Date()
         let due: Bool = lock.withLock {
             if let last = lastSpaceCheck[asset.identifier], now.timeIntervalSince(last) < options.spaceCheckInterval { return false }
@@ -64,9 +82,27 @@ extension Agent {
         }
         guard due else { return false }
         let directory = library.paths.issuesDirectory
-        if let free = options.storage.freeBytes(in: directory), free >= needed { return true }
-        enforceBudget(room: needed)
-        return (options.storage.freeBytes(in: directory) ?? 0) >= needed
+        var room = (options.storage.freeBytes(in: directory) ?? 0) >= needed
+        if !room {
+            enforceBudget(room: needed)
+            room = (options.storage.freeBytes(in: directory) ?? 0) >= needed
+        }
+        if room { lock.withLock { unrecordedPauses[asset.identifier] = nil } }
+        return room
+    }
+
+    /// Records the pause in the library (its tile and `newsstand cache` show `reason`); when
+    /// the disk is too full even for that, the agent remembers it, so it does not retry in a
+    /// loop but waits for room all the same.
+    func pause(_ asset: AssetDownload, needed: Int64, reason: String) {
+        // The first look for room comes one interval later: no tight loop of failing attempts.
+        lock.withLock { lastSpaceCheck[asset.identifier] = Date() }
+        do {
+            try library.waitForSpace(asset, needed: needed, reason: reason)
+        } catch {
+            logger.error("cannot record the pause (\(error)); waiting for room")
+            lock.withLock { unrecordedPauses[asset.identifier] = needed }
+        }
     }
 
     static func fileSize(_ url: URL) -> Int64 {
@@ -77,6 +113,7 @@ extension Agent {
 
 /// Not enough room on the disk for what comes next, even after evicting what may go.
 struct OutOfSpace: Error, CustomStringConvertible {
+    /// Bytes that must be free.
     var needed: Int64
-    var description: String { "the disk is full: \(ByteSize.format(needed)) more needed" }
+    var description: String { "the disk is full: \(ByteSize.format(needed)) must be free" }
 }

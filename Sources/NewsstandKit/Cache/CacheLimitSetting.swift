@@ -1,4 +1,5 @@
 import Foundation
+import TOMLReader
 
 /// `newsstand cache --limit SIZE` writes `cache_limit` into config.toml: the one place the
 /// budget lives, so what a person reads in the file is what the agent uses. The rest of the
@@ -19,6 +20,20 @@ public enum CacheLimitSetting {
         try Data(updated.utf8).write(to: file, options: .atomic)
         try? FileManager.default.setAttributes([.posixPermissions: permissions ?? NSNumber(value: 0o600)], ofItemAtPath: file.path)
         return bytes
+    }
+
+    /// The bytes a `cache_limit` value names: a size string or a whole number of bytes.
+    static func bytes(of value: TOMLValue, file: String) throws -> Int64 {
+        do {
+            if let bytes = value.integer {
+                guard bytes >= 0 else { throw ByteSizeError(text: "\(bytes)") }
+                return Int64(bytes)
+            }
+            guard let text = value.string else { throw ByteSizeError(text: "\(value)") }
+            return try ByteSize.parse(text)
+        } catch {
+            throw ConfigError(file: file, message: "cache_limit: \(error)")
+        }
     }
 
     /// `text` with its top-level `cache_limit` line replaced, or one added before the first

@@ -29,6 +29,8 @@ public struct CacheReport: Sendable, Equatable, Codable {
 
     public var limit: Int64
     public var used: Int64
+    /// Bytes of `.part` files: downloads under way or paused (not counted in `used`).
+    public var partial: Int64
     public var publications: [PublicationUse]
     public var disk: DiskSpace?
     /// Issues removed by this run (`--evict`); nil when nothing was asked to go.
@@ -52,7 +54,8 @@ public struct CacheReport: Sendable, Equatable, Codable {
         }
         let ordered = uses.values.sorted { ($0.bytes, $1.title) > ($1.bytes, $0.title) }
         return CacheReport(
-            limit: budget.limit, used: cached.reduce(0) { $0 + $1.size }, publications: ordered,
+            limit: budget.limit, used: cached.reduce(0) { $0 + $1.size },
+            partial: Library.measureContent(at: library.paths.partialDirectory), publications: ordered,
             disk: CacheBudget.disk(at: library.paths.issuesDirectory, storage: storage),
             evicted: evicted.map { $0.map { EvictedIssue(name: $0.name, title: $0.title, publication: title($0.publicationID), bytes: $0.size) } },
             paused: try library.downloadsWaitingForSpace().map { asset, issue in
@@ -86,6 +89,7 @@ public struct CacheReport: Sendable, Equatable, Codable {
         let percent = limit > 0 ? " (\(Int((Double(used) / Double(limit) * 100).rounded()))%)" : ""
         lines.append("")
         lines.append("cache: \(ByteSize.format(used)) of \(ByteSize.format(limit))\(percent)")
+        if partial > 0 { lines.append("partial downloads: \(ByteSize.format(partial))") }
         if let disk {
             lines.append("disk: \(ByteSize.format(disk.free)) free of \(ByteSize.format(disk.total)); keeps \(ByteSize.format(disk.reserve)) free")
         }

@@ -5,6 +5,15 @@ import IssueArchive
 /// Issue content as a cache: measured, kept within the budget, evicted least recently used
 /// first, and always downloadable again.
 extension Library {
+    /// "v2-cache": issue content sizes and downloads paused by a full disk. Registered after
+    /// v1; independent of other v2 migrations.
+    static func registerCacheMigration(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v2-cache: measured content sizes, downloads waiting for disk space") { db in
+            try db.alter(table: "issue") { t in t.add(column: "contentSize", .integer) }
+            try db.alter(table: "assetDownload") { t in t.add(column: "waitingForSpace", .integer) }
+        }
+    }
+
     /// Bytes of the regular files under `directory` (symbolic links are not followed).
     public static func measureContent(at directory: URL) -> Int64 {
         guard let walker = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.fileSizeKey, .isRegularFileKey]) else { return 0 }

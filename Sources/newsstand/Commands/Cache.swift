@@ -8,7 +8,7 @@ struct CacheCommand: ParsableCommand {
         abstract: "Show the space downloaded issues take, per publication, against the budget and the free disk.",
         discussion: """
             Issue content is a cache: when it grows past cache_limit, or the disk's free space falls \
-            under its reserve (1 GiB, or 5% of a smaller disk), the least recently read issues are \
+            under its reserve (1 GiB, or 5% of a disk under 20 GiB), the least recently read issues are \
             removed first — never the one being read, the newest of a publication, or a pinned one. \
             A removed issue keeps its place in the library and can be downloaded again.
             """)

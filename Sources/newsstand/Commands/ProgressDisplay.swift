@@ -16,7 +16,9 @@ final class ProgressDisplay {
         let fraction = download?.fraction
         let speed = download?.bytesPerSecond ?? 0
         var parts: [String] = []
-        if let fraction {
+        if download?.waitingForSpace != nil, let reason = download?.lastError {
+            parts.append(reason)                  // a full disk: the download waits for room
+        } else if let fraction {
             let width = 24
             let filled = Int(fraction * Double(width))
             parts.append("[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "]")

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import IssueArchive
 import Testing
 import ZIPFoundation
@@ -200,6 +201,21 @@ final class BackgroundAgent: @unchecked Sendable {
         #expect(try Data(contentsOf: pad) == c.padding)
     }
 
+    @Test func aWatchingAgentKeepsTheDiskReserveBetweenInstalls() throws {
+        let c = try CacheLibrary()
+        try c.publication("Alpha", prefix: "a", count: 3)
+        try c.download(["a1", "a2", "a3"])
+        // Something else has filled the disk: 512 MiB free where 1 GiB is kept.
+        let agent = try c.agent(limit: ByteSize.gibibyte, storage: FixedDisk(free: 512 * ByteSize.mebibyte, total: 100 * ByteSize.gibibyte))
+        var options = agent.options
+        options.watch = true
+        options.budgetCheckInterval = 0.05
+        let running = BackgroundAgent(Agent(library: c.library, options: options))
+        #expect(try CacheLibrary.wait { try c.available() == ["a3"] })
+        #expect(running.stop())
+        #expect(try c.issue("a1").evicted && c.issue("a2").evicted)
+    }
+
     // MARK: newsstand cache
 
     @Test func theCacheReportShowsUsePerPublicationTheBudgetAndTheDisk() throws {
@@ -275,6 +291,8 @@ final class BackgroundAgent: @unchecked Sendable {
         #expect(!FileManager.default.fileExists(atPath: c.library.contentDirectory(for: try c.issue("a1")).path))
         let report = try CacheReport.make(library: c.library, budget: CacheBudget(), storage: disk)
         #expect(report.paused.map(\.name) == ["a1"])
+        #expect(report.partial == kept)
+        #expect(report.text.contains("partial downloads: \(ByteSize.format(kept))"))
         #expect(report.text.contains("waiting for space: Issue a1"))
 
         // Still paused a moment later: it waits, it does not spin through failures.
@@ -307,7 +325,9 @@ final class BackgroundAgent: @unchecked Sendable {
         #expect(try Data(contentsOf: part) == Data(contentsOf: c.archive))
         #expect(try FileManager.default.contentsOfDirectory(atPath: c.library.paths.issuesDirectory.path).isEmpty)
         let unpacked = try IssueInstaller.unpackedSize(of: c.archive)
-        #expect(try asset().waitingForSpace == unpacked - disk.freeBytes(in: c.library.paths.issuesDirectory)!)
+        #expect(try asset().waitingForSpace == unpacked)
+        let free = try #require(disk.freeBytes(in: c.library.paths.issuesDirectory))
+        #expect(try asset().lastError == "paused: the disk is full (\(ByteSize.format(unpacked)) must be free, \(ByteSize.format(free)) is); it goes on by itself when there is room")
 
         disk.capacity = 5_000_000
         #expect(running.finished())
@@ -356,5 +376,26 @@ final class BackgroundAgent: @unchecked Sendable {
         let asset = try #require(try c.library.downloads(issueID: try c.issue("a3").id ?? 0).last)
         #expect(asset.attempts == 1)                              // never paused
         #expect(disk.refusals == 0)
+    }
+}
+
+@Suite struct CacheMigrationTests {
+    @Test func aVersionOneLibraryGainsSizesAndKeepsItsIssues() throws {
+        let temp = try TemporaryLibrary()
+        let paths = temp.library.paths
+        let database = paths.data.appendingPathComponent("old.sqlite")
+        // A library as version 1 left it: one downloaded issue, no size column yet.
+        let queue = try DatabaseQueue(path: database.path)
+        try Library.migrator.migrate(queue, upTo: "v1: publications, issues, asset downloads, settings")
+        try queue.write { db in
+            try db.execute(sql: "INSERT INTO issue(name, date, title, status, unread) VALUES ('old-1', ?, 'Old One', 'available', 1)",
+                           arguments: [Date()])
+        }
+        #expect(try queue.read { db in try db.columns(in: "issue").map(\.name) }.contains("contentSize") == false)
+        try Library.migrator.migrate(queue)
+        let issue = try #require(try queue.read { db in try NewsstandKit.Issue.fetchOne(db, sql: "SELECT * FROM issue WHERE name = 'old-1'") })
+        #expect(issue.status == .available && issue.unread && issue.contentSize == nil)
+        #expect(try queue.read { db in try db.columns(in: "assetDownload").map(\.name) }.contains("waitingForSpace"))
+        #expect(try queue.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }.last?.hasPrefix("v2-cache:") == true)
     }
 }

@@ -16,23 +16,29 @@ import Testing
     /// The rule for "used less recently", restated from the issue: never used before used,
     /// earlier use before later, then the older issue, the larger, the lower id.
     static func usedLessRecently(_ a: CachedIssue, _ b: CachedIssue) -> Bool {
-        let x = a.lastUsed ?? .distantPast, y = b.lastUsed ?? .distantPast
-        if (a.lastUsed == nil) != (b.lastUsed == nil) { return a.lastUsed == nil }
-        if x != y { return x < y }
+        // Last use: the later of opening and downloading.
+        let x = [a.lastOpenedAt, a.downloadedAt].compactMap { $0 }.max()
+        let y = [b.lastOpenedAt, b.downloadedAt].compactMap { $0 }.max()
+        if (x == nil) != (y == nil) { return x == nil }
+        if let x, let y, x != y { return x < y }
         if a.date != b.date { return a.date < b.date }
         if a.size != b.size { return a.size > b.size }
         return a.id < b.id
     }
 
     /// Four issues, two publications (1 and 2 in one, 3 and 4 in the other; higher id is
-    /// newer), each absent or present with a last use of never / day 1 / day 2 and pinned or
-    /// not; each of them (or none) being read; three budgets. 36,015 libraries.
+    /// newer), each absent or present with a use of never / opened on day 2 after a download
+    /// on day 1 / downloaded again on day 3 after being read on day 1, pinned or not; each of
+    /// them (or none) being read; three budgets: 36,015 cases.
     @Test func everySmallLibraryFollowsTheRules() {
         let sizes: [Int64] = [100, 200, 150, 300]
         let publicationOf: [Int64] = [10, 10, 20, 20]
         // State of one issue: nil = not downloaded; else (last use, pinned).
-        var states: [(Int?, Bool)?] = [nil]
-        for use in [nil, 1, 2] as [Int?] { for pinned in [false, true] { states.append((use, pinned)) } }
+        // (opened, downloaded, pinned)
+        var states: [(Int?, Int?, Bool)?] = [nil]
+        for use in [(nil, nil), (2, 1), (1, 3)] as [(Int?, Int?)] {
+            for pinned in [false, true] { states.append((use.0, use.1, pinned)) }
+        }
         var checked = 0
         var evictions = 0
         for code in 0..<(states.count * states.count * states.count * states.count) {
@@ -41,10 +47,10 @@ import Testing
             for index in 0..<4 {
                 let state = states[remainder % states.count]
                 remainder /= states.count
-                guard let (use, pinned) = state else { continue }
+                guard let (opened, downloaded, pinned) = state else { continue }
                 let id = Int64(index + 1)
                 cached.append(Self.issue(id, publication: publicationOf[index], date: index + 1, size: sizes[index],
-                                         opened: use, pinned: pinned))
+                                         opened: opened, downloaded: downloaded, pinned: pinned))
             }
             for current in [nil, 1, 2, 3, 4] as [Int64?] {
                 for limit in [0, 250, 500] as [Int64] {

@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A small tmpfs made for the test (root only: CI and this machine run the tests as root).
+final class SmallFilesystem {
+    let mountPoint: URL
+
+    /// Whether this process may mount a tmpfs: tried once on a 1 MiB one.
+    static let canMount: Bool = {
+        guard geteuid() == 0 else { return false }
+        guard let probe = try? SmallFilesystem(megabytes: 1) else { return false }
+        probe.unmount()
+        return true
+    }()
+
+    init(megabytes: Int) throws {
+        mountPoint = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-tmpfs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: true)
+        let mounted = try Tmux.runWithStatus(["mount", "-t", "tmpfs", "-o", "size=\(megabytes)m,mode=0700", "tmpfs", mountPoint.path])
+        guard mounted.status == 0 else {
+            try? FileManager.default.removeItem(at: mountPoint)
+            throw TmuxError(message: "cannot mount a tmpfs: \(mounted.output)")
+        }
+    }
+
+    func unmount() {
+        _ = try? Tmux.runWithStatus(["umount", "-l", mountPoint.path])
+        try? FileManager.default.removeItem(at: mountPoint)
+    }
+
+    /// Writes zeros into `name` until the file system is full.
+    func fill(_ name: String) throws {
+        let fd = open(mountPoint.appendingPathComponent(name).path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        guard fd >= 0 else { throw TmuxError(message: "cannot create the filler") }
+        defer { close(fd) }
+        let zeros = [UInt8](repeating: 0, count: 64 * 1024)
+        var size = zeros.count
+        while size > 0 {
+            if write(fd, zeros, size) < 0 {
+                guard errno == ENOSPC else { throw TmuxError(message: "filler: \(String(cString: strerror(errno)))") }
+                size /= 2
+            }
+        }
+    }
+}
+
+/// The real binary on a real, small file system that fills up while an issue downloads.
+@Suite(.serialized) struct FullDiskEndToEndTests {
+    @Test(.enabled(if: SmallFilesystem.canMount, "needs root to mount a tmpfs"))
+    func aDiskThatFillsUpPausesTheDownloadAndItFinishesWhenThereIsRoom() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-fulldisk-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let disk = try SmallFilesystem(megabytes: 12)
+        let home = disk.mountPoint.appendingPathComponent("home")
+        let lock = home.appendingPathComponent("state/agent.lock")
+        defer {
+            // The agent this test started, if it is still there, by the pid in its lock file.
+            if let text = try? String(contentsOf: lock, encoding: .utf8), let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+                kill(pid, SIGKILL)
+                Thread.sleep(forTimeInterval: 0.2)
+            }
+            disk.unmount()
+        }
+
+        // A 3 MiB issue of incompressible bytes, outside the small disk.
+        let fixture = try IssueFeedFixture(in: root, id: "full-1", title: "Full disk", payloadBytes: 3 << 20)
+        let payload = fixture.payload
+        let feed = fixture.feed
+
+        let env = ["env", "NEWSSTAND_HOME=\(home.path)", "NEWSSTAND_FILE_THROTTLE_MS=1", "NEWSSTAND_RESOURCES=/nonexistent"]
+        func run(_ arguments: String...) throws -> (output: String, status: Int32) {
+            try Tmux.runWithStatus(env + [Tmux.binary.path] + arguments)
+        }
+        #expect(try run("subscribe", feed.path).status == 0)
+        #expect(try run("download", "full-1").status == 0)
+
+        // Once a good part has arrived, something else fills the disk.
+        let partial = home.appendingPathComponent("cache/partial")
+        func partSize() -> Int {
+            let parts = (try? FileManager.default.contentsOfDirectory(at: partial, includingPropertiesForKeys: [.fileSizeKey])) ?? []
+            return parts.compactMap { try? $0.resourceValues(forKeys: [.fileSizeKey]).fileSize }.max() ?? 0
+        }
+        var deadline = Date().addingTimeInterval(30)
+        while partSize() < 1 << 20 && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        #expect(partSize() >= 1 << 20, "the download never got under way")
+        try disk.fill("filler")
+
+        // It stops growing, the agent stays, nothing is installed.
+        Thread.sleep(forTimeInterval: 1.0)
+        let stopped = partSize()
+        Thread.sleep(forTimeInterval: 1.5)
+        #expect(partSize() == stopped)
+        #expect(stopped < 3 << 20)
+        #expect(FileManager.default.fileExists(atPath: lock.path))
+        let issues = try run("issues").output
+        #expect(issues.contains("full-1\t2026-11-01\tdownloading"), "\(issues)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: home.appendingPathComponent("cache/issues").path).isEmpty)
+
+        // Room again: it resumes by itself and installs identical bytes.
+        try FileManager.default.removeItem(at: disk.mountPoint.appendingPathComponent("filler"))
+        deadline = Date().addingTimeInterval(30)
+        var status = ""
+        while Date() < deadline {
+            status = (try? run("issues").output) ?? ""
+            if status.contains("full-1\t2026-11-01\tavailable") { break }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        #expect(status.contains("full-1\t2026-11-01\tavailable"), "\(status)")
+        let issuesDirectory = home.appendingPathComponent("cache/issues")
+        let installed = try FileManager.default.contentsOfDirectory(atPath: issuesDirectory.path)
+        #expect(installed.count == 1)
+        let copy = issuesDirectory.appendingPathComponent(installed.first ?? "").appendingPathComponent("payload.bin")
+        #expect(try Data(contentsOf: copy) == Data(contentsOf: payload))
+        #expect(partSize() == 0)
+        let log = (try? String(contentsOf: home.appendingPathComponent("state/agent.log"), encoding: .utf8)) ?? ""
+        // The second attempt went on from the bytes kept, not from the start.
+        #expect(log.range(of: "resume from [1-9][0-9]* bytes", options: .regularExpression) != nil, "\(log)")
+    }
+}
