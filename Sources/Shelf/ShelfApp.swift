@@ -393,9 +393,16 @@ public final class ShelfApp {
 
     private func openReader(_ issue: Issue) {
         do {
-            let screen = try ReaderScreen(issue: issue, library: env.library, painter: painter, theme: env.theme,
-                                          preferences: readerPreferences)
+            // Being the issue read first keeps the agent's eviction away from it; then make
+            // sure its content is still there (an eviction may have come just before).
             try env.library.markOpened(issue)
+            guard let current = try env.library.issue(id: issue.id ?? -1), current.status == .available else {
+                setStatus("“\(issue.title)” was removed to save space; tap to download it again.", error: true)
+                reload()
+                return
+            }
+            let screen = try ReaderScreen(issue: current, library: env.library, painter: painter, theme: env.theme,
+                                          preferences: readerPreferences)
             reader = screen
             state.screen = .reader
             setStatus(nil)
