@@ -57,6 +57,12 @@ final class CoverPainter {
         return picture
     }
 
+    /// True when the picture cannot be made (a broken or missing image), as opposed to not
+    /// rendered yet.
+    func failed(file: URL, columns: Int, rows: Int) -> Bool {
+        cache.error(for: file, options: options(columns: columns, rows: rows)) != nil
+    }
+
     /// A plain picture (article image, comic page) without adornments.
     func picture(file: URL, columns: Int, rows: Int) -> CellPicture? {
         cover(file: file, columns: columns, rows: rows, binding: nil, edge: nil, sash: false)

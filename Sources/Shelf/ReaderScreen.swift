@@ -41,6 +41,10 @@ final class ReaderScreen {
     let painter: CoverPainter
     let theme: Theme
     let preferences: ReaderPreferences
+    let library: Library
+    /// The place last written to the library, and when: reading saves as it goes, so a
+    /// closed terminal or a killed process loses at most a second.
+    private var saved: (position: ReadingPosition, at: Date)?
     var article = 0
     /// The first line shown, in `text.lines`.
     var top = 0
@@ -87,8 +91,9 @@ final class ReaderScreen {
         self.painter = painter
         self.theme = theme
         self.preferences = preferences
-        let saved = issue.readingPosition.flatMap { try? JSONDecoder().decode(ReadingPosition.self, from: Data($0.utf8)) }
-        textWidth = Self.clampWidth(preferences.textWidth ?? saved?.width ?? Self.defaultTextWidth)
+        self.library = library
+        let stored = issue.readingPosition.flatMap { try? JSONDecoder().decode(ReadingPosition.self, from: Data($0.utf8)) }
+        textWidth = Self.clampWidth(preferences.textWidth ?? stored?.width ?? Self.defaultTextWidth)
         let comic = content.format == .cbz
         let root = self.root
         weights = content.readingOrder.map { resource in
@@ -97,12 +102,12 @@ final class ReaderScreen {
             let size = file.flatMap { try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? NSNumber }
             return max(1, size?.doubleValue ?? 1)
         }
-        if let saved {
-            article = max(0, min(comic ? (saved.page ?? saved.article) : saved.article, max(0, content.readingOrder.count - 1)))
-            if let block = saved.block {
-                pendingAnchor = TextAnchor(block: max(0, block), offset: max(0, saved.offset ?? 0))
-            } else if saved.line > 0 {
-                pendingLine = saved.line
+        if let stored {
+            article = max(0, min(comic ? (stored.page ?? stored.article) : stored.article, max(0, content.readingOrder.count - 1)))
+            if let block = stored.block {
+                pendingAnchor = TextAnchor(block: max(0, block), offset: max(0, stored.offset ?? 0))
+            } else if stored.line > 0 {
+                pendingLine = stored.line
             }
         }
         loadArticle()
@@ -122,8 +127,17 @@ final class ReaderScreen {
     // MARK: Position
 
     func savePosition(library: Library) {
+        let position = self.position
         guard let data = try? JSONEncoder().encode(position) else { return }
         try? library.saveReadingPosition(issue, position: String(decoding: data, as: UTF8.self), progress: issueProgress)
+        saved = (position, Date())
+    }
+
+    /// Saves the place when it moved and the last save is more than a second old.
+    func saveIfMoved() {
+        guard mode == .reading, saved?.position != position else { return }
+        if let saved, Date().timeIntervalSince(saved.at) < 1 { return }
+        savePosition(library: library)
     }
 
     var position: ReadingPosition {
@@ -172,7 +186,9 @@ final class ReaderScreen {
         }
         message = nil
         messageIsError = false
-        return isComic ? handleComicKey(key) : handleTextKey(key)
+        let handled = isComic ? handleComicKey(key) : handleTextKey(key)
+        if handled { saveIfMoved() }
+        return handled
     }
 
     private func handleTextKey(_ key: Key) -> Bool {
@@ -326,7 +342,7 @@ final class ReaderScreen {
         case .reading:
             return isComic
                 ? "Space/Bksp page  +/- zoom  arrows pan  t contents  g/G first/last  ? help  q back"
-                : "↑↓ scroll  Space page  ←→ article  t contents  / search  n/N match  +/- width  q back"
+                : "↑↓ scroll  Space page  ←→ article  t contents  / search  n/N match  +/- width  q back  ? help"
         }
     }
 
@@ -382,7 +398,7 @@ final class ReaderScreen {
         for row in 0..<visibleRows {
             let index = top + row
             guard index < text.lines.count else { break }
-            drawLine(text.lines[index], x: left, y: 2 + row, width: column, into: &canvas)
+            drawLine(text.lines[index], x: left, y: 2 + row, width: column, topOfScreen: row == 0, into: &canvas)
         }
         drawMatches(left: left, into: &canvas)
     }
@@ -391,7 +407,7 @@ final class ReaderScreen {
         canvas.put(text, x: max(0, canvas.width - DisplayWidth.of(text) - 1), y: 0, style: theme.statusLine)
     }
 
-    private func drawLine(_ line: LayoutLine, x: Int, y: Int, width: Int, into canvas: inout Canvas) {
+    private func drawLine(_ line: LayoutLine, x: Int, y: Int, width: Int, topOfScreen: Bool, into canvas: inout Canvas) {
         switch line.kind {
         case .blank:
             var column = x + line.indent
@@ -401,7 +417,8 @@ final class ReaderScreen {
         case .rule:
             canvas.put(String(repeating: "─", count: width / 3), x: x + width / 3, y: y, style: theme.readerQuote)
         case .image(let source, let alt, let rows, let row):
-            drawImageRow(source: source, alt: alt, rows: rows, row: row, x: x + line.indent, y: y, width: width - line.indent, into: &canvas)
+            drawImageRow(source: source, alt: alt, rows: rows, row: row, x: x + line.indent, y: y, width: width - line.indent,
+                         labelled: row == 0 || topOfScreen, into: &canvas)
         case .text:
             var column = x + line.indent
             for span in line.spans {
@@ -424,9 +441,17 @@ final class ReaderScreen {
         return style
     }
 
-    private func drawImageRow(source: String, alt: String, rows: Int, row: Int, x: Int, y: Int, width: Int, into canvas: inout Canvas) {
-        guard let file = imageFile(source), let picture = painter.picture(file: file, columns: width, rows: rows) else {
-            if row == 0 { canvas.put("[image: \(Sanitizer.clean(alt))]", x: x, y: y, style: theme.readerQuote, limit: x + width) }
+    /// One row of a picture; `labelled` is the row that shows the description when the
+    /// picture cannot be drawn (its first, or the first on screen).
+    private func drawImageRow(source: String, alt: String, rows: Int, row: Int, x: Int, y: Int, width: Int, labelled: Bool,
+                              into canvas: inout Canvas) {
+        let file = imageFile(source)
+        guard let file, let picture = painter.picture(file: file, columns: width, rows: rows) else {
+            // The description stands in for a picture that cannot be drawn; one still
+            // rendering leaves its rows blank for a moment.
+            if labelled, file.map({ painter.failed(file: $0, columns: width, rows: rows) }) ?? true {
+                canvas.put("[image: \(Sanitizer.clean(alt))]", x: x, y: y, style: theme.readerQuote, limit: x + width)
+            }
             return
         }
         guard row < picture.rows else { return }

@@ -48,6 +48,7 @@ enum ReaderFixture {
         for number in 0..<6 { first += "<p>\(paragraph("a", number))</p>" }
         first += "<p>The old Lighthouse was painted.</p><p>Fresh coffee at the CAFÉ on the quay.</p>"
         let third = "<h1>Weather at Sea</h1><p>Calm seas and light winds.</p>"
+            + "<p><img src=\"broken.png\" alt=\"Broken chart\"/></p><p><img src=\"missing.png\" alt=\"Missing map\"/></p>"
         let fourth = "<h1>Letters to the Editor</h1><p>Dear editor, the lighthouse lamp is too bright.</p>"
         let nav = """
         <?xml version="1.0" encoding="utf-8"?>
@@ -86,6 +87,7 @@ enum ReaderFixture {
             "OEBPS/ch2.xhtml": chapter(title: "Keeper of the Light", body: second),
             "OEBPS/ch3.xhtml": chapter(title: "Weather at Sea", body: third),
             "OEBPS/ch4.xhtml": chapter(title: "Letters to the Editor", body: fourth),
+            "OEBPS/broken.png": Data("\u{89}PNG not really a picture".utf8),
         ]
     }
 

@@ -227,6 +227,41 @@ import Terminal
     }
 }
 
+@Suite(.serialized) struct ReaderImageTests {
+    @Test func aPictureThatCannotBeDrawnShowsItsDescription() throws {
+        let h = try ShelfHarness(width: 100, height: 30, samples: false)
+        let issue = try ReaderFixture.install(ReaderFixture.magazine(), in: h, name: "harbour-9")
+        h.app.startReading(issue)
+        _ = h.key(.right)
+        _ = h.key(.right)
+        let screen = h.waitFor { $0.text.contains("[image: Broken chart]") }
+        #expect(screen.text.contains("article 3 of 4"))
+        #expect(screen.text.contains("[image: Broken chart]"), "\(screen.text)")
+        #expect(h.key(.character("G")).text.contains("[image: Missing map]"))
+    }
+}
+
+@Suite(.serialized) struct ReaderAutosaveTests {
+    @Test func thePlaceIsSavedWhileReadingNotOnlyOnQuit() throws {
+        let h = try ShelfHarness(width: 100, height: 30, samples: false)
+        let issue = try ReaderFixture.install(ReaderFixture.magazine(), in: h, name: "harbour-8")
+        h.app.startReading(issue)
+        _ = h.settle()
+        _ = h.key(.right)
+        var stored = try #require(try h.library.issue(named: "harbour-8")?.readingPosition)
+        #expect(stored.contains("\"article\":1"))
+        // Within a second, moves are not written again; after it, the next key saves.
+        _ = h.key(.pageDown)
+        stored = try #require(try h.library.issue(named: "harbour-8")?.readingPosition)
+        #expect(stored.contains("\"line\":0"))
+        Thread.sleep(forTimeInterval: 1.1)
+        _ = h.key(.down)
+        stored = try #require(try h.library.issue(named: "harbour-8")?.readingPosition)
+        #expect(!stored.contains("\"line\":0"), "\(stored)")
+        #expect(h.app.state.screen == .reader)
+    }
+}
+
 @Suite(.serialized) struct ReaderComicTests {
     @Test func aPageFitsTheWindowZoomsPansAndTurns() throws {
         let h = try ShelfHarness(width: 100, height: 30, samples: false)

@@ -9,9 +9,11 @@ import Glibc
 #endif
 import Foundation
 import Imaging
+import IssueArchive
 import NewsstandKit
 import Shelf
 import Terminal
+import TextLayout
 
 func milliseconds() -> Double {
     var ts = timespec()
@@ -200,8 +202,24 @@ do {
     print(String(format: "open to first page: %.1f ms wall, %.1f ms CPU", firstFrame, (backend.firstFrameCPU ?? cpuStart) - cpuStart))
     print("page turn (PgDn → frame): wall \(summary(backend.times[.pageDown] ?? []))")
     print("page turn CPU:            \(summary(backend.cpuTimes[.pageDown] ?? []))")
-    print("G (end of the issue's last article, whole layout): \(summary(backend.times[.character("G")] ?? []))")
-    print("search Enter (\"zanzibar\", only in the last paragraph): \(summary(searchBackend.times[.enter] ?? [])) — found: \(found)")
+    print("G (end of the issue's last article, whole layout): wall \(summary(backend.times[.character("G")] ?? [])); CPU \(summary(backend.cpuTimes[.character("G")] ?? []))")
+    print("search Enter (\"zanzibar\", only in the last paragraph): wall \(summary(searchBackend.times[.enter] ?? [])); CPU \(summary(searchBackend.cpuTimes[.enter] ?? [])) — found: \(found)")
+
+    // Where the first page's time goes, CPU of each step alone (the same public calls).
+    let directory = library.contentDirectory(for: issue)
+    var mark = cpuMilliseconds()
+    func lap() -> Double { let now = cpuMilliseconds(); defer { mark = now }; return now - mark }
+    let content = try IssueReader.open(directory: directory)
+    let openTime = lap()
+    let first = try IssueReader.resolve(content.readingOrder[0].path, in: directory)
+    let html = String(decoding: try Data(contentsOf: first), as: UTF8.self)
+    let readTime = lap()
+    let document = HTMLReader.document(html: html)
+    let parseTime = lap()
+    let screen = Layout.lines(for: document, blocks: 0..<min(24, document.blocks.count), options: LayoutOptions(width: 80))
+    let layoutTime = lap()
+    print(String(format: "first page, CPU by step: IssueReader.open %.1f ms, read %.1f ms, HTMLReader %.1f ms (%d blocks), first %d lines %.1f ms",
+                 openTime, readTime, parseTime, document.blocks.count, screen.count, layoutTime))
 } catch {
     FileHandle.standardError.write(Data("benchmark failed: \(error)\n".utf8))
     exit(1)
