@@ -96,7 +96,9 @@ extension ReaderScreen {
         } else {
             top = 0
         }
-        guard let fragment = entry.fragment, !isComic, let block = document?.anchors[fragment] else { return }
+        guard let fragment = entry.fragment, !isComic else { return }
+        if document?.anchors[fragment] == nil { adoptWholeDocument(wait: true) }
+        guard let block = document?.anchors[fragment] else { return }
         pendingAnchor = nil
         if let text = prepareText(), let line = text.firstLine(ofBlock: block) {
             top = line

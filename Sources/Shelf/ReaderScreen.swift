@@ -51,6 +51,11 @@ final class ReaderScreen {
     var textWidth: Int
     var mode: Mode = .reading
     var document: TextDocument?
+    /// A long article opens from its first part; the whole is read meanwhile, and taken
+    /// in (`adoptWholeDocument`) when ready or as soon as something needs all of it.
+    var pending: PendingDocument?
+    /// The first part's share of the whole article's bytes, while `pending`.
+    var firstPartShare = 1.0
     /// The article laid out at the current column width (lazily, see `ArticleText`).
     var text: ArticleText?
     var loadError: String?
@@ -167,6 +172,7 @@ final class ReaderScreen {
             if let text, !text.lines.isEmpty {
                 within = min(1, Double(top + visibleRows) / Double(max(1, text.estimatedLineCount)))
                 if text.isComplete && top + visibleRows >= text.lines.count { within = 1 }
+                within *= firstPartShare
             } else {
                 within = document?.blocks.isEmpty == true ? 1 : 0
             }
@@ -220,15 +226,23 @@ final class ReaderScreen {
     }
 
     func scroll(by delta: Int) {
-        guard let text = prepareText() else { return }
+        guard var text = prepareText() else { return }
         let target = max(0, top + delta)
         text.ensureLines(target + visibleRows + 1)
+        if needsWholeArticle(beyond: target + visibleRows), let whole = prepareText() {
+            text = whole
+            text.ensureLines(target + visibleRows + 1)
+        }
         top = min(target, max(0, text.lines.count - visibleRows))
     }
 
     private func pageForward() {
-        guard let text = prepareText() else { goTo(article: article + 1); return }
+        guard var text = prepareText() else { goTo(article: article + 1); return }
         text.ensureLines(top + 2 * visibleRows + 1)
+        if needsWholeArticle(beyond: top + 2 * visibleRows), let whole = prepareText() {
+            text = whole
+            text.ensureLines(top + 2 * visibleRows + 1)
+        }
         if top + visibleRows >= text.lines.count && text.isComplete {
             goTo(article: article + 1)
         } else {
@@ -245,6 +259,7 @@ final class ReaderScreen {
     }
 
     private func goToEnd() {
+        adoptWholeDocument(wait: true)
         guard let text = prepareText() else { return }
         text.layoutAll()
         top = max(0, text.lines.count - visibleRows)
@@ -280,22 +295,54 @@ final class ReaderScreen {
 
     func loadArticle() {
         document = nil
+        pending = nil
+        firstPartShare = 1
         text = nil
         loadError = nil
         guard content.readingOrder.indices.contains(article) else { loadError = "This issue has no articles."; return }
         if isComic { return }
         let resource = content.readingOrder[article]
         do {
-            document = try ArticleDocument.load(resource, in: root)
+            let (data, kind) = try ArticleDocument.read(resource, in: root)
+            if let first = ArticleDocument.firstPart(of: data, kind) {
+                document = ArticleDocument.parse(first, kind)
+                firstPartShare = Double(first.count) / Double(max(1, data.count))
+                let redraw = painter.readyFlag
+                pending = PendingDocument(data: data, kind: kind) { redraw.set() }
+            } else {
+                document = ArticleDocument.parse(data, kind)
+            }
         } catch {
             loadError = "cannot read \(resource.path): \(error)"
         }
+    }
+
+    /// Takes in the whole of a long article once read (with `wait`, waits for it), keeping
+    /// the same text on screen. True when it did.
+    @discardableResult
+    func adoptWholeDocument(wait: Bool) -> Bool {
+        guard let pending, let whole = pending.document(wait: wait) else { return false }
+        self.pending = nil
+        firstPartShare = 1
+        if let text, !text.lines.isEmpty { pendingAnchor = text.anchor(ofLine: top) }
+        document = whole
+        text = nil
+        matchCache = nil
+        return true
+    }
+
+    /// Waits for the whole article when the first part's end is in reach.
+    private func needsWholeArticle(beyond line: Int) -> Bool {
+        guard pending != nil, let text, text.isComplete, line >= text.lines.count else { return false }
+        return adoptWholeDocument(wait: true)
     }
 
     /// The article laid out at the current column width. A new width keeps the same text
     /// at the top of the screen (not the same line number).
     @discardableResult
     func prepareText() -> ArticleText? {
+        adoptWholeDocument(wait: pending != nil && (pendingLine != nil || pendingEnd
+                                                     || (pendingAnchor.map { $0.block >= (document?.blocks.count ?? 0) - 1 } ?? false)))
         guard let document else { return nil }
         let column = columnWidth
         if let text, text.width == column { return text }

@@ -36,6 +36,8 @@ extension ReaderScreen {
 
     /// Matches of the query in the current article at the current width.
     func currentMatches() -> [SearchMatch] {
+        guard query != nil else { return [] }
+        adoptWholeDocument(wait: true)
         guard let query, let text = prepareText() else { return [] }
         if let cache = matchCache, cache.article == article, cache.width == text.width { return cache.matches }
         let matches = text.matches(of: query)

@@ -91,6 +91,19 @@ enum ReaderFixture {
         ]
     }
 
+    /// One article of `paragraphs` paragraphs of unique words (`cp12w3`), a heading every
+    /// hundred: 4,000 make about 450 KB, enough to be opened from its first part.
+    static func longArticle(paragraphs: Int = 4000) -> [String: Data] {
+        var body = ""
+        for number in 0..<paragraphs {
+            if number % 100 == 0 { body += "<h2 id=\"s\(number / 100)\">Section \(number / 100)</h2>\n" }
+            body += "<p>\(paragraph("c", number))</p>\n"
+        }
+        var files = magazine()
+        files["OEBPS/ch1.xhtml"] = chapter(title: "The Long Read", body: body)
+        return files
+    }
+
     static let red: (UInt8, UInt8, UInt8) = (230, 20, 20)
     static let blue: (UInt8, UInt8, UInt8) = (20, 20, 230)
     static let green: (UInt8, UInt8, UInt8) = (20, 200, 20)

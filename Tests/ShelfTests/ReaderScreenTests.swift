@@ -241,6 +241,53 @@ import Terminal
     }
 }
 
+@Suite(.serialized) struct ReaderLongArticleTests {
+    @Test func theFirstPartReadsExactlyAsTheWholeArticleBegins() throws {
+        let data = try #require(ReaderFixture.longArticle()["OEBPS/ch1.xhtml"])
+        let first = try #require(ArticleDocument.firstPart(of: data, .html))
+        #expect(first.count >= ArticleDocument.firstPartBytes && first.count < data.count / 4)
+        #expect(String(decoding: first.suffix(4), as: UTF8.self) == "</p>")
+        let part = ArticleDocument.parse(first, .html)
+        let whole = ArticleDocument.parse(data, .html)
+        #expect(part.blocks.count > 300)
+        #expect(Array(whole.blocks.prefix(part.blocks.count)) == part.blocks)
+        #expect(part.title == whole.title)
+        // Short articles and other kinds are read whole.
+        #expect(ArticleDocument.firstPart(of: Data(repeating: 0x41, count: 1000), .html) == nil)
+        #expect(ArticleDocument.firstPart(of: data, .markdown) == nil)
+    }
+
+    @Test func aLongArticleOpensAndTheWholeOfItCanBeReadSearchedAndResumed() throws {
+        let h = try ShelfHarness(width: 100, height: 30, samples: false)
+        let issue = try ReaderFixture.install(ReaderFixture.longArticle(), in: h, name: "long-1")
+        h.app.startReading(issue)
+        var screen = h.settle()
+        #expect(screen.row(2).contains("Section 0"))
+        screen = h.key(.character("G"))                 // needs the whole article
+        #expect(screen.text.contains("cp3999w13"), "\(screen.text)")
+        // By size, the long first article is nearly all of the issue.
+        #expect(try ReaderProgressTests().percent(screen) >= 95)
+        _ = h.key(.character("g"))
+        _ = h.key(.character("/"))
+        h.type("cp3990w5")
+        screen = h.key(.enter)
+        #expect(screen.text.contains("match 1 of 1"))
+        #expect(screen.cells.filter { $0.style == h.app.env.theme.selection }.map(\.glyph).joined() == "cp3990w5")
+        for _ in 0..<3 { screen = h.key(.down) }
+        while screen.row(2).trimmingCharacters(in: .whitespaces).isEmpty { screen = h.key(.down) }
+        let top = screen.row(2)
+        _ = h.key(.character("q"))
+
+        // Reopened in another session: the place is far beyond the first part.
+        let again = ShelfApp(environment: .init(library: h.library, theme: .classic, colorMode: .truecolor, symbols: .half,
+                                                coverCache: CoverCache(directory: nil), startAgent: {}))
+        again.state.width = 100
+        again.state.height = 30
+        again.startReading(try #require(try h.library.issue(named: "long-1")))
+        #expect(again.render().row(2) == top)
+    }
+}
+
 @Suite(.serialized) struct ReaderAutosaveTests {
     @Test func thePlaceIsSavedWhileReadingNotOnlyOnQuit() throws {
         let h = try ShelfHarness(width: 100, height: 30, samples: false)
