@@ -14,9 +14,13 @@ swift build -c release --product newsstand-bench-reader > "$BUILD_LOG" 2>&1 || {
 rm -f "$BUILD_LOG"
 BENCH=$(swift build -c release --show-bin-path)/newsstand-bench-reader
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+# Page turns start at once after the first page (the worst case: a long article's first
+# part runs out before the rest is read), or after 300 ms looking at it.
 for shape in one chapters; do
-    for run in $(seq 1 "$RUNS"); do
-        echo "--- run $run"
-        "$BENCH" --shape "$shape" --turns 200
+    for pause in 0 300; do
+        for run in $(seq 1 "$RUNS"); do
+            echo "--- run $run"
+            "$BENCH" --shape "$shape" --turns 200 --pause-ms "$pause"
+        done
     done
 done

@@ -3,7 +3,7 @@
 // that only keeps frames (the time to copy a frame to ncurses is not counted). Built by
 // benchmarks/reader/run.sh in release mode; never part of `swift test`.
 //
-//   newsstand-bench-reader [--shape one|chapters] [--turns N]
+//   newsstand-bench-reader [--shape one|chapters] [--turns N] [--pause-ms MS]
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -132,8 +132,15 @@ final class TimingBackend: TerminalBackend {
         lastFrame = canvas
     }
 
+    /// Seconds to look at the first page before the first key (a person reads it).
+    var pauseAfterOpen = 0.0
+
     func nextEvent(timeout: Double?) -> Event? {
         guard !keys.isEmpty else { return .key(.character("Q")) }
+        if pauseAfterOpen > 0 {
+            Thread.sleep(forTimeInterval: pauseAfterOpen)
+            pauseAfterOpen = 0
+        }
         let key = keys.removeFirst()
         pending = key
         keyCPUAt = cpuMilliseconds()
@@ -155,11 +162,13 @@ func summary(_ values: [Double]) -> String {
 
 var shape = "one"
 var turns = 200
+var pause = 0.0
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     switch argument {
     case "--shape": shape = arguments.next() ?? shape
     case "--turns": turns = Int(arguments.next() ?? "") ?? turns
+    case "--pause-ms": pause = (Double(arguments.next() ?? "") ?? 0) / 1000
     default: FileHandle.standardError.write(Data("unknown argument \(argument)\n".utf8)); exit(2)
     }
 }
@@ -180,6 +189,7 @@ do {
     var keys = [Key](repeating: .pageDown, count: turns)
     keys += [.character("G")]
     let backend = TimingBackend(width: width, height: height, keys: keys)
+    backend.pauseAfterOpen = pause
     let app = ShelfApp(environment: .init(library: library, theme: .classic, colorMode: .truecolor, symbols: .half,
                                           coverCache: CoverCache(directory: nil), startAgent: {}))
     let cpuStart = cpuMilliseconds()
@@ -198,7 +208,8 @@ do {
     searcher.run(backend: searchBackend)
     let found = searchBackend.lastFrame?.text.contains("zanzibar") == true
 
-    print("shape: \(shape == "one" ? "one 2 MB chapter" : "40 chapters of 50 KB"), \(bytes) bytes of XHTML, window \(width)×\(height)")
+    print("shape: \(shape == "one" ? "one 2 MB chapter" : "40 chapters of 50 KB"), \(bytes) bytes of XHTML, window \(width)×\(height), "
+          + "pause after the first page \(Int(pause * 1000)) ms, then \(turns) page turns back to back")
     print(String(format: "open to first page: %.1f ms wall, %.1f ms CPU", firstFrame, (backend.firstFrameCPU ?? cpuStart) - cpuStart))
     print("page turn (PgDn → frame): wall \(summary(backend.times[.pageDown] ?? []))")
     print("page turn CPU:            \(summary(backend.cpuTimes[.pageDown] ?? []))")
