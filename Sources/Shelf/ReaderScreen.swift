@@ -244,7 +244,7 @@ final class ReaderScreen {
             text.ensureLines(top + 2 * visibleRows + 1)
         }
         if top + visibleRows >= text.lines.count && text.isComplete {
-            goTo(article: article + 1)
+            if !goTo(article: article + 1) { message = "The end of the issue." }
         } else {
             scroll(by: max(1, visibleRows - 1))
         }

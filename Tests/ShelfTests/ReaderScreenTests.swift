@@ -224,6 +224,7 @@ import Terminal
         _ = h.key(.character("G"))
         screen = h.key(.enter)
         #expect(try percent(screen) == 100)
+        #expect(h.key(.character(" ")).text.contains("The end of the issue."))
     }
 }
 

@@ -163,18 +163,23 @@ func summary(_ values: [Double]) -> String {
 var shape = "one"
 var turns = 200
 var pause = 0.0
+/// With --install-only DIR: make the library under DIR (NEWSSTAND_HOME) and stop, for
+/// first-page.sh to time the real program on it.
+var installOnly: String?
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     switch argument {
     case "--shape": shape = arguments.next() ?? shape
     case "--turns": turns = Int(arguments.next() ?? "") ?? turns
     case "--pause-ms": pause = (Double(arguments.next() ?? "") ?? 0) / 1000
+    case "--install-only": installOnly = arguments.next()
     default: FileHandle.standardError.write(Data("unknown argument \(argument)\n".utf8)); exit(2)
     }
 }
 
-let home = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-bench-reader-\(getpid())")
-defer { try? FileManager.default.removeItem(at: home) }
+let home = installOnly.map { URL(fileURLWithPath: $0) }
+    ?? FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-bench-reader-\(getpid())")
+defer { if installOnly == nil { try? FileManager.default.removeItem(at: home) } }
 do {
     let library = try Library(paths: Paths(environment: ["NEWSSTAND_HOME": home.path]))
     let publication = try library.save(Publication(feedURL: "file:///bench.xml", title: "Benchmark Monthly"))
@@ -183,6 +188,10 @@ do {
                               to: library.contentDirectory(for: issue))
     issue.status = .available
     issue = try library.save(issue)
+    if installOnly != nil {
+        print("installed bench-1 (\(bytes) bytes of XHTML) under \(home.path)")
+        exit(0)
+    }
 
     let width = 120, height = 40
     // Page turns, then to the end of the last chapter, then a search for a word only there.
