@@ -7,6 +7,8 @@ import Terminal
 /// Issues written by the tests straight into a library's content directory, as the agent
 /// would have installed them: a small EPUB magazine and comic books.
 enum ReaderFixture {
+    struct Missing: Error { var name: String }
+
     /// Installs `files` (path inside the issue → bytes) as an available, unread issue.
     static func install(_ files: [String: Data], in h: ShelfHarness, name: String, title: String = "Fixture") throws -> Issue {
         let publication = try h.library.save(Publication(feedURL: "file:///\(name).xml", title: "Publication \(name)"))
@@ -138,6 +140,24 @@ enum ReaderFixture {
 }
 
 extension ShelfHarness {
+    /// A harness reading a fixture issue, opened the way `newsstand read` opens it.
+    static func reading(_ files: [String: Data], name: String, width: Int, height: Int) throws -> ShelfHarness {
+        let h = try ShelfHarness(width: width, height: height, samples: false)
+        h.app.startReading(try ReaderFixture.install(files, in: h, name: name))
+        return h
+    }
+
+    /// Another session on the same library (the program started again), reading `issue`.
+    func restart(reading issue: String, width: Int, height: Int) throws -> ShelfApp {
+        let app = ShelfApp(environment: .init(library: library, theme: .classic, colorMode: .truecolor, symbols: .half,
+                                              coverCache: CoverCache(directory: nil), startAgent: {}))
+        app.state.width = width
+        app.state.height = height
+        guard let found = try library.issue(named: issue) else { throw ReaderFixture.Missing(name: issue) }
+        app.startReading(found)
+        return app
+    }
+
     /// Settles until `condition` holds on the screen (pictures render on worker threads).
     func waitFor(timeout: TimeInterval = 5, _ condition: (Canvas) -> Bool) -> Canvas {
         var screen = settle()

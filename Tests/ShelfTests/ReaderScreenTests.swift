@@ -9,9 +9,7 @@ import Terminal
 /// comics, and the place kept across quitting.
 @Suite(.serialized) struct ReaderContentsTests {
     @Test func tListsTheArticlesAndEnterJumpsToAHeadingInsideOne() throws {
-        let h = try ShelfHarness(width: 100, height: 30, samples: false)
-        let issue = try ReaderFixture.install(ReaderFixture.magazine(), in: h, name: "harbour-1")
-        h.app.startReading(issue)
+        let h = try ShelfHarness.reading(ReaderFixture.magazine(), name: "harbour-1", width: 100, height: 30)
         var screen = h.settle()
         #expect(screen.text.contains("article 1 of 4"))
         #expect(screen.row(2).contains("Harbour News"))
@@ -70,9 +68,7 @@ import Terminal
     }
 
     @Test func slashFindsMatchesAcrossArticlesAndNStepsThroughThem() throws {
-        let h = try ShelfHarness(width: 100, height: 30, samples: false)
-        let issue = try ReaderFixture.install(ReaderFixture.magazine(), in: h, name: "harbour-3")
-        h.app.startReading(issue)
+        let h = try ShelfHarness.reading(ReaderFixture.magazine(), name: "harbour-3", width: 100, height: 30)
         _ = h.settle()
         let theme = h.app.env.theme
 
@@ -141,9 +137,7 @@ import Terminal
     }
 
     @Test func plusAndMinusChangeTheWidthAndKeepTheSameTextOnTop() throws {
-        let h = try ShelfHarness(width: 120, height: 30, samples: false)
-        let issue = try ReaderFixture.install(ReaderFixture.magazine(), in: h, name: "harbour-4")
-        h.app.startReading(issue)
+        let h = try ShelfHarness.reading(ReaderFixture.magazine(), name: "harbour-4", width: 120, height: 30)
         var screen = h.key(.right)                  // the long second article
         #expect(textColumns(screen) <= 80 && textColumns(screen) > 70)
         for _ in 0..<3 { screen = h.key(.pageDown) }
@@ -173,9 +167,7 @@ import Terminal
     }
 
     @Test func theSavedPlaceIsTheSameTextInAWindowOfAnotherWidth() throws {
-        let h = try ShelfHarness(width: 120, height: 30, samples: false)
-        let issue = try ReaderFixture.install(ReaderFixture.magazine(), in: h, name: "harbour-5")
-        h.app.startReading(issue)
+        let h = try ShelfHarness.reading(ReaderFixture.magazine(), name: "harbour-5", width: 120, height: 30)
         _ = h.key(.right)
         var screen = h.settle()
         for _ in 0..<4 { screen = h.key(.pageDown) }
@@ -187,11 +179,7 @@ import Terminal
         #expect(stored.contains("\"block\":"))
 
         // Another session, in a window only 50 columns wide: lines differ, the text does not.
-        let reopened = ShelfApp(environment: .init(library: h.library, theme: .classic, colorMode: .truecolor, symbols: .half,
-                                                   coverCache: CoverCache(directory: nil), startAgent: {}))
-        reopened.state.width = 50
-        reopened.state.height = 30
-        reopened.startReading(try #require(try h.library.issue(named: "harbour-5")))
+        let reopened = try h.restart(reading: "harbour-5", width: 50, height: 30)
         screen = reopened.render()
         #expect(screen.text.contains("article 2 of 4"))
         #expect(screen.row(2).contains(word), "\(word) on top after reopening:\n\(screen.text)")
@@ -206,9 +194,7 @@ import Terminal
     }
 
     @Test func theStatusLineShowsHowFarThroughTheIssueAndTheTileAgrees() throws {
-        let h = try ShelfHarness(width: 100, height: 30, samples: false)
-        let issue = try ReaderFixture.install(ReaderFixture.magazine(), in: h, name: "harbour-6")
-        h.app.startReading(issue)
+        let h = try ShelfHarness.reading(ReaderFixture.magazine(), name: "harbour-6", width: 100, height: 30)
         var screen = h.settle()
         let start = try percent(screen)
         screen = h.key(.right)
@@ -230,9 +216,7 @@ import Terminal
 
 @Suite(.serialized) struct ReaderImageTests {
     @Test func aPictureThatCannotBeDrawnShowsItsDescription() throws {
-        let h = try ShelfHarness(width: 100, height: 30, samples: false)
-        let issue = try ReaderFixture.install(ReaderFixture.magazine(), in: h, name: "harbour-9")
-        h.app.startReading(issue)
+        let h = try ShelfHarness.reading(ReaderFixture.magazine(), name: "harbour-9", width: 100, height: 30)
         _ = h.key(.right)
         _ = h.key(.right)
         let screen = h.waitFor { $0.text.contains("[image: Broken chart]") }
@@ -259,9 +243,7 @@ import Terminal
     }
 
     @Test func aLongArticleOpensAndTheWholeOfItCanBeReadSearchedAndResumed() throws {
-        let h = try ShelfHarness(width: 100, height: 30, samples: false)
-        let issue = try ReaderFixture.install(ReaderFixture.longArticle(), in: h, name: "long-1")
-        h.app.startReading(issue)
+        let h = try ShelfHarness.reading(ReaderFixture.longArticle(), name: "long-1", width: 100, height: 30)
         var screen = h.settle()
         #expect(screen.row(2).contains("Section 0"))
         screen = h.key(.character("G"))                 // needs the whole article
@@ -280,20 +262,14 @@ import Terminal
         _ = h.key(.character("q"))
 
         // Reopened in another session: the place is far beyond the first part.
-        let again = ShelfApp(environment: .init(library: h.library, theme: .classic, colorMode: .truecolor, symbols: .half,
-                                                coverCache: CoverCache(directory: nil), startAgent: {}))
-        again.state.width = 100
-        again.state.height = 30
-        again.startReading(try #require(try h.library.issue(named: "long-1")))
+        let again = try h.restart(reading: "long-1", width: 100, height: 30)
         #expect(again.render().row(2) == top)
     }
 }
 
 @Suite(.serialized) struct ReaderAutosaveTests {
     @Test func thePlaceIsSavedWhileReadingNotOnlyOnQuit() throws {
-        let h = try ShelfHarness(width: 100, height: 30, samples: false)
-        let issue = try ReaderFixture.install(ReaderFixture.magazine(), in: h, name: "harbour-8")
-        h.app.startReading(issue)
+        let h = try ShelfHarness.reading(ReaderFixture.magazine(), name: "harbour-8", width: 100, height: 30)
         _ = h.settle()
         _ = h.key(.right)
         var stored = try #require(try h.library.issue(named: "harbour-8")?.readingPosition)
@@ -312,9 +288,7 @@ import Terminal
 
 @Suite(.serialized) struct ReaderComicTests {
     @Test func aPageFitsTheWindowZoomsPansAndTurns() throws {
-        let h = try ShelfHarness(width: 100, height: 30, samples: false)
-        let issue = try ReaderFixture.install(try ReaderFixture.comic(manga: false), in: h, name: "badger-1")
-        h.app.startReading(issue)
+        let h = try ShelfHarness.reading(try ReaderFixture.comic(manga: false), name: "badger-1", width: 100, height: 30)
         var screen = h.waitFor { !$0.cells(near: ReaderFixture.red).isEmpty }
         #expect(screen.text.contains("page 1 of 3"))
         let red = screen.cells(near: ReaderFixture.red)
@@ -369,9 +343,7 @@ import Terminal
     }
 
     @Test func mangaTurnsPagesRightToLeft() throws {
-        let h = try ShelfHarness(width: 100, height: 30, samples: false)
-        let issue = try ReaderFixture.install(try ReaderFixture.comic(manga: true), in: h, name: "badger-2")
-        h.app.startReading(issue)
+        let h = try ShelfHarness.reading(try ReaderFixture.comic(manga: true), name: "badger-2", width: 100, height: 30)
         var screen = h.settle()
         #expect(screen.text.contains("page 1 of 3"))
         screen = h.key(.left)
@@ -385,9 +357,7 @@ import Terminal
 
 @Suite(.serialized) struct ReaderHelpTests {
     @Test func helpFromTheReaderListsItsKeysFirst() throws {
-        let h = try ShelfHarness(width: 100, height: 40, samples: false)
-        let issue = try ReaderFixture.install(ReaderFixture.magazine(), in: h, name: "harbour-7")
-        h.app.startReading(issue)
+        let h = try ShelfHarness.reading(ReaderFixture.magazine(), name: "harbour-7", width: 100, height: 40)
         _ = h.settle()
         let help = h.key(.character("?")).text
         for key in ["table of contents", "search this article", "next, previous match", "text width", "zoom in, out", "pan when zoomed"] {
