@@ -319,6 +319,15 @@ import Terminal
         screen = h.key(.character("-"))
         #expect(!screen.row(0).contains("zoom"))
 
+        // A comic without chapters lists its pages; Enter opens one.
+        screen = h.key(.character("t"))
+        #expect(screen.text.contains("Page 1") && screen.text.contains("Page 3"))
+        _ = h.key(.down)
+        screen = h.key(.enter)
+        #expect(screen.text.contains("page 2 of 3"))
+        screen = h.key(.character("g"))
+        #expect(screen.text.contains("page 1 of 3"))
+
         // Pages: Space on, Backspace back (Backspace does not leave the reader in a comic).
         screen = h.key(.character(" "))
         screen = h.waitFor { !$0.cells(near: ReaderFixture.green).isEmpty }
