@@ -396,11 +396,11 @@ final class ReaderScreen {
     /// The reader's part of the `?` help.
     static let helpLines: [(String, String)] = [
         ("↑↓ j k, Enter", "scroll a line"),
-        ("Space PgDn, b PgUp", "page down, up (on to the next, previous article)"),
+        ("Space PgDn, b PgUp", "page down, up (on into the next article)"),
         ("← → h l [ ]", "previous, next article"),
         ("g G", "start, end of the article"),
-        ("t", "table of contents: ↑↓ choose, Enter jumps, q/Esc back"),
-        ("/", "search this article, then the next ones (Enter finds)"),
+        ("t", "table of contents (Enter jumps, q back)"),
+        ("/", "search this article, then the next ones"),
         ("n N", "next, previous match"),
         ("+ -", "text width, \(textWidths.lowerBound)–\(textWidths.upperBound) columns"),
         ("Comics:", ""),
