@@ -57,6 +57,15 @@ final class CoverPainter {
         return picture
     }
 
+    /// Drops the finished pictures of files `shouldForget` names (comic pages left behind),
+    /// so a long comic does not keep every page it showed at every zoom.
+    func forget(where shouldForget: (URL) -> Bool) {
+        finished = finished.filter { !shouldForget($0.key.file) }
+    }
+
+    /// The files whose finished pictures are kept.
+    var keptFiles: Set<URL> { Set(finished.keys.map(\.file)) }
+
     /// True when the picture cannot be made (a broken or missing image), as opposed to not
     /// rendered yet.
     func failed(file: URL, columns: Int, rows: Int) -> Bool {

@@ -84,6 +84,8 @@ final class ReaderScreen {
     var zoomIndex = 0
     var pan = (x: 0, y: 0)
     var zoomedPageSize: (columns: Int, rows: Int)?
+    /// The page the last frame showed (pictures of pages far from it are let go).
+    var drawnPage: Int?
 
     /// Each article's share of the issue for the progress figure: its size in bytes (a
     /// comic's pages count the same).
