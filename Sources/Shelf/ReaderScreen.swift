@@ -63,6 +63,10 @@ final class ReaderScreen {
     var pendingAnchor: TextAnchor?
     var pendingLine: Int?
     var pendingEnd = false
+    /// The place a re-layout (new width, window or whole article) started from, with where
+    /// it put the top: while the reader stays there, the same place is used again, so the
+    /// width can change back and forth without the text drifting.
+    var keptAnchor: (anchor: TextAnchor, article: Int, top: Int)?
     /// The window, as last seen by `handle` or `draw`.
     var size = (width: 80, height: 24)
     /// A line for the status bar (a search result, "no match"…), until the next key.
@@ -151,13 +155,9 @@ final class ReaderScreen {
         var position = ReadingPosition(article: article, line: isComic ? 0 : top)
         if isComic {
             position.page = article
-        } else if let text, !text.lines.isEmpty {
-            let anchor = text.anchor(ofLine: top)
+        } else if let anchor = topAnchor {
             position.block = anchor.block
             position.offset = anchor.offset
-        } else if let pendingAnchor {
-            position.block = pendingAnchor.block
-            position.offset = pendingAnchor.offset
         }
         if textWidth != Self.defaultTextWidth { position.width = textWidth }
         return position
@@ -297,6 +297,7 @@ final class ReaderScreen {
 
     func loadArticle() {
         document = nil
+        keptAnchor = nil
         pending = nil
         firstPartShare = 1
         text = nil
@@ -326,7 +327,7 @@ final class ReaderScreen {
         guard let pending, let whole = pending.document(wait: wait) else { return false }
         self.pending = nil
         firstPartShare = 1
-        if let text, !text.lines.isEmpty { pendingAnchor = text.anchor(ofLine: top) }
+        pendingAnchor = topAnchor
         document = whole
         text = nil
         matchCache = nil
@@ -348,11 +349,12 @@ final class ReaderScreen {
         guard let document else { return nil }
         let column = columnWidth
         if let text, text.width == column { return text }
-        let anchor = text.map { $0.anchor(ofLine: top) }
+        let place = topAnchor
         let fresh = ArticleText(document: document, width: column)
         text = fresh
-        if let place = anchor ?? pendingAnchor {
+        if let place {
             top = fresh.line(for: place)
+            keptAnchor = (place, article, top)
         } else if let pendingLine {
             fresh.ensureLines(pendingLine + 1)
             top = min(pendingLine, max(0, fresh.lines.count - 1))
@@ -366,6 +368,13 @@ final class ReaderScreen {
         }
         fresh.ensureLines(top + visibleRows + 1)
         return fresh
+    }
+
+    /// The place at the top of the screen, independent of the width.
+    var topAnchor: TextAnchor? {
+        if let kept = keptAnchor, kept.article == article, kept.top == top { return kept.anchor }
+        guard let text, !text.lines.isEmpty else { return pendingAnchor }
+        return text.anchor(ofLine: top)
     }
 
     var articleTitle: String {

@@ -166,6 +166,18 @@ import Terminal
         #expect(h.app.readerPreferences.textWidth == 40)
     }
 
+    @Test func resizingTheWindowKeepsTheSameTextOnTop() throws {
+        let h = try ShelfHarness.reading(ReaderFixture.magazine(), name: "harbour-10", width: 120, height: 30)
+        var screen = h.key(.right)
+        for _ in 0..<2 { screen = h.key(.pageDown) }
+        while screen.row(2).trimmingCharacters(in: .whitespaces).isEmpty { screen = h.key(.down) }
+        let word = try #require(screen.row(2).split(separator: " ").first.map(String.init))
+        screen = h.send(.resize(width: 44, height: 20))
+        #expect(screen.row(2).contains(word), "\(word) after shrinking:\n\(screen.text)")
+        screen = h.send(.resize(width: 200, height: 50))
+        #expect(screen.row(2).contains(word), "\(word) after growing:\n\(screen.text)")
+    }
+
     @Test func theSavedPlaceIsTheSameTextInAWindowOfAnotherWidth() throws {
         let h = try ShelfHarness.reading(ReaderFixture.magazine(), name: "harbour-5", width: 120, height: 30)
         _ = h.key(.right)
