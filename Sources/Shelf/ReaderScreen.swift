@@ -320,6 +320,22 @@ final class ReaderScreen {
         }
     }
 
+    /// Switches to an article already read and laid out (where a search found its query).
+    func show(article index: Int, laidOut: ArticleText) {
+        article = index
+        top = 0
+        pan = (0, 0)
+        pendingAnchor = nil
+        pendingLine = nil
+        pendingEnd = false
+        keptAnchor = nil
+        pending = nil
+        firstPartShare = 1
+        loadError = nil
+        document = laidOut.document
+        text = laidOut
+    }
+
     /// Takes in the whole of a long article once read (with `wait`, waits for it), keeping
     /// the same text on screen. True when it did.
     @discardableResult

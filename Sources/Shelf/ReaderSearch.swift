@@ -74,13 +74,7 @@ extension ReaderScreen {
             }
             guard let (laidOut, candidateMatches) = found, !candidateMatches.isEmpty else { continue }
             if candidate != article {
-                article = candidate
-                document = laidOut.document
-                text = laidOut
-                top = 0
-                pendingAnchor = nil
-                pendingLine = nil
-                pendingEnd = false
+                show(article: candidate, laidOut: laidOut)
                 matchCache = (candidate, laidOut.width, candidateMatches)
             }
             select(forward ? 0 : candidateMatches.count - 1, of: candidateMatches)
