@@ -353,6 +353,7 @@ import Terminal
         #expect(screen.text.contains("page 3 of 3"))
         #expect(screen.text.contains("The last page."))
         // Pages far behind are let go (the first page, drawn at several zooms).
+        _ = h.waitFor { !$0.cells(near: ReaderFixture.blue).isEmpty }
         let kept = h.app.painter.keptFiles.map(\.lastPathComponent)
         #expect(!kept.contains("page01.png") && kept.contains("page03.png"), "\(kept)")
         #expect(try ReaderProgressTests().percent(screen) == 100)
