@@ -68,6 +68,9 @@ let package = Package(
 
         // Transfer benchmark driver (benchmarks/transfer/run.sh); never run by `swift test`.
         .executableTarget(name: "newsstand-bench-transfer", dependencies: ["NewsstandKit"], swiftSettings: swift5),
+        // Reader benchmark driver (benchmarks/reader/run.sh); never run by `swift test`.
+        .executableTarget(name: "newsstand-bench-reader", dependencies: ["Shelf", "NewsstandKit", "Terminal", "Imaging", "IssueArchive", "TextLayout"],
+                          path: "benchmarks/reader/driver", swiftSettings: swift5),
 
         .testTarget(name: "TOMLReaderTests", dependencies: ["TOMLReader"], swiftSettings: swift5),
         .testTarget(name: "MarkupTests", dependencies: ["Markup"], swiftSettings: swift5),

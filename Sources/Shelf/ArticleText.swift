@@ -5,16 +5,81 @@ import TextLayout
 /// An article of an issue read into blocks, by its media type or file extension.
 enum ArticleDocument {
     static func load(_ resource: Resource, in root: URL) throws -> TextDocument {
+        let (text, kind) = try read(resource, in: root)
+        return parse(text, kind)
+    }
+
+    enum Kind: Sendable { case html, markdown, plain, image(String) }
+
+    static func read(_ resource: Resource, in root: URL) throws -> (Data, Kind) {
         let file = try IssueReader.resolve(resource.path, in: root)
         let type = resource.mediaType.lowercased()
         let ext = file.pathExtension.lowercased()
-        if type.hasPrefix("image/") {
-            return TextDocument(title: nil, blocks: [.image(source: (resource.path as NSString).lastPathComponent, alt: "")])
+        if type.hasPrefix("image/") { return (Data(), .image((resource.path as NSString).lastPathComponent)) }
+        let data = try Data(contentsOf: file)
+        if type.contains("markdown") || ext == "md" || ext == "markdown" { return (data, .markdown) }
+        if type.hasPrefix("text/plain") || ext == "txt" { return (data, .plain) }
+        return (data, .html)
+    }
+
+    static func parse(_ data: Data, _ kind: Kind) -> TextDocument {
+        switch kind {
+        case .image(let name): return TextDocument(title: nil, blocks: [.image(source: name, alt: "")])
+        case .markdown: return MarkdownReader.document(markdown: String(decoding: data, as: UTF8.self))
+        case .plain: return PlainTextReader.document(text: String(decoding: data, as: UTF8.self))
+        case .html: return HTMLReader.document(html: String(decoding: data, as: UTF8.self))
         }
-        let text = String(decoding: try Data(contentsOf: file), as: UTF8.self)
-        if type.contains("markdown") || ext == "md" || ext == "markdown" { return MarkdownReader.document(markdown: text) }
-        if type.hasPrefix("text/plain") || ext == "txt" { return PlainTextReader.document(text: text) }
-        return HTMLReader.document(html: text)
+    }
+
+    /// Articles longer than this open from their first part while the rest is read.
+    static let progressiveBytes = 256 << 10
+    /// How much of a long article is read first: many screens of text.
+    static let firstPartBytes = 48 << 10
+
+    /// The first part of a long HTML article, cut just after a closing `</p>` (so the blocks
+    /// before the cut read exactly as in the whole article); nil when the article is short
+    /// or has no such place.
+    static func firstPart(of data: Data, _ kind: Kind) -> Data? {
+        guard case .html = kind, data.count > progressiveBytes else { return nil }
+        let marker = Array("</p>".utf8)
+        return data.withUnsafeBytes { bytes -> Data? in
+            var index = firstPartBytes
+            let end = min(data.count - marker.count, firstPartBytes * 4)
+            while index < end {
+                if bytes[index] == 0x3C, bytes[index + 1] == 0x2F, bytes[index + 2] | 0x20 == 0x70, bytes[index + 3] == 0x3E {
+                    return Data(bytes[0..<(index + marker.count)])
+                }
+                index += 1
+            }
+            return nil
+        }
+    }
+}
+
+/// The whole of a long article, read on a worker thread while its first part is shown.
+final class PendingDocument: @unchecked Sendable {
+    private let lock = NSLock()
+    private let done = DispatchSemaphore(value: 0)
+    private var result: TextDocument?
+
+    /// Starts reading; `finished` runs on the worker when the document is ready.
+    init(data: Data, kind: ArticleDocument.Kind, finished: @escaping @Sendable () -> Void) {
+        let kindCopy = kind
+        DispatchQueue.global(qos: .userInitiated).async { [self] in
+            let document = ArticleDocument.parse(data, kindCopy)
+            lock.withLock { result = document }
+            done.signal()
+            finished()
+        }
+    }
+
+    /// The document if it is ready (or, with `wait`, once it is).
+    func document(wait: Bool) -> TextDocument? {
+        if wait {
+            done.wait()
+            done.signal()
+        }
+        return lock.withLock { result }
     }
 }
 

@@ -57,6 +57,21 @@ final class CoverPainter {
         return picture
     }
 
+    /// Drops the finished pictures of files `shouldForget` names (comic pages left behind),
+    /// so a long comic does not keep every page it showed at every zoom.
+    func forget(where shouldForget: (URL) -> Bool) {
+        finished = finished.filter { !shouldForget($0.key.file) }
+    }
+
+    /// The files whose finished pictures are kept.
+    var keptFiles: Set<URL> { Set(finished.keys.map(\.file)) }
+
+    /// True when the picture cannot be made (a broken or missing image), as opposed to not
+    /// rendered yet.
+    func failed(file: URL, columns: Int, rows: Int) -> Bool {
+        cache.error(for: file, options: options(columns: columns, rows: rows)) != nil
+    }
+
     /// A plain picture (article image, comic page) without adornments.
     func picture(file: URL, columns: Int, rows: Int) -> CellPicture? {
         cover(file: file, columns: columns, rows: rows, binding: nil, edge: nil, sash: false)

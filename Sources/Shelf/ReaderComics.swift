@@ -72,6 +72,16 @@ extension ReaderScreen {
     func drawPage(into canvas: inout Canvas) {
         guard content.readingOrder.indices.contains(article),
               let file = try? IssueReader.resolve(content.readingOrder[article].path, in: root) else { return }
+        if drawnPage != article {
+            // Keep this page and its neighbours; the cover cache has the rest if needed again.
+            drawnPage = article
+            let near = Set((article - 1...article + 1).compactMap { index -> URL? in
+                guard content.readingOrder.indices.contains(index) else { return nil }
+                return try? IssueReader.resolve(content.readingOrder[index].path, in: root)
+            })
+            let pages = root.standardizedFileURL.resolvingSymlinksInPath().path + "/"
+            painter.forget { $0.path.hasPrefix(pages) && !near.contains($0) }
+        }
         let view = pageView
         let zoom = Self.zoomLevels[zoomIndex]
         var picture = painter.picture(file: file, columns: Int(Double(view.width) * zoom), rows: Int(Double(view.height) * zoom))

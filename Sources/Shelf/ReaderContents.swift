@@ -39,7 +39,8 @@ extension ContentsEntry {
         if content.format == .cbz && !entries.isEmpty { return entries }
         let named = Set(entries.map(\.article))
         for (index, resource) in content.readingOrder.enumerated() where !named.contains(index) {
-            let title = Sanitizer.clean(IssueReader.articleTitle(resource.path, in: root))
+            // A comic without chapters lists its pages.
+            let title = content.format == .cbz ? "Page \(index + 1)" : Sanitizer.clean(IssueReader.articleTitle(resource.path, in: root))
             let entry = ContentsEntry(title: title.isEmpty ? "Article \(index + 1)" : title, depth: 0, article: index, fragment: nil)
             let position = entries.firstIndex { $0.article > index } ?? entries.count
             entries.insert(entry, at: position)
@@ -96,7 +97,9 @@ extension ReaderScreen {
         } else {
             top = 0
         }
-        guard let fragment = entry.fragment, !isComic, let block = document?.anchors[fragment] else { return }
+        guard let fragment = entry.fragment, !isComic else { return }
+        if document?.anchors[fragment] == nil { adoptWholeDocument(wait: true) }
+        guard let block = document?.anchors[fragment] else { return }
         pendingAnchor = nil
         if let text = prepareText(), let line = text.firstLine(ofBlock: block) {
             top = line

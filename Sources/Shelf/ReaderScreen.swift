@@ -41,12 +41,21 @@ final class ReaderScreen {
     let painter: CoverPainter
     let theme: Theme
     let preferences: ReaderPreferences
+    let library: Library
+    /// The place last written to the library, and when: reading saves as it goes, so a
+    /// closed terminal or a killed process loses at most a second.
+    private var saved: (position: ReadingPosition, at: Date)?
     var article = 0
     /// The first line shown, in `text.lines`.
     var top = 0
     var textWidth: Int
     var mode: Mode = .reading
     var document: TextDocument?
+    /// A long article opens from its first part; the whole is read meanwhile, and taken
+    /// in (`adoptWholeDocument`) when ready or as soon as something needs all of it.
+    var pending: PendingDocument?
+    /// The first part's share of the whole article's bytes, while `pending`.
+    var firstPartShare = 1.0
     /// The article laid out at the current column width (lazily, see `ArticleText`).
     var text: ArticleText?
     var loadError: String?
@@ -54,6 +63,10 @@ final class ReaderScreen {
     var pendingAnchor: TextAnchor?
     var pendingLine: Int?
     var pendingEnd = false
+    /// The place a re-layout (new width, window or whole article) started from, with where
+    /// it put the top: while the reader stays there, the same place is used again, so the
+    /// width can change back and forth without the text drifting.
+    var keptAnchor: (anchor: TextAnchor, article: Int, top: Int)?
     /// The window, as last seen by `handle` or `draw`.
     var size = (width: 80, height: 24)
     /// A line for the status bar (a search result, "no match"…), until the next key.
@@ -75,6 +88,8 @@ final class ReaderScreen {
     var zoomIndex = 0
     var pan = (x: 0, y: 0)
     var zoomedPageSize: (columns: Int, rows: Int)?
+    /// The page the last frame showed (pictures of pages far from it are let go).
+    var drawnPage: Int?
 
     /// Each article's share of the issue for the progress figure: its size in bytes (a
     /// comic's pages count the same).
@@ -87,8 +102,9 @@ final class ReaderScreen {
         self.painter = painter
         self.theme = theme
         self.preferences = preferences
-        let saved = issue.readingPosition.flatMap { try? JSONDecoder().decode(ReadingPosition.self, from: Data($0.utf8)) }
-        textWidth = Self.clampWidth(preferences.textWidth ?? saved?.width ?? Self.defaultTextWidth)
+        self.library = library
+        let stored = issue.readingPosition.flatMap { try? JSONDecoder().decode(ReadingPosition.self, from: Data($0.utf8)) }
+        textWidth = Self.clampWidth(preferences.textWidth ?? stored?.width ?? Self.defaultTextWidth)
         let comic = content.format == .cbz
         let root = self.root
         weights = content.readingOrder.map { resource in
@@ -97,12 +113,12 @@ final class ReaderScreen {
             let size = file.flatMap { try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? NSNumber }
             return max(1, size?.doubleValue ?? 1)
         }
-        if let saved {
-            article = max(0, min(comic ? (saved.page ?? saved.article) : saved.article, max(0, content.readingOrder.count - 1)))
-            if let block = saved.block {
-                pendingAnchor = TextAnchor(block: max(0, block), offset: max(0, saved.offset ?? 0))
-            } else if saved.line > 0 {
-                pendingLine = saved.line
+        if let stored {
+            article = max(0, min(comic ? (stored.page ?? stored.article) : stored.article, max(0, content.readingOrder.count - 1)))
+            if let block = stored.block {
+                pendingAnchor = TextAnchor(block: max(0, block), offset: max(0, stored.offset ?? 0))
+            } else if stored.line > 0 {
+                pendingLine = stored.line
             }
         }
         loadArticle()
@@ -122,21 +138,26 @@ final class ReaderScreen {
     // MARK: Position
 
     func savePosition(library: Library) {
+        let position = self.position
         guard let data = try? JSONEncoder().encode(position) else { return }
         try? library.saveReadingPosition(issue, position: String(decoding: data, as: UTF8.self), progress: issueProgress)
+        saved = (position, Date())
+    }
+
+    /// Saves the place when it moved and the last save is more than a second old.
+    func saveIfMoved() {
+        guard mode == .reading, saved?.position != position else { return }
+        if let saved, Date().timeIntervalSince(saved.at) < 1 { return }
+        savePosition(library: library)
     }
 
     var position: ReadingPosition {
         var position = ReadingPosition(article: article, line: isComic ? 0 : top)
         if isComic {
             position.page = article
-        } else if let text, !text.lines.isEmpty {
-            let anchor = text.anchor(ofLine: top)
+        } else if let anchor = topAnchor {
             position.block = anchor.block
             position.offset = anchor.offset
-        } else if let pendingAnchor {
-            position.block = pendingAnchor.block
-            position.offset = pendingAnchor.offset
         }
         if textWidth != Self.defaultTextWidth { position.width = textWidth }
         return position
@@ -153,6 +174,7 @@ final class ReaderScreen {
             if let text, !text.lines.isEmpty {
                 within = min(1, Double(top + visibleRows) / Double(max(1, text.estimatedLineCount)))
                 if text.isComplete && top + visibleRows >= text.lines.count { within = 1 }
+                within *= firstPartShare
             } else {
                 within = document?.blocks.isEmpty == true ? 1 : 0
             }
@@ -172,7 +194,9 @@ final class ReaderScreen {
         }
         message = nil
         messageIsError = false
-        return isComic ? handleComicKey(key) : handleTextKey(key)
+        let handled = isComic ? handleComicKey(key) : handleTextKey(key)
+        if handled { saveIfMoved() }
+        return handled
     }
 
     private func handleTextKey(_ key: Key) -> Bool {
@@ -204,17 +228,25 @@ final class ReaderScreen {
     }
 
     func scroll(by delta: Int) {
-        guard let text = prepareText() else { return }
+        guard var text = prepareText() else { return }
         let target = max(0, top + delta)
         text.ensureLines(target + visibleRows + 1)
+        if needsWholeArticle(beyond: target + visibleRows), let whole = prepareText() {
+            text = whole
+            text.ensureLines(target + visibleRows + 1)
+        }
         top = min(target, max(0, text.lines.count - visibleRows))
     }
 
     private func pageForward() {
-        guard let text = prepareText() else { goTo(article: article + 1); return }
+        guard var text = prepareText() else { goTo(article: article + 1); return }
         text.ensureLines(top + 2 * visibleRows + 1)
+        if needsWholeArticle(beyond: top + 2 * visibleRows), let whole = prepareText() {
+            text = whole
+            text.ensureLines(top + 2 * visibleRows + 1)
+        }
         if top + visibleRows >= text.lines.count && text.isComplete {
-            goTo(article: article + 1)
+            if !goTo(article: article + 1) { message = "The end of the issue." }
         } else {
             scroll(by: max(1, visibleRows - 1))
         }
@@ -229,6 +261,7 @@ final class ReaderScreen {
     }
 
     private func goToEnd() {
+        adoptWholeDocument(wait: true)
         guard let text = prepareText() else { return }
         text.layoutAll()
         top = max(0, text.lines.count - visibleRows)
@@ -264,30 +297,80 @@ final class ReaderScreen {
 
     func loadArticle() {
         document = nil
+        keptAnchor = nil
+        pending = nil
+        firstPartShare = 1
         text = nil
         loadError = nil
         guard content.readingOrder.indices.contains(article) else { loadError = "This issue has no articles."; return }
         if isComic { return }
         let resource = content.readingOrder[article]
         do {
-            document = try ArticleDocument.load(resource, in: root)
+            let (data, kind) = try ArticleDocument.read(resource, in: root)
+            if let first = ArticleDocument.firstPart(of: data, kind) {
+                document = ArticleDocument.parse(first, kind)
+                firstPartShare = Double(first.count) / Double(max(1, data.count))
+                let redraw = painter.readyFlag
+                pending = PendingDocument(data: data, kind: kind) { redraw.set() }
+            } else {
+                document = ArticleDocument.parse(data, kind)
+            }
         } catch {
             loadError = "cannot read \(resource.path): \(error)"
         }
+    }
+
+    /// Switches to an article already read and laid out (where a search found its query).
+    func show(article index: Int, laidOut: ArticleText) {
+        article = index
+        top = 0
+        pan = (0, 0)
+        pendingAnchor = nil
+        pendingLine = nil
+        pendingEnd = false
+        keptAnchor = nil
+        pending = nil
+        firstPartShare = 1
+        loadError = nil
+        document = laidOut.document
+        text = laidOut
+    }
+
+    /// Takes in the whole of a long article once read (with `wait`, waits for it), keeping
+    /// the same text on screen. True when it did.
+    @discardableResult
+    func adoptWholeDocument(wait: Bool) -> Bool {
+        guard let pending, let whole = pending.document(wait: wait) else { return false }
+        self.pending = nil
+        firstPartShare = 1
+        pendingAnchor = topAnchor
+        document = whole
+        text = nil
+        matchCache = nil
+        return true
+    }
+
+    /// Waits for the whole article when the first part's end is in reach.
+    private func needsWholeArticle(beyond line: Int) -> Bool {
+        guard pending != nil, let text, text.isComplete, line >= text.lines.count else { return false }
+        return adoptWholeDocument(wait: true)
     }
 
     /// The article laid out at the current column width. A new width keeps the same text
     /// at the top of the screen (not the same line number).
     @discardableResult
     func prepareText() -> ArticleText? {
+        adoptWholeDocument(wait: pending != nil && (pendingLine != nil || pendingEnd
+                                                     || (pendingAnchor.map { $0.block >= (document?.blocks.count ?? 0) - 1 } ?? false)))
         guard let document else { return nil }
         let column = columnWidth
         if let text, text.width == column { return text }
-        let anchor = text.map { $0.anchor(ofLine: top) }
+        let place = topAnchor
         let fresh = ArticleText(document: document, width: column)
         text = fresh
-        if let place = anchor ?? pendingAnchor {
+        if let place {
             top = fresh.line(for: place)
+            keptAnchor = (place, article, top)
         } else if let pendingLine {
             fresh.ensureLines(pendingLine + 1)
             top = min(pendingLine, max(0, fresh.lines.count - 1))
@@ -301,6 +384,13 @@ final class ReaderScreen {
         }
         fresh.ensureLines(top + visibleRows + 1)
         return fresh
+    }
+
+    /// The place at the top of the screen, independent of the width.
+    var topAnchor: TextAnchor? {
+        if let kept = keptAnchor, kept.article == article, kept.top == top { return kept.anchor }
+        guard let text, !text.lines.isEmpty else { return pendingAnchor }
+        return text.anchor(ofLine: top)
     }
 
     var articleTitle: String {
@@ -326,18 +416,18 @@ final class ReaderScreen {
         case .reading:
             return isComic
                 ? "Space/Bksp page  +/- zoom  arrows pan  t contents  g/G first/last  ? help  q back"
-                : "↑↓ scroll  Space page  ←→ article  t contents  / search  n/N match  +/- width  q back"
+                : "↑↓ scroll  Space page  ←→ article  t contents  / search  n/N match  +/- width  q back  ? help"
         }
     }
 
     /// The reader's part of the `?` help.
     static let helpLines: [(String, String)] = [
         ("↑↓ j k, Enter", "scroll a line"),
-        ("Space PgDn, b PgUp", "page down, up (on to the next, previous article)"),
+        ("Space PgDn, b PgUp", "page down, up (on into the next article)"),
         ("← → h l [ ]", "previous, next article"),
         ("g G", "start, end of the article"),
-        ("t", "table of contents: ↑↓ choose, Enter jumps, q/Esc back"),
-        ("/", "search this article, then the next ones (Enter finds)"),
+        ("t", "table of contents (Enter jumps, q back)"),
+        ("/", "search this article, then the next ones"),
         ("n N", "next, previous match"),
         ("+ -", "text width, \(textWidths.lowerBound)–\(textWidths.upperBound) columns"),
         ("Comics:", ""),
@@ -382,7 +472,7 @@ final class ReaderScreen {
         for row in 0..<visibleRows {
             let index = top + row
             guard index < text.lines.count else { break }
-            drawLine(text.lines[index], x: left, y: 2 + row, width: column, into: &canvas)
+            drawLine(text.lines[index], x: left, y: 2 + row, width: column, topOfScreen: row == 0, into: &canvas)
         }
         drawMatches(left: left, into: &canvas)
     }
@@ -391,7 +481,7 @@ final class ReaderScreen {
         canvas.put(text, x: max(0, canvas.width - DisplayWidth.of(text) - 1), y: 0, style: theme.statusLine)
     }
 
-    private func drawLine(_ line: LayoutLine, x: Int, y: Int, width: Int, into canvas: inout Canvas) {
+    private func drawLine(_ line: LayoutLine, x: Int, y: Int, width: Int, topOfScreen: Bool, into canvas: inout Canvas) {
         switch line.kind {
         case .blank:
             var column = x + line.indent
@@ -401,7 +491,8 @@ final class ReaderScreen {
         case .rule:
             canvas.put(String(repeating: "─", count: width / 3), x: x + width / 3, y: y, style: theme.readerQuote)
         case .image(let source, let alt, let rows, let row):
-            drawImageRow(source: source, alt: alt, rows: rows, row: row, x: x + line.indent, y: y, width: width - line.indent, into: &canvas)
+            drawImageRow(source: source, alt: alt, rows: rows, row: row, x: x + line.indent, y: y, width: width - line.indent,
+                         labelled: row == 0 || topOfScreen, into: &canvas)
         case .text:
             var column = x + line.indent
             for span in line.spans {
@@ -424,9 +515,17 @@ final class ReaderScreen {
         return style
     }
 
-    private func drawImageRow(source: String, alt: String, rows: Int, row: Int, x: Int, y: Int, width: Int, into canvas: inout Canvas) {
-        guard let file = imageFile(source), let picture = painter.picture(file: file, columns: width, rows: rows) else {
-            if row == 0 { canvas.put("[image: \(Sanitizer.clean(alt))]", x: x, y: y, style: theme.readerQuote, limit: x + width) }
+    /// One row of a picture; `labelled` is the row that shows the description when the
+    /// picture cannot be drawn (its first, or the first on screen).
+    private func drawImageRow(source: String, alt: String, rows: Int, row: Int, x: Int, y: Int, width: Int, labelled: Bool,
+                              into canvas: inout Canvas) {
+        let file = imageFile(source)
+        guard let file, let picture = painter.picture(file: file, columns: width, rows: rows) else {
+            // The description stands in for a picture that cannot be drawn; one still
+            // rendering leaves its rows blank for a moment.
+            if labelled, file.map({ painter.failed(file: $0, columns: width, rows: rows) }) ?? true {
+                canvas.put("[image: \(Sanitizer.clean(alt))]", x: x, y: y, style: theme.readerQuote, limit: x + width)
+            }
             return
         }
         guard row < picture.rows else { return }

@@ -36,6 +36,8 @@ extension ReaderScreen {
 
     /// Matches of the query in the current article at the current width.
     func currentMatches() -> [SearchMatch] {
+        guard query != nil else { return [] }
+        adoptWholeDocument(wait: true)
         guard let query, let text = prepareText() else { return [] }
         if let cache = matchCache, cache.article == article, cache.width == text.width { return cache.matches }
         let matches = text.matches(of: query)
@@ -72,13 +74,7 @@ extension ReaderScreen {
             }
             guard let (laidOut, candidateMatches) = found, !candidateMatches.isEmpty else { continue }
             if candidate != article {
-                article = candidate
-                document = laidOut.document
-                text = laidOut
-                top = 0
-                pendingAnchor = nil
-                pendingLine = nil
-                pendingEnd = false
+                show(article: candidate, laidOut: laidOut)
                 matchCache = (candidate, laidOut.width, candidateMatches)
             }
             select(forward ? 0 : candidateMatches.count - 1, of: candidateMatches)

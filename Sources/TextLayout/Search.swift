@@ -32,16 +32,56 @@ public enum Search {
     public static func mayContain(_ document: TextDocument, _ query: String) -> Bool {
         let needle = query.map(fold).joined()
         guard !needle.isEmpty else { return false }
-        let text = document.blocks.map(\.plainText).joined(separator: "\n").lowercased()
-        guard query.unicodeScalars.allSatisfy({ $0.isASCII }) else {
+        guard isASCII(query) else {
+            let text = document.blocks.map(\.plainText).joined(separator: "\n").lowercased()
             return String(text.map { $0 == "\u{A0}" ? " " : $0 }).contains(needle)
         }
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count)
-        appendFoldedBytes(of: text, to: &bytes)
+        for block in document.blocks {
+            appendASCIIFolded(block.plainText, to: &bytes)
+            bytes.append(0x0A)
+        }
         let key = Array(needle.utf8)
         return bytes.withUnsafeBytes { haystack in
             key.withUnsafeBytes { wanted in find(wanted, in: haystack, from: 0) != nil }
+        }
+    }
+
+    static func isASCII(_ text: String) -> Bool { text.utf8.allSatisfy { $0 < 0x80 } }
+
+    /// UTF-8 of `text` folded for finding ASCII queries without lower-casing the whole text
+    /// (slow for non-ASCII text): A–Z to a–z, and the few characters whose folded form is
+    /// ASCII to it — a no-break space to a space, the Kelvin sign to k, the Greek question
+    /// mark to `;`, the Greek varia to a grave accent. Other bytes stay; a byte match is then
+    /// confirmed character by character.
+    static func appendASCIIFolded(_ text: String, to bytes: inout [UInt8]) {
+        let utf8 = text.utf8
+        bytes.reserveCapacity(bytes.count + utf8.count)
+        var index = utf8.startIndex
+        while index != utf8.endIndex {
+            let byte = utf8[index]
+            index = utf8.index(after: index)
+            switch byte {
+            case 0x41...0x5A:
+                bytes.append(byte + 0x20)
+            case 0xC2, 0xCD, 0xE1, 0xE2:
+                let second = index != utf8.endIndex ? utf8[index] : 0
+                let thirdIndex = index != utf8.endIndex ? utf8.index(after: index) : index
+                let third = thirdIndex != utf8.endIndex ? utf8[thirdIndex] : 0
+                if byte == 0xC2 && second == 0xA0 {
+                    bytes.append(0x20); index = thirdIndex
+                } else if byte == 0xCD && second == 0xBE {
+                    bytes.append(0x3B); index = thirdIndex
+                } else if byte == 0xE1 && second == 0xBF && third == 0xAF {
+                    bytes.append(0x60); index = utf8.index(after: thirdIndex)
+                } else if byte == 0xE2 && second == 0x84 && third == 0xAA {
+                    bytes.append(0x6B); index = utf8.index(after: thirdIndex)
+                } else {
+                    bytes.append(byte)
+                }
+            default:
+                bytes.append(byte)
+            }
         }
     }
 
@@ -60,15 +100,6 @@ public enum Search {
         return nil
     }
 
-    /// Lower-cased text's UTF-8, with a no-break space (C2 A0) folded to a space.
-    static func appendFoldedBytes(of lowercased: String, to bytes: inout [UInt8]) {
-        var previous: UInt8 = 0
-        for byte in lowercased.utf8 {
-            if previous == 0xC2 && byte == 0xA0 { bytes[bytes.count - 1] = 0x20 } else { bytes.append(byte) }
-            previous = byte
-        }
-    }
-
     static func fold(_ character: Character) -> String {
         if character == "\u{A0}" { return " " }
         return character.lowercased()
@@ -77,35 +108,28 @@ public enum Search {
 
 /// Lines folded to lower case once, then searched for as many queries as asked.
 ///
-/// The folded text of all lines is one byte buffer; a query made of ASCII characters is found
-/// there byte by byte, and only the lines it hits are compared character by character
-/// (canonical equivalence, display columns). Other queries compare each line's folded text.
+/// The text of all lines is one byte buffer, folded for ASCII (`appendASCIIFolded`); a query
+/// made of ASCII characters is found there byte by byte, and only the lines it hits are
+/// compared character by character (canonical equivalence, display columns). Other queries
+/// compare each line's lower-cased text as characters.
 public struct SearchIndex: Sendable {
     private let lines: [LayoutLine]
-    private let folded: [String]
     private let bytes: [UInt8]
     /// Where each line's folded bytes start in `bytes`.
     private let starts: [Int]
 
     public init(lines: [LayoutLine]) {
         self.lines = lines
-        var folded: [String] = []
-        folded.reserveCapacity(lines.count)
         var bytes: [UInt8] = []
         var starts: [Int] = []
         starts.reserveCapacity(lines.count)
         for line in lines {
             starts.append(bytes.count)
-            var text = ""
             if case .image = line.kind {} else {
-                for span in line.spans { text += span.text }
-                text = text.lowercased()
+                for span in line.spans { Search.appendASCIIFolded(span.text, to: &bytes) }
             }
-            Search.appendFoldedBytes(of: text, to: &bytes)
             bytes.append(0x0A)
-            folded.append(text.contains("\u{A0}") ? String(text.map { $0 == "\u{A0}" ? " " : $0 }) : text)
         }
-        self.folded = folded
         self.bytes = bytes
         self.starts = starts
     }
@@ -114,7 +138,7 @@ public struct SearchIndex: Sendable {
         let needle = query.map(Search.fold)
         guard !needle.isEmpty, !query.contains("\n") else { return [] }
         var results: [SearchMatch] = []
-        if query.unicodeScalars.allSatisfy({ $0.isASCII }) {
+        if Search.isASCII(query) {
             let key = Array(needle.joined().utf8)
             var lastLine = -1
             bytes.withUnsafeBytes { haystack in
@@ -132,9 +156,12 @@ public struct SearchIndex: Sendable {
                 }
             }
         } else {
+            // Compared as characters (canonical equivalence: é and e + U+0301 are equal).
             let needleText = needle.joined()
-            for index in lines.indices where folded[index].contains(needleText) {
-                matches(needle, inLine: index, into: &results)
+            for index in lines.indices {
+                let end = index + 1 < starts.count ? starts[index + 1] - 1 : bytes.count - 1
+                let folded = String(decoding: bytes[starts[index]..<max(starts[index], end)], as: UTF8.self).lowercased()
+                if folded.contains(needleText) { matches(needle, inLine: index, into: &results) }
             }
         }
         return results

@@ -7,6 +7,8 @@ import Terminal
 /// Issues written by the tests straight into a library's content directory, as the agent
 /// would have installed them: a small EPUB magazine and comic books.
 enum ReaderFixture {
+    struct Missing: Error { var name: String }
+
     /// Installs `files` (path inside the issue → bytes) as an available, unread issue.
     static func install(_ files: [String: Data], in h: ShelfHarness, name: String, title: String = "Fixture") throws -> Issue {
         let publication = try h.library.save(Publication(feedURL: "file:///\(name).xml", title: "Publication \(name)"))
@@ -48,6 +50,7 @@ enum ReaderFixture {
         for number in 0..<6 { first += "<p>\(paragraph("a", number))</p>" }
         first += "<p>The old Lighthouse was painted.</p><p>Fresh coffee at the CAFÉ on the quay.</p>"
         let third = "<h1>Weather at Sea</h1><p>Calm seas and light winds.</p>"
+            + "<p><img src=\"broken.png\" alt=\"Broken chart\"/></p><p><img src=\"missing.png\" alt=\"Missing map\"/></p>"
         let fourth = "<h1>Letters to the Editor</h1><p>Dear editor, the lighthouse lamp is too bright.</p>"
         let nav = """
         <?xml version="1.0" encoding="utf-8"?>
@@ -86,7 +89,21 @@ enum ReaderFixture {
             "OEBPS/ch2.xhtml": chapter(title: "Keeper of the Light", body: second),
             "OEBPS/ch3.xhtml": chapter(title: "Weather at Sea", body: third),
             "OEBPS/ch4.xhtml": chapter(title: "Letters to the Editor", body: fourth),
+            "OEBPS/broken.png": Data("\u{89}PNG not really a picture".utf8),
         ]
+    }
+
+    /// One article of `paragraphs` paragraphs of unique words (`cp12w3`), a heading every
+    /// hundred: 4,000 make about 450 KB, enough to be opened from its first part.
+    static func longArticle(paragraphs: Int = 4000) -> [String: Data] {
+        var body = ""
+        for number in 0..<paragraphs {
+            if number % 100 == 0 { body += "<h2 id=\"s\(number / 100)\">Section \(number / 100)</h2>\n" }
+            body += "<p>\(paragraph("c", number))</p>\n"
+        }
+        var files = magazine()
+        files["OEBPS/ch1.xhtml"] = chapter(title: "The Long Read", body: body)
+        return files
     }
 
     static let red: (UInt8, UInt8, UInt8) = (230, 20, 20)
@@ -123,8 +140,26 @@ enum ReaderFixture {
 }
 
 extension ShelfHarness {
+    /// A harness reading a fixture issue, opened the way `newsstand read` opens it.
+    static func reading(_ files: [String: Data], name: String, width: Int, height: Int) throws -> ShelfHarness {
+        let h = try ShelfHarness(width: width, height: height, samples: false)
+        h.app.startReading(try ReaderFixture.install(files, in: h, name: name))
+        return h
+    }
+
+    /// Another session on the same library (the program started again), reading `issue`.
+    func restart(reading issue: String, width: Int, height: Int) throws -> ShelfApp {
+        let app = ShelfApp(environment: .init(library: library, theme: .classic, colorMode: .truecolor, symbols: .half,
+                                              coverCache: CoverCache(directory: nil), startAgent: {}))
+        app.state.width = width
+        app.state.height = height
+        guard let found = try library.issue(named: issue) else { throw ReaderFixture.Missing(name: issue) }
+        app.startReading(found)
+        return app
+    }
+
     /// Settles until `condition` holds on the screen (pictures render on worker threads).
-    func waitFor(timeout: TimeInterval = 5, _ condition: (Canvas) -> Bool) -> Canvas {
+    func waitFor(timeout: TimeInterval = 15, _ condition: (Canvas) -> Bool) -> Canvas {
         var screen = settle()
         let deadline = Date().addingTimeInterval(timeout)
         while !condition(screen), Date() < deadline {

@@ -9,9 +9,7 @@ import Terminal
 /// comics, and the place kept across quitting.
 @Suite(.serialized) struct ReaderContentsTests {
     @Test func tListsTheArticlesAndEnterJumpsToAHeadingInsideOne() throws {
-        let h = try ShelfHarness(width: 100, height: 30, samples: false)
-        let issue = try ReaderFixture.install(ReaderFixture.magazine(), in: h, name: "harbour-1")
-        h.app.startReading(issue)
+        let h = try ShelfHarness.reading(ReaderFixture.magazine(), name: "harbour-1", width: 100, height: 30)
         var screen = h.settle()
         #expect(screen.text.contains("article 1 of 4"))
         #expect(screen.row(2).contains("Harbour News"))
@@ -70,9 +68,7 @@ import Terminal
     }
 
     @Test func slashFindsMatchesAcrossArticlesAndNStepsThroughThem() throws {
-        let h = try ShelfHarness(width: 100, height: 30, samples: false)
-        let issue = try ReaderFixture.install(ReaderFixture.magazine(), in: h, name: "harbour-3")
-        h.app.startReading(issue)
+        let h = try ShelfHarness.reading(ReaderFixture.magazine(), name: "harbour-3", width: 100, height: 30)
         _ = h.settle()
         let theme = h.app.env.theme
 
@@ -141,9 +137,7 @@ import Terminal
     }
 
     @Test func plusAndMinusChangeTheWidthAndKeepTheSameTextOnTop() throws {
-        let h = try ShelfHarness(width: 120, height: 30, samples: false)
-        let issue = try ReaderFixture.install(ReaderFixture.magazine(), in: h, name: "harbour-4")
-        h.app.startReading(issue)
+        let h = try ShelfHarness.reading(ReaderFixture.magazine(), name: "harbour-4", width: 120, height: 30)
         var screen = h.key(.right)                  // the long second article
         #expect(textColumns(screen) <= 80 && textColumns(screen) > 70)
         for _ in 0..<3 { screen = h.key(.pageDown) }
@@ -172,10 +166,20 @@ import Terminal
         #expect(h.app.readerPreferences.textWidth == 40)
     }
 
+    @Test func resizingTheWindowKeepsTheSameTextOnTop() throws {
+        let h = try ShelfHarness.reading(ReaderFixture.magazine(), name: "harbour-10", width: 120, height: 30)
+        var screen = h.key(.right)
+        for _ in 0..<2 { screen = h.key(.pageDown) }
+        while screen.row(2).trimmingCharacters(in: .whitespaces).isEmpty { screen = h.key(.down) }
+        let word = try #require(screen.row(2).split(separator: " ").first.map(String.init))
+        screen = h.send(.resize(width: 44, height: 20))
+        #expect(screen.row(2).contains(word), "\(word) after shrinking:\n\(screen.text)")
+        screen = h.send(.resize(width: 200, height: 50))
+        #expect(screen.row(2).contains(word), "\(word) after growing:\n\(screen.text)")
+    }
+
     @Test func theSavedPlaceIsTheSameTextInAWindowOfAnotherWidth() throws {
-        let h = try ShelfHarness(width: 120, height: 30, samples: false)
-        let issue = try ReaderFixture.install(ReaderFixture.magazine(), in: h, name: "harbour-5")
-        h.app.startReading(issue)
+        let h = try ShelfHarness.reading(ReaderFixture.magazine(), name: "harbour-5", width: 120, height: 30)
         _ = h.key(.right)
         var screen = h.settle()
         for _ in 0..<4 { screen = h.key(.pageDown) }
@@ -187,11 +191,7 @@ import Terminal
         #expect(stored.contains("\"block\":"))
 
         // Another session, in a window only 50 columns wide: lines differ, the text does not.
-        let reopened = ShelfApp(environment: .init(library: h.library, theme: .classic, colorMode: .truecolor, symbols: .half,
-                                                   coverCache: CoverCache(directory: nil), startAgent: {}))
-        reopened.state.width = 50
-        reopened.state.height = 30
-        reopened.startReading(try #require(try h.library.issue(named: "harbour-5")))
+        let reopened = try h.restart(reading: "harbour-5", width: 50, height: 30)
         screen = reopened.render()
         #expect(screen.text.contains("article 2 of 4"))
         #expect(screen.row(2).contains(word), "\(word) on top after reopening:\n\(screen.text)")
@@ -206,9 +206,7 @@ import Terminal
     }
 
     @Test func theStatusLineShowsHowFarThroughTheIssueAndTheTileAgrees() throws {
-        let h = try ShelfHarness(width: 100, height: 30, samples: false)
-        let issue = try ReaderFixture.install(ReaderFixture.magazine(), in: h, name: "harbour-6")
-        h.app.startReading(issue)
+        let h = try ShelfHarness.reading(ReaderFixture.magazine(), name: "harbour-6", width: 100, height: 30)
         var screen = h.settle()
         let start = try percent(screen)
         screen = h.key(.right)
@@ -224,14 +222,85 @@ import Terminal
         _ = h.key(.character("G"))
         screen = h.key(.enter)
         #expect(try percent(screen) == 100)
+        #expect(h.key(.character(" ")).text.contains("The end of the issue."))
+    }
+}
+
+@Suite(.serialized) struct ReaderImageTests {
+    @Test func aPictureThatCannotBeDrawnShowsItsDescription() throws {
+        let h = try ShelfHarness.reading(ReaderFixture.magazine(), name: "harbour-9", width: 100, height: 30)
+        _ = h.key(.right)
+        _ = h.key(.right)
+        let screen = h.waitFor { $0.text.contains("[image: Broken chart]") }
+        #expect(screen.text.contains("article 3 of 4"))
+        #expect(screen.text.contains("[image: Broken chart]"), "\(screen.text)")
+        #expect(h.key(.character("G")).text.contains("[image: Missing map]"))
+    }
+}
+
+@Suite(.serialized) struct ReaderLongArticleTests {
+    @Test func theFirstPartReadsExactlyAsTheWholeArticleBegins() throws {
+        let data = try #require(ReaderFixture.longArticle()["OEBPS/ch1.xhtml"])
+        let first = try #require(ArticleDocument.firstPart(of: data, .html))
+        #expect(first.count >= ArticleDocument.firstPartBytes && first.count < data.count / 4)
+        #expect(String(decoding: first.suffix(4), as: UTF8.self) == "</p>")
+        let part = ArticleDocument.parse(first, .html)
+        let whole = ArticleDocument.parse(data, .html)
+        #expect(part.blocks.count > 300)
+        #expect(Array(whole.blocks.prefix(part.blocks.count)) == part.blocks)
+        #expect(part.title == whole.title)
+        // Short articles and other kinds are read whole.
+        #expect(ArticleDocument.firstPart(of: Data(repeating: 0x41, count: 1000), .html) == nil)
+        #expect(ArticleDocument.firstPart(of: data, .markdown) == nil)
+    }
+
+    @Test func aLongArticleOpensAndTheWholeOfItCanBeReadSearchedAndResumed() throws {
+        let h = try ShelfHarness.reading(ReaderFixture.longArticle(), name: "long-1", width: 100, height: 30)
+        var screen = h.settle()
+        #expect(screen.row(2).contains("Section 0"))
+        screen = h.key(.character("G"))                 // needs the whole article
+        #expect(screen.text.contains("cp3999w13"), "\(screen.text)")
+        // By size, the long first article is nearly all of the issue.
+        #expect(try ReaderProgressTests().percent(screen) >= 95)
+        _ = h.key(.character("g"))
+        _ = h.key(.character("/"))
+        h.type("cp3990w5")
+        screen = h.key(.enter)
+        #expect(screen.text.contains("match 1 of 1"))
+        #expect(screen.cells.filter { $0.style == h.app.env.theme.selection }.map(\.glyph).joined() == "cp3990w5")
+        for _ in 0..<3 { screen = h.key(.down) }
+        while screen.row(2).trimmingCharacters(in: .whitespaces).isEmpty { screen = h.key(.down) }
+        let top = screen.row(2)
+        _ = h.key(.character("q"))
+
+        // Reopened in another session: the place is far beyond the first part.
+        let again = try h.restart(reading: "long-1", width: 100, height: 30)
+        #expect(again.render().row(2) == top)
+    }
+}
+
+@Suite(.serialized) struct ReaderAutosaveTests {
+    @Test func thePlaceIsSavedWhileReadingNotOnlyOnQuit() throws {
+        let h = try ShelfHarness.reading(ReaderFixture.magazine(), name: "harbour-8", width: 100, height: 30)
+        _ = h.settle()
+        _ = h.key(.right)
+        var stored = try #require(try h.library.issue(named: "harbour-8")?.readingPosition)
+        #expect(stored.contains("\"article\":1"))
+        // Within a second, moves are not written again; after it, the next key saves.
+        _ = h.key(.pageDown)
+        stored = try #require(try h.library.issue(named: "harbour-8")?.readingPosition)
+        #expect(stored.contains("\"line\":0"))
+        Thread.sleep(forTimeInterval: 1.1)
+        _ = h.key(.down)
+        stored = try #require(try h.library.issue(named: "harbour-8")?.readingPosition)
+        #expect(!stored.contains("\"line\":0"), "\(stored)")
+        #expect(h.app.state.screen == .reader)
     }
 }
 
 @Suite(.serialized) struct ReaderComicTests {
     @Test func aPageFitsTheWindowZoomsPansAndTurns() throws {
-        let h = try ShelfHarness(width: 100, height: 30, samples: false)
-        let issue = try ReaderFixture.install(try ReaderFixture.comic(manga: false), in: h, name: "badger-1")
-        h.app.startReading(issue)
+        let h = try ShelfHarness.reading(try ReaderFixture.comic(manga: false), name: "badger-1", width: 100, height: 30)
         var screen = h.waitFor { !$0.cells(near: ReaderFixture.red).isEmpty }
         #expect(screen.text.contains("page 1 of 3"))
         let red = screen.cells(near: ReaderFixture.red)
@@ -262,6 +331,15 @@ import Terminal
         screen = h.key(.character("-"))
         #expect(!screen.row(0).contains("zoom"))
 
+        // A comic without chapters lists its pages; Enter opens one.
+        screen = h.key(.character("t"))
+        #expect(screen.text.contains("Page 1") && screen.text.contains("Page 3"))
+        _ = h.key(.down)
+        screen = h.key(.enter)
+        #expect(screen.text.contains("page 2 of 3"))
+        screen = h.key(.character("g"))
+        #expect(screen.text.contains("page 1 of 3"))
+
         // Pages: Space on, Backspace back (Backspace does not leave the reader in a comic).
         screen = h.key(.character(" "))
         screen = h.waitFor { !$0.cells(near: ReaderFixture.green).isEmpty }
@@ -274,6 +352,10 @@ import Terminal
         screen = h.key(.pageDown)
         #expect(screen.text.contains("page 3 of 3"))
         #expect(screen.text.contains("The last page."))
+        // Pages far behind are let go (the first page, drawn at several zooms).
+        _ = h.waitFor { !$0.cells(near: ReaderFixture.blue).isEmpty }
+        let kept = h.app.painter.keptFiles.map(\.lastPathComponent)
+        #expect(!kept.contains("page01.png") && kept.contains("page03.png"), "\(kept)")
         #expect(try ReaderProgressTests().percent(screen) == 100)
 
         // The page is the saved place.
@@ -286,9 +368,7 @@ import Terminal
     }
 
     @Test func mangaTurnsPagesRightToLeft() throws {
-        let h = try ShelfHarness(width: 100, height: 30, samples: false)
-        let issue = try ReaderFixture.install(try ReaderFixture.comic(manga: true), in: h, name: "badger-2")
-        h.app.startReading(issue)
+        let h = try ShelfHarness.reading(try ReaderFixture.comic(manga: true), name: "badger-2", width: 100, height: 30)
         var screen = h.settle()
         #expect(screen.text.contains("page 1 of 3"))
         screen = h.key(.left)
@@ -302,9 +382,7 @@ import Terminal
 
 @Suite(.serialized) struct ReaderHelpTests {
     @Test func helpFromTheReaderListsItsKeysFirst() throws {
-        let h = try ShelfHarness(width: 100, height: 40, samples: false)
-        let issue = try ReaderFixture.install(ReaderFixture.magazine(), in: h, name: "harbour-7")
-        h.app.startReading(issue)
+        let h = try ShelfHarness.reading(ReaderFixture.magazine(), name: "harbour-7", width: 100, height: 40)
         _ = h.settle()
         let help = h.key(.character("?")).text
         for key in ["table of contents", "search this article", "next, previous match", "text width", "zoom in, out", "pan when zoomed"] {

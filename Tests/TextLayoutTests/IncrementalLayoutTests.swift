@@ -54,4 +54,16 @@ import Testing
         #expect(!Search.mayContain(document, "zebra"))
         #expect(!Search.mayContain(document, ""))
     }
+
+    @Test func charactersThatFoldToASCIIAreFoundByASCIIQueries() {
+        // The Kelvin sign lower-cases to k; the Greek question mark is canonically `;`.
+        let html = "<p>300 \u{212A} outside</p><p>a\u{37E} b</p><p>ÅNGSTRÖM İstanbul</p>"
+        let document = HTMLReader.document(html: html)
+        let lines = Layout.lines(for: document, width: 40)
+        for query in ["300 k", "a;", "ngstr", "stanbul"] {
+            #expect(Search.mayContain(document, query), "\(query)")
+            #expect(SearchIndex(lines: lines).matches(of: query).count == 1, "\(query)")
+        }
+        #expect(SearchIndex(lines: lines).matches(of: "ångström").count == 1)
+    }
 }
