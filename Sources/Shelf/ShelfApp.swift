@@ -57,6 +57,10 @@ public final class ShelfApp {
     /// Ctrl-Z: the run loop hands the terminal back to the shell.
     private var suspendRequested = false
     private var changeToken = -1
+    /// Issues with a download queued or running when the library was last read.
+    private var watchedDownloads: Set<Int64> = []
+    /// Each publication's last feed error as last read (nil inside: none), so only a new one is reported.
+    private var feedErrors: [Int64: String?] = [:]
     private let backgroundQueue = DispatchQueue(label: "newsstand.shelf.background")
     private let messages = MessageBox()
 
@@ -81,18 +85,29 @@ public final class ShelfApp {
     /// Runs until the user quits. Never blocks on I/O: covers render on workers, feeds
     /// refresh on a background queue, downloads happen in the agent.
     public func run(backend: TerminalBackend) {
+        let times = FrameTimes()
+        let runStart = DispatchTime.now().uptimeNanoseconds
         let size = backend.size
         state.width = size.width
         state.height = size.height
+        changeToken = env.library.changeToken()   // this first read is current: no second one at the first poll
         reload()
-        backend.draw(render())
+        times?.mark("reload")
+        let first = render()
+        times?.mark("render")
+        backend.draw(first)
+        times?.mark("draw")
+        times?.frameDrawn(complete: !painter.isWaitingForCovers)
+        times?.frameDetails("first", startedAt: runStart)
         while !state.quit {
             // Input wakes the loop at once; otherwise look for library changes ten times a
             // second, and for finished covers every 15 ms while some are still rendering.
             let event = backend.nextEvent(timeout: painter.isWaitingForCovers ? 0.015 : 0.1)
+            let eventTime = DispatchTime.now().uptimeNanoseconds
             var dirty = false
             if let event {
                 handle(event)
+                times?.mark("handle")
                 dirty = true
             }
             if suspendRequested {
@@ -101,9 +116,20 @@ public final class ShelfApp {
                 dirty = true
             }
             if pollChanges() { dirty = true }
-            if dirty { backend.draw(render()) }
+            times?.mark("poll")
+            if dirty {
+                let frame = render()
+                times?.mark("render")
+                backend.draw(frame)
+                times?.mark("draw")
+                times?.frameDrawn(complete: !painter.isWaitingForCovers)
+                if case .key(let key) = event { times?.keyHandled(key.label, startedAt: eventTime) } else { times?.frameDetails("update", startedAt: eventTime) }
+            } else {
+                times?.discardPhases()
+            }
         }
         reader?.savePosition(library: env.library)
+        times?.write()
     }
 
     /// Processes library changes, finished covers and background results. True when the
@@ -128,7 +154,9 @@ public final class ShelfApp {
     /// Reads what the current screen shows from the library.
     func reload() {
         do {
-            state.summaries = try env.library.shelfSummaries().filter { matchesFilter($0.publication.title) }
+            let summaries = try env.library.shelfSummaries()
+            reportBackgroundErrors(summaries)
+            state.summaries = summaries.filter { matchesFilter($0.publication.title) }
             state.shelfSelection = clamp(state.shelfSelection, count: state.summaries.count)
             if let id = state.storePublicationID {
                 state.tiles = try env.library.storeTiles(publicationID: id).filter { matchesFilter($0.issue.title) }
@@ -136,6 +164,26 @@ public final class ShelfApp {
             }
         } catch {
             setStatus("library: \(error)", error: true)
+        }
+    }
+
+    /// Failures of work done elsewhere (the agent's downloads and feed polls, another
+    /// process's refresh) reach the status line when they happen, once each.
+    private func reportBackgroundErrors(_ summaries: [PublicationSummary]) {
+        let pending = Set(((try? env.library.pendingDownloads()) ?? []).map(\.issueId))
+        for id in watchedDownloads.subtracting(pending) {
+            if let issue = try? env.library.issue(id: id), issue.status == .none, let error = issue.lastError {
+                setStatus("Download of “\(issue.title)” failed: \(error)", error: true)
+            }
+        }
+        watchedDownloads = pending
+        for summary in summaries {
+            guard let id = summary.publication.id else { continue }
+            let error = summary.publication.lastError
+            if let previous = feedErrors[id], let error, previous != error {
+                setStatus("Refreshing “\(summary.publication.title)” failed: \(error)", error: true)
+            }
+            feedErrors[id] = .some(error)
         }
     }
 
