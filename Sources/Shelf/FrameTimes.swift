@@ -21,12 +21,28 @@ final class FrameTimes {
         Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
     }
 
+    private var cpuAtFirstFrame: Double?
+    private var cpuAtCoversDrawn: Double?
+
     /// After a frame reached the terminal; `complete` when no cover was still rendering.
     func frameDrawn(complete: Bool) {
         let now = FrameTimes.milliseconds(since: start)
-        if firstFrame == nil { firstFrame = now }
-        if complete, coversDrawn == nil { coversDrawn = now }
+        if firstFrame == nil { firstFrame = now; cpuAtFirstFrame = FrameTimes.processCPU() }
+        if complete, coversDrawn == nil { coversDrawn = now; cpuAtCoversDrawn = FrameTimes.processCPU() }
     }
+
+    /// CPU time of the whole process since it started (all threads), in ms: on a busy
+    /// machine, what the wall-clock figures would shrink to with cores to spare.
+    static func processCPU() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) * 1000 + Double(time.tv_nsec) / 1_000_000
+    }
+
+    private var note = ""
+
+    /// Something about the current frame worth printing beside its phases.
+    func annotate(_ text: String) { note = text }
 
     /// Marks the end of a phase of the current frame (handle, reload, render, draw).
     func mark(_ phase: String) { phases.append((phase, DispatchTime.now().uptimeNanoseconds)) }
@@ -39,11 +55,12 @@ final class FrameTimes {
             defer { previous = time }
             return "\(phase)=\(FrameTimes.format(Double(time - previous) / 1_000_000))"
         }
-        keyDetails.append("key \(key) \(FrameTimes.format(keyLatencies.last ?? 0)) " + parts.joined(separator: " "))
+        keyDetails.append("key \(key) \(FrameTimes.format(keyLatencies.last ?? 0)) " + parts.joined(separator: " ") + " " + note)
         phases.removeAll()
+        note = ""
     }
 
-    func discardPhases() { phases.removeAll() }
+    func discardPhases() { phases.removeAll(); note = "" }
 
     /// Phases of a frame that was not a key's (the first one, covers arriving).
     func frameDetails(_ label: String, startedAt: UInt64) {
@@ -52,8 +69,9 @@ final class FrameTimes {
             defer { previous = time }
             return "\(phase)=\(FrameTimes.format(Double(time - previous) / 1_000_000))"
         }
-        if !parts.isEmpty { keyDetails.append("frame \(label) " + parts.joined(separator: " ")) }
+        if !parts.isEmpty { keyDetails.append("frame \(label) " + parts.joined(separator: " ") + " " + note) }
         phases.removeAll()
+        note = ""
     }
 
     func write() {
@@ -63,6 +81,8 @@ final class FrameTimes {
             "process_age_at_run_ms \(FrameTimes.format(FrameTimes.processAgeAtStart(start)))",
             "first_frame_ms \(FrameTimes.format(firstFrame ?? -1))",
             "covers_drawn_ms \(FrameTimes.format(coversDrawn ?? -1))",
+            "cpu_at_first_frame_ms \(FrameTimes.format(cpuAtFirstFrame ?? -1))",
+            "cpu_at_covers_drawn_ms \(FrameTimes.format(cpuAtCoversDrawn ?? -1))",
             "keys \(sorted.count)",
             "key_to_frame_p50_ms \(FrameTimes.format(percentile(0.5)))",
             "key_to_frame_p95_ms \(FrameTimes.format(percentile(0.95)))",

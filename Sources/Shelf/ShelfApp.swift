@@ -57,6 +57,9 @@ public final class ShelfApp {
     /// Ctrl-Z: the run loop hands the terminal back to the shell.
     private var suspendRequested = false
     private var changeToken = -1
+    /// The library as last read, before the filter.
+    private var allSummaries: [PublicationSummary] = []
+    private var allTiles: [IssueTile] = []
     /// Issues with a download queued or running when the library was last read.
     private var watchedDownloads: Set<Int64> = []
     /// Each publication's last feed error as last read (nil inside: none), so only a new one is reported.
@@ -122,6 +125,11 @@ public final class ShelfApp {
                 times?.mark("render")
                 backend.draw(frame)
                 times?.mark("draw")
+                if let times, let curses = backend as? CursesBackend {
+                    let draw = curses.lastDraw
+                    times.annotate("cells=\(draw.cellsWritten) pairs=\(draw.pairsAllocated)\(draw.pairsReset ? " reset" : "")"
+                                   + String(format: " copy=%.2f update=%.2f", draw.copySeconds * 1000, draw.updateSeconds * 1000))
+                }
                 times?.frameDrawn(complete: !painter.isWaitingForCovers)
                 if case .key(let key) = event { times?.keyHandled(key.label, startedAt: eventTime) } else { times?.frameDetails("update", startedAt: eventTime) }
             } else {
@@ -151,20 +159,39 @@ public final class ShelfApp {
         return dirty
     }
 
-    /// Reads what the current screen shows from the library.
+    /// Reads what the shelf and the open store show from the library.
     func reload() {
         do {
             let summaries = try env.library.shelfSummaries()
             reportBackgroundErrors(summaries)
-            state.summaries = summaries.filter { matchesFilter($0.publication.title) }
-            state.shelfSelection = clamp(state.shelfSelection, count: state.summaries.count)
-            if let id = state.storePublicationID {
-                state.tiles = try env.library.storeTiles(publicationID: id).filter { matchesFilter($0.issue.title) }
-                state.storeSelection = clamp(state.storeSelection, count: state.tiles.count)
-            }
+            allSummaries = summaries
         } catch {
             setStatus("library: \(error)", error: true)
         }
+        reloadStore()
+    }
+
+    /// Reads the open store's issues only (opening a store changes nothing on the shelf).
+    private func reloadStore() {
+        do {
+            allTiles = try state.storePublicationID.map { try env.library.storeTiles(publicationID: $0) } ?? []
+        } catch {
+            setStatus("library: \(error)", error: true)
+        }
+        applyFilter()
+    }
+
+    /// What the screens show of what was read: titles matching the filter.
+    /// The selection stays on the same publication and issue when the lists change.
+    private func applyFilter() {
+        let publication = selectedSummary?.publication.id
+        let issue = selectedTile?.issue.id
+        state.summaries = allSummaries.filter { matchesFilter($0.publication.title) }
+        state.shelfSelection = clamp(publication.flatMap { id in state.summaries.firstIndex { $0.publication.id == id } } ?? state.shelfSelection,
+                                     count: state.summaries.count)
+        state.tiles = allTiles.filter { matchesFilter($0.issue.title) }
+        state.storeSelection = clamp(issue.flatMap { id in state.tiles.firstIndex { $0.issue.id == id } } ?? state.storeSelection,
+                                     count: state.tiles.count)
     }
 
     /// Failures of work done elsewhere (the agent's downloads and feed polls, another
@@ -207,7 +234,7 @@ public final class ShelfApp {
             return
         }
         setStatus(state.editingFilter ? "/" + state.filter : (state.filter.isEmpty ? nil : "Showing titles with “\(state.filter)” (/ then Escape shows all)"))
-        reload()
+        applyFilter()
     }
 
     private func startFilter() {
@@ -309,7 +336,7 @@ public final class ShelfApp {
             state.storePublicationID = nil
             state.filter = ""
             setStatus(nil)
-            reload()
+            reloadStore()
         case .quit: state.quit = true
         }
     }
@@ -401,7 +428,7 @@ public final class ShelfApp {
         state.storeSelection = 0
         state.storeScroll = 0
         state.screen = .store
-        reload()
+        reloadStore()
     }
 
     /// "Tap": read what is here, download what is not.

@@ -184,7 +184,7 @@ extension ShelfApp {
             let limit = state.width - 2
             canvas.put(DisplayWidth.truncate(Sanitizer.clean(tile.issue.title), to: max(1, limit - textX)), x: textX, y: y,
                        style: selected ? theme.selection : theme.title, limit: limit)
-            canvas.put(Format.day.string(from: tile.issue.date), x: textX, y: y + 1, style: theme.dimText, limit: limit)
+            canvas.put(Format.day(tile.issue.date), x: textX, y: y + 1, style: theme.dimText, limit: limit)
             if let summary = tile.issue.summary {
                 canvas.put(DisplayWidth.truncate(Sanitizer.clean(summary), to: max(1, limit - textX)), x: textX, y: y + 2, style: theme.text, limit: limit)
             }

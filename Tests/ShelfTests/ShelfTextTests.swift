@@ -108,3 +108,22 @@ extension Canvas {
         for y in fromRow..<canvas.height { for x in 0..<canvas.width { self[x, y - fromRow] = canvas[x, y] } }
     }
 }
+
+@Suite struct DayFormatTests {
+    /// Checked against DateFormatter ("d MMM yyyy", UTC) over four centuries of days.
+    @Test func daysMatchDateFormatter() {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "d MMM yyyy"
+        var seconds = -4_000_000_000.0   // 1843
+        while seconds < 9_000_000_000 {  // 2255
+            let date = Date(timeIntervalSince1970: seconds)
+            #expect(Format.day(date) == formatter.string(from: date))
+            seconds += 86_400 * 37 + 3_671
+        }
+        #expect(Format.day(Date(timeIntervalSince1970: 0)) == "1 Jan 1970")
+        #expect(Format.day(Date(timeIntervalSince1970: 951_782_400)) == "29 Feb 2000")
+        #expect(Format.day(Date(timeIntervalSince1970: -1)) == "31 Dec 1969")
+    }
+}
