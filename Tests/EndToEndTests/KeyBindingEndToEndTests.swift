@@ -26,7 +26,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: home) }
         let tmux = Tmux()
         defer { tmux.stop() }
-        try tmux.start("env NEWSSTAND_HOME='\(home.path)' TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 '\(Tmux.binary.path)'")
+        try tmux.start(ShelfEndToEndTests.command(home: home))
         #expect(tmux.waitFor("Rocket Badger") != nil, "\(tmux.lastScreen)")
         try tmux.send("s")
         try tmux.send("Enter")
