@@ -345,6 +345,10 @@ public final class ShelfApp {
     /// every key no action claims (its own keys); a default key the user rebound away does nothing.
     private func handleReaderKey(_ key: Key) {
         guard let reader else { state.screen = .store; return }
+        if let entry = reader as AnyObject as? TextEntry, entry.isEditingText {
+            reader.handle(key, height: state.height)
+            return
+        }
         let bindings = env.keyBindings
         guard let action = bindings.action(for: key, on: .reader) else {
             if KeyBindings.defaults.action(for: key, on: .reader) == nil { reader.handle(key, height: state.height) }
@@ -502,6 +506,12 @@ public final class ShelfApp {
     func addHitRegion(_ rect: Rect, _ target: HitTarget) { hitRegions.append((rect, target)) }
 
     private func clamp(_ index: Int, count: Int) -> Int { max(0, min(index, count - 1)) }
+}
+
+/// A screen typing text (a search, say) takes every key before any binding, so `q` or
+/// `j` typed into it is text. The reader conforms when it has such a mode.
+protocol TextEntry: AnyObject {
+    var isEditingText: Bool { get }
 }
 
 /// Results from background work, taken by the main loop.
