@@ -20,20 +20,33 @@ public struct IssueTile: Sendable, Equatable {
 }
 
 extension Library {
-    /// One row per publication, in subscription order.
+    /// One row per publication, in subscription order. Counts come from SQL and only each
+    /// publication's newest available issue is read whole: a library of thousands of
+    /// issues costs the shelf a few rows, not thousands of decoded records.
     public func shelfSummaries() throws -> [PublicationSummary] {
-        let (publications, issues) = try db.read { db in
-            (try Publication.order(Column("addedAt"), Column("id")).fetchAll(db),
-             try Issue.order(Column("date").desc, Column("id").desc).fetchAll(db))
+        let (publications, counts, newest) = try db.read { db in
+            let publications = try Publication.order(Column("addedAt"), Column("id")).fetchAll(db)
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT publicationId, COUNT(*) AS issues,
+                       SUM(unread AND status = 'available') AS unread
+                FROM issue GROUP BY publicationId
+                """)
+            let counts = Dictionary(rows.map { ($0["publicationId"] as Int64? ?? -1, (issues: $0["issues"] as Int, unread: $0["unread"] as Int? ?? 0)) },
+                                    uniquingKeysWith: { first, _ in first })
+            let newest = try Issue.fetchAll(db, sql: """
+                SELECT * FROM issue WHERE id IN (
+                    SELECT (SELECT id FROM issue WHERE publicationId = publication.id AND status = 'available'
+                            ORDER BY date DESC, id DESC LIMIT 1)
+                    FROM publication)
+                """)
+            return (publications, counts, Dictionary(newest.map { ($0.publicationId ?? -1, $0) }, uniquingKeysWith: { first, _ in first }))
         }
-        let byPublication = Dictionary(grouping: issues, by: { $0.publicationId ?? -1 })
         return publications.map { publication in
-            let own = byPublication[publication.id ?? -2] ?? []
-            let newest = own.first { $0.status == .available }
-            let cover = newest.flatMap { localFile(forCover: $0.coverURL) } ?? localFile(forCover: publication.coverURL)
-            return PublicationSummary(publication: publication, issueCount: own.count,
-                                      unreadCount: own.filter { $0.unread && $0.status == .available }.count,
-                                      newestAvailable: newest, coverFile: cover)
+            let id = publication.id ?? -2
+            let available = newest[id]
+            let cover = available.flatMap { localFile(forCover: $0.coverURL) } ?? localFile(forCover: publication.coverURL)
+            return PublicationSummary(publication: publication, issueCount: counts[id]?.issues ?? 0,
+                                      unreadCount: counts[id]?.unread ?? 0, newestAvailable: available, coverFile: cover)
         }
     }
 

@@ -74,14 +74,16 @@ public struct KeyBindings: Sendable {
             lines[action] = entry.line
         }
         self.init(keys: keys)
-        // One key, one action per screen; name the action the user just bound.
+        // One key, one action per screen.
         for screen in [ShelfApp.Screen.shelf, .store, .reader] {
             let rows = KeyBindings.table.filter { $0.screens.contains(screen) }
             var owner: [Key: Action] = [:]
             for row in rows {
                 for key in keys[row.action] ?? [] {
                     guard let other = owner[key] else { owner[key] = row.action; continue }
-                    let (mine, theirs) = lines[row.action] != nil ? (row.action, other) : (other, row.action)
+                    // Blame the line written last (or the only one written).
+                    let rowLast = (lines[row.action] ?? -1) >= (lines[other] ?? -1)
+                    let (mine, theirs) = rowLast ? (row.action, other) : (other, row.action)
                     throw ConfigError(file: config.file, line: lines[mine], message:
                         "keys.\(mine.rawValue): \"\(key.label)\" is already \(theirs.rawValue)'s key on the \(screen.name) (rebind \(theirs.rawValue) too)")
                 }

@@ -40,7 +40,7 @@ enum IssueLabel: Equatable {
 /// What a tile says beside the issue's date: that it is pinned (never removed to save space).
 enum TileMark {
     static func dateLine(_ issue: Issue) -> String {
-        Format.day.string(from: issue.date) + (issue.pinned ? "  · PINNED" : "")
+        Format.day(issue.date) + (issue.pinned ? "  · PINNED" : "")
     }
 }
 
@@ -58,11 +58,21 @@ enum Format {
         return bytes(Int64(bytesPerSecond)) + "/s"
     }
 
-    static let day: DateFormatter = {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "d MMM yyyy"
-        return formatter
-    }()
+    /// "20 Nov 2026" in UTC. By hand: the first DateFormatter costs ~10 ms (ICU), on the
+    /// key press that opens the first store.
+    static func day(_ date: Date) -> String {
+        // Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
+        let days = Int((date.timeIntervalSince1970 / 86_400).rounded(.down)) + 719_468
+        let era = (days >= 0 ? days : days - 146_096) / 146_097
+        let dayOfEra = days - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        return "\(day) \(monthNames[month - 1]) \(year)"
+    }
+
+    private static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 }

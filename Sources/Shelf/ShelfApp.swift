@@ -59,6 +59,13 @@ public final class ShelfApp {
     /// Ctrl-Z: the run loop hands the terminal back to the shell.
     private var suspendRequested = false
     private var changeToken = -1
+    /// The library as last read, before the filter.
+    private var allSummaries: [PublicationSummary] = []
+    private var allTiles: [IssueTile] = []
+    /// Issues with a download queued or running when the library was last read.
+    private var watchedDownloads: Set<Int64> = []
+    /// Each publication's last feed error as last read (nil inside: none), so only a new one is reported.
+    private var feedErrors: [Int64: String?] = [:]
     private let backgroundQueue = DispatchQueue(label: "newsstand.shelf.background")
     private let messages = MessageBox()
 
@@ -83,18 +90,29 @@ public final class ShelfApp {
     /// Runs until the user quits. Never blocks on I/O: covers render on workers, feeds
     /// refresh on a background queue, downloads happen in the agent.
     public func run(backend: TerminalBackend) {
+        let times = FrameTimes()
+        let runStart = DispatchTime.now().uptimeNanoseconds
         let size = backend.size
         state.width = size.width
         state.height = size.height
+        changeToken = env.library.changeToken()   // this first read is current: no second one at the first poll
         reload()
-        backend.draw(render())
+        times?.mark("reload")
+        let first = render()
+        times?.mark("render")
+        backend.draw(first)
+        times?.mark("draw")
+        times?.frameDrawn(complete: !painter.isWaitingForCovers)
+        times?.frameDetails("first", startedAt: runStart)
         while !state.quit {
             // Input wakes the loop at once; otherwise look for library changes ten times a
             // second, and for finished covers every 15 ms while some are still rendering.
             let event = backend.nextEvent(timeout: painter.isWaitingForCovers ? 0.015 : 0.1)
+            let eventTime = DispatchTime.now().uptimeNanoseconds
             var dirty = false
             if let event {
                 handle(event)
+                times?.mark("handle")
                 dirty = true
             }
             if suspendRequested {
@@ -103,9 +121,25 @@ public final class ShelfApp {
                 dirty = true
             }
             if pollChanges() { dirty = true }
-            if dirty { backend.draw(render()) }
+            times?.mark("poll")
+            if dirty {
+                let frame = render()
+                times?.mark("render")
+                backend.draw(frame)
+                times?.mark("draw")
+                if let times, let curses = backend as? CursesBackend {
+                    let draw = curses.lastDraw
+                    times.annotate("cells=\(draw.cellsWritten) pairs=\(draw.pairsAllocated)\(draw.pairsReset ? " reset" : "")"
+                                   + String(format: " copy=%.2f update=%.2f", draw.copySeconds * 1000, draw.updateSeconds * 1000))
+                }
+                times?.frameDrawn(complete: !painter.isWaitingForCovers)
+                if case .key(let key) = event { times?.keyHandled(key.label, startedAt: eventTime) } else { times?.frameDetails("update", startedAt: eventTime) }
+            } else {
+                times?.discardPhases()
+            }
         }
         reader?.savePosition(library: env.library)
+        times?.write()
     }
 
     /// Processes library changes, finished covers and background results. True when the
@@ -127,17 +161,58 @@ public final class ShelfApp {
         return dirty
     }
 
-    /// Reads what the current screen shows from the library.
+    /// Reads what the shelf and the open store show from the library.
     func reload() {
         do {
-            state.summaries = try env.library.shelfSummaries().filter { matchesFilter($0.publication.title) }
-            state.shelfSelection = clamp(state.shelfSelection, count: state.summaries.count)
-            if let id = state.storePublicationID {
-                state.tiles = try env.library.storeTiles(publicationID: id).filter { matchesFilter($0.issue.title) }
-                state.storeSelection = clamp(state.storeSelection, count: state.tiles.count)
-            }
+            let summaries = try env.library.shelfSummaries()
+            reportBackgroundErrors(summaries)
+            allSummaries = summaries
         } catch {
             setStatus("library: \(error)", error: true)
+        }
+        reloadStore()
+    }
+
+    /// Reads the open store's issues only (opening a store changes nothing on the shelf).
+    private func reloadStore() {
+        do {
+            allTiles = try state.storePublicationID.map { try env.library.storeTiles(publicationID: $0) } ?? []
+        } catch {
+            setStatus("library: \(error)", error: true)
+        }
+        applyFilter()
+    }
+
+    /// What the screens show of what was read: titles matching the filter.
+    /// The selection stays on the same publication and issue when the lists change.
+    private func applyFilter() {
+        let publication = selectedSummary?.publication.id
+        let issue = selectedTile?.issue.id
+        state.summaries = allSummaries.filter { matchesFilter($0.publication.title) }
+        state.shelfSelection = clamp(publication.flatMap { id in state.summaries.firstIndex { $0.publication.id == id } } ?? state.shelfSelection,
+                                     count: state.summaries.count)
+        state.tiles = allTiles.filter { matchesFilter($0.issue.title) }
+        state.storeSelection = clamp(issue.flatMap { id in state.tiles.firstIndex { $0.issue.id == id } } ?? state.storeSelection,
+                                     count: state.tiles.count)
+    }
+
+    /// Failures of work done elsewhere (the agent's downloads and feed polls, another
+    /// process's refresh) reach the status line when they happen, once each.
+    private func reportBackgroundErrors(_ summaries: [PublicationSummary]) {
+        let pending = Set(((try? env.library.pendingDownloads()) ?? []).map(\.issueId))
+        for id in watchedDownloads.subtracting(pending) {
+            if let issue = try? env.library.issue(id: id), issue.status == .none, let error = issue.lastError {
+                setStatus("Download of “\(issue.title)” failed: \(error)", error: true)
+            }
+        }
+        watchedDownloads = pending
+        for summary in summaries {
+            guard let id = summary.publication.id else { continue }
+            let error = summary.publication.lastError
+            if let previous = feedErrors[id], let error, previous != error {
+                setStatus("Refreshing “\(summary.publication.title)” failed: \(error)", error: true)
+            }
+            feedErrors[id] = .some(error)
         }
     }
 
@@ -161,7 +236,7 @@ public final class ShelfApp {
             return
         }
         setStatus(state.editingFilter ? "/" + state.filter : (state.filter.isEmpty ? nil : "Showing titles with “\(state.filter)” (/ then Escape shows all)"))
-        reload()
+        applyFilter()
     }
 
     private func startFilter() {
@@ -271,7 +346,7 @@ public final class ShelfApp {
             state.storePublicationID = nil
             state.filter = ""
             setStatus(nil)
-            reload()
+            reloadStore()
         case .quit: state.quit = true
         }
     }
@@ -369,7 +444,7 @@ public final class ShelfApp {
         state.storeSelection = 0
         state.storeScroll = 0
         state.screen = .store
-        reload()
+        reloadStore()
     }
 
     /// "Tap": read what is here, download what is not.

@@ -57,7 +57,8 @@ extension ShelfApp {
     private func drawTitleBar(_ text: String, right: String, into canvas: inout Canvas) {
         let theme = env.theme
         canvas.fill(Rect(x: 0, y: 0, width: state.width, height: 1), with: Cell(glyph: " ", style: theme.statusLine))
-        canvas.put(" " + text, x: 0, y: 0, style: theme.statusLine.with(.bold), limit: state.width - DisplayWidth.of(right) - 2)
+        let room = state.width - DisplayWidth.of(right) - 3
+        canvas.put(" " + DisplayWidth.truncate(text, to: room), x: 0, y: 0, style: theme.statusLine.with(.bold), limit: room + 1)
         canvas.put(right, x: state.width - DisplayWidth.of(right) - 1, y: 0, style: theme.statusLine)
     }
 
@@ -181,7 +182,8 @@ extension ShelfApp {
             addHitRegion(Rect(x: 0, y: y - 1, width: state.width, height: storeTileHeight), .issue(index))
             let textX = x + thumbColumns + 3
             let limit = state.width - 2
-            canvas.put(Sanitizer.clean(tile.issue.title), x: textX, y: y, style: selected ? theme.selection : theme.title, limit: limit)
+            canvas.put(DisplayWidth.truncate(Sanitizer.clean(tile.issue.title), to: max(1, limit - textX)), x: textX, y: y,
+                       style: selected ? theme.selection : theme.title, limit: limit)
             canvas.put(TileMark.dateLine(tile.issue), x: textX, y: y + 1, style: theme.dimText, limit: limit)
             if let summary = tile.issue.summary {
                 canvas.put(DisplayWidth.truncate(Sanitizer.clean(summary), to: max(1, limit - textX)), x: textX, y: y + 2, style: theme.text, limit: limit)
@@ -268,7 +270,7 @@ extension ShelfApp {
         }
         let hints = hintText(for: state.screen)
         canvas.fill(Rect(x: 0, y: state.height - 1, width: state.width, height: 1), with: Cell(glyph: " ", style: theme.hintBar))
-        canvas.put(" " + hints, x: 0, y: state.height - 1, style: theme.hintBar, limit: state.width)
+        canvas.put(" " + DisplayWidth.truncate(hints, to: state.width - 2), x: 0, y: state.height - 1, style: theme.hintBar, limit: state.width)
     }
 
     /// The bottom bar: the first key of the commonest actions, as bound.
