@@ -50,35 +50,49 @@ struct AreaResampler {
                     let rowStart = y * image.width * 4
                     var o = y * width * 4
                     for x in 0..<width {
-                        var r: Float = 0, g: Float = 0, b: Float = 0, a: Float = 0
                         var offset = rowStart + firsts[x] * 4
-                        var w = weightStarts[x]
-                        let end = w + counts[x]
+                        let w = weightStarts[x], count = counts[x]
                         if opaque {
-                            while w < end {
-                                let weight = weights[w]
-                                r += weight * toLinear[Int(source[offset])]
-                                g += weight * toLinear[Int(source[offset + 1])]
-                                b += weight * toLinear[Int(source[offset + 2])]
+                            // Inside a span every source pixel counts fully: only the two
+                            // end pixels need their fractional weights.
+                            let firstWeight = weights[w]
+                            var r = firstWeight * toLinear[Int(source[offset])]
+                            var g = firstWeight * toLinear[Int(source[offset + 1])]
+                            var b = firstWeight * toLinear[Int(source[offset + 2])]
+                            if count > 1 {
+                                let inner = weights[w + 1]
+                                var ir: Float = 0, ig: Float = 0, ib: Float = 0
                                 offset += 4
-                                w += 1
+                                for _ in 1..<(count - 1) {
+                                    ir += toLinear[Int(source[offset])]
+                                    ig += toLinear[Int(source[offset + 1])]
+                                    ib += toLinear[Int(source[offset + 2])]
+                                    offset += 4
+                                }
+                                let lastWeight = weights[w + count - 1]
+                                r += inner * ir + lastWeight * toLinear[Int(source[offset])]
+                                g += inner * ig + lastWeight * toLinear[Int(source[offset + 1])]
+                                b += inner * ib + lastWeight * toLinear[Int(source[offset + 2])]
                             }
-                            a = 1
+                            out[o] = r
+                            out[o + 1] = g
+                            out[o + 2] = b
+                            out[o + 3] = 1
                         } else {
-                            while w < end {
-                                let coverage = weights[w] * Float(source[offset + 3]) * (1 / 255)
+                            var r: Float = 0, g: Float = 0, b: Float = 0, a: Float = 0
+                            for index in w..<(w + count) {
+                                let coverage = weights[index] * Float(source[offset + 3]) * (1 / 255)
                                 r += coverage * toLinear[Int(source[offset])]
                                 g += coverage * toLinear[Int(source[offset + 1])]
                                 b += coverage * toLinear[Int(source[offset + 2])]
                                 a += coverage
                                 offset += 4
-                                w += 1
                             }
+                            out[o] = r
+                            out[o + 1] = g
+                            out[o + 2] = b
+                            out[o + 3] = a
                         }
-                        out[o] = r
-                        out[o + 1] = g
-                        out[o + 2] = b
-                        out[o + 3] = a
                         o += 4
                     }
                 }
