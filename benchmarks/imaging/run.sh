@@ -93,7 +93,7 @@ release="$root/.build/release"
 if [ -d "$release/Imaging.build" ]; then
     swiftc -O -module-cache-path "$work/module-cache" "$root/benchmarks/imaging/shelf.swift" \
         -I "$release/Modules" -Xcc -fmodule-map-file="$release/CImageCodecs.build/module.modulemap" \
-        "$release"/Imaging.build/*.o "$release/CImageCodecs.build/codecs.c.o" -lpng16 -ljpeg -o "$work/shelf"
+        "$release"/Imaging.build/*.o "$release/CImageCodecs.build/codecs.c.o" -lpng16 -ljpeg -lz -o "$work/shelf"
     echo
     "$work/shelf" "${images[@]}"
 fi

@@ -19,8 +19,13 @@
 
 int ns_png_info(const uint8_t *data, size_t size, uint32_t *width, uint32_t *height,
                 char *err, size_t err_len);
+/// 8-bit RGB and RGBA files without interlacing, transparency key or unusual gamma are
+/// decoded by our own loop (zlib + unfiltering); everything else by libpng.
 int ns_png_decode(const uint8_t *data, size_t size, uint8_t *rgba, uint32_t width,
                   uint32_t height, char *err, size_t err_len);
+/// Always libpng's simplified API (tests compare the two).
+int ns_png_decode_libpng(const uint8_t *data, size_t size, uint8_t *rgba, uint32_t width,
+                         uint32_t height, char *err, size_t err_len);
 
 /// `scale_num` / 8 is the DCT scaling factor (1...16); `out_*` receive the size of
 /// the decoded picture at that scale, `width`/`height` the size stored in the file.
