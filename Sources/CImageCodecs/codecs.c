@@ -260,6 +260,32 @@ static int png_fast_decode(const uint8_t *data, size_t size, uint8_t *rgba, uint
     return result;
 }
 
+int ns_png_plausible(const uint8_t *data, size_t size, char *err, size_t err_len) {
+    if (size < 8 + 25) { set_error(err, err_len, "file is truncated"); return 1; }
+    const uint8_t *ihdr = data + 8;
+    uint64_t width = be32(ihdr + 8), height = be32(ihdr + 12);
+    int depth = ihdr[16], colour = ihdr[17];
+    int channels = colour == 2 ? 3 : colour == 4 ? 2 : colour == 6 ? 4 : 1;
+    uint64_t row_bytes = (width * (uint64_t)(depth * channels) + 7) / 8;
+    uint64_t raw = height * (1 + row_bytes);
+    uint64_t compressed = 0;
+    size_t offset = 8;
+    while (offset + 12 <= size) {
+        uint32_t length = be32(data + offset);
+        if (length > size - offset - 12) { compressed += size - offset - 12; break; }
+        if (memcmp(data + offset + 4, "IDAT", 4) == 0) compressed += length;
+        if (memcmp(data + offset + 4, "IEND", 4) == 0) break;
+        offset += 12 + (size_t)length;
+    }
+    // Deflate cannot expand data by more than about 1032 times.
+    if (compressed * 1100 + 4096 < raw) {
+        snprintf(err, err_len, "%llu bytes of image data cannot hold %llu×%llu pixels (file truncated?)",
+                 (unsigned long long)compressed, (unsigned long long)width, (unsigned long long)height);
+        return 1;
+    }
+    return 0;
+}
+
 int ns_png_decode(const uint8_t *data, size_t size, uint8_t *rgba, uint32_t width,
                   uint32_t height, char *err, size_t err_len) {
     int fast = png_fast_decode(data, size, rgba, width, height, err, err_len);

@@ -103,6 +103,7 @@ public enum ImageDecoder {
             throw ImageError.corruptPNG(error.message)
         }
         try checkSize(Int(width), Int(height))
+        guard error.call({ ns_png_plausible(data, size, $0, $1) }) else { throw ImageError.corruptPNG(error.message) }
         let pixels = try [UInt8](unsafeUninitializedCapacity: Int(width) * Int(height) * 4) { buffer, count in
             guard error.call({ ns_png_decode(data, size, buffer.baseAddress, width, height, $0, $1) }) else {
                 throw ImageError.corruptPNG(error.message)

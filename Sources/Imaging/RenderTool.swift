@@ -132,15 +132,16 @@ public enum RenderTool {
     }
 
     /// Runs the command: the pictures on standard output in one write, an `Error: …` line
-    /// on standard error per image that failed. Returns the exit status (1 if any failed).
-    public static func run(_ request: Request) -> Int32 {
+    /// on standard error per image that failed (the images after a bad one are still
+    /// drawn). Returns the exit status: 1 if any failed.
+    public static func run(_ request: Request, output: Int32 = STDOUT_FILENO, errors: Int32 = STDERR_FILENO) -> Int32 {
         let options = options(for: request, environment: ColorModeDetection.currentEnvironment)
-        let (output, failures) = render(request, options: options)
-        var status: Int32 = writeAll(output, to: STDOUT_FILENO) ? 0 : 1
+        let (pictures, failures) = render(request, options: options)
+        var status: Int32 = writeAll(pictures, to: output) ? 0 : 1
         if !failures.isEmpty {
             var message: [UInt8] = []
             for failure in failures { message += Array("Error: \(failure)\n".utf8) }
-            _ = writeAll(message, to: STDERR_FILENO)
+            _ = writeAll(message, to: errors)
             status = 1
         }
         return status

@@ -23,6 +23,9 @@ int ns_png_info(const uint8_t *data, size_t size, uint32_t *width, uint32_t *hei
 /// decoded by our own loop (zlib + unfiltering); everything else by libpng.
 int ns_png_decode(const uint8_t *data, size_t size, uint8_t *rgba, uint32_t width,
                   uint32_t height, char *err, size_t err_len);
+/// 0 when the file's compressed image data could hold the pixels its header claims
+/// (deflate expands at most ~1032×); checked before the pixel buffer is allocated.
+int ns_png_plausible(const uint8_t *data, size_t size, char *err, size_t err_len);
 /// Always libpng's simplified API (tests compare the two).
 int ns_png_decode_libpng(const uint8_t *data, size_t size, uint8_t *rgba, uint32_t width,
                          uint32_t height, char *err, size_t err_len);
