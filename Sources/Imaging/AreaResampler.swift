@@ -61,14 +61,31 @@ struct AreaResampler {
                             var b = firstWeight * toLinear[Int(source[offset + 2])]
                             if count > 1 {
                                 let inner = weights[w + 1]
+                                // Two sets of sums, so that each addition need not wait
+                                // for the one before it (the loop is latency-bound).
                                 var ir: Float = 0, ig: Float = 0, ib: Float = 0
+                                var jr: Float = 0, jg: Float = 0, jb: Float = 0
                                 offset += 4
-                                for _ in 1..<(count - 1) {
+                                var remaining = count - 2
+                                while remaining >= 2 {
+                                    ir += toLinear[Int(source[offset])]
+                                    ig += toLinear[Int(source[offset + 1])]
+                                    ib += toLinear[Int(source[offset + 2])]
+                                    jr += toLinear[Int(source[offset + 4])]
+                                    jg += toLinear[Int(source[offset + 5])]
+                                    jb += toLinear[Int(source[offset + 6])]
+                                    offset += 8
+                                    remaining -= 2
+                                }
+                                if remaining == 1 {
                                     ir += toLinear[Int(source[offset])]
                                     ig += toLinear[Int(source[offset + 1])]
                                     ib += toLinear[Int(source[offset + 2])]
                                     offset += 4
                                 }
+                                ir += jr
+                                ig += jg
+                                ib += jb
                                 let lastWeight = weights[w + count - 1]
                                 r += inner * ir + lastWeight * toLinear[Int(source[offset])]
                                 g += inner * ig + lastWeight * toLinear[Int(source[offset + 1])]
