@@ -6,7 +6,8 @@
 // Every function returns 0 on success and a non-zero value on failure, with a
 // human-readable reason in `err` (always NUL-terminated). No function ever ends
 // the process: libjpeg errors longjmp back to the caller of libjpeg inside this
-// file, and libpng is used through its simplified API, which reports errors.
+// file; libpng is used through its simplified API, which reports errors; and our
+// own PNG loop (8-bit RGB/RGBA) checks every length, CRC and zlib status.
 //
 // Decoding is two-phase so that the caller (Swift) owns the pixel memory and can
 // refuse enormous images before anything is allocated: `*_info` parses only the
