@@ -50,35 +50,68 @@ struct AreaResampler {
                     let rowStart = y * image.width * 4
                     var o = y * width * 4
                     for x in 0..<width {
-                        var r: Float = 0, g: Float = 0, b: Float = 0, a: Float = 0
-                        var offset = rowStart + firsts[x] * 4
-                        var w = weightStarts[x]
-                        let end = w + counts[x]
+                        var offset = rowStart &+ firsts[x] &* 4
+                        let w = weightStarts[x], count = counts[x]
                         if opaque {
-                            while w < end {
-                                let weight = weights[w]
-                                r += weight * toLinear[Int(source[offset])]
-                                g += weight * toLinear[Int(source[offset + 1])]
-                                b += weight * toLinear[Int(source[offset + 2])]
-                                offset += 4
-                                w += 1
+                            // Inside a span every source pixel counts fully: only the two
+                            // end pixels need their fractional weights. Pointers and
+                            // wrapping arithmetic keep overflow checks out of the loop.
+                            let lut = toLinear.baseAddress!
+                            var p = source.baseAddress! + offset
+                            let firstWeight = weights[w]
+                            var r = firstWeight * lut[Int(p[0])]
+                            var g = firstWeight * lut[Int(p[1])]
+                            var b = firstWeight * lut[Int(p[2])]
+                            if count > 1 {
+                                let inner = weights[w &+ 1]
+                                // Two sets of sums, so that each addition need not wait
+                                // for the one before it (the loop is latency-bound).
+                                var ir: Float = 0, ig: Float = 0, ib: Float = 0
+                                var jr: Float = 0, jg: Float = 0, jb: Float = 0
+                                p += 4
+                                let pairsEnd = p + ((count &- 2) / 2) &* 8
+                                while p < pairsEnd {
+                                    ir += lut[Int(p[0])]
+                                    ig += lut[Int(p[1])]
+                                    ib += lut[Int(p[2])]
+                                    jr += lut[Int(p[4])]
+                                    jg += lut[Int(p[5])]
+                                    jb += lut[Int(p[6])]
+                                    p += 8
+                                }
+                                if (count &- 2) & 1 == 1 {
+                                    ir += lut[Int(p[0])]
+                                    ig += lut[Int(p[1])]
+                                    ib += lut[Int(p[2])]
+                                    p += 4
+                                }
+                                ir += jr
+                                ig += jg
+                                ib += jb
+                                let lastWeight = weights[w &+ count &- 1]
+                                r += inner * ir + lastWeight * lut[Int(p[0])]
+                                g += inner * ig + lastWeight * lut[Int(p[1])]
+                                b += inner * ib + lastWeight * lut[Int(p[2])]
                             }
-                            a = 1
+                            out[o] = r
+                            out[o + 1] = g
+                            out[o + 2] = b
+                            out[o + 3] = 1
                         } else {
-                            while w < end {
-                                let coverage = weights[w] * Float(source[offset + 3]) * (1 / 255)
+                            var r: Float = 0, g: Float = 0, b: Float = 0, a: Float = 0
+                            for index in w..<(w + count) {
+                                let coverage = weights[index] * Float(source[offset + 3]) * (1 / 255)
                                 r += coverage * toLinear[Int(source[offset])]
                                 g += coverage * toLinear[Int(source[offset + 1])]
                                 b += coverage * toLinear[Int(source[offset + 2])]
                                 a += coverage
                                 offset += 4
-                                w += 1
                             }
+                            out[o] = r
+                            out[o + 1] = g
+                            out[o + 2] = b
+                            out[o + 3] = a
                         }
-                        out[o] = r
-                        out[o + 1] = g
-                        out[o + 2] = b
-                        out[o + 3] = a
                         o += 4
                     }
                 }
@@ -93,10 +126,12 @@ struct AreaResampler {
                     let outStart = y * rowLength
                     var sourceRow = rows.first[y] * rowLength
                     let start = rows.weightStart[y]
+                    let target = out.baseAddress! + outStart
                     for w in start..<(start + rows.count[y]) {
                         let weight = rows.weights[w]
+                        let from = source.baseAddress! + sourceRow
                         for index in 0..<rowLength {
-                            out[outStart + index] += weight * source[sourceRow + index]
+                            target[index] += weight * from[index]
                         }
                         sourceRow += rowLength
                     }
@@ -106,15 +141,19 @@ struct AreaResampler {
         return result
     }
 
+    /// True when every alpha byte is 255 (two pixels per 64-bit word).
     private static func isOpaque(_ image: RGBAImage) -> Bool {
-        image.pixels.withUnsafeBufferPointer { pixels in
-            var index = 3
-            var all: UInt8 = 255
-            while index < pixels.count {
-                all &= pixels[index]
-                index += 4
+        image.pixels.withUnsafeBytes { bytes in
+            let pairs = bytes.count / 8
+            let alphas = UInt64(littleEndian: 0xFF00_0000_FF00_0000)
+            var all = alphas
+            var offset = 0
+            for _ in 0..<pairs {
+                all &= bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                offset &+= 8
             }
-            return all == 255
+            if all & alphas != alphas { return false }
+            return bytes.count % 8 == 0 || bytes[bytes.count - 1] == 255
         }
     }
 }

@@ -71,7 +71,13 @@ extension CellPicture {
     /// change, and a reset at the end of every line that left colours set.
     public func ansi() -> String {
         var output: [UInt8] = []
-        output.reserveCapacity(columns * rows * 24 + rows * 8)
+        appendANSI(to: &output)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// `ansi()` as UTF-8 bytes, appended to `output` (no String is built on the way).
+    public func appendANSI(to output: inout [UInt8]) {
+        output.reserveCapacity(output.count + columns * rows * 40 + rows * 8)
         for row in 0..<rows {
             var foreground: CellColor?
             var background: CellColor?
@@ -82,52 +88,84 @@ extension CellPicture {
                     cell.glyph = " "
                 }
                 let needsForeground = cell.glyph != " "
-                var changes: [UInt8] = []
-                if needsForeground, cell.foreground != foreground {
-                    appendSGR(cell.foreground, isBackground: false, to: &changes)
-                    foreground = cell.foreground
-                }
-                if cell.background != background {
-                    appendSGR(cell.background, isBackground: true, to: &changes)
-                    background = cell.background
-                }
-                if !changes.isEmpty {
-                    output.append(contentsOf: [0x1B, 0x5B])
-                    output.append(contentsOf: changes.dropLast())  // the trailing ";"
+                let changesForeground = needsForeground && cell.foreground != foreground
+                let changesBackground = cell.background != background
+                if changesForeground || changesBackground {
+                    output.append(0x1B)
+                    output.append(0x5B)
+                    if changesForeground {
+                        Self.appendSGR(cell.foreground, isBackground: false, to: &output)
+                        foreground = cell.foreground
+                    }
+                    if changesBackground {
+                        if changesForeground { output.append(0x3B) }
+                        Self.appendSGR(cell.background, isBackground: true, to: &output)
+                        background = cell.background
+                    }
                     output.append(0x6D)
                 }
-                output.append(contentsOf: String(cell.glyph).utf8)
+                Self.appendGlyph(cell.glyph, to: &output)
             }
             if foreground != nil || background != nil {
                 output.append(contentsOf: [0x1B, 0x5B, 0x30, 0x6D])
             }
             output.append(0x0A)
         }
-        return String(decoding: output, as: UTF8.self)
     }
 
-    private func appendSGR(_ color: CellColor?, isBackground: Bool, to output: inout [UInt8]) {
-        func number(_ value: Int) {
-            output.append(contentsOf: String(value).utf8)
-            output.append(0x3B)
+    @inline(__always)
+    private static func appendGlyph(_ glyph: Character, to output: inout [UInt8]) {
+        switch glyph {
+        case PictureCell.upperHalf:
+            output.append(0xE2)
+            output.append(0x96)
+            output.append(0x80)
+        case PictureCell.lowerHalf:
+            output.append(0xE2)
+            output.append(0x96)
+            output.append(0x84)
+        default:
+            if let ascii = glyph.asciiValue { output.append(ascii) } else { output.append(contentsOf: glyph.utf8) }
         }
+    }
+
+    /// A decimal number of 0...999 without building a String.
+    @inline(__always)
+    private static func appendNumber(_ value: Int, to output: inout [UInt8]) {
+        if value >= 100 { output.append(UInt8(48 + value / 100)) }
+        if value >= 10 { output.append(UInt8(48 + value / 10 % 10)) }
+        output.append(UInt8(48 + value % 10))
+    }
+
+    /// "38;5;" / "48;5;" (kind "5") or "38;2;" / "48;2;" (kind "2").
+    @inline(__always)
+    private static func appendExtendedPrefix(isBackground: Bool, kind: UInt8, to output: inout [UInt8]) {
+        output.append(isBackground ? 0x34 : 0x33)
+        output.append(0x38)
+        output.append(0x3B)
+        output.append(kind)
+        output.append(0x3B)
+    }
+
+    /// The SGR parameters of one colour, without the trailing ";".
+    private static func appendSGR(_ color: CellColor?, isBackground: Bool, to output: inout [UInt8]) {
         switch color {
         case nil:
-            number(isBackground ? 49 : 39)
+            appendNumber(isBackground ? 49 : 39, to: &output)
         case .indexed(let index) where index < 8:
-            number((isBackground ? 40 : 30) + Int(index))
+            appendNumber((isBackground ? 40 : 30) + Int(index), to: &output)
         case .indexed(let index) where index < 16:
-            number((isBackground ? 100 : 90) + Int(index) - 8)
+            appendNumber((isBackground ? 100 : 90) + Int(index) - 8, to: &output)
         case .indexed(let index):
-            number(isBackground ? 48 : 38)
-            number(5)
-            number(Int(index))
+            appendExtendedPrefix(isBackground: isBackground, kind: 0x35, to: &output)
+            appendNumber(Int(index), to: &output)
         case .rgb(let r, let g, let b):
-            number(isBackground ? 48 : 38)
-            number(2)
-            number(Int(r))
-            number(Int(g))
-            number(Int(b))
+            appendExtendedPrefix(isBackground: isBackground, kind: 0x32, to: &output)
+            appendNumber(Int(r), to: &output)
+            output.append(0x3B)
+            appendNumber(Int(g), to: &output)
+            output.append(0x3B)
+            appendNumber(Int(b), to: &output)
         }
     }
 }

@@ -32,10 +32,22 @@ public enum ColorModeDetection {
     }
 
     /// The current process's colour mode: environment plus the terminfo entry of `TERM`.
-    public static func detectCurrent(environment: [String: String] = ProcessInfo.processInfo.environment) -> ColorMode {
+    public static func detectCurrent(environment: [String: String] = currentEnvironment) -> ColorMode {
         let term = environment["TERM"] ?? ""
         return detect(environment: environment,
                       terminfoColors: term.isEmpty ? nil : TerminfoReader.colors(term: term, environment: environment))
+    }
+}
+
+extension ColorModeDetection {
+    /// The variables colour and locale detection read, from the process environment
+    /// (without building Foundation's dictionary of every variable).
+    public static var currentEnvironment: [String: String] {
+        var environment: [String: String] = [:]
+        for name in ["NO_COLOR", "TERM", "COLORTERM", "LC_ALL", "LC_CTYPE", "LANG", "TERMINFO", "TERMINFO_DIRS", "HOME"] {
+            if let value = getenv(name) { environment[name] = String(cString: value) }
+        }
+        return environment
     }
 }
 
@@ -54,8 +66,8 @@ enum TerminfoReader {
         let hex = String(first.asciiValue ?? 0, radix: 16)
         for directory in directories {
             for sub in [String(first), hex] {
-                if let data = FileManager.default.contents(atPath: "\(directory)/\(sub)/\(term)") {
-                    return maxColors(in: [UInt8](data))
+                if let bytes = try? ImageDecoder.readBytes(atPath: "\(directory)/\(sub)/\(term)") {
+                    return maxColors(in: bytes)
                 }
             }
         }

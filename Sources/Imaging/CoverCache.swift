@@ -128,7 +128,7 @@ final class CoverCacheEngine: @unchecked Sendable {
 
     /// Renders now on the calling thread (or answers from the cache), filling the cache.
     func renderNow(imageFile: URL, options: RenderOptions) throws -> CellPicture {
-        let data = [UInt8](try ImageDecoder.readFile(imageFile))
+        let data = try ImageDecoder.readBytes(atPath: imageFile.path)
         return try picture(forBytes: data, identity: FileIdentity(imageFile), options: options)
     }
 

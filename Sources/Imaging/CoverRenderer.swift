@@ -100,6 +100,7 @@ public enum CoverRenderer {
     static let opaqueThreshold: Float = 0.5
 
     static func cells(from pixels: [Float], frame: (columns: Int, rows: Int), options: RenderOptions) -> CellPicture {
+        if options.colorMode == .palette16 { return ditheredCells(from: pixels, frame: frame, options: options) }
         var quantizer = ColorQuantizer(mode: options.colorMode)
         var cells = [PictureCell]()
         cells.reserveCapacity(frame.columns * frame.rows)
@@ -116,6 +117,41 @@ public enum CoverRenderer {
                     cells.append(PictureCell(glyph: " ", background: quantizer.color(mean)))
                 } else {
                     cells.append(halfBlock(upper: quantizer.color(upper), lower: quantizer.color(lower)))
+                }
+            }
+        }
+        return CellPicture(columns: frame.columns, rows: frame.rows, cells: cells)
+    }
+
+    /// 16 colours: the colours that will show (every half cell, or every cell's mean with
+    /// ASCII symbols) are chosen together by error diffusion.
+    static func ditheredCells(from pixels: [Float], frame: (columns: Int, rows: Int),
+                              options: RenderOptions) -> CellPicture {
+        let rowLength = frame.columns * 4
+        var grid: [LinearPixel] = []
+        let halves = options.symbols == .half
+        grid.reserveCapacity(frame.columns * frame.rows * (halves ? 2 : 1))
+        if halves {
+            for offset in stride(from: 0, to: rowLength * frame.rows * 2, by: 4) { grid.append(LinearPixel(pixels, at: offset)) }
+        } else {
+            for row in 0..<frame.rows {
+                for column in 0..<frame.columns {
+                    let top = (row * 2) * rowLength + column * 4
+                    grid.append(LinearPixel(mixing: LinearPixel(pixels, at: top), LinearPixel(pixels, at: top + rowLength)))
+                }
+            }
+        }
+        let indices = Dithering.systemIndices(grid, width: frame.columns, height: halves ? frame.rows * 2 : frame.rows)
+        var cells = [PictureCell]()
+        cells.reserveCapacity(frame.columns * frame.rows)
+        for row in 0..<frame.rows {
+            for column in 0..<frame.columns {
+                if halves {
+                    let upper = indices[(row * 2) * frame.columns + column].map(CellColor.indexed)
+                    let lower = indices[(row * 2 + 1) * frame.columns + column].map(CellColor.indexed)
+                    cells.append(halfBlock(upper: upper, lower: lower))
+                } else {
+                    cells.append(PictureCell(glyph: " ", background: indices[row * frame.columns + column].map(CellColor.indexed)))
                 }
             }
         }

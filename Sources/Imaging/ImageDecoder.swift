@@ -37,7 +37,7 @@ public enum ImageDecoder {
     }
 
     public static func decode(contentsOf url: URL, minimumSize: (width: Int, height: Int)? = nil) throws -> RGBAImage {
-        try decode(readFile(url), minimumSize: minimumSize)
+        try decode(readBytes(atPath: url.path), minimumSize: minimumSize)
     }
 
     /// Image files larger than this are refused unread (a cover is well under 10 MB).
@@ -46,21 +46,45 @@ public enum ImageDecoder {
     /// The bytes of an image file; devices, pipes, directories and huge files are refused
     /// before reading, so `/dev/zero` or a FIFO cannot hang or exhaust the process.
     public static func readFile(_ url: URL) throws -> Data {
+        Data(try readBytes(atPath: url.path))
+    }
+
+    /// `readFile` without Foundation: open (never blocking on a FIFO), check on the open
+    /// descriptor that it is a regular file of sane size, then read it whole. The file is
+    /// read rather than mapped, so a file truncated while we decode cannot fault.
+    public static func readBytes(atPath path: String) throws -> [UInt8] {
+        func failure(_ reason: String) -> ImageError { ImageError(.unreadable, "cannot read \(path): \(reason)") }
+        func systemReason() -> String {
+            switch errno {
+            case ENOENT: return "no such file"
+            case EACCES, EPERM: return "permission denied"
+            default: return String(cString: strerror(errno)).lowercased()
+            }
+        }
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { throw failure(systemReason()) }
+        defer { close(descriptor) }
         var info = stat()
-        guard stat(url.path, &info) == 0 else {
-            throw ImageError(.unreadable, "cannot read \(url.path): \(String(cString: strerror(errno)).lowercased())")
+        guard fstat(descriptor, &info) == 0 else { throw failure(systemReason()) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw failure("not a regular file") }
+        let size = Int(info.st_size)
+        guard size <= maximumFileSize else {
+            throw ImageError(.tooLarge, "\(path) is too large for an image (\(size >> 20) MB)")
         }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw ImageError(.unreadable, "cannot read \(url.path): not a regular file")
+        // The file may grow or shrink while it is read: read what is there, up to the limit.
+        var bytes = [UInt8](repeating: 0, count: size)
+        var count = 0
+        while count < bytes.count {
+            let got = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + count, $0.count - count) }
+            if got < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                throw failure(systemReason())
+            }
+            if got == 0 { break }
+            count += got
         }
-        guard Int(info.st_size) <= maximumFileSize else {
-            throw ImageError(.tooLarge, "\(url.path) is too large for an image (\(Int(info.st_size) >> 20) MB)")
-        }
-        do {
-            return try Data(contentsOf: url, options: .mappedIfSafe)
-        } catch {
-            throw ImageError(.unreadable, "cannot read \(url.path): \(readableReason(error))")
-        }
+        bytes.removeLast(bytes.count - count)
+        return bytes
     }
 
     static func decode(buffer: UnsafeRawBufferPointer, minimumSize: (width: Int, height: Int)?) throws -> RGBAImage {
@@ -79,6 +103,7 @@ public enum ImageDecoder {
             throw ImageError.corruptPNG(error.message)
         }
         try checkSize(Int(width), Int(height))
+        guard error.call({ ns_png_plausible(data, size, $0, $1) }) else { throw ImageError.corruptPNG(error.message) }
         let pixels = try [UInt8](unsafeUninitializedCapacity: Int(width) * Int(height) * 4) { buffer, count in
             guard error.call({ ns_png_decode(data, size, buffer.baseAddress, width, height, $0, $1) }) else {
                 throw ImageError.corruptPNG(error.message)
@@ -129,22 +154,6 @@ public enum ImageDecoder {
         if width > maximumSide || height > maximumSide || width * height > maximumPixels {
             throw ImageError.tooLarge(width: width, height: height)
         }
-    }
-
-    private static func readableReason(_ error: Error) -> String {
-        let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
-           underlying.domain == NSPOSIXErrorDomain, let code = POSIXErrorCode(rawValue: Int32(underlying.code)) {
-            return String(cString: strerror(code.rawValue))
-        }
-        if nsError.domain == NSCocoaErrorDomain {
-            switch nsError.code {
-            case NSFileReadNoSuchFileError: return "no such file"
-            case NSFileReadNoPermissionError: return "permission denied"
-            default: break
-            }
-        }
-        return nsError.localizedDescription
     }
 }
 

@@ -31,6 +31,11 @@ enum Palette {
         nearest(to: ColorScience.lab(r: r, g: g, b: b), among: 0..<16)
     }
 
+    /// Index (0...15) of the system colour nearest to a CIELAB colour (xterm's defaults).
+    static func nearestSystem(to lab: ColorScience.Lab) -> UInt8 {
+        nearest(to: lab, among: 0..<16)
+    }
+
     /// Palette entries' CIELAB coordinates and chroma, eight entries per vector.
     struct Batch {
         var first: Int

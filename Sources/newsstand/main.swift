@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import Imaging
 
 /// `newsstand`: a terminal newsstand. With no command it opens the shelf.
 struct Newsstand: ParsableCommand {
@@ -20,5 +22,10 @@ struct Inspect: ParsableCommand {
         subcommands: [InspectFeed.self, InspectArchive.self]
     )
 }
+
+// `render` is answered before ArgumentParser when its arguments are plain: building the
+// parser's view of every command cost more than decoding and drawing a cover. Help and
+// mistakes still go to ArgumentParser.
+if let request = RenderTool.parse(CommandLine.arguments.dropFirst()) { exit(RenderTool.run(request)) }
 
 Newsstand.main()

@@ -112,6 +112,40 @@ import Testing
         #expect(in16.cells == [PictureCell(glyph: "▀", foreground: .indexed(9), background: .indexed(0))])
     }
 
+    /// The colours a 16-colour picture shows, one per half cell.
+    static func systemIndices(_ picture: CellPicture) -> [UInt8] {
+        picture.cells.flatMap { cell -> [UInt8] in
+            let colours = cell.glyph == "▀" ? [cell.foreground, cell.background] : [cell.background, cell.background]
+            return colours.compactMap { if case .indexed(let index)? = $0 { return index } else { return nil } }
+        }
+    }
+
+    @Test func sixteenColoursDitherAColourThatIsNotInThePalette() {
+        // sRGB 160 grey lies between xterm's grey 8 (0x7F) and white-ish 7 (0xE5).
+        let image = RGBAImage(width: 40, height: 40, filledWith: (160, 160, 160, 255))
+        let options = RenderOptions(columns: 20, rows: 10, colorMode: .palette16, letterbox: false)
+        let indices = Self.systemIndices(CoverRenderer.render(image, options: options))
+        #expect(indices.count == 400)
+        #expect(Set(indices).count >= 2)
+        #expect(indices.allSatisfy { (0..<16).contains($0) })
+        // The mixture keeps the area's light (diffusion passes on most of each error).
+        let light = indices.map { Dithering.systemLinear[Int($0)].x }.reduce(0, +) / Float(indices.count)
+        let wanted = ColorScience.linearFromSRGB8[160]
+        #expect(abs(light - wanted) < 0.06, "mean light \(light), wanted \(wanted)")
+        // Without diffusion every pixel would be the one nearest colour.
+        let flat = Dithering.systemIndices(Array(repeating: LinearPixel(red: wanted, green: wanted, blue: wanted, alpha: 1), count: 400),
+                                           width: 20, height: 20, strength: 0)
+        #expect(Set(flat).count == 1)
+    }
+
+    @Test func sixteenColoursKeepPaletteColoursAndTransparencyClean() {
+        let red = RGBAImage(width: 20, height: 20, filledWith: (0xCD, 0, 0, 255))
+        let options = RenderOptions(columns: 10, rows: 5, colorMode: .palette16, letterbox: false)
+        #expect(Self.systemIndices(CoverRenderer.render(red, options: options)).allSatisfy { $0 == 1 })
+        let clear = RGBAImage(width: 20, height: 20, filledWith: (200, 100, 0, 0))
+        #expect(CoverRenderer.render(clear, options: options).cells.allSatisfy { $0 == .blank })
+    }
+
     @Test func noColourShadesWithALuminanceRamp() {
         let image = Fixtures.bands(width: 3, [(255, 255, 255), (255, 255, 255), (128, 128, 128), (128, 128, 128),
                                               (0, 0, 0), (0, 0, 0)])

@@ -73,6 +73,26 @@ enum Fixtures {
     }
 }
 
+extension Fixtures {
+    /// A progressive JPEG with one of its scans repeated a thousand times. libjpeg only
+    /// warns about a repeated scan and decodes it again: thousands would take seconds.
+    static func endlessScansJPEG() throws -> [UInt8] {
+        let bytes = try ImageEncoder.jpeg(gradient(width: 64, height: 64), progressive: true)
+        guard let start = (0..<(bytes.count - 1)).first(where: { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xDA }) else {
+            return bytes
+        }
+        var end = start + 2 + (Int(bytes[start + 2]) << 8 | Int(bytes[start + 3]))
+        while end + 1 < bytes.count, !(bytes[end] == 0xFF && bytes[end + 1] != 0 && !(0xD0...0xD7).contains(bytes[end + 1])) {
+            end += 1
+        }
+        let scan = Array(bytes[start..<end])
+        var hostile = Array(bytes[..<start])
+        for _ in 0..<1000 { hostile += scan }
+        hostile += bytes[start...]
+        return hostile
+    }
+}
+
 /// A deterministic pseudo-random sequence (tests must be repeatable).
 struct SplitMix64: RandomNumberGenerator {
     var state: UInt64

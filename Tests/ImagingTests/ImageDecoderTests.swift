@@ -1,3 +1,4 @@
+import CImageCodecs
 import Foundation
 import Testing
 @testable import Imaging
@@ -105,18 +106,8 @@ import Testing
     /// libjpeg only warns about a repeated scan and decodes it again: thousands of them
     /// would take seconds, so more than a few hundred scans is an error.
     @Test func endlessProgressiveScansAreRefused() throws {
-        let bytes = try ImageEncoder.jpeg(Fixtures.gradient(width: 64, height: 64), progressive: true)
-        let start = try #require((0..<(bytes.count - 1)).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xDA })
-        var end = start + 2 + (Int(bytes[start + 2]) << 8 | Int(bytes[start + 3]))
-        while end + 1 < bytes.count, !(bytes[end] == 0xFF && bytes[end + 1] != 0 && !(0xD0...0xD7).contains(bytes[end + 1])) {
-            end += 1
-        }
-        let scan = Array(bytes[start..<end])
-        var hostile = Array(bytes[..<start])
-        for _ in 0..<1000 { hostile += scan }
-        hostile += bytes[start...]
         #expect(throws: ImageError(.corrupt, "corrupt JPEG: too many progressive scans")) {
-            try ImageDecoder.decode(hostile)
+            try ImageDecoder.decode(try Fixtures.endlessScansJPEG())
         }
     }
 
@@ -170,5 +161,106 @@ import Testing
         let image = try ImageDecoder.decode(try Self.png16(width: 3, height: 2, sample: 0x8080))
         #expect(image.width == 3 && image.height == 2)
         #expect(Array(image.pixels.prefix(4)) == [128, 128, 128, 255])
+    }
+}
+
+/// Our own PNG loop (8-bit RGB/RGBA) must agree with libpng byte for byte.
+@Suite struct PNGFastPathTests {
+    /// An 8-bit PNG of `pixels` (3 or 4 channels) whose row `y` uses filter type `y % 5`,
+    /// so that every filter is exercised, in stored (uncompressed) deflate blocks.
+    static func filteredPNG(width: Int, height: Int, channels: Int, pixels: [UInt8]) -> [UInt8] {
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            let body = Array(type.utf8) + data
+            return Fixtures.bigEndian(UInt32(data.count)) + body + Fixtures.bigEndian(Fixtures.crc32(body[...]))
+        }
+        let stride = width * channels
+        var raw: [UInt8] = []
+        for y in 0..<height {
+            let filter = y % 5
+            raw.append(UInt8(filter))
+            for i in 0..<stride {
+                let x = Int(pixels[y * stride + i])
+                let a = i >= channels ? Int(pixels[y * stride + i - channels]) : 0
+                let b = y > 0 ? Int(pixels[(y - 1) * stride + i]) : 0
+                let c = (y > 0 && i >= channels) ? Int(pixels[(y - 1) * stride + i - channels]) : 0
+                let predictor: Int
+                switch filter {
+                case 1: predictor = a
+                case 2: predictor = b
+                case 3: predictor = (a + b) / 2
+                case 4:
+                    let p = a + b - c, pa = abs(p - a), pb = abs(p - b), pc = abs(p - c)
+                    predictor = pa <= pb && pa <= pc ? a : (pb <= pc ? b : c)
+                default: predictor = 0
+                }
+                raw.append(UInt8((x - predictor) & 0xFF))
+            }
+        }
+        var zlib: [UInt8] = [0x78, 0x01]
+        var offset = 0
+        repeat {
+            let count = min(65535, raw.count - offset)
+            let last: UInt8 = offset + count == raw.count ? 1 : 0
+            zlib += [last, UInt8(count & 0xFF), UInt8(count >> 8), UInt8(~count & 0xFF), UInt8((~count >> 8) & 0xFF)]
+            zlib += raw[offset..<(offset + count)]
+            offset += count
+        } while offset < raw.count
+        var a: UInt32 = 1, b: UInt32 = 0
+        for byte in raw { a = (a + UInt32(byte)) % 65521; b = (b + a) % 65521 }
+        zlib += Fixtures.bigEndian(b << 16 | a)
+        let header = Fixtures.bigEndian(UInt32(width)) + Fixtures.bigEndian(UInt32(height))
+            + [8, channels == 4 ? 6 : 2, 0, 0, 0]
+        // Split the data over two IDAT chunks, as encoders do for large images.
+        let half = zlib.count / 2
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header)
+            + chunk("IDAT", Array(zlib[..<half])) + chunk("IDAT", Array(zlib[half...])) + chunk("IEND", [])
+    }
+
+    static func noise(count: Int, seed: UInt64) -> [UInt8] {
+        var random = SplitMix64(state: seed)
+        // Smooth ramps plus noise: predictors matter, and every byte value occurs.
+        return (0..<count).map { UInt8(truncatingIfNeeded: $0 / 3 + Int.random(in: 0...40, using: &random)) }
+    }
+
+    @Test(arguments: [3, 4])
+    func everyFilterDecodesLikeLibpng(channels: Int) throws {
+        let width = 37, height = 23
+        let pixels = Self.noise(count: width * height * channels, seed: UInt64(channels))
+        let png = Self.filteredPNG(width: width, height: height, channels: channels, pixels: pixels)
+        let decoded = try ImageDecoder.decode(png)
+        var expected: [UInt8] = []
+        for index in 0..<(width * height) {
+            expected += pixels[(index * channels)..<(index * channels + 3)]
+            expected.append(channels == 4 ? pixels[index * channels + 3] : 255)
+        }
+        #expect(decoded == RGBAImage(width: width, height: height, pixels: expected))
+        // And libpng, through its own path, agrees.
+        var reference = [UInt8](repeating: 0, count: width * height * 4)
+        var message = [CChar](repeating: 0, count: 200)
+        let status = png.withUnsafeBufferPointer { data in
+            ns_png_decode_libpng(data.baseAddress, data.count, &reference, UInt32(width), UInt32(height), &message, 200)
+        }
+        #expect(status == 0)
+        #expect(reference == expected)
+    }
+
+    @Test func libpngsOwnFilesDecodeTheSameThroughBothPaths() throws {
+        for (width, height, alpha) in [(120, 90, UInt8(255)), (33, 71, 128), (1, 1, 255)] {
+            var image = Fixtures.gradient(width: width, height: height, alpha: alpha)
+            var random = SplitMix64(state: UInt64(width))
+            for index in image.pixels.indices where index % 4 != 3 {
+                image.pixels[index] = image.pixels[index] &+ UInt8.random(in: 0...30, using: &random)
+            }
+            #expect(try ImageDecoder.decode(ImageEncoder.png(image)) == image)
+        }
+    }
+
+    @Test func damagedDataInOurPathIsAnError() throws {
+        let pixels = Self.noise(count: 20 * 20 * 3, seed: 9)
+        var png = Self.filteredPNG(width: 20, height: 20, channels: 3, pixels: pixels)
+        png[60] ^= 0xFF  // inside the first IDAT: its CRC no longer matches
+        #expect { try ImageDecoder.decode(png) } throws: { error in
+            (error as? ImageError)?.kind == .corrupt && "\(error)".hasPrefix("corrupt PNG: ")
+        }
     }
 }

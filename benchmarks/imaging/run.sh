@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
-# Side-by-side benchmark of `newsstand render` against `chafa --symbols vhalf`:
-# quality (mean CIEDE2000 from ../shared/tools/halfblock_quality.py), whole-process time
-# (hyperfine, or a loop without it), peak memory (/usr/bin/time -v) and twenty covers in
-# one process. Never run by `swift test`.
+# Side-by-side benchmark of `newsstand render` against `chafa --symbols vhalf`, in one run:
+# quality (mean CIEDE2000 from ../shared/tools/halfblock_quality.py) in truecolor, 256 and
+# 16 colours; whole-process wall time (hyperfine, or a loop without it); instructions
+# executed (valgrind's callgrind: repeatable on a loaded machine); peak memory
+# (/usr/bin/time -v); twenty covers in one process; then the in-process benchmark
+# (shelf.sh: one cover step by step, 24 different covers through CoverCache).
+# Never run by `swift test`.
 #
 #   benchmarks/imaging/run.sh [IMAGE...]        (default: ../shared/covers/*)
 #   SIZE=30x22 RUNS=30 NEWSSTAND=path/to/binary benchmarks/imaging/run.sh
 #
-# The in-process part (benchmarks/imaging/shelf.swift) is compiled against the release
-# build's Imaging object files, so it needs `swift build -c release` to have run here.
-#
 # Needs: swift, chafa (apt-get install chafa), python3 with numpy and Pillow
-# (pip install pillow); hyperfine is used when installed.
+# (pip install pillow); hyperfine and valgrind are used when installed.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 shared="${SHARED:-$root/../shared}"
@@ -59,19 +59,49 @@ peak_mb() {  # COMMAND... -> peak resident memory in MB
     /usr/bin/time -v "$@" 2>&1 >/dev/null | awk -F: '/Maximum resident/ { printf "%.1f\n", $2 / 1024 }'
 }
 
-echo "newsstand render vs chafa $(chafa --version | head -1 | awk '{print $3}') --symbols vhalf, $size cells, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores"
+# Instruction counts (valgrind's callgrind) are repeatable on a shared, loaded machine,
+# unlike wall time. Valgrind 3.19 cannot read the DWARF 5 that Swift writes: count a copy
+# without debug information.
+instructions() {  # COMMAND... -> instructions executed (all threads), in millions
+    if command -v valgrind >/dev/null; then
+        valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
+            awk '/refs:/ { gsub(",", "", $NF); printf "%.1f\n", $NF / 1e6 }'
+    else
+        echo "-"
+    fi
+}
+stripped="$work/newsstand-stripped"
+objcopy --strip-debug "$NEWSSTAND" "$stripped" 2>/dev/null || cp "$NEWSSTAND" "$stripped"
+
+score() {  # ANSI_FILE IMAGE [KEY] -> mean dE00 (or another metric)
+    python3 "$quality" "$1" "$2" "$size" --json |
+        python3 -c 'import json,sys; print("%.3f" % json.load(sys.stdin)[sys.argv[1]])' "${3:-dE00_mean}"
+}
+
+echo "newsstand render vs chafa $(chafa --version | head -1 | awk '{print $3}') --symbols vhalf, $size cells, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg)"
 echo
-echo "(times: mean wall clock, and in brackets mean user CPU, over $runs runs)"
-printf '| %-22s | %-9s | %9s | %9s | %12s | %12s | %8s | %8s |\n' image colours "ours ΔE00" "chafa ΔE00" "ours ms" "chafa ms" "ours MB" "chafa MB"
-printf '|%s|%s|%s|%s|%s|%s|%s|%s|\n' "------------------------" "-----------" "-----------" "------------" "--------------" "--------------" "----------" "----------"
+echo "(quality: mean ΔE00, for 16 colours also after a 3×3 blur, which credits dithering; times: mean wall clock"
+echo " over $runs runs, user CPU in brackets; instructions: callgrind, all threads; ratios ours ÷ chafa)"
+printf '| %-20s | %-9s | %-15s | %-15s | %-12s | %-12s | %-5s | %-9s | %-9s | %-5s | %-7s | %-8s |\n' image colours "ours ΔE00" "chafa ΔE00" "ours ms" "chafa ms" ratio "ours Minstr" "chafa Minstr" ratio "ours MB" "chafa MB"
+printf '|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|\n' "----------------------" "-----------" "-----------------" "-----------------" "--------------" "--------------" "-------" "-----------" "-----------" "-------" "---------" "----------"
 for image in "${images[@]}"; do
-    for mode in truecolor 256; do
+    for mode in truecolor 256 16; do
         ours "$mode" "$image" >"$work/ours.ans"
         theirs "$mode" "$image" >"$work/chafa.ans" 2>/dev/null
-        printf '| %-22s | %-9s | %9s | %10s | %12s | %12s | %8s | %8s |\n' "$(basename "$image")" "$mode" \
-            "$(score "$work/ours.ans" "$image")" "$(score "$work/chafa.ans" "$image")" \
-            "$(mean_ms "$NEWSSTAND" render --size "$size" --colors "$mode" "$image")" \
-            "$(mean_ms chafa --symbols vhalf --size "$size" -c "$(chafa_colors "$mode")" --animate off "$image")" \
+        ours_q="$(score "$work/ours.ans" "$image")"
+        chafa_q="$(score "$work/chafa.ans" "$image")"
+        if [ "$mode" = 16 ]; then
+            ours_q="$ours_q / $(score "$work/ours.ans" "$image" dE00_blur3_mean)"
+            chafa_q="$chafa_q / $(score "$work/chafa.ans" "$image" dE00_blur3_mean)"
+        fi
+        ours_ms="$(mean_ms "$NEWSSTAND" render --size "$size" --colors "$mode" "$image")"
+        chafa_ms="$(mean_ms chafa --symbols vhalf --size "$size" -c "$(chafa_colors "$mode")" --animate off "$image")"
+        ours_i="$(instructions "$stripped" render --size "$size" --colors "$mode" "$image")"
+        chafa_i="$(instructions chafa --symbols vhalf --size "$size" -c "$(chafa_colors "$mode")" --animate off "$image")"
+        printf '| %-20s | %-9s | %-15s | %-15s | %-12s | %-12s | %5s | %9s | %9s | %5s | %7s | %8s |\n' "$(basename "$image")" "$mode" \
+            "$ours_q" "$chafa_q" "$ours_ms" "$chafa_ms" \
+            "$(awk -v a="${ours_ms%% *}" -v b="${chafa_ms%% *}" 'BEGIN { printf "%.2f", a / b }')" \
+            "$ours_i" "$chafa_i" "$(awk -v a="$ours_i" -v b="$chafa_i" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')" \
             "$(peak_mb "$NEWSSTAND" render --size "$size" --colors "$mode" "$image")" \
             "$(peak_mb chafa --symbols vhalf --size "$size" -c "$(chafa_colors "$mode")" --animate off "$image")"
     done
@@ -88,12 +118,6 @@ echo
 echo "20 covers in one process: ours ${ours_batch} ms, chafa ${chafa_batch} ms"
 echo "in-process per cover (ours, wall (t20 - t1) / 19): $(awk -v a="${ours_batch%% *}" -v b="${ours_one%% *}" 'BEGIN { printf "%.2f", (a - b) / 19 }') ms"
 
-# In-process: decode and render times, and a shelf of 24 covers through CoverCache.
-release="$root/.build/release"
-if [ -d "$release/Imaging.build" ]; then
-    swiftc -O -module-cache-path "$work/module-cache" "$root/benchmarks/imaging/shelf.swift" \
-        -I "$release/Modules" -Xcc -fmodule-map-file="$release/CImageCodecs.build/module.modulemap" \
-        "$release"/Imaging.build/*.o "$release/CImageCodecs.build/codecs.c.o" -lpng16 -ljpeg -o "$work/shelf"
-    echo
-    "$work/shelf" "${images[@]}"
-fi
+# In-process: one cover step by step, and a shelf of 24 different covers (shelf.sh).
+echo
+"$root/benchmarks/imaging/shelf.sh" "$root/sample-feed"

@@ -6,7 +6,8 @@
 // Every function returns 0 on success and a non-zero value on failure, with a
 // human-readable reason in `err` (always NUL-terminated). No function ever ends
 // the process: libjpeg errors longjmp back to the caller of libjpeg inside this
-// file, and libpng is used through its simplified API, which reports errors.
+// file; libpng is used through its simplified API, which reports errors; and our
+// own PNG loop (8-bit RGB/RGBA) checks every length, CRC and zlib status.
 //
 // Decoding is two-phase so that the caller (Swift) owns the pixel memory and can
 // refuse enormous images before anything is allocated: `*_info` parses only the
@@ -19,8 +20,16 @@
 
 int ns_png_info(const uint8_t *data, size_t size, uint32_t *width, uint32_t *height,
                 char *err, size_t err_len);
+/// 8-bit RGB and RGBA files without interlacing, transparency key or unusual gamma are
+/// decoded by our own loop (zlib + unfiltering); everything else by libpng.
 int ns_png_decode(const uint8_t *data, size_t size, uint8_t *rgba, uint32_t width,
                   uint32_t height, char *err, size_t err_len);
+/// 0 when the file's compressed image data could hold the pixels its header claims
+/// (deflate expands at most ~1032×); checked before the pixel buffer is allocated.
+int ns_png_plausible(const uint8_t *data, size_t size, char *err, size_t err_len);
+/// Always libpng's simplified API (tests compare the two).
+int ns_png_decode_libpng(const uint8_t *data, size_t size, uint8_t *rgba, uint32_t width,
+                         uint32_t height, char *err, size_t err_len);
 
 /// `scale_num` / 8 is the DCT scaling factor (1...16); `out_*` receive the size of
 /// the decoded picture at that scale, `width`/`height` the size stored in the file.

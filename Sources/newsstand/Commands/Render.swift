@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import Imaging
 
 /// `newsstand render IMAGE...`: draws PNG or JPEG images with half blocks on standard output.
@@ -22,27 +21,10 @@ struct Render: ParsableCommand {
     var symbols: SymbolChoice?
 
     func run() throws {
-        let environment = ProcessInfo.processInfo.environment
-        let mode = colors.mode ?? ColorModeDetection.detectCurrent(environment: environment)
-        let symbols = symbols?.symbols ?? (ColorModeDetection.prefersASCII(environment: environment) ? .ascii : .half)
-        let size = size ?? Size.terminal ?? Size(columns: 40, rows: 20)
-        let options = RenderOptions(columns: size.columns, rows: size.rows, colorMode: mode,
-                                    symbols: symbols, letterbox: false)
-        var failures: [String] = []
-        for image in images {
-            do {
-                let url = URL(fileURLWithPath: image)
-                let decoded = try ImageDecoder.decode(contentsOf: url, minimumSize: options.pixelSize)
-                let picture = CoverRenderer.render(decoded, options: options)
-                FileHandle.standardOutput.write(Data(picture.ansi().utf8))
-            } catch let error as ImageError {
-                // A file read error already names the file.
-                failures.append(error.kind == .unreadable ? "\(error)" : "\(image): \(error)")
-            }
-        }
-        // One line per bad file; ArgumentParser prints the last as "Error: ...".
-        for failure in failures.dropLast() { FileHandle.standardError.write(Data("Error: \(failure)\n".utf8)) }
-        if let last = failures.last { throw RenderFailure(last) }
+        let request = RenderTool.Request(images: images, size: size?.cells, colorMode: colors.mode,
+                                         symbols: symbols?.symbols)
+        let status = RenderTool.run(request)
+        if status != 0 { throw ExitCode(status) }
     }
 
     func validate() throws {
@@ -50,35 +32,13 @@ struct Render: ParsableCommand {
     }
 }
 
-/// A failure printed as one line, without ArgumentParser's usage text.
-private struct RenderFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
 extension Render {
     struct Size: ExpressibleByArgument {
-        var columns: Int
-        var rows: Int
-
-        init(columns: Int, rows: Int) {
-            self.columns = columns
-            self.rows = rows
-        }
+        var cells: RenderTool.CellSize
 
         init?(argument: String) {
-            let parts = argument.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-            guard parts.count == 2, let columns = Int(parts[0]), let rows = Int(parts[1]),
-                  (1...1000).contains(columns), (1...1000).contains(rows) else { return nil }
-            self.init(columns: columns, rows: rows)
-        }
-
-        /// The terminal's size less one row for the prompt, when standard output is one.
-        static var terminal: Size? {
-            var window = winsize()
-            guard isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &window) == 0,
-                  window.ws_col > 0, window.ws_row > 1 else { return nil }
-            return Size(columns: Int(window.ws_col), rows: Int(window.ws_row) - 1)
+            guard let cells = RenderTool.CellSize(argument: argument) else { return nil }
+            self.cells = cells
         }
     }
 
