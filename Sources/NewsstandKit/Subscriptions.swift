@@ -3,14 +3,21 @@ import Feeds
 
 /// Subscribing and refreshing: feed bytes → `Feeds` → the library.
 extension Library {
-    /// Adds a publication by its feed URL and lists its issues.
+    /// Adds a publication by its feed URL and lists its issues. `pushURL` overrides the
+    /// feed's push channel; `autoDownload` turns automatic download of new issues on or off
+    /// (nil leaves it as it is).
     @discardableResult
-    public func subscribe(feedURL: URL) throws -> (Publication, SyncResult) {
-        let data = try FeedFetcher.fetch(feedURL)
-        let document = try FeedParser.parse(data, url: feedURL)
+    public func subscribe(feedURL: URL, pushURL: URL? = nil, autoDownload: Bool? = nil) throws -> (Publication, SyncResult) {
+        guard case let .fetched(document, validator) = try FeedFetcher.document(at: feedURL, validator: nil) else {
+            throw DownloadError(message: "\(feedURL.absoluteString) answered 304 Not Modified to an unconditional request")
+        }
         var publication = try publications().first { $0.feedURL == feedURL.absoluteString }
             ?? Publication(feedURL: feedURL.absoluteString, title: document.publication.title)
         apply(document.publication, to: &publication)
+        if let pushURL { publication.pushURL = pushURL.absoluteString }
+        if let autoDownload { publication.autoDownload = autoDownload }
+        publication.etag = validator.etag
+        publication.lastModified = validator.lastModified
         publication.lastRefresh = Date()
         publication.lastError = nil
         publication = try save(publication)
@@ -19,7 +26,9 @@ extension Library {
         return (publication, result)
     }
 
-    /// Fetches a publication's feed again and brings its issues up to date.
+    /// Fetches a publication's feed again and brings its issues up to date. The stored
+    /// ETag / Last-Modified make the request conditional: a 304 leaves everything as it
+    /// was (`SyncResult.unchanged`), without parsing anything.
     @discardableResult
     public func refresh(_ publication: Publication) throws -> SyncResult {
         guard let url = URL(string: publication.feedURL) else {
@@ -27,9 +36,17 @@ extension Library {
         }
         var updated = publication
         do {
-            let data = try FeedFetcher.fetch(url)
-            let document = try FeedParser.parse(data, url: url)
+            let stored = TransferValidator(etag: publication.etag, lastModified: publication.lastModified)
+            guard case let .fetched(document, validator) = try FeedFetcher.document(at: url, validator: stored.isEmpty ? nil : stored) else {
+                try db.write { db in
+                    try db.execute(sql: "UPDATE publication SET lastRefresh = ?, lastError = NULL WHERE id = ?",
+                                   arguments: [Date(), publication.id])
+                }
+                return SyncResult(added: [], updated: 0, unchanged: true)
+            }
             apply(document.publication, to: &updated)
+            updated.etag = validator.etag
+            updated.lastModified = validator.lastModified
             updated.lastRefresh = Date()
             updated.lastError = nil
             updated = try save(updated)
@@ -77,12 +94,15 @@ extension Library {
         if let type = info.bindingType, ["magazine", "newspaper"].contains(type) { publication.bindingType = type }
         if let edge = info.bindingEdge, ["left", "right", "bottom"].contains(edge) { publication.bindingEdge = edge }
         else if info.bindingType == "newspaper" { publication.bindingEdge = "bottom" }
-        publication.pushURL = info.pushURL?.absoluteString ?? publication.pushURL
+        // A channel given with `subscribe --push` (or found earlier) stays.
+        publication.pushURL = publication.pushURL ?? info.pushURL?.absoluteString
     }
 
     public struct SyncResult: Sendable, Equatable {
         public var added: [String]
         public var updated: Int
+        /// The server answered 304: the feed has not changed since the last refresh.
+        public var unchanged = false
     }
 
     /// Adds entries not yet in the library and refreshes the metadata of known ones, in
@@ -138,27 +158,3 @@ extension Library {
     }
 }
 
-/// Reads a feed's bytes from a file or over HTTP(S).
-public enum FeedFetcher {
-    static let maximumSize = 64 << 20
-    static let maximumCoverSize: Int64 = 32 << 20
-
-    public static func fetch(_ url: URL) throws -> Data {
-        if url.isFileURL {
-            do { return try Data(contentsOf: url) } catch {
-                throw DownloadError(message: "cannot read feed \(url.path): \(error.localizedDescription)")
-            }
-        }
-        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            throw DownloadError(message: "'\(url.absoluteString)' is not an http, https or file URL")
-        }
-        let part = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-feed-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: part) }
-        let transfer = Transfer(request: TransferRequest(url: url, headers: ["Accept": "application/atom+xml, application/xml, application/json;q=0.9, */*;q=0.5"]),
-                                partFile: part)
-        let result = try TransferRunner.run(transfer, validator: nil, policy: .standard, progress: { _ in })
-        let data = try Data(contentsOf: result.file)
-        guard data.count <= maximumSize else { throw DownloadError(message: "feed at \(url.absoluteString) is larger than 64 MB") }
-        return data
-    }
-}
