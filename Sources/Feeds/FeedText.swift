@@ -1,11 +1,11 @@
 import Foundation
 
 /// Cleaning of every string a feed supplies before it leaves this module.
-enum FeedText {
+public enum FeedText {
     /// One line of text: control characters (C0, DEL, C1), bidirectional controls and BOMs
     /// removed, whitespace runs (NBSP and line separators included) collapsed to one space,
     /// trimmed. Nil when nothing is left. Works on UTF-8 bytes; clean text is returned as is.
-    static func line(_ raw: String?) -> String? {
+    public static func line(_ raw: String?) -> String? {
         guard let raw else { return nil }
         var text = raw
         return text.withUTF8 { bytes -> String? in

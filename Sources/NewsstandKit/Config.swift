@@ -18,11 +18,15 @@ public struct Config: Sendable {
     public var maxConcurrentDownloads = 2
     /// By host name (with `:port` when one is given).
     public var credentials: [String: Credentials] = [:]
+    /// `poll_interval` (seconds): how often `agent --watch` refreshes feeds without a push channel.
+    public var pollInterval: TimeInterval = 3600
+    /// `dont_throttle_newsstand_content_notifications`: no 24 h limit on automatic downloads.
+    public var dontThrottleContentNotifications = false
 
     public init() {}
 
     public static let knownKeys: Set<String> = ["max_concurrent_downloads", "credentials", "theme", "cache_limit",
-                                                "dont_throttle_newsstand_content_notifications"]
+                                                "dont_throttle_newsstand_content_notifications", "poll_interval"]
 
     /// The configuration in `paths.configFile`, or the defaults when there is none.
     public static func load(paths: Paths) throws -> Config {
@@ -43,6 +47,7 @@ public struct Config: Sendable {
             }
             config.maxConcurrentDownloads = count
         }
+        try parsePushSettings(table, file: file, into: &config)
         if let value = table["credentials"] {
             guard let hosts = value.table else { throw ConfigError(file: file, message: "credentials must be a table of hosts") }
             for (host, entry) in hosts {

@@ -107,6 +107,7 @@ public final class Library: @unchecked Sendable {
                 t.column("value", .text)
             }
         }
+        registerPushMigration(&migrator)
         return migrator
     }
 
