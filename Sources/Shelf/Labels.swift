@@ -9,6 +9,8 @@ enum IssueLabel: Equatable {
     case read(unread: Bool, progress: Double?)
     case failed(String)
     case removedToSaveSpace
+    /// A push's automatic download was held back (one a day): when the next may run.
+    case throttled(next: Date)
 
     init(_ tile: IssueTile) {
         let issue = tile.issue
@@ -24,6 +26,8 @@ enum IssueLabel: Equatable {
         case .none:
             if let error = issue.lastError ?? (tile.download?.state == .failed ? tile.download?.lastError : nil) {
                 self = .failed(error)
+            } else if let throttle = tile.throttle {
+                self = .throttled(next: throttle.nextAllowed)
             } else if issue.evicted {
                 self = .removedToSaveSpace
             } else {
@@ -47,11 +51,14 @@ enum Format {
         return bytes(Int64(bytesPerSecond)) + "/s"
     }
 
-    static let day: DateFormatter = {
+    static let day = utc("d MMM yyyy")
+    static let dayAndTime = utc("d MMM HH:mm 'UTC'")
+
+    private static func utc(_ format: String) -> DateFormatter {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "d MMM yyyy"
+        formatter.dateFormat = format
         return formatter
-    }()
+    }
 }

@@ -203,6 +203,9 @@ extension ShelfApp {
         case .removedToSaveSpace:
             canvas.put("Removed to save space", x: x, y: y, style: theme.dimText)
             canvas.put("TAP TO DOWNLOAD", x: x, y: y + 1, style: theme.title)
+        case .throttled(let next):
+            canvas.put("Auto-download paused until " + Format.dayAndTime.string(from: next), x: x, y: y, style: theme.dimText)
+            canvas.put("TAP TO DOWNLOAD", x: x, y: y + 1, style: theme.title)
         case .failed(let reason):
             canvas.put("FAILED: " + DisplayWidth.truncate(Sanitizer.clean(reason), to: max(1, state.width - x - 10)), x: x, y: y, style: theme.error)
             canvas.put("TAP TO TRY AGAIN", x: x, y: y + 1, style: theme.title)

@@ -42,15 +42,7 @@ final class FeedTestServer: @unchecked Sendable {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
-        var bytes: [UInt8] = []
-        var byte: UInt8 = 0
-        while true {
-            let got = read(output.fileHandleForReading.fileDescriptor, &byte, 1)
-            if got < 0 && errno == EINTR { continue }
-            if got <= 0 || byte == 0x0A { break }
-            bytes.append(byte)
-        }
-        guard let port = Int(String(decoding: bytes, as: UTF8.self)) else {
+        guard let port = Int(TestHTTPServer.readLine(from: output.fileHandleForReading.fileDescriptor)) else {
             process.terminate()
             throw StartFailure(description: "the feed test server (python3) did not start")
         }
