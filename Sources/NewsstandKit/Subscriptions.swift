@@ -60,13 +60,17 @@ extension Library {
         }
     }
 
-    /// Brings http(s) covers of a publication and its issues into the cover cache, so the
-    /// shelf can draw them offline. A cover that fails stays a placeholder until the next
+    /// Brings http(s) covers of a publication and its newest issues into the cover cache, so
+    /// the shelf can draw them offline. A cover that fails stays a placeholder until the next
     /// refresh; it never fails the refresh.
+    static let remoteCoversPerRefresh = 48
+
     @discardableResult
     public func fetchRemoteCovers(for publication: Publication) -> Int {
         guard let id = publication.id else { return 0 }
-        let issueCovers = ((try? issues(publicationID: id)) ?? []).compactMap(\.coverURL)
+        // The newest issues' covers only: a catalog of thousands would otherwise mean
+        // thousands of requests at every refresh.
+        let issueCovers = ((try? issues(publicationID: id)) ?? []).prefix(Self.remoteCoversPerRefresh).compactMap(\.coverURL)
         var fetched = 0
         for text in [publication.coverURL].compactMap({ $0 }) + issueCovers {
             guard let url = URL(string: text), !url.isFileURL, localFile(forCover: text) == nil else { continue }
@@ -107,30 +111,39 @@ extension Library {
 
     /// Adds entries not yet in the library and refreshes the metadata of known ones, in
     /// one transaction. An entry whose name belongs to another publication is left alone.
+    /// `updated` counts the known issues whose metadata changed.
     public func sync(_ publication: Publication, entries: [FeedEntry]) throws -> SyncResult {
         guard let publicationID = publication.id else { throw LibraryError.noSuchPublication(publication.title) }
         var added: [String] = []
         var updated = 0
         try db.write { db in
+            // One query for what is known (a catalog may list tens of thousands of issues),
+            // and an UPDATE only for an issue whose feed metadata changed.
+            var known: [String: Issue] = [:]
+            for issue in try Issue.fetchAll(db) { known[issue.name] = issue }
             for entry in entries {
-                if var existing = try Issue.filter(sql: "name = ?", arguments: [entry.name]).fetchOne(db) {
+                if let existing = known[entry.name] {
                     guard existing.publicationId == publicationID else { continue }
-                    existing.title = entry.title
-                    existing.date = entry.date
-                    existing.summary = entry.summary
-                    existing.coverURL = (entry.coverURL ?? entry.thumbnailURL)?.absoluteString ?? existing.coverURL
-                    existing.contentURL = entry.contentURL?.absoluteString ?? existing.contentURL
-                    existing.contentType = entry.contentType ?? existing.contentType
-                    existing.contentLength = entry.contentLength ?? existing.contentLength
-                    existing.sha256 = entry.sha256 ?? existing.sha256
-                    try existing.update(db)
-                    updated += 1
+                    var changed = existing
+                    changed.title = entry.title
+                    changed.date = entry.date
+                    changed.summary = entry.summary
+                    changed.coverURL = (entry.coverURL ?? entry.thumbnailURL)?.absoluteString ?? existing.coverURL
+                    changed.contentURL = entry.contentURL?.absoluteString ?? existing.contentURL
+                    changed.contentType = entry.contentType ?? existing.contentType
+                    changed.contentLength = entry.contentLength ?? existing.contentLength
+                    changed.sha256 = entry.sha256 ?? existing.sha256
+                    if changed != existing {
+                        try changed.update(db)
+                        updated += 1
+                    }
                 } else {
                     var issue = Issue(publicationId: publicationID, name: entry.name, date: entry.date, title: entry.title,
                                       summary: entry.summary, coverURL: (entry.coverURL ?? entry.thumbnailURL)?.absoluteString,
                                       contentURL: entry.contentURL?.absoluteString, contentType: entry.contentType,
                                       contentLength: entry.contentLength, sha256: entry.sha256)
                     try issue.insert(db)
+                    known[entry.name] = issue
                     added.append(entry.name)
                 }
             }
