@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Feeds
 @testable import NewsstandKit
 
 /// An Atom feed of `count` issues named `prefix-1` … with a zip content link each.
@@ -51,6 +52,7 @@ func atomFeed(title: String, issues: [String], next: String? = nil, push: String
         let third = try library.refresh(try reloaded(publication, in: library))
         #expect(!third.unchanged)
         #expect(third.added == ["cw-3"])
+        #expect(third.updated == 0)  // cw-1 and cw-2 did not change: no UPDATE
         let after = try reloaded(publication, in: library)
         #expect(after.etag != nil && after.etag != etag)
         requests = server.requests(path: "weekly.xml", atLeast: 3)
@@ -74,6 +76,32 @@ func atomFeed(title: String, issues: [String], next: String? = nil, push: String
         #expect(throws: TransferError.self) { try temporary.library.refresh(publication) }
         let stored = try reloaded(publication, in: temporary.library)
         #expect(stored.lastError?.contains("404") == true)
+    }
+}
+
+@Suite struct SyncTests {
+    @Test func changedEntriesAreUpdatedAndANameTwiceInOneFeedIsAddedOnce() throws {
+        let temporary = try TemporaryLibrary()
+        let library = temporary.library
+        let publication = try library.save(Publication(feedURL: "file:///sync.xml", title: "Sync"))
+        let date = Date(timeIntervalSince1970: 1_790_000_000)
+        let first = try library.sync(publication, entries: [
+            FeedEntry(name: "s-1", title: "One", date: date),
+            FeedEntry(name: "s-2", title: "Two", date: date),
+            FeedEntry(name: "s-1", title: "One again", date: date),
+        ])
+        #expect(first.added == ["s-1", "s-2"])
+        #expect(try library.issue(named: "s-1")?.title == "One")
+        let second = try library.sync(publication, entries: [
+            FeedEntry(name: "s-1", title: "One", date: date),
+            FeedEntry(name: "s-2", title: "Two, corrected", date: date, contentURL: URL(string: "https://example.org/2.zip")),
+        ])
+        #expect(second.added.isEmpty)
+        #expect(second.updated == 1)
+        let two = try #require(try library.issue(named: "s-2"))
+        #expect(two.title == "Two, corrected")
+        #expect(two.contentURL == "https://example.org/2.zip")
+        #expect(two.date == date)
     }
 }
 
