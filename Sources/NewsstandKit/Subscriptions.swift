@@ -61,11 +61,13 @@ extension Library {
         }
     }
 
+    static let remoteCoversPerRefresh = 48
+    /// Covers fetched at once: over a real network each one is mostly waiting.
+    static let coverFetchesAtOnce = 6
+
     /// Brings http(s) covers of a publication and its newest issues into the cover cache, so
     /// the shelf can draw them offline. A cover that fails stays a placeholder until the next
     /// refresh; it never fails the refresh.
-    static let remoteCoversPerRefresh = 48
-
     @discardableResult
     public func fetchRemoteCovers(for publication: Publication) -> Int {
         guard let id = publication.id else { return 0 }
@@ -76,25 +78,40 @@ extension Library {
                 SELECT coverURL FROM issue WHERE publicationId = ? AND coverURL IS NOT NULL ORDER BY date DESC, id DESC LIMIT ?
                 """, arguments: [id, Self.remoteCoversPerRefresh])
         }) ?? []
-        let issueCovers = newest
+        var seen = Set<String>()
+        let wanted = ([publication.coverURL].compactMap { $0 } + newest).compactMap { text -> URL? in
+            guard seen.insert(text).inserted, let url = URL(string: text), !url.isFileURL, localFile(forCover: text) == nil else { return nil }
+            return url
+        }
+        guard !wanted.isEmpty else { return 0 }
+        let lock = NSLock()
+        var next = 0
         var fetched = 0
-        for text in [publication.coverURL].compactMap({ $0 }) + issueCovers {
-            guard let url = URL(string: text), !url.isFileURL, localFile(forCover: text) == nil else { continue }
-            let target = paths.coversDirectory.appendingPathComponent(CoverFileName.make(for: url))
-            let part = target.appendingPathExtension("part")
-            let transfer = Transfer(request: TransferRequest(url: url, headers: [:]), partFile: part)
-            do {
-                let result = try TransferRunner.run(transfer, validator: nil, policy: RetryPolicy(maxAttempts: 2, baseDelay: 0.5, maxDelay: 1),
-                                                    progress: { _ in })
-                guard result.bytes <= FeedFetcher.maximumCoverSize else { throw DownloadError(message: "cover too large") }
-                try? FileManager.default.removeItem(at: target)
-                try FileManager.default.moveItem(at: result.file, to: target)
-                fetched += 1
-            } catch {
-                try? FileManager.default.removeItem(at: part)
+        DispatchQueue.concurrentPerform(iterations: min(Self.coverFetchesAtOnce, wanted.count)) { _ in
+            while true {
+                let index: Int = lock.withLock { defer { next += 1 }; return next }
+                guard index < wanted.count else { return }
+                if fetchCover(wanted[index]) { lock.withLock { fetched += 1 } }
             }
         }
         return fetched
+    }
+
+    private func fetchCover(_ url: URL) -> Bool {
+        let target = paths.coversDirectory.appendingPathComponent(CoverFileName.make(for: url))
+        let part = target.appendingPathExtension("part")
+        let transfer = Transfer(request: TransferRequest(url: url, headers: [:]), partFile: part)
+        do {
+            let result = try TransferRunner.run(transfer, validator: nil, policy: RetryPolicy(maxAttempts: 2, baseDelay: 0.5, maxDelay: 1),
+                                                progress: { _ in })
+            guard result.bytes <= FeedFetcher.maximumCoverSize else { throw DownloadError(message: "cover too large") }
+            try? FileManager.default.removeItem(at: target)
+            try FileManager.default.moveItem(at: result.file, to: target)
+            return true
+        } catch {
+            try? FileManager.default.removeItem(at: part)
+            return false
+        }
     }
 
     private func apply(_ info: PublicationInfo, to publication: inout Publication) {

@@ -160,3 +160,40 @@ func atomFeed(title: String, issues: [String], next: String? = nil, push: String
 func reloaded(_ publication: Publication, in library: Library) throws -> Publication {
     try #require(try library.publication(id: publication.id ?? -1))
 }
+
+@Suite struct RemoteCoverTests {
+    @Test func coversOfTheNewestIssuesAreCachedEachFetchedOnce() throws {
+        let server = try FeedTestServer()
+        defer { server.stop() }
+        let temporary = try TemporaryLibrary()
+        let entries = (1...8).map { n in
+            """
+            <entry><id>rc-\(n)</id><title>Cover \(n)</title><updated>2026-10-\(String(format: "%02d", n))T00:00:00Z</updated>
+            <link rel="http://opds-spec.org/image" type="image/png" href="/covers/\(n % 4 == 0 ? "missing" : "c\(n)").png"/>
+            <link rel="enclosure" type="application/zip" href="/content/\(n).zip"/></entry>
+            """
+        }.joined()
+        try server.put("covers.xml", """
+            <?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><title>Covers</title><id>urn:covers</id>
+            <updated>2026-11-01T00:00:00Z</updated><logo>/covers/logo.png</logo>\(entries)</feed>
+            """)
+        for n in [1, 2, 3, 5, 6, 7] { try server.put("covers/c\(n).png", "png \(n)") }
+        try server.put("covers/logo.png", "logo")
+
+        let (publication, _) = try temporary.library.subscribe(feedURL: server.url("covers.xml"))
+        for n in [1, 2, 3, 5, 6, 7] {
+            let file = try #require(temporary.library.localFile(forCover: server.url("covers/c\(n).png").absoluteString))
+            #expect(try String(contentsOf: file, encoding: .utf8) == "png \(n)")
+        }
+        #expect(temporary.library.localFile(forCover: server.url("covers/logo.png").absoluteString) != nil)
+        // Seven covers and one missing file (named by two issues, asked for once).
+        let requests = server.requests(atLeast: 9).filter { $0.path.hasPrefix("/covers/") }
+        #expect(requests.count == 8)
+        #expect(Set(requests.map(\.path)).count == 8)
+        // The next refresh asks only for the one still missing.
+        try server.put("covers.xml", (try String(contentsOf: server.root.appendingPathComponent("covers.xml"), encoding: .utf8)) + " ")
+        _ = try temporary.library.refresh(try reloaded(publication, in: temporary.library))
+        let again = server.requests(atLeast: 11).filter { $0.path.hasPrefix("/covers/") }
+        #expect(again.dropFirst(8).map(\.path) == ["/covers/missing.png"])
+    }
+}
