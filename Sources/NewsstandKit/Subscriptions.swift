@@ -171,12 +171,12 @@ extension Library {
                     changed.contentLength = entry.contentLength ?? existing.contentLength
                     changed.sha256 = entry.sha256 ?? existing.sha256
                     if changed != existing {
-                        try update.execute(arguments: [changed.date, changed.title, changed.summary, changed.coverURL, changed.contentURL,
+                        try update.execute(arguments: [DatabaseDate.value(changed.date), changed.title, changed.summary, changed.coverURL, changed.contentURL,
                                                        changed.contentType, changed.contentLength, changed.sha256, changed.id])
                         updated += 1
                     }
                 } else {
-                    try insert.execute(arguments: [publicationID, entry.name, entry.date, entry.title, entry.summary,
+                    try insert.execute(arguments: [publicationID, entry.name, DatabaseDate.value(entry.date), entry.title, entry.summary,
                                                    (entry.coverURL ?? entry.thumbnailURL)?.absoluteString,
                                                    entry.contentURL?.absoluteString, entry.contentType, entry.contentLength, entry.sha256])
                     if db.changesCount > 0 { added.append(entry.name) }  // a name twice in one feed: the first stays

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Feeds
+import GRDB
 @testable import NewsstandKit
 
 /// An Atom feed of `count` issues named `prefix-1` … with a zip content link each.
@@ -195,5 +196,19 @@ func reloaded(_ publication: Publication, in library: Library) throws -> Publica
         _ = try temporary.library.refresh(try reloaded(publication, in: temporary.library))
         let again = server.requests(atLeast: 11).filter { $0.path.hasPrefix("/covers/") }
         #expect(again.dropFirst(8).map(\.path) == ["/covers/missing.png"])
+    }
+}
+
+@Suite struct DatabaseDateTests {
+    @Test func writesWhatGRDBWrites() {
+        let dates = [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 1_790_000_000.123),
+                     Date(timeIntervalSince1970: -86_400 * 365.25 * 50 + 0.5), Date(timeIntervalSince1970: 4_102_444_799.999)]
+        for date in dates {
+            let ours = DatabaseDate.value(date).databaseValue
+            #expect(ours == date.databaseValue, "\(date.timeIntervalSince1970)")
+        }
+        // Years GRDB's text cannot hold in four digits are left to GRDB.
+        let far = Date(timeIntervalSince1970: 300_000_000_000)
+        #expect(DatabaseDate.value(far).databaseValue == far.databaseValue)
     }
 }
