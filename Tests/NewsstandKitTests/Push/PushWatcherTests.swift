@@ -61,3 +61,50 @@ import Testing
         #expect(waitUntil(timeout: 5) { watcher.openChannels.isEmpty })
     }
 }
+
+@Suite struct WatchingAgentTests {
+    @Test func theWatchingAgentInstallsTheIssueAPushAnnounces() throws {
+        let server = try FeedTestServer()
+        defer { server.stop() }
+        let temporary = try TemporaryLibrary()
+        let library = temporary.library
+        try FileManager.default.createDirectory(at: server.root.appendingPathComponent("content"), withIntermediateDirectories: true)
+        _ = try AgentTests.makeIssueArchive(in: server.root.appendingPathComponent("content"), name: "ar-2.zip",
+                                            article: "Pushed to the doorstep.")
+        try server.put("agent.sse", "")
+        try server.put("agent.xml", atomFeed(title: "Agent Review", issues: ["ar-1"], push: "/agent.sse"))
+        _ = try library.subscribe(feedURL: server.url("agent.xml"), autoDownload: true)
+
+        var options = Agent.Options()
+        options.watch = true
+        let agent = Agent(library: try Library(paths: library.paths), options: options)
+        let finished = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            _ = try? agent.run()
+            finished.signal()
+        }
+        var exited = false
+        defer {
+            agent.stop()
+            if !exited { _ = finished.wait(timeout: .now() + 10) }
+        }
+        // Once the agent listens, a new issue is published and announced.
+        let deadline = Date().addingTimeInterval(10)
+        while server.requests(path: "agent.sse").isEmpty && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        try server.put("agent.xml", atomFeed(title: "Agent Review", issues: ["ar-1", "ar-2"], push: "/agent.sse"))
+        try server.appendEvent("agent.sse", "id: 1\ndata: {\"aps\":{\"content-available\":1}}")
+
+        var installed: NewsstandKit.Issue?
+        while Date() < deadline.addingTimeInterval(10) {
+            if let issue = try library.issue(named: "ar-2"), issue.status == .available { installed = issue; break }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        let issue = try #require(installed)
+        let article = library.contentDirectory(for: issue).appendingPathComponent("a.html")
+        #expect(try String(contentsOf: article, encoding: .utf8).contains("Pushed to the doorstep."))
+        #expect(try library.issue(named: "ar-1")?.status == NewsstandKit.Issue.Status.none)
+        agent.stop()
+        exited = finished.wait(timeout: .now() + 10) == .success
+        #expect(exited, "the agent did not stop")
+    }
+}
