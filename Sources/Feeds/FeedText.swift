@@ -1,11 +1,11 @@
 import Foundation
 
 /// Cleaning of every string a feed supplies before it leaves this module.
-enum FeedText {
+public enum FeedText {
     /// One line of text: control characters (C0, DEL, C1), bidirectional controls and BOMs
     /// removed, whitespace runs (NBSP and line separators included) collapsed to one space,
     /// trimmed. Nil when nothing is left. Works on UTF-8 bytes; clean text is returned as is.
-    static func line(_ raw: String?) -> String? {
+    public static func line(_ raw: String?) -> String? {
         guard let raw else { return nil }
         var text = raw
         return text.withUTF8 { bytes -> String? in
@@ -15,6 +15,11 @@ enum FeedText {
             var pendingSpace = false
             var i = 0
             let n = bytes.count
+            // Kept bytes are copied in runs, not one character at a time.
+            var runStart = 0
+            func flush(_ end: Int) {
+                if end > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<end])) }
+            }
             while i < n {
                 let b = bytes[i]
                 var width = 1
@@ -41,14 +46,17 @@ enum FeedText {
                 default:
                     break
                 }
-                if space {
-                    pendingSpace = !out.isEmpty
-                } else if !strip {
-                    if pendingSpace { out.append(0x20); pendingSpace = false }
-                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i..<min(i + width, n)]))
+                if space || strip {
+                    flush(i)
+                    if space { pendingSpace = !out.isEmpty }
+                    i = min(i + width, n)
+                    runStart = i
+                } else {
+                    if pendingSpace { out.append(0x20); pendingSpace = false }  // runStart == i here
+                    i = min(i + width, n)
                 }
-                i += width
             }
+            flush(n)
             return out.isEmpty ? nil : String(decoding: out, as: UTF8.self)
         }
     }

@@ -65,6 +65,11 @@ public final class Agent: @unchecked Sendable {
         let removed = try library.removeOrphanedPartials()
         if removed > 0 { logger.info("removed \(removed) partial file(s) of cancelled downloads") }
 
+        // With --watch: push channels held open and the other feeds polled (Push/PushWatcher).
+        let watcher = options.watch ? PushWatcher(library: library, delivery: PushDelivery(library: library, config: options.config),
+                                                  pollInterval: options.config.pollInterval, logger: logger) : nil
+        watcher?.start()
+        defer { watcher?.stop() }
         let group = DispatchGroup()
         while true {
             if isStopRequested { break }
@@ -114,7 +119,10 @@ public final class Agent: @unchecked Sendable {
     private func perform(_ asset: AssetDownload, transfer: Transfer) {
         do {
             try library.markActive(asset)
-            logger.info("downloading \(asset.url) (resume from \(asset.bytesWritten) bytes)")
+            // What the .part holds, not what the library last heard: a pause the library
+            // could not record (its disk full too) still resumes from the kept bytes.
+            let kept = ((try? FileManager.default.attributesOfItem(atPath: transfer.partFile.path))?[.size] as? NSNumber)?.int64Value ?? 0
+            logger.info("downloading \(asset.url) (resume from \(kept) bytes)")
             let reporter = ProgressReporter(library: library, asset: asset, transfer: transfer, interval: options.progressInterval)
             let validator = TransferValidator(etag: asset.etag, lastModified: asset.lastModified)
             let result = try TransferRunner.run(

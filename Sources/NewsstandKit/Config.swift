@@ -37,10 +37,15 @@ public struct Config: Sendable {
     /// Bytes of issue content the cache may hold (`cache_limit`: "2GB", "500 MiB", or bytes).
     public var cacheLimit = CacheBudget.defaultLimit
 
+    /// `poll_interval` (seconds): how often `agent --watch` refreshes each feed that was not refreshed since (push channel or not).
+    public var pollInterval: TimeInterval = 3600
+    /// `dont_throttle_newsstand_content_notifications`: no 24 h limit on automatic downloads.
+    public var dontThrottleContentNotifications = false
+
     public init() {}
 
     public static let knownKeys: Set<String> = ["max_concurrent_downloads", "credentials", "theme", "cache_limit", "keys",
-                                                "dont_throttle_newsstand_content_notifications"]
+                                                "dont_throttle_newsstand_content_notifications", "poll_interval"]
 
     /// The configuration in `paths.configFile`, or the defaults when there is none.
     public static func load(paths: Paths) throws -> Config {
@@ -64,6 +69,7 @@ public struct Config: Sendable {
             config.maxConcurrentDownloads = count
         }
         if let value = table["cache_limit"] { config.cacheLimit = try CacheLimitSetting.bytes(of: value, file: file) }
+        try parsePushSettings(table, file: file, into: &config)
         if let value = table["credentials"] {
             guard let hosts = value.table else { throw ConfigError(file: file, message: "credentials must be a table of hosts") }
             for (host, entry) in hosts {

@@ -108,6 +108,7 @@ public final class Library: @unchecked Sendable {
             }
         }
         registerCacheMigration(&migrator)
+        registerPushMigration(&migrator)
         return migrator
     }
 

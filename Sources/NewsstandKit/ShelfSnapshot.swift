@@ -17,6 +17,8 @@ public struct IssueTile: Sendable, Equatable {
     public var issue: Issue
     public var download: AssetDownload?
     public var coverFile: URL?
+    /// A push could not download this issue by itself (the 24 h limit): why, and when next.
+    public var throttle: PushThrottle? = nil
 }
 
 extension Library {
@@ -60,7 +62,11 @@ extension Library {
                 """, arguments: [publicationID]))
         }
         let latest = Dictionary(downloads.map { ($0.issueId, $0) }, uniquingKeysWith: { _, newer in newer })
-        return issues.map { IssueTile(issue: $0, download: latest[$0.id ?? -1], coverFile: localFile(forCover: $0.coverURL)) }
+        let pushStates = (try? pushStates()) ?? [:]
+        return issues.map {
+            IssueTile(issue: $0, download: latest[$0.id ?? -1], coverFile: localFile(forCover: $0.coverURL),
+                      throttle: PushStatus.throttle(for: $0, states: pushStates, now: Date()))
+        }
     }
 
     /// The file for a cover URL: file URLs as they are, remote covers from the cover cache

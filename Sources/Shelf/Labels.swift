@@ -11,6 +11,8 @@ enum IssueLabel: Equatable {
     case removedToSaveSpace
     /// The disk is full: the download waits (its bytes kept) and goes on when there is room.
     case pausedForSpace(String)
+    /// A push's automatic download was held back (one a day): when the next may run.
+    case throttled(next: Date)
 
     init(_ tile: IssueTile) {
         let issue = tile.issue
@@ -28,6 +30,8 @@ enum IssueLabel: Equatable {
         case .none:
             if let error = issue.lastError ?? (tile.download?.state == .failed ? tile.download?.lastError : nil) {
                 self = .failed(error)
+            } else if let throttle = tile.throttle {
+                self = .throttled(next: throttle.nextAllowed)
             } else if issue.evicted {
                 self = .removedToSaveSpace
             } else {
@@ -72,6 +76,14 @@ enum Format {
         let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
         return "\(day) \(monthNames[month - 1]) \(year)"
+    }
+
+    /// "20 Nov 2026 14:05 UTC".
+    static func dayAndTime(_ date: Date) -> String {
+        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        let minutes = ((seconds % 86_400) + 86_400) % 86_400 / 60
+        let clock = String(format: "%02d:%02d", minutes / 60, minutes % 60)
+        return day(date) + " " + clock + " UTC"
     }
 
     private static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]

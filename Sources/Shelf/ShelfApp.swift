@@ -150,6 +150,8 @@ public final class ShelfApp {
         if token != changeToken {
             changeToken = token
             reload()
+            // A push alert (breaking news) goes to the status line once.
+            if let alert = env.library.takeUnshownAlert() { setStatus("▶ " + alert.text) }
             dirty = true
         }
         if painter.readyFlag.take() { dirty = true }

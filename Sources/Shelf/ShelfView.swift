@@ -207,6 +207,9 @@ extension ShelfApp {
             canvas.put("TAP TO DOWNLOAD", x: x, y: y + 1, style: theme.title)
         case .pausedForSpace(let reason):
             canvas.put(DisplayWidth.truncate(Sanitizer.clean(reason), to: max(1, state.width - x - 2)), x: x, y: y, style: theme.error)
+        case .throttled(let next):
+            canvas.put("Auto-download paused until " + Format.dayAndTime(next), x: x, y: y, style: theme.dimText)
+            canvas.put("TAP TO DOWNLOAD", x: x, y: y + 1, style: theme.title)
         case .failed(let reason):
             canvas.put("FAILED: " + DisplayWidth.truncate(Sanitizer.clean(reason), to: max(1, state.width - x - 10)), x: x, y: y, style: theme.error)
             canvas.put("TAP TO TRY AGAIN", x: x, y: y + 1, style: theme.title)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Feed parsing benchmark: a generated 20,000-entry Newsstand Atom feed, parsed by the
-# release build of Feeds (from the file, then fetched from a loopback server), against
+# Feed benchmark: a generated 20,000-entry Newsstand Atom feed, parsed by the release
+# build of Feeds (from the file, then fetched from a loopback server), and the whole
+# `newsstand subscribe` / `refresh` commands (fetch, parse, store in the library), against
 # newsboat reloading the same feed from the same server (`apt-get install newsboat`).
 # Usage: benchmarks/feeds/run.sh [ENTRIES]     (run from anywhere; takes a minute or two)
 set -euo pipefail
@@ -16,7 +17,7 @@ trap cleanup EXIT
 
 echo "== building Feeds (release)"
 cd "$root"
-swift build -c release --target Feeds 2>&1 | grep -E "error|Compiling|Build" | tail -2
+swift build -c release --product newsstand 2>&1 | grep -E "error|Compiling|Build" | tail -2
 bin="$(swift build -c release --show-bin-path)"
 swiftc -O -I "$bin/Modules" -I "$bin" "$root/benchmarks/feeds/bench.swift" \
     "$bin"/Feeds.build/*.o "$bin"/Markup.build/*.o -o "$work/bench"
@@ -44,6 +45,20 @@ measure "newsstand Feeds: parse file x1" "$work/bench" --runs 1 "$work/feed.xml"
 measure "newsstand Feeds: parse file x5" "$work/bench" --runs 5 "$work/feed.xml"
 measure "newsstand Feeds: fetch+parse x5" "$work/bench" --runs 5 "$url"
 measure "newsstand Feeds: fetch+parse x1" "$work/bench" --runs 1 "$url"
+
+# The whole commands, on a fresh library (no sample publications).
+cat > "$work/run-newsstand" <<NS
+#!/bin/sh
+NEWSSTAND_HOME="$work/ns-home" NEWSSTAND_RESOURCES=/nonexistent exec "$bin/newsstand" "\$@"
+NS
+chmod +x "$work/run-newsstand"
+measure "newsstand subscribe (empty library)" "$work/run-newsstand" subscribe "$url"
+measure "newsstand refresh (unchanged: 304)" "$work/run-newsstand" refresh
+# One more entry and a newer Last-Modified: the full feed is fetched, parsed and synced.
+python3 "$root/benchmarks/feeds/generate.py" "$work/feed.xml" "$((entries + 1))"
+touch -d "@$(( $(date +%s) + 5 ))" "$work/feed.xml"
+measure "newsstand refresh (changed: +1 entry)" "$work/run-newsstand" refresh
+echo "newsstand stored $(sqlite3 "$work/ns-home/data/library.sqlite" 'select count(*) from issue' 2>/dev/null || echo '?') issues"
 
 if command -v newsboat >/dev/null; then
     mkdir -p "$work/home"

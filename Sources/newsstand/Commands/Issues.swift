@@ -19,11 +19,15 @@ struct Issues: ParsableCommand {
         var bytesWritten: Int64?
         var bytesExpected: Int64?
         var lastError: String?
+        /// Why a push did not download this issue by itself, and when the next may.
+        var throttled: String?
     }
 
     func run() throws {
         let library = try Context.libraryWithSamples()
         let publications = Dictionary(uniqueKeysWithValues: try library.publications().compactMap { p in p.id.map { ($0, p.title) } })
+        let states = try library.pushStates()
+        let now = Date()
         let rows = try library.allIssues().map { issue -> Row in
             let download = issue.id.flatMap { try? library.downloads(issueID: $0).last }
             return Row(publication: issue.publicationId.flatMap { publications[$0] } ?? "",
@@ -31,7 +35,10 @@ struct Issues: ParsableCommand {
                        unread: issue.unread,
                        progress: issue.status == .available ? 1 : download?.fraction,
                        bytesWritten: download?.bytesWritten, bytesExpected: download?.bytesExpected,
-                       lastError: issue.lastError ?? (download?.state == .failed ? download?.lastError : nil))
+                       lastError: issue.lastError ?? (download?.state == .failed ? download?.lastError : nil),
+                       throttled: PushStatus.throttle(for: issue, states: states, now: now).map {
+                           "\($0.reason); next automatic download after \(ISO8601DateFormatter().string(from: $0.nextAllowed))"
+                       })
         }
         if json {
             let encoder = JSONEncoder()
@@ -44,6 +51,7 @@ struct Issues: ParsableCommand {
         formatter.formatOptions = [.withFullDate]
         for row in rows {
             let state = row.status + (row.unread ? " NEW" : "") + (row.lastError.map { " (failed: \($0))" } ?? "")
+                + (row.throttled.map { " (throttled: \($0))" } ?? "")
             print([row.publication, row.name, formatter.string(from: row.date), state].joined(separator: "\t"))
         }
     }

@@ -18,7 +18,7 @@ struct Refresh: ParsableCommand {
         for target in targets {
             do {
                 let result = try library.refresh(target)
-                print("\(target.title): \(result.added.count) new issue(s)")
+                print(result.unchanged ? "\(target.title): unchanged" : "\(target.title): \(result.added.count) new issue(s)")
             } catch {
                 failed += 1
                 FileHandle.standardError.write(Data("newsstand: \(target.title): \(error)\n".utf8))

@@ -59,6 +59,9 @@ enum ShelfLauncher {
         // Work queued earlier (a download the shelf was closed on) continues now.
         if (try? library.pendingDownloads().isEmpty) == false { AgentLauncher.startIfNeeded(paths: library.paths) }
         if let openIssue, let issue = try? library.issue(named: openIssue) { app.startReading(issue) }
+        // While held, push alerts go to the status line instead of notify-send.
+        let presence = ShelfPresence(paths: library.paths)
+        defer { withExtendedLifetime(presence) {} }
         app.run(backend: backend)
     }
 }

@@ -8,11 +8,24 @@ struct Subscribe: ParsableCommand {
     @Argument(help: "The feed's URL or a local file.")
     var url: String
 
+    @Option(help: "A server-sent-events URL that announces new issues (overrides the feed's own).")
+    var push: String?
+
+    @Flag(help: "Download new issues by themselves when a push or a poll announces them (at most one a day).")
+    var autoDownload = false
+
     func run() throws {
         let library = try Context.libraryWithSamples()
         let feedURL = FeedLocation.url(from: url)
+        var pushURL: URL?
+        if let push {
+            guard let parsed = URL(string: push), ["http", "https"].contains(parsed.scheme?.lowercased() ?? "") else {
+                throw CommandFailure("--push must be an http or https URL, not \(push)")
+            }
+            pushURL = parsed
+        }
         do {
-            let (publication, result) = try library.subscribe(feedURL: feedURL)
+            let (publication, result) = try library.subscribe(feedURL: feedURL, pushURL: pushURL, autoDownload: autoDownload ? true : nil)
             print("Subscribed to \(publication.title): \(result.added.count) new issue(s).")
         } catch {
             throw CommandFailure("cannot subscribe to \(url): \(error)")

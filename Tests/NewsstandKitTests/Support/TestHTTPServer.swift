@@ -138,7 +138,7 @@ final class TestHTTPServer: @unchecked Sendable {
 
     /// Reads up to a newline with read(2): FileHandle's reads trap on EINTR, which the
     /// SIGCHLD of other tests' processes causes.
-    private static func readLine(from fd: Int32) -> String {
+    static func readLine(from fd: Int32) -> String {
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
         while true {

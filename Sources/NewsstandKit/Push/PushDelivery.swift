@@ -1,0 +1,179 @@
+import Foundation
+
+/// What one push did.
+public struct PushReport: Sendable, Equatable {
+    public enum AutoDownload: Sendable, Equatable {
+        /// The issue's download was queued.
+        case queued(String)
+        /// The issue is already downloaded or on its way.
+        case alreadyThere(String)
+        case throttled(PushThrottle)
+        /// The subscription does not download by itself.
+        case off
+        case failed(String)
+    }
+
+    /// The refresh the content-available push caused (nil for an alert alone).
+    public var refresh: Library.SyncResult?
+    public var refreshError: String?
+    public var autoDownload: AutoDownload?
+    public var alert: PushAlert?
+
+    /// One line per thing that happened, for people.
+    public var lines: [String] {
+        var lines: [String] = []
+        if let refresh {
+            lines.append(refresh.unchanged ? "feed unchanged" : "feed refreshed: \(refresh.added.count) new issue(s)")
+        }
+        if let refreshError { lines.append("refresh failed: \(refreshError)") }
+        switch autoDownload {
+        case .queued(let name)?: lines.append("downloading \(name)")
+        case .alreadyThere(let name)?: lines.append("\(name) is already downloaded or queued")
+        case .throttled(let throttle)?: lines.append("throttled: \(throttle.reason); next automatic download after \(PushReport.time(throttle.nextAllowed))")
+        case .off?: lines.append("automatic download is off (subscribe --auto-download turns it on)")
+        case .failed(let reason)?: lines.append("automatic download failed: \(reason)")
+        case nil: break
+        }
+        if let alert { lines.append("alert: \(alert.text)" + (alert.notified ? " (sent to the desktop)" : "")) }
+        return lines
+    }
+
+    static func time(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: date)
+    }
+}
+
+/// Delivers pushes to the library: the one code path for pushes from an event stream,
+/// from polling and from `newsstand push`.
+///
+/// A content-available push refreshes the publication and, when the subscription has
+/// automatic download on, queues its newest issue (or the one the push names). As with
+/// Newsstand, automatic downloads are limited to one per publication per 24 hours unless
+/// `dont_throttle_newsstand_content_notifications = true`; a throttled push is recorded
+/// with its reason and when the next may run. An alert is stored, and sent to the desktop
+/// when no shelf is open to show it.
+public final class PushDelivery: @unchecked Sendable {
+    public static let throttleInterval: TimeInterval = 24 * 60 * 60
+
+    let library: Library
+    let config: Config
+    let now: () -> Date
+    let notifier: DesktopNotifier
+    let isShelfOpen: () -> Bool
+
+    public init(library: Library, config: Config, now: @escaping () -> Date = Date.init,
+                notifier: DesktopNotifier = DesktopNotifier(), isShelfOpen: (() -> Bool)? = nil) {
+        self.library = library
+        self.config = config
+        self.now = now
+        self.notifier = notifier
+        let paths = library.paths
+        self.isShelfOpen = isShelfOpen ?? { ShelfPresence.isShelfOpen(paths: paths) }
+    }
+
+    @discardableResult
+    public func deliver(_ payload: PushPayload, to stale: Publication) -> PushReport {
+        var report = PushReport()
+        guard let publicationID = stale.id, let publication = try? library.publication(id: publicationID) else { return report }
+        let time = now()
+        try? library.updatePushState(publicationID: publicationID) { $0.lastPushAt = time }
+        if let text = payload.alert { report.alert = storeAlert(text, publication: publication, at: time) }
+        if payload.contentAvailable {
+            do { report.refresh = try library.refresh(publication) } catch { report.refreshError = "\(error)" }
+            let current = (try? library.publication(id: publicationID)) ?? publication
+            report.autoDownload = autoDownload(for: current, issueName: payload.issueName, at: time)
+        }
+        return report
+    }
+
+    /// Polling a feed: a refresh, and an automatic download when
+    /// it brought a new issue.
+    @discardableResult
+    public func poll(_ stale: Publication) -> PushReport {
+        var report = PushReport()
+        guard let publication = stale.id.flatMap({ try? library.publication(id: $0) }) else { return report }
+        do { report.refresh = try library.refresh(publication) } catch {
+            report.refreshError = "\(error)"
+            return report
+        }
+        if let refresh = report.refresh, !refresh.added.isEmpty, publication.autoDownload, let id = publication.id {
+            report.autoDownload = autoDownload(for: (try? library.publication(id: id)) ?? publication, issueName: nil, at: now())
+        }
+        return report
+    }
+
+    private func storeAlert(_ text: String, publication: Publication, at time: Date) -> PushAlert? {
+        var alert = PushAlert(id: nil, publicationId: publication.id, text: text, receivedAt: time, notified: false, shownAt: nil)
+        if !isShelfOpen() {
+            alert.notified = notifier.notify(title: publication.title, body: text)
+        }
+        try? library.db.write { db in try alert.insert(db) }
+        return alert
+    }
+
+    private func autoDownload(for publication: Publication, issueName: String?, at time: Date) -> PushReport.AutoDownload {
+        guard publication.autoDownload else { return .off }
+        guard let publicationID = publication.id else { return .failed("the publication is not in the library") }
+        let issues = (try? library.issues(publicationID: publicationID)) ?? []
+        let target: Issue
+        if let issueName {
+            guard let named = issues.first(where: { $0.name == issueName }) else {
+                return .failed("the push names issue '\(issueName)', which the feed does not list")
+            }
+            target = named
+        } else {
+            guard let newest = issues.first(where: { $0.contentURL != nil }) ?? issues.first else { return .failed("the feed lists no issue") }
+            target = newest
+        }
+        if target.status != .none { return .alreadyThere(target.name) }
+
+        // Claim the day's automatic download in one transaction, so two processes
+        // delivering pushes at once cannot both take it.
+        let throttle = config.dontThrottleContentNotifications ? nil : Self.throttleInterval
+        let claim: Result<Date?, PushThrottle>
+        do {
+            claim = try library.db.write { db -> Result<Date?, PushThrottle> in
+                let previous = try Date.fetchOne(db, sql: "SELECT lastAutoDownload FROM publication WHERE id = ?", arguments: [publicationID])
+                if let throttle, let previous, time < previous.addingTimeInterval(throttle) {
+                    let held = PushThrottle(issueName: target.name,
+                                            reason: "one automatic download per publication per 24 hours (the last began \(PushReport.time(previous)))",
+                                            at: time, nextAllowed: previous.addingTimeInterval(throttle))
+                    var state = try PushState.fetchOne(db, key: publicationID) ?? PushState(publicationId: publicationID)
+                    state.throttledIssue = held.issueName
+                    state.throttleReason = held.reason
+                    state.throttledAt = held.at
+                    state.nextAutoDownloadAt = held.nextAllowed
+                    try state.save(db)
+                    return .failure(held)
+                }
+                try db.execute(sql: "UPDATE publication SET lastAutoDownload = ? WHERE id = ?", arguments: [time, publicationID])
+                try db.execute(sql: """
+                    UPDATE pushState SET throttledIssue = NULL, throttleReason = NULL, throttledAt = NULL, nextAutoDownloadAt = NULL
+                    WHERE publicationId = ?
+                    """, arguments: [publicationID])
+                return .success(previous)
+            }
+        } catch {
+            return .failed("\(error)")
+        }
+        switch claim {
+        case .failure(let held):
+            return .throttled(held)
+        case .success(let previous):
+            do {
+                try library.enqueue(target)
+                return .queued(target.name)
+            } catch {
+                // Nothing was queued: give the day's download back.
+                try? library.db.write { db in
+                    try db.execute(sql: "UPDATE publication SET lastAutoDownload = ? WHERE id = ?", arguments: [previous, publicationID])
+                }
+                return .failed("\(error)")
+            }
+        }
+    }
+}
+
+extension PushThrottle: Error {}

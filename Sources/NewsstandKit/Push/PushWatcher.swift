@@ -1,0 +1,117 @@
+import Foundation
+import Logging
+
+/// What `newsstand agent --watch` does besides downloading: holds an event stream open
+/// for each publication with a push channel, and refreshes every feed not refreshed for
+/// `pollInterval` — those with a channel too, so a channel that is down or lost an event
+/// costs at most one interval (a 304 when nothing changed). Every push and poll goes
+/// through `PushDelivery`.
+public final class PushWatcher: @unchecked Sendable {
+    let library: Library
+    let delivery: PushDelivery
+    let pollInterval: TimeInterval
+    let streamOptions: EventStreamClient.Options
+    let logger: Logger
+    let now: () -> Date
+    private let cancellation = Cancellation()
+    private let lock = NSLock()
+    private var channels: [Int64: EventStreamClient] = [:]
+    private var lastPollAttempt: [Int64: Date] = [:]
+    private var thread: Thread?
+
+    public init(library: Library, delivery: PushDelivery, pollInterval: TimeInterval,
+                streamOptions: EventStreamClient.Options = EventStreamClient.Options(),
+                logger: Logger = Logger(label: "newsstand.push"), now: @escaping () -> Date = Date.init) {
+        self.library = library
+        self.delivery = delivery
+        self.pollInterval = pollInterval
+        self.streamOptions = streamOptions
+        self.logger = logger
+        self.now = now
+    }
+
+    /// Starts watching on a thread of its own.
+    public func start() {
+        let thread = Thread { [self] in
+            while !cancellation.isCancelled {
+                tick()
+                cancellation.wait(1)
+            }
+        }
+        thread.name = "newsstand.push"
+        lock.withLock { self.thread = thread }
+        thread.start()
+    }
+
+    /// Closes every stream and stops polling.
+    public func stop() {
+        cancellation.cancel()
+        let open = lock.withLock { () -> [EventStreamClient] in
+            defer { channels = [:] }
+            return Array(channels.values)
+        }
+        open.forEach { $0.stop() }
+    }
+
+    /// The publications whose event streams are open, by id.
+    public var openChannels: [Int64: URL] { lock.withLock { channels.mapValues(\.url) } }
+
+    /// One round: streams in step with the subscriptions, due feeds polled.
+    func tick() {
+        // Every round (a cheap query): `PRAGMA data_version` would miss this process's own changes.
+        guard let publications = try? library.publications() else { return }
+        synchronizeChannels(publications)
+        let time = now()
+        for publication in publications {
+            guard let id = publication.id, !cancellation.isCancelled else { continue }
+            let last = max(publication.lastRefresh ?? .distantPast, lock.withLock { lastPollAttempt[id] } ?? .distantPast)
+            guard time.timeIntervalSince(last) >= pollInterval else { continue }
+            lock.withLock { lastPollAttempt[id] = time }
+            log(delivery.poll(publication), for: publication, source: "poll")
+        }
+    }
+
+    private func synchronizeChannels(_ publications: [Publication]) {
+        let wanted = Dictionary(publications.compactMap { p -> (Int64, URL)? in
+            guard let id = p.id, let text = p.pushURL, let url = URL(string: text) else { return nil }
+            return (id, url)
+        }, uniquingKeysWith: { first, _ in first })
+        let states = (try? library.pushStates()) ?? [:]
+        var toStart: [EventStreamClient] = []
+        var toStop: [EventStreamClient] = []
+        lock.withLock {
+            for (id, client) in channels where wanted[id] != client.url || client.isStopped {
+                toStop.append(client)
+                channels[id] = nil
+            }
+            guard !cancellation.isCancelled else { return }
+            for (id, url) in wanted where channels[id] == nil {
+                let client = EventStreamClient(url: url, lastEventID: states[id]?.lastEventID, options: streamOptions,
+                                               onEvent: { [weak self] event in self?.received(event, publicationID: id) },
+                                               onProblem: { [logger] problem in logger.warning("push channel: \(problem)") })
+                channels[id] = client
+                toStart.append(client)
+            }
+        }
+        toStop.forEach { $0.stop() }
+        for client in toStart {
+            logger.info("listening for pushes at \(client.url.absoluteString)")
+            Thread.detachNewThread { client.run() }
+        }
+    }
+
+    private func received(_ event: ServerSentEvent, publicationID: Int64) {
+        defer { if !event.lastEventID.isEmpty { try? library.recordLastEventID(event.lastEventID, publicationID: publicationID) } }
+        guard let publication = try? library.publication(id: publicationID) else { return }
+        let payload: PushPayload
+        do { payload = try PushPayload.parse(event.data) } catch {
+            logger.warning("push for \(publication.title) ignored: \(error)")
+            return
+        }
+        log(delivery.deliver(payload, to: publication), for: publication, source: "push")
+    }
+
+    private func log(_ report: PushReport, for publication: Publication, source: String) {
+        for line in report.lines { logger.info("\(source) \(publication.title): \(line)") }
+    }
+}

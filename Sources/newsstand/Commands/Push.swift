@@ -1,0 +1,34 @@
+import ArgumentParser
+import Foundation
+import NewsstandKit
+
+struct Push: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Deliver a push by hand (as if from the feed's channel); without a publication, show push status.")
+
+    @Argument(help: "The publication (title, id or feed URL). Omit it to list channels, throttles and alerts.")
+    var publication: String?
+
+    @Option(help: #"The payload, e.g. '{"aps":{"alert":"…"}}' (default: {"aps":{"content-available":1}})."#)
+    var payload: String?
+
+    func run() throws {
+        let library = try Context.libraryWithSamples()
+        guard let publication else {
+            print(try PushStatus.lines(library: library, now: Date()).joined(separator: "\n"))
+            return
+        }
+        let config: Config
+        do { config = try Config.load(paths: library.paths) } catch { throw CommandFailure("\(error)") }
+        let target: Publication
+        let message: PushPayload
+        do {
+            target = try library.publication(matching: publication)
+            message = try payload.map(PushPayload.parse) ?? .newContent
+        } catch { throw CommandFailure("\(error)") }
+        let report = PushDelivery(library: library, config: config).deliver(message, to: target)
+        for line in report.lines { print("\(target.title): \(line)") }
+        if case .queued? = report.autoDownload { AgentLauncher.startIfNeeded(paths: library.paths) }
+        if let problem = report.refreshError { throw CommandFailure("\(target.title): refresh failed: \(problem)") }
+    }
+}

@@ -1,0 +1,214 @@
+import Foundation
+import Testing
+import Feeds
+import GRDB
+@testable import NewsstandKit
+
+/// An Atom feed of `count` issues named `prefix-1` … with a zip content link each.
+func atomFeed(title: String, issues: [String], next: String? = nil, push: String? = nil) -> String {
+    let entries = issues.enumerated().map { index, name in
+        """
+        <entry><id>\(name)</id><title>Issue \(name)</title><updated>2026-10-\(String(format: "%02d", index + 1))T00:00:00Z</updated>
+        <link rel="enclosure" type="application/zip" href="/content/\(name).zip"/></entry>
+        """
+    }.joined(separator: "\n")
+    let nextLink = next.map { "<link rel=\"next\" type=\"application/atom+xml;profile=opds-catalog;kind=acquisition\" href=\"\($0)\"/>" } ?? ""
+    let pushLink = push.map { "<link rel=\"hub\" type=\"text/event-stream\" href=\"\($0)\"/>" } ?? ""
+    return """
+        <?xml version="1.0" encoding="utf-8"?>
+        <feed xmlns="http://www.w3.org/2005/Atom"><title>\(title)</title><id>urn:\(title)</id>
+        <updated>2026-11-01T00:00:00Z</updated>\(nextLink)\(pushLink)
+        \(entries)
+        </feed>
+        """
+}
+
+@Suite struct ConditionalRefreshTests {
+    @Test func refreshSendsStoredValidatorsAndTreats304AsUnchanged() throws {
+        let server = try FeedTestServer()
+        defer { server.stop() }
+        let temporary = try TemporaryLibrary()
+        let library = temporary.library
+        try server.put("weekly.xml", atomFeed(title: "Conditional Weekly", issues: ["cw-1", "cw-2"]))
+
+        let (publication, first) = try library.subscribe(feedURL: server.url("weekly.xml"))
+        #expect(first.added == ["cw-1", "cw-2"])
+        let stored = try reloaded(publication, in: library)
+        let etag = try #require(stored.etag)
+        #expect(stored.lastModified != nil)
+
+        // Unchanged: a conditional request, answered 304, nothing parsed or added.
+        let second = try library.refresh(stored)
+        #expect(second.unchanged)
+        #expect(second.added.isEmpty && second.updated == 0)
+        var requests = server.requests(path: "weekly.xml", atLeast: 2)
+        try #require(requests.count == 2)
+        #expect(requests[0].if_none_match == nil && requests[0].if_modified_since == nil)
+        #expect(requests[1].if_none_match == etag)
+        #expect(requests[1].if_modified_since == stored.lastModified)
+        #expect(requests[1].status == 304)
+
+        // Changed: the new issue arrives and the new validator is stored.
+        try server.put("weekly.xml", atomFeed(title: "Conditional Weekly", issues: ["cw-1", "cw-2", "cw-3"]))
+        let third = try library.refresh(try reloaded(publication, in: library))
+        #expect(!third.unchanged)
+        #expect(third.added == ["cw-3"])
+        #expect(third.updated == 0)  // cw-1 and cw-2 did not change: no UPDATE
+        let after = try reloaded(publication, in: library)
+        #expect(after.etag != nil && after.etag != etag)
+        requests = server.requests(path: "weekly.xml", atLeast: 3)
+        try #require(requests.count == 3)
+        #expect(requests[2].if_none_match == etag)
+        #expect(requests[2].status == 200)
+        #expect(requests.filter { $0.if_none_match != nil }.count == 2)
+
+        // And once more unchanged, against the new validator.
+        #expect(try library.refresh(after).unchanged)
+        #expect(server.requests(path: "weekly.xml", atLeast: 4).last?.if_none_match == after.etag)
+    }
+
+    @Test func refreshOfAFailingFeedThrowsAndRecordsTheError() throws {
+        let server = try FeedTestServer()
+        defer { server.stop() }
+        let temporary = try TemporaryLibrary()
+        try server.put("daily.xml", atomFeed(title: "Soon Gone", issues: ["sg-1"]))
+        let (publication, _) = try temporary.library.subscribe(feedURL: server.url("daily.xml"))
+        try FileManager.default.removeItem(at: server.root.appendingPathComponent("daily.xml"))
+        #expect(throws: TransferError.self) { try temporary.library.refresh(publication) }
+        let stored = try reloaded(publication, in: temporary.library)
+        #expect(stored.lastError?.contains("404") == true)
+    }
+}
+
+@Suite struct SyncTests {
+    @Test func changedEntriesAreUpdatedAndANameTwiceInOneFeedIsAddedOnce() throws {
+        let temporary = try TemporaryLibrary()
+        let library = temporary.library
+        let publication = try library.save(Publication(feedURL: "file:///sync.xml", title: "Sync"))
+        let date = Date(timeIntervalSince1970: 1_790_000_000)
+        let first = try library.sync(publication, entries: [
+            FeedEntry(name: "s-1", title: "One", date: date),
+            FeedEntry(name: "s-2", title: "Two", date: date),
+            FeedEntry(name: "s-1", title: "One again", date: date),
+        ])
+        #expect(first.added == ["s-1", "s-2"])
+        #expect(try library.issue(named: "s-1")?.title == "One")
+        let second = try library.sync(publication, entries: [
+            FeedEntry(name: "s-1", title: "One", date: date),
+            FeedEntry(name: "s-2", title: "Two, corrected", date: date, contentURL: URL(string: "https://example.org/2.zip")),
+        ])
+        #expect(second.added.isEmpty)
+        #expect(second.updated == 1)
+        let two = try #require(try library.issue(named: "s-2"))
+        #expect(two.title == "Two, corrected")
+        #expect(two.contentURL == "https://example.org/2.zip")
+        #expect(two.date == date)
+    }
+}
+
+@Suite struct PagedFeedTests {
+    @Test func nextPagesAreFollowedOnSubscribeAndRefresh() throws {
+        let server = try FeedTestServer()
+        defer { server.stop() }
+        let temporary = try TemporaryLibrary()
+        try server.put("catalog/1.xml", atomFeed(title: "Paged Catalog", issues: ["p-1", "p-2"], next: "2.xml"))
+        try server.put("catalog/2.xml", atomFeed(title: "Paged Catalog", issues: ["p-3", "p-4"], next: "/catalog/3.xml"))
+        try server.put("catalog/3.xml", atomFeed(title: "Paged Catalog", issues: ["p-5"]))
+
+        let (publication, result) = try temporary.library.subscribe(feedURL: server.url("catalog/1.xml"))
+        #expect(result.added == ["p-1", "p-2", "p-3", "p-4", "p-5"])
+        #expect(server.requests(atLeast: 3).map(\.path) == ["/catalog/1.xml", "/catalog/2.xml", "/catalog/3.xml"])
+
+        // A later page grows: the first page changed too (its validator), so all are read.
+        try server.put("catalog/1.xml", atomFeed(title: "Paged Catalog", issues: ["p-0", "p-1", "p-2"], next: "2.xml"))
+        try server.put("catalog/3.xml", atomFeed(title: "Paged Catalog", issues: ["p-5", "p-6"]))
+        let refreshed = try temporary.library.refresh(try reloaded(publication, in: temporary.library))
+        #expect(Set(refreshed.added) == ["p-0", "p-6"])
+        #expect(try temporary.library.issues(publicationID: publication.id ?? -1).count == 7)
+    }
+
+    @Test func aCycleOfPagesStopsAndIsReported() throws {
+        let server = try FeedTestServer()
+        defer { server.stop() }
+        try server.put("a.xml", atomFeed(title: "Loop", issues: ["l-1"], next: "b.xml"))
+        try server.put("b.xml", atomFeed(title: "Loop", issues: ["l-2"], next: "a.xml"))
+        guard case let .fetched(document, _) = try FeedFetcher.document(at: server.url("a.xml"), validator: nil) else {
+            Issue.record("expected a document")
+            return
+        }
+        #expect(document.entries.map(\.name) == ["l-1", "l-2"])
+        #expect(document.problems.contains { $0.contains("links back") })
+        #expect(server.requests(atLeast: 2).count == 2)
+    }
+
+    @Test func pagesStopAtTheLimit() throws {
+        let server = try FeedTestServer()
+        defer { server.stop() }
+        for page in 1...25 {
+            try server.put("p\(page).xml", atomFeed(title: "Endless", issues: ["e-\(page)"], next: "p\(page + 1).xml"))
+        }
+        guard case let .fetched(document, _) = try FeedFetcher.document(at: server.url("p1.xml"), validator: nil) else {
+            Issue.record("expected a document")
+            return
+        }
+        #expect(document.entries.count == 20)
+        #expect(server.requests(atLeast: 20).count == 20)
+        #expect(document.problems.contains { $0.contains("stopped after 20 pages") })
+    }
+}
+
+/// The publication as the library has it now.
+func reloaded(_ publication: Publication, in library: Library) throws -> Publication {
+    try #require(try library.publication(id: publication.id ?? -1))
+}
+
+@Suite struct RemoteCoverTests {
+    @Test func coversOfTheNewestIssuesAreCachedEachFetchedOnce() throws {
+        let server = try FeedTestServer()
+        defer { server.stop() }
+        let temporary = try TemporaryLibrary()
+        let entries = (1...8).map { n in
+            """
+            <entry><id>rc-\(n)</id><title>Cover \(n)</title><updated>2026-10-\(String(format: "%02d", n))T00:00:00Z</updated>
+            <link rel="http://opds-spec.org/image" type="image/png" href="/covers/\(n % 4 == 0 ? "missing" : "c\(n)").png"/>
+            <link rel="enclosure" type="application/zip" href="/content/\(n).zip"/></entry>
+            """
+        }.joined()
+        try server.put("covers.xml", """
+            <?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><title>Covers</title><id>urn:covers</id>
+            <updated>2026-11-01T00:00:00Z</updated><logo>/covers/logo.png</logo>\(entries)</feed>
+            """)
+        for n in [1, 2, 3, 5, 6, 7] { try server.put("covers/c\(n).png", "png \(n)") }
+        try server.put("covers/logo.png", "logo")
+
+        let (publication, _) = try temporary.library.subscribe(feedURL: server.url("covers.xml"))
+        for n in [1, 2, 3, 5, 6, 7] {
+            let file = try #require(temporary.library.localFile(forCover: server.url("covers/c\(n).png").absoluteString))
+            #expect(try String(contentsOf: file, encoding: .utf8) == "png \(n)")
+        }
+        #expect(temporary.library.localFile(forCover: server.url("covers/logo.png").absoluteString) != nil)
+        // Seven covers and one missing file (named by two issues, asked for once).
+        let requests = server.requests(atLeast: 9).filter { $0.path.hasPrefix("/covers/") }
+        #expect(requests.count == 8)
+        #expect(Set(requests.map(\.path)).count == 8)
+        // The next refresh asks only for the one still missing.
+        try server.put("covers.xml", (try String(contentsOf: server.root.appendingPathComponent("covers.xml"), encoding: .utf8)) + " ")
+        _ = try temporary.library.refresh(try reloaded(publication, in: temporary.library))
+        let again = server.requests(atLeast: 11).filter { $0.path.hasPrefix("/covers/") }
+        #expect(again.dropFirst(8).map(\.path) == ["/covers/missing.png"])
+    }
+}
+
+@Suite struct DatabaseDateTests {
+    @Test func writesWhatGRDBWrites() {
+        let dates = [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 1_790_000_000.123),
+                     Date(timeIntervalSince1970: -86_400 * 365.25 * 50 + 0.5), Date(timeIntervalSince1970: 4_102_444_799.999)]
+        for date in dates {
+            let ours = DatabaseDate.value(date).databaseValue
+            #expect(ours == date.databaseValue, "\(date.timeIntervalSince1970)")
+        }
+        // Years GRDB's text cannot hold in four digits are left to GRDB.
+        let far = Date(timeIntervalSince1970: 300_000_000_000)
+        #expect(DatabaseDate.value(far).databaseValue == far.databaseValue)
+    }
+}

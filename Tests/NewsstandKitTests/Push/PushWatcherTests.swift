@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+@testable import NewsstandKit
+
+@Suite struct PushWatcherTests {
+    private func waitUntil(timeout: TimeInterval = 10, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if try condition() { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return try condition()
+    }
+
+    @Test func aPushOnTheFeedsChannelDownloadsTheNewIssueAndResumesAfterReconnecting() throws {
+        let server = try FeedTestServer()
+        defer { server.stop() }
+        let temporary = try TemporaryLibrary()
+        let library = temporary.library
+        // The feed announces its channel; each connection carries one event, then closes.
+        try server.put("channel.sse", "")
+        try server.put("pushed.xml", atomFeed(title: "Pushed Daily", issues: ["pd-1"], push: "/channel.sse?per_connection=1"))
+        let (publication, _) = try library.subscribe(feedURL: server.url("pushed.xml"), autoDownload: true)
+        #expect(publication.pushURL == server.url("channel.sse?per_connection=1").absoluteString)
+        // A second publication has no channel.
+        try server.put("polled.xml", atomFeed(title: "Polled Monthly", issues: ["pm-1"]))
+        let (polled, _) = try library.subscribe(feedURL: server.url("polled.xml"))
+
+        var options = EventStreamClient.Options()
+        options.reconnectionTime = 0.05
+        let clock = TestClock(Date().addingTimeInterval(2 * 3600))  // the subscriptions' refreshes are an hour old
+        let delivery = PushDelivery(library: library, config: Config(), now: clock.function, isShelfOpen: { true })
+        let watcher = PushWatcher(library: library, delivery: delivery, pollInterval: 3600, streamOptions: options, now: clock.function)
+        watcher.start()
+        defer { watcher.stop() }
+
+        // Polled at once (its last refresh is older than the interval), conditionally: 304.
+        #expect(waitUntil { server.requests(path: "polled.xml").count >= 2 })
+        #expect(server.requests(path: "polled.xml", atLeast: 2).last?.status == 304)
+        // So is the feed with a channel: a channel that is down must not leave it stale.
+        #expect(waitUntil { server.requests(path: "pushed.xml").count >= 2 })
+        #expect(server.requests(path: "pushed.xml", atLeast: 2).last?.status == 304)
+        #expect(waitUntil { watcher.openChannels[publication.id ?? -1] != nil })
+
+        // A new issue is published and announced: refreshed and queued.
+        try server.put("pushed.xml", atomFeed(title: "Pushed Daily", issues: ["pd-1", "pd-2"], push: "/channel.sse?per_connection=1"))
+        try server.appendEvent("channel.sse", "id: 41\ndata: {\"aps\":{\"content-available\":1}}")
+        #expect(try waitUntil { try library.issue(named: "pd-2")?.status == .downloading })
+        #expect(try waitUntil { try library.pushState(publicationID: publication.id ?? -1)?.lastEventID == "41" })
+
+        // The server closed after that event: the client came back with Last-Event-ID 41
+        // and receives the alert sent next, exactly once.
+        try server.appendEvent("channel.sse", "id: 42\ndata: {\"aps\":{\"alert\":\"Harbour closed\"}}")
+        #expect(try waitUntil { try library.pushAlerts().count == 1 })
+        let streams = server.requests(path: "channel.sse", atLeast: 2)
+        #expect(streams.count >= 2)
+        #expect(streams.dropFirst().first?.last_event_id == "41")
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(try library.pushAlerts().map(\.text) == ["Harbour closed"])
+        #expect(polled.pushURL == nil)
+
+        // Unsubscribing closes the channel.
+        try library.removePublication(try reloaded(publication, in: library), removeIssues: false)
+        #expect(waitUntil(timeout: 5) { watcher.openChannels.isEmpty })
+    }
+}
+
+@Suite struct WatchingAgentTests {
+    @Test func theWatchingAgentInstallsTheIssueAPushAnnounces() throws {
+        let server = try FeedTestServer()
+        defer { server.stop() }
+        let temporary = try TemporaryLibrary()
+        let library = temporary.library
+        try FileManager.default.createDirectory(at: server.root.appendingPathComponent("content"), withIntermediateDirectories: true)
+        _ = try AgentTests.makeIssueArchive(in: server.root.appendingPathComponent("content"), name: "ar-2.zip",
+                                            article: "Pushed to the doorstep.")
+        try server.put("agent.sse", "")
+        try server.put("agent.xml", atomFeed(title: "Agent Review", issues: ["ar-1"], push: "/agent.sse"))
+        _ = try library.subscribe(feedURL: server.url("agent.xml"), autoDownload: true)
+
+        var options = Agent.Options()
+        options.watch = true
+        let agent = Agent(library: try Library(paths: library.paths), options: options)
+        let finished = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            _ = try? agent.run()
+            finished.signal()
+        }
+        var exited = false
+        defer {
+            agent.stop()
+            if !exited { _ = finished.wait(timeout: .now() + 10) }
+        }
+        // Once the agent listens, a new issue is published and announced.
+        let deadline = Date().addingTimeInterval(10)
+        while server.requests(path: "agent.sse").isEmpty && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        try server.put("agent.xml", atomFeed(title: "Agent Review", issues: ["ar-1", "ar-2"], push: "/agent.sse"))
+        try server.appendEvent("agent.sse", "id: 1\ndata: {\"aps\":{\"content-available\":1}}")
+
+        var installed: NewsstandKit.Issue?
+        while Date() < deadline.addingTimeInterval(10) {
+            if let issue = try library.issue(named: "ar-2"), issue.status == .available { installed = issue; break }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        let issue = try #require(installed)
+        let article = library.contentDirectory(for: issue).appendingPathComponent("a.html")
+        #expect(try String(contentsOf: article, encoding: .utf8).contains("Pushed to the doorstep."))
+        #expect(try library.issue(named: "ar-1")?.status == NewsstandKit.Issue.Status.none)
+        agent.stop()
+        exited = finished.wait(timeout: .now() + 10) == .success
+        #expect(exited, "the agent did not stop")
+    }
+}
