@@ -55,7 +55,8 @@ extension Library {
             guard let url = URL(string: text), !url.isFileURL, localFile(forCover: text) == nil else { continue }
             let target = paths.coversDirectory.appendingPathComponent(CoverFileName.make(for: url))
             let part = target.appendingPathExtension("part")
-            let transfer = Transfer(request: TransferRequest(url: url, headers: [:]), partFile: part)
+            let transfer = Transfer(request: TransferRequest(url: url, headers: [:]), partFile: part, timeout: 20,
+                                    maximumLength: FeedFetcher.maximumCoverSize)
             do {
                 let result = try TransferRunner.run(transfer, validator: nil, policy: RetryPolicy(maxAttempts: 2, baseDelay: 0.5, maxDelay: 1),
                                                     progress: { _ in })
@@ -154,9 +155,12 @@ public enum FeedFetcher {
         }
         let part = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-feed-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: part) }
+        // An endless body stops at the size limit; a silent or trickling server gives up
+        // after three attempts (about a minute), since someone is usually waiting.
         let transfer = Transfer(request: TransferRequest(url: url, headers: ["Accept": "application/atom+xml, application/xml, application/json;q=0.9, */*;q=0.5"]),
-                                partFile: part)
-        let result = try TransferRunner.run(transfer, validator: nil, policy: .standard, progress: { _ in })
+                                partFile: part, timeout: 20, maximumLength: Int64(maximumSize))
+        let result = try TransferRunner.run(transfer, validator: nil, policy: RetryPolicy(maxAttempts: 3, baseDelay: 1, maxDelay: 2, maxRetryAfter: 10),
+                                            progress: { _ in })
         let data = try Data(contentsOf: result.file)
         guard data.count <= maximumSize else { throw DownloadError(message: "feed at \(url.absoluteString) is larger than 64 MB") }
         return data
