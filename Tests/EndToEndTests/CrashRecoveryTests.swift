@@ -28,3 +28,26 @@ import Testing
         #expect(summary["identical"] as? Int == available, "\(run.output)")
     }
 }
+
+/// The short version of `benchmarks/reliability/concurrency.py` (minutes there): for 20 s,
+/// processes subscribe, refresh a growing feed, queue downloads, remove issues and list
+/// the library while `agent --watch` installs; no update may be lost and no output may
+/// mention a locked or busy database.
+@Suite(.serialized) struct ConcurrencyTests {
+    @Test func commandsAndTheAgentChangingOneLibraryForTwentySecondsLoseNothing() throws {
+        let summaryFile = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-concurrency-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: summaryFile) }
+        let script = CrashRecoveryTests.repository.appendingPathComponent("benchmarks/reliability/concurrency.py")
+        let run = try Tmux.runWithStatus(["python3", script.path, "--seconds", "20", "--readers", "1",
+                                          "--binary", Tmux.binary.path, "--summary", summaryFile.path])
+        #expect(run.status == 0, "\(run.output)")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: summaryFile)) as? [String: Any], "\(run.output)")
+        #expect((summary["failures"] as? [String])?.isEmpty == true, "\(run.output)")
+        let commands = try #require(summary["commands"] as? [String: Int])
+        for role in ["subscriber", "refresher", "downloader", "remover", "reader"] {
+            #expect((commands[role] ?? 0) >= 3, "\(role) ran too few commands: \(run.output)")
+        }
+        #expect(summary["installed"] as? Int == summary["queued"] as? Int, "\(run.output)")
+        #expect((summary["appended"] as? Int ?? 0) >= 3, "\(run.output)")
+    }
+}
