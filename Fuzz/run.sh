@@ -18,6 +18,8 @@ crashes="$build/crashes/$name"
 mkdir -p "$corpus" "$crashes"
 log="$build/$name-$(date -u +%Y%m%dT%H%M%S).log"
 echo "fuzz-$name for ${seconds}s; log $log" >&2
+# Known third-party leaks are suppressed (lsan.supp); any other leak is a finding.
+export LSAN_OPTIONS="suppressions=$here/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 # The first directory receives new inputs; the seeds are read only.
 status=0
 nice -n 19 "$binary" "$corpus" "$build/seeds/$name" \

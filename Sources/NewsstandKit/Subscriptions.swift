@@ -56,7 +56,7 @@ extension Library {
             let target = paths.coversDirectory.appendingPathComponent(CoverFileName.make(for: url))
             let part = target.appendingPathExtension("part")
             let transfer = Transfer(request: TransferRequest(url: url, headers: [:]), partFile: part, timeout: 20,
-                                    maximumLength: FeedFetcher.maximumCoverSize)
+                                    maximumLength: FeedFetcher.maximumCoverSize, lowSpeedLimit: FeedFetcher.interactiveLowSpeed)
             do {
                 let result = try TransferRunner.run(transfer, validator: nil, policy: RetryPolicy(maxAttempts: 2, baseDelay: 0.5, maxDelay: 1),
                                                     progress: { _ in })
@@ -143,6 +143,8 @@ extension Library {
 public enum FeedFetcher {
     static let maximumSize = 64 << 20
     static let maximumCoverSize: Int64 = 32 << 20
+    /// Feeds and covers are small: less than 1 KiB in 20 s is a stall.
+    static let interactiveLowSpeed = Transfer.LowSpeedLimit(minimumBytes: 1024, window: 20)
 
     public static func fetch(_ url: URL) throws -> Data {
         if url.isFileURL {
@@ -158,7 +160,7 @@ public enum FeedFetcher {
         // An endless body stops at the size limit; a silent or trickling server gives up
         // after three attempts (about a minute), since someone is usually waiting.
         let transfer = Transfer(request: TransferRequest(url: url, headers: ["Accept": "application/atom+xml, application/xml, application/json;q=0.9, */*;q=0.5"]),
-                                partFile: part, timeout: 20, maximumLength: Int64(maximumSize))
+                                partFile: part, timeout: 20, maximumLength: Int64(maximumSize), lowSpeedLimit: interactiveLowSpeed)
         let result = try TransferRunner.run(transfer, validator: nil, policy: RetryPolicy(maxAttempts: 3, baseDelay: 1, maxDelay: 2, maxRetryAfter: 10),
                                             progress: { _ in })
         let data = try Data(contentsOf: result.file)
