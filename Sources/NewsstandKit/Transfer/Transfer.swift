@@ -218,7 +218,7 @@ public final class Transfer: @unchecked Sendable {
                     part.discard()
                     throw TransferError.fatal("\(url.absoluteString) sent more than the \(bound) bytes it announced")
                 }
-                if let maximumLength, part.length > maximumLength {
+                if total == nil, limit == nil, let maximumLength, part.length > maximumLength {
                     part.discard()
                     throw TransferError.fatal("\(url.absoluteString) sent more than \(Transfer.megabytes(maximumLength)), the most accepted here; the download was discarded")
                 }
