@@ -42,7 +42,19 @@ public enum ArchiveReport {
     public static func json(_ content: IssueContent) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(content), as: UTF8.self)
+        let json = String(decoding: try encoder.encode(content), as: UTF8.self)
+        // JSONEncoder escapes C0 controls only: C1 controls (U+009B is a CSI) and bidi
+        // overrides from the archive would reach the terminal raw. Escape them as \uXXXX,
+        // which keeps the JSON and its values exactly as they were.
+        var out = String.UnicodeScalarView()
+        for scalar in json.unicodeScalars {
+            if clean(String(scalar), keepNewlines: true).isEmpty {
+                out.append(contentsOf: String(format: "\\u%04X", scalar.value).unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
     }
 
     /// Removes C0/C1 controls (ESC, CSI, BEL...) and bidirectional overrides, so nothing from an

@@ -34,6 +34,10 @@ public final class Agent: @unchecked Sendable {
 
     public enum Outcome: Equatable { case finished, alreadyRunning }
 
+    /// An issue whose feed gives no length may not grow past what the installer would
+    /// extract anyway (an endless body is cut off here, not when the disk is full).
+    public static let maximumDownloadSize: Int64 = 2 << 30
+
     let library: Library
     let options: Options
     let logger: Logger
@@ -104,7 +108,8 @@ public final class Agent: @unchecked Sendable {
         let transfer = Transfer(request: TransferRequest(url: url, headers: headers),
                                 partFile: library.partialFile(for: asset),
                                 expectedLength: issue?.contentLength, expectedSHA256: issue?.sha256,
-                                credentials: options.config.credentials(for: url), storage: options.storage)
+                                credentials: options.config.credentials(for: url), storage: options.storage,
+                                maximumLength: Agent.maximumDownloadSize)
         lock.withLock { running[asset.identifier] = transfer }
         group.enter()
         Thread.detachNewThread { [self] in

@@ -6,9 +6,12 @@ import Feeds
 public enum FeedFetcher {
     static let maximumSize = 64 << 20
     static let maximumCoverSize: Int64 = 32 << 20
-    /// Feeds are fetched again at the next refresh: a few quick retries, not the patient
-    /// backoff of an issue download.
-    static let retryPolicy = RetryPolicy(maxAttempts: 3, baseDelay: 0.5, maxDelay: 2)
+    /// Feeds and covers are small: less than 1 KiB in 20 s is a stall.
+    static let interactiveLowSpeed = Transfer.LowSpeedLimit(minimumBytes: 1024, window: 20)
+    /// Feeds are fetched again at the next refresh, and someone is usually waiting: a few
+    /// quick retries (about a minute at most for a silent server), not the patient backoff
+    /// of an issue download.
+    static let retryPolicy = RetryPolicy(maxAttempts: 3, baseDelay: 0.5, maxDelay: 2, maxRetryAfter: 10)
 
     /// One response: the body and its validators, or "not modified" (304).
     public enum Response: Sendable, Equatable {
@@ -45,7 +48,9 @@ public enum FeedFetcher {
         if let lastModified = validator?.lastModified { headers["If-Modified-Since"] = lastModified }
         let part = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-feed-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: part) }
-        let transfer = Transfer(request: TransferRequest(url: url, headers: headers), partFile: part)
+        // An endless body stops at the size limit; a silent or trickling server at the low-speed limit.
+        let transfer = Transfer(request: TransferRequest(url: url, headers: headers), partFile: part, timeout: 20,
+                                maximumLength: Int64(maximumSize), lowSpeedLimit: interactiveLowSpeed)
         let result: TransferResult
         do {
             result = try TransferRunner.run(transfer, validator: nil, policy: retryPolicy, progress: { _ in })

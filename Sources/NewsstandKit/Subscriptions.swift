@@ -100,7 +100,8 @@ extension Library {
     private func fetchCover(_ url: URL) -> Bool {
         let target = paths.coversDirectory.appendingPathComponent(CoverFileName.make(for: url))
         let part = target.appendingPathExtension("part")
-        let transfer = Transfer(request: TransferRequest(url: url, headers: [:]), partFile: part)
+        let transfer = Transfer(request: TransferRequest(url: url, headers: [:]), partFile: part, timeout: 20,
+                                maximumLength: FeedFetcher.maximumCoverSize, lowSpeedLimit: FeedFetcher.interactiveLowSpeed)
         do {
             let result = try TransferRunner.run(transfer, validator: nil, policy: RetryPolicy(maxAttempts: 2, baseDelay: 0.5, maxDelay: 1),
                                                 progress: { _ in })

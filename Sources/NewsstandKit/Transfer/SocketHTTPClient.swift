@@ -91,7 +91,9 @@ private final class ResponseReader {
 
     /// Reads one line ending in CRLF (or LF), without the line ending; a line longer than
     /// `limit` is the error `tooLong` (or a generic one).
-    func readLine(limit: Int, what: String, tooLong: TransferError? = nil) throws -> String {
+    /// `deadline` bounds the whole line, so headers dripped a byte at a time (each inside
+    /// the inactivity timeout) cannot hold the connection for ever.
+    func readLine(limit: Int, what: String, tooLong: TransferError? = nil, deadline: Date? = nil) throws -> String {
         var scanned = start
         while true {
             if let newline = (scanned..<end).first(where: { buffer[$0] == 0x0A }) {
@@ -103,6 +105,9 @@ private final class ResponseReader {
             }
             scanned = end
             if end - start >= limit { throw tooLong ?? TransferError.fatal("the server sent a \(what) longer than \(limit) bytes") }
+            if let deadline, Date() > deadline {
+                throw TransferError.network("the server took more than \(Int(timeout.rounded(.up))) s to send its \(what)s")
+            }
             let before = start
             guard try fill() else { throw TransferError.network("the server closed the connection in the middle of the \(what)") }
             scanned -= before - start  // fill() may have moved the unconsumed bytes to the front
@@ -112,7 +117,8 @@ private final class ResponseReader {
     func readHead() throws -> HTTPResponseHead {
         var budget = SocketHTTPClient.maxHeaderBytes
         let tooLong = TransferError.fatal("the server sent more than \(SocketHTTPClient.maxHeaderBytes) bytes of headers")
-        let statusLine = try readLine(limit: budget, what: "response header", tooLong: tooLong)
+        let deadline = Date().addingTimeInterval(timeout)
+        let statusLine = try readLine(limit: budget, what: "response header", tooLong: tooLong, deadline: deadline)
         budget -= statusLine.utf8.count
         let parts = statusLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
         guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]), (100...999).contains(status) else {
@@ -121,7 +127,7 @@ private final class ResponseReader {
         var headers: [String: String] = [:]
         var lastName: String?
         while true {
-            let line = try readLine(limit: max(budget, 1), what: "response header", tooLong: tooLong)
+            let line = try readLine(limit: max(budget, 1), what: "response header", tooLong: tooLong, deadline: deadline)
             budget -= line.utf8.count + 2
             if budget <= 0 { throw tooLong }
             if line.isEmpty { break }

@@ -35,14 +35,33 @@ public final class Transfer: @unchecked Sendable {
 
     /// Redirects followed before giving up.
     public static let maxRedirects = 10
+    /// The most bytes accepted when nothing else bounds the body (no length in the feed):
+    /// an endless body is cut off here and its bytes deleted. Nil: no cap.
+    public let maximumLength: Int64?
+    /// A body that trickles (fewer than `minimumBytes` within `window` seconds) counts as
+    /// stalled, so a server sending one byte just inside every timeout cannot hold a
+    /// transfer for ever. The error is retryable; the retry policy bounds the attempts.
+    public struct LowSpeedLimit: Sendable, Equatable {
+        public var minimumBytes: Int64
+        public var window: TimeInterval
+        public init(minimumBytes: Int64, window: TimeInterval) {
+            self.minimumBytes = minimumBytes
+            self.window = window
+        }
+        public static let standard = LowSpeedLimit(minimumBytes: 1024, window: 60)
+    }
+    public let lowSpeedLimit: LowSpeedLimit
     static let chunkSize = 256 * 1024
 
     private let cancellation = Cancellation()
     /// Tests swap the http(s) client (e.g. URLSession for http) to run one suite on both.
     var clientOverride: HTTPFetching?
 
-    public init(request: TransferRequest, partFile: URL, expectedLength: Int64? = nil, expectedSHA256: String? = nil, credentials: Credentials? = nil, timeout: TimeInterval = 30, storage: Storage = SystemStorage()) {
+    public init(request: TransferRequest, partFile: URL, expectedLength: Int64? = nil, expectedSHA256: String? = nil, credentials: Credentials? = nil, timeout: TimeInterval = 30,
+                storage: Storage = SystemStorage(), maximumLength: Int64? = nil, lowSpeedLimit: LowSpeedLimit = .standard) {
         self.storage = storage
+        self.maximumLength = maximumLength
+        self.lowSpeedLimit = lowSpeedLimit
         self.request = request
         self.partFile = partFile
         self.expectedLength = expectedLength
@@ -195,11 +214,24 @@ public final class Transfer: @unchecked Sendable {
             var outcome: Outcome?
             var total: Int64?
             let limit = expectedLength
-            // After each piece of body written: no more than announced, and progress.
-            let advanced = {
+            var window = (start: Date(), bytes: part.length)
+            // After each piece of body written: no more than announced (or than the cap),
+            // not too slowly, and progress.
+            let advanced = { [maximumLength, lowSpeedLimit] in
                 if let bound = total ?? limit, part.length > bound {
                     part.discard()
                     throw TransferError.fatal("\(url.absoluteString) sent more than the \(bound) bytes it announced")
+                }
+                if total == nil, limit == nil, let maximumLength, part.length > maximumLength {
+                    part.discard()
+                    throw TransferError.fatal("\(url.absoluteString) sent more than \(Transfer.megabytes(maximumLength)), the most accepted here; the download was discarded")
+                }
+                let now = Date()
+                if now.timeIntervalSince(window.start) >= lowSpeedLimit.window {
+                    if part.length - window.bytes < lowSpeedLimit.minimumBytes {
+                        throw TransferError.network("\(url.absoluteString) sent only \(part.length - window.bytes) bytes in \(Int(now.timeIntervalSince(window.start))) s; the server is stalling")
+                    }
+                    window = (now, part.length)
                 }
                 throttle.update(TransferProgress(bytesWritten: part.length, bytesExpected: total ?? limit))
             }
@@ -308,9 +340,17 @@ public final class Transfer: @unchecked Sendable {
     }
 
     private func checkDeclaredLength(_ total: Int64?, part: PartFile) throws {
+        if let total, expectedLength == nil, let maximumLength, total > maximumLength {
+            part.discard()
+            throw TransferError.fatal("\(request.url.absoluteString) is \(Transfer.megabytes(total)) long, more than the \(Transfer.megabytes(maximumLength)) accepted here; nothing was kept")
+        }
         guard let total, let expectedLength, total != expectedLength else { return }
         part.discard()
         throw TransferError.fatal("\(request.url.absoluteString) is \(total) bytes long on the server but the feed says \(expectedLength); nothing was kept")
+    }
+
+    static func megabytes(_ bytes: Int64) -> String {
+        bytes >= 1 << 20 ? "\(bytes >> 20) MB" : "\(bytes) bytes"
     }
 
     static func origin(of url: URL) -> String {

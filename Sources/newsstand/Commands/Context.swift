@@ -1,5 +1,6 @@
 import Foundation
 import NewsstandKit
+import TextLayout
 
 /// Opens the library the way every command does, and says so once on failure.
 enum Context {
@@ -11,14 +12,21 @@ enum Context {
     static func libraryWithSamples() throws -> Library {
         let library = try library()
         for problem in library.subscribeSamplesOnFirstRun(sampleFeedDirectory: BundledResources.sampleFeed) {
-            FileHandle.standardError.write(Data("newsstand: sample feed \(problem)\n".utf8))
+            printProblem("sample feed \(problem)")
         }
         return library
     }
 }
 
 /// A clear one-line failure (ArgumentParser prints "Error: " and the description).
+/// Messages often quote strangers' text (names typed or received, archive entries): it is
+/// cleaned, so no escape sequence in it reaches the terminal.
 struct CommandFailure: Error, CustomStringConvertible {
     var description: String
-    init(_ description: String) { self.description = description }
+    init(_ description: String) { self.description = Sanitizer.clean(description, multiline: true) }
+}
+
+/// "newsstand: MESSAGE" on standard error, cleaned like `CommandFailure`.
+func printProblem(_ message: String) {
+    FileHandle.standardError.write(Data("newsstand: \(Sanitizer.clean(message, multiline: true))\n".utf8))
 }

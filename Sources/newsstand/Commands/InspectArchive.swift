@@ -31,7 +31,7 @@ struct InspectArchive: ParsableCommand {
         do {
             (content, root) = try IssueReader.read(archive: archive)
         } catch {
-            FileHandle.standardError.write(Data("newsstand: \(file): \(error)\n".utf8))
+            printProblem("\(file): \(error)")
             throw ExitCode.failure
         }
         defer { try? FileManager.default.removeItem(at: root) }

@@ -21,7 +21,7 @@ struct Refresh: ParsableCommand {
                 print(result.unchanged ? "\(target.title): unchanged" : "\(target.title): \(result.added.count) new issue(s)")
             } catch {
                 failed += 1
-                FileHandle.standardError.write(Data("newsstand: \(target.title): \(error)\n".utf8))
+                printProblem("\(target.title): \(error)")
             }
         }
         if failed > 0 { throw ExitCode(1) }
