@@ -143,13 +143,25 @@ extension Library {
         try db.write { db in
             // One query for the entries already known (a catalog may list tens of thousands),
             // and an UPDATE only for an issue whose feed metadata changed.
-            let names = Self.jsonArray(entries.lazy.map(\.name))
             var known: [String: FeedFields] = [:]
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT id, publicationId, name, date, title, summary, coverURL, contentURL, contentType, contentLength, sha256
-                FROM issue WHERE name IN (SELECT value FROM json_each(?))
-                """, arguments: [names])
-            while let row = try rows.next() { known[row[2]] = FeedFields(row) }
+            let columns = "id, publicationId, name, date, title, summary, coverURL, contentURL, contentType, contentLength, sha256"
+            let stored = try Int.fetchOne(db, sql: "SELECT count(*) FROM issue") ?? 0
+            if stored > 0, stored <= 2 * entries.count {
+                // A library not much larger than the feed (a first subscription, a refresh
+                // of the only big catalog): reading every issue is cheaper than looking
+                // each name up.
+                let wanted = Set(entries.lazy.map(\.name))
+                let rows = try Row.fetchCursor(db, sql: "SELECT \(columns) FROM issue")
+                while let row = try rows.next() {
+                    let name: String = row[2]
+                    if wanted.contains(name) { known[name] = FeedFields(row) }
+                }
+            } else if stored > 0 {
+                let rows = try Row.fetchCursor(db, sql: """
+                    SELECT \(columns) FROM issue WHERE name IN (SELECT value FROM json_each(?))
+                    """, arguments: [Self.jsonArray(entries.lazy.map(\.name))])
+                while let row = try rows.next() { known[row[2]] = FeedFields(row) }
+            }
             // Plain SQL: Codable encoding of 20,000 records cost more than parsing their feed.
             // New issues go in by batches of rows per statement: one INSERT per issue spent
             // most of its time on per-statement work (AUTOINCREMENT bookkeeping, bindings).
