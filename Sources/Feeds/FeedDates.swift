@@ -29,25 +29,25 @@ public enum FeedDates {
             i += digits
             return value
         }
-        func take(_ c: Character) -> Bool {
-            if i < b.count, b[i] == c.asciiValue { i += 1; return true }
+        func take(_ c: UInt8) -> Bool {
+            if i < b.count, b[i] == c { i += 1; return true }
             return false
         }
-        guard let year = number(4), take("-"), let month = number(2) else { return nil }
+        guard let year = number(4), take(UInt8(ascii: "-")), let month = number(2) else { return nil }
         var day = 1
-        if take("-") { guard let d = number(2) else { return nil }; day = d }
+        if take(UInt8(ascii: "-")) { guard let d = number(2) else { return nil }; day = d }
         var hour = 0, minute = 0
         var second = 0.0
         var offset = 0
         if i < b.count, b[i] == UInt8(ascii: "T") || b[i] == UInt8(ascii: "t") || b[i] == 0x20 {
             i += 1
-            guard let h = number(2), take(":"), let m = number(2) else { return nil }
+            guard let h = number(2), take(UInt8(ascii: ":")), let m = number(2) else { return nil }
             hour = h
             minute = m
-            if take(":") {
+            if take(UInt8(ascii: ":")) {
                 guard let s = number(2) else { return nil }
                 second = Double(s)
-                if take(".") || take(",") {
+                if take(UInt8(ascii: ".")) || take(UInt8(ascii: ",")) {
                     var scale = 0.1
                     while i < b.count, b[i] >= 0x30, b[i] <= 0x39 {
                         second += Double(b[i] - 0x30) * scale
@@ -57,13 +57,13 @@ public enum FeedDates {
                 }
             }
             if i < b.count, b[i] == 0x20 { i += 1 }
-            if take("Z") || take("z") {
+            if take(UInt8(ascii: "Z")) || take(UInt8(ascii: "z")) {
                 offset = 0
             } else if i < b.count, b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") {
                 let sign = b[i] == UInt8(ascii: "-") ? -1 : 1
                 i += 1
                 guard let oh = number(2) else { return nil }
-                _ = take(":")
+                _ = take(UInt8(ascii: ":"))
                 let om = number(2) ?? 0
                 offset = sign * (oh * 3600 + om * 60)
             } else if i < b.count {

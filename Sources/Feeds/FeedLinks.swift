@@ -12,6 +12,13 @@ struct LinkBase {
     let query: String?
     /// The path up to and including its last `/`: where relative paths are merged.
     let directory: String
+    /// `scheme:` followed by the authority: how every absolute form made from this base starts.
+    let prefix: String
+    let directoryHasDotSegment: Bool
+    /// Whether links relative to this base are acceptable ones (http(s) with a host, or a
+    /// local file next to a local feed); every relative reference shares the base's scheme
+    /// and host, so they are judged once here rather than for each link.
+    let acceptsRelative: Bool
 
     init(_ url: URL) {
         self.url = url
@@ -40,13 +47,27 @@ struct LinkBase {
         let path = String(rest)
         self.path = path
         directory = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(path[...$0]) } ?? ""
+        prefix = scheme + ":" + (authority ?? "")
+        directoryHasDotSegment = Self.hasDotSegment(directory)
+        switch scheme {
+        case "http", "https": acceptsRelative = url.host?.isEmpty == false
+        case "file": acceptsRelative = url.isFileURL
+        default: acceptsRelative = false
+        }
+    }
+
+    /// Whether a reference keeps this base's scheme and authority: no scheme of its own and
+    /// not a network-path reference (`//host/...`).
+    func keepsAuthority(_ reference: String) -> Bool {
+        if Self.hasScheme(reference) { return false }
+        let utf8 = reference.utf8
+        return !(utf8.first == UInt8(ascii: "/") && utf8.dropFirst().first == UInt8(ascii: "/"))
     }
 
     /// The absolute form of a reference, as RFC 3986 section 5.2 computes it.
     func absolute(_ reference: String) -> String {
         if Self.hasScheme(reference) { return reference }
         let utf8 = reference.utf8
-        let prefix = scheme + ":" + (authority ?? "")
         guard let first = utf8.first else { return prefix + path + (query ?? "") }
         if first == UInt8(ascii: "/"), utf8.dropFirst().first == UInt8(ascii: "/") { return scheme + ":" + reference }
         if first == UInt8(ascii: "#") { return prefix + path + (query ?? "") + reference }
@@ -59,6 +80,17 @@ struct LinkBase {
         } else if authority != nil, path.isEmpty {
             merged = "/" + refPath
         } else {
+            // The usual case (`covers/1.png` under the feed's directory), built in one string.
+            // `directory` ends with `/`, so the merged path has a dot segment only if one
+            // of its two parts has.
+            if split == utf8.endIndex, !directoryHasDotSegment, !Self.hasDotSegment(reference) {
+                var out = String()
+                out.reserveCapacity(prefix.utf8.count + directory.utf8.count + utf8.count)
+                out += prefix
+                out += directory
+                out += reference
+                return out
+            }
             merged = directory + refPath
         }
         if Self.hasDotSegment(merged) { merged = Self.removeDotSegments(merged) }
@@ -129,6 +161,11 @@ enum FeedLinks {
     static func resolve(_ href: String?, against base: LinkBase) -> URL? {
         guard let href = FeedText.line(href) else { return nil }
         let absolute = base.absolute(href)
+        if base.keepsAuthority(href) {
+            // Scheme and host are the base's, judged once in `LinkBase`.
+            guard base.acceptsRelative else { return nil }
+            return URL(string: absolute) ?? absolute.addingPercentEncoding(withAllowedCharacters: allowed).flatMap({ URL(string: $0) })
+        }
         guard let url = URL(string: absolute)
             ?? absolute.addingPercentEncoding(withAllowedCharacters: allowed).flatMap({ URL(string: $0) }),
             let scheme = url.scheme?.lowercased() else { return nil }

@@ -97,8 +97,9 @@ public enum FeedText {
     /// descriptions): tags dropped, script and style bodies dropped, entities decoded.
     static func fromHTML(_ raw: String?) -> String? {
         guard let raw else { return nil }
-        guard raw.containsByte(UInt8(ascii: "<")) || raw.containsByte(UInt8(ascii: "&")) else { return line(raw) }
-        return line(decodeEntities(stripTags(raw)))
+        let hasTag = raw.containsByte(UInt8(ascii: "<"))
+        guard hasTag || raw.containsByte(UInt8(ascii: "&")) else { return line(raw) }
+        return line(decodeEntities(hasTag ? stripTags(raw) : raw))
     }
 
     static func isStripped(_ v: UInt32) -> Bool {
@@ -111,46 +112,82 @@ public enum FeedText {
     /// Text without its tags; `script` and `style` lose their bodies; block-level tags and
     /// line breaks become spaces. A tag cut off at the end is dropped.
     static func stripTags(_ html: String) -> String {
-        let b = html.utf8Bytes
-        let n = b.count
-        var out: [UInt8] = []
-        out.reserveCapacity(n)
-        var i = 0
-        func lower(_ c: UInt8) -> UInt8 { c >= 0x41 && c <= 0x5A ? c + 0x20 : c }
-        func isLetter(_ c: UInt8) -> Bool { (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A }
-        while i < n {
-            guard b[i] == UInt8(ascii: "<"), i + 1 < n,
-                  isLetter(b[i + 1]) || b[i + 1] == UInt8(ascii: "/") || b[i + 1] == UInt8(ascii: "!") || b[i + 1] == UInt8(ascii: "?")
-            else {
-                out.append(b[i])
-                i += 1
-                continue
+        var copy = html
+        return copy.withUTF8 { b -> String in
+            let n = b.count
+            var out: [UInt8] = []
+            out.reserveCapacity(n)
+            func lower(_ c: UInt8) -> UInt8 { c >= 0x41 && c <= 0x5A ? c + 0x20 : c }
+            func isLetter(_ c: UInt8) -> Bool { (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A }
+            /// Whether the bytes `range` spell `name` (lower-case ASCII), whatever their case.
+            func spells(_ range: Range<Int>, _ name: StaticString) -> Bool {
+                guard range.count == name.utf8CodeUnitCount else { return false }
+                let p = name.utf8Start
+                for k in 0..<range.count where lower(b[range.lowerBound + k]) != p[k] { return false }
+                return true
             }
-            guard let close = b[(i + 1)...].firstIndex(of: UInt8(ascii: ">")) else { break }
-            var k = i + 1
-            let closing = b[k] == UInt8(ascii: "/")
-            if closing { k += 1 }
-            var name: [UInt8] = []
-            while k < close, isLetter(b[k]) || (b[k] >= 0x30 && b[k] <= 0x39) { name.append(lower(b[k])); k += 1 }
-            i = close + 1
-            if !closing, name == scriptTag || name == styleTag {
-                // Skip to the matching end tag, whatever its case.
-                let end = [UInt8(ascii: "<"), UInt8(ascii: "/")] + name
-                var j = i
-                while j + end.count <= n, !(0..<end.count).allSatisfy({ lower(b[j + $0]) == end[$0] }) { j += 1 }
-                i = j + end.count <= n ? (b[j...].firstIndex(of: UInt8(ascii: ">")).map { $0 + 1 } ?? n) : n
-                continue
+            func isBlock(_ range: Range<Int>) -> Bool {
+                switch range.count {
+                case 1: return spells(range, "p")
+                case 2:
+                    return spells(range, "br") || spells(range, "li") || spells(range, "ul") || spells(range, "ol")
+                        || spells(range, "tr") || spells(range, "td") || spells(range, "th") || spells(range, "hr")
+                        || (lower(b[range.lowerBound]) == UInt8(ascii: "h") && (0x31...0x36).contains(b[range.lowerBound + 1]))
+                case 3: return spells(range, "div")
+                case 10: return spells(range, "blockquote")
+                default: return false
+                }
             }
-            if blockTags.contains(name) { out.append(0x20) }
+            // Text between tags is copied in runs.
+            var run = 0
+            var i = 0
+            var cutOff = false
+            while i < n {
+                guard b[i] == UInt8(ascii: "<"), i + 1 < n,
+                      isLetter(b[i + 1]) || b[i + 1] == UInt8(ascii: "/") || b[i + 1] == UInt8(ascii: "!") || b[i + 1] == UInt8(ascii: "?")
+                else {
+                    i += 1
+                    continue
+                }
+                if i > run { out.append(contentsOf: UnsafeBufferPointer(rebasing: b[run..<i])) }
+                var close = i + 1
+                while close < n, b[close] != UInt8(ascii: ">") { close += 1 }
+                guard close < n else {
+                    cutOff = true
+                    break
+                }
+                var k = i + 1
+                let closing = b[k] == UInt8(ascii: "/")
+                if closing { k += 1 }
+                let nameStart = k
+                while k < close, isLetter(b[k]) || (b[k] >= 0x30 && b[k] <= 0x39) { k += 1 }
+                let name = nameStart..<k
+                i = close + 1
+                if !closing, spells(name, "script") || spells(name, "style") {
+                    // Skip to the matching end tag, whatever its case.
+                    let length = 2 + name.count
+                    var j = i
+                    while j + length <= n {
+                        if b[j] == UInt8(ascii: "<"), b[j + 1] == UInt8(ascii: "/"),
+                           (0..<name.count).allSatisfy({ lower(b[j + 2 + $0]) == lower(b[name.lowerBound + $0]) }) { break }
+                        j += 1
+                    }
+                    if j + length <= n {
+                        var gtIndex = j
+                        while gtIndex < n, b[gtIndex] != UInt8(ascii: ">") { gtIndex += 1 }
+                        i = gtIndex < n ? gtIndex + 1 : n
+                    } else {
+                        i = n
+                    }
+                } else if isBlock(name) {
+                    out.append(0x20)
+                }
+                run = i
+            }
+            if !cutOff, run < n { out.append(contentsOf: UnsafeBufferPointer(rebasing: b[run..<n])) }
+            return String(decoding: out, as: UTF8.self)
         }
-        return String(decoding: out, as: UTF8.self)
     }
-
-    private static let scriptTag = Array("script".utf8), styleTag = Array("style".utf8)
-
-    private static let blockTags: Set<[UInt8]> = Set(
-        ["p", "br", "div", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "td", "th", "blockquote", "hr"]
-            .map { Array($0.utf8) })
 
     /// Decodes HTML character references in one pass (the result is never decoded again,
     /// so nothing can expand recursively). Unknown names stay as written.
@@ -163,8 +200,11 @@ public enum FeedText {
         var i = 0
         while i < n {
             guard b[i] == UInt8(ascii: "&") else {
-                out.append(b[i])
-                i += 1
+                // Up to the next '&' in one copy.
+                var next = i + 1
+                while next < n, b[next] != UInt8(ascii: "&") { next += 1 }
+                out.append(contentsOf: b[i..<next])
+                i = next
                 continue
             }
             var end = i + 1

@@ -125,6 +125,9 @@ private struct Reader {
         var resolvedNamespace: String?
         /// Whether elements of this name are handed to the stream handler.
         let streamed: Bool
+        /// As an attribute name: the prefix an `xmlns` / `xmlns:p` attribute declares ("" for
+        /// the default namespace); nil for any other attribute.
+        let declaredPrefix: String?
 
         func spells(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
             var copy = name
@@ -141,6 +144,13 @@ private struct Reader {
             self.localName = localName
             self.prefix = prefix
             self.streamed = streamed
+            if name == "xmlns" {
+                declaredPrefix = ""
+            } else if prefix == "xmlns" {
+                declaredPrefix = localName
+            } else {
+                declaredPrefix = nil
+            }
         }
     }
 
@@ -486,6 +496,8 @@ private struct Reader {
         let interned = intern((i + 1)..<k)
         let name = interned.name
         var attributes: [(name: String, value: String)] = []
+        /// Namespace declarations among the attributes, as (prefix, URI).
+        var declarations: [(prefix: String, uri: String)] = []
         var selfClosing = false
         i = k
         while true {
@@ -507,11 +519,13 @@ private struct Reader {
                 i += 1  // a stray '/', '=' or quote
                 continue
             }
-            let attrName = intern(attrStart..<i).name
+            let attrInterned = intern(attrStart..<i)
+            let attrName = attrInterned.name
             while i < n, isSpace(b[i]) { i += 1 }
             guard i < n, b[i] == equals else {
                 if !attributes.contains(where: { $0.name == attrName }) {
                     attributes.append((attrName, ""))  // HTML-style bare attribute
+                    if let prefix = attrInterned.declaredPrefix { declarations.append((prefix, "")) }
                 }
                 continue
             }
@@ -522,7 +536,9 @@ private struct Reader {
             if attributes.contains(where: { $0.name == attrName }) {
                 fail(at: attrStart, "attribute \(attrName) repeated in <\(name)>")
             } else {
+                if attributes.isEmpty { attributes.reserveCapacity(4) }  // one allocation for most elements
                 attributes.append((attrName, value))
+                if let prefix = attrInterned.declaredPrefix { declarations.append((prefix, value)) }
             }
         }
         if i > n { i = n }
@@ -537,12 +553,11 @@ private struct Reader {
         }
 
         var saved: [String: String]?
-        for (key, value) in attributes where key.utf8.starts(with: "xmlns".utf8) && (key == "xmlns" || key.hasPrefix("xmlns:")) {
+        for (prefix, value) in declarations {
             if saved == nil {
                 saved = namespaces
                 namespaceGeneration += 1
             }
-            let prefix = key == "xmlns" ? "" : String(key.dropFirst(6))
             if value.isEmpty, prefix.isEmpty {
                 namespaces[prefix] = nil
             } else {

@@ -59,7 +59,12 @@ enum TextDecoding {
     static func isValidUTF8(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
         var i = 0
         let n = b.count
+        guard let base = b.baseAddress else { return true }
+        let raw = UnsafeRawPointer(base)
         while i < n {
+            // Runs of ASCII (most of a feed) are checked eight bytes at a time.
+            while i + 8 <= n, raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 { i += 8 }
+            guard i < n else { break }
             let c = b[i]
             if c < 0x80 { i += 1; continue }
             let length: Int

@@ -46,10 +46,12 @@ measure "newsstand Feeds: parse file x5" "$work/bench" --runs 5 "$work/feed.xml"
 measure "newsstand Feeds: fetch+parse x5" "$work/bench" --runs 5 "$url"
 measure "newsstand Feeds: fetch+parse x1" "$work/bench" --runs 1 "$url"
 
-# The whole commands, on a fresh library (no sample publications).
+# The whole commands, on a fresh library (no sample publications: an empty sample-feed
+# folder, or the program would find the checkout's beside its build and subscribe them).
+mkdir -p "$work/resources/sample-feed"
 cat > "$work/run-newsstand" <<NS
 #!/bin/sh
-NEWSSTAND_HOME="$work/ns-home" NEWSSTAND_RESOURCES=/nonexistent exec "$bin/newsstand" "\$@"
+NEWSSTAND_HOME="$work/ns-home" NEWSSTAND_RESOURCES="$work/resources" exec "$bin/newsstand" "\$@"
 NS
 chmod +x "$work/run-newsstand"
 measure "newsstand subscribe (empty library)" "$work/run-newsstand" subscribe "$url"

@@ -104,6 +104,47 @@ func atomFeed(title: String, issues: [String], next: String? = nil, push: String
         #expect(two.contentURL == "https://example.org/2.zip")
         #expect(two.date == date)
     }
+
+    @Test func manyNewEntriesAreStoredWithAllTheirFieldsAcrossInsertBatches() throws {
+        let temporary = try TemporaryLibrary()
+        let library = temporary.library
+        let publication = try library.save(Publication(feedURL: "file:///many.xml", title: "Many"))
+        let other = try library.save(Publication(feedURL: "file:///other.xml", title: "Other"))
+        let date = Date(timeIntervalSince1970: 1_790_000_000)
+        _ = try library.sync(other, entries: [FeedEntry(name: "m-150", title: "Taken", date: date)])
+        var entries: [FeedEntry] = []
+        for n in 1...250 {
+            let summary: String? = n % 2 == 0 ? "Summary \(n)" : nil
+            let sha256: String? = n == 7 ? String(repeating: "a", count: 64) : nil
+            let title = "Issue \(n) \"quoted\" \\"
+            entries.append(FeedEntry(name: "m-\(n)", title: title, date: date.addingTimeInterval(Double(n)),
+                                     summary: summary, coverURL: URL(string: "https://example.org/\(n).png"),
+                                     contentURL: URL(string: "https://example.org/\(n).zip"), contentType: "application/zip",
+                                     contentLength: Int64(1000 + n), sha256: sha256))
+        }
+        // A name twice, the second copy in the next batch of rows: the first one stays.
+        entries.insert(FeedEntry(name: "m-3", title: "Three again", date: date), at: 120)
+        let result = try library.sync(publication, entries: entries)
+        let expected = (1...250).filter { $0 != 150 }.map { "m-\($0)" }
+        #expect(result.added == expected)
+        let three = try #require(try library.issue(named: "m-3"))
+        #expect(three.title == "Issue 3 \"quoted\" \\")
+        #expect(try library.issue(named: "m-150")?.title == "Taken")
+        let seven = try #require(try library.issue(named: "m-7"))
+        #expect(seven.sha256 == String(repeating: "a", count: 64))
+        #expect(seven.summary == nil)
+        #expect(seven.coverURL == "https://example.org/7.png")
+        #expect(seven.contentURL == "https://example.org/7.zip")
+        #expect(seven.contentLength == 1007)
+        #expect(seven.date == date.addingTimeInterval(7))
+        let last = try #require(try library.issue(named: "m-250"))
+        #expect(last.summary == "Summary 250")
+        #expect(last.publicationId == publication.id)
+        // Synced again (without the repeated name): nothing new, nothing changed.
+        let again = try library.sync(publication, entries: entries.filter { $0.title != "Three again" })
+        #expect(again.added.isEmpty)
+        #expect(again.updated == 0)
+    }
 }
 
 @Suite struct PagedFeedTests {
