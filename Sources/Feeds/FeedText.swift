@@ -27,10 +27,18 @@ public enum FeedText {
                 var strip = false
                 switch b {
                 case 0x20, 0x09, 0x0A, 0x0D: space = true
+                case 0x1B:
+                    // A whole escape sequence goes, not just its ESC: `]52;c;…` left
+                    // behind is inert but reads as garbage.
+                    width = escapeSequenceLength(bytes, at: i)
+                    strip = true
                 case 0x00..<0x20, 0x7F: strip = true
                 case 0xC2 where i + 1 < n:
                     width = 2
-                    if bytes[i + 1] == 0xA0 { space = true } else if bytes[i + 1] < 0xA0 { strip = true }
+                    if bytes[i + 1] == 0xA0 { space = true } else if bytes[i + 1] < 0xA0 {
+                        strip = true
+                        width = escapeSequenceLength(bytes, at: i)
+                    }
                 case 0xD8 where i + 1 < n && bytes[i + 1] == 0x9C:  // U+061C arabic letter mark
                     width = 2
                     strip = true
@@ -59,6 +67,44 @@ public enum FeedText {
             flush(n)
             return out.isEmpty ? nil : String(decoding: out, as: UTF8.self)
         }
+    }
+
+    /// How many bytes the control sequence starting at `start` spans: ESC or C1 (UTF-8
+    /// `C2 80`…`C2 9F`) and, for CSI, its parameters and final byte; for OSC, DCS, SOS, PM
+    /// and APC, everything up to BEL or ST (or the end, as a terminal would swallow it).
+    static func escapeSequenceLength(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Int {
+        let n = bytes.count
+        var i: Int
+        var kind: UInt8
+        if bytes[start] == 0x1B {
+            guard start + 1 < n, (0x20...0x7E).contains(bytes[start + 1]) else { return 1 }
+            kind = bytes[start + 1]
+            i = start + 2
+            // ESC with an intermediate byte or any other final: two bytes.
+            if ![UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "P"), UInt8(ascii: "X"),
+                 UInt8(ascii: "^"), UInt8(ascii: "_")].contains(kind) { return 2 }
+        } else {
+            // C1 in UTF-8: C2 80…9F; 9B is CSI, 9D OSC, 90 DCS, 98 SOS, 9E PM, 9F APC.
+            switch bytes[start + 1] {
+            case 0x9B: kind = UInt8(ascii: "[")
+            case 0x9D: kind = UInt8(ascii: "]")
+            case 0x90, 0x98, 0x9E, 0x9F: kind = UInt8(ascii: "P")
+            default: return 2
+            }
+            i = start + 2
+        }
+        if kind == UInt8(ascii: "[") {
+            while i < n, (0x20...0x3F).contains(bytes[i]) { i += 1 }
+            if i < n, (0x40...0x7E).contains(bytes[i]) { i += 1 }
+            return i - start
+        }
+        while i < n {
+            if bytes[i] == 0x07 { return i + 1 - start }
+            if bytes[i] == 0x1B, i + 1 < n, bytes[i + 1] == UInt8(ascii: "\\") { return i + 2 - start }
+            if bytes[i] == 0xC2, i + 1 < n, bytes[i + 1] == 0x9C { return i + 2 - start }
+            i += 1
+        }
+        return n - start
     }
 
     /// True when `line` would return the text unchanged: no control, stripped or space-like

@@ -14,7 +14,7 @@ import Testing
             "items": (1...3).map { number in
                 [
                     "id": "evil-\(number)",
-                    "title": "Issue \(number) \(esc)[2J\(esc)[31mred\(esc)[0m \(esc)]8;;http://example.invalid/\(esc)\\link\(esc)]8;;\(esc)\\ \u{07}\u{07}"
+                    "title": "Issue \(number) \(esc)[2J\(esc)[31mred\(esc)[0m \(esc)]8;;http://example.invalid/\(esc)\\link\(esc)]8;;\(esc)\\ \u{07}\u{07}" + String(repeating: " 灯台守の長い一日", count: 20)
                         + " 東京湾の灯台守と海の物語を語る月刊誌・特別増刊号 👩‍👩‍👧‍👦 Cafe\u{301}",
                     "date_published": "2026-11-0\(number)T07:00:00Z",
                     "summary": "bell\u{07} and \u{9B}2J and \(esc)P1$r\(esc)\\ device control",

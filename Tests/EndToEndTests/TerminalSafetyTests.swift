@@ -76,7 +76,8 @@ import Testing
         #expect(tmux.waitFor("Showing titles") != nil, "\(tmux.lastScreen)")
         try tmux.send("Enter")
         let store = tmux.waitFor("TAP TO DOWNLOAD")
-        #expect(store?.contains("PWNED") == true, "the store did not show the hostile title:\n\(tmux.lastScreen)")
+        // The title's words stay; its OSC sequence goes whole, payload and all.
+        #expect(store?.contains("Evil Link") == true && store?.contains("PWNED") == false, "the store did not show the hostile title cleaned:\n\(tmux.lastScreen)")
         try tmux.send("Enter")
         #expect(tmux.waitFor("TAP TO READ", timeout: 30) != nil, "\(tmux.lastScreen)")
         try tmux.send("Enter")
@@ -99,7 +100,7 @@ import Testing
             let hits = (0...(bytes.count - sequence.count)).filter { bytes[$0..<($0 + sequence.count)].elementsEqual(sequence) }
             #expect(hits.isEmpty, "\(name) reached the terminal \(hits.count) time(s), first at byte \(hits.first ?? -1)")
         }
-        #expect(String(decoding: bytes, as: UTF8.self).contains("PWNED"), "the hostile text was not drawn at all")
+        #expect(String(decoding: bytes, as: UTF8.self).contains("Evil Link"), "the hostile title was not drawn at all")
     }
 }
 

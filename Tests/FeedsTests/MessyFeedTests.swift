@@ -46,7 +46,7 @@ import Testing
         for text in [doc.publication.title, entry.name, entry.title, entry.summary ?? ""] {
             #expect(isClean(text), "\(text.debugDescription)")
         }
-        #expect(doc.publication.title.hasPrefix("Evil[2J]52;c;cHduZWQ= Times"))
+        #expect(doc.publication.title.hasPrefix("Evil Times"), "whole sequences go: \(doc.publication.title)")
         #expect(entry.name == "hostile-1")
         #expect(entry.summary == "line one line two")
     }
@@ -140,6 +140,21 @@ import Testing
             == "One two three &c … &bogus;")
         #expect(FeedText.fromHTML("a < b and c<d") == "a < b and c")
         #expect(FeedText.fromHTML("x <script>never closed") == "x")
+    }
+
+    @Test func wholeEscapeSequencesGoNotJustTheirEscape() {
+        let esc = "\u{1B}"
+        // OSC 52 (clipboard) ended by BEL, OSC 8 (link) ended by ST, CSI with parameters.
+        #expect(FeedText.line("Evil\(esc)]52;c;aGk=\u{07} title") == "Evil title")
+        #expect(FeedText.line("\(esc)]8;;https://x.example\(esc)\\link\(esc)]8;;\(esc)\\ here") == "link here")
+        #expect(FeedText.line("red \(esc)[1;31mALERT\(esc)[0m done") == "red ALERT done")
+        // C1 CSI and C1 OSC (as UTF-8), ESC with one byte, and a string never ended.
+        #expect(FeedText.line("a\u{9B}2Jb") == "ab")
+        #expect(FeedText.line("a\u{9D}0;title\u{9C}b") == "ab")
+        #expect(FeedText.line("keep \(esc)c this") == "keep this")
+        #expect(FeedText.line("cut \(esc)]0;no end") == "cut")
+        // Plain text is untouched.
+        #expect(FeedText.line("Gull Rock, 灯台守 — No. 31") == "Gull Rock, 灯台守 — No. 31")
     }
 }
 

@@ -17,7 +17,7 @@ import Terminal
 
         let screen = h.settle().text
         let statusLine = screen.components(separatedBy: "\n")[h.app.state.height - 2]
-        #expect(statusLine.contains("Storm [31mwarning for the harbour"))
+        #expect(statusLine.contains("Storm warning for the harbour"))
         #expect(!screen.contains("\u{1B}"))
         #expect(h.library.takeUnshownAlert() == nil)
     }

@@ -138,14 +138,14 @@ final class PushFixture {
         #expect(report.alert?.notified == true)
         #expect(report.autoDownload == nil && report.refresh == nil)
         let arguments = try String(contentsOf: record, encoding: .utf8).split(separator: "\n").map(String.init)
-        #expect(arguments == ["--app-name=Newsstand", "--", "Push Weekly", "-v Storm [2J warning"])
+        #expect(arguments == ["--app-name=Newsstand", "--", "Push Weekly", "-v Storm warning"])
 
         let stored = try fixture.library.pushAlerts()
-        #expect(stored.map(\.text) == ["-v Storm [2J warning"])
+        #expect(stored.map(\.text) == ["-v Storm warning"])
         #expect(stored.first?.publicationId == fixture.publication.id)
 
         // The shelf takes it once for its status line.
-        #expect(fixture.library.takeUnshownAlert()?.text == "-v Storm [2J warning")
+        #expect(fixture.library.takeUnshownAlert()?.text == "-v Storm warning")
         #expect(fixture.library.takeUnshownAlert() == nil)
     }
 

@@ -66,7 +66,7 @@ import Testing
         #expect(try PushPayload.parse(#"{"aps":{"content-available":1}}"#) == .newContent)
         #expect(try PushPayload.parse(#"{"aps":{"content-available":1},"issue":"tw-2026-12"}"#).issueName == "tw-2026-12")
         let alert = try PushPayload.parse(#"{"aps":{"alert":{"title":"Breaking","body":"Ferry \u001b]52;c;x\u0007 late"}}}"#)
-        #expect(alert.alert == "Breaking: Ferry ]52;c;x late")
+        #expect(alert.alert == "Breaking: Ferry late")
         #expect(!alert.contentAvailable)
     }
 
