@@ -356,6 +356,10 @@ public final class ShelfApp {
     /// The reader gets the shared moving and paging actions as the keys it knows, and
     /// every key no action claims (its own keys: t, /, n, N, +, -, z…); a default key the
     /// user rebound away does nothing. Its contents list and search prompt take keys as typed.
+    /// The shared actions as the keys the reader knows them by (built once, not per key).
+    private static let readerKeys: [Action: Key] = [.moveLeft: .left, .moveRight: .right, .up: .up, .down: .down,
+                                                    .pageUp: .pageUp, .pageDown: .pageDown, .first: .home, .last: .end]
+
     private func handleReaderKey(_ key: Key) {
         guard let reader else { state.screen = .store; return }
         // Backspace turns a comic's page back rather than leaving it.
@@ -368,8 +372,6 @@ public final class ShelfApp {
             if KeyBindings.defaults.action(for: key, on: .reader) == nil { _ = reader.handle(key, width: state.width, height: state.height) }
             return
         }
-        let readerKeys: [Action: Key] = [.moveLeft: .left, .moveRight: .right, .up: .up, .down: .down,
-                                         .pageUp: .pageUp, .pageDown: .pageDown, .first: .home, .last: .end]
         switch action {
         case .back:
             reader.savePosition(library: env.library)
@@ -381,7 +383,7 @@ public final class ShelfApp {
         case .help:
             showHelp()
         default:
-            if let readerKey = readerKeys[action] { _ = reader.handle(readerKey, width: state.width, height: state.height) }
+            if let readerKey = Self.readerKeys[action] { _ = reader.handle(readerKey, width: state.width, height: state.height) }
         }
     }
 
