@@ -28,7 +28,7 @@ let package = Package(
         // instead of ending the process.
         .target(
             name: "CImageCodecs",
-            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("z")]
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("z"), .linkedLibrary("deflate")]
         ),
 
         .target(name: "Markup", swiftSettings: swift5),

@@ -50,7 +50,7 @@ harness() {
     if [ -f "fuzz-$name" ] && [ -z "$(find "$src" "$@" -newer "fuzz-$name")" ]; then return; fi
     echo "linking fuzz-$name" >&2
     # shellcheck disable=SC2086
-    swiftc $flags $cmaps -module-name "Fuzz_$name" "$src" "$@" -lz -lpng16 -ljpeg -o "fuzz-$name"
+    swiftc $flags $cmaps -module-name "Fuzz_$name" "$src" "$@" -lz -lpng16 -ljpeg -ldeflate -o "fuzz-$name"
 }
 
 targets=${*:-feed archive image layout}

@@ -8,6 +8,7 @@
 #include <jpeglib.h>
 #include <jerror.h>
 #include <zlib.h>
+#include <libdeflate.h>
 
 static void set_error(char *err, size_t err_len, const char *message) {
     if (err == NULL || err_len == 0) return;
@@ -101,9 +102,27 @@ static inline ns_i16x4 absolute(ns_i16x4 v) {
 static void unfilter_row(int filter, uint8_t *row, const uint8_t *prior, size_t length, size_t bpp) {
     size_t i;
     switch (filter) {
-    case 1:  // Sub (byte-wise: the compiler unrolls this better than word-wide tricks)
-        for (i = bpp; i < length; i++) row[i] = (uint8_t)(row[i] + row[i - bpp]);
+    case 1: {  // Sub: the pixel to the left stays in a register, a whole word per pixel
+        // (byte-wise, every addition waited for the store of the byte it depends on).
+        // For 3-byte pixels the word's top lane is the next pixel's first byte: it gets a
+        // meaningless sum, which that pixel's own store overwrites (its word was loaded
+        // before, so no load waits on a store it half overlaps). The last pixel writes only
+        // its own bytes. Rows have slack for the loads past their end.
+        size_t last = length - bpp;
+        ns_u8x4 left = {0, 0, 0, 0}, value;
+        memcpy(&value, row, 4);
+        for (i = 0; i < last; i += bpp) {
+            ns_u8x4 next;
+            memcpy(&next, row + i + bpp, 4);
+            value += left;
+            memcpy(row + i, &value, 4);
+            left = value;
+            value = next;
+        }
+        value += left;
+        memcpy(row + last, &value, bpp);
         break;
+    }
     case 2:  // Up
         for (i = 0; i < length; i++) row[i] = (uint8_t)(row[i] + prior[i]);
         break;
@@ -154,8 +173,64 @@ static void expand_rgb(uint8_t *restrict out, const uint8_t *restrict in, uint32
 #endif
 }
 
+// Images whose filtered rows take at most this many bytes are inflated in one call by
+// libdeflate (about twice as fast as zlib's streaming inflate, much more on flat
+// artwork); larger ones are streamed a row at a time so that memory stays bounded.
+#define NS_PNG_WHOLE_BUFFER_LIMIT ((size_t)48 << 20)
+
+// The whole-buffer path: every IDAT checked and joined, inflated at once, rows undone in
+// place. It only ever succeeds or declines (NS_PNG_NOT_HANDLED): for damaged data the
+// streaming path below runs instead and says what is wrong, as it always did.
+static int png_decode_whole(const uint8_t *data, size_t size, uint8_t *rgba, uint32_t width,
+                            uint32_t height, size_t bpp, size_t compressed_size,
+                            char *err, size_t err_len) {
+    size_t length = (size_t)width * bpp, stride = length + 1;
+    size_t raw_size = (size_t)height * stride;
+    // The joined IDAT data, then the rows with slack for word-wide loads past the last
+    // pixel, then a row of zeros standing above the first.
+    uint8_t *buffer = malloc(compressed_size + raw_size + 8 + length + 8);
+    if (buffer == NULL) { set_error(err, err_len, "out of memory"); return 1; }
+    uint8_t *compressed = buffer, *raw = buffer + compressed_size, *zero_row = raw + raw_size + 8;
+    memset(zero_row, 0, length + 8);
+    size_t joined = 0, offset = 8 + 25;
+    while (offset + 12 <= size) {
+        uint32_t chunk_length = be32(data + offset);
+        const uint8_t *type = data + offset + 4;
+        if (memcmp(type, "IEND", 4) == 0) break;
+        if (memcmp(type, "IDAT", 4) == 0) {
+            if (libdeflate_crc32(0, type, chunk_length + 4) != be32(type + 4 + chunk_length)
+                || chunk_length > compressed_size - joined) {
+                free(buffer);
+                return NS_PNG_NOT_HANDLED;
+            }
+            memcpy(compressed + joined, type + 4, chunk_length);
+            joined += chunk_length;
+        }
+        offset += 12 + (size_t)chunk_length;
+    }
+    struct libdeflate_decompressor *inflater = libdeflate_alloc_decompressor();
+    if (inflater == NULL) { free(buffer); set_error(err, err_len, "out of memory"); return 1; }
+    // NULL for the actual size: exactly raw_size bytes or a failure.
+    enum libdeflate_result status = libdeflate_zlib_decompress(inflater, compressed, joined, raw, raw_size, NULL);
+    libdeflate_free_decompressor(inflater);
+    if (status != LIBDEFLATE_SUCCESS) { free(buffer); return NS_PNG_NOT_HANDLED; }
+    memset(raw + raw_size, 0, 8);
+    const uint8_t *prior = zero_row;
+    for (uint32_t y = 0; y < height; y++) {
+        uint8_t *row = raw + (size_t)y * stride;
+        if (row[0] > 4) { free(buffer); return NS_PNG_NOT_HANDLED; }
+        unfilter_row(row[0], row + 1, prior, length, bpp);
+        uint8_t *out = rgba + (size_t)y * width * 4;
+        if (bpp == 4) memcpy(out, row + 1, length);
+        else expand_rgb(out, row + 1, width);
+        prior = row + 1;
+    }
+    free(buffer);
+    return 0;
+}
+
 static int png_fast_decode(const uint8_t *data, size_t size, uint8_t *rgba, uint32_t width,
-                           uint32_t height, char *err, size_t err_len) {
+                           uint32_t height, int path, char *err, size_t err_len) {
     static const uint8_t signature[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
     if (size < 8 + 25 || memcmp(data, signature, 8) != 0) return NS_PNG_NOT_HANDLED;
     const uint8_t *ihdr = data + 8;
@@ -171,12 +246,14 @@ static int png_fast_decode(const uint8_t *data, size_t size, uint8_t *rgba, uint
     // First pass over the chunks: only the kinds we can honour exactly.
     size_t offset = 8 + 25;
     int seen_idat = 0, seen_end = 0;
+    size_t compressed_size = 0;
     while (offset + 12 <= size) {
         uint32_t chunk_length = be32(data + offset);
         const uint8_t *type = data + offset + 4;
         if (chunk_length > 0x7FFFFFFF || chunk_length > size - offset - 12) return NS_PNG_NOT_HANDLED;
         if (memcmp(type, "IDAT", 4) == 0) {
             seen_idat = 1;
+            compressed_size += chunk_length;
         } else if (memcmp(type, "IEND", 4) == 0) {
             seen_end = 1;
             break;
@@ -193,11 +270,17 @@ static int png_fast_decode(const uint8_t *data, size_t size, uint8_t *rgba, uint
         offset += 12 + (size_t)chunk_length;
     }
     if (!seen_idat || !seen_end) return NS_PNG_NOT_HANDLED;  // libpng explains the damage
+    if (path != NS_PNG_PATH_STREAMED && (size_t)height * (length + 1) <= NS_PNG_WHOLE_BUFFER_LIMIT) {
+        int whole = png_decode_whole(data, size, rgba, width, height, bpp, compressed_size, err, err_len);
+        if (whole != NS_PNG_NOT_HANDLED || path == NS_PNG_PATH_WHOLE) return whole;
+    }
+    if (path == NS_PNG_PATH_WHOLE) return NS_PNG_NOT_HANDLED;
 
-    // Each row: its filter byte, the pixels, and 3 bytes of slack for expand_rgb.
-    uint8_t *rows = calloc(2, length + 4);
+    // Each row: its filter byte, the pixels, and slack for word-wide loads past the last
+    // pixel (expand_rgb and the Sub filter read up to 4 bytes beyond it).
+    uint8_t *rows = calloc(2, length + 8);
     if (rows == NULL) { set_error(err, err_len, "out of memory"); return 1; }
-    uint8_t *current = rows, *prior = rows + length + 4;
+    uint8_t *current = rows, *prior = rows + length + 8;
     z_stream stream;
     memset(&stream, 0, sizeof stream);
     if (inflateInit(&stream) != Z_OK) { free(rows); set_error(err, err_len, "out of memory"); return 1; }
@@ -288,8 +371,13 @@ int ns_png_plausible(const uint8_t *data, size_t size, char *err, size_t err_len
 
 int ns_png_decode(const uint8_t *data, size_t size, uint8_t *rgba, uint32_t width,
                   uint32_t height, char *err, size_t err_len) {
-    int fast = png_fast_decode(data, size, rgba, width, height, err, err_len);
-    if (fast != NS_PNG_NOT_HANDLED) return fast;
+    return ns_png_decode_path(data, size, rgba, width, height, NS_PNG_PATH_ANY, err, err_len);
+}
+
+int ns_png_decode_path(const uint8_t *data, size_t size, uint8_t *rgba, uint32_t width,
+                       uint32_t height, int path, char *err, size_t err_len) {
+    int fast = png_fast_decode(data, size, rgba, width, height, path, err, err_len);
+    if (fast != NS_PNG_NOT_HANDLED || path == NS_PNG_PATH_WHOLE) return fast;
     return ns_png_decode_libpng(data, size, rgba, width, height, err, err_len);
 }
 

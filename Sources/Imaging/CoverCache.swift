@@ -151,7 +151,7 @@ final class CoverCacheEngine: @unchecked Sendable {
             remember(picture, for: key)
             return picture
         }
-        let image = try ImageDecoder.decode(data, minimumSize: options.pixelSize)
+        let image = try ImageDecoder.decode(data, drawnWith: options)
         let picture = CoverRenderer.render(image, options: options)
         writeDisk(picture, for: key)
         remember(picture, for: key)

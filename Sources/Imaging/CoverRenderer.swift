@@ -22,7 +22,8 @@ public struct RenderOptions: Hashable, Sendable {
     }
 
     /// The pixel size a cover is resampled to at most (two pixels per cell, one above the
-    /// other): pass it as `ImageDecoder.decode(_:minimumSize:)`'s `minimumSize`.
+    /// other): `ImageDecoder.decode(_:drawnWith:)` narrows it to the frame
+    /// an image of a given shape fills.
     public var pixelSize: (width: Int, height: Int) { (max(columns, 1), max(rows, 1) * 2) }
 
     /// `cellAspect` kept to sane values (0.5 when it is not a positive number).

@@ -119,7 +119,7 @@ public enum RenderTool {
         var failures: [String] = []
         for image in request.images {
             do {
-                let decoded = try ImageDecoder.decode(ImageDecoder.readBytes(atPath: image), minimumSize: options.pixelSize)
+                let decoded = try ImageDecoder.decode(ImageDecoder.readBytes(atPath: image), drawnWith: options)
                 CoverRenderer.render(decoded, options: options).appendANSI(to: &output)
             } catch let error as ImageError {
                 // A file read error already names the file.

@@ -13,6 +13,24 @@ import Testing
         }
     }
 
+    @Test func linearToEightBitSRGBAgreesWithTheTransferFunction() {
+        // The binary search over rounding boundaries against pow, densely over 0...1 and
+        // just either side of every boundary.
+        func reference(_ value: Float) -> UInt8 {
+            UInt8((ColorScience.linearToSRGB(Double(value)) * 255).rounded())
+        }
+        var values: [Float] = [-1, -0.0, 0, 1, 1.5, .infinity]
+        values += (0...20_000).map { Float($0) / 20_000 }
+        for level in 1..<256 {
+            let boundary = Float(ColorScience.srgbToLinear((Double(level) - 0.5) / 255))
+            values += [boundary.nextDown.nextDown, boundary.nextUp.nextUp]
+        }
+        for value in values {
+            #expect(ColorScience.srgb8(fromLinear: value) == reference(value), "at \(value)")
+        }
+        #expect((0..<256).allSatisfy { ColorScience.srgb8(fromLinear: ColorScience.linearFromSRGB8[$0]) == UInt8($0) })
+    }
+
     @Test func averagingHappensInLinearLight() {
         // Half black, half white: the average light is 0.5, which sRGB encodes as 188
         // (averaging the encoded values would give 128, visibly too dark).

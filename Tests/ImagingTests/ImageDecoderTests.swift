@@ -25,14 +25,49 @@ import Testing
 
     @Test func jpegDecodesAtAReducedDCTScaleWhenTheTargetIsSmall() throws {
         let bytes = try ImageEncoder.jpeg(Fixtures.gradient(width: 400, height: 600))
-        // 8 × 10 = 80 wide and 8 × 20 = 160 tall are kept by 3/8 scale (150 × 225), not 2/8 (100 × 150).
+        // 8 × 10 = 80 wide and 8 × 20 = 160 tall: 2/8 (100 × 150) is too short, so 4/8
+        // (200 × 300), the next scale libjpeg-turbo has SIMD code for (3/8 is skipped).
         #expect(ImageDecoder.oversampling == 8)
         let small = try ImageDecoder.decode(bytes, minimumSize: (width: 10, height: 20))
-        #expect(small.width == 150 && small.height == 225)
+        #expect(small.width == 200 && small.height == 300)
         let tiny = try ImageDecoder.decode(bytes, minimumSize: (width: 5, height: 5))
         #expect(tiny.width == 50 && tiny.height == 75)
+        // 8 × 30 = 240 wide is more than 4/8 gives: full size, never 5/8, 6/8 or 7/8.
+        let large = try ImageDecoder.decode(bytes, minimumSize: (width: 30, height: 10))
+        #expect(large.width == 400 && large.height == 600)
         let full = try ImageDecoder.decode(bytes, minimumSize: (width: 300, height: 300))
         #expect(full.width == 400 && full.height == 600)
+        for width in 1...60 {
+            let scale = ImageDecoder.dctScale(width: 400, height: 600, keeping: (width * 8, width * 8))
+            #expect([1, 2, 4, 8].contains(scale))
+            #expect(scale == 8 || (400 * scale + 7) / 8 >= width * 8)
+        }
+    }
+
+    @Test func jpegIsDecodedForTheFrameItFillsNotTheWholeBox() throws {
+        // A 2:1 landscape cover in a 30×22 box fills 30×8 cells (30×16 pixels): 8× that is
+        // kept at 4/8 scale, where the whole box (30×44 pixels) would need full size.
+        let bytes = try ImageEncoder.jpeg(Fixtures.gradient(width: 800, height: 400))
+        let options = RenderOptions(columns: 30, rows: 22)
+        #expect(CoverRenderer.frameSize(imageWidth: 800, imageHeight: 400, options: options) == (30, 8))
+        let boxed = try ImageDecoder.decode(bytes, minimumSize: options.pixelSize)
+        #expect(boxed.width == 800 && boxed.height == 400)
+        let framed = try ImageDecoder.decode(bytes, drawnWith: options)
+        #expect(framed.width == 400 && framed.height == 200)
+        // Drawn, the two give the same cells to within JPEG's scaling error.
+        let fromFull = CoverRenderer.render(boxed, options: options)
+        let fromScaled = CoverRenderer.render(framed, options: options)
+        #expect(fromFull.columns == fromScaled.columns && fromFull.rows == fromScaled.rows)
+        var largest = 0
+        for (a, b) in zip(fromFull.cells, fromScaled.cells) {
+            if case .rgb(let r1, let g1, let b1)? = a.foreground, case .rgb(let r2, let g2, let b2)? = b.foreground {
+                largest = max(largest, abs(Int(r1) - Int(r2)), abs(Int(g1) - Int(g2)), abs(Int(b1) - Int(b2)))
+            }
+        }
+        #expect(largest <= 3)
+        // PNGs are always decoded whole.
+        let png = try ImageEncoder.png(Fixtures.gradient(width: 80, height: 40))
+        #expect(try ImageDecoder.decode(png, drawnWith: options).width == 80)
     }
 
     @Test func dataAndFileEntryPointsAgree() throws {
@@ -168,7 +203,8 @@ import Testing
 @Suite struct PNGFastPathTests {
     /// An 8-bit PNG of `pixels` (3 or 4 channels) whose row `y` uses filter type `y % 5`,
     /// so that every filter is exercised, in stored (uncompressed) deflate blocks.
-    static func filteredPNG(width: Int, height: Int, channels: Int, pixels: [UInt8]) -> [UInt8] {
+    static func filteredPNG(width: Int, height: Int, channels: Int, pixels: [UInt8],
+                            declaredHeight: Int? = nil) -> [UInt8] {
         func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
             let body = Array(type.utf8) + data
             return Fixtures.bigEndian(UInt32(data.count)) + body + Fixtures.bigEndian(Fixtures.crc32(body[...]))
@@ -208,7 +244,7 @@ import Testing
         var a: UInt32 = 1, b: UInt32 = 0
         for byte in raw { a = (a + UInt32(byte)) % 65521; b = (b + a) % 65521 }
         zlib += Fixtures.bigEndian(b << 16 | a)
-        let header = Fixtures.bigEndian(UInt32(width)) + Fixtures.bigEndian(UInt32(height))
+        let header = Fixtures.bigEndian(UInt32(width)) + Fixtures.bigEndian(UInt32(declaredHeight ?? height))
             + [8, channels == 4 ? 6 : 2, 0, 0, 0]
         // Split the data over two IDAT chunks, as encoders do for large images.
         let half = zlib.count / 2
@@ -224,7 +260,11 @@ import Testing
 
     @Test(arguments: [3, 4])
     func everyFilterDecodesLikeLibpng(channels: Int) throws {
-        let width = 37, height = 23
+        for width in [1, 2, 37] { try everyFilterDecodesLikeLibpng(channels: channels, width: width) }
+    }
+
+    func everyFilterDecodesLikeLibpng(channels: Int, width: Int) throws {
+        let height = 23
         let pixels = Self.noise(count: width * height * channels, seed: UInt64(channels))
         let png = Self.filteredPNG(width: width, height: height, channels: channels, pixels: pixels)
         let decoded = try ImageDecoder.decode(png)
@@ -242,6 +282,48 @@ import Testing
         }
         #expect(status == 0)
         #expect(reference == expected)
+        // Both of our loop's paths took it, and agree.
+        #expect(Self.decode(png, width: width, height: height, path: NS_PNG_PATH_WHOLE) == .success(expected))
+        #expect(Self.decode(png, width: width, height: height, path: NS_PNG_PATH_STREAMED) == .success(expected))
+    }
+
+    enum PathResult: Equatable { case success([UInt8]), declined, failed }
+
+    /// One of our loop's paths (the whole-buffer libdeflate one, or zlib a row at a time).
+    static func decode(_ png: [UInt8], width: Int, height: Int, path: Int) -> PathResult {
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        var message = [CChar](repeating: 0, count: 200)
+        let status = png.withUnsafeBufferPointer { data in
+            ns_png_decode_path(data.baseAddress, data.count, &pixels, UInt32(width), UInt32(height), Int32(path),
+                               &message, 200)
+        }
+        return status == 0 ? .success(pixels) : status == -1 ? .declined : .failed
+    }
+
+    @Test func extraImageDataAfterTheLastRowIsIgnoredLikeLibpngDoes() throws {
+        // 9 rows of data for an image declared 8 rows tall: the whole-buffer inflate has
+        // no room for it and hands over to the streaming loop, which stops after row 8.
+        let width = 13
+        let pixels = Self.noise(count: width * 9 * 3, seed: 21)
+        let png = Self.filteredPNG(width: width, height: 9, channels: 3, pixels: pixels, declaredHeight: 8)
+        let decoded = try ImageDecoder.decode(png)
+        #expect(decoded.width == width && decoded.height == 8)
+        var expected: [UInt8] = []
+        for index in 0..<(width * 8) { expected += pixels[(index * 3)..<(index * 3 + 3)] + [255] }
+        #expect(decoded.pixels == expected)
+        #expect(Self.decode(png, width: width, height: 8, path: NS_PNG_PATH_WHOLE) == .declined)
+        #expect(Self.decode(png, width: width, height: 8, path: NS_PNG_PATH_STREAMED) == .success(expected))
+    }
+
+    @Test func truncatedImageDataIsAnErrorOnEveryPath() throws {
+        let width = 13
+        let pixels = Self.noise(count: width * 8 * 3, seed: 22)
+        // Data for 7 rows, 8 declared.
+        let png = Self.filteredPNG(width: width, height: 7, channels: 3, pixels: Array(pixels.prefix(width * 7 * 3)),
+                                   declaredHeight: 8)
+        #expect(throws: ImageError.self) { try ImageDecoder.decode(png) }
+        #expect(Self.decode(png, width: width, height: 8, path: NS_PNG_PATH_WHOLE) == .declined)
+        #expect(Self.decode(png, width: width, height: 8, path: NS_PNG_PATH_STREAMED) == .failed)
     }
 
     @Test func libpngsOwnFilesDecodeTheSameThroughBothPaths() throws {

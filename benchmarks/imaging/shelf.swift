@@ -54,11 +54,12 @@ let options = RenderOptions(columns: 30, rows: 22, colorMode: .truecolor)
 // One cover, step by step (medians of 15).
 for file in Set(files.map { $0.pathExtension.lowercased() }).sorted().compactMap({ ext in files.first { $0.pathExtension.lowercased() == ext } }) {
     let data = try Data(contentsOf: file)
-    var image = try ImageDecoder.decode(data, minimumSize: options.pixelSize)
+    let bytes = [UInt8](data)
+    var image = try ImageDecoder.decode(bytes, drawnWith: options)
     var picture = CoverRenderer.render(image, options: options)
     var decode: [Double] = [], render: [Double] = [], ansi: [Double] = []
     for _ in 0..<15 {
-        decode.append(try milliseconds { image = try ImageDecoder.decode(data, minimumSize: options.pixelSize) })
+        decode.append(try milliseconds { image = try ImageDecoder.decode(bytes, drawnWith: options) })
         render.append(milliseconds { picture = CoverRenderer.render(image, options: options) })
         ansi.append(milliseconds { _ = picture.ansi() })
     }

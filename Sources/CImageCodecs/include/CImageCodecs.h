@@ -27,6 +27,13 @@ int ns_png_decode(const uint8_t *data, size_t size, uint8_t *rgba, uint32_t widt
 /// 0 when the file's compressed image data could hold the pixels its header claims
 /// (deflate expands at most ~1032×); checked before the pixel buffer is allocated.
 int ns_png_plausible(const uint8_t *data, size_t size, char *err, size_t err_len);
+/// ns_png_decode with the path chosen, for tests: NS_PNG_PATH_ANY is ns_png_decode;
+/// NS_PNG_PATH_STREAMED inflates a row at a time with zlib, as for very large images;
+/// NS_PNG_PATH_WHOLE only tries the whole-buffer libdeflate path and returns -1 where it
+/// declines (anything but 8-bit RGB/RGBA, or damaged or surplus image data).
+enum { NS_PNG_PATH_ANY = 0, NS_PNG_PATH_STREAMED = 1, NS_PNG_PATH_WHOLE = 2 };
+int ns_png_decode_path(const uint8_t *data, size_t size, uint8_t *rgba, uint32_t width,
+                       uint32_t height, int path, char *err, size_t err_len);
 /// Always libpng's simplified API (tests compare the two).
 int ns_png_decode_libpng(const uint8_t *data, size_t size, uint8_t *rgba, uint32_t width,
                          uint32_t height, char *err, size_t err_len);
