@@ -50,7 +50,7 @@ let package = Package(
             swiftSettings: swift5
         ),
         .target(name: "Imaging", dependencies: ["CImageCodecs"], swiftSettings: swift5),
-        .target(name: "TextLayout", dependencies: ["Markup"], swiftSettings: swift5),
+        .target(name: "TextLayout", swiftSettings: swift5),
         .target(name: "Terminal", dependencies: ["CNcursesw", "TextLayout", "TOMLReader"], swiftSettings: swift5),
         .target(
             name: "Shelf",
