@@ -37,8 +37,20 @@ public struct PushState: Codable, Sendable, Equatable, FetchableRecord, Persista
     public var throttleReason: String?
     public var throttledAt: Date?
     public var nextAutoDownloadAt: Date?
+    /// The IDs of the last events delivered, oldest first, one per line: a server that
+    /// ignores `Last-Event-ID` and sends its recent events again on every connection
+    /// must not deliver an alert twice.
+    public var recentEventIDs: String?
+
+    /// How many delivered event IDs are remembered per publication.
+    public static let rememberedEventIDs = 64
 
     public init(publicationId: Int64) { self.publicationId = publicationId }
+
+    /// True when an event with this ID was already delivered.
+    public func delivered(eventID: String) -> Bool {
+        recentEventIDs?.split(separator: "\n", omittingEmptySubsequences: true).contains(Substring(eventID)) ?? false
+    }
 
     /// The last throttled push, while it still holds at `now`.
     public func throttle(at now: Date) -> PushThrottle? {
@@ -70,6 +82,9 @@ extension Library {
                 t.column("shownAt", .datetime)
             }
         }
+        migrator.registerMigration("v3-push: delivered event ids") { db in
+            try db.alter(table: "pushState") { t in t.add(column: "recentEventIDs", .text) }
+        }
     }
 
     public func pushState(publicationID: Int64) throws -> PushState? {
@@ -91,8 +106,16 @@ extension Library {
         }
     }
 
-    public func recordLastEventID(_ id: String, publicationID: Int64) throws {
-        try updatePushState(publicationID: publicationID) { $0.lastEventID = id }
+    /// Records a delivered event: `lastEventID` for reconnecting, and the event's own ID
+    /// (if it gave one) among the recently delivered ones.
+    public func recordDeliveredEvent(lastEventID: String, ownID: String?, publicationID: Int64) throws {
+        try updatePushState(publicationID: publicationID) { state in
+            if !lastEventID.isEmpty { state.lastEventID = lastEventID }
+            guard let ownID, !ownID.isEmpty, !ownID.contains("\n") else { return }
+            var ids = (state.recentEventIDs ?? "").split(separator: "\n").map(String.init).filter { $0 != ownID }
+            ids.append(ownID)
+            state.recentEventIDs = ids.suffix(PushState.rememberedEventIDs).joined(separator: "\n")
+        }
     }
 
     /// Alerts, newest first.

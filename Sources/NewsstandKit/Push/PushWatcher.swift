@@ -101,8 +101,16 @@ public final class PushWatcher: @unchecked Sendable {
     }
 
     private func received(_ event: ServerSentEvent, publicationID: Int64) {
-        defer { if !event.lastEventID.isEmpty { try? library.recordLastEventID(event.lastEventID, publicationID: publicationID) } }
         guard let publication = try? library.publication(id: publicationID) else { return }
+        // Recorded after delivery: an agent killed in between gets the event again rather
+        // than never.
+        defer {
+            try? library.recordDeliveredEvent(lastEventID: event.lastEventID, ownID: event.id, publicationID: publicationID)
+        }
+        if let id = event.id, !id.isEmpty, (try? library.pushState(publicationID: publicationID))??.delivered(eventID: id) == true {
+            logger.info("push \(publication.title): event \(id) was already delivered; the server sent it again")
+            return
+        }
         let payload: PushPayload
         do { payload = try PushPayload.parse(event.data) } catch {
             logger.warning("push for \(publication.title) ignored: \(error)")

@@ -8,11 +8,15 @@ public struct ServerSentEvent: Sendable, Equatable {
     public var data: String
     /// The last event ID in force when the event was dispatched (sticky across events).
     public var lastEventID: String
+    /// The ID this event's own block gave (`id:`), nil when it gave none: what tells a
+    /// resent event from a new one.
+    public var id: String?
 
-    public init(type: String = "message", data: String, lastEventID: String = "") {
+    public init(type: String = "message", data: String, lastEventID: String = "", id: String? = nil) {
         self.type = type
         self.data = data
         self.lastEventID = lastEventID
+        self.id = id
     }
 }
 
@@ -37,6 +41,7 @@ public struct ServerSentEventParser: Sendable {
     private var data = ""
     private var hasData = false
     private var eventType = ""
+    private var eventID: String?
 
     public init(lastEventID: String = "") { self.lastEventID = lastEventID }
 
@@ -88,7 +93,9 @@ public struct ServerSentEventParser: Sendable {
             data += value
             data += "\n"
             hasData = true
-        case "id" where !value.contains("\u{0}"): lastEventID = String(value)
+        case "id" where !value.contains("\u{0}"):
+            lastEventID = String(value)
+            eventID = lastEventID
         case "retry" where !value.isEmpty && value.allSatisfy({ $0.isASCII && $0.isNumber }):
             reconnectionTime = Int(value.prefix(12))
         default: break
@@ -101,10 +108,12 @@ public struct ServerSentEventParser: Sendable {
             data = ""
             hasData = false
             eventType = ""
+            eventID = nil
         }
         guard hasData else { return nil }
         var body = data
         if body.hasSuffix("\n") { body.removeLast() }
-        return ServerSentEvent(type: eventType.isEmpty ? "message" : eventType, data: body, lastEventID: lastEventID)
+        return ServerSentEvent(type: eventType.isEmpty ? "message" : eventType, data: body, lastEventID: lastEventID,
+                               id: eventID)
     }
 }

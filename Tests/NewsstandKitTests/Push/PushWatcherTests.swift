@@ -65,6 +65,66 @@ import Testing
     }
 }
 
+extension PushWatcherTests {
+    @Test func eventsAServerSendsAgainAreNotDeliveredAgainEvenAfterARestart() throws {
+        let server = try FeedTestServer()
+        defer { server.stop() }
+        let temporary = try TemporaryLibrary()
+        let library = temporary.library
+        // A server that ignores Last-Event-ID: every connection gets every event again,
+        // then is closed, so the client keeps reconnecting and hearing them.
+        let channel = "/replay.sse?per_connection=3&ignore_last_event_id=1"
+        try server.put("replay.sse", "")
+        try server.put("replayed.xml", atomFeed(title: "Replayed Weekly", issues: ["rw-1"], push: channel))
+        let (publication, _) = try library.subscribe(feedURL: server.url("replayed.xml"))
+        try server.appendEvent("replay.sse", "id: a1\ndata: {\"aps\":{\"alert\":\"Ferry cancelled\"}}")
+        try server.appendEvent("replay.sse", "id: a2\ndata: {\"aps\":{\"alert\":\"Bridge open\"}}")
+        // No id of its own: delivered each time it comes (nothing tells it from a new one).
+        try server.appendEvent("replay.sse", "data: {\"aps\":{\"alert\":\"No id\"}}")
+
+        var options = EventStreamClient.Options()
+        options.reconnectionTime = 0.05
+        func watch(connections: Int) {
+            let delivery = PushDelivery(library: library, config: Config(), now: { Date() }, isShelfOpen: { true })
+            let watcher = PushWatcher(library: library, delivery: delivery, pollInterval: 3600, streamOptions: options)
+            let before = server.requests(path: "replay.sse").count
+            watcher.start()
+            #expect(waitUntil { server.requests(path: "replay.sse").count >= before + connections })
+            watcher.stop()
+        }
+        watch(connections: 4)
+        let first = try library.pushAlerts().map(\.text)
+        #expect(first.filter { $0 == "Ferry cancelled" }.count == 1)
+        #expect(first.filter { $0 == "Bridge open" }.count == 1)
+        #expect(first.filter { $0 == "No id" }.count >= 3)
+        #expect(try library.pushState(publicationID: publication.id ?? -1)?.recentEventIDs == "a1\na2")
+        // A new watcher (an agent started again) remembers them from the library.
+        watch(connections: 2)
+        let second = try library.pushAlerts(limit: 100).map(\.text)
+        #expect(second.filter { $0 == "Ferry cancelled" }.count == 1)
+        #expect(second.filter { $0 == "Bridge open" }.count == 1)
+    }
+
+    @Test func onlyTheLastDeliveredEventIDsAreKept() throws {
+        let temporary = try TemporaryLibrary()
+        let library = temporary.library
+        let feed = FileManager.default.temporaryDirectory.appendingPathComponent("kept-\(UUID().uuidString).xml")
+        try Data(atomFeed(title: "Kept", issues: ["k-1"]).utf8).write(to: feed)
+        defer { try? FileManager.default.removeItem(at: feed) }
+        let (publication, _) = try library.subscribe(feedURL: feed)
+        let id = publication.id ?? -1
+        for index in 0..<(PushState.rememberedEventIDs + 10) {
+            try library.recordDeliveredEvent(lastEventID: "e\(index)", ownID: "e\(index)", publicationID: id)
+        }
+        try library.recordDeliveredEvent(lastEventID: "e70", ownID: nil, publicationID: id)
+        let state = try #require(try library.pushState(publicationID: id))
+        #expect(state.lastEventID == "e70")
+        #expect(!state.delivered(eventID: "e9"))
+        #expect(state.delivered(eventID: "e10") && state.delivered(eventID: "e73"))
+        #expect(state.recentEventIDs?.split(separator: "\n").count == PushState.rememberedEventIDs)
+    }
+}
+
 @Suite struct WatchingAgentTests {
     @Test func theWatchingAgentInstallsTheIssueAPushAnnounces() throws {
         let server = try FeedTestServer()

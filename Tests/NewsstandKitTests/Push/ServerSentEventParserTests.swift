@@ -18,7 +18,7 @@ import Testing
 
     @Test func fieldsAndMultiLineData() throws {
         let (got, parser) = try events("event: push\nid: 7\ndata: {\"aps\":\ndata:  {}}\nretry: 2500\n\n")
-        #expect(got == [ServerSentEvent(type: "push", data: "{\"aps\":\n {}}", lastEventID: "7")])
+        #expect(got == [ServerSentEvent(type: "push", data: "{\"aps\":\n {}}", lastEventID: "7", id: "7")])
         #expect(parser.reconnectionTime == 2500)
     }
 
@@ -32,7 +32,8 @@ import Testing
 
     @Test func commentsEmptyEventsAndUnfinishedEventsAreNotDispatched() throws {
         let (got, parser) = try events(": keep-alive\n\nevent: x\n\nid: 3\n\ndata: kept\n\ndata: cut off")
-        #expect(got == [ServerSentEvent(data: "kept", lastEventID: "3")])
+        // The id came in a block without data: "kept" inherits it but gave none itself.
+        #expect(got == [ServerSentEvent(data: "kept", lastEventID: "3", id: nil)])
         #expect(parser.lastEventID == "3")
     }
 
@@ -45,6 +46,10 @@ import Testing
         // An empty id resets the last event ID.
         let (second, _) = try events("id: 5\ndata: x\n\nid\ndata: y\n\n")
         #expect(second.map(\.lastEventID) == ["5", ""])
+        #expect(second.map(\.id) == ["5", ""])
+        let (third, _) = try events("id: 8\ndata: x\n\ndata: y\n\n")
+        #expect(third.map(\.lastEventID) == ["8", "8"])
+        #expect(third.map(\.id) == ["8", nil])
     }
 
     @Test func invalidUTF8IsReplacedNotFatal() throws {

@@ -5,7 +5,8 @@ import Foundation
 /// answers 304 to a matching `If-None-Match` / `If-Modified-Since`. `/status/CODE` answers
 /// CODE. A file ending in `.sse` is a server-sent-events stream: its events (blocks
 /// separated by a blank line, read again every 50 ms so a test can append) are sent from
-/// the one after `Last-Event-ID`; `?per_connection=N` closes the connection after N events.
+/// the one after `Last-Event-ID` (from the first with `?ignore_last_event_id=1`, as careless
+/// servers do); `?per_connection=N` closes the connection after N events.
 /// Every request is logged (path, validators, Last-Event-ID, status) and `requests()`
 /// returns them in order of arrival.
 final class FeedTestServer: @unchecked Sendable {
@@ -200,7 +201,7 @@ class Handler(BaseHTTPRequestHandler):
         last = self.headers.get("Last-Event-ID")
         blocks = events(file)
         start = 0
-        if last:
+        if last and "ignore_last_event_id" not in query:
             for i, block in enumerate(blocks):
                 if event_id(block) == last:
                     start = i + 1
