@@ -1,7 +1,8 @@
 import CImageCodecs
 import Foundation
 
-/// Decodes PNG and JPEG files into `RGBAImage`s. Any bad input is an `ImageError`.
+/// Decodes PNG and JPEG files into upright `RGBAImage`s (EXIF orientation applied). Any
+/// bad input is an `ImageError`.
 public enum ImageDecoder {
     /// Images with more pixels than this (or a side longer than `maximumSide`) are refused
     /// before anything is allocated: a cover never needs them, and a hostile header can
@@ -108,10 +109,18 @@ public enum ImageDecoder {
                        minimumSize: (_ width: Int, _ height: Int) -> (width: Int, height: Int)?) throws -> RGBAImage {
         guard let base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self),
               let format = sniff(buffer) else { throw ImageError.unknownFormat }
+        // Turned upright as its EXIF Orientation says; the size asked for is the upright one.
+        let orientation = ExifOrientation.of(buffer)
+        let image: RGBAImage
         switch format {
-        case .png: return try decodePNG(base, buffer.count)
-        case .jpeg: return try decodeJPEG(base, buffer.count, minimumSize: minimumSize)
+        case .png: image = try decodePNG(base, buffer.count)
+        case .jpeg:
+            image = try decodeJPEG(base, buffer.count) { width, height in
+                guard orientation.swapsSides else { return minimumSize(width, height) }
+                return minimumSize(height, width).map { (width: $0.height, height: $0.width) }
+            }
         }
+        return image.oriented(orientation)
     }
 
     private static func decodePNG(_ data: UnsafePointer<UInt8>, _ size: Int) throws -> RGBAImage {
