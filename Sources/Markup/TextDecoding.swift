@@ -10,11 +10,16 @@ enum TextDecoding {
     }
 
     static func decode(_ data: Data) -> Decoded {
+        // UTF-32 first: its little-endian BOM begins like UTF-16's.
+        if data.starts(with: [0xFF, 0xFE, 0x00, 0x00]) { return utf32(data.dropFirst(4), bigEndian: false) }
+        if data.starts(with: [0x00, 0x00, 0xFE, 0xFF]) { return utf32(data.dropFirst(4), bigEndian: true) }
+        if data.starts(with: [0x3C, 0x00, 0x00, 0x00]) { return utf32(data, bigEndian: false) }
+        if data.starts(with: [0x00, 0x00, 0x00, 0x3C]) { return utf32(data, bigEndian: true) }
         if data.starts(with: [0xEF, 0xBB, 0xBF]) { return utf8(data.dropFirst(3)) }
         if data.starts(with: [0xFF, 0xFE]) { return utf16([UInt8](data.dropFirst(2))[...], bigEndian: false) }
         if data.starts(with: [0xFE, 0xFF]) { return utf16([UInt8](data.dropFirst(2))[...], bigEndian: true) }
-        if data.starts(with: [0x3C, 0x00, 0x3F, 0x00]) { return utf16([UInt8](data)[...], bigEndian: false) }
-        if data.starts(with: [0x00, 0x3C, 0x00, 0x3F]) { return utf16([UInt8](data)[...], bigEndian: true) }
+        if data.starts(with: [0x3C, 0x00]) { return utf16([UInt8](data)[...], bigEndian: false) }
+        if data.starts(with: [0x00, 0x3C]) { return utf16([UInt8](data)[...], bigEndian: true) }
 
         let label = declaredEncoding([UInt8](data.prefix(512))) ?? "utf-8"
         switch label {
@@ -46,7 +51,9 @@ enum TextDecoding {
         if data.starts(with: [0xEF, 0xBB, 0xBF]) {
             skip = 3
         } else if data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF])
-                    || data.starts(with: [0x3C, 0x00, 0x3F, 0x00]) || data.starts(with: [0x00, 0x3C, 0x00, 0x3F]) {
+                    || data.starts(with: [0x3C, 0x00]) || data.starts(with: [0x00, 0x3C])
+                    || data.starts(with: [0x00, 0x00, 0xFE, 0xFF]) || data.starts(with: [0x00, 0x00, 0x00, 0x3C]) {
+            // UTF-16 or UTF-32 (with a BOM, or a '<' in two or four bytes).
             return nil
         } else if let label = declaredEncoding([UInt8](data.prefix(512))),
                   !["utf-8", "utf8", "us-ascii", "ascii", "utf-16", "utf16"].contains(label) {
@@ -121,6 +128,26 @@ enum TextDecoding {
         return Decoded(text: text, warnings: warnings)
     }
 
+    private static func utf32(_ bytes: Data, bigEndian: Bool) -> Decoded {
+        var text = String.UnicodeScalarView()
+        var bad = 0
+        let words = bytes.count / 4
+        bytes.withUnsafeBytes { raw in
+            for index in 0..<words {
+                let word = raw.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self)
+                let value = bigEndian ? UInt32(bigEndian: word) : UInt32(littleEndian: word)
+                if let scalar = Unicode.Scalar(value) { text.append(scalar) } else {
+                    text.append("\u{FFFD}")
+                    bad += 1
+                }
+            }
+        }
+        var warnings: [String] = []
+        if bad > 0 { warnings.append("\(bad) invalid UTF-32 code units were replaced") }
+        if bytes.count % 4 != 0 { warnings.append("the document ends inside a UTF-32 character") }
+        return Decoded(text: String(text), warnings: warnings)
+    }
+
     /// Single-byte encodings that equal Latin-1 except for a table of high bytes.
     private static func singleByte(_ bytes: Data, high: [UInt8: UInt32]) -> String {
         var scalars = String.UnicodeScalarView()
@@ -167,7 +194,19 @@ enum TextDecoding {
         "windows-1250": .windowsCP1250, "windows-1251": .windowsCP1251,
         "windows-1253": .windowsCP1253, "windows-1254": .windowsCP1254,
         "utf-32": .utf32,
+        // Foundation reads these through CoreFoundation's converters, named by their CF
+        // encoding numbers (0x8000_0000 | kCFStringEncoding…).
+        "euc-kr": cf(0x0940), "ks_c_5601-1987": cf(0x0940), "korean": cf(0x0940), "cp949": cf(0x0422),
+        "windows-949": cf(0x0422),
+        "big5": cf(0x0A03), "big5-hkscs": cf(0x0A06), "cn-big5": cf(0x0A03),
+        "gb2312": cf(0x0632), "gbk": cf(0x0632), "gb18030": cf(0x0632), "x-gbk": cf(0x0632), "cp936": cf(0x0632),
+        "koi8-r": cf(0x0A02), "koi8-u": cf(0x0A08),
+        "iso-8859-5": cf(0x0205), "iso-8859-7": cf(0x0207), "iso-8859-9": cf(0x0209),
+        "windows-1255": cf(0x0505), "windows-1256": cf(0x0506), "windows-1257": cf(0x0507),
+        "windows-1258": cf(0x0508), "windows-874": cf(0x041D), "tis-620": cf(0x041D),
     ]
+
+    private static func cf(_ number: UInt) -> String.Encoding { String.Encoding(rawValue: 0x8000_0000 | number) }
 
     private static let windows1252: [UInt8: UInt32] = [
         0x80: 0x20AC, 0x82: 0x201A, 0x83: 0x0192, 0x84: 0x201E, 0x85: 0x2026, 0x86: 0x2020,

@@ -269,4 +269,42 @@ private func parse(_ text: String) -> XMLDocument { MarkupParser.parse(Data(text
         let cyrillic = Array("<?xml version=\"1.0\" encoding=\"windows-1251\"?><t>".utf8) + [0xCC, 0xEE, 0xF0, 0xE5] + Array("</t>".utf8)
         #expect(MarkupParser.parse(Data(cyrillic)).root?.text == "Море")
     }
+
+    @Test func eastAsianAndOtherLegacyEncodings() throws {
+        let cases: [(label: String, bytes: [UInt8], text: String)] = [
+            ("EUC-KR", [0xB3, 0xE2], "년"), ("ks_c_5601-1987", [0xB3, 0xE2], "년"), ("cp949", [0x8C, 0x63], "똠"),
+            ("Big5", [0xA4, 0xA4, 0xA4, 0xE5], "中文"), ("GB2312", [0xD6, 0xD0, 0xCE, 0xC4], "中文"),
+            ("GB18030", [0xD6, 0xD0, 0xCE, 0xC4], "中文"), ("KOI8-R", [0xF0, 0xD2, 0xC9, 0xD7, 0xC5, 0xD4], "Привет"),
+            ("windows-1256", [0xE3, 0xD1, 0xCD, 0xC8, 0xC7], "مرحبا"),
+            ("ISO-8859-7", [0xCA, 0xE1, 0xEB, 0xE7, 0xEC, 0xDD, 0xF1, 0xE1], "Καλημέρα"),
+        ]
+        for (label, bytes, text) in cases {
+            let document = Array("<?xml version=\"1.0\" encoding=\"\(label)\"?><t>".utf8) + bytes + Array("</t>".utf8)
+            let parsed = MarkupParser.parse(Data(document))
+            #expect(parsed.root?.text == text, "\(label)")
+            #expect(parsed.warnings.isEmpty, "\(label)")
+        }
+    }
+
+    @Test(arguments: [true, false]) func utf32WithAndWithoutBOM(bigEndian: Bool) throws {
+        func encode(_ text: String) -> [UInt8] {
+            text.unicodeScalars.flatMap { scalar -> [UInt8] in
+                let v = scalar.value
+                let bytes = [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
+                return bigEndian ? bytes : bytes.reversed()
+            }
+        }
+        let body = "<?xml version=\"1.0\" encoding=\"UTF-32\"?><t>café 😀</t>"
+        let bom: [UInt8] = bigEndian ? [0, 0, 0xFE, 0xFF] : [0xFF, 0xFE, 0, 0]
+        for bytes in [bom + encode(body), encode(body)] {
+            let parsed = MarkupParser.parse(Data(bytes))
+            #expect(parsed.root?.text == "café 😀")
+            #expect(parsed.error == nil)
+        }
+        // A code unit that is no scalar (a surrogate) is replaced and reported.
+        let broken = bom + encode("<t>a") + (bigEndian ? [0, 0, 0xD8, 0] : [0, 0xD8, 0, 0]) + encode("</t>")
+        let parsed = MarkupParser.parse(Data(broken))
+        #expect(parsed.root?.text == "a\u{FFFD}")
+        #expect(parsed.warnings.contains { $0.contains("UTF-32") })
+    }
 }
