@@ -42,7 +42,9 @@ struct RSSReader {
         var problems: [String] = []
         let image = root.plain("image") ?? channel.plain("image")
         var publication = PublicationInfo(
-            title: FeedText.fromHTML(channel.plain("title")?.allText) ?? url.deletingPathExtension().lastPathComponent,
+            title: FeedText.fromHTML(channel.plain("title")?.allText)
+                ?? FeedText.fromHTML(channel.first("title", in: [NS.dc], prefix: "dc")?.allText)
+                ?? url.deletingPathExtension().lastPathComponent,
             subtitle: FeedText.fromHTML(channel.plain("description")?.allText),
             id: FeedText.line(channel.attribute("about")) ?? FeedText.line(channel.plain("link")?.text),
             coverURL: FeedLinks.resolve(image?.plain("url")?.text ?? image?.attribute("resource"), against: base)

@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Hand-written rather than built on FoundationXML's `XMLParser` (libxml2): it never loads a
 /// DTD and has no entity machinery to switch off — a DOCTYPE is skipped, and only the five
-/// predefined entities and numeric character references are decoded, so an entity bomb or an
+/// predefined entities, HTML 4's fixed table of names (`HTMLEntities`) and numeric
+/// character references are decoded, so an entity bomb or an
 /// external entity stays inert text. It keeps whatever it read when a document is cut off
 /// or malformed, and it works on the UTF-8 bytes directly, which is several times faster
 /// than delegate callbacks that box every string.
@@ -302,7 +303,14 @@ private struct Reader {
         case 3 where name.elementsEqual("amp".utf8): out.append(amp)
         case 4 where name.elementsEqual("quot".utf8): out.append(quote)
         case 4 where name.elementsEqual("apos".utf8): out.append(apostrophe)
-        default: out.append(contentsOf: UnsafeBufferPointer(rebasing: b[start..<i]))
+        default:
+            // HTML's names (`&eacute;`), undeclared but everywhere in feeds; anything else
+            // stays as written.
+            if let scalar = HTMLEntities.scalar(named: name) {
+                appendUTF8(scalar, to: &out)
+            } else {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: b[start..<i]))
+            }
         }
     }
 

@@ -123,6 +123,20 @@ import Testing
         #expect(doc.entries.first?.date == utc("2026-01-01T00:00:00Z"))
     }
 
+    @Test func rssWithDublinCoreTitlesAndUndeclaredHTMLEntities() throws {
+        // Real feeds write HTML's entity names without declaring them, and some give the
+        // channel only a dc:title.
+        let xml = """
+            <rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/"><channel>
+            <dc:title>Caf&eacute; &amp; Co&nbsp;Weekly</dc:title>
+            <item><dc:title>No&nbsp;1 &mdash; &Eacute;t&eacute;</dc:title><guid>c-1</guid>
+            <enclosure url="c1.epub" type="application/epub+zip" length="1"/></item></channel></rss>
+            """
+        let doc = try FeedParser.parse(Data(xml.utf8), url: try #require(URL(string: "https://cafe.example/rss")))
+        #expect(doc.publication.title == "Café & Co Weekly")  // no-break spaces read as spaces in titles
+        #expect(doc.entries.map(\.title) == ["No 1 — Été"])
+    }
+
     @Test func deeplyNestedJSONIsRefusedOrRead() throws {
         let url = try #require(URL(string: "https://deep.example/feed.json"))
         let deep = "{\"version\": \"https://jsonfeed.org/version/1.1\", \"title\": " + String(repeating: "[", count: 100_000)

@@ -17,11 +17,14 @@ private func parse(_ text: String) -> XMLDocument { MarkupParser.parse(Data(text
         #expect(root.first("missing") == nil)
     }
 
-    @Test func decodesPredefinedAndNumericReferencesOnly() throws {
-        let doc = parse("<t a=\"&quot;q&quot; &#x41;\">&lt;b&gt; &amp; &apos;x&apos; &#233;&#x1F600; &nbsp; &unknown; AT&T &#0; &#xD800;</t>")
+    @Test func decodesPredefinedHTMLAndNumericReferencesOnly() throws {
+        let doc = parse("<t a=\"&quot;q&quot; &#x41; &eacute;\">&lt;b&gt; &amp; &apos;x&apos; &#233;&#x1F600; &nbsp; &unknown; AT&T &#0; &#xD800;</t>")
         let root = try #require(doc.root)
-        #expect(root.text == "<b> & 'x' é😀 &nbsp; &unknown; AT&T \u{FFFD} \u{FFFD}")
-        #expect(root.attribute("a") == "\"q\" A")
+        #expect(root.text == "<b> & 'x' é😀 \u{A0} &unknown; AT&T \u{FFFD} \u{FFFD}")
+        #expect(root.attribute("a") == "\"q\" A é")
+        // HTML 4's names, case-sensitive; a name too long or unknown stays as written.
+        let names = parse("<t>&Eacute;&eacute; &mdash; &hellip; &euro; &thetasym; &EACUTE; &eacutee; &aacute</t>")
+        #expect(names.root?.text == "Éé — … € ϑ &EACUTE; &eacutee; &aacute")
     }
 
     @Test func billionLaughsStaysInert() throws {
