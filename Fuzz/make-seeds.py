@@ -69,6 +69,12 @@ def images():
     write(d, "grey.jpg", jpeg(gradient.convert("L")))
     write(d, "cmyk.jpg", jpeg(gradient.convert("CMYK")))
     write(d, "subsampled.jpg", jpeg(gradient, subsampling=2, quality=40))
+    # EXIF Orientation: a JPEG's APP1 segment (little-endian TIFF) and a PNG's eXIf chunk.
+    exif = Image.Exif()
+    exif[0x0112] = 6
+    write(d, "exif-right.jpg", jpeg(gradient, quality=70, exif=exif.tobytes()))
+    exif[0x0112] = 8
+    write(d, "exif-left.png", png(gradient, exif=exif.tobytes()))
     covers = sorted(root.glob("sample-feed/*/covers/*.png"), key=lambda p: p.stat().st_size)
     write(d, "sample-cover.png", covers[0].read_bytes())
 
