@@ -98,6 +98,14 @@ public final class Agent: @unchecked Sendable {
     private var isStopRequested: Bool { lock.withLock { stopRequested } }
     private var activeCount: Int { lock.withLock { running.count } }
 
+    /// The length a download must have. A feed's length is only a hint (RSS enclosures
+    /// often say 0, 1 or an old size, and the server's own framing already catches a cut
+    /// transfer); it binds only beside a SHA-256, where the publisher vouches for the file.
+    static func bindingLength(of issue: Issue?) -> Int64? {
+        guard let issue, issue.sha256 != nil else { return nil }
+        return issue.contentLength
+    }
+
     private func start(_ asset: AssetDownload, group: DispatchGroup) {
         guard let url = URL(string: asset.url) else {
             try? library.fail(asset, reason: "'\(asset.url)' is not a URL")
@@ -107,7 +115,7 @@ public final class Agent: @unchecked Sendable {
         let headers = (try? JSONSerialization.jsonObject(with: Data(asset.headers.utf8)) as? [String: String]) ?? [:]
         let transfer = Transfer(request: TransferRequest(url: url, headers: headers),
                                 partFile: library.partialFile(for: asset),
-                                expectedLength: issue?.contentLength, expectedSHA256: issue?.sha256,
+                                expectedLength: Agent.bindingLength(of: issue), expectedSHA256: issue?.sha256,
                                 credentials: options.config.credentials(for: url), storage: options.storage,
                                 maximumLength: Agent.maximumDownloadSize)
         lock.withLock { running[asset.identifier] = transfer }

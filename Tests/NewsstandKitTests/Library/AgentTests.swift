@@ -46,6 +46,29 @@ import ZIPFoundation
             == [temp.library.contentDirectory(for: stored).lastPathComponent])
     }
 
+    @Test func aWrongLengthInTheFeedIsAHintUnlessASHA256VouchesForIt() throws {
+        let temp = try TemporaryLibrary()
+        let archive = try Self.makeIssueArchive(in: temp.root)
+        let size = Int64(try FileManager.default.attributesOfItem(atPath: archive.path)[.size] as? Int ?? 0)
+        // An RSS enclosure saying length="1": downloaded all the same.
+        var (_, issue) = try temp.publicationWithIssue(content: archive)
+        issue.contentLength = 1
+        issue = try temp.library.save(issue)
+        try temp.library.enqueue(issue)
+        #expect(try runAgent(temp.library) == .finished)
+        #expect(try temp.library.issue(named: issue.name)?.status == .available)
+        // With a digest the length binds: a file of another size is refused.
+        var (_, vouched) = try temp.publicationWithIssue(named: "issue-2", content: archive)
+        vouched.contentLength = size + 10
+        vouched.sha256 = String(repeating: "0", count: 64)
+        vouched = try temp.library.save(vouched)
+        try temp.library.enqueue(vouched)
+        #expect(try runAgent(temp.library) == .finished)
+        let refused = try #require(try temp.library.issue(named: "issue-2"))
+        #expect(refused.status == .none)
+        #expect(refused.lastError?.contains("feed says \(size + 10)") == true)
+    }
+
     @Test func aMissingFileFailsWithItsReason() throws {
         let temp = try TemporaryLibrary()
         let (_, issue) = try temp.publicationWithIssue(content: temp.root.appendingPathComponent("nowhere.zip"))
