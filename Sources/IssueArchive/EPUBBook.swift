@@ -157,14 +157,20 @@ enum EPUBBook {
     /// without a usable spine, every document in manifest order.
     private static func readingOrder(_ spine: Markup.XMLElement?, items: [String: Item], manifestOrder: [Item],
                                      tree: ContentTree) -> [Resource] {
+        // An (X)HTML document on the item's fallback chain reads best; an SVG page is taken
+        // when the chain offers nothing else.
         func readable(_ item: Item) -> Item? {
             var current: Item? = item
             var seen: Set<String> = []
+            var svgPage: Item?
             while let candidate = current, seen.insert(candidate.id).inserted {
-                if isDocument(candidate.mediaType) && tree.contains(candidate.path) { return candidate }
+                if isDocument(candidate.mediaType) && tree.contains(candidate.path) {
+                    if candidate.mediaType != "image/svg+xml" { return candidate }
+                    svgPage = svgPage ?? candidate
+                }
                 current = candidate.fallback.flatMap { items[$0] }
             }
-            return nil
+            return svgPage
         }
         var order: [Resource] = []
         for itemref in spine?.all("itemref") ?? [] {
@@ -178,8 +184,11 @@ enum EPUBBook {
         return order
     }
 
+    /// Content documents the spine may name. EPUB 3 allows SVG pages (fixed-layout books
+    /// and comics wrap each page's picture in one); TextLayout draws their images.
     private static func isDocument(_ type: String) -> Bool {
         type == "application/xhtml+xml" || type == "text/html" || type == "application/x-dtbook+xml"
+            || type == "image/svg+xml"
     }
 
     /// `properties="cover-image"` (EPUB 3), else `<meta name="cover" content="id">` (EPUB 2), else

@@ -48,6 +48,13 @@ public struct Resource: Codable, Sendable, Equatable {
         self.path = path
         self.mediaType = mediaType
     }
+
+    /// A page that is a picture (a comic page, an image in a spine); false for documents,
+    /// SVG pages included: they are read for the pictures and text they hold.
+    public var isPicture: Bool {
+        let type = mediaType.lowercased()
+        return type.hasPrefix("image/") && type != "image/svg+xml"
+    }
 }
 
 public struct IssueContent: Codable, Sendable, Equatable {

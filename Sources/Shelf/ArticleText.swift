@@ -15,7 +15,7 @@ enum ArticleDocument {
         let file = try IssueReader.resolve(resource.path, in: root)
         let type = resource.mediaType.lowercased()
         let ext = file.pathExtension.lowercased()
-        if type.hasPrefix("image/") { return (Data(), .image((resource.path as NSString).lastPathComponent)) }
+        if resource.isPicture { return (Data(), .image((resource.path as NSString).lastPathComponent)) }
         let data = try Data(contentsOf: file)
         if type.contains("markdown") || ext == "md" || ext == "markdown" { return (data, .markdown) }
         if type.hasPrefix("text/plain") || ext == "txt" { return (data, .plain) }

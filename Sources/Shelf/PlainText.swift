@@ -8,8 +8,7 @@ public enum PlainText {
         let content = try IssueReader.open(directory: directory)
         var output = ""
         for resource in content.readingOrder {
-            let type = resource.mediaType.lowercased()
-            if type.hasPrefix("image/") {
+            if resource.isPicture {
                 output += "[page: \(resource.path)]\n"
                 continue
             }

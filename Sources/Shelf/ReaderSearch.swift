@@ -87,7 +87,7 @@ extension ReaderScreen {
 
     /// Another article laid out and searched without leaving this one; nil when it has no match.
     private func searchArticle(_ index: Int, query: String) -> (ArticleText, [SearchMatch])? {
-        guard content.readingOrder.indices.contains(index), !content.readingOrder[index].mediaType.hasPrefix("image/"),
+        guard content.readingOrder.indices.contains(index), !content.readingOrder[index].isPicture,
               let document = try? ArticleDocument.load(content.readingOrder[index], in: root),
               Search.mayContain(document, query) else { return nil }
         let laidOut = ArticleText(document: document, width: columnWidth)

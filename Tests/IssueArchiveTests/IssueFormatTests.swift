@@ -23,6 +23,36 @@ func xhtml(_ title: String, _ body: String) -> String {
 }
 
 @Suite struct EPUBTests {
+    @Test func aSpineOfSVGPagesIsReadAsDocumentsNotRefused() throws {
+        // Fixed-layout books and comics wrap each page's picture in an SVG document.
+        let scratch = try Scratch()
+        let opf = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id">
+          <metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier id="id">x</dc:identifier>
+            <dc:title>Cranes</dc:title></metadata>
+          <manifest>
+            <item id="p1" href="pages/p1.svg" media-type="image/svg+xml"/>
+            <item id="p2" href="pages/p2.svg" media-type="image/svg+xml"/>
+            <item id="img" href="pages/crane.jpg" media-type="image/jpeg"/>
+          </manifest>
+          <spine><itemref idref="p1"/><itemref idref="p2"/></spine>
+        </package>
+        """
+        let page = """
+            <svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 10 10">
+            <image width="10" height="10" xlink:href="crane.jpg"/></svg>
+            """
+        let (content, root) = try openIssue([
+            ("mimetype", "application/epub+zip"), ("META-INF/container.xml", containerXML), ("OEBPS/content.opf", opf),
+            ("OEBPS/pages/p1.svg", page), ("OEBPS/pages/p2.svg", page), ("OEBPS/pages/crane.jpg", "jpeg bytes"),
+        ], in: scratch)
+        defer { try? FileManager.default.removeItem(at: root) }
+        #expect(content.readingOrder.map(\.path) == ["OEBPS/pages/p1.svg", "OEBPS/pages/p2.svg"])
+        #expect(content.readingOrder.allSatisfy { !$0.isPicture })
+        #expect(Resource(path: "a.jpg", mediaType: "image/JPEG").isPicture)
+    }
+
     @Test func readsAnEPUB3WithNavCoverImageAndSpineFallback() throws {
         let scratch = try Scratch()
         let opf = """

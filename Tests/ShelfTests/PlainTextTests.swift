@@ -25,6 +25,33 @@ import Testing
         let text = try PlainText.render(directory: root)
         #expect(text.components(separatedBy: "[page: ").count - 1 == 4)
     }
+
+    @Test func svgPagesShowTheirPicturesAndText() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("svg-pages-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let files = [
+            "mimetype": "application/epub+zip",
+            "META-INF/container.xml": """
+                <container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles>
+                <rootfile full-path="p.opf" media-type="application/oebps-package+xml"/></rootfiles></container>
+                """,
+            "p.opf": """
+                <package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata/><manifest>
+                <item id="a" href="a.svg" media-type="image/svg+xml"/><item id="b" href="b.svg" media-type="image/svg+xml"/>
+                </manifest><spine><itemref idref="a"/><itemref idref="b"/></spine></package>
+                """,
+            "a.svg": "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\"><image xlink:href=\"crane.jpg\"/></svg>",
+            "b.svg": "<svg xmlns=\"http://www.w3.org/2000/svg\"><image href=\"crane.jpg\"/></svg>",
+        ]
+        for (path, text) in files {
+            let url = root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
+        let text = try PlainText.render(directory: root)
+        #expect(text.components(separatedBy: "[image: ").count - 1 == 2)
+        #expect(!text.contains("[page: "))
+    }
 }
 
 import TextLayout
