@@ -148,6 +148,13 @@ public enum ImageDecoder {
             throw ImageError.corruptJPEG(error.message)
         }
         try checkSize(Int(width), Int(height))
+        // Every 8×8 block of a scan costs at least a bit; a flat, progressive picture still
+        // spends about 25 bits a block. Far fewer bytes than that is a header without its
+        // image (libjpeg would paint grey), and a hostile one can claim 50 megapixels.
+        let blocks = ((Int(width) + 7) / 8) * ((Int(height) + 7) / 8)
+        if size * 256 < blocks {
+            throw ImageError.corruptJPEG("\(size) bytes cannot hold a \(width)×\(height) picture (file truncated?)")
+        }
         var scale: Int32 = 8
         if let target = minimumSize(Int(width), Int(height)), target.width > 0, target.height > 0 {
             scale = Int32(dctScale(width: Int(width), height: Int(height),

@@ -25,4 +25,16 @@ struct FuzzRegressionTests {
         }
         #expect(Date().timeIntervalSince(started) < 10)
     }
+
+    /// fuzz-image, 2026-11-22 (session 3): a 359-byte progressive JPEG whose frame claims
+    /// 11527×2823 pixels took 3.7 s under ASan (30 s on a starved machine) to allocate
+    /// 130 MB and paint it grey. Now refused from its header.
+    static let hollowProgressiveJPEG = "/9j/4AAQSkZJRgABAQAAAQABAAT/2wBDAAoHBwgHBgoICAgLCgoLDhgQDg0NDh0VFhEYBQUFBQUFBQUFBQUFBRcAAAAAAAAABQUFBQUFBQUEBQUFBQUFBQVIND0+O//bAEMBCgsLDg0OCgAQHDsoIig7Ozs7ODs7Ozs7Ozs7Ozs7OztEOzs7Ozs7Ozs7Ozs7Ozs7Ozs7Ozs7Ozs7Ozs7Ozs7Ozv/wgARCAsHLQcDASIAAhEBAxEB/8QAFgABAQEAAAAAAAAAAAAAAAAABQAG/8QAFgEBAQEAAAAAAAAAAAAAAAAAAwIF/9oADAMBAAIQAxAAAAEhFJKAFtJPr/8AAAAAAAABAgAAfgAAAAAAAACJUE5HDQoaAAAAABAh/+EAAP/ZCgAAAA1JSERSAAAAEQAAAAsIAgAAABZC8VAAAAD///////////////////////////////////////////8dSURBVII="
+
+    @Test func aHollowProgressiveJPEGClaiming32MegapixelsIsRefusedFromItsHeader() throws {
+        let bytes = try #require(Data(base64Encoded: Self.hollowProgressiveJPEG))
+        #expect { try ImageDecoder.decode(bytes) } throws: { error in
+            (error as? ImageError)?.kind == .corrupt && "\(error)".contains("359 bytes cannot hold a 11527×2823 picture")
+        }
+    }
 }

@@ -119,6 +119,20 @@ import Testing
         #expect(throws: ImageError(.corrupt, "corrupt JPEG: file is truncated")) { try ImageDecoder.decode(halfway) }
     }
 
+    @Test func aJPEGHeaderClaimingFarMorePixelsThanItsBytesHoldIsRefused() throws {
+        // A real 16×16 JPEG whose frame header is changed to say 4000×4000 (a few hundred
+        // bytes for 250,000 blocks): refused before 64 MB are allocated and painted grey.
+        var bytes = try ImageEncoder.jpeg(Fixtures.gradient(width: 16, height: 16))
+        let frame = try #require((0..<(bytes.count - 9)).first { bytes[$0] == 0xFF && (bytes[$0 + 1] == 0xC0 || bytes[$0 + 1] == 0xC2) })
+        bytes.replaceSubrange((frame + 5)..<(frame + 9), with: [0x0F, 0xA0, 0x0F, 0xA0])
+        #expect { try ImageDecoder.decode(bytes) } throws: { error in
+            (error as? ImageError)?.kind == .corrupt && "\(error)".contains("cannot hold a 4000×4000 picture")
+        }
+        // A flat 1000×1500 picture is tiny for its size but well within the bound.
+        let flat = try ImageEncoder.jpeg(RGBAImage(width: 1000, height: 1500, filledWith: (200, 30, 30, 255)), quality: 10)
+        #expect(try ImageDecoder.decode(flat).width == 1000)
+    }
+
     @Test func enormousDimensionsAreRefusedBeforeDecoding() throws {
         #expect(throws: ImageError(.tooLarge, "image too large (100000×100000)")) {
             try ImageDecoder.decode(try Fixtures.pngClaiming(width: 100_000, height: 100_000))
