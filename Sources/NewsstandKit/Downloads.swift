@@ -36,7 +36,7 @@ extension Library {
             headers: String(decoding: headerData, as: UTF8.self), userInfo: info, kind: kind, state: .queued,
             bytesWritten: 0, bytesExpected: nil, bytesPerSecond: nil, etag: nil, lastModified: nil, attempts: 0,
             lastError: nil, createdAt: Date(), finishedAt: nil)
-        try db.write { db in
+        try write { db in
             try asset.insert(db)
             try db.execute(sql: "UPDATE issue SET status = 'downloading', lastError = NULL WHERE id = ? AND status != 'available'",
                            arguments: [issueID])
@@ -55,7 +55,7 @@ extension Library {
             throw DownloadError(message: "issue '\(current.name)' has no content link in its feed")
         }
         // Old failed attempts make room for the new one.
-        try db.write { db in
+        try write { db in
             try db.execute(sql: "DELETE FROM assetDownload WHERE issueId = ? AND state IN ('failed', 'finished')", arguments: [issueID])
         }
         return try addAsset(to: current, url: url, kind: .archive, userInfo: ["contentType": current.contentType ?? ""])
@@ -79,13 +79,13 @@ extension Library {
     public func setUserInfo(_ userInfo: [String: Any], for asset: AssetDownload) throws {
         guard let id = asset.id else { return }
         let text = try Library.encodeUserInfo(userInfo)
-        try db.write { db in try db.execute(sql: "UPDATE assetDownload SET userInfo = ? WHERE id = ?", arguments: [text, id]) }
+        try write { db in try db.execute(sql: "UPDATE assetDownload SET userInfo = ? WHERE id = ?", arguments: [text, id]) }
     }
 
     // MARK: The agent's side
 
     func markActive(_ asset: AssetDownload) throws {
-        try db.write { db in
+        try write { db in
             try db.execute(sql: """
                 UPDATE assetDownload SET state = 'active', attempts = attempts + 1, waitingForSpace = NULL,
                     lastError = CASE WHEN waitingForSpace IS NULL THEN lastError END
@@ -97,7 +97,7 @@ extension Library {
     /// The disk is full: the download waits, keeping its `.part` file and any installed
     /// content, until `needed` bytes are free. Its tile and `issues` show `reason`.
     func waitForSpace(_ asset: AssetDownload, needed: Int64, reason: String) throws {
-        try db.write { db in
+        try write { db in
             try db.execute(sql: """
                 UPDATE assetDownload SET state = 'queued', waitingForSpace = ?, lastError = ?, bytesPerSecond = NULL
                 WHERE id = ?
@@ -106,14 +106,14 @@ extension Library {
     }
 
     func recordProgress(_ asset: AssetDownload, written: Int64, expected: Int64?, bytesPerSecond: Double?) throws {
-        try db.write { db in
+        try write { db in
             try db.execute(sql: "UPDATE assetDownload SET bytesWritten = ?, bytesExpected = COALESCE(?, bytesExpected), bytesPerSecond = ? WHERE id = ?",
                            arguments: [written, expected, bytesPerSecond, asset.id])
         }
     }
 
     func recordValidator(_ asset: AssetDownload, etag: String?, lastModified: String?) throws {
-        try db.write { db in
+        try write { db in
             try db.execute(sql: "UPDATE assetDownload SET etag = ?, lastModified = ? WHERE id = ?",
                            arguments: [etag, lastModified, asset.id])
         }
@@ -121,7 +121,7 @@ extension Library {
 
     /// A download that will not succeed: the issue goes back to not downloaded, with why.
     func fail(_ asset: AssetDownload, reason: String) throws {
-        try db.write { db in
+        try write { db in
             try db.execute(sql: "UPDATE assetDownload SET state = 'failed', lastError = ?, bytesPerSecond = NULL WHERE id = ?",
                            arguments: [reason, asset.id])
             try db.execute(sql: "UPDATE issue SET status = 'none', lastError = ? WHERE id = ? AND status = 'downloading'",
@@ -134,7 +134,7 @@ extension Library {
     /// in the same transaction, and unread unless it was opened before (an issue downloaded
     /// again after eviction keeps its NEW state). Returns the issue when it completed.
     func finish(_ asset: AssetDownload) throws -> Issue? {
-        let completed: Issue? = try db.write { db in
+        let completed: Issue? = try write { db in
             try db.execute(sql: "UPDATE assetDownload SET state = 'finished', finishedAt = ?, bytesPerSecond = NULL WHERE id = ?",
                            arguments: [Date(), asset.id])
             let remaining = try AssetDownload.filter(Column("issueId") == asset.issueId && Column("state") != "finished").fetchCount(db)

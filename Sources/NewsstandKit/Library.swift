@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import IssueArchive
 
 /// NKLibrary: the persistent state of issues, downloads and the issue being read.
 /// Every process (shelf, commands, agent) opens its own `Library` on the same file;
@@ -10,9 +11,25 @@ public final class Library: @unchecked Sendable {
     /// Called in this process when the last asset of an issue has been installed.
     public var onIssueCompleted: (@Sendable (Issue) -> Void)?
 
-    public init(paths: Paths) throws {
+    /// Set when the disk was full as this process started: the library was opened for
+    /// reading only, and every change is refused with this error (nothing is changed).
+    public let diskFull: LibraryError?
+
+    /// Below this much free space SQLite cannot set up its WAL files (a 32 KiB index and
+    /// the first pages of the log).
+    static let minimumFreeBytesToOpen: Int64 = 256 << 10
+
+    public init(paths: Paths, storage: Storage = SystemStorage()) throws {
         self.paths = paths
         do { try paths.createAll() } catch {
+            // A first start on a full disk: nothing to read, nothing was changed.
+            if let free = Library.freeBytes(near: paths.data, storage: storage), free < Library.minimumFreeBytesToOpen {
+                guard FileManager.default.fileExists(atPath: paths.database.path) else {
+                    throw LibraryError.diskFull(path: paths.data.path, freeBytes: max(free, 0))
+                }
+                (db, diskFull) = try Library.openForReadingOnFullDisk(paths, free: free)
+                return
+            }
             throw LibraryError.unavailable(path: paths.data.path, reason: error.localizedDescription)
         }
         var configuration = Configuration()
@@ -31,6 +48,11 @@ public final class Library: @unchecked Sendable {
                 break
             } catch {
                 lastError = error
+                // A full disk does not clear up by waiting a moment: read what is there.
+                if let free = storage.freeBytes(in: paths.data), free < Library.minimumFreeBytesToOpen {
+                    (db, diskFull) = try Library.openForReadingOnFullDisk(paths, free: free)
+                    return
+                }
                 Thread.sleep(forTimeInterval: 0.05 * Double(attempt + 1))
             }
         }
@@ -38,6 +60,50 @@ public final class Library: @unchecked Sendable {
             throw LibraryError.unavailable(path: paths.database.path, reason: "\(lastError.map { "\($0)" } ?? "unknown error")")
         }
         db = queue
+        diskFull = nil
+    }
+
+    /// Free space on the file system that holds `directory`, or its nearest existing parent.
+    static func freeBytes(near directory: URL, storage: Storage) -> Int64? {
+        var current = directory
+        while !FileManager.default.fileExists(atPath: current.path) && current.path != "/" {
+            current.deleteLastPathComponent()
+        }
+        return storage.freeBytes(in: current)
+    }
+
+    /// On a full disk SQLite cannot create or grow the WAL's index, so the usual open fails.
+    /// When the log holds nothing (no process has the library open for writing), the file
+    /// alone is the whole library: it is opened read-only and immutable, which needs no
+    /// index. Otherwise, or if this version's migrations have not run, the disk-full error.
+    private static func openForReadingOnFullDisk(_ paths: Paths, free: Int64) throws -> (DatabaseQueue, LibraryError) {
+        let full = LibraryError.diskFull(path: paths.data.path, freeBytes: max(free, 0))
+        let log = (try? FileManager.default.attributesOfItem(atPath: paths.database.path + "-wal"))?[.size] as? Int ?? 0
+        guard log == 0 else { throw full }
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.label = "newsstand.library (read-only: disk full)"
+        var components = URLComponents()
+        components.scheme = "file"
+        components.path = paths.database.path
+        components.queryItems = [URLQueryItem(name: "immutable", value: "1")]
+        guard let uri = components.string else { throw full }
+        do {
+            let queue = try DatabaseQueue(path: uri, configuration: configuration)
+            guard try queue.read({ try migrator.hasCompletedMigrations($0) }) else { throw full }
+            return (queue, full)
+        } catch let error as LibraryError {
+            throw error
+        } catch {
+            throw full
+        }
+    }
+
+    /// Changes the library in one transaction; on a library opened read-only because the
+    /// disk was full, refuses at once with that reason.
+    func write<T>(_ updates: (Database) throws -> T) throws -> T {
+        if let diskFull { throw diskFull }
+        return try db.write(updates)
     }
 
     static var migrator: DatabaseMigrator {
@@ -144,7 +210,7 @@ public final class Library: @unchecked Sendable {
     @discardableResult
     public func save(_ publication: Publication) throws -> Publication {
         var copy = publication
-        try db.write { db in try copy.save(db) }
+        try write { db in try copy.save(db) }
         return copy
     }
 
@@ -154,7 +220,7 @@ public final class Library: @unchecked Sendable {
         if removeIssues {
             for issue in try issues(publicationID: id) { try removeIssue(issue) }
         }
-        _ = try db.write { db in try Publication.deleteOne(db, key: id) }
+        _ = try write { db in try Publication.deleteOne(db, key: id) }
     }
 
     // MARK: Issues
@@ -163,7 +229,7 @@ public final class Library: @unchecked Sendable {
     @discardableResult
     public func addIssue(name: String, date: Date, publicationID: Int64? = nil, title: String? = nil) throws -> Issue {
         var issue = Issue(publicationId: publicationID, name: name, date: date, title: title ?? name)
-        try db.write { db in
+        try write { db in
             if try Issue.filter(Column("name") == name).fetchCount(db) > 0 {
                 throw LibraryError.duplicateIssueName(name)
             }
@@ -208,7 +274,7 @@ public final class Library: @unchecked Sendable {
     @discardableResult
     public func save(_ issue: Issue) throws -> Issue {
         var copy = issue
-        try db.write { db in try copy.save(db) }
+        try write { db in try copy.save(db) }
         return copy
     }
 
@@ -222,7 +288,7 @@ public final class Library: @unchecked Sendable {
     public func removeIssue(_ issue: Issue) throws {
         guard let id = issue.id else { return }
         let assets = try downloads(issueID: id)
-        try db.write { db in
+        try write { db in
             _ = try Issue.deleteOne(db, key: id)
             if try Setting.value(db, .currentlyReading) == issue.name { try Setting.set(db, .currentlyReading, nil) }
         }
@@ -235,7 +301,7 @@ public final class Library: @unchecked Sendable {
     public func evictContent(of issue: Issue, toSaveSpace: Bool = true) throws {
         guard let id = issue.id else { return }
         // One UPDATE of the columns that change: never a whole stale row written back.
-        try db.write { db in
+        try write { db in
             try db.execute(sql: "UPDATE issue SET status = 'none', evicted = ?, contentSize = NULL WHERE id = ?", arguments: [toSaveSpace, id])
         }
         try? FileManager.default.removeItem(at: contentDirectory(for: issue))
@@ -253,7 +319,7 @@ public final class Library: @unchecked Sendable {
     /// Opening an issue makes it the currently reading one and clears its NEW mark.
     public func markOpened(_ issue: Issue, at date: Date = Date()) throws {
         guard let id = issue.id else { return }
-        try db.write { db in
+        try write { db in
             try db.execute(sql: "UPDATE issue SET unread = 0, lastOpenedAt = ? WHERE id = ?", arguments: [date, id])
             try Setting.set(db, .currentlyReading, issue.name)
         }
@@ -261,7 +327,7 @@ public final class Library: @unchecked Sendable {
 
     public func saveReadingPosition(_ issue: Issue, position: String, progress: Double) throws {
         guard let id = issue.id else { return }
-        try db.write { db in
+        try write { db in
             try db.execute(sql: "UPDATE issue SET readingPosition = ?, readingProgress = ? WHERE id = ?",
                            arguments: [position, max(0, min(1, progress)), id])
         }
@@ -269,7 +335,7 @@ public final class Library: @unchecked Sendable {
 
     public func setPinned(_ issue: Issue, _ pinned: Bool) throws {
         guard let id = issue.id else { return }
-        try db.write { db in try db.execute(sql: "UPDATE issue SET pinned = ? WHERE id = ?", arguments: [pinned, id]) }
+        try write { db in try db.execute(sql: "UPDATE issue SET pinned = ? WHERE id = ?", arguments: [pinned, id]) }
     }
 }
 
@@ -294,5 +360,5 @@ enum Setting: String {
 
 extension Library {
     func setting(_ key: Setting) -> String? { try? db.read { db in try Setting.value(db, key) } }
-    func setSetting(_ key: Setting, _ value: String?) throws { try db.write { db in try Setting.set(db, key, value) } }
+    func setSetting(_ key: Setting, _ value: String?) throws { try write { db in try Setting.set(db, key, value) } }
 }

@@ -8,6 +8,7 @@ public enum LibraryError: Error, CustomStringConvertible, Equatable {
     case userInfoNotStorable(key: String)
     case unavailable(path: String, reason: String)
     case notDownloaded(String)
+    case diskFull(path: String, freeBytes: Int64)
 
     public var description: String {
         switch self {
@@ -17,6 +18,8 @@ public enum LibraryError: Error, CustomStringConvertible, Equatable {
         case .userInfoNotStorable(let key): return "userInfo value for '\(key)' cannot be stored (use strings, numbers, booleans, arrays or dictionaries)"
         case .unavailable(let path, let reason): return "cannot open the library at \(path): \(reason)"
         case .notDownloaded(let name): return "issue '\(name)' is not downloaded yet (try `newsstand download \(name) --wait`)"
+        case .diskFull(let path, let free):
+            return "the disk holding \(path) is full (\(ByteSize.format(free)) free): nothing was changed"
         }
     }
 }

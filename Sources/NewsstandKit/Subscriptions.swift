@@ -40,7 +40,7 @@ extension Library {
         do {
             let stored = TransferValidator(etag: publication.etag, lastModified: publication.lastModified)
             guard case let .fetched(document, validator) = try FeedFetcher.document(at: url, validator: stored.isEmpty ? nil : stored) else {
-                try db.write { db in
+                try write { db in
                     try db.execute(sql: "UPDATE publication SET lastRefresh = ?, lastError = NULL WHERE id = ?",
                                    arguments: [Date(), publication.id])
                 }
@@ -141,7 +141,7 @@ extension Library {
         guard let publicationID = publication.id else { throw LibraryError.noSuchPublication(publication.title) }
         var added: [String] = []
         var updated = 0
-        try db.write { db in
+        try write { db in
             // One query for the entries already known (a catalog may list tens of thousands),
             // and an UPDATE only for an issue whose feed metadata changed.
             var known: [String: FeedFields] = [:]

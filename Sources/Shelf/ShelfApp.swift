@@ -473,8 +473,9 @@ public final class ShelfApp {
     private func openReader(_ issue: Issue) {
         do {
             // Being the issue read first keeps the agent's eviction away from it; then make
-            // sure its content is still there (an eviction may have come just before).
-            try env.library.markOpened(issue)
+            // sure its content is still there (an eviction may have come just before). On a
+            // library opened read-only because the disk was full, nothing can evict: read.
+            if env.library.diskFull == nil { try env.library.markOpened(issue) }
             guard let current = try env.library.issue(id: issue.id ?? -1), current.status == .available else {
                 setStatus("“\(issue.title)” was removed to save space; tap to download it again.", error: true)
                 reload()

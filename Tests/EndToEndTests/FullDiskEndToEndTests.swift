@@ -120,4 +120,79 @@ final class SmallFilesystem {
         // The second attempt went on from the bytes kept, not from the start.
         #expect(log.range(of: "resume from [1-9][0-9]* bytes", options: .regularExpression) != nil, "\(log)")
     }
+
+    /// The disk is already full when commands start (no agent holds the library open):
+    /// reading works, every change is refused in one line and nothing changes, and an
+    /// agent waits for space and then carries on.
+    @Test(.enabled(if: SmallFilesystem.canMount, "needs root to mount a tmpfs"))
+    func commandsStartedOnAFullDiskReadRefuseChangesAndTheAgentWaitsForRoom() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-fullstart-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let first = root.appendingPathComponent("first"), second = root.appendingPathComponent("second")
+        for directory in [first, second] { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) }
+        let disk = try SmallFilesystem(megabytes: 8)
+        let home = disk.mountPoint.appendingPathComponent("home")
+        let lock = home.appendingPathComponent("state/agent.lock")
+        defer {
+            if let text = try? String(contentsOf: lock, encoding: .utf8), let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+                kill(pid, SIGKILL)
+                Thread.sleep(forTimeInterval: 0.2)
+            }
+            disk.unmount()
+        }
+        let downloaded = try IssueFeedFixture(in: first, id: "start-1", title: "Kept", payloadBytes: 64 << 10)
+        let waiting = try IssueFeedFixture(in: second, id: "start-2", title: "Waiting", payloadBytes: 64 << 10)
+        let env = ["env", "NEWSSTAND_HOME=\(home.path)", "NEWSSTAND_RESOURCES=/nonexistent", "NEWSSTAND_FULL_DISK_POLL_MS=100"]
+        func run(_ arguments: String...) throws -> (output: String, status: Int32) {
+            try Tmux.runWithStatus(env + [Tmux.binary.path] + arguments)
+        }
+        #expect(try run("subscribe", downloaded.feed.path).status == 0)
+        #expect(try run("subscribe", waiting.feed.path).status == 0)
+        #expect(try run("download", "start-1", "--wait").status == 0)
+        // Let the agent that download started finish and close the library.
+        var deadline = Date().addingTimeInterval(20)
+        while FileManager.default.fileExists(atPath: lock.path), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        let before = try run("issues", "--json")
+        #expect(before.status == 0)
+        let filesBefore = Set(FileManager.default.enumerator(atPath: home.path)?.compactMap { $0 as? String } ?? [])
+
+        try disk.fill("filler")
+        // Reading works.
+        let issues = try run("issues", "--json")
+        #expect(issues.status == 0 && issues.output == before.output, "\(issues.output)")
+        #expect(try run("cache").status == 0)
+        let text = try run("read", "start-1", "--plain")
+        #expect(text.status == 0 && text.output.contains("Bytes follow."), "\(text.output)")
+        // Every change: one line, exit 1, nothing changed.
+        let changes: [[String]] = [["subscribe", downloaded.feed.path], ["refresh"], ["download", "start-2"],
+                                   ["remove", "start-1"], ["push", "Kept Weekly"], ["unsubscribe", "Kept Weekly"],
+                                   ["cache", "--evict"]]
+        for change in changes {
+            let result = try Tmux.runWithStatus(env + [Tmux.binary.path] + change)
+            let lines = result.output.split(separator: "\n")
+            #expect(result.status == 1, "\(change): \(result.output)")
+            #expect(lines.count == 1 && lines[0].contains("is full") && lines[0].contains("nothing was changed"),
+                    "\(change): \(result.output)")
+        }
+        #expect(try run("issues", "--json").output == before.output)
+        let filesAfter = Set(FileManager.default.enumerator(atPath: home.path)?.compactMap { $0 as? String } ?? [])
+        // Only SQLite's empty WAL files may have appeared (it creates them before it fails).
+        #expect(filesAfter.subtracting(filesBefore).allSatisfy { $0.hasSuffix("-wal") || $0.hasSuffix("-shm") },
+                "\(filesAfter.subtracting(filesBefore))")
+
+        // An agent started now waits for room rather than failing...
+        let agentLog = root.appendingPathComponent("agent.out")
+        _ = try Tmux.runWithStatus(["sh", "-c", "\(env.joined(separator: " ")) '\(Tmux.binary.path)' agent > '\(agentLog.path)' 2>&1 &"])
+        func agentSaid(_ text: String) -> Bool { ((try? String(contentsOf: agentLog, encoding: .utf8)) ?? "").contains(text) }
+        deadline = Date().addingTimeInterval(20)
+        while !agentSaid("waiting for space"), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(agentSaid("is full") && agentSaid("waiting for space"))
+        // ...and carries on when there is some: a download queued then is installed.
+        try FileManager.default.removeItem(at: disk.mountPoint.appendingPathComponent("filler"))
+        deadline = Date().addingTimeInterval(20)
+        while !agentSaid("room on the disk again"), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(agentSaid("room on the disk again"))
+        #expect(try run("download", "start-2", "--wait").status == 0)
+        #expect(try run("issues").output.contains("start-2\t2026-11-01\tavailable"))
+    }
 }

@@ -30,7 +30,7 @@ extension Library {
     @discardableResult
     public func recordContentSize(of issue: Issue) throws -> Int64 {
         let size = Library.measureContent(at: contentDirectory(for: issue))
-        try db.write { db in
+        try write { db in
             try db.execute(sql: "UPDATE issue SET contentSize = ? WHERE id = ? AND status = 'available'", arguments: [size, issue.id])
         }
         return size
@@ -80,7 +80,7 @@ extension Library {
     /// Removes one issue's content to save space, unless meanwhile it was pinned, opened,
     /// removed or is being downloaded again. True when it went.
     func evictToSaveSpace(_ cached: CachedIssue) throws -> Bool {
-        let changed: Bool = try db.write { db in
+        let changed: Bool = try write { db in
             let reading = try Setting.value(db, .currentlyReading)
             try db.execute(sql: """
                 UPDATE issue SET status = 'none', evicted = 1, contentSize = NULL

@@ -109,7 +109,7 @@ public final class PushDelivery: @unchecked Sendable {
         if !isShelfOpen() {
             alert.notified = notifier.notify(title: publication.title, body: text)
         }
-        try? library.db.write { db in try alert.insert(db) }
+        try? library.write { db in try alert.insert(db) }
         return alert
     }
 
@@ -134,7 +134,7 @@ public final class PushDelivery: @unchecked Sendable {
         let throttle = config.dontThrottleContentNotifications ? nil : Self.throttleInterval
         let claim: Result<Date?, PushThrottle>
         do {
-            claim = try library.db.write { db -> Result<Date?, PushThrottle> in
+            claim = try library.write { db -> Result<Date?, PushThrottle> in
                 let previous = try Date.fetchOne(db, sql: "SELECT lastAutoDownload FROM publication WHERE id = ?", arguments: [publicationID])
                 if let throttle, let previous, time < previous.addingTimeInterval(throttle) {
                     let held = PushThrottle(issueName: target.name,
@@ -167,7 +167,7 @@ public final class PushDelivery: @unchecked Sendable {
                 return .queued(target.name)
             } catch {
                 // Nothing was queued: give the day's download back.
-                try? library.db.write { db in
+                try? library.write { db in
                     try db.execute(sql: "UPDATE publication SET lastAutoDownload = ? WHERE id = ?", arguments: [previous, publicationID])
                 }
                 return .failed("\(error)")

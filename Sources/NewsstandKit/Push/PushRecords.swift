@@ -99,7 +99,7 @@ extension Library {
 
     /// Changes one publication's push state in one transaction.
     func updatePushState(publicationID: Int64, _ change: (inout PushState) -> Void) throws {
-        try db.write { db in
+        try write { db in
             var state = try PushState.fetchOne(db, key: publicationID) ?? PushState(publicationId: publicationID)
             change(&state)
             try state.save(db)
@@ -126,7 +126,7 @@ extension Library {
     /// The newest alert no shelf has shown yet, marked shown (older unshown ones too: the
     /// status line has room for one).
     public func takeUnshownAlert(now: Date = Date()) -> PushAlert? {
-        try? db.write { db -> PushAlert? in
+        try? write { db -> PushAlert? in
             guard let newest = try PushAlert.filter(Column("shownAt") == nil).order(Column("id").desc).fetchOne(db) else { return nil }
             try db.execute(sql: "UPDATE pushAlert SET shownAt = ? WHERE shownAt IS NULL", arguments: [now])
             return newest

@@ -18,7 +18,7 @@ struct AgentCommand: ParsableCommand {
             handler.logLevel = .info
             return handler
         }
-        let library = try Context.library()
+        let library = try Self.libraryWithRoomToWork()
         let config: Config
         do { config = try Config.load(paths: library.paths) } catch { throw CommandFailure("\(error)") }
         var options = Agent.Options(config: config)
@@ -31,6 +31,40 @@ struct AgentCommand: ParsableCommand {
             FileHandle.standardError.write(Data("newsstand: an agent is already running for this library\n".utf8))
         case .finished:
             break
+        }
+    }
+}
+
+extension AgentCommand {
+    /// How often an agent started on a full disk looks for space again.
+    static let fullDiskPollInterval: TimeInterval = {
+        let milliseconds = ProcessInfo.processInfo.environment["NEWSSTAND_FULL_DISK_POLL_MS"].flatMap(Double.init)
+        return (milliseconds ?? 5000) / 1000
+    }()
+
+    /// The library, writable. Started on a full disk (the library opens read-only), the
+    /// agent says so once and waits for space instead of failing: queued downloads go on
+    /// by themselves once something is deleted.
+    static func libraryWithRoomToWork() throws -> Library {
+        var said = false
+        while true {
+            let library: Library
+            do {
+                library = try Context.library()
+            } catch LibraryError.diskFull(let path, let free) {
+                // A first start on a full disk: no library file yet.
+                if !said { printProblem("\(LibraryError.diskFull(path: path, freeBytes: free)); waiting for space") }
+                said = true
+                Thread.sleep(forTimeInterval: fullDiskPollInterval)
+                continue
+            }
+            guard let full = library.diskFull else {
+                if said { printProblem("there is room on the disk again: the agent carries on") }
+                return library
+            }
+            if !said { printProblem("\(full); waiting for space") }
+            said = true
+            Thread.sleep(forTimeInterval: fullDiskPollInterval)
         }
     }
 }

@@ -24,6 +24,7 @@ struct CacheCommand: ParsableCommand {
 
     func run() throws {
         let library = try Context.library()
+        if limit != nil || evict { try Context.refuseChanges(to: library) }
         if let limit {
             do { try CacheLimitSetting.set(limit, paths: library.paths) } catch { throw CommandFailure("\(error)") }
         }

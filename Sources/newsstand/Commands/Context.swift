@@ -8,9 +8,23 @@ enum Context {
         try Library(paths: Paths())
     }
 
+    /// The library for a command that changes it: refused in one line, before anything is
+    /// attempted, when the disk was full as the command started.
+    static func writableLibrary(withSamples: Bool = false) throws -> Library {
+        let library = try withSamples ? libraryWithSamples() : library()
+        try refuseChanges(to: library)
+        return library
+    }
+
+    /// Throws the one-line disk-full refusal when the library was opened read-only.
+    static func refuseChanges(to library: Library) throws {
+        if let full = library.diskFull { throw CommandFailure("\(full)") }
+    }
+
     /// The library, with the bundled publications subscribed on the very first run.
     static func libraryWithSamples() throws -> Library {
         let library = try library()
+        guard library.diskFull == nil else { return library }
         for problem in library.subscribeSamplesOnFirstRun(sampleFeedDirectory: BundledResources.sampleFeed) {
             printProblem("sample feed \(problem)")
         }

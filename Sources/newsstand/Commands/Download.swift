@@ -12,7 +12,7 @@ struct Download: ParsableCommand {
     var wait = false
 
     func run() throws {
-        let library = try Context.libraryWithSamples()
+        let library = try Context.writableLibrary(withSamples: true)
         let target: Issue
         do { target = try library.issue(matching: issue) } catch { throw CommandFailure("\(error)") }
         if target.status == .available {

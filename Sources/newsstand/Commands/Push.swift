@@ -18,6 +18,7 @@ struct Push: ParsableCommand {
             print(try PushStatus.lines(library: library, now: Date()).joined(separator: "\n"))
             return
         }
+        try Context.refuseChanges(to: library)
         let config: Config
         do { config = try Config.load(paths: library.paths) } catch { throw CommandFailure("\(error)") }
         let target: Publication

@@ -20,8 +20,9 @@ struct Read: ParsableCommand {
         if plain {
             do {
                 print(try PlainText.render(directory: library.contentDirectory(for: target)), terminator: "")
-                try library.markOpened(target)
             } catch { throw CommandFailure("cannot read \(target.name): \(error)") }
+            // Recording that it was opened is a nicety: a full disk must not make reading fail.
+            if library.diskFull == nil { try? library.markOpened(target) }
             return
         }
         try ShelfLauncher.run(theme: nil, colors: "auto", openIssue: target.name)

@@ -9,7 +9,7 @@ struct Refresh: ParsableCommand {
     var publication: String?
 
     func run() throws {
-        let library = try Context.libraryWithSamples()
+        let library = try Context.writableLibrary(withSamples: true)
         let targets: [Publication]
         do {
             targets = try publication.map { [try library.publication(matching: $0)] } ?? library.publications()

@@ -8,7 +8,7 @@ struct Remove: ParsableCommand {
     var issue: String
 
     func run() throws {
-        let library = try Context.library()
+        let library = try Context.writableLibrary()
         do {
             let target = try library.issue(matching: issue)
             try library.removeIssue(target)

@@ -15,7 +15,7 @@ struct Subscribe: ParsableCommand {
     var autoDownload = false
 
     func run() throws {
-        let library = try Context.libraryWithSamples()
+        let library = try Context.writableLibrary(withSamples: true)
         let feedURL = FeedLocation.url(from: url)
         var pushURL: URL?
         if let push {

@@ -11,7 +11,7 @@ struct Unsubscribe: ParsableCommand {
     var removeIssues = false
 
     func run() throws {
-        let library = try Context.library()
+        let library = try Context.writableLibrary()
         do {
             let match = try library.publication(matching: publication)
             try library.removePublication(match, removeIssues: removeIssues)
