@@ -21,6 +21,8 @@ struct Issues: ParsableCommand {
         var lastError: String?
         /// Why a push did not download this issue by itself, and when the next may.
         var throttled: String?
+        /// Why the download waits (the disk is full), and for how much room.
+        var paused: String?
     }
 
     func run() throws {
@@ -38,6 +40,9 @@ struct Issues: ParsableCommand {
                        lastError: issue.lastError ?? (download?.state == .failed ? download?.lastError : nil),
                        throttled: PushStatus.throttle(for: issue, states: states, now: now).map {
                            "\($0.reason); next automatic download after \(ISO8601DateFormatter().string(from: $0.nextAllowed))"
+                       },
+                       paused: download?.waitingForSpace.map { needed in
+                           "waiting for \(ByteSize.format(needed)) of free space" + (download?.lastError.map { ": \($0)" } ?? "")
                        })
         }
         if json {
@@ -51,7 +56,7 @@ struct Issues: ParsableCommand {
         formatter.formatOptions = [.withFullDate]
         for row in rows {
             let state = row.status + (row.unread ? " NEW" : "") + (row.lastError.map { " (failed: \($0))" } ?? "")
-                + (row.throttled.map { " (throttled: \($0))" } ?? "")
+                + (row.throttled.map { " (throttled: \($0))" } ?? "") + (row.paused.map { " (paused: \($0))" } ?? "")
             print([row.publication, row.name, formatter.string(from: row.date), state].joined(separator: "\t"))
         }
     }
