@@ -31,6 +31,16 @@ final class SmallFilesystem {
         try? FileManager.default.removeItem(at: mountPoint)
     }
 
+    /// Kills the agent whose pid is in `lock` (if one is still there), then unmounts: the
+    /// end of every test that ran the binary on this file system.
+    func tearDown(agentLock lock: URL) {
+        if let text = try? String(contentsOf: lock, encoding: .utf8), let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+            kill(pid, SIGKILL)
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        unmount()
+    }
+
     /// Writes zeros into `name` until the file system is full.
     func fill(_ name: String) throws {
         let fd = open(mountPoint.appendingPathComponent(name).path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
@@ -57,14 +67,7 @@ final class SmallFilesystem {
         let disk = try SmallFilesystem(megabytes: 12)
         let home = disk.mountPoint.appendingPathComponent("home")
         let lock = home.appendingPathComponent("state/agent.lock")
-        defer {
-            // The agent this test started, if it is still there, by the pid in its lock file.
-            if let text = try? String(contentsOf: lock, encoding: .utf8), let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
-                kill(pid, SIGKILL)
-                Thread.sleep(forTimeInterval: 0.2)
-            }
-            disk.unmount()
-        }
+        defer { disk.tearDown(agentLock: lock) }
 
         // A 3 MiB issue of incompressible bytes, outside the small disk.
         let fixture = try IssueFeedFixture(in: root, id: "full-1", title: "Full disk", payloadBytes: 3 << 20)
@@ -133,13 +136,7 @@ final class SmallFilesystem {
         let disk = try SmallFilesystem(megabytes: 8)
         let home = disk.mountPoint.appendingPathComponent("home")
         let lock = home.appendingPathComponent("state/agent.lock")
-        defer {
-            if let text = try? String(contentsOf: lock, encoding: .utf8), let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
-                kill(pid, SIGKILL)
-                Thread.sleep(forTimeInterval: 0.2)
-            }
-            disk.unmount()
-        }
+        defer { disk.tearDown(agentLock: lock) }
         let downloaded = try IssueFeedFixture(in: first, id: "start-1", title: "Kept", payloadBytes: 64 << 10)
         let waiting = try IssueFeedFixture(in: second, id: "start-2", title: "Waiting", payloadBytes: 64 << 10)
         let env = ["env", "NEWSSTAND_HOME=\(home.path)", "NEWSSTAND_RESOURCES=/nonexistent", "NEWSSTAND_FULL_DISK_POLL_MS=100"]
