@@ -177,9 +177,12 @@ final class SmallFilesystem {
         #expect(filesAfter.subtracting(filesBefore).allSatisfy { $0.hasSuffix("-wal") || $0.hasSuffix("-shm") },
                 "\(filesAfter.subtracting(filesBefore))")
 
-        // An agent started now waits for room rather than failing...
+        // With nothing queued, an agent has nothing to wait for: it says so and ends.
+        let idle = try run("agent")
+        #expect(idle.status == 0 && idle.output.contains("nothing is queued"), "\(idle.output)")
+        // One that watches waits for room rather than failing...
         let agentLog = root.appendingPathComponent("agent.out")
-        _ = try Tmux.runWithStatus(["sh", "-c", "\(env.joined(separator: " ")) '\(Tmux.binary.path)' agent > '\(agentLog.path)' 2>&1 &"])
+        _ = try Tmux.runWithStatus(["sh", "-c", "\(env.joined(separator: " ")) '\(Tmux.binary.path)' agent --watch > '\(agentLog.path)' 2>&1 &"])
         func agentSaid(_ text: String) -> Bool { ((try? String(contentsOf: agentLog, encoding: .utf8)) ?? "").contains(text) }
         deadline = Date().addingTimeInterval(20)
         while !agentSaid("waiting for space"), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }

@@ -18,7 +18,7 @@ struct AgentCommand: ParsableCommand {
             handler.logLevel = .info
             return handler
         }
-        let library = try Self.libraryWithRoomToWork()
+        guard let library = try Self.libraryWithRoomToWork(watching: watch) else { return }
         let config: Config
         do { config = try Config.load(paths: library.paths) } catch { throw CommandFailure("\(error)") }
         var options = Agent.Options(config: config)
@@ -44,8 +44,9 @@ extension AgentCommand {
 
     /// The library, writable. Started on a full disk (the library opens read-only), the
     /// agent says so once and waits for space instead of failing: queued downloads go on
-    /// by themselves once something is deleted.
-    static func libraryWithRoomToWork() throws -> Library {
+    /// by themselves once something is deleted. With nothing queued and no `--watch`,
+    /// there is nothing to wait for: nil, and the agent ends.
+    static func libraryWithRoomToWork(watching: Bool) throws -> Library? {
         var said = false
         while true {
             let library: Library
@@ -61,6 +62,10 @@ extension AgentCommand {
             guard let full = library.diskFull else {
                 if said { printProblem("there is room on the disk again: the agent carries on") }
                 return library
+            }
+            if !watching, (try? library.pendingDownloads().isEmpty) == true {
+                printProblem("\(full); nothing is queued, so the agent stops")
+                return nil
             }
             if !said { printProblem("\(full); waiting for space") }
             said = true
