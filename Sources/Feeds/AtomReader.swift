@@ -15,9 +15,10 @@ struct AtomReader {
     private var sawNewsstand = false
     private var sawOPDS = false
 
-    init(url: URL) {
+    init(url: URL, sink: EntrySink? = nil) {
         self.url = url
         base = LinkBase(url)
+        collector.sink = sink
     }
 
     private mutating func begin(_ root: XMLElement) {
@@ -30,7 +31,7 @@ struct AtomReader {
     }
 
     /// Reads one `<entry>` of the feed whose root is `root`.
-    mutating func consume(_ entry: XMLElement, root: XMLElement) {
+    mutating func consume(_ entry: some MarkupElement, root: XMLElement) {
         begin(root)
         read(entry, base: base)
     }
@@ -73,14 +74,14 @@ struct AtomReader {
         if !sawOPDS, rel.hasPrefix("http://opds-spec.org/") || (type ?? "").containsASCII("profile=opds-catalog") { sawOPDS = true }
     }
 
-    private mutating func read(_ entry: XMLElement, base parentBase: LinkBase) {
+    private mutating func read<Element: MarkupElement>(_ entry: Element, base parentBase: LinkBase) {
         let base = entry.base(inside: parentBase)
         var draft = EntryDraft()
         // One pass over the children: the first of each kind counts.
-        var id, title, published, updated, summary, content, endDate, icons, dcDate: XMLElement?
+        var id, title, published, updated, summary, content, endDate, icons, dcDate: Element?
         var acquisitions: [ContentLink] = []
         var enclosures: [ContentLink] = []
-        var images: [XMLElement] = [], thumbnails: [XMLElement] = [], catalogs: [XMLElement] = []
+        var images: [Element] = [], thumbnails: [Element] = [], catalogs: [Element] = []
         for child in entry.children {
             switch (vocabulary(of: child), child.localName) {
             case (.atom, "id"): id = id ?? child
@@ -161,7 +162,7 @@ struct AtomReader {
 
     /// Which vocabulary an element belongs to: by namespace, or by prefix when the prefix was
     /// never declared; unqualified elements of a feed without a namespace count as Atom.
-    private func vocabulary(of element: XMLElement) -> Vocabulary {
+    private func vocabulary(of element: some MarkupElement) -> Vocabulary {
         if let uri = element.namespaceURI {
             if uri == root?.namespaceURI || atom.contains(uri) { return .atom }
             if uri == NS.newsstand { return .newsstand }
@@ -187,8 +188,8 @@ struct AtomReader {
     }
 
     /// The cover in `<news:cover_art_icons>`: the `SOURCE` size, else the last one listed.
-    static func newsstandCover(_ icons: XMLElement, base: LinkBase) -> URL? {
-        var chosen: XMLElement?
+    static func newsstandCover<Element: MarkupElement>(_ icons: Element, base: LinkBase) -> URL? {
+        var chosen: Element?
         for icon in icons.children where icon.localName == "cover_art_icon" {
             chosen = icon
             if icon.attribute("size")?.uppercased() == "SOURCE" { break }
@@ -206,7 +207,7 @@ struct AtomReader {
     /// A text construct. `html` has its markup removed and `xhtml` is the div's text; plain
     /// `text` is treated the same way, because real feeds put markup (escaped or in CDATA)
     /// into titles that claim to be plain text.
-    private func text(_ element: XMLElement?) -> String? {
+    private func text(_ element: (some MarkupElement)?) -> String? {
         guard let element else { return nil }
         return FeedText.fromHTML(element.allText)
     }

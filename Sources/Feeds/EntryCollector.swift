@@ -12,22 +12,74 @@ struct EntryDraft {
     var endDate: Date?
 }
 
+/// Where entries go while a feed is still being read, a batch at a time (`FeedParser.parse(_:url:batchSize:streaming:)`).
+/// An entry is handed over as its draft is read, before the rest of the feed can change
+/// what it becomes; `final` says afterwards whether every entry handed over is exactly
+/// what the document lists, in the same order.
+final class EntrySink {
+    private let batchSize: Int
+    private let deliver: ([FeedEntry]) -> Void
+    private var pending: [FeedEntry] = []
+    private(set) var delivered = 0
+    var final = false
+
+    init(batchSize: Int, deliver: @escaping ([FeedEntry]) -> Void) {
+        self.batchSize = max(1, batchSize)
+        self.deliver = deliver
+        pending.reserveCapacity(self.batchSize)
+    }
+
+    func add(_ entry: FeedEntry) {
+        pending.append(entry)
+        if pending.count >= batchSize { flush() }
+    }
+
+    func flush() {
+        guard !pending.isEmpty else { return }
+        delivered += pending.count
+        deliver(pending)
+        pending.removeAll(keepingCapacity: true)
+    }
+}
+
 /// Turns drafts into entries: a stable unique name (id, else content URL), a title, a date
 /// (the feed's, with a note, when the entry has none), and notes for what was dropped.
 /// Drafts are kept until `finish`, because whether entries without content count is only
-/// known once the whole feed has been read (a newsstand feed lists them anyway).
+/// known once the whole feed has been read (a newsstand feed lists them anyway). With a
+/// sink, each draft is also handed over at once as the entry it becomes when nothing later
+/// changes it; `finish` tells the sink whether that held for all of them.
 struct EntryCollector {
     private var drafts: [EntryDraft] = []
     private var notes: [String] = []
+    var sink: EntrySink?
 
     mutating func note(_ problem: String) { notes.append(problem) }
 
-    mutating func add(_ draft: EntryDraft) { drafts.append(draft) }
+    mutating func add(_ draft: EntryDraft) {
+        drafts.append(draft)
+        if let sink, let name = Self.name(of: draft) {
+            sink.add(Self.entry(draft, name: name, date: draft.date ?? .distantPast))
+        }
+    }
+
+    private static func name(of draft: EntryDraft) -> String? {
+        draft.id ?? draft.content?.url.absoluteString
+    }
+
+    private static func entry(_ draft: EntryDraft, name: String, date: Date) -> FeedEntry {
+        let title = draft.title ?? draft.content.map { $0.url.deletingPathExtension().lastPathComponent } ?? name
+        return FeedEntry(
+            name: name, title: title, date: date, summary: draft.summary,
+            coverURL: draft.coverURL, thumbnailURL: draft.thumbnailURL ?? draft.coverURL,
+            contentURL: draft.content?.url, contentType: draft.content?.type,
+            contentLength: draft.content?.length, sha256: draft.content?.sha256, endDate: draft.endDate)
+    }
 
     /// The entries, in feed order, and every problem met. Undated entries get the feed's date
     /// (else the newest entry date, else the epoch).
     mutating func finish(feedDate: Date?, keepsEntriesWithoutContent: Bool, itemWord: String = "items")
         -> (entries: [FeedEntry], problems: [String]) {
+        sink?.flush()
         var entries: [FeedEntry] = []
         entries.reserveCapacity(drafts.count)
         var problems = notes
@@ -41,7 +93,7 @@ struct EntryCollector {
                 continue
             }
             if draft.content == nil { problems.append("entry \"\(label)\" has no zip, EPUB or CBZ content link") }
-            guard let name = draft.id ?? draft.content?.url.absoluteString else {
+            guard let name = Self.name(of: draft) else {
                 problems.append("entry \"\(label)\" has neither an id nor a content link; skipped")
                 continue
             }
@@ -50,13 +102,10 @@ struct EntryCollector {
                 continue
             }
             if draft.date == nil { undated.append(entries.count) }
-            let title = draft.title ?? draft.content.map { $0.url.deletingPathExtension().lastPathComponent } ?? name
-            entries.append(FeedEntry(
-                name: name, title: title, date: draft.date ?? .distantPast, summary: draft.summary,
-                coverURL: draft.coverURL, thumbnailURL: draft.thumbnailURL ?? draft.coverURL,
-                contentURL: draft.content?.url, contentType: draft.content?.type,
-                contentLength: draft.content?.length, sha256: draft.content?.sha256, endDate: draft.endDate))
+            entries.append(Self.entry(draft, name: name, date: draft.date ?? .distantPast))
         }
+        // Every draft became the entry it was handed over as: none left out, none re-dated.
+        sink?.final = entries.count == drafts.count && undated.isEmpty && sink?.delivered == drafts.count
         drafts = []
         if skippedWithoutContent > 0 {
             problems.append("\(skippedWithoutContent) \(itemWord) carry no zip, EPUB or CBZ link and are not issues")

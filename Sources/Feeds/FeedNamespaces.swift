@@ -19,10 +19,10 @@ enum NS {
     static let contentModule = "http://purl.org/rss/1.0/modules/content/"
 }
 
-extension XMLElement {
+extension MarkupElement {
     /// First child with this local name in one of the namespaces, or written with this
     /// prefix when the prefix was never declared (`dc:date` without `xmlns:dc`).
-    func first(_ localName: String, in namespaces: Set<String>, prefix: String? = nil) -> XMLElement? {
+    func first(_ localName: String, in namespaces: Set<String>, prefix: String? = nil) -> Self? {
         children.first { child in
             guard child.localName == localName else { return false }
             if let uri = child.namespaceURI { return namespaces.contains(uri) }
@@ -31,14 +31,10 @@ extension XMLElement {
     }
 
     /// First child with this name and no prefix (RSS elements, whatever the default namespace).
-    func plain(_ name: String) -> XMLElement? {
+    func plain(_ name: String) -> Self? {
         children.first { $0.name == name }
     }
 
-    /// Whether any attribute declares this namespace (`xmlns:x="uri"`).
-    func declares(_ uri: String) -> Bool {
-        attributeList.contains { key, value in (key == "xmlns" || key.hasPrefix("xmlns:")) && value == uri }
-    }
     /// The base URL for links inside this element: its `xml:base` resolved against the parent's.
     func base(inside parent: LinkBase) -> LinkBase {
         guard let value = attribute("xml:base") else { return parent }

@@ -10,6 +10,26 @@ public enum FeedParser {
     /// `url` (and any `xml:base`). Entries that cannot be read are left out and listed in
     /// `problems`; only a document that is no feed at all throws.
     public static func parse(_ data: Data, url: URL) throws -> FeedDocument {
+        try parse(data, url: url, sink: nil)
+    }
+
+    /// Reads like `parse(_:url:)`, and hands the entries of an Atom or RSS feed to `deliver`
+    /// while the rest is still being read, `batchSize` at a time, in feed order, so a caller
+    /// can store them meanwhile. Something later in a feed can still change its entries
+    /// (an entry without a date takes the feed's; entries without content count only in a
+    /// newsstand feed; a repeated name is dropped): `streamedEntriesAreFinal` is true only
+    /// when the entries handed over are exactly `document.entries`. Otherwise, and for the
+    /// formats not streamed (JSON, plists), the caller must take `document.entries`.
+    public static func parse(_ data: Data, url: URL, batchSize: Int,
+                             streaming deliver: ([FeedEntry]) -> Void) throws -> (document: FeedDocument, streamedEntriesAreFinal: Bool) {
+        try withoutActuallyEscaping(deliver) { deliver in
+            let sink = EntrySink(batchSize: batchSize, deliver: deliver)
+            let document = try parse(data, url: url, sink: sink)
+            return (document, sink.final && sink.delivered == document.entries.count)
+        }
+    }
+
+    private static func parse(_ data: Data, url: URL, sink: EntrySink?) throws -> FeedDocument {
         var start = data.startIndex
         if data.starts(with: [0xEF, 0xBB, 0xBF]) { start += 3 }
         while start < data.endIndex, [0x20, 0x09, 0x0A, 0x0D].contains(data[start]) { start += 1 }
@@ -32,8 +52,8 @@ public enum FeedParser {
 
         // Entries and items are read as soon as each one closes, so a long feed is never
         // held as one big tree.
-        var atom = AtomReader(url: url)
-        var rss = RSSReader(url: url)
+        var atom = AtomReader(url: url, sink: sink)
+        var rss = RSSReader(url: url, sink: sink)
         let xml = MarkupParser.parse(data, streaming: ["entry", "item"]) { streamed in
             switch (streamed.root.localName, streamed.element.localName) {
             case ("feed", "entry") where streamed.parent === streamed.root:

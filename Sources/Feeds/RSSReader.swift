@@ -10,8 +10,9 @@ struct RSSReader {
     /// The base of the last parent an item came from (the channel, or the root in RSS 1.0).
     private var parentBase: (parent: XMLElement, base: LinkBase)?
 
-    init(url: URL) {
+    init(url: URL, sink: EntrySink? = nil) {
         self.url = url
+        collector.sink = sink
     }
 
     private mutating func base(of parent: XMLElement, root: XMLElement) -> LinkBase {
@@ -23,7 +24,7 @@ struct RSSReader {
     }
 
     /// Reads one `<item>`, whose parent is the channel (RSS 2.0) or the root (RSS 1.0).
-    mutating func consume(_ item: XMLElement, parent: XMLElement, root: XMLElement) {
+    mutating func consume(_ item: some MarkupElement, parent: XMLElement, root: XMLElement) {
         let base = base(of: parent, root: root)
         collector.add(draft(item, base: item.base(inside: base)))
     }
@@ -64,7 +65,7 @@ struct RSSReader {
         return FeedDocument(format: format, publication: publication, entries: finished.entries, problems: problems + finished.problems)
     }
 
-    private func draft(_ item: XMLElement, base: LinkBase) -> EntryDraft {
+    private func draft(_ item: some MarkupElement, base: LinkBase) -> EntryDraft {
         var draft = EntryDraft()
         draft.id = FeedText.line(item.plain("guid")?.text) ?? FeedText.line(item.attribute("about"))
             ?? FeedText.line(item.first("id", in: NS.atomVariants)?.text)

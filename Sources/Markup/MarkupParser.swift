@@ -22,9 +22,10 @@ public enum MarkupParser {
         read(string, warnings: [], stream: nil)
     }
 
-    /// An element handed over while the document is read.
+    /// An element handed over while the document is read, with its descendants, as a flat
+    /// table; it is valid after the handler returns only if the handler keeps it.
     public struct Streamed {
-        public let element: XMLElement
+        public let element: XMLNode
         public let parent: XMLElement
         public let root: XMLElement
     }
@@ -32,7 +33,9 @@ public enum MarkupParser {
     /// Reads a document, handing each element whose local name is in `names` and that sits
     /// directly under the root or one level below it (Atom entries, RSS items) to `handler`
     /// as soon as it closes, and leaving it out of the tree. A long feed then never holds
-    /// more than one entry's elements at a time.
+    /// more than one entry's elements at a time, and those in a table of numbers and text
+    /// (`XMLNode`) rather than an object each. Elements of these names inside a streamed
+    /// one are part of it.
     public static func parse(_ data: Data, streaming names: Set<String>, _ handler: (Streamed) -> Void) -> XMLDocument {
         withoutActuallyEscaping(handler) { handler in
             read(data, stream: Stream(names: names, handler: handler))
@@ -90,7 +93,10 @@ private let xmlNamespace = "http://www.w3.org/XML/1998/namespace"
 
 private struct Reader {
     struct Frame {
-        let element: XMLElement
+        /// The element of the tree; nil for a node of `table`.
+        let element: XMLElement?
+        /// The node's index in `table` (for a frame without an element).
+        var node = -1
         let interned: InternedName
         var text = TextBuffer()
         /// The namespace bindings to restore when this element closes, if it declared any.
@@ -115,6 +121,22 @@ private struct Reader {
     /// Bumped whenever the namespace bindings change, so a name's resolved namespace can be
     /// cached on the name itself.
     var namespaceGeneration = 0
+    /// Every name by number, and every namespace, for the nodes of tables.
+    var nodeNames: [NodeName] = []
+    var namespaceList: [String] = []
+    var namespaceNumbers: [String: Int32] = [:]
+    /// The streamed element being read, with its descendants; nil outside one.
+    var table: NodeStore?
+    /// The size of the last one, to reserve room for the next.
+    var lastTable = NodeStore()
+
+    mutating func number(ofNamespace uri: String) -> Int32 {
+        if let number = namespaceNumbers[uri] { return number }
+        let number = Int32(namespaceList.count)
+        namespaceList.append(uri)
+        namespaceNumbers[uri] = number
+        return number
+    }
 
     final class InternedName {
         let hash: UInt64
@@ -124,6 +146,10 @@ private struct Reader {
         let prefix: String
         var resolvedGeneration = -1
         var resolvedNamespace: String?
+        /// `resolvedNamespace` by its number in the `NameList`; -1 for none.
+        var resolvedNamespaceNumber: Int32 = -1
+        /// The name's number in the `NameList`.
+        let number: Int32
         /// Whether elements of this name are handed to the stream handler.
         let streamed: Bool
         /// As an attribute name: the prefix an `xmlns` / `xmlns:p` attribute declares ("" for
@@ -139,8 +165,9 @@ private struct Reader {
             }
         }
 
-        init(hash: UInt64, name: String, localName: String, prefix: String, streamed: Bool) {
+        init(hash: UInt64, name: String, localName: String, prefix: String, streamed: Bool, number: Int32) {
             self.hash = hash
+            self.number = number
             self.name = name
             self.localName = localName
             self.prefix = prefix
@@ -172,11 +199,12 @@ private struct Reader {
             entry = InternedName(
                 hash: hash, name: name, localName: localName,
                 prefix: String(decoding: UnsafeBufferPointer(rebasing: b[range.lowerBound..<colonIndex]), as: UTF8.self),
-                streamed: stream?.names.contains(localName) ?? false)
+                streamed: stream?.names.contains(localName) ?? false, number: Int32(nodeNames.count))
         } else {
             entry = InternedName(hash: hash, name: name, localName: name, prefix: "",
-                                 streamed: stream?.names.contains(name) ?? false)
+                                 streamed: stream?.names.contains(name) ?? false, number: Int32(nodeNames.count))
         }
+        nodeNames.append(NodeName(name: entry.name, localName: entry.localName, declaredPrefix: entry.declaredPrefix))
         if names[slot] == nil { names[slot] = entry } else { moreNames[hash, default: []].append(entry) }
         return entry
     }
@@ -198,7 +226,7 @@ private struct Reader {
             }
         }
         if !stack.isEmpty {
-            fail(at: n, "document ends before </\(stack[stack.count - 1].element.name)> closes")
+            fail(at: n, "document ends before </\(stack[stack.count - 1].interned.name)> closes")
             while !stack.isEmpty { close() }
         }
         if root == nil, error == nil {
@@ -249,9 +277,27 @@ private struct Reader {
         }
         if needsCopy {
             decoded.append(contentsOf: UnsafeBufferPointer(rebasing: b[run..<i]))
-            stack[stack.count - 1].text.append(decoded, source: b)
+            appendText(decoded)
         } else {
-            stack[stack.count - 1].text.appendRun(start..<i, of: b)
+            appendText(run: start..<i)
+        }
+    }
+
+    /// Adds a run of the input to the open element's text.
+    mutating func appendText(run range: Range<Int>) {
+        if table != nil {
+            table!.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: b[range]))
+        } else {
+            stack[stack.count - 1].text.appendRun(range, of: b)
+        }
+    }
+
+    /// Adds decoded text to the open element's text.
+    mutating func appendText(_ decoded: [UInt8]) {
+        if table != nil {
+            table!.bytes.append(contentsOf: decoded)
+        } else {
+            stack[stack.count - 1].text.append(decoded, source: b)
         }
     }
 
@@ -339,7 +385,7 @@ private struct Reader {
         if isNameStart(next) { return startTag() }
         // A '<' that starts no markup ("a < b" in sloppy feeds) is text.
         fail(at: i, "'<' that starts no tag")
-        if !stack.isEmpty { stack[stack.count - 1].text.append([lt], source: b) }
+        if !stack.isEmpty { appendText([lt]) }
         i += 1
         return true
     }
@@ -396,14 +442,14 @@ private struct Reader {
             // Only line ends are normalised inside CDATA; nothing else is decoded.
             while k < stop {
                 if b[k] == cr {
-                    stack[stack.count - 1].text.appendRun(run..<k, of: b)
-                    stack[stack.count - 1].text.append([lf], source: b)
+                    appendText(run: run..<k)
+                    appendText([lf])
                     if k + 1 < stop, b[k + 1] == lf { k += 1 }
                     run = k + 1
                 }
                 k += 1
             }
-            stack[stack.count - 1].text.appendRun(run..<stop, of: b)
+            appendText(run: run..<stop)
         }
         guard let end else {
             fail(at: i, "document ends inside CDATA")
@@ -476,7 +522,7 @@ private struct Reader {
             return true
         }
         if depth != stack.count - 1 {
-            fail(at: tagStart, "</\(name)> closes <\(name)> while <\(stack[stack.count - 1].element.name)> is open")
+            fail(at: tagStart, "</\(name)> closes <\(name)> while <\(stack[stack.count - 1].interned.name)> is open")
         }
         while stack.count > depth { close() }
         return true
@@ -484,16 +530,25 @@ private struct Reader {
 
     mutating func close() {
         guard let frame = stack.popLast() else { return }
-        frame.element.text = frame.text.string(source: b)
         if let saved = frame.savedNamespaces {
             namespaces = saved
             namespaceGeneration += 1
         }
-        if stack.isEmpty, frame.element === root { rootClosed = true }
-        if frame.interned.streamed, let stream, stack.count == 1 || stack.count == 2, let root,
-           case let parent = stack[stack.count - 1].element, parent.children.last === frame.element {
-            parent.children.removeLast()
-            stream.handler(MarkupParser.Streamed(element: frame.element, parent: parent, root: root))
+        if let element = frame.element {
+            element.text = frame.text.string(source: b)
+            if stack.isEmpty, element === root { rootClosed = true }
+            return
+        }
+        guard table != nil else { return }
+        table!.nodes[frame.node].textEnd = Int32(table!.bytes.count)
+        table!.nodes[frame.node].end = Int32(table!.nodes.count)
+        guard frame.node == 0, let store = table else { return }
+        // The streamed element itself: handed over.
+        table = nil
+        lastTable = store
+        if let stream, let root, let parent = stack.last?.element {
+            let nodes = NodeTable(store, names: nodeNames, namespaces: namespaceList)
+            stream.handler(MarkupParser.Streamed(element: XMLNode(nodes, 0), parent: parent, root: root))
         }
     }
 
@@ -503,6 +558,12 @@ private struct Reader {
         while k < n, !endsName(b[k]) { k += 1 }
         let interned = intern((i + 1)..<k)
         let name = interned.name
+        // A streamed element starts a table of its own; its descendants go into it too.
+        if table == nil, interned.streamed, stream != nil, root != nil, stack.count == 1 || stack.count == 2 {
+            table = lastTable.emptied()
+        }
+        let attributeStart = table?.attributes.count ?? 0
+        let valuesStart = table?.values.count ?? 0
         var attributes: [(name: String, value: String)] = []
         /// Namespace declarations among the attributes, as (prefix, URI).
         var declarations: [(prefix: String, uri: String)] = []
@@ -530,17 +591,42 @@ private struct Reader {
             let attrInterned = intern(attrStart..<i)
             let attrName = attrInterned.name
             while i < n, isSpace(b[i]) { i += 1 }
-            guard i < n, b[i] == equals else {
+            let bare = !(i < n && b[i] == equals)
+            if !bare {
+                i += 1
+                while i < n, isSpace(b[i]) { i += 1 }
+                guard i < n else { continue }
+            }
+            if table != nil {
+                let valueStart = table!.values.count
+                if !bare {
+                    switch attributeValue() {
+                    case let .run(range): table!.values.append(contentsOf: UnsafeBufferPointer(rebasing: b[range]))
+                    case let .decoded(bytes): table!.values.append(contentsOf: bytes)
+                    }
+                }
+                let repeated = table!.attributes[attributeStart...].contains { $0.name == attrInterned.number }
+                if repeated {
+                    table!.values.removeSubrange(valueStart...)
+                    if !bare { fail(at: attrStart, "attribute \(attrName) repeated in <\(name)>") }
+                } else {
+                    let valueEnd = table!.values.count
+                    table!.attributes.append(NodeStore.Attribute(name: attrInterned.number, valueStart: Int32(valueStart),
+                                                                 valueEnd: Int32(valueEnd)))
+                    if let prefix = attrInterned.declaredPrefix {
+                        declarations.append((prefix, table!.value(valueStart..<valueEnd)))
+                    }
+                }
+                continue
+            }
+            if bare {
                 if !attributes.contains(where: { $0.name == attrName }) {
                     attributes.append((attrName, ""))  // HTML-style bare attribute
                     if let prefix = attrInterned.declaredPrefix { declarations.append((prefix, "")) }
                 }
                 continue
             }
-            i += 1
-            while i < n, isSpace(b[i]) { i += 1 }
-            guard i < n else { continue }
-            let value = attributeValue()
+            let value = string(attributeValue())
             if attributes.contains(where: { $0.name == attrName }) {
                 fail(at: attrStart, "attribute \(attrName) repeated in <\(name)>")
             } else {
@@ -557,6 +643,10 @@ private struct Reader {
         if stack.count >= MarkupParser.maxDepth {
             fail(at: tagStart, "elements nested deeper than \(MarkupParser.maxDepth)")
             if !selfClosing { flattened += 1 }
+            if table != nil {
+                table!.attributes.removeSubrange(attributeStart...)
+                table!.values.removeSubrange(valuesStart...)
+            }
             return true
         }
 
@@ -575,24 +665,47 @@ private struct Reader {
         // An undeclared prefix is tolerated: the element has no namespace.
         if interned.resolvedGeneration != namespaceGeneration {
             interned.resolvedNamespace = namespaces[interned.prefix]
+            interned.resolvedNamespaceNumber = interned.resolvedNamespace.map { number(ofNamespace: $0) } ?? -1
             interned.resolvedGeneration = namespaceGeneration
         }
-        let element = XMLElement(name: name, localName: interned.localName, namespaceURI: interned.resolvedNamespace,
-                                 attributeList: attributes)
-        if !stack.isEmpty {
-            element.textOffset = stack[stack.count - 1].text.count
-            stack[stack.count - 1].element.children.append(element)
-        } else if root == nil {
-            root = element
+        if table != nil {
+            let index = table!.nodes.count
+            table!.nodes.append(NodeStore.Node(
+                name: interned.number, namespace: interned.resolvedNamespaceNumber,
+                attributeStart: Int32(attributeStart), attributeEnd: Int32(table!.attributes.count),
+                textStart: Int32(table!.bytes.count), textEnd: 0, end: 0))
+            stack.append(Frame(element: nil, node: index, interned: interned, savedNamespaces: saved))
+        } else {
+            let element = XMLElement(name: name, localName: interned.localName, namespaceURI: interned.resolvedNamespace,
+                                     attributeList: attributes)
+            if !stack.isEmpty {
+                element.textOffset = stack[stack.count - 1].text.count
+                stack[stack.count - 1].element?.children.append(element)
+            } else if root == nil {
+                root = element
+            }
+            stack.append(Frame(element: element, interned: interned, savedNamespaces: saved))
         }
-        stack.append(Frame(element: element, interned: interned, savedNamespaces: saved))
         if selfClosing { close() }
         return true
     }
 
+    /// An attribute value: a run of the input as it is, or its bytes once decoded.
+    enum AttributeValue {
+        case run(Range<Int>)
+        case decoded([UInt8])
+    }
+
+    func string(_ value: AttributeValue) -> String {
+        switch value {
+        case let .run(range): String(decoding: UnsafeBufferPointer(rebasing: b[range]), as: UTF8.self)
+        case let .decoded(bytes): String(decoding: bytes, as: UTF8.self)
+        }
+    }
+
     /// At an attribute value: quoted (the usual case) or bare. Returns it with references
     /// decoded and whitespace characters turned into spaces, as XML normalises them.
-    mutating func attributeValue() -> String {
+    mutating func attributeValue() -> AttributeValue {
         let delimiter = b[i]
         let quoted = delimiter == quote || delimiter == apostrophe
         if quoted {
@@ -600,7 +713,7 @@ private struct Reader {
             var k = i + 1
             while k < n, b[k] != delimiter, b[k] != amp, b[k] >= 0x20 { k += 1 }
             if k < n, b[k] == delimiter {
-                let value = String(decoding: UnsafeBufferPointer(rebasing: b[(i + 1)..<k]), as: UTF8.self)
+                let value = AttributeValue.run((i + 1)..<k)
                 i = k + 1
                 return value
             }
@@ -623,7 +736,7 @@ private struct Reader {
         if quoted {
             if i < n { i += 1 } else { fail(at: start, "document ends inside an attribute value") }
         }
-        return String(decoding: out, as: UTF8.self)
+        return .decoded(out)
     }
 }
 

@@ -45,11 +45,6 @@ public final class XMLElement: @unchecked Sendable {
         self.text = text
     }
 
-    /// The first direct child with this local name (and namespace, when given).
-    public func first(_ localName: String, namespace: String? = nil) -> XMLElement? {
-        children.first { $0.matches(localName, namespace) }
-    }
-
     /// Every direct child with this local name (and namespace, when given), in document order.
     public func all(_ localName: String, namespace: String? = nil) -> [XMLElement] {
         children.filter { $0.matches(localName, namespace) }
@@ -74,14 +69,17 @@ public final class XMLElement: @unchecked Sendable {
     /// (`href`, or `xml:base` when asked for it), else any prefixed attribute with that local name.
     public func attribute(_ localName: String) -> String? {
         for attribute in attributeList where attribute.name == localName { return attribute.value }
-        let wanted = localName.utf8.count
-        for (key, value) in attributeList {
-            let utf8 = key.utf8
-            guard utf8.count > wanted + 1 else { continue }
-            let colon = utf8.index(utf8.endIndex, offsetBy: -(wanted + 1))
-            if utf8[colon] == UInt8(ascii: ":"), utf8[utf8.index(after: colon)...].elementsEqual(localName.utf8) { return value }
-        }
+        for (key, value) in attributeList where Self.name(key, isPrefixed: localName) { return value }
         return nil
+    }
+
+    /// Whether a qualified name is `localName` with some prefix (`opf:role` for `role`).
+    static func name(_ qualified: String, isPrefixed localName: String) -> Bool {
+        let utf8 = qualified.utf8
+        let wanted = localName.utf8.count
+        guard utf8.count > wanted + 1 else { return false }
+        let colon = utf8.index(utf8.endIndex, offsetBy: -(wanted + 1))
+        return utf8[colon] == UInt8(ascii: ":") && utf8[utf8.index(after: colon)...].elementsEqual(localName.utf8)
     }
 
     func matches(_ localName: String, _ namespace: String?) -> Bool {

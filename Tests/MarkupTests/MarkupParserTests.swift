@@ -311,3 +311,67 @@ private func parse(_ text: String) -> XMLDocument { MarkupParser.parse(Data(text
         #expect(parsed.warnings.contains { $0.contains("UTF-32") })
     }
 }
+
+/// A streamed element is a flat table, not a tree; it must read exactly like the element the
+/// same document gives when nothing is streamed.
+@Suite struct StreamedNodeEquivalenceTests {
+    static let documents: [String] = [
+        // Namespaces: default, prefixed, redeclared inside an entry, undeclared prefix.
+        """
+        <feed xmlns="http://www.w3.org/2005/Atom" xmlns:news="http://itunes.apple.com/2011/Newsstand">
+        <entry xml:base="http://a.example/x/"><id>1</id><news:cover_art_icons><news:cover_art_icon size="SOURCE" src="c.png"/></news:cover_art_icons>
+        <title type="html">A &lt;b&gt;bold&lt;/b&gt; &amp; <![CDATA[raw <i>]]> title&#x1F600;</title></entry>
+        <entry xmlns:n="urn:other"><n:x n:a="1" b='2'>text<!-- c --><?pi x?>more</n:x><undeclared:y/></entry>
+        </feed>
+        """,
+        // RSS items one level down, mixed content, nested items (part of the outer one).
+        """
+        <rss version="2.0"><channel><title>C</title>
+        <item>before<b>bold<i>it</i>tail</b>after<item><title>inner</title></item>
+        <enclosure url="http://a.example/i.zip" length="10" type="application/zip"/></item>
+        <item/><other><item>deeper stays</item></other></channel></rss>
+        """,
+        // Cut off in the middle of an entry.
+        "<feed><entry><id>1</id><title>whole</title></entry><entry><id>2</id><title>cut",
+    ]
+
+    /// The elements the streaming parse hands over, taken from the plain tree.
+    static func streamedElements(of root: XMLElement, names: Set<String>) -> [XMLElement] {
+        root.children.flatMap { child in
+            names.contains(child.localName) ? [child] : child.children.filter { names.contains($0.localName) }
+        }
+    }
+
+    static func expectSame(_ node: XMLElement, _ element: XMLElement, path: String = "") {
+        let here = path + "/" + element.name
+        #expect(node.name == element.name, "\(here)")
+        #expect(node.localName == element.localName, "\(here)")
+        #expect(node.namespaceURI == element.namespaceURI, "\(here)")
+        #expect(node.text == element.text, "\(here)")
+        #expect(node.allText == element.allText, "\(here)")
+        #expect(node.attributeList.map(\.name) == element.attributeList.map(\.name), "\(here)")
+        #expect(node.attributeList.map(\.value) == element.attributeList.map(\.value), "\(here)")
+        #expect(node.children.count == element.children.count, "\(here)")
+        for (a, b) in zip(node.children, element.children) { expectSame(a, b, path: here) }
+    }
+
+    @Test(arguments: documents.indices) func streamedNodesReadLikeTheTree(index: Int) throws {
+        let data = Data(Self.documents[index].utf8)
+        let names: Set<String> = ["entry", "item"]
+        var nodes: [XMLNode] = []
+        _ = MarkupParser.parse(data, streaming: names) { nodes.append($0.element) }
+        let root = try #require(MarkupParser.parse(data).root)
+        let expected = Self.streamedElements(of: root, names: names)
+        #expect(nodes.count == expected.count)
+        #expect(!expected.isEmpty)
+        for (node, element) in zip(nodes, expected) {
+            // The flat node itself, and the tree made from it.
+            #expect(node.text == element.text)
+            #expect(node.allText == element.allText)
+            #expect(node.attribute("base") == element.attribute("base"))
+            #expect(Array(node.children).map(\.name) == element.children.map(\.name))
+            #expect(node.declares("urn:other") == element.declares("urn:other"))
+            Self.expectSame(node.element(), element)
+        }
+    }
+}
