@@ -67,6 +67,12 @@ public enum FeedFetcher {
     public static func document(at url: URL, validator: TransferValidator?) throws -> Outcome {
         guard case let .modified(data, fresh) = try fetch(url, validator: validator) else { return .unchanged }
         var document = try FeedParser.parse(data, url: url)
+        followPages(of: &document, from: url)
+        return .fetched(document, fresh)
+    }
+
+    /// Fetches and appends the pages after `document`, the first page of the feed at `url`.
+    static func followPages(of document: inout FeedDocument, from url: URL) {
         var visited: Set<String> = [url.absoluteString]
         var pages = 1
         while let next = document.publication.nextPage, pages < FeedParser.maxPages {
@@ -86,6 +92,5 @@ public enum FeedFetcher {
             document.problems.append("stopped after \(FeedParser.maxPages) pages; \(next.absoluteString) and later pages were not read")
         }
         document.publication.nextPage = nil
-        return .fetched(document, fresh)
     }
 }

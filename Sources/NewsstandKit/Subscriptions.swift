@@ -10,20 +10,13 @@ extension Library {
     /// (nil leaves it as it is).
     @discardableResult
     public func subscribe(feedURL: URL, pushURL: URL? = nil, autoDownload: Bool? = nil) throws -> (Publication, SyncResult) {
-        guard case let .fetched(document, validator) = try FeedFetcher.document(at: feedURL, validator: nil) else {
+        guard case let .modified(data, validator) = try FeedFetcher.fetch(feedURL, validator: nil) else {
             throw DownloadError(message: "\(feedURL.absoluteString) answered 304 Not Modified to an unconditional request")
         }
-        var publication = try publications().first { $0.feedURL == feedURL.absoluteString }
-            ?? Publication(feedURL: feedURL.absoluteString, title: document.publication.title)
-        apply(document.publication, to: &publication)
-        if let pushURL { publication.pushURL = pushURL.absoluteString }
-        if let autoDownload { publication.autoDownload = autoDownload }
-        publication.etag = validator.etag
-        publication.lastModified = validator.lastModified
-        publication.lastRefresh = Date()
-        publication.lastError = nil
-        publication = try save(publication)
-        let result = try sync(publication, entries: document.entries)
+        let (publication, result) = try store(data, validator: validator, from: feedURL, into: nil) { publication in
+            if let pushURL { publication.pushURL = pushURL.absoluteString }
+            if let autoDownload { publication.autoDownload = autoDownload }
+        }
         fetchRemoteCovers(for: publication)
         return (publication, result)
     }
@@ -36,30 +29,76 @@ extension Library {
         guard let url = URL(string: publication.feedURL) else {
             throw DownloadError(message: "'\(publication.feedURL)' is not a URL")
         }
-        var updated = publication
         do {
             let stored = TransferValidator(etag: publication.etag, lastModified: publication.lastModified)
-            guard case let .fetched(document, validator) = try FeedFetcher.document(at: url, validator: stored.isEmpty ? nil : stored) else {
+            guard case let .modified(data, validator) = try FeedFetcher.fetch(url, validator: stored.isEmpty ? nil : stored) else {
                 try write { db in
                     try db.execute(sql: "UPDATE publication SET lastRefresh = ?, lastError = NULL WHERE id = ?",
                                    arguments: [Date(), publication.id])
                 }
                 return SyncResult(added: [], updated: 0, unchanged: true)
             }
-            apply(document.publication, to: &updated)
-            updated.etag = validator.etag
-            updated.lastModified = validator.lastModified
-            updated.lastRefresh = Date()
-            updated.lastError = nil
-            updated = try save(updated)
-            let result = try sync(updated, entries: document.entries)
+            let (updated, result) = try store(data, validator: validator, from: url, into: publication) { _ in }
             fetchRemoteCovers(for: updated)
             return result
         } catch {
-            updated.lastError = "\(error)"
-            _ = try? save(updated)
+            var failed = publication
+            failed.lastError = "\(error)"
+            _ = try? save(failed)
             throw error
         }
+    }
+
+    /// Reads a fetched feed into the library: the publication (`existing`, else the one with
+    /// this feed URL, else a new one), its details from the feed, then `adjust`, and its
+    /// issues, all in one transaction. The feed is parsed on a thread of its own and its
+    /// entries are stored while the rest is still being read; when the end of the feed
+    /// changes them (an undated entry, entries without content, more pages), that work is
+    /// rolled back and the whole feed, with its pages, is stored as `sync` does.
+    private func store(_ data: Data, validator: TransferValidator, from url: URL, into existing: Publication?,
+                       adjust: (inout Publication) -> Void) throws -> (Publication, SyncResult) {
+        let parse = StreamedParse(data, url: url)
+        defer { parse.cancel() }
+        let document: FeedDocument
+        do {
+            return try write { db in
+                var publication = try existing ?? Publication.filter(Column("feedURL") == url.absoluteString).fetchOne(db)
+                    ?? Publication(feedURL: url.absoluteString, title: url.absoluteString)
+                if publication.id == nil { try publication.insert(db) }  // titled from the feed below
+                guard let publicationID = publication.id else { throw LibraryError.noSuchPublication(publication.title) }
+                var writer = try IssueWriter(db, publicationID: publicationID)
+                while let batch = parse.next() { try writer.add(batch) }
+                let (document, streamedAreFinal) = try parse.result()
+                guard streamedAreFinal, document.publication.nextPage == nil else { throw WholeFeedNeeded(document: document) }
+                update(&publication, from: document.publication, validator: validator, adjust: adjust)
+                try publication.save(db)
+                return (publication, try writer.finish())
+            }
+        } catch let whole as WholeFeedNeeded {
+            var first = whole.document
+            FeedFetcher.followPages(of: &first, from: url)
+            document = first
+        }
+        var publication = try existing ?? publications().first { $0.feedURL == url.absoluteString }
+            ?? Publication(feedURL: url.absoluteString, title: document.publication.title)
+        update(&publication, from: document.publication, validator: validator, adjust: adjust)
+        publication = try save(publication)
+        return (publication, try sync(publication, entries: document.entries))
+    }
+
+    /// Thrown inside `store`'s transaction to roll back what was stored while parsing.
+    private struct WholeFeedNeeded: Error {
+        let document: FeedDocument
+    }
+
+    private func update(_ publication: inout Publication, from info: PublicationInfo, validator: TransferValidator,
+                        adjust: (inout Publication) -> Void) {
+        apply(info, to: &publication)
+        adjust(&publication)
+        publication.etag = validator.etag
+        publication.lastModified = validator.lastModified
+        publication.lastRefresh = Date()
+        publication.lastError = nil
     }
 
     static let remoteCoversPerRefresh = 48
@@ -139,38 +178,65 @@ extension Library {
     /// `updated` counts the known issues whose metadata changed.
     public func sync(_ publication: Publication, entries: [FeedEntry]) throws -> SyncResult {
         guard let publicationID = publication.id else { throw LibraryError.noSuchPublication(publication.title) }
-        var added: [String] = []
-        var updated = 0
-        try write { db in
-            // One query for the entries already known (a catalog may list tens of thousands),
-            // and an UPDATE only for an issue whose feed metadata changed.
+        return try write { db in
+            var writer = try IssueWriter(db, publicationID: publicationID)
+            try writer.add(entries)
+            return try writer.finish()
+        }
+    }
+
+    /// Stores feed entries as issues of one publication inside a transaction, a batch at a
+    /// time: new ones inserted, known ones updated when their feed metadata changed.
+    private struct IssueWriter {
+        let db: Database
+        let publicationID: Int64
+        /// Whether the library held issues when the writer started: a first subscription
+        /// into an empty library has no names to look up.
+        private let libraryHadIssues: Bool
+        private var insert: InsertBatch
+        private let update: Statement
+        private var added: [String] = []
+        private var updated = 0
+        static let columns = "id, publicationId, name, date, title, summary, coverURL, contentURL, contentType, contentLength, sha256"
+
+        init(_ db: Database, publicationID: Int64) throws {
+            self.db = db
+            self.publicationID = publicationID
+            libraryHadIssues = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM issue)") ?? true
+            insert = InsertBatch(publicationID: publicationID)
+            update = try db.cachedStatement(sql: """
+                UPDATE issue SET date = ?, title = ?, summary = ?, coverURL = ?, contentURL = ?, contentType = ?,
+                contentLength = ?, sha256 = ? WHERE id = ?
+                """)
+        }
+
+        /// Issues already stored under these entries' names, read before any of them is written.
+        private func known(_ entries: [FeedEntry]) throws -> [String: FeedFields] {
+            guard libraryHadIssues, !entries.isEmpty else { return [:] }
             var known: [String: FeedFields] = [:]
-            let columns = "id, publicationId, name, date, title, summary, coverURL, contentURL, contentType, contentLength, sha256"
             let stored = try Int.fetchOne(db, sql: "SELECT count(*) FROM issue") ?? 0
-            if stored > 0, stored <= 2 * entries.count {
-                // A library not much larger than the feed (a first subscription, a refresh
-                // of the only big catalog): reading every issue is cheaper than looking
-                // each name up.
+            if stored <= 2 * entries.count {
+                // A library not much larger than the entries (a refresh of the only big
+                // catalog): reading every issue is cheaper than looking each name up.
                 let wanted = Set(entries.lazy.map(\.name))
-                let rows = try Row.fetchCursor(db, sql: "SELECT \(columns) FROM issue")
+                let rows = try Row.fetchCursor(db, sql: "SELECT \(Self.columns) FROM issue")
                 while let row = try rows.next() {
                     let name: String = row[2]
                     if wanted.contains(name) { known[name] = FeedFields(row) }
                 }
-            } else if stored > 0 {
+            } else {
                 let rows = try Row.fetchCursor(db, sql: """
-                    SELECT \(columns) FROM issue WHERE name IN (SELECT value FROM json_each(?))
-                    """, arguments: [Self.jsonArray(entries.lazy.map(\.name))])
+                    SELECT \(Self.columns) FROM issue WHERE name IN (SELECT value FROM json_each(?))
+                    """, arguments: [Library.jsonArray(entries.lazy.map(\.name))])
                 while let row = try rows.next() { known[row[2]] = FeedFields(row) }
             }
-            // Plain SQL: Codable encoding of 20,000 records cost more than parsing their feed.
-            // New issues go in by batches of rows per statement: one INSERT per issue spent
-            // most of its time on per-statement work (AUTOINCREMENT bookkeeping, bindings).
-            var batch = InsertBatch(publicationID: publicationID)
-            let update = try db.cachedStatement(sql: """
-                UPDATE issue SET date = ?, title = ?, summary = ?, coverURL = ?, contentURL = ?, contentType = ?,
-                contentLength = ?, sha256 = ? WHERE id = ?
-                """)
+            return known
+        }
+
+        /// Plain SQL: Codable encoding of 20,000 records cost more than parsing their feed.
+        /// An issue whose name belongs to another publication is left alone.
+        mutating func add(_ entries: [FeedEntry]) throws {
+            let known = try known(entries)
             for entry in entries {
                 if let existing = known[entry.name] {
                     guard existing.publicationId == publicationID else { continue }
@@ -189,13 +255,16 @@ extension Library {
                         updated += 1
                     }
                 } else {
-                    batch.append(entry)
-                    if batch.isFull { try batch.flush(db, into: &added) }
+                    insert.append(entry)
+                    if insert.isFull { try insert.flush(db, into: &added) }
                 }
             }
-            try batch.flush(db, into: &added)
         }
-        return SyncResult(added: added, updated: updated)
+
+        mutating func finish() throws -> SyncResult {
+            try insert.flush(db, into: &added)
+            return SyncResult(added: added, updated: updated)
+        }
     }
 
     /// New issues waiting to be inserted, `rowsPerStatement` at a time. `RETURNING` tells
