@@ -24,12 +24,17 @@ public enum FeedParser {
                              streaming deliver: ([FeedEntry]) -> Void) throws -> (document: FeedDocument, streamedEntriesAreFinal: Bool) {
         try withoutActuallyEscaping(deliver) { deliver in
             let sink = EntrySink(batchSize: batchSize, deliver: deliver)
-            let document = try parse(data, url: url, sink: sink)
+            let document = try parse(data, url: url, sink: sink, pipelined: nil)
             return (document, sink.final && sink.delivered == document.entries.count)
         }
     }
 
-    private static func parse(_ data: Data, url: URL, sink: EntrySink?) throws -> FeedDocument {
+    /// Feeds at least this long are tokenized on a thread of their own while their entries are read.
+    static let pipelineThreshold = 256 << 10
+
+    /// `pipelined` forces tokenizing on a second thread on or off (for tests); by default
+    /// only a feed of `pipelineThreshold` bytes or more is.
+    static func parse(_ data: Data, url: URL, sink: EntrySink?, pipelined: Bool? = nil) throws -> FeedDocument {
         var start = data.startIndex
         if data.starts(with: [0xEF, 0xBB, 0xBF]) { start += 3 }
         while start < data.endIndex, [0x20, 0x09, 0x0A, 0x0D].contains(data[start]) { start += 1 }
@@ -51,19 +56,18 @@ public enum FeedParser {
         }
 
         // Entries and items are read as soon as each one closes, so a long feed is never
-        // held as one big tree.
+        // held as one big tree. A long feed is tokenized on a second thread meanwhile.
         var atom = AtomReader(url: url, sink: sink)
         var rss = RSSReader(url: url, sink: sink)
-        let xml = MarkupParser.parse(data, streaming: ["entry", "item"]) { streamed in
-            switch (streamed.root.localName, streamed.element.localName) {
-            case ("feed", "entry") where streamed.parent === streamed.root:
-                atom.consume(streamed.element, root: streamed.root)
-            case ("rss", "item"), ("RDF", "item"):
-                rss.consume(streamed.element, parent: streamed.parent, root: streamed.root)
-            default:
-                break
+        func read(_ item: StreamedItem) {
+            switch item.kind {
+            case .atom: atom.consume(item.element, root: item.root)
+            case .rss: rss.consume(item.element, parent: item.parent, root: item.root)
             }
         }
+        let xml = pipelined ?? (data.count >= pipelineThreshold)
+            ? tokenizeAside(data, read)
+            : MarkupParser.parse(data, streaming: StreamedItem.names) { StreamedItem($0).map(read) }
         guard let root = xml.root else {
             let looksLikeXML = data[start] == UInt8(ascii: "<") || data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF])
             guard looksLikeXML, let error = xml.error else { throw FeedError.notAFeed(url) }
@@ -85,6 +89,31 @@ public enum FeedParser {
         return document
     }
 
+    /// Tokenizes `data` on a thread of its own and passes the streamed entries and items to
+    /// `read` on this one, in document order, a few dozen at a time.
+    private static func tokenizeAside(_ data: Data, _ read: (StreamedItem) -> Void) -> XMLDocument {
+        let handoff = Handoff<StreamedItem>(capacity: 16)
+        let parsed = ParsedDocument()
+        let thread = Thread {
+            var pending: [StreamedItem] = []
+            parsed.document = MarkupParser.parse(data, streaming: StreamedItem.names) { streamed in
+                guard let item = StreamedItem(streamed) else { return }
+                pending.append(item)
+                if pending.count == 64 {
+                    handoff.put(pending)
+                    pending = []
+                }
+            }
+            handoff.put(pending)
+            handoff.close()
+        }
+        thread.name = "newsstand feed tokenizer"
+        thread.start()
+        while let batch = handoff.next() { batch.forEach(read) }
+        // `close()` came after the document was set, under the handoff's lock.
+        return parsed.document!
+    }
+
     /// Feed links a web page announces in its head, in page order.
     static func announcedFeeds(_ html: XMLElement, url: URL) -> [URL] {
         let base = LinkBase(html.descendants("base").first?.attribute("href").flatMap { FeedLinks.resolve($0, against: url) } ?? url)
@@ -102,4 +131,31 @@ public enum FeedParser {
         }
         return feeds
     }
+}
+
+/// An entry of an Atom feed or an item of an RSS feed, as the tokenizer hands it over.
+struct StreamedItem {
+    static let names: Set<String> = ["entry", "item"]
+    enum Kind { case atom, rss }
+    let kind: Kind
+    let element: XMLNode
+    let parent: XMLElement
+    let root: XMLElement
+
+    /// nil for an element that is neither (an `entry` that is not a child of an Atom feed).
+    init?(_ streamed: MarkupParser.Streamed) {
+        switch (streamed.root.localName, streamed.element.localName) {
+        case ("feed", "entry") where streamed.parent === streamed.root: kind = .atom
+        case ("rss", "item"), ("RDF", "item"): kind = .rss
+        default: return nil
+        }
+        element = streamed.element
+        parent = streamed.parent
+        root = streamed.root
+    }
+}
+
+/// The document a tokenizer thread leaves behind.
+private final class ParsedDocument: @unchecked Sendable {
+    var document: XMLDocument?
 }

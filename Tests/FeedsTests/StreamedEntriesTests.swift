@@ -53,3 +53,44 @@ import Testing
         #expect(json.batches.isEmpty && !json.final && json.document.entries.count == 1)
     }
 }
+
+/// A long feed is tokenized on a second thread while its entries are read; the document must
+/// be the one a single thread reads, whatever the feed holds.
+@Suite struct PipelinedParseTests {
+    static let fixtures = [
+        "newsstand-magazine.atom", "atom-enclosures.xml", "rss2-enclosures.xml", "rss1.rdf", "opds1-acquisition.xml",
+        "truncated.atom", "hostile-strings.atom", "latin1-rss.xml", "utf16le-bom.atom", "invalid-utf8-rss.xml",
+        "entity-bomb-rss.xml", "opds1-navigation.xml",
+    ]
+
+    func expectSameReading(_ data: Data, _ label: String) throws {
+        let url = try #require(URL(string: "https://pipeline.example/feeds/index.xml"))
+        let alone = try FeedParser.parse(data, url: url, sink: nil, pipelined: false)
+        let pipelined = try FeedParser.parse(data, url: url, sink: nil, pipelined: true)
+        #expect(pipelined.entries == alone.entries, "\(label)")
+        #expect(pipelined.publication == alone.publication, "\(label)")
+        #expect(pipelined.problems == alone.problems, "\(label)")
+        #expect(pipelined.format == alone.format, "\(label)")
+    }
+
+    @Test(arguments: fixtures) func fixtureReadsTheSameOnTwoThreads(name: String) throws {
+        try expectSameReading(try Fixture.data(name), name)
+    }
+
+    @Test func longFeedOverTheThresholdReadsTheSameAndWhole() throws {
+        var xml = "<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>Long</title><updated>2026-01-01T00:00:00Z</updated>"
+        var n = 0
+        while xml.utf8.count < FeedParser.pipelineThreshold + 1000 {
+            xml += "<entry><id>urn:e:\(n)</id><title>Issue \(n)</title><updated>2026-01-01T00:00:00Z</updated>"
+                + "<link rel=\"enclosure\" type=\"application/zip\" href=\"i/\(n).zip\"/></entry>"
+            n += 1
+        }
+        xml += "<entry><id>cut"  // cut off, as a feed can be
+        let data = Data(xml.utf8)
+        try expectSameReading(data, "long")
+        let document = try FeedParser.parse(data, url: try #require(URL(string: "https://pipeline.example/f.xml")))
+        #expect(document.entries.count == n)
+        #expect(document.entries.last?.contentURL?.absoluteString == "https://pipeline.example/i/\(n - 1).zip")
+        #expect(document.problems.contains { $0.contains("not well-formed") })
+    }
+}
