@@ -58,7 +58,8 @@ public enum FeedFetcher {
             return .notModified
         }
         guard result.bytes <= maximumSize else { throw DownloadError(message: "feed at \(url.absoluteString) is larger than 64 MB") }
-        return .modified(try Data(contentsOf: result.file), result.validator)
+        // Mapped, not copied: the body is parsed once and the file removed (it stays readable while mapped).
+        return .modified(try Data(contentsOf: result.file, options: .alwaysMapped), result.validator)
     }
 
     /// Fetches and parses a feed, then its `next` pages (OPDS, RFC 5005, JSON Feed) up to
