@@ -44,35 +44,39 @@ final class EntrySink {
 
 /// Turns drafts into entries: a stable unique name (id, else content URL), a title, a date
 /// (the feed's, with a note, when the entry has none), and notes for what was dropped.
-/// Drafts are kept until `finish`, because whether entries without content count is only
-/// known once the whole feed has been read (a newsstand feed lists them anyway). With a
-/// sink, each draft is also handed over at once as the entry it becomes when nothing later
-/// changes it; `finish` tells the sink whether that held for all of them.
+/// Each draft becomes its entry at once (handed to the sink, if any), and is kept as that
+/// entry until `finish`, because whether entries without content count is only known once
+/// the whole feed has been read (a newsstand feed lists them anyway) and an undated entry
+/// takes a date from the rest of the feed; `finish` tells the sink whether any of that
+/// changed what it was handed.
 struct EntryCollector {
-    private var drafts: [EntryDraft] = []
+    /// A draft as its entry, with what `finish` still has to judge.
+    private struct Pending {
+        /// nil when the draft had neither an id nor a content link.
+        var entry: FeedEntry?
+        /// How problems name it: its title, else its id.
+        var label: String?
+        var hasContent: Bool
+        var dated: Bool
+    }
+
+    private var pending: [Pending] = []
     private var notes: [String] = []
     var sink: EntrySink?
 
     mutating func note(_ problem: String) { notes.append(problem) }
 
     mutating func add(_ draft: EntryDraft) {
-        drafts.append(draft)
-        if let sink, let name = Self.name(of: draft) {
-            sink.add(Self.entry(draft, name: name, date: draft.date ?? .distantPast))
+        let entry = (draft.id ?? draft.content?.url.absoluteString).map { name in
+            FeedEntry(
+                name: name, title: draft.title ?? draft.content.map { $0.url.deletingPathExtension().lastPathComponent } ?? name,
+                date: draft.date ?? .distantPast, summary: draft.summary,
+                coverURL: draft.coverURL, thumbnailURL: draft.thumbnailURL ?? draft.coverURL,
+                contentURL: draft.content?.url, contentType: draft.content?.type,
+                contentLength: draft.content?.length, sha256: draft.content?.sha256, endDate: draft.endDate)
         }
-    }
-
-    private static func name(of draft: EntryDraft) -> String? {
-        draft.id ?? draft.content?.url.absoluteString
-    }
-
-    private static func entry(_ draft: EntryDraft, name: String, date: Date) -> FeedEntry {
-        let title = draft.title ?? draft.content.map { $0.url.deletingPathExtension().lastPathComponent } ?? name
-        return FeedEntry(
-            name: name, title: title, date: date, summary: draft.summary,
-            coverURL: draft.coverURL, thumbnailURL: draft.thumbnailURL ?? draft.coverURL,
-            contentURL: draft.content?.url, contentType: draft.content?.type,
-            contentLength: draft.content?.length, sha256: draft.content?.sha256, endDate: draft.endDate)
+        if let sink, let entry { sink.add(entry) }
+        pending.append(Pending(entry: entry, label: draft.title ?? draft.id, hasContent: draft.content != nil, dated: draft.date != nil))
     }
 
     /// The entries, in feed order, and every problem met. Undated entries get the feed's date
@@ -81,32 +85,32 @@ struct EntryCollector {
         -> (entries: [FeedEntry], problems: [String]) {
         sink?.flush()
         var entries: [FeedEntry] = []
-        entries.reserveCapacity(drafts.count)
+        entries.reserveCapacity(pending.count)
         var problems = notes
         var names = Set<String>()
         var undated: [Int] = []
         var skippedWithoutContent = 0
-        for draft in drafts {
-            let label = draft.title ?? draft.id ?? "entry \(entries.count + skippedWithoutContent + 1)"
-            if draft.content == nil, !keepsEntriesWithoutContent {
+        for index in pending.indices {
+            let label = pending[index].label ?? "entry \(entries.count + skippedWithoutContent + 1)"
+            if !pending[index].hasContent, !keepsEntriesWithoutContent {
                 skippedWithoutContent += 1
                 continue
             }
-            if draft.content == nil { problems.append("entry \"\(label)\" has no zip, EPUB or CBZ content link") }
-            guard let name = Self.name(of: draft) else {
+            if !pending[index].hasContent { problems.append("entry \"\(label)\" has no zip, EPUB or CBZ content link") }
+            guard let entry = pending[index].entry.take() else {
                 problems.append("entry \"\(label)\" has neither an id nor a content link; skipped")
                 continue
             }
-            guard names.insert(name).inserted else {
-                problems.append("entry \"\(label)\" repeats the name \(name); skipped")
+            guard names.insert(entry.name).inserted else {
+                problems.append("entry \"\(label)\" repeats the name \(entry.name); skipped")
                 continue
             }
-            if draft.date == nil { undated.append(entries.count) }
-            entries.append(Self.entry(draft, name: name, date: draft.date ?? .distantPast))
+            if !pending[index].dated { undated.append(entries.count) }
+            entries.append(entry)
         }
         // Every draft became the entry it was handed over as: none left out, none re-dated.
-        sink?.final = entries.count == drafts.count && undated.isEmpty && sink?.delivered == drafts.count
-        drafts = []
+        sink?.final = entries.count == pending.count && undated.isEmpty && sink?.delivered == pending.count
+        pending = []
         if skippedWithoutContent > 0 {
             problems.append("\(skippedWithoutContent) \(itemWord) carry no zip, EPUB or CBZ link and are not issues")
         }
