@@ -104,12 +104,15 @@ extension Library {
     static let remoteCoversPerRefresh = 48
     /// Covers fetched at once: over a real network each one is mostly waiting.
     static let coverFetchesAtOnce = 6
+    /// A cover its server said is not there (404, 410) is asked for again only this long
+    /// after, not at every refresh: the agent refreshes every hour.
+    static let missingCoverRetry: TimeInterval = 24 * 3600
 
     /// Brings http(s) covers of a publication and its newest issues into the cover cache, so
     /// the shelf can draw them offline. A cover that fails stays a placeholder until the next
-    /// refresh; it never fails the refresh.
+    /// refresh (a day later if the server said it does not exist); it never fails the refresh.
     @discardableResult
-    public func fetchRemoteCovers(for publication: Publication) -> Int {
+    public func fetchRemoteCovers(for publication: Publication, now: Date = Date()) -> Int {
         guard let id = publication.id else { return 0 }
         // The newest issues' covers only: a catalog of thousands would otherwise mean
         // thousands of requests at every refresh.
@@ -120,7 +123,8 @@ extension Library {
         }) ?? []
         var seen = Set<String>()
         let wanted = ([publication.coverURL].compactMap { $0 } + newest).compactMap { text -> URL? in
-            guard seen.insert(text).inserted, let url = URL(string: text), !url.isFileURL, localFile(forCover: text) == nil else { return nil }
+            guard seen.insert(text).inserted, let url = URL(string: text), !url.isFileURL, localFile(forCover: text) == nil,
+                  !knownMissing(url, now: now) else { return nil }
             return url
         }
         guard !wanted.isEmpty else { return 0 }
@@ -137,9 +141,21 @@ extension Library {
         return fetched
     }
 
+    /// Where the cover cache notes that `url` answered 404 or 410: an empty file, dated.
+    private func missingMarker(for url: URL) -> URL {
+        paths.coversDirectory.appendingPathComponent(CoverFileName.make(for: url)).appendingPathExtension("missing")
+    }
+
+    private func knownMissing(_ url: URL, now: Date) -> Bool {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: missingMarker(for: url).path)
+        guard let noted = attributes?[.modificationDate] as? Date else { return false }
+        return now.timeIntervalSince(noted) < Self.missingCoverRetry
+    }
+
     private func fetchCover(_ url: URL) -> Bool {
         let target = paths.coversDirectory.appendingPathComponent(CoverFileName.make(for: url))
         let part = target.appendingPathExtension("part")
+        let marker = missingMarker(for: url)
         let transfer = Transfer(request: TransferRequest(url: url, headers: [:]), partFile: part, timeout: 20,
                                 maximumLength: FeedFetcher.maximumCoverSize, lowSpeedLimit: FeedFetcher.interactiveLowSpeed)
         do {
@@ -148,9 +164,15 @@ extension Library {
             guard result.bytes <= FeedFetcher.maximumCoverSize else { throw DownloadError(message: "cover too large") }
             try? FileManager.default.removeItem(at: target)
             try FileManager.default.moveItem(at: result.file, to: target)
+            try? FileManager.default.removeItem(at: marker)
             return true
         } catch {
             try? FileManager.default.removeItem(at: part)
+            if let status = (error as? TransferError)?.httpStatus, status == 404 || status == 410 {
+                // Written anew, so its date is when the server last said so.
+                try? FileManager.default.removeItem(at: marker)
+                FileManager.default.createFile(atPath: marker.path, contents: nil)
+            }
             return false
         }
     }

@@ -232,11 +232,37 @@ func reloaded(_ publication: Publication, in library: Library) throws -> Publica
         let requests = server.requests(atLeast: 9).filter { $0.path.hasPrefix("/covers/") }
         #expect(requests.count == 8)
         #expect(Set(requests.map(\.path)).count == 8)
-        // The next refresh asks only for the one still missing.
+        // The next refresh asks for nothing: the cached covers are there, and the server said
+        // the missing one does not exist.
         try server.put("covers.xml", (try String(contentsOf: server.root.appendingPathComponent("covers.xml"), encoding: .utf8)) + " ")
         _ = try temporary.library.refresh(try reloaded(publication, in: temporary.library))
-        let again = server.requests(atLeast: 11).filter { $0.path.hasPrefix("/covers/") }
+        #expect(server.requests(atLeast: 10).filter { $0.path.hasPrefix("/covers/") }.count == 8)
+        // A day later it is asked for again, and found.
+        try server.put("covers/missing.png", "found")
+        let stored = try reloaded(publication, in: temporary.library)
+        #expect(temporary.library.fetchRemoteCovers(for: stored, now: Date().addingTimeInterval(3600)) == 0)
+        #expect(temporary.library.fetchRemoteCovers(for: stored, now: Date().addingTimeInterval(Library.missingCoverRetry + 60)) == 1)
+        let again = server.requests(atLeast: 10).filter { $0.path.hasPrefix("/covers/") }
         #expect(again.dropFirst(8).map(\.path) == ["/covers/missing.png"])
+        let file = try #require(temporary.library.localFile(forCover: server.url("covers/missing.png").absoluteString))
+        #expect(try String(contentsOf: file, encoding: .utf8) == "found")
+    }
+
+    @Test func aCoverThatFailsForAnotherReasonIsAskedForAtTheNextRefresh() throws {
+        let server = try FeedTestServer()
+        defer { server.stop() }
+        let temporary = try TemporaryLibrary()
+        // Too large is not "not there": no note, asked for again.
+        try server.put("big.png", String(repeating: "x", count: Int(FeedFetcher.maximumCoverSize) + 1))
+        try server.put("feed.xml", """
+            <?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><title>Big</title><id>urn:big</id>
+            <updated>2026-11-01T00:00:00Z</updated><logo>/big.png</logo></feed>
+            """)
+        let (publication, _) = try temporary.library.subscribe(feedURL: server.url("feed.xml"))
+        let first = server.requests(atLeast: 2).filter { $0.path == "/big.png" }.count
+        #expect(first >= 1)
+        #expect(temporary.library.fetchRemoteCovers(for: try reloaded(publication, in: temporary.library)) == 0)
+        #expect(server.requests(atLeast: 2 + first).filter { $0.path == "/big.png" }.count > first)
     }
 }
 
