@@ -3,7 +3,7 @@
 # build of Feeds (from the file, then fetched from a loopback server), and the whole
 # `newsstand subscribe` / `refresh` commands (fetch, parse, store in the library), against
 # newsboat reloading the same feed from the same server (`apt-get install newsboat`).
-# Usage: benchmarks/feeds/run.sh [ENTRIES]     (run from anywhere; takes a minute or two)
+# Usage: [ROUNDS=5] benchmarks/feeds/run.sh [ENTRIES]     (run from anywhere; a few minutes)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 entries="${1:-20000}"
@@ -36,8 +36,9 @@ measure() {  # label, command...: wall time and peak memory of one run
     local label="$1"; shift
     /usr/bin/time -f "%e %M %U %S" -o "$work/time" "$@" > "$work/out" 2>&1 || { cat "$work/out"; return 1; }
     read -r wall kb user sys < "$work/time"
-    printf "%-34s wall %6.2f s  cpu %6.2f s  peak %6.1f MB   %s\n" "$label" "$wall" "$(echo "$user + $sys" | bc -l)" \
+    printf "%-38s wall %6.2f s  cpu %6.2f s  peak %6.1f MB   %s\n" "$label" "$wall" "$(echo "$user + $sys" | bc -l)" \
         "$(echo "$kb / 1024" | bc -l)" "$(tail -1 "$work/out")"
+    printf "%s\t%s\t%s\n" "$label" "$wall" "$(echo "$kb / 1024" | bc -l)" >> "$work/rows"
 }
 
 echo "== results (wall and CPU time of the whole process, peak resident memory; the machine may be shared)"
@@ -46,36 +47,60 @@ measure "newsstand Feeds: parse file x5" "$work/bench" --runs 5 "$work/feed.xml"
 measure "newsstand Feeds: fetch+parse x5" "$work/bench" --runs 5 "$url"
 measure "newsstand Feeds: fetch+parse x1" "$work/bench" --runs 1 "$url"
 
-# The whole commands, on a fresh library (no sample publications: an empty sample-feed
-# folder, or the program would find the checkout's beside its build and subscribe them).
-mkdir -p "$work/resources/sample-feed"
+# The whole commands against newsboat, in rounds that interleave the two tools so that a
+# shared machine's changing speed falls on both alike. Each round, on a fresh library and
+# a fresh newsboat cache: newsstand subscribe, newsstand refresh (unchanged: 304), newsboat
+# reload (empty cache); then one more entry and a newer Last-Modified: newsstand refresh and
+# newsboat reload (cache full), each fetching, parsing and comparing the whole feed.
+rounds="${ROUNDS:-5}"
+python3 "$root/benchmarks/feeds/generate.py" "$work/feed-next.xml" "$((entries + 1))"
+cp "$work/feed.xml" "$work/feed-first.xml"
+# No sample publications in the fresh library: an empty sample-feed folder, or the program
+# would find the checkout's beside its build and subscribe them.
+mkdir -p "$work/resources/sample-feed" "$work/home"
 cat > "$work/run-newsstand" <<NS
 #!/bin/sh
 NEWSSTAND_HOME="$work/ns-home" NEWSSTAND_RESOURCES="$work/resources" exec "$bin/newsstand" "\$@"
 NS
-chmod +x "$work/run-newsstand"
-measure "newsstand subscribe (empty library)" "$work/run-newsstand" subscribe "$url"
-measure "newsstand refresh (unchanged: 304)" "$work/run-newsstand" refresh
-# One more entry and a newer Last-Modified: the full feed is fetched, parsed and synced.
-python3 "$root/benchmarks/feeds/generate.py" "$work/feed.xml" "$((entries + 1))"
-touch -d "@$(( $(date +%s) + 5 ))" "$work/feed.xml"
-measure "newsstand refresh (changed: +1 entry)" "$work/run-newsstand" refresh
-echo "newsstand stored $(sqlite3 "$work/ns-home/data/library.sqlite" 'select count(*) from issue' 2>/dev/null || echo '?') issues"
-
-if command -v newsboat >/dev/null; then
-    mkdir -p "$work/home"
-    echo "$url" > "$work/home/urls"
-    : > "$work/home/config"
-    cat > "$work/newsboat-reload" <<NB
+cat > "$work/newsboat-reload" <<NB
 #!/bin/sh
 HOME="$work/home" exec newsboat -u "$work/home/urls" -c "$work/home/cache.db" -C "$work/home/config" -x reload
 NB
-    chmod +x "$work/newsboat-reload"
-    measure "newsboat -x reload (first, empty)" "$work/newsboat-reload"
-    rm -f "$work/home/cache.db"
-    measure "newsboat -x reload (again, empty)" "$work/newsboat-reload"
-    measure "newsboat -x reload (cache full)" "$work/newsboat-reload"
-    echo "newsboat stored $(sqlite3 "$work/home/cache.db" 'select count(*) from rss_item' 2>/dev/null || echo '?') items"
-else
-    echo "newsboat not installed (apt-get install newsboat): comparison skipped"
-fi
+chmod +x "$work/run-newsstand" "$work/newsboat-reload"
+echo "$url" > "$work/home/urls"
+: > "$work/home/config"
+newsboat=$(command -v newsboat || true)
+[ -n "$newsboat" ] || echo "newsboat not installed (apt-get install newsboat): comparison skipped"
+: > "$work/rows"
+for round in $(seq "$rounds"); do
+    rm -rf "$work/ns-home" "$work/home/cache.db"
+    cp "$work/feed-first.xml" "$work/feed.xml"
+    touch -d "@$(( $(date +%s) - 100 ))" "$work/feed.xml"
+    measure "newsstand subscribe (empty library)" "$work/run-newsstand" subscribe "$url"
+    measure "newsstand refresh (unchanged: 304)" "$work/run-newsstand" refresh
+    [ -z "$newsboat" ] || measure "newsboat -x reload (empty cache)" "$work/newsboat-reload"
+    cp "$work/feed-next.xml" "$work/feed.xml"
+    touch -d "@$(( $(date +%s) + 5 ))" "$work/feed.xml"
+    measure "newsstand refresh (changed: +1 entry)" "$work/run-newsstand" refresh
+    [ -z "$newsboat" ] || measure "newsboat -x reload (cache full, +1)" "$work/newsboat-reload"
+done
+echo "newsstand stored $(sqlite3 "$work/ns-home/data/library.sqlite" 'select count(*) from issue' 2>/dev/null || echo '?') issues;" \
+    "newsboat $(sqlite3 "$work/home/cache.db" 'select count(*) from rss_item' 2>/dev/null || echo '?') items"
+
+echo "== medians of $rounds rounds (wall s, peak MB) and ratios of the medians"
+python3 - "$work/rows" <<'PY'
+import statistics, sys
+rows = {}
+for line in open(sys.argv[1]):
+    label, wall, mb = line.rstrip("\n").split("\t")
+    rows.setdefault(label, []).append((float(wall), float(mb)))
+med = {k: statistics.median(w for w, _ in v) for k, v in rows.items()}
+for label, values in rows.items():
+    walls = sorted(w for w, _ in values)
+    print(f"{label:40} median {med[label]:5.2f} s  min {walls[0]:5.2f}  max {walls[-1]:5.2f}  peak {max(m for _, m in values):6.1f} MB")
+for ours, theirs in [("newsstand subscribe (empty library)", "newsboat -x reload (empty cache)"),
+                     ("newsstand refresh (changed: +1 entry)", "newsboat -x reload (cache full, +1)"),
+                     ("newsstand refresh (unchanged: 304)", "newsboat -x reload (cache full, +1)")]:
+    if ours in med and theirs in med:
+        print(f"{ours} vs {theirs}: {med[theirs] / med[ours]:.1f}x faster")
+PY
