@@ -558,8 +558,9 @@ private struct Reader {
         while k < n, !endsName(b[k]) { k += 1 }
         let interned = intern((i + 1)..<k)
         let name = interned.name
-        // A streamed element starts a table of its own; its descendants go into it too.
-        if table == nil, interned.streamed, stream != nil, root != nil, stack.count == 1 || stack.count == 2 {
+        // A streamed element starts a table of its own; its descendants go into it too. Only
+        // inside the root: what follows the root is left out of the document, streamed or not.
+        if table == nil, interned.streamed, stream != nil, root != nil, !rootClosed, stack.count == 1 || stack.count == 2 {
             table = lastTable.emptied()
         }
         let attributeStart = table?.attributes.count ?? 0

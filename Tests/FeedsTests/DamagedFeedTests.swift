@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Feeds
+import Markup
 
 /// Cut and corrupted versions of every fixture: each must give a document or a FeedError
 /// (never a crash), and whatever is read must still be clean.
@@ -76,6 +77,18 @@ import Testing
 
 /// Inputs found by fuzzing that once crashed, kept so they never do again.
 @Suite struct FuzzRegressionTests {
+    /// Found by the feed target's differential check: an item inside a second root element
+    /// was read while streaming, though the document leaves everything after the root out.
+    @Test func itemsAfterTheRootAreNotRead() throws {
+        let xml = "<rss v/>\n<hink><item><guid>late</guid><enclosure url=\"a.zip\"/></item></hink>"
+        let doc = try FeedParser.parse(Data(xml.utf8), url: try #require(URL(string: "https://f.example/rss")))
+        #expect(doc.entries.isEmpty)
+        #expect(doc.problems.contains { $0.contains("second root") })
+        var streamed = 0
+        _ = MarkupParser.parse(Data(xml.utf8), streaming: ["item"]) { _ in streamed += 1 }
+        #expect(streamed == 0)
+    }
+
     @Test func mediaTypeOfOnlyParameters() throws {
         let xml = "<rss><channel><item><guid>a</guid><enclosure url=\"a.zip\" type=\";\"/></item></channel></rss>"
         let doc = try FeedParser.parse(Data(xml.utf8), url: try #require(URL(string: "https://f.example/rss")))
