@@ -123,6 +123,7 @@ private struct Reader {
     var namespaceGeneration = 0
     /// Every name by number, and every namespace, for the nodes of tables.
     var nodeNames: [NodeName] = []
+    var numberOfName: [String: Int32] = [:]
     var namespaceList: [String] = []
     var namespaceNumbers: [String: Int32] = [:]
     /// The streamed element being read, with its descendants; nil outside one.
@@ -192,6 +193,10 @@ private struct Reader {
             for entry in bucket where entry.spells(bytes) { return entry }
         }
         let name = String(decoding: bytes, as: UTF8.self)
+        // Two spellings can decode to one name (invalid UTF-8 becomes U+FFFD): one number, so
+        // a repeated attribute is known by its number as by its name.
+        let known = numberOfName[name]
+        let number = known ?? Int32(nodeNames.count)
         let entry: InternedName
         if let offset = bytes.firstIndex(of: colon) {
             let colonIndex = range.lowerBound + offset  // a rebased buffer counts from 0
@@ -199,12 +204,15 @@ private struct Reader {
             entry = InternedName(
                 hash: hash, name: name, localName: localName,
                 prefix: String(decoding: UnsafeBufferPointer(rebasing: b[range.lowerBound..<colonIndex]), as: UTF8.self),
-                streamed: stream?.names.contains(localName) ?? false, number: Int32(nodeNames.count))
+                streamed: stream?.names.contains(localName) ?? false, number: number)
         } else {
             entry = InternedName(hash: hash, name: name, localName: name, prefix: "",
-                                 streamed: stream?.names.contains(name) ?? false, number: Int32(nodeNames.count))
+                                 streamed: stream?.names.contains(name) ?? false, number: number)
         }
-        nodeNames.append(NodeName(name: entry.name, localName: entry.localName, declaredPrefix: entry.declaredPrefix))
+        if known == nil {
+            numberOfName[name] = number
+            nodeNames.append(NodeName(name: entry.name, localName: entry.localName, declaredPrefix: entry.declaredPrefix))
+        }
         if names[slot] == nil { names[slot] = entry } else { moreNames[hash, default: []].append(entry) }
         return entry
     }
