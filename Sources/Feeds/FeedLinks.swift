@@ -84,17 +84,31 @@ struct LinkBase {
             // `directory` ends with `/`, so the merged path has a dot segment only if one
             // of its two parts has.
             if split == utf8.endIndex, !directoryHasDotSegment, !Self.hasDotSegment(reference) {
-                var out = String()
-                out.reserveCapacity(prefix.utf8.count + directory.utf8.count + utf8.count)
-                out += prefix
-                out += directory
-                out += reference
-                return out
+                return Self.joined(prefix, directory, reference)
             }
             merged = directory + refPath
         }
         if Self.hasDotSegment(merged) { merged = Self.removeDotSegments(merged) }
         return prefix + merged + reference[split...]
+    }
+
+    /// Three strings in one, in one allocation.
+    static func joined(_ first: String, _ second: String, _ third: String) -> String {
+        var (first, second, third) = (first, second, third)
+        let count = first.utf8.count + second.utf8.count + third.utf8.count
+        return first.withUTF8 { a in
+            second.withUTF8 { b in
+                third.withUTF8 { c in
+                    String(unsafeUninitializedCapacity: count) { out in
+                        guard let base = out.baseAddress else { return 0 }
+                        if let start = a.baseAddress { (base).initialize(from: start, count: a.count) }
+                        if let start = b.baseAddress { (base + a.count).initialize(from: start, count: b.count) }
+                        if let start = c.baseAddress { (base + a.count + b.count).initialize(from: start, count: c.count) }
+                        return count
+                    }
+                }
+            }
+        }
     }
 
     static func hasScheme(_ reference: String) -> Bool {

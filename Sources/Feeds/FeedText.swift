@@ -22,6 +22,17 @@ public enum FeedText {
             }
             while i < n {
                 let b = bytes[i]
+                if b > 0x20, b < 0x7F {
+                    // Printable ASCII is kept as it is, and so is one space between two
+                    // such characters: what collapsing would leave there anyway.
+                    if pendingSpace { out.append(0x20); pendingSpace = false }  // runStart == i here
+                    i += 1
+                    while i < n {
+                        let c = bytes[i]
+                        if c > 0x20, c < 0x7F { i += 1 } else if c == 0x20, i + 1 < n, bytes[i + 1] > 0x20, bytes[i + 1] < 0x7F { i += 2 } else { break }
+                    }
+                    continue
+                }
                 var width = 1
                 var space = false
                 var strip = false

@@ -156,6 +156,34 @@ import Testing
         #expect(FeedText.fromHTML("x <script>never closed") == "x")
     }
 
+    /// `line` against the rule it implements, spelled out on scalars, over many generated
+    /// strings of letters, spaces of every kind and characters that are stripped.
+    @Test func lineCollapsesSpacesAndStripsLikeTheRuleSays() {
+        let spaces: Set<Unicode.Scalar> = [" ", "\t", "\n", "\r", "\u{A0}", "\u{2028}", "\u{2029}"]
+        let stripped: Set<Unicode.Scalar> = ["\u{07}", "\u{7F}", "\u{200E}", "\u{202E}", "\u{2066}", "\u{FEFF}", "\u{061C}"]
+        let alphabet: [Unicode.Scalar] = ["a", "b", "Z", "1", ".", "é", "—", "中", "😀"] + Array(spaces) + Array(stripped)
+        func rule(_ text: String) -> String? {
+            var out = ""
+            var pendingSpace = false
+            for scalar in text.unicodeScalars where !stripped.contains(scalar) {
+                if spaces.contains(scalar) { pendingSpace = !out.isEmpty; continue }
+                if pendingSpace { out += " "; pendingSpace = false }
+                out.unicodeScalars.append(scalar)
+            }
+            return out.isEmpty ? nil : out
+        }
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> Int {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Int(truncatingIfNeeded: seed >> 33)
+        }
+        for _ in 0..<3000 {
+            var text = ""
+            for _ in 0..<(next() % 24) { text.unicodeScalars.append(alphabet[next() % alphabet.count]) }
+            #expect(FeedText.line(text) == rule(text), "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+    }
+
     @Test func wholeEscapeSequencesGoNotJustTheirEscape() {
         let esc = "\u{1B}"
         // OSC 52 (clipboard) ended by BEL, OSC 8 (link) ended by ST, CSI with parameters.
