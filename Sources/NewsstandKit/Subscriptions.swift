@@ -13,12 +13,10 @@ extension Library {
         guard case let .modified(data, validator) = try FeedFetcher.fetch(feedURL, validator: nil) else {
             throw DownloadError(message: "\(feedURL.absoluteString) answered 304 Not Modified to an unconditional request")
         }
-        let (publication, result) = try store(data, validator: validator, from: feedURL, into: nil) { publication in
+        return try store(data, validator: validator, from: feedURL, into: nil) { publication in
             if let pushURL { publication.pushURL = pushURL.absoluteString }
             if let autoDownload { publication.autoDownload = autoDownload }
         }
-        fetchRemoteCovers(for: publication)
-        return (publication, result)
     }
 
     /// Fetches a publication's feed again and brings its issues up to date. The stored
@@ -38,9 +36,7 @@ extension Library {
                 }
                 return SyncResult(added: [], updated: 0, unchanged: true)
             }
-            let (updated, result) = try store(data, validator: validator, from: url, into: publication) { _ in }
-            fetchRemoteCovers(for: updated)
-            return result
+            return try store(data, validator: validator, from: url, into: publication) { _ in }.1
         } catch {
             var failed = publication
             failed.lastError = "\(error)"
@@ -51,17 +47,22 @@ extension Library {
 
     /// Reads a fetched feed into the library: the publication (`existing`, else the one with
     /// this feed URL, else a new one), its details from the feed, then `adjust`, and its
-    /// issues, all in one transaction. The feed is parsed on a thread of its own and its
-    /// entries are stored while the rest is still being read; when the end of the feed
-    /// changes them (an undated entry, entries without content, more pages), that work is
-    /// rolled back and the whole feed, with its pages, is stored as `sync` does.
+    /// issues, all in one transaction, and brings its remote covers into the cache. The
+    /// feed is parsed on a thread of its own and its entries are stored while the rest is
+    /// still being read; when the end of the feed changes them (an undated entry, entries
+    /// without content, more pages), that work is rolled back and the whole feed, with its
+    /// pages, is stored as `sync` does. Covers are fetched while the transaction commits
+    /// and its log is written back into the library: both are mostly waiting.
     private func store(_ data: Data, validator: TransferValidator, from url: URL, into existing: Publication?,
                        adjust: (inout Publication) -> Void) throws -> (Publication, SyncResult) {
         let parse = StreamedParse(data, url: url)
         defer { parse.cancel() }
+        var covers: CoverFetch?
+        // Also when the commit fails: no cover is left half written as the process ends.
+        defer { covers?.wait() }
         let document: FeedDocument
         do {
-            return try write { db in
+            let stored = try write { db in
                 var publication = try existing ?? Publication.filter(Column("feedURL") == url.absoluteString).fetchOne(db)
                     ?? Publication(feedURL: url.absoluteString, title: url.absoluteString)
                 if publication.id == nil { try publication.insert(db) }  // titled from the feed below
@@ -72,8 +73,14 @@ extension Library {
                 guard streamedAreFinal, document.publication.nextPage == nil else { throw WholeFeedNeeded(document: document) }
                 update(&publication, from: document.publication, validator: validator, adjust: adjust)
                 try publication.save(db)
-                return (publication, try writer.finish())
+                let result = try writer.finish()
+                covers = CoverFetch(try remoteCoversWanted(db, for: publication, now: Date()), by: self)
+                return (publication, result)
             }
+            // The log (long after a long feed) is written back into the library now, while
+            // the covers arrive, rather than by the last connection to close.
+            _ = try? db.writeWithoutTransaction { try $0.checkpoint(.passive) }
+            return stored
         } catch let whole as WholeFeedNeeded {
             var first = whole.document
             FeedFetcher.followPages(of: &first, from: url)
@@ -83,7 +90,9 @@ extension Library {
             ?? Publication(feedURL: url.absoluteString, title: document.publication.title)
         update(&publication, from: document.publication, validator: validator, adjust: adjust)
         publication = try save(publication)
-        return (publication, try sync(publication, entries: document.entries))
+        let result = try sync(publication, entries: document.entries)
+        fetchRemoteCovers(for: publication)
+        return (publication, result)
     }
 
     /// Thrown inside `store`'s transaction to roll back what was stored while parsing.
@@ -113,20 +122,29 @@ extension Library {
     /// refresh (a day later if the server said it does not exist); it never fails the refresh.
     @discardableResult
     public func fetchRemoteCovers(for publication: Publication, now: Date = Date()) -> Int {
-        guard let id = publication.id else { return 0 }
+        fetchCovers((try? db.read { db in try remoteCoversWanted(db, for: publication, now: now) }) ?? [])
+    }
+
+    /// The http(s) covers of a publication and its newest issues that the cache lacks and
+    /// that their server has not lately said are missing.
+    private func remoteCoversWanted(_ db: Database, for publication: Publication, now: Date) throws -> [URL] {
+        guard let id = publication.id else { return [] }
         // The newest issues' covers only: a catalog of thousands would otherwise mean
         // thousands of requests at every refresh.
-        let newest = (try? db.read { db in
-            try String.fetchAll(db, sql: """
-                SELECT coverURL FROM issue WHERE publicationId = ? AND coverURL IS NOT NULL ORDER BY date DESC, id DESC LIMIT ?
-                """, arguments: [id, Self.remoteCoversPerRefresh])
-        }) ?? []
+        let newest = try String.fetchAll(db, sql: """
+            SELECT coverURL FROM issue WHERE publicationId = ? AND coverURL IS NOT NULL ORDER BY date DESC, id DESC LIMIT ?
+            """, arguments: [id, Self.remoteCoversPerRefresh])
         var seen = Set<String>()
-        let wanted = ([publication.coverURL].compactMap { $0 } + newest).compactMap { text -> URL? in
+        return ([publication.coverURL].compactMap { $0 } + newest).compactMap { text -> URL? in
             guard seen.insert(text).inserted, let url = URL(string: text), !url.isFileURL, localFile(forCover: text) == nil,
                   !knownMissing(url, now: now) else { return nil }
             return url
         }
+    }
+
+    /// Fetches covers into the cache, a few at once; how many arrived.
+    @discardableResult
+    fileprivate func fetchCovers(_ wanted: [URL]) -> Int {
         guard !wanted.isEmpty else { return 0 }
         let lock = NSLock()
         var next = 0
@@ -171,7 +189,7 @@ extension Library {
             if let status = (error as? TransferError)?.httpStatus, status == 404 || status == 410 {
                 // Written anew, so its date is when the server last said so.
                 try? FileManager.default.removeItem(at: marker)
-                FileManager.default.createFile(atPath: marker.path, contents: nil)
+                _ = FileManager.default.createFile(atPath: marker.path, contents: nil)
             }
             return false
         }
@@ -435,3 +453,25 @@ extension Library {
     }
 }
 
+
+/// Covers being fetched on a thread of their own (while a transaction commits).
+private final class CoverFetch: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ wanted: [URL], by library: Library) {
+        guard !wanted.isEmpty else {
+            done.signal()
+            return
+        }
+        DispatchQueue.global().async { [done] in
+            library.fetchCovers(wanted)
+            done.signal()
+        }
+    }
+
+    /// Returns once every cover has arrived or failed.
+    func wait() {
+        done.wait()
+        done.signal()
+    }
+}

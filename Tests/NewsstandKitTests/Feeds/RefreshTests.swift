@@ -242,7 +242,7 @@ func reloaded(_ publication: Publication, in library: Library) throws -> Publica
         let stored = try reloaded(publication, in: temporary.library)
         #expect(temporary.library.fetchRemoteCovers(for: stored, now: Date().addingTimeInterval(3600)) == 0)
         #expect(temporary.library.fetchRemoteCovers(for: stored, now: Date().addingTimeInterval(Library.missingCoverRetry + 60)) == 1)
-        let again = server.requests(atLeast: 10).filter { $0.path.hasPrefix("/covers/") }
+        let again = server.requests(atLeast: 11).filter { $0.path.hasPrefix("/covers/") }
         #expect(again.dropFirst(8).map(\.path) == ["/covers/missing.png"])
         let file = try #require(temporary.library.localFile(forCover: server.url("covers/missing.png").absoluteString))
         #expect(try String(contentsOf: file, encoding: .utf8) == "found")

@@ -133,4 +133,22 @@ import GRDB
         #expect(try temporary.library.issue(named: "s-7")?.title == "Seven, corrected")
         #expect(try temporary.library.issues(publicationID: publication.id ?? -1).count == count + 1)
     }
+
+    /// A new library has 16 KiB pages, and what a subscription wrote is in the library file
+    /// itself when `subscribe` returns, not only in the log until the last connection closes.
+    @Test func aSubscriptionIsWrittenBackIntoTheLibraryFileBeforeSubscribeReturns() throws {
+        let server = try FeedTestServer()
+        defer { server.stop() }
+        try server.put("weekly.xml", Self.feed(count: 2000))
+        let temporary = try TemporaryLibrary()
+        let file = temporary.library.paths.database.path
+        func size() throws -> Int { try #require(try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) }
+        let before = try size()
+        let (_, result) = try temporary.library.subscribe(feedURL: server.url("weekly.xml"))
+        #expect(result.added.count == 2000)
+        #expect(try temporary.library.db.read { try Int.fetchOne($0, sql: "PRAGMA page_size") } == Library.pageSize)
+        // 2,000 issues of about 250 bytes each, with their indexes (nothing, were the log
+        // left as it is).
+        #expect(try size() >= before + 400_000)
+    }
 }
