@@ -42,7 +42,12 @@ public final class Library: @unchecked Sendable {
         // A new library gets 16 KiB pages (SQLite ignores this for one that exists): a feed
         // of 20,000 issues writes a quarter as many pages to the log and back, each a
         // system call of its own.
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA page_size = \(Library.pageSize)") }
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA page_size = \(Library.pageSize)")
+            // Statement journals in memory: storing a feed's issues 100 rows to a statement
+            // otherwise spilled each one to a temporary file, thousands of writes per feed.
+            try db.execute(sql: "PRAGMA temp_store = MEMORY")
+        }
         // Several processes opening a fresh database at once can collide: retry the open.
         var lastError: Error?
         var opened: DatabaseQueue?

@@ -307,26 +307,28 @@ extension Library {
         }
     }
 
-    /// New issues waiting to be inserted, `rowsPerStatement` at a time. `RETURNING` tells
-    /// which rows went in: a name already taken (twice in one feed, or by another
-    /// publication) is skipped, and the first entry with a name stays.
+    /// New issues waiting to be inserted, `rowsPerStatement` at a time. A name given twice
+    /// is inserted once, the first entry with it.
     private struct InsertBatch {
         static let rowsPerStatement = 100
         static let columns = 10
         let publicationID: Int64
-        private var entries: [FeedEntry] = []
+        /// Every name queued so far, in this batch or an earlier one.
+        private var queued = Set<String>()
+        private var names: [String] = []
         private var values: [DatabaseValue] = []
 
         init(publicationID: Int64) {
             self.publicationID = publicationID
-            entries.reserveCapacity(Self.rowsPerStatement)
+            names.reserveCapacity(Self.rowsPerStatement)
             values.reserveCapacity(Self.rowsPerStatement * Self.columns)
         }
 
-        var isFull: Bool { entries.count >= Self.rowsPerStatement }
+        var isFull: Bool { names.count >= Self.rowsPerStatement }
 
         mutating func append(_ entry: FeedEntry) {
-            entries.append(entry)
+            guard queued.insert(entry.name).inserted else { return }
+            names.append(entry.name)
             values.append(publicationID.databaseValue)
             values.append(entry.name.databaseValue)
             values.append(DatabaseDate.value(entry.date).databaseValue)
@@ -340,18 +342,17 @@ extension Library {
         }
 
         mutating func flush(_ db: Database, into added: inout [String]) throws {
-            guard !entries.isEmpty else { return }
+            guard !names.isEmpty else { return }
             let row = "(" + Array(repeating: "?", count: Self.columns).joined(separator: ",") + ")"
             let statement = try db.cachedStatement(sql: """
                 INSERT INTO issue (publicationId, name, date, title, summary, coverURL, contentURL, contentType, contentLength, sha256)
-                VALUES \(Array(repeating: row, count: entries.count).joined(separator: ","))
-                ON CONFLICT(name) DO NOTHING RETURNING name
+                VALUES \(Array(repeating: row, count: names.count).joined(separator: ","))
                 """)
             // Bound and stepped with SQLite's own calls: GRDB's argument handling cost more
-            // per value than the insert itself. No bindings are left behind (cleared below).
+            // per value than the insert itself. Every parameter is bound below, and none is
+            // left behind.
             let raw = statement.sqliteStatement
             sqlite3_reset(raw)
-            sqlite3_clear_bindings(raw)
             defer {
                 sqlite3_reset(raw)
                 sqlite3_clear_bindings(raw)
@@ -372,17 +373,13 @@ extension Library {
                 }
                 guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage) }
             }
-            var inserted = Set<String>()
-            while true {
-                let code = sqlite3_step(raw)
-                if code == SQLITE_DONE { break }
-                guard code == SQLITE_ROW else { throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage) }
-                if let text = sqlite3_column_text(raw, 0) {
-                    inserted.insert(String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(raw, 0))), as: UTF8.self))
-                }
-            }
-            for entry in entries where inserted.remove(entry.name) != nil { added.append(entry.name) }
-            entries.removeAll(keepingCapacity: true)
+            let code = sqlite3_step(raw)
+            guard code == SQLITE_DONE else { throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage) }
+            // Every row went in: no name is queued twice, `known` kept back the names stored
+            // before, and this transaction is the only writer (a name taken all the same
+            // fails the step above, and the transaction with it).
+            added.append(contentsOf: names)
+            names.removeAll(keepingCapacity: true)
             values.removeAll(keepingCapacity: true)
         }
     }

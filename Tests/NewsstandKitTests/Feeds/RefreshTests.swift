@@ -122,13 +122,16 @@ func atomFeed(title: String, issues: [String], next: String? = nil, push: String
                                      contentURL: URL(string: "https://example.org/\(n).zip"), contentType: "application/zip",
                                      contentLength: Int64(1000 + n), sha256: sha256))
         }
-        // A name twice, the second copy in the next batch of rows: the first one stays.
+        // A name twice, the second copy in the next batch of rows, and another twice in one
+        // batch: the first one stays.
         entries.insert(FeedEntry(name: "m-3", title: "Three again", date: date), at: 120)
+        entries.insert(FeedEntry(name: "m-5", title: "Five again", date: date), at: 10)
         let result = try library.sync(publication, entries: entries)
         let expected = (1...250).filter { $0 != 150 }.map { "m-\($0)" }
         #expect(result.added == expected)
         let three = try #require(try library.issue(named: "m-3"))
         #expect(three.title == "Issue 3 \"quoted\" \\")
+        #expect(try library.issue(named: "m-5")?.title == "Issue 5 \"quoted\" \\")
         #expect(try library.issue(named: "m-150")?.title == "Taken")
         let seven = try #require(try library.issue(named: "m-7"))
         #expect(seven.sha256 == String(repeating: "a", count: 64))
@@ -141,7 +144,7 @@ func atomFeed(title: String, issues: [String], next: String? = nil, push: String
         #expect(last.summary == "Summary 250")
         #expect(last.publicationId == publication.id)
         // Synced again (without the repeated name): nothing new, nothing changed.
-        let again = try library.sync(publication, entries: entries.filter { $0.title != "Three again" })
+        let again = try library.sync(publication, entries: entries.filter { !$0.title.hasSuffix(" again") })
         #expect(again.added.isEmpty)
         #expect(again.updated == 0)
     }
