@@ -9,7 +9,8 @@ import time
 start = time.monotonic()
 rows = []          # (seconds, execs, cov, features, corpus)
 crashed = None
-pattern = re.compile(r"^#(\d+)\s+\w+\s+cov: (\d+) ft: (\d+) corp: (\d+)")
+# `#123 NEW cov: ...`, or with -fork=N `#123: cov: ...`.
+pattern = re.compile(r"^#(\d+):?\s+(?:\w+\s+)?cov: (\d+) ft: (\d+) corp: (\d+)")
 with open(sys.argv[1], "w") as log:
     for line in sys.stdin:
         elapsed = time.monotonic() - start
