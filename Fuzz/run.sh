@@ -21,9 +21,14 @@ log="$build/$name-$(date -u +%Y%m%dT%H%M%S).log"
 echo "fuzz-$name for ${seconds}s; log $log" >&2
 # Known third-party leaks are suppressed (lsan.supp); any other leak is a finding.
 export LSAN_OPTIONS="suppressions=$here/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+# A target's dictionary (Fuzz/TARGET.dict), when it has one, hands the mutator the tokens
+# its parser looks for.
+dict=""
+[ -f "$here/$name.dict" ] && dict="-dict=$here/$name.dict"
 # The first directory receives new inputs; the seeds are read only.
 status=0
-nice -n 19 "$binary" "$corpus" "$build/seeds/$name" \
+# shellcheck disable=SC2086
+nice -n 19 "$binary" "$corpus" "$build/seeds/$name" $dict \
     -max_total_time="$seconds" -timeout=30 -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="$crashes/" "$@" 2>&1 | python3 -u "$here/curve.py" "$log" || status=$?
 exit $status
