@@ -7,6 +7,7 @@ Deterministic: the same files every run."""
 import io
 import os
 import pathlib
+import plistlib
 import shutil
 import sys
 import zipfile
@@ -39,6 +40,9 @@ def feeds():
           '<entry><id>1</id><title>A</title><updated>2026-11-22T07:00:00Z</updated><link rel="enclosure" href="../a.epub"/></entry></feed>')
     write(d, "json-min.json", '{"version":"https://jsonfeed.org/version/1.1","title":"T","items":[{"id":"1","title":"A",'
           '"attachments":[{"url":"a.cbz","mime_type":"application/vnd.comicbook+zip"}]}]}')
+    # The tutorial plists in binary form too (the parser reads those through another path).
+    for fixture in sorted((root / "Tests/FeedsTests/Fixtures").glob("*.plist")):
+        write(d, f"binary-{fixture.name}", plistlib.dumps(plistlib.loads(fixture.read_bytes()), fmt=plistlib.FMT_BINARY))
 
 
 def png(image, **options):

@@ -49,7 +49,7 @@ public enum FeedParser {
             throw FeedError.notAFeed(url)
         }
         if data[start...].starts(with: Array("bplist".utf8)) {
-            guard let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) else {
+            guard let plist = PlistReader.binary(Data(data[start...])) else {
                 throw FeedError.unreadable(url, "its binary property list is damaged")
             }
             return try PlistReader.read(plist, url: url)

@@ -33,6 +33,49 @@ enum PlistReader {
         }
     }
 
+    /// A binary property list as plain values, like `value(_:)`'s; nil when it is damaged.
+    /// Read by `PropertyListDecoder`: `PropertyListSerialization` leaks its error for a
+    /// damaged one (it goes on to try the text formats; found by fuzzing).
+    static func binary(_ data: Data) -> Any? {
+        var format = PropertyListDecoder.PropertyListFormat.binary
+        return (try? PropertyListDecoder().decode(BinaryValue.self, from: data, format: &format))?.plain
+    }
+
+    /// Any value of a binary property list, nested at most `maximumDepth` deep.
+    private indirect enum BinaryValue: Decodable {
+        case string(String), number(NSNumber), bool(Bool), date(Date), data(Data)
+        case array([BinaryValue]), dict([String: BinaryValue])
+
+        static let maximumDepth = 32
+
+        init(from decoder: Decoder) throws {
+            let single = try decoder.singleValueContainer()
+            guard decoder.codingPath.count < Self.maximumDepth else {
+                throw DecodingError.dataCorruptedError(in: single, debugDescription: "nested too deep")
+            }
+            if let value = try? single.decode([String: BinaryValue].self) { self = .dict(value) }
+            else if let value = try? single.decode([BinaryValue].self) { self = .array(value) }
+            else if let value = try? single.decode(Bool.self) { self = .bool(value) }
+            else if let value = try? single.decode(Int64.self) { self = .number(NSNumber(value: value)) }
+            else if let value = try? single.decode(Double.self) { self = .number(NSNumber(value: value)) }
+            else if let value = try? single.decode(Date.self) { self = .date(value) }
+            else if let value = try? single.decode(String.self) { self = .string(value) }
+            else { self = .data(try single.decode(Data.self)) }
+        }
+
+        var plain: Any {
+            switch self {
+            case .string(let value): value
+            case .number(let value): value
+            case .bool(let value): value
+            case .date(let value): value
+            case .data(let value): value
+            case .array(let values): values.map(\.plain)
+            case .dict(let values): values.mapValues(\.plain)
+            }
+        }
+    }
+
     static func read(_ plist: Any?, url: URL) throws -> FeedDocument {
         let root = Loose(plist)
         let base = LinkBase(url)

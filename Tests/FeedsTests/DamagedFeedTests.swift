@@ -94,4 +94,31 @@ import Markup
         let doc = try FeedParser.parse(Data(xml.utf8), url: try #require(URL(string: "https://f.example/rss")))
         #expect(doc.entries.first?.contentURL?.absoluteString == "https://f.example/a.zip")
     }
+
+    /// Found by the feed target's leak check: `PropertyListSerialization` leaked its error
+    /// for bytes that start like a binary property list but are none (it went on to try the
+    /// text formats). Binary property lists are read by `PropertyListDecoder` now.
+    @Test func aDamagedBinaryPlistIsUnreadable() throws {
+        let url = try #require(URL(string: "https://f.example/p"))
+        let unreadable = FeedError.unreadable(url, "its binary property list is damaged")
+        let bytes = Data("bplist00rsion=\"1. \"eVGc0noding=\"U-CSTF-8\"?>\n<rdf:RDF xmlns:rdf=kly,s".utf8)
+            + Data([0x80, 0x69, 0x70, 0x22, 0x0F, 0x00, 0x00, 0x00]) + Data(" type=\"application/zip\"/>\n</rdf:RDF>".utf8)
+        #expect(throws: unreadable) { try FeedParser.parse(bytes, url: url) }
+        // A sound frame around damaged objects, and a cut one.
+        let issues: [[String: Any]] = [["Name": "a", "Content": "a.zip"]]
+        let good = try PropertyListSerialization.data(fromPropertyList: issues, format: .binary, options: 0)
+        var damaged = good
+        damaged.replaceSubrange(8..<10, with: [0xFF, 0xFF])
+        #expect(throws: unreadable) { try FeedParser.parse(damaged, url: url) }
+        #expect(throws: unreadable) { try FeedParser.parse(good.dropLast(), url: url) }
+    }
+
+    /// Arrays nested past `maximumDepth` are refused, not followed down the stack.
+    @Test func aDeeplyNestedBinaryPlistIsUnreadable() throws {
+        var nested: Any = [["Name": "deep", "Content": "d.zip"]]
+        for _ in 0..<100 { nested = [nested] }
+        let data = try PropertyListSerialization.data(fromPropertyList: nested, format: .binary, options: 0)
+        let url = try #require(URL(string: "https://f.example/p"))
+        #expect(throws: FeedError.unreadable(url, "its binary property list is damaged")) { try FeedParser.parse(data, url: url) }
+    }
 }
