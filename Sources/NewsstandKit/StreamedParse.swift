@@ -15,11 +15,7 @@ final class StreamedParse: @unchecked Sendable {
     init(_ data: Data, url: URL) {
         let thread = Thread { [self] in
             let outcome = Result {
-                var parsed = try FeedParser.parse(data, url: url, batchSize: Self.batchSize) { batch in self.batches.put(batch) }
-                // Entries handed over are not needed again (unless more pages follow): freed
-                // here, while the reader stores the last batches, not by the reader once done.
-                if parsed.streamedEntriesAreFinal, parsed.document.publication.nextPage == nil { parsed.document.entries = [] }
-                return parsed
+                try FeedParser.parse(data, url: url, batchSize: Self.batchSize) { batch in self.batches.put(batch) }
             }
             condition.withLock {
                 self.outcome = outcome
@@ -35,8 +31,6 @@ final class StreamedParse: @unchecked Sendable {
     func next() -> [FeedEntry]? { batches.next() }
 
     /// The parsed document (waiting for the parser to end), or why the feed is unreadable.
-    /// When `streamedEntriesAreFinal` and no page follows, its entries are the batches and
-    /// it lists none itself.
     func result() throws -> (document: FeedDocument, streamedEntriesAreFinal: Bool) {
         try condition.withLock {
             while outcome == nil { condition.wait() }

@@ -57,9 +57,9 @@ extension Library {
                        adjust: (inout Publication) -> Void) throws -> (Publication, SyncResult) {
         let parse = StreamedParse(data, url: url)
         defer { parse.cancel() }
-        var covers: CoverFetch?
+        let covers = DispatchGroup()
         // Also when the commit fails: no cover is left half written as the process ends.
-        defer { covers?.wait() }
+        defer { covers.wait() }
         let document: FeedDocument
         do {
             let stored = try write { db in
@@ -74,7 +74,8 @@ extension Library {
                 update(&publication, from: document.publication, validator: validator, adjust: adjust)
                 try publication.save(db)
                 let result = try writer.finish()
-                covers = CoverFetch(try remoteCoversWanted(db, for: publication, now: Date()), by: self)
+                let wanted = try remoteCoversWanted(db, for: publication, now: Date())
+                DispatchQueue.global().async(group: covers) { self.fetchCovers(wanted) }
                 return (publication, result)
             }
             // The log (long after a long feed) is written back into the library now, while
@@ -144,7 +145,7 @@ extension Library {
 
     /// Fetches covers into the cache, a few at once; how many arrived.
     @discardableResult
-    fileprivate func fetchCovers(_ wanted: [URL]) -> Int {
+    private func fetchCovers(_ wanted: [URL]) -> Int {
         guard !wanted.isEmpty else { return 0 }
         let lock = NSLock()
         var next = 0
@@ -447,28 +448,5 @@ extension Library {
         }
         try? setSetting(.sampleSubscribed, "1")
         return problems
-    }
-}
-
-
-/// Covers being fetched on a thread of their own (while a transaction commits).
-private final class CoverFetch: @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
-
-    init(_ wanted: [URL], by library: Library) {
-        guard !wanted.isEmpty else {
-            done.signal()
-            return
-        }
-        DispatchQueue.global().async { [done] in
-            library.fetchCovers(wanted)
-            done.signal()
-        }
-    }
-
-    /// Returns once every cover has arrived or failed.
-    func wait() {
-        done.wait()
-        done.signal()
     }
 }
