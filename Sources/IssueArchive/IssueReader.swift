@@ -25,11 +25,11 @@ public enum IssueReader {
         return images > 0 && images > 2 * notes
     }
 
-    /// Extracts `archive` into a new temporary directory and opens it. The caller removes the
-    /// directory; on failure nothing is left behind.
-    public static func read(archive: URL, limits: ExtractionLimits = .standard) throws -> (IssueContent, URL) {
-        let root = try FileSystem.unusedPath(beside: FileManager.default.temporaryDirectory
-            .appendingPathComponent("newsstand-inspect"), purpose: "issue")
+    /// Extracts `archive` into a new directory in `temporary` and opens it. The caller removes
+    /// the directory; on failure nothing is left behind.
+    public static func read(archive: URL, limits: ExtractionLimits = .standard,
+                            in temporary: URL = FileManager.default.temporaryDirectory) throws -> (IssueContent, URL) {
+        let root = try FileSystem.unusedPath(beside: temporary.appendingPathComponent("newsstand-inspect"), purpose: "issue")
         do {
             try SafeExtractor.extract(archive: archive, to: root, limits: limits)
             return (try open(directory: root), root)

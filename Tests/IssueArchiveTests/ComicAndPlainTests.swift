@@ -137,11 +137,14 @@ import Testing
         let scratch = try Scratch()
         let archive = try scratch.zip("junk.zip", [.init("data.bin", "x"), .init("style.css", "y")])
         let hostile = try scratch.zip("hostile.cbz", [.init("1.jpg", "x"), .init("../2.jpg", "y")])
-        let before = try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)
+        // A directory of its own: other tests extract into the shared temporary one meanwhile.
+        let temporary = scratch.url.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        let before = try FileManager.default.contentsOfDirectory(atPath: temporary.path)
             .filter { $0.contains("newsstand-inspect") }
-        #expect(throws: ArchiveError.self) { try IssueReader.read(archive: archive) }
-        #expect(throws: ArchiveError.self) { try IssueReader.read(archive: hostile) }
-        let after = try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)
+        #expect(throws: ArchiveError.self) { try IssueReader.read(archive: archive, in: temporary) }
+        #expect(throws: ArchiveError.self) { try IssueReader.read(archive: hostile, in: temporary) }
+        let after = try FileManager.default.contentsOfDirectory(atPath: temporary.path)
             .filter { $0.contains("newsstand-inspect") }
         #expect(Set(after).subtracting(before).isEmpty)
     }
