@@ -271,14 +271,14 @@ public final class Library: @unchecked Sendable {
 
     /// Every issue, newest first.
     public func allIssues() throws -> [Issue] {
-        try db.read { db in try Issue.order(Column("date").desc, Column("id").desc).fetchAll(db) }
+        try db.read { db in try Issue.fetchMany(db, Issue.order(Column("date").desc, Column("id").desc)) }
     }
 
     /// One publication's issues, newest first.
     public func issues(publicationID: Int64) throws -> [Issue] {
         try db.read { db in
-            try Issue.filter(Column("publicationId") == publicationID)
-                .order(Column("date").desc, Column("id").desc).fetchAll(db)
+            try Issue.fetchMany(db, Issue.filter(Column("publicationId") == publicationID)
+                .order(Column("date").desc, Column("id").desc))
         }
     }
 

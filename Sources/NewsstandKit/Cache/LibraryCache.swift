@@ -40,7 +40,7 @@ extension Library {
     /// none stored yet, e.g. installed before sizes were kept).
     public func cachedIssues() throws -> [CachedIssue] {
         let available = try db.read { db in
-            try Issue.filter(Column("status") == Issue.Status.available.rawValue).order(Column("id")).fetchAll(db)
+            try Issue.fetchMany(db, Issue.filter(Column("status") == Issue.Status.available.rawValue).order(Column("id")))
         }
         return try available.map { issue in
             let size = try issue.contentSize ?? recordContentSize(of: issue)
