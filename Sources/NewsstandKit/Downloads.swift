@@ -12,6 +12,19 @@ extension Library {
         try db.read { db in try AssetDownload.filter(Column("issueId") == issueID).order(Column("id")).fetchAll(db) }
     }
 
+    /// Each issue's latest download (one query, not one per issue), of one publication or all.
+    public func latestDownloads(publicationID: Int64? = nil) throws -> [Int64: AssetDownload] {
+        try db.read { db in try Self.latestDownloads(db, publicationID: publicationID) }
+    }
+
+    static func latestDownloads(_ db: Database, publicationID: Int64?) throws -> [Int64: AssetDownload] {
+        let downloads = try AssetDownload.fetchAll(db, sql: """
+            SELECT assetDownload.* FROM assetDownload JOIN issue ON issue.id = assetDownload.issueId
+            WHERE ?1 IS NULL OR issue.publicationId = ?1 ORDER BY assetDownload.id
+            """, arguments: [publicationID])
+        return Dictionary(downloads.map { ($0.issueId, $0) }, uniquingKeysWith: { _, newer in newer })
+    }
+
     public func download(identifier: String) throws -> AssetDownload? {
         try db.read { db in try AssetDownload.filter(Column("identifier") == identifier).fetchOne(db) }
     }

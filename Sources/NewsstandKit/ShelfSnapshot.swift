@@ -12,11 +12,12 @@ public struct PublicationSummary: Sendable, Equatable {
     public var coverFile: URL?
 }
 
-/// What the store shows of one issue: the issue and its current or last download.
+/// What the store shows of one issue: the issue and its current or last download. Its
+/// cover file is looked up when the tile is drawn (`localFile(forCover:)`): a store of
+/// 20,000 issues shows a handful at a time.
 public struct IssueTile: Sendable, Equatable {
     public var issue: Issue
     public var download: AssetDownload?
-    public var coverFile: URL?
     /// A push could not download this issue by itself (the 24 h limit): why, and when next.
     public var throttle: PushThrottle? = nil
 }
@@ -54,18 +55,15 @@ extension Library {
 
     /// A publication's issues, newest first, each with its latest download.
     public func storeTiles(publicationID: Int64) throws -> [IssueTile] {
-        let (issues, downloads) = try db.read { db in
-            (try Issue.filter(Column("publicationId") == publicationID).order(Column("date").desc, Column("id").desc).fetchAll(db),
-             try AssetDownload.fetchAll(db, sql: """
-                SELECT assetDownload.* FROM assetDownload JOIN issue ON issue.id = assetDownload.issueId
-                WHERE issue.publicationId = ? ORDER BY assetDownload.id
-                """, arguments: [publicationID]))
+        let (issues, latest) = try db.read { db in
+            (try Issue.fetchMany(db, Issue.filter(Column("publicationId") == publicationID).order(Column("date").desc, Column("id").desc)),
+             try Self.latestDownloads(db, publicationID: publicationID))
         }
-        let latest = Dictionary(downloads.map { ($0.issueId, $0) }, uniquingKeysWith: { _, newer in newer })
         let pushStates = (try? pushStates()) ?? [:]
+        let now = Date()
         return issues.map {
-            IssueTile(issue: $0, download: latest[$0.id ?? -1], coverFile: localFile(forCover: $0.coverURL),
-                      throttle: PushStatus.throttle(for: $0, states: pushStates, now: Date()))
+            IssueTile(issue: $0, download: latest[$0.id ?? -1],
+                      throttle: PushStatus.throttle(for: $0, states: pushStates, now: now))
         }
     }
 

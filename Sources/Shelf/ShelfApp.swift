@@ -190,10 +190,11 @@ public final class ShelfApp {
     private func applyFilter() {
         let publication = selectedSummary?.publication.id
         let issue = selectedTile?.issue.id
-        state.summaries = allSummaries.filter { matchesFilter($0.publication.title) }
+        // Without a filter the lists are shared, not copied (a store may hold 20,000 issues).
+        state.summaries = state.filter.isEmpty ? allSummaries : allSummaries.filter { matchesFilter($0.publication.title) }
         state.shelfSelection = clamp(publication.flatMap { id in state.summaries.firstIndex { $0.publication.id == id } } ?? state.shelfSelection,
                                      count: state.summaries.count)
-        state.tiles = allTiles.filter { matchesFilter($0.issue.title) }
+        state.tiles = state.filter.isEmpty ? allTiles : allTiles.filter { matchesFilter($0.issue.title) }
         state.storeSelection = clamp(issue.flatMap { id in state.tiles.firstIndex { $0.issue.id == id } } ?? state.storeSelection,
                                      count: state.tiles.count)
     }

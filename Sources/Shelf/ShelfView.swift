@@ -171,7 +171,7 @@ extension ShelfApp {
             if selected {
                 canvas.fill(Rect(x: 0, y: y - 1, width: 1, height: thumbRows + 1), with: Cell(glyph: "▐", style: theme.title))
             }
-            if let file = tile.coverFile,
+            if let file = env.library.localFile(forCover: tile.issue.coverURL),
                let picture = painter.cover(file: file, columns: thumbColumns, rows: thumbRows, binding: nil, edge: nil,
                                            sash: tile.issue.unread && tile.issue.status == .available) {
                 ShelfApp.drawCoverPicture(picture, into: &canvas, x: x + (thumbColumns - picture.columns) / 2,

@@ -85,6 +85,21 @@ final class ShelfHarness {
         #expect(h.key(.character("q")).text.contains("NEWSSTAND"))
     }
 
+    /// A tile's cover file is looked up when the tile is drawn: the newest issue's cover,
+    /// not the placeholder with its title, stands in the first thumbnail.
+    @Test func theStoreDrawsEachVisibleIssuesCover() throws {
+        let h = try ShelfHarness()
+        var screen = h.key(.enter)
+        // The newest issue's thumbnail: rows 2 to 8, columns 3 to 14 (covers render in the background).
+        func thumbnail() -> [String] { screen.text.components(separatedBy: "\n")[2...8].map { String($0.dropFirst(4).prefix(12)) } }
+        for _ in 0..<500 where !thumbnail().joined().contains("▀") {
+            Thread.sleep(forTimeInterval: 0.01)
+            screen = h.settle()
+        }
+        #expect(thumbnail().filter { $0.contains("▀") }.count >= 5, "\(screen.text)")
+        #expect(!thumbnail().joined().contains("No."), "\(screen.text)")
+    }
+
     @Test func tappingDownloadsThenTheCoverAndSashFollowTheReadyIssue() throws {
         let h = try ShelfHarness()
         _ = h.key(.right)                      // The Ferrybridge Courier

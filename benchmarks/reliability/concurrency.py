@@ -107,11 +107,19 @@ class Run:
         while self.running():
             result = self.cli("reader", "issues", "--json")
             try:
-                json.loads(result.stdout)
+                listed = json.loads(result.stdout)
             except ValueError:
+                listed = []
                 with self.lock:
                     self.failures.append(f"reader: issues --json printed invalid JSON: {result.stdout[:200]!r}")
-            self.cli("reader", "read", "--plain", random.choice(["dl-0", "dl-1", "base-0"]))
+            # Only what the listing called available: an issue still downloading is
+            # rightly refused with an error.
+            available = [row["name"] for row in listed
+                         if row["status"] == "available" and row["name"] in ("dl-0", "dl-1", "base-0")]
+            if available:
+                self.cli("reader", "read", "--plain", random.choice(available))
+            else:
+                time.sleep(0.05)
 
     # -- the run -----------------------------------------------------------------------
     def run(self):

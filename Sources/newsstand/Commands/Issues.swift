@@ -30,8 +30,9 @@ struct Issues: ParsableCommand {
         let publications = Dictionary(uniqueKeysWithValues: try library.publications().compactMap { p in p.id.map { ($0, p.title) } })
         let states = try library.pushStates()
         let now = Date()
+        let downloads = try library.latestDownloads()
         let rows = try library.allIssues().map { issue -> Row in
-            let download = issue.id.flatMap { try? library.downloads(issueID: $0).last }
+            let download = issue.id.flatMap { downloads[$0] }
             return Row(publication: issue.publicationId.flatMap { publications[$0] } ?? "",
                        name: issue.name, title: issue.title, date: issue.date, status: issue.status.rawValue,
                        unread: issue.unread,
