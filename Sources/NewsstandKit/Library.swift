@@ -186,6 +186,7 @@ public final class Library: @unchecked Sendable {
         }
         registerCacheMigration(&migrator)
         registerPushMigration(&migrator)
+        registerShelfMigration(&migrator)
         return migrator
     }
 

@@ -22,49 +22,43 @@ public struct IssueTile: Sendable, Equatable {
     public var throttle: PushThrottle? = nil
 }
 
+/// Which issues the library holds and what they say, in three numbers: their count, the
+/// highest id (ids are never reused, so an insert raises it) and a counter a trigger
+/// raises at every update. Equal versions: no issue row was added, removed or changed.
+struct IssuesVersion: Equatable {
+    var count: Int
+    var maxID: Int64
+    var updates: Int64
+
+    static func read(_ db: Database) throws -> IssuesVersion {
+        let row = try Row.fetchOne(db, sql: """
+            SELECT (SELECT count(*) FROM issue), (SELECT max(id) FROM issue), (SELECT updates FROM issueChanges)
+            """)
+        return IssuesVersion(count: row?[0] ?? 0, maxID: row?[1] ?? 0, updates: row?[2] ?? 0)
+    }
+}
+
 extension Library {
-    /// One row per publication, in subscription order. Counts come from SQL and only each
-    /// publication's newest available issue is read whole: a library of thousands of
-    /// issues costs the shelf a few rows, not thousands of decoded records.
-    public func shelfSummaries() throws -> [PublicationSummary] {
-        let (publications, counts, newest) = try db.read { db in
-            let publications = try Publication.order(Column("addedAt"), Column("id")).fetchAll(db)
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT publicationId, COUNT(*) AS issues,
-                       SUM(unread AND status = 'available') AS unread
-                FROM issue GROUP BY publicationId
+    /// "v3-shelf": the update counter behind `IssuesVersion`. Inserts and deletes need no
+    /// trigger (the count and the highest id tell), so a subscription to 20,000 issues pays nothing.
+    static func registerShelfMigration(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v3-shelf: a counter of issue updates") { db in
+            try db.execute(sql: """
+                CREATE TABLE issueChanges (id INTEGER PRIMARY KEY CHECK (id = 1), updates INTEGER NOT NULL);
+                INSERT INTO issueChanges VALUES (1, 0);
+                CREATE TRIGGER issueUpdated AFTER UPDATE ON issue BEGIN
+                    UPDATE issueChanges SET updates = updates + 1 WHERE id = 1;
+                END;
                 """)
-            let counts = Dictionary(rows.map { ($0["publicationId"] as Int64? ?? -1, (issues: $0["issues"] as Int, unread: $0["unread"] as Int? ?? 0)) },
-                                    uniquingKeysWith: { first, _ in first })
-            let newest = try Issue.fetchAll(db, sql: """
-                SELECT * FROM issue WHERE id IN (
-                    SELECT (SELECT id FROM issue WHERE publicationId = publication.id AND status = 'available'
-                            ORDER BY date DESC, id DESC LIMIT 1)
-                    FROM publication)
-                """)
-            return (publications, counts, Dictionary(newest.map { ($0.publicationId ?? -1, $0) }, uniquingKeysWith: { first, _ in first }))
-        }
-        return publications.map { publication in
-            let id = publication.id ?? -2
-            let available = newest[id]
-            let cover = available.flatMap { localFile(forCover: $0.coverURL) } ?? localFile(forCover: publication.coverURL)
-            return PublicationSummary(publication: publication, issueCount: counts[id]?.issues ?? 0,
-                                      unreadCount: counts[id]?.unread ?? 0, newestAvailable: available, coverFile: cover)
         }
     }
 
-    /// A publication's issues, newest first, each with its latest download.
+    /// One row per publication, in subscription order (see `ShelfReader`).
+    public func shelfSummaries() throws -> [PublicationSummary] { try ShelfReader(library: self).summaries() }
+
+    /// A publication's issues, newest first, each with its latest download (see `ShelfReader`).
     public func storeTiles(publicationID: Int64) throws -> [IssueTile] {
-        let (issues, latest) = try db.read { db in
-            (try Issue.fetchMany(db, Issue.filter(Column("publicationId") == publicationID).order(Column("date").desc, Column("id").desc)),
-             try Self.latestDownloads(db, publicationID: publicationID))
-        }
-        let pushStates = (try? pushStates()) ?? [:]
-        let now = Date()
-        return issues.map {
-            IssueTile(issue: $0, download: latest[$0.id ?? -1],
-                      throttle: PushStatus.throttle(for: $0, states: pushStates, now: now))
-        }
+        try ShelfReader(library: self).storeTiles(publicationID: publicationID)
     }
 
     /// The file for a cover URL: file URLs as they are, remote covers from the cover cache
@@ -84,5 +78,71 @@ enum CoverFileName {
         let ext = url.pathExtension.lowercased()
         let safeExt = ["png", "jpg", "jpeg"].contains(ext) ? ext : "img"
         return String(hash, radix: 16) + "." + safeExt
+    }
+}
+
+/// Reads what the shelf and the store show, and reads issues again only when they changed:
+/// while a download reports its progress four times a second, the shelf re-reads the
+/// downloads and publications, not 20,000 issues.
+public final class ShelfReader {
+    public let library: Library
+    private var counted: (version: IssuesVersion, counts: [Int64: (issues: Int, unread: Int)], newest: [Int64: Issue])?
+    private var listed: (version: IssuesVersion, publicationID: Int64, issues: [Issue])?
+    /// How many times issue rows were read (for tests).
+    public private(set) var issueReads = 0
+
+    public init(library: Library) { self.library = library }
+
+    /// One row per publication, in subscription order. Counts come from SQL and only each
+    /// publication's newest available issue is read whole: a library of thousands of
+    /// issues costs the shelf a few rows, not thousands of decoded records.
+    public func summaries() throws -> [PublicationSummary] {
+        let (publications, counted) = try library.db.read { db in
+            let publications = try Publication.order(Column("addedAt"), Column("id")).fetchAll(db)
+            let version = try IssuesVersion.read(db)
+            if let counted = self.counted, counted.version == version { return (publications, counted) }
+            issueReads += 1
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT publicationId, COUNT(*) AS issues,
+                       SUM(unread AND status = 'available') AS unread
+                FROM issue GROUP BY publicationId
+                """)
+            let counts = Dictionary(rows.map { ($0["publicationId"] as Int64? ?? -1, (issues: $0["issues"] as Int, unread: $0["unread"] as Int? ?? 0)) },
+                                    uniquingKeysWith: { first, _ in first })
+            let newest = try Issue.fetchAll(db, sql: """
+                SELECT * FROM issue WHERE id IN (
+                    SELECT (SELECT id FROM issue WHERE publicationId = publication.id AND status = 'available'
+                            ORDER BY date DESC, id DESC LIMIT 1)
+                    FROM publication)
+                """)
+            return (publications, (version, counts, Dictionary(newest.map { ($0.publicationId ?? -1, $0) }, uniquingKeysWith: { first, _ in first })))
+        }
+        self.counted = counted
+        return publications.map { publication in
+            let id = publication.id ?? -2
+            let available = counted.newest[id]
+            let cover = available.flatMap { library.localFile(forCover: $0.coverURL) } ?? library.localFile(forCover: publication.coverURL)
+            return PublicationSummary(publication: publication, issueCount: counted.counts[id]?.issues ?? 0,
+                                      unreadCount: counted.counts[id]?.unread ?? 0, newestAvailable: available, coverFile: cover)
+        }
+    }
+
+    /// A publication's issues, newest first, each with its latest download.
+    public func storeTiles(publicationID: Int64) throws -> [IssueTile] {
+        let (listed, latest) = try library.db.read { db in
+            let version = try IssuesVersion.read(db)
+            let latest = try Library.latestDownloads(db, publicationID: publicationID)
+            if let listed = self.listed, listed.version == version, listed.publicationID == publicationID { return (listed, latest) }
+            issueReads += 1
+            let issues = try Issue.fetchMany(db, Issue.filter(Column("publicationId") == publicationID).order(Column("date").desc, Column("id").desc))
+            return ((version, publicationID, issues), latest)
+        }
+        self.listed = listed
+        let pushStates = (try? library.pushStates()) ?? [:]
+        let now = Date()
+        return listed.issues.map {
+            IssueTile(issue: $0, download: latest[$0.id ?? -1],
+                      throttle: PushStatus.throttle(for: $0, states: pushStates, now: now))
+        }
     }
 }

@@ -59,6 +59,8 @@ public final class ShelfApp {
     /// Ctrl-Z: the run loop hands the terminal back to the shell.
     private var suspendRequested = false
     private var changeToken = -1
+    /// Reads the shelf and the store, issues only when they changed.
+    let shelfReader: ShelfReader
     /// The library as last read, before the filter.
     private var allSummaries: [PublicationSummary] = []
     private var allTiles: [IssueTile] = []
@@ -72,6 +74,7 @@ public final class ShelfApp {
     public init(environment: Environment) {
         env = environment
         painter = CoverPainter(cache: environment.coverCache, colorMode: environment.colorMode, symbols: environment.symbols)
+        shelfReader = ShelfReader(library: environment.library)
     }
 
     /// Starts in the reader on an issue (`newsstand read ISSUE`); q leads to its store.
@@ -166,7 +169,7 @@ public final class ShelfApp {
     /// Reads what the shelf and the open store show from the library.
     func reload() {
         do {
-            let summaries = try env.library.shelfSummaries()
+            let summaries = try shelfReader.summaries()
             reportBackgroundErrors(summaries)
             allSummaries = summaries
         } catch {
@@ -178,7 +181,7 @@ public final class ShelfApp {
     /// Reads the open store's issues only (opening a store changes nothing on the shelf).
     private func reloadStore() {
         do {
-            allTiles = try state.storePublicationID.map { try env.library.storeTiles(publicationID: $0) } ?? []
+            allTiles = try state.storePublicationID.map { try shelfReader.storeTiles(publicationID: $0) } ?? []
         } catch {
             setStatus("library: \(error)", error: true)
         }
@@ -319,7 +322,7 @@ public final class ShelfApp {
         case .download:
             if !onShelf, let tile = selectedTile {
                 tap(tile.issue, allowRead: false)
-            } else if onShelf, let id = selectedSummary?.publication.id, let newest = try? env.library.storeTiles(publicationID: id).first {
+            } else if onShelf, let id = selectedSummary?.publication.id, let newest = try? shelfReader.storeTiles(publicationID: id).first {
                 tap(newest.issue, allowRead: false)
             }
         case .remove:
