@@ -13,7 +13,10 @@ another process (a publication's lastRefresh, which touches no issue, like a dow
 progress) while the shelf shows, the store is opened (Enter), four more changes are
 committed, the store is closed (Escape); ROUNDS times. Builds alternate round by round.
 Figures are the program's own: `key Enter` from reading the key to its frame written,
-and `poll` of the frames a change caused (reading the library again).
+and `poll` of the frames a change caused (reading the library again). From outside, for
+newsstand and, with --newsboat, for newsboat 2.21 on the same feed (its cache filled by
+`newsboat -x reload`): Enter sent with `tmux send-keys` until `tmux capture-pane`
+(polled every 5 ms) shows the newest issue's title in the list.
 """
 
 import argparse
@@ -35,6 +38,19 @@ def free_port():
         return s.getsockname()[1]
 
 
+def open_from_outside(server, marker="Edition 20000"):
+    """Ms from sending Enter to the pane showing `marker` (capture-pane every 5 ms)."""
+    def capture():
+        return subprocess.run(["tmux", "-L", server, "capture-pane", "-p", "-t", "s"], capture_output=True, text=True).stdout
+    sent = time.monotonic()
+    subprocess.run(["tmux", "-L", server, "send-keys", "-t", "s", "Enter"], capture_output=True)
+    while time.monotonic() - sent < 10:
+        if marker in capture():
+            return (time.monotonic() - sent) * 1000
+        time.sleep(0.005)
+    return float("nan")
+
+
 def commit_change(database, publication_title):
     connection = sqlite3.connect(database, timeout=10)
     connection.execute("UPDATE publication SET lastRefresh = strftime('%Y-%m-%d %H:%M:%f', 'now') WHERE title = ?",
@@ -50,7 +66,8 @@ class Build:
         self.env = {**os.environ, "NEWSSTAND_HOME": str(self.home), "LANG": "C.UTF-8"}
         subprocess.run([binary, "subscribe", url], env=self.env, check=True, capture_output=True)
         self.database = self.home / "data" / "library.sqlite"
-        self.figures = {"open store (key Enter), ms": [], "change on the shelf (poll), ms": [],
+        self.figures = {"open store (key Enter), ms": [], "open store, from outside, ms": [],
+                        "change on the shelf (poll), ms": [],
                         "change in the store (poll), ms": [], "`issues`, s": [], "peak memory, MB": []}
 
     def issues(self):
@@ -74,7 +91,7 @@ class Build:
         for _ in range(4):
             commit_change(self.database, "Benchmark Daily")
             time.sleep(0.4)
-        tmux("send-keys", "-t", "s", "Enter")
+        self.figures["open store, from outside, ms"].append(open_from_outside(server))
         time.sleep(1.0)
         for _ in range(4):
             commit_change(self.database, "Benchmark Daily")
@@ -105,6 +122,35 @@ class Build:
                 self.figures["peak memory, MB"].append(float(fields[1]))
 
 
+class Newsboat:
+    """newsboat on the same feed: its feed list, then Enter on the feed."""
+    binary = "newsboat"
+
+    def __init__(self, work, url):
+        self.directory = work / "newsboat"
+        self.directory.mkdir()
+        (self.directory / "urls").write_text(url + "\n")
+        self.command = ["newsboat", "-u", str(self.directory / "urls"), "-c", str(self.directory / "cache.db"), "-C", "/dev/null"]
+        subprocess.run(self.command + ["-x", "reload"], check=True, capture_output=True)
+        self.figures = {"open store, from outside, ms": []}
+
+    def issues(self):
+        pass
+
+    def shelf_round(self, index):
+        server = f"nsbig-nb-{os.getpid()}-{index}"
+        subprocess.run(["tmux", "-L", server, "-f", "/dev/null", "new-session", "-d", "-s", "s", "-x", "120", "-y", "40",
+                        "-e", "LANG=C.UTF-8", " ".join(self.command)], capture_output=True)
+        for _ in range(500):
+            pane = subprocess.run(["tmux", "-L", server, "capture-pane", "-p", "-t", "s"], capture_output=True, text=True).stdout
+            if "Benchmark Daily" in pane:
+                break
+            time.sleep(0.01)
+        time.sleep(0.5)
+        self.figures["open store, from outside, ms"].append(open_from_outside(server))
+        subprocess.run(["tmux", "-L", server, "kill-server"], capture_output=True)
+
+
 def summary(values):
     if not values:
         return "–"
@@ -115,6 +161,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--entries", type=int, default=20000)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--newsboat", action="store_true", help="also newsboat opening the same feed's article list")
     parser.add_argument("--newsstand", action="append",
                         help="a newsstand binary (repeat to compare builds; default: the release build)")
     args = parser.parse_args()
@@ -127,7 +174,10 @@ def main():
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         time.sleep(0.5)
-        builds = [Build(binary, work, f"http://127.0.0.1:{port}/feed.xml", index) for index, binary in enumerate(binaries)]
+        url = f"http://127.0.0.1:{port}/feed.xml"
+        builds = [Build(binary, work, url, index) for index, binary in enumerate(binaries)]
+        if args.newsboat:
+            builds.append(Newsboat(work, url))
         for round_index in range(args.rounds):
             for index, build in enumerate(builds):
                 build.issues()
@@ -139,7 +189,7 @@ def main():
     print("| what | " + " | ".join(build.binary for build in builds) + " |")
     print("|---|" + "---|" * len(builds))
     for row in rows:
-        print(f"| {row} | " + " | ".join(summary(build.figures[row]) for build in builds) + " |")
+        print(f"| {row} | " + " | ".join(summary(build.figures.get(row, [])) for build in builds) + " |")
     subprocess.run(["rm", "-rf", str(work)])
 
 
