@@ -139,6 +139,8 @@ public struct Issue: Codable, Sendable, Equatable, Identifiable, FetchableRecord
         let statement = try request.makePreparedRequest(db, forSingleResult: false).statement
         let columns = try ColumnPositions(statement.columnNames)
         var issues: [Issue] = []
+        // Room for all at once: growing by doubling copied 20,000 issues about twice over.
+        issues.reserveCapacity(try request.fetchCount(db))
         let rows = try Row.fetchCursor(statement)
         while let row = try rows.next() { issues.append(try Issue(row: row, at: columns)) }
         return issues
