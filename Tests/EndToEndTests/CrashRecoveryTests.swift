@@ -31,8 +31,9 @@ import Testing
 
 /// The short version of `benchmarks/reliability/concurrency.py` (minutes there): for 20 s,
 /// processes subscribe, refresh a growing feed, queue downloads, remove issues and list
-/// the library while `agent --watch` installs; no update may be lost and no output may
-/// mention a locked or busy database.
+/// the library while `agent --watch` installs and the shelf, in tmux, pins, unpins and
+/// opens issues; no update may be lost and no output or screen may mention a locked or
+/// busy database.
 @Suite(.serialized) struct ConcurrencyTests {
     @Test func commandsAndTheAgentChangingOneLibraryForTwentySecondsLoseNothing() throws {
         let summaryFile = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-concurrency-\(UUID().uuidString).json")
@@ -44,9 +45,11 @@ import Testing
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: summaryFile)) as? [String: Any], "\(run.output)")
         #expect((summary["failures"] as? [String])?.isEmpty == true, "\(run.output)")
         let commands = try #require(summary["commands"] as? [String: Int])
-        for role in ["subscriber", "refresher", "downloader", "remover", "reader"] {
+        for role in ["subscriber", "refresher", "downloader", "remover", "reader", "shelf pin", "shelf read"] {
             #expect((commands[role] ?? 0) >= 3, "\(role) ran too few commands: \(run.output)")
         }
+        let shelf = try #require(summary["shelf"] as? [String: Any], "\(run.output)")
+        #expect(shelf["issues opened"] as? [String] == ["desk-0", "desk-1"], "\(run.output)")
         #expect(summary["installed"] as? Int == summary["queued"] as? Int, "\(run.output)")
         #expect((summary["appended"] as? Int ?? 0) >= 3, "\(run.output)")
     }

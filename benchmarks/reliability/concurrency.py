@@ -6,13 +6,18 @@
   downloader  queues issues (`download`) that the agent installs meanwhile
   remover     removes issues of a publication of its own
   readers     `issues --json` and `read --plain` on whatever is there
+  shelf       the shelf in a private tmux server, as a user at the keyboard: opens one
+              publication's store, pins and unpins its issues (`p`) and reads two of
+              them (Enter, a page, back), round after round
   agent       `agent --watch` for the whole run (installs from 127.0.0.1)
 
 Afterwards: no update lost (every feed subscribed, every appended entry present, every
-queued issue installed byte for byte, every removed issue gone), every command exited 0,
-and no output anywhere mentions a locked or busy database.
+queued issue installed byte for byte, every removed issue gone, each of the shelf's
+issues pinned exactly when the shelf toggled it an odd number of times, and each issue it
+opened marked read), every command exited 0, and no output anywhere, the shelf's screen
+included, mentions a locked or busy database.
 
-    benchmarks/reliability/concurrency.py [--seconds 180] [--binary .build/debug/newsstand]"""
+    benchmarks/reliability/concurrency.py [--seconds 180] [--binary .build/debug/newsstand] [--no-shelf]"""
 import argparse
 import json
 import os
@@ -40,6 +45,11 @@ def atom(title, urn, entries):
                 f'<entry><id>{name}</id><title>{name}</title><updated>2026-11-01T00:00:{i % 60:02}Z</updated>'
                 f'<link rel="http://opds-spec.org/acquisition" type="application/zip" href="{href}"/></entry>'
                 for i, (name, href) in enumerate(entries)) + "</feed>")
+
+
+# The shelf's publication: two of its issues are installed for reading.
+DESK = [f"desk-{k}" for k in range(4)]
+DESK_READ = ["desk-1", "desk-0"]
 
 
 class Run:
@@ -103,6 +113,86 @@ class Run:
             self.cli("remover", "remove", name)
             self.removed.append(name)
 
+    def shelf(self):
+        """The shelf, driven by keys: Desk's store, `p` on its issue i of round i, Enter on an
+        installed issue every third round."""
+        self.toggles = {name: 0 for name in DESK}
+        self.opened = set()
+        database = self.home / "data" / "library.sqlite"
+        # Desk's two queued issues are installed by the agent in the first seconds.
+        while self.running() and self.available(database, DESK_READ) < len(DESK_READ):
+            time.sleep(0.1)
+        # The shelf's order (subscription order: the samples, subscribed by the first
+        # command, then Desk; later subscriptions come after it) and the store's (newest first).
+        db = sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=10)
+        shelf = [title for (title,) in db.execute("SELECT title FROM publication ORDER BY addedAt, id")]
+        store = [name for (name,) in db.execute("SELECT name FROM issue WHERE name LIKE 'desk-%' ORDER BY date DESC, id DESC")]
+        db.close()
+        to_desk = ["Home"] + ["Right"] * shelf.index("Desk")
+        server = f"newsstand-concurrency-{os.getpid()}"
+
+        def tmux(*arguments):
+            return subprocess.run(["tmux", "-L", server, *arguments], capture_output=True, text=True)
+
+        def screen(role):
+            pane = tmux("capture-pane", "-p", "-t", "s").stdout
+            with self.lock:
+                self.counts[role] = self.counts.get(role, 0) + 1
+                if any(word in pane.lower() for word in ("locked", "busy", "sqlite", "library:")):
+                    self.failures.append(f"shelf screen after {role}: {pane.strip()[-400:]}")
+            return pane
+
+        environment = [arg for key in ("NEWSSTAND_HOME", "NEWSSTAND_RESOURCES") for arg in ("-e", f"{key}={self.env[key]}")]
+        tmux("-f", "/dev/null", "new-session", "-d", "-s", "s", "-x", "120", "-y", "40", *environment,
+             "-e", "LANG=C.UTF-8", f"env TERM=xterm-256color {self.args.binary}")
+        try:
+            pane = ""
+            while "NEWSSTAND" not in pane and self.running():
+                pane = screen("shelf start")
+                time.sleep(0.1)
+            if "NEWSSTAND" not in pane:
+                with self.lock:
+                    self.failures.append(f"the shelf never showed: {pane.strip()[:300]!r}")
+            round_number = 0
+            while self.running():
+                index = round_number % len(store)
+                tmux("send-keys", "-t", "s", *to_desk, "Enter", "Home", *["Down"] * index, "p")
+                self.toggles[store[index]] += 1
+                time.sleep(0.15)
+                screen("shelf pin")
+                if round_number % 3 == 0:
+                    name = DESK_READ[round_number // 3 % len(DESK_READ)]
+                    tmux("send-keys", "-t", "s", "Home", *["Down"] * store.index(name), "Enter", "Space", "Space")
+                    self.opened.add(name)
+                    time.sleep(0.3)
+                    screen("shelf read")
+                    tmux("send-keys", "-t", "s", "q")
+                tmux("send-keys", "-t", "s", "Escape")
+                time.sleep(0.1)
+                round_number += 1
+            # Q quits from any screen once every key before it is handled.
+            tmux("send-keys", "-t", "s", "Q")
+            for _ in range(300):
+                if tmux("has-session", "-t", "s").returncode != 0:
+                    break
+                time.sleep(0.1)
+            else:
+                with self.lock:
+                    self.failures.append("the shelf did not quit within 30 s of Q")
+        finally:
+            tmux("kill-server")
+
+    @staticmethod
+    def available(database, names):
+        try:
+            db = sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=10)
+            marks = ",".join("?" * len(names))
+            (count,) = db.execute(f"SELECT count(*) FROM issue WHERE status = 'available' AND name IN ({marks})", names).fetchone()
+            db.close()
+            return count
+        except sqlite3.Error:
+            return 0
+
     def reader(self):
         while self.running():
             result = self.cli("reader", "issues", "--json")
@@ -137,14 +227,18 @@ class Run:
                 [(f"dl-{k}", f"{self.base}/issue.zip?d{k}") for k in range(500)] + [("base-0", f"{self.base}/issue.zip?b")]))
             (self.work / "removable.xml").write_text(atom("Removable", "urn:rm", [(f"rm-{k}", f"{self.base}/issue.zip?r{k}") for k in range(200)]))
             (self.work / "growing.xml").write_text(atom("Growing", "urn:growing", []))
-            for feed in ("base.xml", "removable.xml", "growing.xml"):
+            (self.work / "desk.xml").write_text(atom("Desk", "urn:desk", [(name, f"{self.base}/issue.zip?{name}") for name in DESK]))
+            for feed in ("desk.xml", "base.xml", "removable.xml", "growing.xml"):
                 self.cli("setup", "subscribe", str(self.work / feed))
-            self.cli("setup", "download", "base-0")
+            for name in ["base-0"] + DESK_READ:
+                self.cli("setup", "download", name)
             agent = subprocess.Popen([self.args.binary, "agent", "--watch"], env=self.env,
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
             time.sleep(0.5)
             self.deadline = time.monotonic() + self.args.seconds
             roles = [self.subscriber, self.refresher, self.downloader, self.remover] + [self.reader] * self.args.readers
+            if self.args.shelf:
+                roles.append(self.shelf)
             threads = [threading.Thread(target=role) for role in roles]
             for thread in threads:
                 thread.start()
@@ -185,10 +279,22 @@ class Run:
         still_there = [n for n in self.removed if n in issues]
         if still_there:
             self.failures.append(f"removed issues came back: {still_there[:10]}")
-        return {
+        summary = {
             "subscribed": self.subscribed, "appended": self.appended, "queued": len(self.queued),
             "installed": len(self.queued) - len(not_installed), "removed": len(self.removed),
         }
+        if self.args.shelf:
+            desk = {name: (pinned, unread) for name, pinned, unread in
+                    db.execute("SELECT name, pinned, unread FROM issue WHERE name LIKE 'desk-%'")}
+            wrong_pins = [(name, toggles, desk.get(name)) for name, toggles in self.toggles.items()
+                          if desk.get(name, (None, None))[0] != toggles % 2]
+            if wrong_pins:
+                self.failures.append(f"the shelf's pins were lost (name, toggles, (pinned, unread)): {wrong_pins}")
+            still_unread = [name for name in sorted(self.opened) if desk.get(name, (None, None))[1] != 0]
+            if still_unread:
+                self.failures.append(f"issues opened on the shelf but still unread: {still_unread}")
+            summary["shelf"] = {"pin toggles": sum(self.toggles.values()), "issues opened": sorted(self.opened)}
+        return summary
 
 
 def main():
@@ -197,6 +303,7 @@ def main():
     parser.add_argument("--readers", type=int, default=2)
     parser.add_argument("--binary", default=str(ROOT / ".build" / "debug" / "newsstand"))
     parser.add_argument("--summary", help="also write the JSON summary to this file")
+    parser.add_argument("--no-shelf", dest="shelf", action="store_false", help="leave the shelf out (it needs tmux)")
     args = parser.parse_args()
     run = Run(args)
     started = time.monotonic()
