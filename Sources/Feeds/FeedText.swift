@@ -159,13 +159,6 @@ public enum FeedText {
         return line(decodeEntities(hasTag ? stripTags(raw) : raw))
     }
 
-    static func isStripped(_ v: UInt32) -> Bool {
-        v < 0x20 || (v >= 0x7F && v <= 0x9F)
-            || (v >= 0x202A && v <= 0x202E) || (v >= 0x2066 && v <= 0x2069)  // bidi embeddings, isolates
-            || v == 0x200E || v == 0x200F || v == 0x061C                      // direction marks
-            || v == 0xFEFF
-    }
-
     /// Text without its tags; `script` and `style` lose their bodies; block-level tags and
     /// line breaks become spaces. A tag cut off at the end is dropped.
     static func stripTags(_ html: String) -> String {
