@@ -4,7 +4,9 @@
 Seeds come from the project itself (sample-feed/, the feed fixtures of FeedsTests) and
 from small files generated here, so every format branch has something to start from.
 Deterministic: the same files every run."""
+import datetime
 import io
+import json
 import os
 import pathlib
 import plistlib
@@ -43,6 +45,142 @@ def feeds():
     # The tutorial plists in binary form too (the parser reads those through another path).
     for fixture in sorted((root / "Tests/FeedsTests/Fixtures").glob("*.plist")):
         write(d, f"binary-{fixture.name}", plistlib.dumps(plistlib.loads(fixture.read_bytes()), fmt=plistlib.FMT_BINARY))
+    structured_feeds(d)
+
+
+# Dates in the shapes FeedDates reads (RFC 822 with names, offsets and two-digit years,
+# ISO 8601 / W3C-DTF down to the year, fractions, lower case) and some it must refuse.
+DATES = ["Sun, 22 Nov 2026 07:00:00 GMT", "22 Nov 26 07:00 EST", "Mon, 2 Feb 2026 7:05:09 +0130", "Tue, 3 Mar 2026 10:00:00 PDT",
+         "Wed, 04 Mar 2026 10:00:00 Z", "2026-11-22T07:00:00Z", "2026-11-22T07:00:00.123456+05:30", "2026-11-22t07:00:00-0800",
+         "2026-11-22 07:00:00", "2026-11-22", "2026-11", "2026", "20261122T070000Z", "Nov 22, 2026", "22 November 2026",
+         "2024-03-01 10:00 GMT", "2026-11-22 07:00 pst", "2026/11/22", "22.11.2026", "11/22/2026", "03/04/2026",
+         "yesterday", "2026-13-45T99:99:99Z", ""]
+
+
+def structured_feeds(d):
+    """One rich seed per structured format, using every key and element its reader looks
+    for: mutating bytes seldom builds JSON or a property list with the right keys, so
+    without these the fuzzer spends hours finding what a reader would meet in the first
+    catalog it reads."""
+    language_title = {"fr": "Le titre", "en": "The title", "und": "?"}
+    write(d, "opds2-rich.json", json.dumps({
+        "metadata": {"title": language_title, "subtitle": ["Sub", "title"], "identifier": 12345, "modified": DATES[5]},
+        "_newsstand": {"binding": {"type": "magazine", "edge": "right"}, "push": "/push"},
+        "links": [{"rel": "self", "href": "catalog.json", "type": "application/opds+json"},
+                  {"rel": ["next", "alternate"], "href": "page2.json"},
+                  {"rel": "hub", "href": "/events", "type": "text/event-stream; charset=utf-8"},
+                  {"rel": "urn:x-newsstand:push", "href": "https://example.invalid/push"},
+                  {"rel": "logo", "href": "logo.png"}, {"rel": "http://opds-spec.org/image", "href": "//cdn/x.jpg"}],
+        "navigation": [{"title": "Latest", "href": "latest.json", "rel": ["current"], "type": "application/opds+json"},
+                       {"title": {"name": "Named"}, "href": "n.json"}, {"href": "untitled.json"}, {"title": "no href"}],
+        "groups": [{"metadata": {"title": "Group"},
+                    "publications": [{"metadata": {"title": {"name": "In a group"}, "identifier": "urn:g1", "modified": DATES[7]},
+                                      "links": [{"rel": "http://opds-spec.org/acquisition/open-access", "href": "g1.cbz",
+                                                 "type": "application/vnd.comicbook+zip", "length": 12345}]}],
+                    "navigation": [{"title": "Group nav", "href": "g.json"}]}],
+        "publications": [
+            {"metadata": {"title": "Issue 1", "identifier": "urn:1", "published": DATES[0], "description": "<p>Hello <b>there</b> &amp; you</p>"},
+             "links": [{"rel": "http://opds-spec.org/acquisition", "href": "1.epub", "type": "application/epub+zip",
+                        "length": "2048", "properties": {"sha256": "00" * 32, "indirectAcquisition": [{"type": "application/zip"}]}},
+                       {"rel": ["http://opds-spec.org/acquisition/buy"], "href": "1.zip", "type": "application/zip",
+                        "properties": {"_sha256": "ab" * 32}},
+                       {"rel": "http://opds-spec.org/image/thumbnail", "href": "1-small.jpg"},
+                       {"rel": "http://opds-spec.org/image", "href": "1.jpg"}, {"rel": "cover", "href": "1-cover.png"}],
+             "images": [{"href": "big.jpg", "width": 1400}, {"href": "small.jpg", "width": "120"}, {"href": "mid.jpg"}]},
+            {"metadata": {"title": ["Only PDF"], "subtitle": "Sub", "modified": DATES[10]},
+             "links": [{"rel": "http://opds-spec.org/acquisition", "href": "only.pdf", "type": "application/pdf"},
+                       {"rel": "http://opds-spec.org/acquisition", "href": "only.mobi"}]},
+            {"metadata": {"title": None, "identifier": None}, "links": None, "images": "one.jpg"},
+            {"metadata": {"title": "No links"}}, "a string", 7, [],
+        ]}, indent=1))
+    write(d, "jsonfeed-rich.json", json.dumps({
+        "version": "https://jsonfeed.org/version/1", "title": "<i>Rich</i> &amp; feed", "description": "About",
+        "home_page_url": "https://example.invalid/", "feed_url": "https://example.invalid/feed.json", "icon": "icon.png",
+        "next_url": "feed2.json", "_newsstand": {"binding": {"type": "newspaper", "edge": "bottom"}, "push": "push"},
+        "items": [
+            {"id": "1", "title": "One", "date_published": DATES[6], "summary": "S", "image": "1.png",
+             "attachments": [{"url": "1.zip", "mime_type": "application/zip", "size_in_bytes": 4096, "_sha256": "cd" * 32},
+                             {"url": "1.mp3", "mime_type": "audio/mpeg"}, {"mime_type": "application/zip"}]},
+            {"id": 2, "title": {"en": "Two"}, "date_modified": DATES[9], "content_text": "Text", "banner_image": "2.png",
+             "attachments": [{"url": "2.cbz", "size_in_bytes": "77", "sha256": "ef" * 32}]},
+            {"id": "3", "content_html": "<p>HTML only</p>", "attachments": {"url": "3.epub"}},
+            {"title": "No id, no attachments"}, None,
+        ]}, indent=1))
+    issues = [{"Name": "issue-1", "Title": "One", "Date": datetime.datetime(2026, 11, 22, 7, 0), "Summary": "S",
+               "Cover": "1.png", "Content": [{"URL": "1.zip", "Type": "application/zip", "Length": 1234, "sha256": "12" * 32}]},
+              {"name": "issue-2", "title": "Two", "date": DATES[1], "description": "D",
+               "covers": {"small": "2s.png", "large": "2l.png", "SOURCE": "2.png"}, "content": ["2.epub", {"href": "2b.cbz", "size": 9.5}]},
+              {"name": "issue-3", "covers": {"b": "3b.png", "a": "3a.png"}, "content": {"Url": "3.zip", "type": "zip"}},
+              {"Name": 4, "Title": True, "Date": 1.5, "Content": b"bytes"}, "not a dictionary"]
+    rich = {"Title": "Plist", "Subtitle": "Sub", "Cover": "c.png", "BindingType": "magazine", "BindingEdge": "left",
+            "Push": "push", "Issues": issues, "flags": [True, False, 0, -1, 2.25]}
+    write(d, "plist-rich.plist", plistlib.dumps(rich, fmt=plistlib.FMT_XML))
+    write(d, "binary-plist-rich.plist", plistlib.dumps(rich, fmt=plistlib.FMT_BINARY))
+    write(d, "plist-items.plist", plistlib.dumps({"title": "Items", "binding_type": "newspaper", "binding_edge": "top",
+                                                  "items": issues[1:3]}, fmt=plistlib.FMT_XML))
+    write(d, "rss-rich.xml", f"""<?xml version="1.0" encoding="utf-8"?>
+<rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:content="http://purl.org/rss/1.0/modules/content/"
+ xmlns:media="http://search.yahoo.com/mrss/" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"
+ xmlns:atom="http://www.w3.org/2005/Atom" xmlns:news="http://itunes.apple.com/2011/Newsstand">
+<channel><title>Rich &amp; RSS</title><description>About</description><link>https://example.invalid/</link>
+<lastBuildDate>{DATES[2]}</lastBuildDate><dc:date>{DATES[5]}</dc:date>
+<atom:link rel="next" href="page2.xml"/><atom:link rel="hub" href="/events" type="text/event-stream"/>
+<image><url>logo.png</url></image><itunes:image href="art.jpg"/>
+""" + "".join(f"""<item><title>Item {i}</title><dc:title>DC {i}</dc:title><guid isPermaLink="false">g{i}</guid>
+<pubDate>{date}</pubDate><dc:date>{DATES[5]}</dc:date><atom:published>{DATES[6]}</atom:published><atom:updated>{DATES[7]}</atom:updated>
+<description><![CDATA[<p>Hello <img src="x.png"> world<script>alert("x")</script><style>p {{}}</style><SCRIPT>never closed</p>]]></description><content:encoded>&lt;b&gt;bold&lt;/b&gt;</content:encoded>
+<news:end_date>{DATES[9]}</news:end_date>
+<enclosure url="{i}.zip" type="application/zip" length="{i * 100}" sha256="{'a' * 64}"/><enclosure url="{i}.jpg" type="image/jpeg"/>
+<media:content url="{i}.cbz" type="application/vnd.comicbook+zip" fileSize="99"/><media:content url="{i}m.jpg" medium="image"/>
+<media:thumbnail url="{i}t.jpg"/><itunes:image href="{i}i.jpg"/>
+<atom:link rel="enclosure" href="{i}.epub" type="application/epub+zip" length="5"/>
+<atom:link rel="http://opds-spec.org/acquisition" href="{i}b.zip"/><atom:link rel="alternate" href="{i}.html"/></item>
+""" for i, date in enumerate(DATES)) + "</channel></rss>")
+    write(d, "rss1-rich.rdf", f"""<?xml version="1.0"?>
+<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns="http://purl.org/rss/1.0/"
+ xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:enc="http://purl.oclc.org/net/rss_2.0/enc#">
+<channel rdf:about="https://example.invalid/"><title>RDF</title><dc:date>{DATES[5]}</dc:date></channel>
+<item rdf:about="urn:r1"><title>R1</title><dc:date>{DATES[11]}</dc:date>
+<enc:enclosure rdf:resource="r1.zip" enc:type="application/zip" enc:length="10"/></item></rdf:RDF>""")
+    write(d, "atom-rich.xml", f"""<?xml version="1.0" encoding="utf-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom" xmlns:opds="http://opds-spec.org/2010/catalog" xmlns:dc="http://purl.org/dc/terms/"
+ xmlns:news="http://itunes.apple.com/2011/Newsstand" xmlns:nst="urn:x-newsstand:1" xml:base="https://example.invalid/a/b/">
+<id>urn:rich</id><title type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml">Rich <b>Atom</b></div></title>
+<subtitle type="html">&lt;i&gt;sub&lt;/i&gt;</subtitle><updated>{DATES[6]}</updated><icon>icon.png</icon><logo>logo.png</logo>
+<link rel="next" href="?page=2"/><link rel="push hub" href="../events" type="text/event-stream"/>
+<link rel="subsection" href="sub.xml" type="application/atom+xml;profile=opds-catalog;kind=acquisition" title="Sub"/>
+<link rel="http://opds-spec.org/image" href="cover.jpg"/><link rel="x-stanza-cover-image" href="stanza.jpg"/>
+<news:cover_art_icons><news:cover_art_icon size="SOURCE" src="source.png"/></news:cover_art_icons>
+<nst:binding type="newspaper" edge="bottom"/>
+""" + "".join(f"""<entry xml:base="e{i}/"><id>urn:e{i}</id><title type="html">E&amp;lt;{i}&amp;gt;</title><updated>{date}</updated>
+<published>{DATES[(i + 3) % len(DATES)]}</published><dc:issued>{DATES[(i + 5) % len(DATES)]}</dc:issued>
+<summary type="text">Sum {i}</summary><content type="html">&lt;p&gt;Content&lt;/p&gt;</content>
+<link rel="enclosure" href="{i}.zip" type="application/zip" length="{i}" sha256="{'b' * 64}"/>
+<link rel="http://opds-spec.org/acquisition/open-access" href="{i}.epub" type="application/epub+zip"/>
+<link rel="http://opds-spec.org/acquisition" href="{i}.pdf" type="application/pdf"/>
+<link rel="http://opds-spec.org/image/thumbnail" href="{i}t.png"/><link rel="http://opds-spec.org/image" href="{i}.png"/>
+<link rel="x-stanza-cover-image-thumbnail" href="{i}st.png"/><link href="{i}.html"/>
+<news:end_date>{DATES[9]}</news:end_date><news:cover_art_icons><news:cover_art_icon size="SOURCE" src="{i}src.png"/></news:cover_art_icons>
+</entry>
+""" for i, date in enumerate(DATES)) + """<entry xml:base="urn:isbn:0451450523"><id>urn:src</id><title>Content by reference</title>
+<content src="issue.zip" type="application/zip"/></entry></feed>""")
+    # A web page that announces its feeds (one clear error naming them), and one that does not.
+    write(d, "html-announces.html", '<!DOCTYPE html><html><head><base href="/site/"><title>Site</title>'
+          '<link rel="alternate" type="application/rss+xml" href="feed.xml"><link rel="Alternate feed" '
+          'type="Application/Atom+XML; charset=utf-8" href="atom.xml"><link rel="alternate" type="application/rss+xml" '
+          'href="feed.xml"><link rel="alternate" type="text/html" href="fr.html"><link rel="stylesheet" href="s.css">'
+          '</head><body><p>Hi</p></body></html>')
+    write(d, "html-plain.html", "<html><body><p>No feed here.</p></body></html>")
+    # Elements nested past Markup's limit, inside an item; a UTF-16 declaration on ASCII bytes.
+    write(d, "rss-deep.xml", '<rss version="2.0"><channel><title>Deep</title><item><title>A</title><description>'
+          + "<b>" * 300 + "x" + "</b>" * 300 + '</description><enclosure url="a.zip" type="application/zip"/></item></channel></rss>')
+    write(d, "rss-utf16-declared.xml", '<?xml version="1.0" encoding="UTF-16"?><rss version="2.0"><channel><title>T</title>'
+          '<item><title>A</title><enclosure url="a.zip"/></item></channel></rss>')
+    # A binary property list nested past the reader's depth limit.
+    nested = {"issues": [{"Name": "n", "Content": "n.zip"}]}
+    for _ in range(40):
+        nested = {"issues": [nested]}
+    write(d, "binary-plist-deep.plist", plistlib.dumps(nested, fmt=plistlib.FMT_BINARY))
 
 
 def png(image, **options):
