@@ -5,7 +5,8 @@
 // Three differential checks trap on a disagreement:
 // - the entries the parser streams (and calls final) are exactly the document's entries,
 //   and streaming changes nothing in the document;
-// - tokenizing on a second thread (what feeds of 256 KiB or more get) changes nothing;
+// - tokenizing on a second thread (what feeds of 256 KiB or more get) changes nothing
+//   (checked for one input in eight);
 // - every streamed element (a flat node table) reads exactly like the same element of the
 //   tree the document gives when nothing is streamed.
 @testable import Feeds
@@ -33,13 +34,17 @@ public func fuzzFeed(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
             precondition(streamed == document.entries, "entries streamed as final differ from the document's")
         }
     }
-    let threads = threadCount()
-    let aside = try? FeedParser.parse(data, url: base, sink: nil, pipelined: true)
-    waitForThreads(toNumber: threads)
-    precondition((aside == nil) == (document == nil), "the second-thread tokenizer changed whether the feed reads")
-    if let document, let aside {
-        precondition(aside.entries == document.entries, "the second-thread tokenizer changed the entries")
-        precondition(aside.problems == document.problems, "the second-thread tokenizer changed the problems")
+    // A thread per input costs three quarters of the fuzzer's speed under ASan: one input
+    // in eight (by its length, so a saved input repeats what it did) takes that path.
+    if count % 8 == 0 {
+        let threads = threadCount()
+        let aside = try? FeedParser.parse(data, url: base, sink: nil, pipelined: true)
+        waitForThreads(toNumber: threads)
+        precondition((aside == nil) == (document == nil), "the second-thread tokenizer changed whether the feed reads")
+        if let document, let aside {
+            precondition(aside.entries == document.entries, "the second-thread tokenizer changed the entries")
+            precondition(aside.problems == document.problems, "the second-thread tokenizer changed the problems")
+        }
     }
     compareStreamedNodes(data)
     return 0
