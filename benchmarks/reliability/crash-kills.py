@@ -94,7 +94,12 @@ class Run:
         if issues.is_dir() and any(n.startswith(".") for n in os.listdir(issues)):
             return "install"
         partial = self.home / "cache" / "partial"
-        sizes = [p.stat().st_size for p in partial.glob("*.part")] if partial.is_dir() else []
+        sizes = []
+        for part in partial.glob("*.part") if partial.is_dir() else []:
+            try:
+                sizes.append(part.stat().st_size)
+            except FileNotFoundError:
+                pass  # installed or removed by the agent since the listing
         full = {len((self.served / s).read_bytes()) for s in self.sources}
         if any(s in full for s in sizes):
             return "verify"
