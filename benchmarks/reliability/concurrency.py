@@ -47,6 +47,11 @@ def atom(title, urn, entries):
                 for i, (name, href) in enumerate(entries)) + "</feed>")
 
 
+def mentions_trouble(text):
+    """What a user must never see: the library locked or busy."""
+    return "locked" in text.lower() or "busy" in text.lower()
+
+
 # The shelf's publication: two of its issues are installed for reading.
 DESK = [f"desk-{k}" for k in range(4)]
 DESK_READ = ["desk-1", "desk-0"]
@@ -66,11 +71,26 @@ class Run:
     def cli(self, role, *arguments):
         result = subprocess.run([self.args.binary, *arguments], env=self.env, capture_output=True, text=True, timeout=120)
         text = result.stdout + result.stderr
+        self.count(role)
+        if result.returncode != 0 or mentions_trouble(text):
+            self.fail(f"{role}: newsstand {' '.join(arguments)} → {result.returncode}: {text.strip()[:300]}")
+        return result
+
+    def count(self, role):
         with self.lock:
             self.counts[role] = self.counts.get(role, 0) + 1
-            if result.returncode != 0 or "locked" in text.lower() or "busy" in text.lower():
-                self.failures.append(f"{role}: newsstand {' '.join(arguments)} → {result.returncode}: {text.strip()[:300]}")
-        return result
+
+    def fail(self, message):
+        with self.lock:
+            self.failures.append(message)
+
+    def query(self, sql, arguments=()):
+        """Rows of the library, read-only, as another process would read them."""
+        db = sqlite3.connect(f"file:{self.home / 'data' / 'library.sqlite'}?mode=ro", uri=True, timeout=10)
+        try:
+            return db.execute(sql, arguments).fetchall()
+        finally:
+            db.close()
 
     def running(self):
         return time.monotonic() < self.deadline
@@ -118,54 +138,54 @@ class Run:
         installed issue every third round."""
         self.toggles = {name: 0 for name in DESK}
         self.opened = set()
-        database = self.home / "data" / "library.sqlite"
         # Desk's two queued issues are installed by the agent in the first seconds.
-        while self.running() and self.available(database, DESK_READ) < len(DESK_READ):
+        marks = ",".join("?" * len(DESK_READ))
+        while self.running() and len(self.query(
+                f"SELECT id FROM issue WHERE status = 'available' AND name IN ({marks})", DESK_READ)) < len(DESK_READ):
             time.sleep(0.1)
         # The shelf's order (subscription order: the samples, subscribed by the first
         # command, then Desk; later subscriptions come after it) and the store's (newest first).
-        db = sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=10)
-        shelf = [title for (title,) in db.execute("SELECT title FROM publication ORDER BY addedAt, id")]
-        store = [name for (name,) in db.execute("SELECT name FROM issue WHERE name LIKE 'desk-%' ORDER BY date DESC, id DESC")]
-        db.close()
+        shelf = [title for (title,) in self.query("SELECT title FROM publication ORDER BY addedAt, id")]
+        store = [name for (name,) in self.query("SELECT name FROM issue WHERE name LIKE 'desk-%' ORDER BY date DESC, id DESC")]
         to_desk = ["Home"] + ["Right"] * shelf.index("Desk")
         server = f"newsstand-concurrency-{os.getpid()}"
 
         def tmux(*arguments):
             return subprocess.run(["tmux", "-L", server, *arguments], capture_output=True, text=True)
 
-        def screen(role):
+        def screen(after):
             pane = tmux("capture-pane", "-p", "-t", "s").stdout
-            with self.lock:
-                self.counts[role] = self.counts.get(role, 0) + 1
-                if any(word in pane.lower() for word in ("locked", "busy", "sqlite", "library:")):
-                    self.failures.append(f"shelf screen after {role}: {pane.strip()[-400:]}")
+            # The shelf shows a library error on its status line as "library: …", others as
+            # the error itself ("SQLite error …").
+            if mentions_trouble(pane) or "library:" in pane.lower() or "sqlite" in pane.lower():
+                self.fail(f"shelf screen after {after}: {pane.strip()[-400:]}")
             return pane
 
-        environment = [arg for key in ("NEWSSTAND_HOME", "NEWSSTAND_RESOURCES") for arg in ("-e", f"{key}={self.env[key]}")]
-        tmux("-f", "/dev/null", "new-session", "-d", "-s", "s", "-x", "120", "-y", "40", *environment,
+        tmux("-f", "/dev/null", "new-session", "-d", "-s", "s", "-x", "120", "-y", "40",
+             "-e", f"NEWSSTAND_HOME={self.home}", "-e", f"NEWSSTAND_RESOURCES={self.env['NEWSSTAND_RESOURCES']}",
              "-e", "LANG=C.UTF-8", f"env TERM=xterm-256color {self.args.binary}")
         try:
             pane = ""
             while "NEWSSTAND" not in pane and self.running():
-                pane = screen("shelf start")
+                pane = screen("start")
                 time.sleep(0.1)
             if "NEWSSTAND" not in pane:
-                with self.lock:
-                    self.failures.append(f"the shelf never showed: {pane.strip()[:300]!r}")
+                self.fail(f"the shelf never showed: {pane.strip()[:300]!r}")
             round_number = 0
             while self.running():
                 index = round_number % len(store)
                 tmux("send-keys", "-t", "s", *to_desk, "Enter", "Home", *["Down"] * index, "p")
                 self.toggles[store[index]] += 1
+                self.count("shelf pin")
                 time.sleep(0.15)
-                screen("shelf pin")
+                screen("a pin")
                 if round_number % 3 == 0:
                     name = DESK_READ[round_number // 3 % len(DESK_READ)]
                     tmux("send-keys", "-t", "s", "Home", *["Down"] * store.index(name), "Enter", "Space", "Space")
                     self.opened.add(name)
+                    self.count("shelf read")
                     time.sleep(0.3)
-                    screen("shelf read")
+                    screen("a reading")
                     tmux("send-keys", "-t", "s", "q")
                 tmux("send-keys", "-t", "s", "Escape")
                 time.sleep(0.1)
@@ -177,21 +197,9 @@ class Run:
                     break
                 time.sleep(0.1)
             else:
-                with self.lock:
-                    self.failures.append("the shelf did not quit within 30 s of Q")
+                self.fail("the shelf did not quit within 30 s of Q")
         finally:
             tmux("kill-server")
-
-    @staticmethod
-    def available(database, names):
-        try:
-            db = sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=10)
-            marks = ",".join("?" * len(names))
-            (count,) = db.execute(f"SELECT count(*) FROM issue WHERE status = 'available' AND name IN ({marks})", names).fetchone()
-            db.close()
-            return count
-        except sqlite3.Error:
-            return 0
 
     def reader(self):
         while self.running():
@@ -200,8 +208,7 @@ class Run:
                 listed = json.loads(result.stdout)
             except ValueError:
                 listed = []
-                with self.lock:
-                    self.failures.append(f"reader: issues --json printed invalid JSON: {result.stdout[:200]!r}")
+                self.fail(f"reader: issues --json printed invalid JSON: {result.stdout[:200]!r}")
             # Only what the listing called available: an issue still downloading is
             # rightly refused with an error.
             available = [row["name"] for row in listed
@@ -247,17 +254,16 @@ class Run:
             # Let the agent catch up, then stop it the polite way and let a plain agent finish.
             agent.send_signal(signal.SIGTERM)
             agent_output, _ = agent.communicate(timeout=60)
-            if "locked" in agent_output.lower() or "busy" in agent_output.lower():
-                self.failures.append(f"agent: {agent_output[-500:]}")
+            if mentions_trouble(agent_output):
+                self.fail(f"agent: {agent_output[-500:]}")
             self.cli("final", "agent")
             return self.verify(payload)
         finally:
             server.stop()
 
     def verify(self, payload):
-        db = sqlite3.connect(f"file:{self.home / 'data' / 'library.sqlite'}?mode=ro", uri=True)
-        titles = {t for (t,) in db.execute("SELECT title FROM publication")}
-        issues = {name: (i, status) for i, name, status in db.execute("SELECT id, name, status FROM issue")}
+        titles = {t for (t,) in self.query("SELECT title FROM publication")}
+        issues = {name: (i, status) for i, name, status in self.query("SELECT id, name, status FROM issue")}
         missing_subs = [n for n in range(self.subscribed) if f"Sub {n}" not in titles]
         if missing_subs:
             self.failures.append(f"lost subscriptions: {missing_subs}")
@@ -285,7 +291,7 @@ class Run:
         }
         if self.args.shelf:
             desk = {name: (pinned, unread) for name, pinned, unread in
-                    db.execute("SELECT name, pinned, unread FROM issue WHERE name LIKE 'desk-%'")}
+                    self.query("SELECT name, pinned, unread FROM issue WHERE name LIKE 'desk-%'")}
             wrong_pins = [(name, toggles, desk.get(name)) for name, toggles in self.toggles.items()
                           if desk.get(name, (None, None))[0] != toggles % 2]
             if wrong_pins:
