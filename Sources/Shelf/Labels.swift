@@ -1,6 +1,9 @@
 import Foundation
 import NewsstandKit
 
+/// "1 issue", "3 issues": a count with its noun, singular for one.
+func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+
 /// The one label a store tile shows for an issue, in the words of iOS Newsstand.
 enum IssueLabel: Equatable {
     case download

@@ -522,7 +522,7 @@ public final class ShelfApp {
                 do { added += try library.refresh(publication).added.count } catch { failures.append("\(publication.title): \(error)") }
             }
             if failures.isEmpty {
-                box.post(added == 0 ? "Up to date." : "\(added) new issue\(added == 1 ? "" : "s").", isError: false)
+                box.post(added == 0 ? "Up to date." : counted(added, "new issue") + ".", isError: false)
             } else {
                 box.post(failures.joined(separator: "; "), isError: true)
             }

@@ -67,7 +67,7 @@ extension ShelfApp {
     private func drawShelf(into canvas: inout Canvas) {
         let theme = env.theme
         let unread = state.summaries.reduce(0) { $0 + $1.unreadCount }
-        drawTitleBar("NEWSSTAND", right: unread > 0 ? "\(unread) new" : "\(state.summaries.count) publications", into: &canvas)
+        drawTitleBar("NEWSSTAND", right: unread > 0 ? "\(unread) new" : counted(state.summaries.count, "publication"), into: &canvas)
         guard !state.summaries.isEmpty else {
             let message = "No subscriptions yet: newsstand subscribe URL"
             canvas.put(message, x: max(0, (state.width - DisplayWidth.of(message)) / 2), y: state.height / 2, style: theme.dimText)
@@ -117,7 +117,7 @@ extension ShelfApp {
         let title = DisplayWidth.truncate(Sanitizer.clean(publication.title), to: layout.slotWidth - 2)
         let titleX = x + (layout.coverColumns - DisplayWidth.of(title)) / 2
         canvas.put(title, x: titleX, y: titleY, style: selected ? theme.selection : theme.title)
-        let info = summary.unreadCount > 0 ? "\(summary.unreadCount) new" : "\(summary.issueCount) issue\(summary.issueCount == 1 ? "" : "s")"
+        let info = summary.unreadCount > 0 ? "\(summary.unreadCount) new" : counted(summary.issueCount, "issue")
         canvas.put(info, x: x + (layout.coverColumns - DisplayWidth.of(info)) / 2, y: titleY + 1,
                    style: summary.unreadCount > 0 ? theme.sash : theme.dimText)
         if selected {
@@ -157,7 +157,7 @@ extension ShelfApp {
     private func drawStore(into canvas: inout Canvas) {
         let theme = env.theme
         let publication = state.summaries.first { $0.publication.id == state.storePublicationID }?.publication
-        drawTitleBar(Sanitizer.clean(publication?.title ?? "Issues"), right: "\(state.tiles.count) issues", into: &canvas)
+        drawTitleBar(Sanitizer.clean(publication?.title ?? "Issues"), right: counted(state.tiles.count, "issue"), into: &canvas)
         let visible = storeVisibleTiles()
         if state.storeSelection < state.storeScroll { state.storeScroll = state.storeSelection }
         if state.storeSelection >= state.storeScroll + visible { state.storeScroll = state.storeSelection - visible + 1 }

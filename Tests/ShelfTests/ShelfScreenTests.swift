@@ -74,6 +74,24 @@ final class ShelfHarness {
         #expect(screen.contains("q quit"))
     }
 
+    @Test func oneOfAThingIsCountedInTheSingular() throws {
+        let h = try ShelfHarness(samples: false)
+        let feed = h.root.appendingPathComponent("one.atom")
+        try FileManager.default.createDirectory(at: h.root, withIntermediateDirectories: true)
+        try """
+            <feed xmlns="http://www.w3.org/2005/Atom"><title>Single</title><id>urn:single</id>
+            <entry><id>only</id><title>The only issue</title><updated>2026-11-01T00:00:00Z</updated>
+            <link rel="enclosure" type="application/zip" href="only.zip"/></entry></feed>
+            """.write(to: feed, atomically: true, encoding: .utf8)
+        _ = try h.library.subscribe(feedURL: feed)
+        h.app.reload()
+        let shelf = h.settle().text
+        #expect(shelf.contains("1 publication") && !shelf.contains("1 publications"), "\(shelf)")
+        #expect(shelf.contains("1 issue") && !shelf.contains("1 issues"), "\(shelf)")
+        let store = h.key(.enter).text
+        #expect(store.contains("1 issue") && !store.contains("1 issues"), "\(store)")
+    }
+
     @Test func enterOpensTheStoreNewestFirstAndQGoesBack() throws {
         let h = try ShelfHarness()
         let store = h.key(.enter).text
