@@ -187,6 +187,9 @@ public final class Library: @unchecked Sendable {
         registerCacheMigration(&migrator)
         registerPushMigration(&migrator)
         registerShelfMigration(&migrator)
+        migrator.registerMigration("v4-locator: reading places as locators") { db in
+            try db.alter(table: "issue") { t in t.add(column: "locator", .text) }
+        }
         return migrator
     }
 
@@ -337,11 +340,21 @@ public final class Library: @unchecked Sendable {
         }
     }
 
+    /// The place as versions before the locator kept it (to be removed with its last caller).
     public func saveReadingPosition(_ issue: Issue, position: String, progress: Double) throws {
         guard let id = issue.id else { return }
         try write { db in
             try db.execute(sql: "UPDATE issue SET readingPosition = ?, readingProgress = ? WHERE id = ?",
                            arguments: [position, max(0, min(1, progress)), id])
+        }
+    }
+
+    /// Keeps the reader's place; the store's progress bar shows its total progression.
+    public func saveLocator(_ locator: Locator, for issue: Issue) throws {
+        guard let id = issue.id else { return }
+        try write { db in
+            try db.execute(sql: "UPDATE issue SET locator = ?, readingProgress = ? WHERE id = ?",
+                           arguments: [locator, locator.totalProgression, id])
         }
     }
 

@@ -58,9 +58,12 @@ public struct Issue: Codable, Sendable, Equatable, Identifiable, FetchableRecord
     public var evicted: Bool
     public var downloadedAt: Date?
     public var lastOpenedAt: Date?
-    /// Where the reader was: JSON of `ReadingPosition`.
+    /// Where the reader was, as versions before the locator saved it (read once, to
+    /// migrate to `locator`; never written any more).
     public var readingPosition: String?
     public var readingProgress: Double?
+    /// Where the reader is (see `Locator`); nil until the issue is first read.
+    public var locator: Locator?
     public var lastError: String?
     /// Bytes of the installed content, measured on disk after the install (nil: not yet).
     public var contentSize: Int64?
@@ -89,7 +92,7 @@ public struct Issue: Codable, Sendable, Equatable, Identifiable, FetchableRecord
         enum Column: Int, CaseIterable {
             case id, publicationId, name, date, title, summary, coverURL, contentURL, contentType, contentLength,
                  sha256, status, unread, pinned, evicted, downloadedAt, lastOpenedAt, readingPosition,
-                 readingProgress, lastError, contentSize
+                 readingProgress, lastError, contentSize, locator
         }
         private var positions: [Int] = []
 
@@ -130,6 +133,7 @@ public struct Issue: Codable, Sendable, Equatable, Identifiable, FetchableRecord
         readingProgress = try row.decode(atIndex: columns[.readingProgress])
         lastError = try row.decode(atIndex: columns[.lastError])
         contentSize = try row.decode(atIndex: columns[.contentSize])
+        locator = try row.decode(atIndex: columns[.locator])
     }
 
     /// Many issues at once: the column positions are found once for the statement, not

@@ -1,0 +1,77 @@
+import Foundation
+import GRDB
+
+/// Where a reader is in an issue, whatever the window, the text width or the view (after
+/// Readium's Locator, so that places can later be synced with servers): the resource, how
+/// far through it, how far through the whole issue, the page for paged content, the exact
+/// words at the top of the screen, and when the reader was there.
+public struct Locator: Codable, Equatable, Sendable {
+    /// The resource's path in the issue's reading order (an article's file, a comic's page).
+    public var resource: String
+    /// 0…1 through that resource.
+    public var progression: Double
+    /// 0…1 through the whole issue (the store's reading-progress bar shows it).
+    public var totalProgression: Double
+    /// Paged content (comic and PDF pages): the page, counted from 0.
+    public var page: Int?
+    /// Reflowed text: the block and the character offset in it at the top of the screen,
+    /// so another width or window keeps the same words in view.
+    public var text: TextPlace?
+    /// When the reader was here: of two places for one issue, the newer wins.
+    public var updated: Date
+
+    public struct TextPlace: Codable, Equatable, Sendable {
+        public var block: Int
+        public var offset: Int
+        public init(block: Int, offset: Int) { self.block = max(0, block); self.offset = max(0, offset) }
+    }
+
+    public init(resource: String, progression: Double, totalProgression: Double, page: Int? = nil,
+                text: TextPlace? = nil, updated: Date) {
+        self.resource = resource
+        self.progression = Locator.unit(progression)
+        self.totalProgression = Locator.unit(totalProgression)
+        self.page = page.map { max(0, $0) }
+        self.text = text
+        self.updated = updated
+    }
+
+    private static func unit(_ value: Double) -> Double { value.isFinite ? max(0, min(1, value)) : 0 }
+
+    /// The JSON kept in the library.
+    public var json: String {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = .sortedKeys
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    public init?(json: String) {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        guard let value = try? decoder.decode(Locator.self, from: Data(json.utf8)) else { return nil }
+        self = value
+    }
+
+    /// A place saved by versions before the locator: `{article, line, block?, offset?,
+    /// width?, page?}` with the article as an index into the reading order. The text width
+    /// it held is a preference, not a place, and is left behind.
+    public init?(legacyPosition json: String, readingOrder: [String], progress: Double?, updated: Date) {
+        struct Legacy: Decodable { var article: Int; var line: Int?; var block: Int?; var offset: Int?; var page: Int? }
+        guard let legacy = try? JSONDecoder().decode(Legacy.self, from: Data(json.utf8)), !readingOrder.isEmpty else { return nil }
+        let isPaged = legacy.page != nil
+        let index = max(0, min(readingOrder.count - 1, legacy.page ?? legacy.article))
+        self.init(resource: readingOrder[index], progression: 0,
+                  totalProgression: progress ?? Double(index) / Double(readingOrder.count),
+                  page: isPaged ? index : nil,
+                  text: legacy.block.map { TextPlace(block: $0, offset: legacy.offset ?? 0) },
+                  updated: updated)
+    }
+}
+
+extension Locator: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { json.databaseValue }
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Locator? {
+        String.fromDatabaseValue(dbValue).flatMap { Locator(json: $0) }
+    }
+}
