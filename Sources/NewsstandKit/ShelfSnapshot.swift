@@ -10,6 +10,8 @@ public struct PublicationSummary: Sendable, Equatable {
     public var newestAvailable: Issue?
     /// Newest available issue's cover, else the publication's default cover (local files only).
     public var coverFile: URL?
+    /// The newest issue whatever its state: `d` on the shelf downloads it without a query.
+    public var newestIssue: Issue? = nil
 }
 
 /// What the store shows of one issue: the issue and its current or last download. Its
@@ -86,7 +88,7 @@ enum CoverFileName {
 /// downloads and publications, not 20,000 issues.
 public final class ShelfReader {
     public let library: Library
-    private var counted: (version: IssuesVersion, counts: [Int64: (issues: Int, unread: Int)], newest: [Int64: Issue])?
+    private var counted: (version: IssuesVersion, counts: [Int64: (issues: Int, unread: Int)], newest: [Int64: Issue], latest: [Int64: Issue])?
     private var listed: (version: IssuesVersion, publicationID: Int64, issues: [Issue])?
     /// How many times issue rows were read (for tests).
     public private(set) var issueReads = 0
@@ -115,7 +117,15 @@ public final class ShelfReader {
                             ORDER BY date DESC, id DESC LIMIT 1)
                     FROM publication)
                 """)
-            return (publications, (version, counts, Dictionary(newest.map { ($0.publicationId ?? -1, $0) }, uniquingKeysWith: { first, _ in first })))
+            let latest = try Issue.fetchAll(db, sql: """
+                SELECT * FROM issue WHERE id IN (
+                    SELECT (SELECT id FROM issue WHERE publicationId = publication.id ORDER BY date DESC, id DESC LIMIT 1)
+                    FROM publication)
+                """)
+            func byPublication(_ issues: [Issue]) -> [Int64: Issue] {
+                Dictionary(issues.map { ($0.publicationId ?? -1, $0) }, uniquingKeysWith: { first, _ in first })
+            }
+            return (publications, (version, counts, byPublication(newest), byPublication(latest)))
         }
         self.counted = counted
         return publications.map { publication in
@@ -123,7 +133,8 @@ public final class ShelfReader {
             let available = counted.newest[id]
             let cover = available.flatMap { library.localFile(forCover: $0.coverURL) } ?? library.localFile(forCover: publication.coverURL)
             return PublicationSummary(publication: publication, issueCount: counted.counts[id]?.issues ?? 0,
-                                      unreadCount: counted.counts[id]?.unread ?? 0, newestAvailable: available, coverFile: cover)
+                                      unreadCount: counted.counts[id]?.unread ?? 0, newestAvailable: available, coverFile: cover,
+                                      newestIssue: counted.latest[id])
         }
     }
 

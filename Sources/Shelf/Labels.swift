@@ -52,17 +52,9 @@ enum TileMark {
 }
 
 enum Format {
-    static func bytes(_ count: Int64) -> String {
-        let value = Double(count)
-        if value < 1024 { return "\(count) B" }
-        if value < 1024 * 1024 { return String(format: "%.0f KB", value / 1024) }
-        if value < 1024 * 1024 * 1024 { return String(format: "%.1f MB", value / 1024 / 1024) }
-        return String(format: "%.2f GB", value / 1024 / 1024 / 1024)
-    }
-
     static func speed(_ bytesPerSecond: Double?) -> String {
         guard let bytesPerSecond, bytesPerSecond > 0 else { return "" }
-        return bytes(Int64(bytesPerSecond)) + "/s"
+        return ByteSize.format(Int64(bytesPerSecond)) + "/s"
     }
 
     /// "20 Nov 2026" in UTC. By hand: the first DateFormatter costs ~10 ms (ICU), on the

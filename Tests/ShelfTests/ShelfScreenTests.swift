@@ -47,11 +47,12 @@ final class ShelfHarness {
 
     func key(_ key: Key) -> Canvas { send(.key(key)) }
 
-    /// Waits for covers and library changes to arrive, then draws.
+    /// Waits for the effects asked for to run and their results, library changes and
+    /// finished covers to arrive, then draws.
     func settle() -> Canvas {
         for _ in 0..<20 {
+            app.finishEffects()
             if !app.pollChanges() { break }
-            Thread.sleep(forTimeInterval: 0.01)
         }
         return app.render()
     }

@@ -1,0 +1,66 @@
+import Foundation
+import NewsstandKit
+import Terminal
+
+extension ShelfApp {
+    /// What happened: input, the library as read, and the results of effects.
+    enum Message {
+        case key(Key)
+        case mouse(MouseButton, x: Int, y: Int)
+        case resize(width: Int, height: Int)
+        /// The library changed (this process wrote, or the change token moved): read it again.
+        case libraryChanged
+        /// What the run loop read for the screens.
+        case libraryRead(LibraryRead)
+        /// A cover finished rendering: only the picture changes.
+        case coverReady
+        case refreshed(added: Int, failures: [String])
+        case effectFailed(String)
+        /// The user's `x` … `y` removed this issue's content.
+        case contentRemoved(Issue)
+        /// A push alert no shelf has shown yet.
+        case alert(String)
+        /// Marked opened and its content still there: the reader may open it.
+        case issueOpened(Issue)
+        /// Removed (to save space) between the tap and the open.
+        case issueGone(Issue)
+        case readerOpened(ReaderAdapter)
+    }
+
+    /// What the run loop read from the library (outside `update`): the shelf, the open
+    /// store's issues, and how the downloads it watched ended.
+    struct LibraryRead {
+        var summaries: [PublicationSummary]?
+        /// The store's issues and whose they are.
+        var store: (publicationID: Int64, tiles: [IssueTile])?
+        /// Issues with a download queued or running now.
+        var pendingDownloads: Set<Int64>?
+        /// The watched issues whose download is no longer pending, as they are now.
+        var finishedDownloads: [Issue] = []
+        var error: String?
+    }
+
+    /// What must be done, as values: `update` returns them, the app performs them (the
+    /// library's writes and refreshes on the effect runner, reads for the screen in the run loop).
+    enum Effect: Equatable {
+        case enqueue(issueID: Int64)
+        case startAgent
+        case setPinned(issueID: Int64, Bool)
+        /// Marks the issue opened (unless the library is read-only) and checks its content is there.
+        case markOpened(Issue)
+        case evictContent(issueID: Int64)
+        /// Refreshes these publications' feeds (one, or all of them).
+        case refresh([Publication])
+        case saveReadingPlace(issueID: Int64, Locator)
+        /// Takes the newest push alert not shown yet.
+        case takeAlert
+        /// Reads the shelf and the open store for the screens (in the run loop).
+        case readLibrary
+        /// Reads the open store's issues only (opening a store changes nothing on the shelf).
+        case readStore
+        /// Opens the issue's content in the reader (in the run loop).
+        case openReader(Issue)
+        /// Ctrl-Z: hands the terminal back to the shell.
+        case suspend
+    }
+}

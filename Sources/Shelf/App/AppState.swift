@@ -1,0 +1,71 @@
+import Foundation
+import TextLayout
+import NewsstandKit
+import Terminal
+
+extension ShelfApp {
+    /// The screens the app routes keys and messages to; a catalog screen joins them later.
+    enum Screen: Hashable { case shelf, store, reader, help }
+
+    /// Everything the screens show, in one value: `update` changes it, `view` draws it.
+    struct State {
+        var keyBindings: KeyBindings = .defaults
+        var screen: Screen = .shelf
+        var previousScreen: Screen = .shelf
+        var width = 80
+        var height = 24
+
+        /// The library as last read, before the filter.
+        var allSummaries: [PublicationSummary] = []
+        var allTiles: [IssueTile] = []
+        /// What the screens show of it: titles matching the filter.
+        var summaries: [PublicationSummary] = []
+        var tiles: [IssueTile] = []
+
+        var shelfSelection = 0
+        var storePublicationID: Int64?
+        var storeSelection = 0
+        /// The first tile shown; follows the selection (see `StoreScreen.followSelection`).
+        var storeScroll = 0
+
+        var status: String?
+        var statusIsError = false
+        /// `x` asked whether to remove this issue's content; the next key answers.
+        var confirmRemoval: Int64?
+        /// `/`: only titles containing this are shown (case-insensitive).
+        var filter = ""
+        var editingFilter = false
+        var quit = false
+
+        /// Issues with a download queued or running when the library was last read.
+        var watchedDownloads: Set<Int64> = []
+        /// Each publication's last feed error as last read (nil inside: none), so only a new one is reported.
+        var feedErrors: [Int64: String?] = [:]
+
+        /// The open issue while reading.
+        var reader: ReaderAdapter?
+
+        init(keyBindings: KeyBindings = .defaults, width: Int = 80, height: Int = 24) {
+            self.keyBindings = keyBindings
+            self.width = width
+            self.height = height
+        }
+
+        var selectedSummary: PublicationSummary? {
+            summaries.indices.contains(shelfSelection) ? summaries[shelfSelection] : nil
+        }
+
+        var selectedTile: IssueTile? {
+            tiles.indices.contains(storeSelection) ? tiles[storeSelection] : nil
+        }
+
+        var isTooSmall: Bool { width < ShelfApp.minimumSize.width || height < ShelfApp.minimumSize.height }
+
+        mutating func setStatus(_ text: String?, error: Bool = false) {
+            status = text.map { Sanitizer.clean($0) }
+            statusIsError = error
+        }
+    }
+
+    static let minimumSize = (width: 40, height: 12)
+}

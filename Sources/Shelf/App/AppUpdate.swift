@@ -1,0 +1,274 @@
+import Foundation
+import NewsstandKit
+import Terminal
+
+extension ShelfApp {
+    /// The one place state changes: a message in, the effects to perform out. Pure: no
+    /// library, no clock, no I/O (the reader adapter aside, until the new reader lands).
+    static func update(_ state: inout State, _ message: Message) -> [Effect] {
+        let effects = route(&state, message)
+        StoreScreen.followSelection(&state)
+        return effects
+    }
+
+    private static func route(_ state: inout State, _ message: Message) -> [Effect] {
+        switch message {
+        case .resize(let width, let height):
+            state.width = width
+            state.height = height
+            return []
+        case .mouse(let button, let x, let y):
+            return mouse(&state, button, x: x, y: y)
+        case .key(let key):
+            return self.key(&state, key)
+        case .libraryChanged:
+            return [.readLibrary]
+        case .libraryRead(let read):
+            return apply(read, to: &state)
+        case .coverReady:
+            return []
+        case .refreshed(let added, let failures):
+            if failures.isEmpty {
+                state.setStatus(added == 0 ? "Up to date." : counted(added, "new issue") + ".")
+            } else {
+                state.setStatus(failures.joined(separator: "; "), error: true)
+            }
+            return [.readLibrary]
+        case .effectFailed(let text):
+            state.setStatus(text, error: true)
+            return [.readLibrary]
+        case .contentRemoved(let issue):
+            state.setStatus("Removed the content of “\(issue.title)”; tap to download it again.")
+            return [.readLibrary]
+        case .alert(let text):
+            // A push alert (breaking news) goes to the status line once.
+            state.setStatus("▶ " + text)
+            return []
+        case .issueOpened(let issue):
+            return [.openReader(issue)]
+        case .issueGone(let issue):
+            state.setStatus("“\(issue.title)” was removed to save space; tap to download it again.", error: true)
+            return [.readLibrary]
+        case .readerOpened(let reader):
+            state.reader = reader
+            state.screen = .reader
+            state.setStatus(nil)
+            return [.readLibrary]
+        }
+    }
+
+    // MARK: Keys
+
+    private static func key(_ state: inout State, _ key: Key) -> [Effect] {
+        if key == .control("c") { state.quit = true; return [] }
+        if key == .control("z") { return [.suspend] }
+        if state.editingFilter { editFilter(&state, key); return [] }
+        if let id = state.confirmRemoval {
+            state.confirmRemoval = nil
+            if key == .character("y") || key == .character("Y") { return [.evictContent(issueID: id)] }
+            state.setStatus("Kept.")
+            return []
+        }
+        switch state.screen {
+        case .shelf, .store:
+            guard let action = state.keyBindings.action(for: key, on: state.screen) else { return [] }
+            return perform(action, key: key, on: &state)
+        case .reader:
+            return readerKey(&state, key)
+        case .help:
+            state.screen = state.previousScreen
+            return []
+        }
+    }
+
+    /// An action on the shelf or in a store: what both share here, the rest in each screen.
+    private static func perform(_ action: Action, key: Key, on state: inout State) -> [Effect] {
+        switch action {
+        case .refresh, .refreshAll:
+            return refresh(&state, all: action == .refreshAll)
+        case .filter:
+            state.editingFilter = true
+            state.setStatus("/" + state.filter)
+            return []
+        case .nextNew:
+            selectNextNew(&state)
+            return []
+        case .help:
+            showHelp(&state)
+            return []
+        case .quit:
+            state.quit = true
+            return []
+        case .back where key == .escape && !state.filter.isEmpty:
+            // Escape takes a filter away before it leaves the screen.
+            editFilter(&state, .escape)
+            return []
+        default:
+            return state.screen == .shelf ? ShelfScreen.perform(action, key: key, on: &state)
+                                          : StoreScreen.perform(action, on: &state)
+        }
+    }
+
+    /// The reader gets every key the app does not take: leaving, quitting and help are the app's.
+    private static func readerKey(_ state: inout State, _ key: Key) -> [Effect] {
+        guard let reader = state.reader else { state.screen = .store; return [] }
+        var effects: [Effect] = []
+        for effect in reader.update(key, bindings: state.keyBindings, width: state.width, height: state.height) {
+            switch effect {
+            case .save(let locator):
+                if let id = reader.issue.id { effects.append(.saveReadingPlace(issueID: id, locator)) }
+            case .leave:
+                state.reader = nil
+                state.screen = .store
+                effects.append(.readLibrary)
+            case .quit:
+                state.quit = true
+            case .help:
+                showHelp(&state)
+            }
+        }
+        return effects
+    }
+
+    static func showHelp(_ state: inout State) {
+        state.previousScreen = state.screen
+        state.screen = .help
+    }
+
+    // MARK: Mouse
+
+    private static func mouse(_ state: inout State, _ button: MouseButton, x: Int, y: Int) -> [Effect] {
+        switch button {
+        case .wheelUp, .wheelDown:
+            // Scrolling only moves; it never opens or marks anything read.
+            let step = button == .wheelUp ? -1 : 1
+            switch state.screen {
+            case .shelf: ShelfScreen.move(&state, by: step)
+            case .store: StoreScreen.move(&state, by: step)
+            case .reader: state.reader?.scroll(by: step * 3, height: state.height)
+            case .help: break
+            }
+            return []
+        case .left:
+            guard !state.isTooSmall else { return [] }
+            switch state.screen {
+            case .shelf:
+                guard let index = ShelfScreen.publication(at: x, y, in: state) else { return [] }
+                if state.shelfSelection == index { return StoreScreen.open(&state) }
+                state.shelfSelection = index
+                return []
+            case .store:
+                guard let index = StoreScreen.tile(at: x, y, in: state) else { return [] }
+                state.storeSelection = index
+                return StoreScreen.tapSelected(&state, allowRead: true)
+            case .reader, .help:
+                return []
+            }
+        default:
+            return []
+        }
+    }
+
+    // MARK: Filter, next new, refresh
+
+    /// Typing a filter: characters add, Backspace removes, Enter keeps it, Escape clears it.
+    static func editFilter(_ state: inout State, _ key: Key) {
+        switch key {
+        case .enter:
+            state.editingFilter = false
+        case .escape:
+            state.editingFilter = false
+            state.filter = ""
+        case .backspace:
+            if !state.filter.isEmpty { state.filter.removeLast() }
+        case .character(let character):
+            state.filter.append(character)
+        default:
+            return
+        }
+        state.setStatus(state.editingFilter ? "/" + state.filter
+                        : (state.filter.isEmpty ? nil : "Showing titles with “\(state.filter)” (/ then Escape shows all)"))
+        applyFilter(&state)
+    }
+
+    /// `n`: the next publication with unread issues, or the next NEW issue in a store.
+    private static func selectNextNew(_ state: inout State) {
+        let onShelf = state.screen == .shelf
+        let flags = onShelf ? state.summaries.map { $0.unreadCount > 0 }
+                            : state.tiles.map { $0.issue.unread && $0.issue.status == .available }
+        let current = onShelf ? state.shelfSelection : state.storeSelection
+        guard !flags.isEmpty else { return }
+        for step in 1...flags.count where flags[(current + step) % flags.count] {
+            let index = (current + step) % flags.count
+            if onShelf { state.shelfSelection = index } else { state.storeSelection = index }
+            return
+        }
+        state.setStatus("Nothing new.")
+    }
+
+    private static func refresh(_ state: inout State, all: Bool) -> [Effect] {
+        let targets: [Publication] = all ? state.summaries.map(\.publication)
+            : (state.storePublicationID.flatMap { id in state.summaries.first { $0.publication.id == id }?.publication }
+               ?? state.selectedSummary?.publication).map { [$0] } ?? []
+        guard !targets.isEmpty else { return [] }
+        state.setStatus(all ? "Refreshing all publications…" : "Refreshing “\(targets[0].title)”…")
+        return [.refresh(targets)]
+    }
+
+    // MARK: The library as read
+
+    private static func apply(_ read: LibraryRead, to state: inout State) -> [Effect] {
+        var effects: [Effect] = []
+        if let summaries = read.summaries {
+            reportBackgroundErrors(read, summaries: summaries, in: &state)
+            state.allSummaries = summaries
+            // A change anywhere may be a push alert to show.
+            effects.append(.takeAlert)
+        }
+        if let store = read.store, store.publicationID == state.storePublicationID {
+            state.allTiles = store.tiles
+        } else if state.storePublicationID == nil {
+            state.allTiles = []
+        }
+        if let error = read.error { state.setStatus("library: \(error)", error: true) }
+        applyFilter(&state)
+        return effects
+    }
+
+    /// Failures of work done elsewhere (the agent's downloads and feed polls, another
+    /// process's refresh) reach the status line when they happen, once each.
+    private static func reportBackgroundErrors(_ read: LibraryRead, summaries: [PublicationSummary], in state: inout State) {
+        for issue in read.finishedDownloads where issue.status == .none {
+            if let error = issue.lastError { state.setStatus("Download of “\(issue.title)” failed: \(error)", error: true) }
+        }
+        if let pending = read.pendingDownloads { state.watchedDownloads = pending }
+        for summary in summaries {
+            guard let id = summary.publication.id else { continue }
+            let error = summary.publication.lastError
+            if let previous = state.feedErrors[id], let error, previous != error {
+                state.setStatus("Refreshing “\(summary.publication.title)” failed: \(error)", error: true)
+            }
+            state.feedErrors[id] = .some(error)
+        }
+    }
+
+    /// What the screens show of what was read: titles matching the filter.
+    /// The selection stays on the same publication and issue when the lists change.
+    static func applyFilter(_ state: inout State) {
+        let publication = state.selectedSummary?.publication.id
+        let issue = state.selectedTile?.issue.id
+        let filter = state.filter
+        func matches(_ title: String) -> Bool {
+            title.range(of: filter, options: [.caseInsensitive, .diacriticInsensitive]) != nil
+        }
+        // Without a filter the lists are shared, not copied (a store may hold 20,000 issues).
+        state.summaries = filter.isEmpty ? state.allSummaries : state.allSummaries.filter { matches($0.publication.title) }
+        state.shelfSelection = clamp(publication.flatMap { id in state.summaries.firstIndex { $0.publication.id == id } } ?? state.shelfSelection,
+                                     count: state.summaries.count)
+        state.tiles = filter.isEmpty ? state.allTiles : state.allTiles.filter { matches($0.issue.title) }
+        state.storeSelection = clamp(issue.flatMap { id in state.tiles.firstIndex { $0.issue.id == id } } ?? state.storeSelection,
+                                     count: state.tiles.count)
+    }
+
+    private static func clamp(_ index: Int, count: Int) -> Int { max(0, min(index, count - 1)) }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import NewsstandKit
+import Terminal
+import TextLayout
+
+/// The shelf: every publication's newest cover standing on boards, the selected one marked.
+enum ShelfScreen {
+    struct Layout: Equatable {
+        var coverColumns: Int
+        var coverRows: Int
+        var slotWidth: Int
+        var perRow: Int
+        var unitHeight: Int
+        var left: Int
+    }
+
+    /// Cover size from the window: as large as fits, 2:3 boxes of square half-block pixels.
+    static func layout(width: Int, height: Int) -> Layout {
+        let available = max(1, height - 3)
+        let byHeight = max(6, (available - 4) * 4 / 3)
+        let byWidth = max(6, min(26, (width - 4) / 4 - 4))
+        let columns = min(byHeight, byWidth)
+        let rows = max(4, columns * 3 / 4)
+        let slot = columns + 6
+        let perRow = max(1, (width - 2) / slot)
+        let used = perRow * slot
+        return Layout(coverColumns: columns, coverRows: rows, slotWidth: slot, perRow: perRow,
+                      unitHeight: rows + 4, left: max(1, (width - used) / 2))
+    }
+
+    /// One row of covers on screen: its index among all rows and its top line.
+    struct VisibleRow { var row: Int; var y: Int }
+
+    /// The rows on screen: those up to the selection's, as many as fit below the title bar.
+    /// Drawing and mouse taps both place covers from this.
+    static func visibleRows(_ state: ShelfApp.State, _ layout: Layout) -> [VisibleRow] {
+        let top = 2
+        let visibleRows = max(1, (state.height - top - 2) / layout.unitHeight)
+        let firstRow = max(0, state.shelfSelection / layout.perRow - visibleRows + 1)
+        let rowCount = (state.summaries.count + layout.perRow - 1) / layout.perRow
+        var rows: [VisibleRow] = []
+        for row in firstRow..<max(firstRow, min(rowCount, firstRow + visibleRows + 1)) {
+            let y = top + (row - firstRow) * layout.unitHeight
+            guard y + layout.coverRows + 1 < state.height - 2 else { break }
+            rows.append(VisibleRow(row: row, y: y))
+        }
+        return rows
+    }
+
+    /// The left column of a cover box in its slot.
+    static func coverX(slot: Int, _ layout: Layout) -> Int { layout.left + slot * layout.slotWidth + 2 }
+
+    /// The publication whose cover or title is at a cell, as drawn.
+    static func publication(at x: Int, _ y: Int, in state: ShelfApp.State) -> Int? {
+        let layout = layout(width: state.width, height: state.height)
+        for row in visibleRows(state, layout) {
+            for slot in 0..<layout.perRow {
+                let index = row.row * layout.perRow + slot
+                guard index < state.summaries.count else { break }
+                let box = Rect(x: coverX(slot: slot, layout) - 1, y: row.y, width: layout.coverColumns + 2, height: layout.unitHeight - 1)
+                if box.contains(x: x, y: y) { return index }
+            }
+        }
+        return nil
+    }
+
+    // MARK: Update
+
+    static func move(_ state: inout ShelfApp.State, by delta: Int) {
+        guard !state.summaries.isEmpty else { return }
+        state.shelfSelection = max(0, min(state.summaries.count - 1, state.shelfSelection + delta))
+    }
+
+    static func perform(_ action: Action, key: Key, on state: inout ShelfApp.State) -> [ShelfApp.Effect] {
+        // Up and down move by a row of covers.
+        let columns = layout(width: state.width, height: state.height).perRow
+        switch action {
+        case .moveLeft: move(&state, by: -1)
+        case .moveRight: move(&state, by: 1)
+        case .up: move(&state, by: -columns)
+        case .down: move(&state, by: columns)
+        case .pageUp: move(&state, by: -columns * 2)
+        case .pageDown: move(&state, by: columns * 2)
+        case .first: move(&state, by: -Int.max / 2)
+        case .last: move(&state, by: Int.max / 2)
+        case .tap: return StoreScreen.open(&state)
+        case .download:
+            // The newest issue, as read with the shelf: no query on the key press.
+            if let newest = state.selectedSummary?.newestIssue { return StoreScreen.tap(newest, allowRead: false, on: &state) }
+        case .back:
+            // There is nothing behind the shelf: back quits, except Backspace, which is too easy to hit.
+            if key != .backspace { state.quit = true }
+        default: break
+        }
+        return []
+    }
+
+    // MARK: View
+
+    static func view(_ state: ShelfApp.State, _ context: ShelfApp.ViewContext, into canvas: inout Canvas) {
+        let theme = context.theme
+        let unread = state.summaries.reduce(0) { $0 + $1.unreadCount }
+        Chrome.titleBar("NEWSSTAND", right: unread > 0 ? "\(unread) new" : counted(state.summaries.count, "publication"),
+                        theme: theme, into: &canvas)
+        guard !state.summaries.isEmpty else {
+            let message = "No subscriptions yet: newsstand subscribe URL"
+            canvas.put(message, x: max(0, (state.width - DisplayWidth.of(message)) / 2), y: state.height / 2, style: theme.dimText)
+            return
+        }
+        let layout = layout(width: state.width, height: state.height)
+        for row in visibleRows(state, layout) {
+            let boardY = row.y + layout.coverRows
+            // The shelf board the covers stand on, and its front edge.
+            canvas.fill(Rect(x: 0, y: boardY, width: state.width, height: 1), with: Cell(glyph: "▀", style: theme.shelf))
+            canvas.fill(Rect(x: 0, y: boardY + 1, width: state.width, height: 1), with: Cell(glyph: "▀", style: theme.shelfEdge))
+            for slot in 0..<layout.perRow {
+                let index = row.row * layout.perRow + slot
+                guard index < state.summaries.count else { break }
+                drawPublication(state.summaries[index], selected: index == state.shelfSelection,
+                                x: coverX(slot: slot, layout), y: row.y, layout: layout, context: context, into: &canvas)
+            }
+        }
+    }
+
+    private static func drawPublication(_ summary: PublicationSummary, selected: Bool, x: Int, y: Int, layout: Layout,
+                                        context: ShelfApp.ViewContext, into canvas: inout Canvas) {
+        let theme = context.theme
+        let publication = summary.publication
+        var coverRect = Rect(x: x, y: y, width: layout.coverColumns, height: layout.coverRows)
+        if let picture = context.covers.shelfCover(summary, columns: layout.coverColumns, rows: layout.coverRows) {
+            // Stand the cover on the shelf, centred in its slot, with a shadow on the wall.
+            let px = x + (layout.coverColumns - picture.columns) / 2
+            let py = y + layout.coverRows - picture.rows
+            coverRect = Rect(x: px, y: py, width: picture.columns, height: picture.rows)
+            for row in 1..<max(1, picture.rows) { canvas[px + picture.columns, py + row] = Cell(glyph: "▌", style: theme.coverShadow) }
+            CoverPainter.draw(picture, into: &canvas, x: px, y: py, behind: theme.wall)
+        } else {
+            Chrome.placeholderCover(title: publication.title, rect: coverRect, theme: theme, into: &canvas)
+        }
+        let titleY = y + layout.coverRows + 2
+        let title = DisplayWidth.truncate(Sanitizer.clean(publication.title), to: layout.slotWidth - 2)
+        let titleX = x + (layout.coverColumns - DisplayWidth.of(title)) / 2
+        canvas.put(title, x: titleX, y: titleY, style: selected ? theme.selection : theme.title)
+        let info = summary.unreadCount > 0 ? "\(summary.unreadCount) new" : counted(summary.issueCount, "issue")
+        canvas.put(info, x: x + (layout.coverColumns - DisplayWidth.of(info)) / 2, y: titleY + 1,
+                   style: summary.unreadCount > 0 ? theme.sash : theme.dimText)
+        if selected {
+            canvas.put("▶", x: coverRect.x - 2, y: coverRect.y + coverRect.height / 2, style: theme.title)
+        }
+    }
+}
