@@ -1,0 +1,219 @@
+import Foundation
+import Testing
+import Terminal
+@testable import NewsstandKit
+@testable import Shelf
+
+/// The screens' decisions, with no library: a state and a message in, the new state and
+/// the effects out.
+@Suite struct ShelfUpdateTests {
+    typealias Fixture = ShelfStateFixture
+
+    @Test func pInAStorePinsTheSelectedIssueAndSaysSo() {
+        var state = Fixture.store()
+        _ = ShelfApp.update(&state, .key(.down))                 // No. 30, not pinned
+        #expect(ShelfApp.update(&state, .key(.character("p"))) == [.setPinned(issueID: 12, true)])
+        #expect(state.status == "Pinned “No. 30 · October 2026”: it is never removed to save space.")
+        _ = ShelfApp.update(&state, .key(.down))                 // No. 29, pinned
+        #expect(ShelfApp.update(&state, .key(.character("p"))) == [.setPinned(issueID: 13, false)])
+        #expect(state.status == "Unpinned “No. 29 · September 2026”.")
+    }
+
+    @Test func dOnTheShelfQueuesTheNewestIssueAsReadWithTheShelf() {
+        var state = Fixture.shelf()
+        #expect(ShelfApp.update(&state, .key(.character("d"))) == [.enqueue(issueID: 11), .startAgent])
+        #expect(state.status == "Downloading “No. 31 · November 2026”…")
+        #expect(state.screen == .shelf)
+        // The Courier's newest is downloaded already: nothing to do but say so.
+        _ = ShelfApp.update(&state, .key(.right))
+        #expect(ShelfApp.update(&state, .key(.character("d"))) == [])
+        #expect(state.status == "“Friday” is already downloaded.")
+        // Rocket Badger has no issue at all.
+        _ = ShelfApp.update(&state, .key(.right))
+        #expect(ShelfApp.update(&state, .key(.character("d"))) == [])
+    }
+
+    @Test func tappingAnIssueNotDownloadedQueuesItAndStartsTheAgent() {
+        var state = Fixture.store()
+        #expect(ShelfApp.update(&state, .key(.enter)) == [.enqueue(issueID: 11), .startAgent])
+        #expect(state.status == "Downloading “No. 31 · November 2026”…")
+        #expect(!state.statusIsError)
+    }
+
+    @Test func tappingADownloadedIssueOpensItThroughTheLibraryFirst() {
+        var state = Fixture.store()
+        _ = ShelfApp.update(&state, .key(.down))
+        let issue = Fixture.tidewaterIssues()[1]
+        #expect(ShelfApp.update(&state, .key(.enter)) == [.markOpened(issue)])
+        #expect(ShelfApp.update(&state, .issueOpened(issue)) == [.openReader(issue)])
+        #expect(ShelfApp.update(&state, .issueGone(issue)) == [.readLibrary])
+        #expect(state.status == "“No. 30 · October 2026” was removed to save space; tap to download it again.")
+        #expect(state.statusIsError)
+        #expect(state.screen == .store)
+    }
+
+    @Test func xAsksFirstAndRemovesOnlyOnY() {
+        var state = Fixture.store()
+        _ = ShelfApp.update(&state, .key(.down))
+        #expect(ShelfApp.update(&state, .key(.character("x"))) == [])
+        #expect(state.status == "Remove the downloaded content of “No. 30 · October 2026”? (y/n)")
+        #expect(ShelfApp.update(&state, .key(.character("n"))) == [])
+        #expect(state.status == "Kept.")
+        _ = ShelfApp.update(&state, .key(.character("x")))
+        #expect(ShelfApp.update(&state, .key(.character("y"))) == [.evictContent(issueID: 12)])
+        #expect(state.confirmRemoval == nil)
+        #expect(ShelfApp.update(&state, .contentRemoved(Fixture.tidewaterIssues()[1])) == [.readLibrary])
+        #expect(state.status == "Removed the content of “No. 30 · October 2026”; tap to download it again.")
+        // An issue not downloaded has nothing to remove: x does not ask.
+        _ = ShelfApp.update(&state, .key(.up))
+        _ = ShelfApp.update(&state, .key(.character("x")))
+        #expect(state.confirmRemoval == nil)
+    }
+
+    @Test func theStoreScrollsOnlyAsFarAsTheSelectionNeeds() {
+        let many = (0..<20).map { Fixture.issue(Int64(100 + $0), of: 1, "No. \($0)", daysBefore: $0) }
+        var state = Fixture.store(height: 40, issues: many)     // (40 - 4) / 9: four tiles on screen
+        for _ in 0..<3 { _ = ShelfApp.update(&state, .key(.down)) }
+        #expect(state.storeSelection == 3 && state.storeScroll == 0)
+        _ = ShelfApp.update(&state, .key(.down))
+        #expect(state.storeSelection == 4 && state.storeScroll == 1)
+        _ = ShelfApp.update(&state, .key(.end))
+        #expect(state.storeSelection == 19 && state.storeScroll == 16)
+        _ = ShelfApp.update(&state, .key(.up))
+        #expect(state.storeScroll == 16)
+        _ = ShelfApp.update(&state, .resize(width: 120, height: 22))   // two tiles on screen
+        #expect(state.storeSelection == 18 && state.storeScroll == 17)
+        _ = ShelfApp.update(&state, .key(.home))
+        #expect(state.storeSelection == 0 && state.storeScroll == 0)
+        // The view draws the tiles the state says, without changing it.
+        let before = state.storeScroll
+        _ = ShelfApp.view(state, ShelfApp.ViewContext(theme: .classic, covers: KnownCovers()))
+        #expect(state.storeScroll == before)
+    }
+
+    @Test func refreshAsksTheRunnerAndItsResultReachesTheStatusLine() {
+        var state = Fixture.shelf()
+        _ = ShelfApp.update(&state, .key(.right))
+        #expect(ShelfApp.update(&state, .key(.character("r"))) == [.refresh([Fixture.publication(2, "The Ferrybridge Courier")])])
+        #expect(state.status == "Refreshing “The Ferrybridge Courier”…")
+        #expect(ShelfApp.update(&state, .refreshed(added: 2, failures: [])) == [.readLibrary])
+        #expect(state.status == "2 new issues." && !state.statusIsError)
+        #expect(ShelfApp.update(&state, .refreshed(added: 0, failures: [])) == [.readLibrary])
+        #expect(state.status == "Up to date.")
+        _ = ShelfApp.update(&state, .refreshed(added: 0, failures: ["Tidewater: offline"]))
+        #expect(state.status == "Tidewater: offline" && state.statusIsError)
+        #expect(ShelfApp.update(&state, .key(.character("R"))) == [.refresh(Fixture.summaries().map(\.publication))])
+        #expect(state.status == "Refreshing all publications…")
+    }
+
+    @Test func aClickSelectsACoverAndASecondOpensItsStore() {
+        var state = Fixture.shelf()
+        let layout = ShelfScreen.layout(width: state.width, height: state.height)
+        let courierX = ShelfScreen.coverX(slot: 1, layout) + 1
+        #expect(ShelfApp.update(&state, .mouse(.left, x: courierX, y: 3)) == [])
+        #expect(state.shelfSelection == 1)
+        #expect(ShelfApp.update(&state, .mouse(.left, x: courierX, y: 3)) == [.readStore])
+        #expect(state.screen == .store && state.storePublicationID == 2)
+        // The wall between the covers and the bars are nothing to click.
+        var shelf = Fixture.shelf()
+        #expect(ShelfApp.update(&shelf, .mouse(.left, x: 0, y: 0)) == [] && shelf.shelfSelection == 0)
+    }
+
+    @Test func aClickOnATileTapsItAndTheWheelOnlyMoves() {
+        var state = Fixture.store()
+        // A tile takes nine rows from the one above its cover (row 1): row 12 is the second, row 30 the fourth.
+        #expect(ShelfApp.update(&state, .mouse(.wheelDown, x: 30, y: 12)) == [])
+        #expect(state.storeSelection == 1)
+        #expect(ShelfApp.update(&state, .mouse(.left, x: 30, y: 30)) == [.enqueue(issueID: 14), .startAgent])
+        #expect(state.storeSelection == 3)
+    }
+
+    @Test func whatTheLibraryReadReplacesTheListsAndKeepsTheSelection() {
+        var state = Fixture.shelf()
+        _ = ShelfApp.update(&state, .key(.right))
+        var summaries = Fixture.summaries()
+        summaries.insert(PublicationSummary(publication: Fixture.publication(4, "Almanac"), issueCount: 1, unreadCount: 0,
+                                            newestAvailable: nil, coverFile: nil), at: 0)
+        #expect(ShelfApp.update(&state, .libraryChanged) == [.readLibrary])
+        #expect(ShelfApp.update(&state, .libraryRead(ShelfApp.LibraryRead(summaries: summaries, pendingDownloads: []))) == [.takeAlert])
+        #expect(state.summaries.count == 4)
+        #expect(state.selectedSummary?.publication.title == "The Ferrybridge Courier")
+        #expect(ShelfApp.update(&state, .alert("Storm warning")) == [])
+        #expect(state.status == "▶ Storm warning")
+    }
+
+    @Test func aWatchedDownloadThatFailedIsReportedOnce() {
+        var state = Fixture.shelf()
+        _ = ShelfApp.update(&state, .libraryRead(ShelfApp.LibraryRead(summaries: Fixture.summaries(), pendingDownloads: [11])))
+        #expect(state.watchedDownloads == [11])
+        let failed = Fixture.issue(11, of: 1, "No. 31 · November 2026", error: "the server said 500")
+        _ = ShelfApp.update(&state, .libraryRead(ShelfApp.LibraryRead(summaries: Fixture.summaries(), pendingDownloads: [],
+                                                                      finishedDownloads: [failed])))
+        #expect(state.status == "Download of “No. 31 · November 2026” failed: the server said 500" && state.statusIsError)
+        #expect(state.watchedDownloads.isEmpty)
+    }
+
+    @Test func filterEscapeAndQuitOnTheShelf() {
+        var state = Fixture.shelf()
+        for key in [Key.character("/"), .character("c"), .character("o"), .enter] { _ = ShelfApp.update(&state, .key(key)) }
+        #expect(state.summaries.map(\.publication.title) == ["The Ferrybridge Courier"])
+        _ = ShelfApp.update(&state, .key(.escape))
+        #expect(state.summaries.count == 3 && !state.quit)
+        _ = ShelfApp.update(&state, .key(.backspace))
+        #expect(!state.quit)
+        #expect(ShelfApp.update(&state, .key(.control("z"))) == [.suspend])
+        _ = ShelfApp.update(&state, .key(.character("q")))
+        #expect(state.quit)
+    }
+}
+
+/// The runner does what the effects say, on the library, and posts what came of it.
+@Suite(.serialized) struct EffectRunnerTests {
+    @Test func effectsChangeTheLibraryAndTheirResultsComeBackAsMessages() throws {
+        let h = try ShelfHarness()
+        let opened = Date(timeIntervalSince1970: 1_800_000_000)
+        var starts = 0
+        let runner = EffectRunner(library: h.library, startAgent: { starts += 1 }, clock: { opened })
+        let issue = try #require(try h.library.issue(named: "tidewater-2026-11"))
+        let id = try #require(issue.id)
+
+        runner.perform(.setPinned(issueID: id, true))
+        runner.perform(.enqueue(issueID: id))
+        runner.perform(.startAgent)
+        runner.finishAll()
+        #expect(try h.library.issue(id: id)?.pinned == true)
+        #expect(try h.library.issue(id: id)?.status == .downloading)
+        #expect(starts == 1)
+        let messages = runner.mailbox.takeAll()
+        #expect(messages.count == 2)
+        #expect(messages.allSatisfy { if case .libraryChanged = $0 { true } else { false } })
+
+        let place = Locator(resource: "OEBPS/ch2.xhtml", progression: 0.5, totalProgression: 0.25, updated: opened)
+        runner.perform(.saveReadingPlace(issueID: id, place))
+        runner.finishAll()
+        #expect(try h.library.issue(id: id)?.locator == place)
+        #expect(try h.library.issue(id: id)?.readingProgress == 0.25)
+
+        // Opening stamps the issue with the injected clock; still downloading, it is not there to read.
+        runner.perform(.markOpened(issue))
+        runner.finishAll()
+        #expect(try h.library.issue(id: id)?.lastOpenedAt == opened)
+        guard case .issueGone(let gone)? = runner.mailbox.takeAll().last else {
+            Issue.record("opening an issue not downloaded did not say it is gone")
+            return
+        }
+        #expect(gone.id == id)
+    }
+
+    @Test func aRefreshThatFailsComesBackWithWhy() throws {
+        let h = try ShelfHarness()
+        let runner = EffectRunner(library: h.library, startAgent: {}, clock: Date.init)
+        runner.perform(.refresh([Publication(id: 99, feedURL: "file:///nonexistent/feed.xml", title: "Nowhere")]))
+        runner.finishAll()
+        let messages = runner.mailbox.takeAll()
+        let refreshed = messages.compactMap { message -> [String]? in
+            if case .refreshed(_, let failures) = message { return failures } else { return nil }
+        }
+        #expect(refreshed.count == 1 && refreshed[0].first?.hasPrefix("Nowhere: ") == true, "\(refreshed)")
+    }
+}
