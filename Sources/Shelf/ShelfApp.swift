@@ -86,8 +86,8 @@ public final class ShelfApp {
         while !state.quit {
             // Input wakes the loop at once; otherwise look for library changes ten times a
             // second, for finished covers every 15 ms while some are still rendering, and
-            // for the result of a write every 5 ms while one runs.
-            let timeout = painter.isWaitingForCovers ? 0.015 : (runner.isWriting ? 0.005 : 0.1)
+            // for the result of a write every 5 ms while one runs (a refresh's can wait).
+            let timeout = painter.isWaitingForCovers ? 0.015 : (runner.isBusy ? 0.005 : 0.1)
             let event = backend.nextEvent(timeout: timeout)
             let eventTime = DispatchTime.now().uptimeNanoseconds
             var dirty = false

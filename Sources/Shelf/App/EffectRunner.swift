@@ -21,9 +21,9 @@ final class EffectRunner {
         self.clock = clock
     }
 
-    /// True while a write is queued or running: the run loop then looks for its result
-    /// often rather than waiting for input.
-    var isWriting: Bool { writesInFlight.value > 0 }
+    /// True while a write is queued or running or its result waits: the run loop then
+    /// looks for results often rather than waiting for input.
+    var isBusy: Bool { writesInFlight.value > 0 || mailbox.hasMessages }
 
     func perform(_ effect: ShelfApp.Effect) {
         if case .refresh(let publications) = effect {
@@ -112,6 +112,7 @@ final class Mailbox<Message>: @unchecked Sendable {
     private var pending: [Message] = []
     func post(_ message: Message) { lock.withLock { pending.append(message) } }
     func takeAll() -> [Message] { lock.withLock { defer { pending.removeAll() }; return pending } }
+    var hasMessages: Bool { lock.withLock { !pending.isEmpty } }
 }
 
 /// A count several threads change. The lock guards `count`.
