@@ -54,13 +54,7 @@ public final class ShelfApp {
     /// Before the first frame, so it waits for the issue to open.
     public func startReading(_ issue: Issue) {
         reload()
-        if let index = state.summaries.firstIndex(where: { $0.publication.id == issue.publicationId }) {
-            state.shelfSelection = index
-            perform(StoreScreen.open(&state))
-            state.storeSelection = state.tiles.firstIndex { $0.issue.id == issue.id } ?? 0
-            StoreScreen.followSelection(&state)
-        }
-        perform([.markOpened(issue)])
+        send(.startReading(issue))
         finishEffects()
     }
 

@@ -153,6 +153,15 @@ import Terminal
         #expect(state.watchedDownloads.isEmpty)
     }
 
+    @Test func readingFromTheCommandLineOpensTheIssueWithItsStoreBehind() {
+        var state = Fixture.shelf()
+        let issue = Fixture.tidewaterIssues()[2]
+        #expect(ShelfApp.update(&state, .startReading(issue)) == [.readStore, .markOpened(issue)])
+        #expect(state.screen == .store && state.storePublicationID == 1)
+        _ = ShelfApp.update(&state, .libraryRead(ShelfApp.LibraryRead(store: (1, Fixture.tidewaterIssues().map { IssueTile(issue: $0, download: nil) }))))
+        #expect(state.selectedTile?.issue.id == 13)
+    }
+
     @Test func filterEscapeAndQuitOnTheShelf() {
         var state = Fixture.shelf()
         for key in [Key.character("/"), .character("c"), .character("o"), .enter] { _ = ShelfApp.update(&state, .key(key)) }

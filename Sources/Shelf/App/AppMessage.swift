@@ -8,6 +8,8 @@ extension ShelfApp {
         case key(Key)
         case mouse(MouseButton, x: Int, y: Int)
         case resize(width: Int, height: Int)
+        /// `newsstand read ISSUE`: open it in the reader, its store behind it.
+        case startReading(Issue)
         /// The library changed (this process wrote, or the change token moved): read it again.
         case libraryChanged
         /// What the run loop read for the screens.

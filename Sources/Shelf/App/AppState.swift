@@ -27,6 +27,8 @@ extension ShelfApp {
         var storeSelection = 0
         /// The first tile shown; follows the selection (see `StoreScreen.followSelection`).
         var storeScroll = 0
+        /// The issue to select once the store's issues are read (`newsstand read`).
+        var issueToSelect: Int64?
 
         var status: String?
         var statusIsError = false

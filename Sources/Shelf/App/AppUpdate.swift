@@ -21,6 +21,14 @@ extension ShelfApp {
             return mouse(&state, button, x: x, y: y)
         case .key(let key):
             return self.key(&state, key)
+        case .startReading(let issue):
+            var effects: [Effect] = []
+            if let index = state.summaries.firstIndex(where: { $0.publication.id == issue.publicationId }) {
+                state.shelfSelection = index
+                effects = StoreScreen.open(&state)
+                state.issueToSelect = issue.id
+            }
+            return effects + [.markOpened(issue)]
         case .libraryChanged:
             return [.readLibrary]
         case .libraryRead(let read):
@@ -76,8 +84,7 @@ extension ShelfApp {
         case .reader:
             return readerKey(&state, key)
         case .help:
-            state.screen = state.previousScreen
-            return []
+            return HelpScreen.update(&state, key)
         }
     }
 
@@ -227,6 +234,10 @@ extension ShelfApp {
         }
         if let store = read.store, store.publicationID == state.storePublicationID {
             state.allTiles = store.tiles
+            if let id = state.issueToSelect {
+                state.storeSelection = store.tiles.firstIndex { $0.issue.id == id } ?? 0
+                state.issueToSelect = nil
+            }
         } else if state.storePublicationID == nil {
             state.allTiles = []
         }

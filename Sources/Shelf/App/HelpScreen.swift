@@ -4,6 +4,12 @@ import TextLayout
 
 /// `?`: the keys as bound, the reader's first when it was opened from the reader. Any key closes it.
 enum HelpScreen {
+    /// Any key goes back to the screen help was opened from.
+    static func update(_ state: inout ShelfApp.State, _ key: Key) -> [ShelfApp.Effect] {
+        state.screen = state.previousScreen
+        return []
+    }
+
     static func view(_ state: ShelfApp.State, _ context: ShelfApp.ViewContext, into canvas: inout Canvas) {
         let theme = context.theme
         Chrome.titleBar("Keys", right: "any key to close", theme: theme, into: &canvas)
