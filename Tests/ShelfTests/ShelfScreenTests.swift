@@ -172,6 +172,16 @@ final class ShelfHarness {
         #expect(stored.contains("\"line\":5"))
     }
 
+    /// The newest issue comes with the shelf as read (any state, not only downloaded ones).
+    @Test func dOnTheShelfDownloadsThePublicationsNewestIssue() throws {
+        let h = try ShelfHarness()
+        let screen = h.key(.character("d"))
+        #expect(try h.library.issue(named: "tidewater-2026-11")?.status == .downloading)
+        #expect(h.agentStartCount == 1)
+        #expect(screen.text.contains("Downloading “No. 31"), "\(screen.text)")
+        #expect(screen.text.contains("NEWSSTAND"))
+    }
+
     @Test func aClickOnATileTapsItAndTheWheelNeverMarksRead() throws {
         let h = try ShelfHarness()
         _ = h.key(.enter)
