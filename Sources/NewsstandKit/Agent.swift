@@ -210,16 +210,17 @@ final class ProgressReporter: @unchecked Sendable {
     private let lock = NSLock()
     private var lastWrite = Date.distantPast
     private var lastBytes: Int64 = 0
-    private var lastTime = Date()
+    private var lastTime: Date
     private var speed: Double?
 
     init(library: Library, asset: AssetDownload, transfer: Transfer, interval: TimeInterval) {
         self.library = library; self.asset = asset; self.transfer = transfer; self.interval = interval
         lastBytes = asset.bytesWritten
+        lastTime = library.clock.now()
     }
 
     func report(_ progress: TransferProgress) {
-        let now = Date()
+        let now = library.clock.now()
         let due: Bool = lock.withLock {
             guard now.timeIntervalSince(lastWrite) >= interval else { return false }
             let elapsed = now.timeIntervalSince(lastTime)

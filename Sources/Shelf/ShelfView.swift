@@ -102,7 +102,7 @@ extension ShelfApp {
         var coverRect = Rect(x: x, y: y, width: layout.coverColumns, height: layout.coverRows)
         if let file = summary.coverFile,
            let picture = painter.cover(file: file, columns: layout.coverColumns, rows: layout.coverRows,
-                                       binding: publication.bindingType, edge: publication.bindingEdge, sash: summary.unreadCount > 0) {
+                                       binding: publication.bindingType.rawValue, edge: publication.bindingEdge.rawValue, sash: summary.unreadCount > 0) {
             // Stand the cover on the shelf, centred in its slot, with a shadow on the wall.
             let px = x + (layout.coverColumns - picture.columns) / 2
             let py = y + layout.coverRows - picture.rows

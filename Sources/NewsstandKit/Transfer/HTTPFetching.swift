@@ -79,7 +79,7 @@ struct SpliceTarget {
 
 /// One GET request and its response, streamed. Implementations: `SocketHTTPClient` (http)
 /// and `URLSessionHTTPClient` (https).
-protocol HTTPFetching {
+protocol HTTPFetching: Sendable {
     /// Sends the request, calls `onHead` once with the response head and, when it answers
     /// `.read`, `onBody` with each piece of the body until the body is complete.
     /// A body that ends early is a retryable `TransferError`. `splice`, when given, may
