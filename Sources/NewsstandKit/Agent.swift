@@ -4,6 +4,7 @@ import Logging
 
 /// The download agent: fetches the queue, resumes what was interrupted, installs what
 /// finished. One per library (AgentLock); the shelf and `download` start it detached.
+// @unchecked: the mutable tables (running, stopRequested, lastSpaceCheck, unrecordedPauses, lastBudgetCheck) change only under `lock` (evictions under `evictionLock`).
 public final class Agent: @unchecked Sendable {
     public struct Options: Sendable {
         public var maxConcurrentTransfers = 2
@@ -202,6 +203,7 @@ public final class Agent: @unchecked Sendable {
 
 /// Writes progress to the library a few times a second, and notices when the issue
 /// was removed meanwhile (then the transfer is cancelled).
+// @unchecked: the throttle's state (lastWrite, lastBytes, lastTime, speed) is read and written only under `lock`.
 final class ProgressReporter: @unchecked Sendable {
     let library: Library
     let asset: AssetDownload

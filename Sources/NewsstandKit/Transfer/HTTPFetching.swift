@@ -28,6 +28,7 @@ enum BodyDecision {
 }
 
 /// Cancels whatever the current attempt is blocked on (a socket read, a URLSession task).
+// @unchecked: `cancelled` and `handler` are read and written only under `lock`.
 final class Cancellation: @unchecked Sendable {
     private let lock = NSCondition()
     private var cancelled = false
