@@ -97,6 +97,14 @@ public final class Library: Sendable {
         _ = try write { db in try Publication.deleteOne(db, key: id) }
     }
 
+    /// A refresh that found the feed unchanged (304): only its time and a cleared error.
+    func markRefreshed(_ publication: Publication) throws {
+        try write { db in
+            try db.execute(sql: "UPDATE publication SET lastRefresh = ?, lastError = NULL WHERE id = ?",
+                           arguments: [clock.now(), publication.id])
+        }
+    }
+
     // MARK: Issues
 
     /// NKLibrary's addIssueWithName:date:. A second issue with the same name is an error.

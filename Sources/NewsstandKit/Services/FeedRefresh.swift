@@ -1,7 +1,6 @@
 import Foundation
 import Feeds
 import GRDB
-import GRDBSQLite
 
 /// Subscribing and refreshing: the feed service's bytes → `Feeds` → the store, then covers.
 extension Library {
@@ -30,10 +29,7 @@ extension Library {
         do {
             let stored = TransferValidator(etag: publication.etag, lastModified: publication.lastModified)
             guard case let .modified(data, validator) = try feeds.fetch(url, validator: stored.isEmpty ? nil : stored) else {
-                try write { db in
-                    try db.execute(sql: "UPDATE publication SET lastRefresh = ?, lastError = NULL WHERE id = ?",
-                                   arguments: [clock.now(), publication.id])
-                }
+                try markRefreshed(publication)
                 return SyncResult(added: [], updated: 0, unchanged: true)
             }
             return try store(data, validator: validator, from: url, into: publication) { _ in }.1
