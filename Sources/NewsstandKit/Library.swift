@@ -44,6 +44,12 @@ public final class Library: Sendable {
         db = database.writer
     }
 
+    deinit {
+        // The watcher first: a read-only connection closing last cannot write the log back
+        // and remove it, and an open on a full disk later needs the log empty.
+        try? database.watcher.close()
+    }
+
     /// Changes the library in one transaction; on a library opened read-only because the
     /// disk was full, refuses at once with that reason.
     func write<T>(_ updates: (Database) throws -> T) throws -> T {
