@@ -4,6 +4,7 @@ import Logging
 
 /// The download agent: fetches the queue, resumes what was interrupted, installs what
 /// finished. One per library (AgentLock); the shelf and `download` start it detached.
+// @unchecked: the mutable tables (running, stopRequested, lastSpaceCheck, unrecordedPauses, lastBudgetCheck) change only under `lock` (evictions under `evictionLock`).
 public final class Agent: @unchecked Sendable {
     public struct Options: Sendable {
         public var maxConcurrentTransfers = 2
@@ -202,6 +203,7 @@ public final class Agent: @unchecked Sendable {
 
 /// Writes progress to the library a few times a second, and notices when the issue
 /// was removed meanwhile (then the transfer is cancelled).
+// @unchecked: the throttle's state (lastWrite, lastBytes, lastTime, speed) is read and written only under `lock`.
 final class ProgressReporter: @unchecked Sendable {
     let library: Library
     let asset: AssetDownload
@@ -210,16 +212,17 @@ final class ProgressReporter: @unchecked Sendable {
     private let lock = NSLock()
     private var lastWrite = Date.distantPast
     private var lastBytes: Int64 = 0
-    private var lastTime = Date()
+    private var lastTime: Date
     private var speed: Double?
 
     init(library: Library, asset: AssetDownload, transfer: Transfer, interval: TimeInterval) {
         self.library = library; self.asset = asset; self.transfer = transfer; self.interval = interval
         lastBytes = asset.bytesWritten
+        lastTime = library.clock.now()
     }
 
     func report(_ progress: TransferProgress) {
-        let now = Date()
+        let now = library.clock.now()
         let due: Bool = lock.withLock {
             guard now.timeIntervalSince(lastWrite) >= interval else { return false }
             let elapsed = now.timeIntervalSince(lastTime)

@@ -48,7 +48,7 @@ extension Library {
             id: nil, identifier: identifier ?? UUID().uuidString.lowercased(), issueId: issueID, url: url.absoluteString,
             headers: String(decoding: headerData, as: UTF8.self), userInfo: info, kind: kind, state: .queued,
             bytesWritten: 0, bytesExpected: nil, bytesPerSecond: nil, etag: nil, lastModified: nil, attempts: 0,
-            lastError: nil, createdAt: Date(), finishedAt: nil)
+            lastError: nil, createdAt: clock.now(), finishedAt: nil)
         try write { db in
             try asset.insert(db)
             try db.execute(sql: "UPDATE issue SET status = 'downloading', lastError = NULL WHERE id = ? AND status != 'available'",
@@ -149,11 +149,11 @@ extension Library {
     func finish(_ asset: AssetDownload) throws -> Issue? {
         let completed: Issue? = try write { db in
             try db.execute(sql: "UPDATE assetDownload SET state = 'finished', finishedAt = ?, bytesPerSecond = NULL WHERE id = ?",
-                           arguments: [Date(), asset.id])
+                           arguments: [clock.now(), asset.id])
             let remaining = try AssetDownload.filter(Column("issueId") == asset.issueId && Column("state") != "finished").fetchCount(db)
             guard remaining == 0 else { return nil }
             try db.execute(sql: "UPDATE issue SET status = 'available', unread = CASE WHEN lastOpenedAt IS NULL THEN 1 ELSE unread END, evicted = 0, downloadedAt = ?, lastError = NULL WHERE id = ?",
-                           arguments: [Date(), asset.issueId])
+                           arguments: [clock.now(), asset.issueId])
             return try Issue.fetchOne(db, key: asset.issueId)
         }
         if let completed { onIssueCompleted?(completed) }

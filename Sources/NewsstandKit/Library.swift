@@ -1,113 +1,53 @@
 import Foundation
 import GRDB
 import IssueArchive
+import Synchronization
 
-/// NKLibrary: the persistent state of issues, downloads and the issue being read.
-/// Every process (shelf, commands, agent) opens its own `Library` on the same file;
-/// SQLite in WAL mode with a busy timeout keeps them safe together.
-public final class Library: @unchecked Sendable {
+/// NKLibrary: the persistent state of issues, downloads and the issue being read, as
+/// domain operations, each change one transaction. The SQL stays in NewsstandKit; feeds
+/// and covers come from services (`FeedFetcher`, `CoverFetcher`) over one HTTP seam.
+public final class Library: Sendable {
     public let paths: Paths
-    let db: DatabaseQueue
+    /// A `DatabasePool` in use (reads run beside a write); tests may hand in another writer.
+    let db: any DatabaseWriter
+    private let database: LibraryDatabase
+    /// What time it is: markOpened dates, refresh times, cover retries.
+    public let clock: WallClock
+    /// The HTTP client and credentials every feed and cover request goes through.
+    let access: HTTPAccess
+    private let completionHandler = Mutex<(@Sendable (Issue) -> Void)?>(nil)
+
     /// Called in this process when the last asset of an issue has been installed.
-    public var onIssueCompleted: (@Sendable (Issue) -> Void)?
+    public var onIssueCompleted: (@Sendable (Issue) -> Void)? {
+        get { completionHandler.withLock { $0 } }
+        set { completionHandler.withLock { $0 = newValue } }
+    }
 
     /// Set when the disk was full as this process started: the library was opened for
     /// reading only, and every change is refused with this error (nothing is changed).
-    public let diskFull: LibraryError?
+    public var diskFull: LibraryError? { database.diskFull }
 
-    /// Below this much free space SQLite cannot set up its WAL files (a 32 KiB index and
-    /// the first pages of the log).
-    static let minimumFreeBytesToOpen: Int64 = 256 << 10
-    /// The page size of a library created by this version.
-    static let pageSize = 16 << 10
+    static var pageSize: Int { LibraryDatabase.pageSize }
+    static var migrator: DatabaseMigrator { LibraryMigrations.migrator }
 
-    public init(paths: Paths, storage: Storage = SystemStorage()) throws {
+    /// The library at `paths`; feeds and covers are fetched with the credentials that
+    /// config.toml gives their host.
+    public convenience init(paths: Paths, storage: Storage = SystemStorage(), clock: WallClock = .system) throws {
+        try self.init(paths: paths, storage: storage, clock: clock, access: .system(paths: paths))
+    }
+
+    init(paths: Paths, storage: Storage = SystemStorage(), clock: WallClock = .system, access: HTTPAccess) throws {
         self.paths = paths
-        do { try paths.createAll() } catch {
-            // A first start on a full disk: nothing to read, nothing was changed.
-            if let free = Library.freeBytes(near: paths.data, storage: storage), free < Library.minimumFreeBytesToOpen {
-                guard FileManager.default.fileExists(atPath: paths.database.path) else {
-                    throw LibraryError.diskFull(path: paths.data.path, freeBytes: max(free, 0))
-                }
-                (db, diskFull) = try Library.openForReadingOnFullDisk(paths, free: free)
-                return
-            }
-            throw LibraryError.unavailable(path: paths.data.path, reason: error.localizedDescription)
-        }
-        var configuration = Configuration()
-        configuration.journalMode = .wal
-        configuration.busyMode = .timeout(10)
-        configuration.foreignKeysEnabled = true
-        configuration.label = "newsstand.library"
-        // A new library gets 16 KiB pages (SQLite ignores this for one that exists): a feed
-        // of 20,000 issues writes a quarter as many pages to the log and back, each a
-        // system call of its own.
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA page_size = \(Library.pageSize)")
-            // Statement journals in memory: storing a feed's issues 100 rows to a statement
-            // otherwise spilled each one to a temporary file, thousands of writes per feed.
-            try db.execute(sql: "PRAGMA temp_store = MEMORY")
-        }
-        // Several processes opening a fresh database at once can collide: retry the open.
-        var lastError: Error?
-        var opened: DatabaseQueue?
-        for attempt in 0..<20 {
-            do {
-                let queue = try DatabaseQueue(path: paths.database.path, configuration: configuration)
-                try Library.migrator.migrate(queue)
-                opened = queue
-                break
-            } catch {
-                lastError = error
-                // A full disk does not clear up by waiting a moment: read what is there.
-                if let free = storage.freeBytes(in: paths.data), free < Library.minimumFreeBytesToOpen {
-                    (db, diskFull) = try Library.openForReadingOnFullDisk(paths, free: free)
-                    return
-                }
-                Thread.sleep(forTimeInterval: 0.05 * Double(attempt + 1))
-            }
-        }
-        guard let queue = opened else {
-            throw LibraryError.unavailable(path: paths.database.path, reason: "\(lastError.map { "\($0)" } ?? "unknown error")")
-        }
-        db = queue
-        diskFull = nil
+        self.clock = clock
+        self.access = access
+        database = try LibraryDatabase.open(paths, storage: storage)
+        db = database.writer
     }
 
-    /// Free space on the file system that holds `directory`, or its nearest existing parent.
-    static func freeBytes(near directory: URL, storage: Storage) -> Int64? {
-        var current = directory
-        while !FileManager.default.fileExists(atPath: current.path) && current.path != "/" {
-            current.deleteLastPathComponent()
-        }
-        return storage.freeBytes(in: current)
-    }
-
-    /// On a full disk SQLite cannot create or grow the WAL's index, so the usual open fails.
-    /// When the log holds nothing (no process has the library open for writing), the file
-    /// alone is the whole library: it is opened read-only and immutable, which needs no
-    /// index. Otherwise, or if this version's migrations have not run, the disk-full error.
-    private static func openForReadingOnFullDisk(_ paths: Paths, free: Int64) throws -> (DatabaseQueue, LibraryError) {
-        let full = LibraryError.diskFull(path: paths.data.path, freeBytes: max(free, 0))
-        let log = (try? FileManager.default.attributesOfItem(atPath: paths.database.path + "-wal"))?[.size] as? Int ?? 0
-        guard log == 0 else { throw full }
-        var configuration = Configuration()
-        configuration.readonly = true
-        configuration.label = "newsstand.library (read-only: disk full)"
-        var components = URLComponents()
-        components.scheme = "file"
-        components.path = paths.database.path
-        components.queryItems = [URLQueryItem(name: "immutable", value: "1")]
-        guard let uri = components.string else { throw full }
-        do {
-            let queue = try DatabaseQueue(path: uri, configuration: configuration)
-            guard try queue.read({ try migrator.hasCompletedMigrations($0) }) else { throw full }
-            return (queue, full)
-        } catch let error as LibraryError {
-            throw error
-        } catch {
-            throw full
-        }
+    deinit {
+        // The watcher first: a read-only connection closing last cannot write the log back
+        // and remove it, and an open on a full disk later needs the log empty.
+        try? database.watcher.close()
     }
 
     /// Changes the library in one transaction; on a library opened read-only because the
@@ -117,87 +57,12 @@ public final class Library: @unchecked Sendable {
         return try db.write(updates)
     }
 
-    static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1: publications, issues, asset downloads, settings") { db in
-            try db.create(table: "publication") { t in
-                t.autoIncrementedPrimaryKey("id")
-                t.column("feedURL", .text).notNull().unique()
-                t.column("title", .text).notNull()
-                t.column("subtitle", .text)
-                t.column("coverURL", .text)
-                t.column("bindingType", .text).notNull().defaults(to: "magazine")
-                t.column("bindingEdge", .text).notNull().defaults(to: "left")
-                t.column("pushURL", .text)
-                t.column("etag", .text)
-                t.column("lastModified", .text)
-                t.column("lastRefresh", .datetime)
-                t.column("lastError", .text)
-                t.column("autoDownload", .boolean).notNull().defaults(to: false)
-                t.column("lastAutoDownload", .datetime)
-                t.column("addedAt", .datetime).notNull()
-            }
-            try db.create(table: "issue") { t in
-                t.autoIncrementedPrimaryKey("id")
-                t.column("publicationId", .integer).references("publication", onDelete: .setNull)
-                t.column("name", .text).notNull().unique()
-                t.column("date", .datetime).notNull()
-                t.column("title", .text).notNull()
-                t.column("summary", .text)
-                t.column("coverURL", .text)
-                t.column("contentURL", .text)
-                t.column("contentType", .text)
-                t.column("contentLength", .integer)
-                t.column("sha256", .text)
-                t.column("status", .text).notNull().defaults(to: "none")
-                t.column("unread", .boolean).notNull().defaults(to: false)
-                t.column("pinned", .boolean).notNull().defaults(to: false)
-                t.column("evicted", .boolean).notNull().defaults(to: false)
-                t.column("downloadedAt", .datetime)
-                t.column("lastOpenedAt", .datetime)
-                t.column("readingPosition", .text)
-                t.column("readingProgress", .double)
-                t.column("lastError", .text)
-            }
-            try db.create(index: "issue_by_publication_date", on: "issue", columns: ["publicationId", "date"])
-            try db.create(table: "assetDownload") { t in
-                t.autoIncrementedPrimaryKey("id")
-                t.column("identifier", .text).notNull().unique()
-                t.column("issueId", .integer).notNull().references("issue", onDelete: .cascade)
-                t.column("url", .text).notNull()
-                t.column("headers", .text).notNull().defaults(to: "{}")
-                t.column("userInfo", .text).notNull().defaults(to: "{}")
-                t.column("kind", .text).notNull()
-                t.column("state", .text).notNull()
-                t.column("bytesWritten", .integer).notNull().defaults(to: 0)
-                t.column("bytesExpected", .integer)
-                t.column("bytesPerSecond", .double)
-                t.column("etag", .text)
-                t.column("lastModified", .text)
-                t.column("attempts", .integer).notNull().defaults(to: 0)
-                t.column("lastError", .text)
-                t.column("createdAt", .datetime).notNull()
-                t.column("finishedAt", .datetime)
-            }
-            try db.create(table: "setting") { t in
-                t.primaryKey("key", .text)
-                t.column("value", .text)
-            }
-        }
-        registerCacheMigration(&migrator)
-        registerPushMigration(&migrator)
-        registerShelfMigration(&migrator)
-        migrator.registerMigration("v4-locator: reading places as locators") { db in
-            try db.alter(table: "issue") { t in t.add(column: "locator", .text) }
-        }
-        return migrator
-    }
-
     // MARK: Change detection across processes
 
     /// Changes whenever any connection (this process or another) commits. Cheap: poll it.
+    /// Polled on a connection of its own, so it never waits behind a write transaction.
     public func changeToken() -> Int {
-        (try? db.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }) ?? 0
+        (try? database.watcher.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }) ?? 0
     }
 
     // MARK: Publications
@@ -236,6 +101,14 @@ public final class Library: @unchecked Sendable {
             for issue in try issues(publicationID: id) { try removeIssue(issue) }
         }
         _ = try write { db in try Publication.deleteOne(db, key: id) }
+    }
+
+    /// A refresh that found the feed unchanged (304): only its time and a cleared error.
+    func markRefreshed(_ publication: Publication) throws {
+        try write { db in
+            try db.execute(sql: "UPDATE publication SET lastRefresh = ?, lastError = NULL WHERE id = ?",
+                           arguments: [clock.now(), publication.id])
+        }
     }
 
     // MARK: Issues
@@ -332,8 +205,9 @@ public final class Library: @unchecked Sendable {
     }
 
     /// Opening an issue makes it the currently reading one and clears its NEW mark.
-    public func markOpened(_ issue: Issue, at date: Date = Date()) throws {
+    public func markOpened(_ issue: Issue, at date: Date? = nil) throws {
         guard let id = issue.id else { return }
+        let date = date ?? clock.now()
         try write { db in
             try db.execute(sql: "UPDATE issue SET unread = 0, lastOpenedAt = ? WHERE id = ?", arguments: [date, id])
             try Setting.set(db, .currentlyReading, issue.name)

@@ -10,8 +10,8 @@ public struct Publication: Codable, Sendable, Equatable, Identifiable, Fetchable
     public var subtitle: String?
     /// Default cover shown until an issue is downloaded.
     public var coverURL: String?
-    public var bindingType: String
-    public var bindingEdge: String
+    public var bindingType: BindingType
+    public var bindingEdge: BindingEdge
     public var pushURL: String?
     public var etag: String?
     public var lastModified: String?
@@ -22,7 +22,7 @@ public struct Publication: Codable, Sendable, Equatable, Identifiable, Fetchable
     public var addedAt: Date
 
     public init(id: Int64? = nil, feedURL: String, title: String, subtitle: String? = nil, coverURL: String? = nil,
-                bindingType: String = "magazine", bindingEdge: String = "left", pushURL: String? = nil,
+                bindingType: BindingType = .magazine, bindingEdge: BindingEdge = .left, pushURL: String? = nil,
                 autoDownload: Bool = false, addedAt: Date = Date()) {
         self.id = id; self.feedURL = feedURL; self.title = title; self.subtitle = subtitle
         self.coverURL = coverURL; self.bindingType = bindingType; self.bindingEdge = bindingEdge
@@ -30,6 +30,16 @@ public struct Publication: Codable, Sendable, Equatable, Identifiable, Fetchable
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+
+    /// How the issue is bound; stored as its raw value (Imaging's `BindingType` has the same).
+    public enum BindingType: String, Codable, Sendable, CaseIterable, DatabaseValueConvertible {
+        case magazine, newspaper
+    }
+
+    /// The edge of the cover where it is bound (or, for a newspaper, folded).
+    public enum BindingEdge: String, Codable, Sendable, CaseIterable, DatabaseValueConvertible {
+        case left, right, bottom
+    }
 }
 
 /// NKIssue: a unique name and a date, content on disk when `status == .available`.

@@ -150,7 +150,7 @@ public final class ShelfReader {
         }
         self.listed = listed
         let pushStates = (try? library.pushStates()) ?? [:]
-        let now = Date()
+        let now = library.clock.now()
         return listed.issues.map {
             IssueTile(issue: $0, download: latest[$0.id ?? -1],
                       throttle: PushStatus.throttle(for: $0, states: pushStates, now: now))

@@ -3,6 +3,7 @@ import Feeds
 
 /// A feed parsed on a thread of its own, its entries handed over in batches while the rest
 /// is still being read: the library stores one batch while the next is parsed.
+// @unchecked: `outcome` is written by the parser thread and read by the caller only under `condition`; batches pass through `Handoff`.
 final class StreamedParse: @unchecked Sendable {
     static let batchSize = 256
     /// Batches parsed ahead of the reader at most; the parser waits beyond that.

@@ -57,8 +57,8 @@ struct PaintedCovers: CoverSource {
     func shelfCover(_ summary: PublicationSummary, columns: Int, rows: Int) -> CellPicture? {
         guard let file = summary.coverFile else { return nil }
         let publication = summary.publication
-        return painter.cover(file: file, columns: columns, rows: rows, binding: publication.bindingType,
-                             edge: publication.bindingEdge, sash: summary.unreadCount > 0)
+        return painter.cover(file: file, columns: columns, rows: rows, binding: publication.bindingType.rawValue,
+                             edge: publication.bindingEdge.rawValue, sash: summary.unreadCount > 0)
     }
 
     func tileCover(_ issue: Issue, columns: Int, rows: Int) -> CellPicture? {

@@ -31,7 +31,7 @@ extension Agent {
 
     /// For a watching agent: the budget checked every `budgetCheckInterval`, installs or not.
     func enforceBudgetIfDue() {
-        let now = Date()
+        let now = library.clock.now()
         let due: Bool = lock.withLock {
             guard now.timeIntervalSince(lastBudgetCheck) >= options.budgetCheckInterval else { return false }
             lastBudgetCheck = now
@@ -74,7 +74,7 @@ extension Agent {
     func hasRoom(for asset: AssetDownload) -> Bool {
         let unrecorded = lock.withLock { unrecordedPauses[asset.identifier] }
         guard let needed = asset.waitingForSpace ?? unrecorded else { return true }
-        let now = Date()
+        let now = library.clock.now()
         let due: Bool = lock.withLock {
             if let last = lastSpaceCheck[asset.identifier], now.timeIntervalSince(last) < options.spaceCheckInterval { return false }
             lastSpaceCheck[asset.identifier] = now
@@ -96,7 +96,7 @@ extension Agent {
     /// loop but waits for room all the same.
     func pause(_ asset: AssetDownload, needed: Int64, reason: String) {
         // The first look for room comes one interval later: no tight loop of failing attempts.
-        lock.withLock { lastSpaceCheck[asset.identifier] = Date() }
+        lock.withLock { lastSpaceCheck[asset.identifier] = library.clock.now() }
         do {
             try library.waitForSpace(asset, needed: needed, reason: reason)
         } catch {

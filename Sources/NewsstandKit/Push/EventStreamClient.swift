@@ -6,6 +6,7 @@ import Foundation
 /// deliver nothing. Runs on the project's own HTTP clients (sockets for http, URLSession
 /// for https). `run()` blocks until `stop()`, or until the server answers 204 (the spec's
 /// way of saying "stop reconnecting").
+// @unchecked: currentLastEventID, connectionCount and reconnection change only under `lock`; stopping goes through `Cancellation`.
 public final class EventStreamClient: @unchecked Sendable {
     public struct Options: Sendable {
         /// Wait before reconnecting, until the server sends `retry:`.

@@ -54,6 +54,7 @@ public struct PushReport: Sendable, Equatable {
 /// `dont_throttle_newsstand_content_notifications = true`; a throttled push is recorded
 /// with its reason and when the next may run. An alert is stored, and sent to the desktop
 /// when no shelf is open to show it.
+// @unchecked: every property is a `let` set at init; the closures (`now`, `isShelfOpen`) only read.
 public final class PushDelivery: @unchecked Sendable {
     public static let throttleInterval: TimeInterval = 24 * 60 * 60
 

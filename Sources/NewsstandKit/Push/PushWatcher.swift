@@ -6,6 +6,7 @@ import Logging
 /// `pollInterval` — those with a channel too, so a channel that is down or lost an event
 /// costs at most one interval (a 304 when nothing changed). Every push and poll goes
 /// through `PushDelivery`.
+// @unchecked: channels, lastPollAttempt and thread change only under `lock`; the rest is set once at init.
 public final class PushWatcher: @unchecked Sendable {
     let library: Library
     let delivery: PushDelivery

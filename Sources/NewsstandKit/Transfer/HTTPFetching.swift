@@ -28,6 +28,7 @@ enum BodyDecision {
 }
 
 /// Cancels whatever the current attempt is blocked on (a socket read, a URLSession task).
+// @unchecked: `cancelled` and `handler` are read and written only under `lock`.
 final class Cancellation: @unchecked Sendable {
     private let lock = NSCondition()
     private var cancelled = false
@@ -79,7 +80,7 @@ struct SpliceTarget {
 
 /// One GET request and its response, streamed. Implementations: `SocketHTTPClient` (http)
 /// and `URLSessionHTTPClient` (https).
-protocol HTTPFetching {
+protocol HTTPFetching: Sendable {
     /// Sends the request, calls `onHead` once with the response head and, when it answers
     /// `.read`, `onBody` with each piece of the body until the body is complete.
     /// A body that ends early is a retryable `TransferError`. `splice`, when given, may

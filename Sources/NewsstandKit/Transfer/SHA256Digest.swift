@@ -76,6 +76,7 @@ func forEachChunk(of url: URL, upTo limit: Int64? = nil, _ body: (UnsafeRawBuffe
 /// SHA-256 computed on a helper thread, so that hashing overlaps receiving and writing
 /// (a checksummed download then costs about as much as one without). At most
 /// `maxPending` chunks wait in memory (2 MiB with 256 KiB chunks).
+// @unchecked: `pending`, `closed` and `workerDone` are read and written only under `condition`; `digest` only by the worker until it is done.
 final class BackgroundDigest: @unchecked Sendable {
     private let digest: SHA256Digest
     private let condition = NSCondition()

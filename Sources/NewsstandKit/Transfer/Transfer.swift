@@ -23,6 +23,7 @@ import FoundationNetworking
 /// again when the validator still holds.
 ///
 /// One `Transfer` runs one `run` at a time; use one per asset.
+// @unchecked: set once at init but for `clientOverride` (set before `run`, by its creator); `cancel()` goes through `Cancellation`'s lock.
 public final class Transfer: @unchecked Sendable {
     public let request: TransferRequest
     public let partFile: URL
@@ -224,7 +225,7 @@ public final class Transfer: @unchecked Sendable {
                 }
                 if total == nil, limit == nil, let maximumLength, part.length > maximumLength {
                     part.discard()
-                    throw TransferError.fatal("\(url.absoluteString) sent more than \(Transfer.megabytes(maximumLength)), the most accepted here; the download was discarded")
+                    throw TransferError.fatal("\(url.absoluteString) sent more than \(ByteSize.format(maximumLength)), the most accepted here; the download was discarded")
                 }
                 let now = Date()
                 if now.timeIntervalSince(window.start) >= lowSpeedLimit.window {
@@ -342,15 +343,11 @@ public final class Transfer: @unchecked Sendable {
     private func checkDeclaredLength(_ total: Int64?, part: PartFile) throws {
         if let total, expectedLength == nil, let maximumLength, total > maximumLength {
             part.discard()
-            throw TransferError.fatal("\(request.url.absoluteString) is \(Transfer.megabytes(total)) long, more than the \(Transfer.megabytes(maximumLength)) accepted here; nothing was kept")
+            throw TransferError.fatal("\(request.url.absoluteString) is \(ByteSize.format(total)) long, more than the \(ByteSize.format(maximumLength)) accepted here; nothing was kept")
         }
         guard let total, let expectedLength, total != expectedLength else { return }
         part.discard()
         throw TransferError.fatal("\(request.url.absoluteString) is \(total) bytes long on the server but the feed says \(expectedLength); nothing was kept")
-    }
-
-    static func megabytes(_ bytes: Int64) -> String {
-        bytes >= 1 << 20 ? "\(bytes >> 20) MB" : "\(bytes) bytes"
     }
 
     static func origin(of url: URL) -> String {

@@ -53,6 +53,7 @@ struct URLSessionHTTPClient: HTTPFetching {
     }
 }
 
+// @unchecked: its state is touched only on the session's serial delegate queue, and by the caller after `done` is signalled.
 private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     // The session keeps its delegate until it is invalidated, later; the transfer's
     // callbacks are dropped as soon as the task is over (`release()`).

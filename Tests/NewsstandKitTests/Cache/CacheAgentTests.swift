@@ -129,7 +129,9 @@ final class BackgroundAgent: @unchecked Sendable {
         try c.library.markOpened(try c.issue("b1"), at: Date().addingTimeInterval(10))
         try c.library.markOpened(try c.issue("a1"), at: Date().addingTimeInterval(20))
         try c.library.setPinned(try c.issue("c1"), true)
-        try c.library.saveReadingPosition(try c.issue("a2"), position: "{\"line\":7}", progress: 0.4)
+        let place = Locator(resource: "a2.xhtml", progression: 0.5, totalProgression: 0.4, text: .init(block: 7, offset: 0),
+                            updated: Date(timeIntervalSince1970: 1_790_000_000))
+        try c.library.saveLocator(place, for: try c.issue("a2"))
 
         // A sixth issue of Alpha arrives under a budget 5½ issues too small for all sixteen.
         let alpha = try #require(try c.library.publications().first { $0.title == "Alpha" })
@@ -144,7 +146,7 @@ final class BackgroundAgent: @unchecked Sendable {
             #expect(issue.coverURL == "file:///covers/\(name).png")
             #expect(!FileManager.default.fileExists(atPath: c.library.contentDirectory(for: issue).path))
         }
-        #expect(try c.issue("a2").readingPosition == "{\"line\":7}")
+        #expect(try c.issue("a2").locator == place)
         #expect(try c.issue("a2").readingProgress == 0.4)
         // The budget holds, and nothing hidden is left behind in the issues folder.
         #expect(try c.library.cachedIssues().reduce(0) { $0 + $1.size } <= 16 * size - 11 * size / 2)
@@ -185,7 +187,9 @@ final class BackgroundAgent: @unchecked Sendable {
         try c.publication("Alpha", prefix: "a", count: 2)
         try c.download(["a1", "a2"])
         try c.library.markOpened(try c.issue("a1"), at: Date(timeIntervalSince1970: 1_700_000_000))
-        try c.library.saveReadingPosition(try c.issue("a1"), position: "{\"line\":3}", progress: 0.25)
+        let place = Locator(resource: "a1.xhtml", progression: 0.1, totalProgression: 0.25, text: .init(block: 3, offset: 12),
+                            updated: Date(timeIntervalSince1970: 1_790_000_000))
+        try c.library.saveLocator(place, for: try c.issue("a1"))
         try c.library.markOpened(try c.issue("a2"))              // now reading a2: a1 may go
         #expect(try c.library.enforceBudget(CacheBudget(limit: 0), storage: FixedDisk(free: 1 << 40, total: 1 << 41)).map(\.name) == ["a1"])
         #expect(try c.issue("a1").evicted)
@@ -195,7 +199,8 @@ final class BackgroundAgent: @unchecked Sendable {
         #expect(again.status == .available)
         #expect(!again.evicted)
         #expect(!again.unread)                                    // it had been read: no NEW sash again
-        #expect(again.readingPosition == "{\"line\":3}")
+        #expect(again.locator == place)
+        #expect(again.readingProgress == 0.25)
         #expect(again.contentSize == (try c.issue("a2").contentSize))
         let pad = c.library.contentDirectory(for: again).appendingPathComponent("pad.bin")
         #expect(try Data(contentsOf: pad) == c.padding)

@@ -26,6 +26,7 @@ import Testing
         issue.downloadedAt = Date(timeIntervalSince1970: 1_700_000_100.5)
         issue.lastOpenedAt = Date(timeIntervalSince1970: 1_700_000_200.75)
         issue.readingPosition = #"{"page":3}"#; issue.readingProgress = 0.5; issue.lastError = "e"; issue.contentSize = 456
+        issue.locator = Locator(resource: "p3.png", progression: 0, totalProgression: 0.5, page: 3, updated: Date(timeIntervalSince1970: 1_700_000_300))
         issue = try temp.library.save(issue)
         for child in Mirror(reflecting: issue).children {
             let description = String(describing: child.value)

@@ -6,9 +6,11 @@ final class TemporaryLibrary {
     let root: URL
     let library: Library
 
-    init() throws {
+    /// `access` nil: the network and config.toml as in use.
+    init(clock: WallClock = .system, access: HTTPAccess? = nil) throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-test-\(UUID().uuidString)", isDirectory: true)
-        library = try Library(paths: Paths(environment: ["NEWSSTAND_HOME": root.path]))
+        let paths = Paths(environment: ["NEWSSTAND_HOME": root.path])
+        library = try Library(paths: paths, clock: clock, access: access ?? .system(paths: paths))
     }
 
     deinit { try? FileManager.default.removeItem(at: root) }

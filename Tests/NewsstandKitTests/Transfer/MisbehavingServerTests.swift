@@ -61,7 +61,7 @@ struct MisbehavingServerTests {
         let scratch = try Scratch()
         let (error, seconds) = fail(path, maximumLength: 2 << 20, scratch: scratch)
         let failure = try #require(error)
-        #expect(failure.message.contains("sent more than 2 MB"), "\(failure.message)")
+        #expect(failure.message.contains("sent more than 2 MiB"), "\(failure.message)")
         #expect(!failure.isRetryable)
         #expect(seconds < 10)
         #expect(!FileManager.default.fileExists(atPath: scratch.partFile.path) || fileSize(scratch.partFile) == 0)
@@ -72,7 +72,7 @@ struct MisbehavingServerTests {
         let scratch = try Scratch()
         let (error, seconds) = fail("/huge-length", maximumLength: 64 << 20, scratch: scratch)
         let failure = try #require(error)
-        #expect(failure.message.contains("more than the 64 MB accepted"), "\(failure.message)")
+        #expect(failure.message.contains("more than the 64 MiB accepted"), "\(failure.message)")
         #expect(seconds < 5)
         #expect(fileSize(scratch.partFile) <= 0)
     }

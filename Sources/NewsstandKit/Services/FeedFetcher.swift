@@ -2,8 +2,10 @@ import Foundation
 import Feeds
 
 /// Reads a feed's bytes from a file or over HTTP(S), conditionally when the library
-/// knows the feed's validators, and follows `next` pages.
-public enum FeedFetcher {
+/// knows the feed's validators, and follows `next` pages. The library's fetcher goes
+/// through its `HTTPAccess` (credentials of the feed's host); the static calls use none.
+public struct FeedFetcher: Sendable {
+    let access: HTTPAccess
     static let maximumSize = 64 << 20
     static let maximumCoverSize: Int64 = 32 << 20
     /// Feeds and covers are small: less than 1 KiB in 20 s is a stall.
@@ -25,8 +27,21 @@ public enum FeedFetcher {
         case unchanged
     }
 
+    /// The bytes of a feed (unconditionally), without credentials.
+    public static func fetch(_ url: URL) throws -> Data { try FeedFetcher(access: .anonymous).fetch(url) }
+
+    /// Sends `If-None-Match` / `If-Modified-Since` from `validator`, without credentials.
+    public static func fetch(_ url: URL, validator: TransferValidator?) throws -> Response {
+        try FeedFetcher(access: .anonymous).fetch(url, validator: validator)
+    }
+
+    /// A whole feed, every page, without credentials.
+    public static func document(at url: URL, validator: TransferValidator?) throws -> Outcome {
+        try FeedFetcher(access: .anonymous).document(at: url, validator: validator)
+    }
+
     /// The bytes of a feed (unconditionally).
-    public static func fetch(_ url: URL) throws -> Data {
+    func fetch(_ url: URL) throws -> Data {
         switch try fetch(url, validator: nil) {
         case let .modified(data, _): return data
         case .notModified: throw DownloadError(message: "\(url.absoluteString) answered 304 Not Modified to an unconditional request")
@@ -34,7 +49,7 @@ public enum FeedFetcher {
     }
 
     /// Sends `If-None-Match` / `If-Modified-Since` from `validator`; 304 is `.notModified`.
-    public static func fetch(_ url: URL, validator: TransferValidator?) throws -> Response {
+    func fetch(_ url: URL, validator: TransferValidator?) throws -> Response {
         if url.isFileURL {
             do { return .modified(try Data(contentsOf: url), TransferValidator()) } catch {
                 throw DownloadError(message: "cannot read feed \(url.path): \(error.localizedDescription)")
@@ -49,15 +64,17 @@ public enum FeedFetcher {
         let part = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-feed-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: part) }
         // An endless body stops at the size limit; a silent or trickling server at the low-speed limit.
-        let transfer = Transfer(request: TransferRequest(url: url, headers: headers), partFile: part, timeout: 20,
-                                maximumLength: Int64(maximumSize), lowSpeedLimit: interactiveLowSpeed)
+        let transfer = access.transfer(url, headers: headers, into: part, timeout: 20,
+                                       maximumLength: Int64(Self.maximumSize), lowSpeedLimit: Self.interactiveLowSpeed)
         let result: TransferResult
         do {
-            result = try TransferRunner.run(transfer, validator: nil, policy: retryPolicy, progress: { _ in })
+            result = try TransferRunner.run(transfer, validator: nil, policy: Self.retryPolicy, progress: { _ in })
         } catch let error as TransferError where error.httpStatus == 304 {
             return .notModified
         }
-        guard result.bytes <= maximumSize else { throw DownloadError(message: "feed at \(url.absoluteString) is larger than 64 MB") }
+        guard result.bytes <= Self.maximumSize else {
+            throw DownloadError(message: "feed at \(url.absoluteString) is larger than \(ByteSize.format(Int64(Self.maximumSize)))")
+        }
         // Mapped, not copied: the body is parsed once and the file removed (it stays readable while mapped).
         return .modified(try Data(contentsOf: result.file, options: .alwaysMapped), result.validator)
     }
@@ -65,7 +82,7 @@ public enum FeedFetcher {
     /// Fetches and parses a feed, then its `next` pages (OPDS, RFC 5005, JSON Feed) up to
     /// `FeedParser.maxPages` in all, never the same page twice. Only the first page is
     /// asked conditionally: when it has not changed, neither has the feed.
-    public static func document(at url: URL, validator: TransferValidator?) throws -> Outcome {
+    func document(at url: URL, validator: TransferValidator?) throws -> Outcome {
         guard case let .modified(data, fresh) = try fetch(url, validator: validator) else { return .unchanged }
         var document = try FeedParser.parse(data, url: url)
         followPages(of: &document, from: url)
@@ -73,7 +90,7 @@ public enum FeedFetcher {
     }
 
     /// Fetches and appends the pages after `document`, the first page of the feed at `url`.
-    static func followPages(of document: inout FeedDocument, from url: URL) {
+    func followPages(of document: inout FeedDocument, from url: URL) {
         var visited: Set<String> = [url.absoluteString]
         var pages = 1
         while let next = document.publication.nextPage, pages < FeedParser.maxPages {

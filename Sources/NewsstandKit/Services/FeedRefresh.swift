@@ -1,0 +1,159 @@
+import Foundation
+import Feeds
+import GRDB
+
+/// Subscribing and refreshing: the feed service's bytes → `Feeds` → the store, then covers.
+extension Library {
+    /// Adds a publication by its feed URL and lists its issues. `pushURL` overrides the
+    /// feed's push channel; `autoDownload` turns automatic download of new issues on or off
+    /// (nil leaves it as it is).
+    @discardableResult
+    public func subscribe(feedURL: URL, pushURL: URL? = nil, autoDownload: Bool? = nil) throws -> (Publication, SyncResult) {
+        guard case let .modified(data, validator) = try feeds.fetch(feedURL, validator: nil) else {
+            throw DownloadError(message: "\(feedURL.absoluteString) answered 304 Not Modified to an unconditional request")
+        }
+        return try store(data, validator: validator, from: feedURL, into: nil) { publication in
+            if let pushURL { publication.pushURL = pushURL.absoluteString }
+            if let autoDownload { publication.autoDownload = autoDownload }
+        }
+    }
+
+    /// Fetches a publication's feed again and brings its issues up to date. The stored
+    /// ETag / Last-Modified make the request conditional: a 304 leaves everything as it
+    /// was (`SyncResult.unchanged`), without parsing anything.
+    @discardableResult
+    public func refresh(_ publication: Publication) throws -> SyncResult {
+        guard let url = URL(string: publication.feedURL) else {
+            throw DownloadError(message: "'\(publication.feedURL)' is not a URL")
+        }
+        do {
+            let stored = TransferValidator(etag: publication.etag, lastModified: publication.lastModified)
+            guard case let .modified(data, validator) = try feeds.fetch(url, validator: stored.isEmpty ? nil : stored) else {
+                try markRefreshed(publication)
+                return SyncResult(added: [], updated: 0, unchanged: true)
+            }
+            return try store(data, validator: validator, from: url, into: publication) { _ in }.1
+        } catch {
+            var failed = publication
+            failed.lastError = "\(error)"
+            _ = try? save(failed)
+            throw error
+        }
+    }
+
+    /// Reads a fetched feed into the library: the publication (`existing`, else the one with
+    /// this feed URL, else a new one), its details from the feed, then `adjust`, and its
+    /// issues, all in one transaction, and brings its remote covers into the cache. The
+    /// feed is parsed on a thread of its own and its entries are stored while the rest is
+    /// still being read; when the end of the feed changes them (an undated entry, entries
+    /// without content, more pages), that work is rolled back and the whole feed, with its
+    /// pages, is stored as `sync` does. Covers are fetched while the transaction commits
+    /// and its log is written back into the library: both are mostly waiting.
+    private func store(_ data: Data, validator: TransferValidator, from url: URL, into existing: Publication?,
+                       adjust: (inout Publication) -> Void) throws -> (Publication, SyncResult) {
+        let parse = StreamedParse(data, url: url)
+        defer { parse.cancel() }
+        let covers = DispatchGroup()
+        // Also when the commit fails: no cover is left half written as the process ends.
+        defer { covers.wait() }
+        let document: FeedDocument
+        do {
+            let stored = try write { db in
+                var publication = try existing ?? Publication.filter(Column("feedURL") == url.absoluteString).fetchOne(db)
+                    ?? Publication(feedURL: url.absoluteString, title: url.absoluteString)
+                if publication.id == nil { try publication.insert(db) }  // titled from the feed below
+                guard let publicationID = publication.id else { throw LibraryError.noSuchPublication(publication.title) }
+                var writer = try IssueWriter(db, publicationID: publicationID)
+                while let batch = parse.next() { try writer.add(batch) }
+                let (document, streamedAreFinal) = try parse.result()
+                guard streamedAreFinal, document.publication.nextPage == nil else { throw WholeFeedNeeded(document: document) }
+                update(&publication, from: document.publication, validator: validator, adjust: adjust)
+                try publication.save(db)
+                let result = try writer.finish()
+                let coverService = self.covers
+                let wanted = try coverService.wanted(db, for: publication, now: clock.now())
+                DispatchQueue.global().async(group: covers) { coverService.fetch(wanted) }
+                return (publication, result)
+            }
+            // The log (long after a long feed) is written back into the library now, while
+            // the covers arrive, rather than by the last connection to close.
+            _ = try? db.writeWithoutTransaction { try $0.checkpoint(.passive) }
+            return stored
+        } catch let whole as WholeFeedNeeded {
+            var first = whole.document
+            feeds.followPages(of: &first, from: url)
+            document = first
+        }
+        var publication = try existing ?? publications().first { $0.feedURL == url.absoluteString }
+            ?? Publication(feedURL: url.absoluteString, title: document.publication.title)
+        update(&publication, from: document.publication, validator: validator, adjust: adjust)
+        publication = try save(publication)
+        let result = try sync(publication, entries: document.entries)
+        fetchRemoteCovers(for: publication)
+        return (publication, result)
+    }
+
+    /// Thrown inside `store`'s transaction to roll back what was stored while parsing.
+    private struct WholeFeedNeeded: Error {
+        let document: FeedDocument
+    }
+
+    private func update(_ publication: inout Publication, from info: PublicationInfo, validator: TransferValidator,
+                        adjust: (inout Publication) -> Void) {
+        apply(info, to: &publication)
+        adjust(&publication)
+        publication.etag = validator.etag
+        publication.lastModified = validator.lastModified
+        publication.lastRefresh = clock.now()
+        publication.lastError = nil
+    }
+
+    static var missingCoverRetry: TimeInterval { CoverFetcher.missingCoverRetry }
+
+    /// The cover service: the cover cache, this library's HTTP access and clock.
+    var covers: CoverFetcher { CoverFetcher(paths: paths, access: access, clock: clock) }
+
+    /// The feed service: this library's HTTP access (credentials of each feed's host).
+    var feeds: FeedFetcher { FeedFetcher(access: access) }
+
+    /// Brings http(s) covers of a publication and its newest issues into the cover cache, so
+    /// the shelf can draw them offline. A cover that fails stays a placeholder until the next
+    /// refresh (a day later if the server said it does not exist); it never fails the refresh.
+    @discardableResult
+    public func fetchRemoteCovers(for publication: Publication, now: Date? = nil) -> Int {
+        let covers = covers
+        let now = now ?? clock.now()
+        return covers.fetch((try? db.read { db in try covers.wanted(db, for: publication, now: now) }) ?? [])
+    }
+
+    private func apply(_ info: PublicationInfo, to publication: inout Publication) {
+        if !info.title.isEmpty { publication.title = info.title }
+        publication.subtitle = info.subtitle ?? publication.subtitle
+        publication.coverURL = info.coverURL?.absoluteString ?? publication.coverURL
+        let type = info.bindingType.flatMap(Publication.BindingType.init(rawValue:))
+        if let type { publication.bindingType = type }
+        if let edge = info.bindingEdge.flatMap(Publication.BindingEdge.init(rawValue:)) { publication.bindingEdge = edge }
+        else if type == .newspaper { publication.bindingEdge = .bottom }
+        // A channel given with `subscribe --push` (or found earlier) stays.
+        publication.pushURL = publication.pushURL ?? info.pushURL?.absoluteString
+    }
+
+    /// On the very first run, subscribes the publications that ship with the program.
+    /// Returns the problems met (one line each); an empty list when all went well.
+    @discardableResult
+    public func subscribeSamplesOnFirstRun(sampleFeedDirectory: URL?) -> [String] {
+        guard setting(.sampleSubscribed) == nil else { return [] }
+        guard let directory = sampleFeedDirectory else { return [] }
+        var problems: [String] = []
+        let list = directory.appendingPathComponent("publications.txt")
+        let lines = ((try? String(contentsOf: list, encoding: .utf8)) ?? "")
+            .split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+        for line in lines {
+            let feed = directory.appendingPathComponent(line)
+            do { try subscribe(feedURL: feed) } catch { problems.append("\(line): \(error)") }
+        }
+        try? setSetting(.sampleSubscribed, "1")
+        return problems
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import GRDB
+
+/// The library's schema, grown one named migration per change (the cache, push and shelf
+/// parts register theirs beside the code that uses them).
+enum LibraryMigrations {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: publications, issues, asset downloads, settings") { db in
+            try db.create(table: "publication") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("feedURL", .text).notNull().unique()
+                t.column("title", .text).notNull()
+                t.column("subtitle", .text)
+                t.column("coverURL", .text)
+                t.column("bindingType", .text).notNull().defaults(to: "magazine")
+                t.column("bindingEdge", .text).notNull().defaults(to: "left")
+                t.column("pushURL", .text)
+                t.column("etag", .text)
+                t.column("lastModified", .text)
+                t.column("lastRefresh", .datetime)
+                t.column("lastError", .text)
+                t.column("autoDownload", .boolean).notNull().defaults(to: false)
+                t.column("lastAutoDownload", .datetime)
+                t.column("addedAt", .datetime).notNull()
+            }
+            try db.create(table: "issue") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("publicationId", .integer).references("publication", onDelete: .setNull)
+                t.column("name", .text).notNull().unique()
+                t.column("date", .datetime).notNull()
+                t.column("title", .text).notNull()
+                t.column("summary", .text)
+                t.column("coverURL", .text)
+                t.column("contentURL", .text)
+                t.column("contentType", .text)
+                t.column("contentLength", .integer)
+                t.column("sha256", .text)
+                t.column("status", .text).notNull().defaults(to: "none")
+                t.column("unread", .boolean).notNull().defaults(to: false)
+                t.column("pinned", .boolean).notNull().defaults(to: false)
+                t.column("evicted", .boolean).notNull().defaults(to: false)
+                t.column("downloadedAt", .datetime)
+                t.column("lastOpenedAt", .datetime)
+                t.column("readingPosition", .text)
+                t.column("readingProgress", .double)
+                t.column("lastError", .text)
+            }
+            try db.create(index: "issue_by_publication_date", on: "issue", columns: ["publicationId", "date"])
+            try db.create(table: "assetDownload") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("identifier", .text).notNull().unique()
+                t.column("issueId", .integer).notNull().references("issue", onDelete: .cascade)
+                t.column("url", .text).notNull()
+                t.column("headers", .text).notNull().defaults(to: "{}")
+                t.column("userInfo", .text).notNull().defaults(to: "{}")
+                t.column("kind", .text).notNull()
+                t.column("state", .text).notNull()
+                t.column("bytesWritten", .integer).notNull().defaults(to: 0)
+                t.column("bytesExpected", .integer)
+                t.column("bytesPerSecond", .double)
+                t.column("etag", .text)
+                t.column("lastModified", .text)
+                t.column("attempts", .integer).notNull().defaults(to: 0)
+                t.column("lastError", .text)
+                t.column("createdAt", .datetime).notNull()
+                t.column("finishedAt", .datetime)
+            }
+            try db.create(table: "setting") { t in
+                t.primaryKey("key", .text)
+                t.column("value", .text)
+            }
+        }
+        Library.registerCacheMigration(&migrator)
+        Library.registerPushMigration(&migrator)
+        Library.registerShelfMigration(&migrator)
+        migrator.registerMigration("v4-locator: reading places as locators") { db in
+            try db.alter(table: "issue") { t in t.add(column: "locator", .text) }
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+@testable import NewsstandKit
+
+/// Feeds and covers go through the one HTTP seam, with the credentials config.toml gives
+/// their host (as downloads always did).
+@Suite struct ServiceCredentialsTests {
+    let feedURL = URL(string: "http://news.example.com/feed.json")!
+    let coverURL = URL(string: "http://news.example.com/covers/1.png")!
+    let otherCoverURL = URL(string: "http://cdn.example.org/covers/2.png")!
+
+    func feed() -> Data {
+        Data("""
+            {"version": "https://jsonfeed.org/version/1.1", "title": "Locked Weekly", "icon": "\(coverURL.absoluteString)",
+             "_newsstand": {"binding": {"type": "newspaper"}},
+             "items": [{"id": "lw-1", "title": "One", "date_published": "2026-10-01T00:00:00Z", "image": "\(otherCoverURL.absoluteString)",
+                        "attachments": [{"url": "http://news.example.com/issues/1.zip", "mime_type": "application/zip"}]}]}
+            """.utf8)
+    }
+
+    @Test func aFeedAndItsCoverAreAskedForWithTheHostsCredentials() throws {
+        let web = MemoryHTTPClient()
+        let credentials = Credentials.basic(user: "reader", password: "secret")
+        web.serve(feedURL, headers: ["Content-Type": "application/feed+json"], body: feed(), requiring: credentials)
+        web.serve(coverURL, body: Data("cover".utf8), requiring: credentials)
+        web.serve(otherCoverURL, body: Data("other".utf8))
+        let temp = try TemporaryLibrary(access: HTTPAccess(client: web) { $0.host == "news.example.com" ? credentials : nil })
+
+        let (publication, result) = try temp.library.subscribe(feedURL: feedURL)
+        #expect(result.added == ["lw-1"])
+        #expect(publication.title == "Locked Weekly")
+        let cover = try #require(temp.library.localFile(forCover: coverURL.absoluteString))
+        #expect(try String(contentsOf: cover, encoding: .utf8) == "cover")
+        #expect(temp.library.localFile(forCover: otherCoverURL.absoluteString) != nil)
+
+        let authorized = web.requests.filter { $0.header("Authorization") == credentials.authorizationHeader }.map(\.url)
+        #expect(Set(authorized) == [feedURL, coverURL])
+        // Another host is never sent them.
+        #expect(web.requests.filter { $0.url.host == "cdn.example.org" }.allSatisfy { $0.header("Authorization") == nil })
+    }
+
+    @Test func theLibraryTakesCredentialsFromConfigToml() throws {
+        let probe = try TemporaryLibrary()
+        let paths = probe.library.paths
+        try """
+            [credentials."news.example.com"]
+            token = "t0k3n"
+            """.write(to: paths.configFile, atomically: true, encoding: .utf8)
+        let access = HTTPAccess.system(paths: paths)
+        #expect(access.credentials(feedURL) == .bearer("t0k3n"))
+        #expect(access.credentials(otherCoverURL) == nil)
+    }
+
+    @Test func theBindingOfAFeedIsStoredAsItsType() throws {
+        let web = MemoryHTTPClient()
+        web.serve(feedURL, body: feed())
+        let temp = try TemporaryLibrary(access: HTTPAccess(client: web) { _ in nil })
+        let (publication, _) = try temp.library.subscribe(feedURL: feedURL)
+        let stored = try #require(try temp.library.publication(id: publication.id ?? 0))
+        #expect(stored.bindingType == .newspaper)
+        #expect(stored.bindingEdge == .bottom)   // a newspaper is folded at the bottom
+    }
+}
