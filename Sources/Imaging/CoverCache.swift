@@ -7,6 +7,7 @@ import Foundation
 /// path, size, modification time and page number) and the render options, so a renamed
 /// or re-downloaded copy of a cover is still a hit. Disk entries are written to a
 /// temporary file and renamed into place; a damaged entry is ignored and rewritten.
+/// Sendable because its only state is the engine, which guards its own.
 public final class CoverCache: @unchecked Sendable {
     private let engine: CoverCacheEngine
 
@@ -71,13 +72,17 @@ public final class CoverCache: @unchecked Sendable {
 }
 
 /// The cache itself; the worker threads hold it, so that `CoverCache` can go away.
-/// `lock` guards every mutable field (`memoryLimit` is set before rendering starts).
+/// `lock` guards every mutable field.
 final class CoverCacheEngine: @unchecked Sendable {
-    var memoryLimit = 2048
+    var memoryLimit: Int {
+        get { lock.lock(); defer { lock.unlock() }; return limit }
+        set { lock.lock(); limit = newValue; lock.unlock() }
+    }
 
     private let directory: URL?
     private let documents: DocumentRenderers
     private let lock = NSCondition()
+    private var limit = 2048
     private var sourceHashes: [SourceKey: UInt64] = [:]
     private var pictures: [PictureKey: CellPicture] = [:]
     private var pictureOrder: [PictureKey] = []
@@ -195,8 +200,8 @@ final class CoverCacheEngine: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if pictures.updateValue(picture, forKey: key) == nil { pictureOrder.append(key) }
-        if pictureOrder.count > memoryLimit {
-            let excess = pictureOrder.count - memoryLimit
+        if pictureOrder.count > limit {
+            let excess = pictureOrder.count - limit
             for old in pictureOrder.prefix(excess) { pictures[old] = nil }
             pictureOrder.removeFirst(excess)
         }

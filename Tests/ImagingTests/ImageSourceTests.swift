@@ -38,6 +38,17 @@ final class GreyPages: DocumentRenderer, @unchecked Sendable {
                 == ImageDecoder.decode(.file(file), drawnWith: options))
     }
 
+    @Test func aJPEGFileIsStillDecodedAtAReducedDCTScaleForASmallFrame() throws {
+        let directory = try CoverCacheTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("cover.jpg")
+        try Data(try ImageEncoder.jpeg(Fixtures.gradient(width: 800, height: 800))).write(to: file)
+
+        let decoded = try ImageDecoder.decode(.file(file), drawnWith: RenderOptions(columns: 10, rows: 5))
+
+        #expect(decoded.width == 100 && decoded.height == 100, "1/8 scale keeps 8 × the frame's 10×10 pixels")
+    }
+
     @Test func aPageIsDrawnByTheRendererRegisteredForItsKindAtTheSizeAsked() throws {
         let documents = DocumentRenderers()
         let renderer = GreyPages()
