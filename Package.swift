@@ -55,6 +55,8 @@ let package = Package(
         .target(name: "Imaging", dependencies: ["CImageCodecs"], swiftSettings: swift5),
         .target(name: "TextLayout", swiftSettings: swift5),
         .target(name: "Terminal", dependencies: ["CNcursesw", "TextLayout", "TOMLReader"], swiftSettings: swift5),
+        // The painter seam: how a picture from any source reaches a screen's canvas.
+        .target(name: "Pictures", dependencies: ["Imaging", "Terminal"], swiftSettings: swift5),
         .target(
             name: "Shelf",
             dependencies: ["Terminal", "Imaging", "TextLayout", "NewsstandKit", "IssueArchive"],
@@ -87,6 +89,7 @@ let package = Package(
         .testTarget(name: "NewsstandKitTests", dependencies: ["NewsstandKit", .product(name: "ZIPFoundation", package: "ZIPFoundation")], swiftSettings: swift5),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"], swiftSettings: swift5),
         .testTarget(name: "TextLayoutTests", dependencies: ["TextLayout"], swiftSettings: swift5),
+        .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Imaging", "Terminal"], swiftSettings: swift5),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "TOMLReader"], swiftSettings: swift5),
         .testTarget(name: "ShelfTests", dependencies: ["Shelf", "Terminal", "NewsstandKit", "Imaging", "IssueArchive", "TextLayout"], swiftSettings: swift5),
         .testTarget(name: "EndToEndTests", dependencies: ["newsstand"], swiftSettings: swift5),

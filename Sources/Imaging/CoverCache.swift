@@ -1,18 +1,21 @@
 import Foundation
 
-/// Rendered covers, kept in memory and on disk and rendered on worker threads, so a
-/// shelf never waits twice for the same cover.
+/// Rendered pictures (covers, pages, article images), kept in memory and on disk and
+/// rendered on worker threads, so a screen never waits twice for the same picture.
 ///
-/// Pictures are keyed by a hash of the image file's bytes and the render options, so a
-/// renamed or re-downloaded copy of a cover is still a hit. Disk entries are written to a
+/// Pictures are keyed by a hash of the image's bytes (a document page: of the document's
+/// path, size, modification time and page number) and the render options, so a renamed
+/// or re-downloaded copy of a cover is still a hit. Disk entries are written to a
 /// temporary file and renamed into place; a damaged entry is ignored and rewritten.
+/// Sendable because its only state is the engine, which guards its own.
 public final class CoverCache: @unchecked Sendable {
     private let engine: CoverCacheEngine
 
     /// `directory`: where rendered pictures are kept on disk (nil: memory only).
-    /// `workers`: threads that render in the background.
-    public init(directory: URL?, workers: Int = 2) {
-        engine = CoverCacheEngine(directory: directory, workers: workers)
+    /// `workers`: threads that render in the background. `documents`: who draws the pages
+    /// of documents.
+    public init(directory: URL?, workers: Int = 2, documents: DocumentRenderers = .shared) {
+        engine = CoverCacheEngine(directory: directory, workers: workers, documents: documents)
     }
 
     /// The worker threads finish the queued renders and stop.
@@ -25,22 +28,38 @@ public final class CoverCache: @unchecked Sendable {
     }
 
     /// The cached picture if it is ready; otherwise nil, and a render is scheduled on a
-    /// worker thread (once per file and options); `onReady` is called on that thread when
+    /// worker thread (once per source and options); `onReady` is called on that thread when
     /// it completes, whether it succeeded or failed (see `error(for:options:)`). A file
     /// that does not exist fails at once, without a callback.
-    public func picture(for imageFile: URL, options: RenderOptions,
+    public func picture(for source: ImageSource, options: RenderOptions,
                         onReady: @escaping @Sendable () -> Void) -> CellPicture? {
-        engine.picture(for: imageFile, options: options, onReady: onReady)
+        engine.picture(for: source, options: options, onReady: onReady)
     }
 
-    /// Why the last render of this file with these options failed, if it did.
-    public func error(for imageFile: URL, options: RenderOptions) -> ImageError? {
-        engine.error(for: imageFile, options: options)
+    /// Why the last render of this source with these options failed, if it did.
+    public func error(for source: ImageSource, options: RenderOptions) -> ImageError? {
+        engine.error(for: source, options: options)
     }
 
     /// Renders now on the calling thread (or answers from the cache), filling the cache.
+    public func renderNow(_ source: ImageSource, options: RenderOptions) throws -> CellPicture {
+        try engine.renderNow(source, options: options)
+    }
+
+    /// `picture(for:options:onReady:)` of an image file.
+    public func picture(for imageFile: URL, options: RenderOptions,
+                        onReady: @escaping @Sendable () -> Void) -> CellPicture? {
+        picture(for: .file(imageFile), options: options, onReady: onReady)
+    }
+
+    /// `error(for:options:)` of an image file.
+    public func error(for imageFile: URL, options: RenderOptions) -> ImageError? {
+        error(for: .file(imageFile), options: options)
+    }
+
+    /// `renderNow(_:options:)` of an image file.
     public func renderNow(imageFile: URL, options: RenderOptions) throws -> CellPicture {
-        try engine.renderNow(imageFile: imageFile, options: options)
+        try renderNow(.file(imageFile), options: options)
     }
 
     /// The picture for image bytes, from memory, disk, or a fresh render.
@@ -53,22 +72,29 @@ public final class CoverCache: @unchecked Sendable {
 }
 
 /// The cache itself; the worker threads hold it, so that `CoverCache` can go away.
+/// `lock` guards every mutable field.
 final class CoverCacheEngine: @unchecked Sendable {
-    var memoryLimit = 2048
+    var memoryLimit: Int {
+        get { lock.lock(); defer { lock.unlock() }; return limit }
+        set { lock.lock(); limit = newValue; lock.unlock() }
+    }
 
     private let directory: URL?
+    private let documents: DocumentRenderers
     private let lock = NSCondition()
-    private var fileHashes: [FileIdentity: UInt64] = [:]
+    private var limit = 2048
+    private var sourceHashes: [SourceKey: UInt64] = [:]
     private var pictures: [PictureKey: CellPicture] = [:]
     private var pictureOrder: [PictureKey] = []
     private var failures: [JobKey: ImageError] = [:]
     private var waiting: [JobKey: [@Sendable () -> Void]] = [:]
-    private var queue: [Job] = []
+    private var queue: [JobKey] = []
     private var workers: [Thread] = []
     private var stopping = false
 
-    init(directory: URL?, workers: Int = 2) {
+    init(directory: URL?, workers: Int = 2, documents: DocumentRenderers) {
         self.directory = directory
+        self.documents = documents
         if let directory {
             try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         }
@@ -89,22 +115,16 @@ final class CoverCacheEngine: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// The cached picture if it is ready; otherwise nil, and a render is scheduled on a
-    /// worker thread (once per file and options); `onReady` is called on that thread when
-    /// it completes, whether it succeeded or failed (see `error(for:options:)`).
-    func picture(for imageFile: URL, options: RenderOptions,
-                        onReady: @escaping @Sendable () -> Void) -> CellPicture? {
-        guard let identity = FileIdentity(imageFile) else {
-            let key = JobKey(path: imageFile.path, identity: nil, options: options)
-            lock.lock()
-            failures[key] = ImageError(.unreadable, "cannot read \(imageFile.path): no such file")
-            lock.unlock()
-            return nil
-        }
-        let key = JobKey(path: imageFile.path, identity: identity, options: options)
+    func picture(for source: ImageSource, options: RenderOptions,
+                 onReady: @escaping @Sendable () -> Void) -> CellPicture? {
+        let key = JobKey(source: SourceKey(source), options: options)
         lock.lock()
         defer { lock.unlock() }
-        if let hash = fileHashes[identity], let picture = pictures[PictureKey(hash: hash, options: options)] {
+        if key.source.isMissingFile {
+            failures[key] = ImageError(.unreadable, "cannot read \(source.file?.path ?? "\(source)"): no such file")
+            return nil
+        }
+        if let hash = sourceHashes[key.source], let picture = pictures[PictureKey(hash: hash, options: options)] {
             return picture
         }
         if failures[key] != nil { return nil }
@@ -113,35 +133,54 @@ final class CoverCacheEngine: @unchecked Sendable {
             return nil
         }
         waiting[key] = [onReady]
-        queue.append(Job(url: imageFile, key: key))
+        queue.append(key)
         lock.signal()
         return nil
     }
 
-    /// Why the last render of this file with these options failed, if it did.
-    func error(for imageFile: URL, options: RenderOptions) -> ImageError? {
-        let key = JobKey(path: imageFile.path, identity: FileIdentity(imageFile), options: options)
+    func error(for source: ImageSource, options: RenderOptions) -> ImageError? {
+        let key = JobKey(source: SourceKey(source), options: options)
         lock.lock()
         defer { lock.unlock() }
         return failures[key]
     }
 
-    /// Renders now on the calling thread (or answers from the cache), filling the cache.
-    func renderNow(imageFile: URL, options: RenderOptions) throws -> CellPicture {
-        let data = try ImageDecoder.readBytes(atPath: imageFile.path)
-        return try picture(forBytes: data, identity: FileIdentity(imageFile), options: options)
+    func renderNow(_ source: ImageSource, options: RenderOptions) throws -> CellPicture {
+        try renderNow(SourceKey(source), options: options)
     }
 
-    /// The picture for image bytes, from memory, disk, or a fresh render.
+    private func renderNow(_ key: SourceKey, options: RenderOptions) throws -> CellPicture {
+        switch key.source {
+        case .file(let url):
+            let data = try ImageDecoder.readBytes(atPath: url.path)
+            return try picture(forBytes: data, source: key, options: options)
+        case .bytes(let image):
+            return try picture(forBytes: image.bytes, source: key, options: options)
+        case .page(let page):
+            // Hashing a whole document for one page would cost more than drawing it.
+            let hash = ContentHash.hash(Array("\(page.kind)|\(page.index)|\(key.file?.description ?? page.document.path)".utf8))
+            return try picture(hash: hash, source: key, options: options) {
+                try self.documents.render(page, fitting: options.pixelSize)
+            }
+        }
+    }
+
     func picture(forBytes data: [UInt8], options: RenderOptions) throws -> CellPicture {
-        try picture(forBytes: data, identity: nil, options: options)
+        try picture(forBytes: data, source: nil, options: options)
     }
 
-    private func picture(forBytes data: [UInt8], identity: FileIdentity?, options: RenderOptions) throws -> CellPicture {
-        let hash = ContentHash.hash(data)
+    private func picture(forBytes data: [UInt8], source: SourceKey?, options: RenderOptions) throws -> CellPicture {
+        try picture(hash: ContentHash.hash(data), source: source, options: options) {
+            try ImageDecoder.decode(data, drawnWith: options)
+        }
+    }
+
+    /// The picture whose content hashes to `hash`, from memory, disk, or `image` rendered.
+    private func picture(hash: UInt64, source: SourceKey?, options: RenderOptions,
+                         image: () throws -> RGBAImage) throws -> CellPicture {
         let key = PictureKey(hash: hash, options: options)
         lock.lock()
-        if let identity { fileHashes[identity] = hash }
+        if let source { sourceHashes[source] = hash }
         if let picture = pictures[key] {
             lock.unlock()
             return picture
@@ -151,8 +190,7 @@ final class CoverCacheEngine: @unchecked Sendable {
             remember(picture, for: key)
             return picture
         }
-        let image = try ImageDecoder.decode(data, drawnWith: options)
-        let picture = CoverRenderer.render(image, options: options)
+        let picture = CoverRenderer.render(try image(), options: options)
         writeDisk(picture, for: key)
         remember(picture, for: key)
         return picture
@@ -162,8 +200,8 @@ final class CoverCacheEngine: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if pictures.updateValue(picture, forKey: key) == nil { pictureOrder.append(key) }
-        if pictureOrder.count > memoryLimit {
-            let excess = pictureOrder.count - memoryLimit
+        if pictureOrder.count > limit {
+            let excess = pictureOrder.count - limit
             for old in pictureOrder.prefix(excess) { pictures[old] = nil }
             pictureOrder.removeFirst(excess)
         }
@@ -185,15 +223,15 @@ final class CoverCacheEngine: @unchecked Sendable {
 
             var failure: ImageError?
             do {
-                _ = try renderNow(imageFile: job.url, options: job.key.options)
+                _ = try renderNow(job.source, options: job.options)
             } catch let error as ImageError {
                 failure = error
             } catch {
-                failure = ImageError(.unreadable, "\(job.url.path): \(error)")
+                failure = ImageError(.unreadable, "\(job.source.source): \(error)")
             }
             lock.lock()
-            if let failure { failures[job.key] = failure }
-            let callbacks = waiting.removeValue(forKey: job.key) ?? []
+            if let failure { failures[job] = failure }
+            let callbacks = waiting.removeValue(forKey: job) ?? []
             lock.unlock()
             for callback in callbacks { callback() }
         }
@@ -232,7 +270,7 @@ final class CoverCacheEngine: @unchecked Sendable {
 }
 
 /// A file as found on disk: a changed size or modification time means changed content.
-private struct FileIdentity: Hashable {
+private struct FileIdentity: Hashable, CustomStringConvertible {
     let path: String
     let size: Int64
     let modified: Int64
@@ -248,6 +286,8 @@ private struct FileIdentity: Hashable {
         modified = Int64(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(info.st_mtimespec.tv_nsec)
         #endif
     }
+
+    var description: String { "\(path)|\(size)|\(modified)" }
 }
 
 private struct PictureKey: Hashable {
@@ -255,13 +295,21 @@ private struct PictureKey: Hashable {
     let options: RenderOptions
 }
 
-private struct JobKey: Hashable {
-    let path: String
-    let identity: FileIdentity?
-    let options: RenderOptions
+/// A source as it is now: a file's identity changes when the file does.
+private struct SourceKey: Hashable {
+    let source: ImageSource
+    let file: FileIdentity?
+
+    init(_ source: ImageSource) {
+        self.source = source
+        file = source.file.flatMap(FileIdentity.init)
+    }
+
+    /// Read from a file that is not there.
+    var isMissingFile: Bool { source.file != nil && file == nil }
 }
 
-private struct Job {
-    let url: URL
-    let key: JobKey
+private struct JobKey: Hashable {
+    let source: SourceKey
+    let options: RenderOptions
 }

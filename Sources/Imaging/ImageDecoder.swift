@@ -53,6 +53,29 @@ public enum ImageDecoder {
         try decode(readBytes(atPath: url.path), minimumSize: minimumSize)
     }
 
+    /// Any source as an upright picture for drawing at `size` pixels (nil: full size): a
+    /// file or bytes decoded as above, a document's page drawn by the renderer registered
+    /// for its kind in `documents`.
+    public static func decode(_ source: ImageSource, size: (width: Int, height: Int)? = nil,
+                              documents: DocumentRenderers = .shared) throws -> RGBAImage {
+        switch source {
+        case .file(let url): return try decode(readBytes(atPath: url.path), minimumSize: size)
+        case .bytes(let image): return try decode(image.bytes, minimumSize: size)
+        case .page(let page): return try documents.render(page, fitting: size)
+        }
+    }
+
+    /// Any source for drawing in cells with `options`: a JPEG is decoded for the frame it
+    /// will fill, a page drawn for the whole box.
+    public static func decode(_ source: ImageSource, drawnWith options: RenderOptions,
+                              documents: DocumentRenderers = .shared) throws -> RGBAImage {
+        switch source {
+        case .file(let url): return try decode(readBytes(atPath: url.path), drawnWith: options)
+        case .bytes(let image): return try decode(image.bytes, drawnWith: options)
+        case .page(let page): return try documents.render(page, fitting: options.pixelSize)
+        }
+    }
+
     /// Image files larger than this are refused unread (a cover is well under 10 MB).
     public static let maximumFileSize = 256 << 20
 

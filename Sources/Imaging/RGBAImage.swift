@@ -32,6 +32,8 @@ public struct ImageError: Error, CustomStringConvertible, Equatable, Sendable {
         case corrupt
         case tooLarge
         case unreadable
+        /// A page of a kind of document no registered renderer draws.
+        case unsupported
     }
 
     public let kind: Kind

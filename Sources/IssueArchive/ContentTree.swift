@@ -2,14 +2,14 @@ import Foundation
 
 /// The files of an extracted issue as relative paths, without the debris archivers leave:
 /// `__MACOSX/`, AppleDouble `._name` files, hidden files and folders.
-struct ContentTree {
-    let root: URL
+public struct ContentTree {
+    public let root: URL
     /// Relative paths with `/` separators, in natural order.
-    let files: [String]
+    public let files: [String]
     private let exact: Set<String>
     private let lookup: [String: String]
 
-    init(root: URL) throws {
+    public init(root: URL) throws {
         self.root = root
         guard FileSystem.isDirectory(root) else {
             throw ArchiveError(.invalidContent, "'\(root.path)' is not a folder of issue content")
@@ -42,7 +42,7 @@ struct ContentTree {
         }
     }
 
-    func contains(_ path: String) -> Bool { lookup[path.lowercased()] != nil }
+    public func contains(_ path: String) -> Bool { lookup[path.lowercased()] != nil }
 
     /// The path as it exists on disk: exact, else the only case-insensitive match
     /// (books written on case-insensitive file systems often get the case of links wrong).
@@ -51,7 +51,8 @@ struct ContentTree {
         return lookup[path.lowercased()]
     }
 
-    func data(_ path: String, limit: Int = 16 << 20) -> Data? {
+    /// The first `limit` bytes of a file of the issue.
+    public func data(_ path: String, limit: Int = 16 << 20) -> Data? {
         let url = root.appendingPathComponent(path)
         guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
         defer { try? handle.close() }

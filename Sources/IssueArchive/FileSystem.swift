@@ -87,6 +87,53 @@ enum FileSystem {
         return renameat2(atCurrentDirectory, first.path, atCurrentDirectory, second.path, renameExchange) == 0
     }
 
+    /// Puts the regular file `file` at `destination` (which must not exist): a hard link
+    /// where the file system allows one (no bytes written), else a copy through `storage`.
+    static func place(_ file: URL, at destination: URL, storage: Storage) throws {
+        var info = stat()
+        guard lstat(file.path, &info) == 0 else { throw ArchiveError.io("read", file.path, errno: errno) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw ArchiveError(.invalidContent, "'\(file.path)' is not a regular file")
+        }
+        if link(file.path, destination.path) == 0 { return }
+        // Another file system, or one without hard links: copy.
+        guard [EXDEV, EPERM, EMLINK, EOPNOTSUPP].contains(errno) else {
+            throw ArchiveError.io("place the issue at", destination.path, errno: errno)
+        }
+        try copy(file, to: destination, storage: storage)
+    }
+
+    /// Copies `file` to a new file `destination`, every byte through `storage`.
+    static func copy(_ file: URL, to destination: URL, storage: Storage) throws {
+        let source = open(file.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard source >= 0 else { throw ArchiveError.io("read", file.path, errno: errno) }
+        defer { close(source) }
+        let target = open(destination.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard target >= 0 else { throw ArchiveError.io("create", destination.path, errno: errno) }
+        defer { close(target) }
+        var buffer = [UInt8](repeating: 0, count: 256 * 1024)
+        try buffer.withUnsafeMutableBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            while true {
+                let got = read(source, base, buffer.count)
+                if got < 0 {
+                    if errno == EINTR { continue }
+                    throw ArchiveError.io("read", file.path, errno: errno)
+                }
+                if got == 0 { return }
+                let failure = storage.writeAll(target, base, got)
+                if failure != 0 { throw ArchiveError.io("write", destination.lastPathComponent, errno: failure) }
+            }
+        }
+    }
+
+    /// A plain name for a file at the top of an issue: not hidden (the issue's files would
+    /// not show it), no folders, nothing a reader could take for a link.
+    static func isPlainFileName(_ name: String) -> Bool {
+        !name.isEmpty && !name.hasPrefix(".") && !name.contains("/") && !name.contains("\\")
+            && !name.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } && !ContentTree.isIgnored(name)
+    }
+
     static func destinationExists(_ url: URL) -> ArchiveError {
         ArchiveError(.destinationExists, "'\(url.path)' already exists; extraction needs a new destination")
     }

@@ -1,6 +1,14 @@
-/// What kind of archive an issue came in.
-public enum IssueFormat: String, Codable, Sendable {
-    case epub, cbz, zip
+/// What kind of issue this is, as the format reader that opened it names it ("epub"):
+/// open-ended, so a format added as a plug-in has a name of its own.
+public struct IssueFormat: RawRepresentable, Hashable, Codable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    public static let epub = IssueFormat(rawValue: "epub")
+    public static let cbz = IssueFormat(rawValue: "cbz")
+    public static let zip = IssueFormat(rawValue: "zip")
+
+    public var description: String { rawValue }
 }
 
 public struct IssueMetadata: Codable, Sendable, Equatable {

@@ -14,11 +14,60 @@ public enum IssueInstaller {
     /// is true, the staging directory is gone and the old content is as it was.
     public static func install(archive: URL, into contentDirectory: URL, limits: ExtractionLimits = .standard,
                                keepingOtherFiles: Bool = false, storage: Storage = SystemStorage()) throws -> IssueContent {
+        try install(into: contentDirectory, keepingOtherFiles: keepingOtherFiles) { staging in
+            try SafeExtractor.extract(archive: archive, to: staging, limits: limits, storage: storage)
+            return try IssueReader.open(directory: staging)
+        }
+    }
+
+    /// Installs a downloaded file of any format in `formats`, in one step as
+    /// `install(archive:…)` does: a format packaged as a zip (and a file no format
+    /// recognises) is extracted safely and opened by what it holds; a format whose issue
+    /// is one file has that file placed in the content directory under the format's name
+    /// for it (hard-linked where the file system allows, else copied through `storage`).
+    public static func install(download: URL, into contentDirectory: URL, formats: IssueFormats = .shared,
+                               limits: ExtractionLimits = .standard, keepingOtherFiles: Bool = false,
+                               storage: Storage = SystemStorage()) throws -> IssueContent {
+        let file = try DownloadedFile(url: download)
+        guard let reader = formats.reader(for: file), case .singleFile(let name) = reader.packaging else {
+            return try install(into: contentDirectory, keepingOtherFiles: keepingOtherFiles) { staging in
+                try SafeExtractor.extract(archive: download, to: staging, limits: limits, storage: storage)
+                return try formats.open(directory: staging)
+            }
+        }
+        guard FileSystem.isPlainFileName(name) else {
+            throw ArchiveError(.unsafePath, "the \(reader.format) format names its file '\(ArchiveError.printable(name))', "
+                               + "which is not a plain file name")
+        }
+        return try install(into: contentDirectory, keepingOtherFiles: keepingOtherFiles) { staging in
+            guard mkdir(staging.path, 0o755) == 0 else { throw ArchiveError.io("create", staging.path, errno: errno) }
+            try FileSystem.place(download, at: staging.appendingPathComponent(name), storage: storage)
+            return try reader.open(ContentTree(root: staging))
+        }
+    }
+
+    /// Bytes an install of `download` writes at most: a zip's unpacked size, else the
+    /// file's own size (when it has to be copied rather than linked).
+    public static func installedSize(of download: URL, formats: IssueFormats = .shared,
+                                     limits: ExtractionLimits = .standard) throws -> Int64 {
+        let file = try DownloadedFile(url: download)
+        if let reader = formats.reader(for: file), case .singleFile = reader.packaging {
+            var info = stat()
+            guard stat(download.path, &info) == 0 else { throw ArchiveError.io("read", download.path, errno: errno) }
+            return Int64(info.st_size)
+        }
+        return try unpackedSize(of: download, limits: limits)
+    }
+
+    /// Fills a fresh path beside `contentDirectory` with `fill` (which also opens, and so
+    /// verifies, the issue), keeps other files if asked, then swaps it into place. On any
+    /// failure the staging path is removed and the old content is as it was.
+    private static func install(into contentDirectory: URL, keepingOtherFiles: Bool,
+                                fill: (URL) throws -> IssueContent) throws -> IssueContent {
         let target = contentDirectory.standardizedFileURL
         let staging = try FileSystem.unusedPath(beside: target, purpose: "installing")
         do {
-            try SafeExtractor.extract(archive: archive, to: staging, limits: limits, storage: storage)
-            let content = try IssueReader.open(directory: staging)
+            let content = try fill(staging)
             if keepingOtherFiles { try carryOver(from: target, into: staging) }
             try swapIntoPlace(staging, target)
             return content

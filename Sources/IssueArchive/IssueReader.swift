@@ -3,26 +3,11 @@ import Markup
 
 /// Opens extracted issues (and archives, for `inspect`) as `IssueContent`.
 public enum IssueReader {
-    /// Reads an extracted issue: EPUB if it has a container or an EPUB mimetype, a comic if its
-    /// content is page images, otherwise a plain zip issue.
+    /// Reads an extracted issue with the first of the shared formats that recognises it:
+    /// EPUB if it has a container or an EPUB mimetype, a comic if its content is page
+    /// images, otherwise a plain zip issue (and registered formats before them).
     public static func open(directory: URL) throws -> IssueContent {
-        let tree = try ContentTree(root: directory.standardizedFileURL)
-        if EPUBBook.isEPUB(tree) { return try EPUBBook.open(tree) }
-        if isComic(tree) { return try ComicBook.open(tree) }
-        return try PlainIssue.open(tree)
-    }
-
-    /// Page images and nothing to read but, at most, a few notes (`info.txt`, `.nfo`) that
-    /// scanners put beside the pages.
-    static func isComic(_ tree: ContentTree) -> Bool {
-        var images = 0, notes = 0
-        for path in tree.files {
-            let type = MediaType.of(path)
-            if type.hasPrefix("image/") { images += 1 }
-            else if type == "text/plain" || path.lowercased().hasSuffix(".nfo") { notes += 1 }
-            else if MediaType.isDocument(type) { return false }
-        }
-        return images > 0 && images > 2 * notes
+        try IssueFormats.shared.open(directory: directory)
     }
 
     /// Extracts `archive` into a new directory in `temporary` and opens it. The caller removes

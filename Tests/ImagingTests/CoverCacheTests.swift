@@ -81,6 +81,21 @@ import Testing
         #expect(PictureCoding.decode([UInt8](try Data(contentsOf: entry))) == expected)
     }
 
+    @Test func theOldestPicturesLeaveMemoryFirst() throws {
+        let options = RenderOptions(columns: 6, rows: 4)
+        let cache = CoverCache(directory: nil, workers: 1)
+        defer { cache.shutDown() }
+        cache.memoryLimit = 1
+        let older = ImageSource.bytes(try ImageEncoder.png(Fixtures.gradient(width: 8, height: 8)), identity: "older")
+        let newer = ImageSource.bytes(try ImageEncoder.png(Fixtures.checkerboard(width: 8, height: 8)), identity: "newer")
+
+        _ = try cache.renderNow(older, options: options)
+        let kept = try cache.renderNow(newer, options: options)
+
+        #expect(cache.picture(for: newer, options: options) {} == kept)
+        #expect(cache.picture(for: older, options: options) {} == nil, "the older picture is rendered again")
+    }
+
     @Test func badImagesAreReportedNotRetried() async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
