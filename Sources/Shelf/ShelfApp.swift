@@ -52,6 +52,8 @@ public final class ShelfApp {
     let env: Environment
     var state = State()
     var reader: ReaderScreen?
+    /// The reader's clock for saving its place as it goes (tests move it by hand).
+    var readerClock: () -> Date = Date.init
     /// The reader's text width and the like, kept from one issue to the next.
     let readerPreferences = ReaderPreferences()
     let painter: CoverPainter
@@ -141,7 +143,7 @@ public final class ShelfApp {
                 times?.discardPhases()
             }
         }
-        reader?.savePosition(library: env.library)
+        perform(reader?.update(.leave) ?? [])
         times?.write()
     }
 
@@ -157,7 +159,10 @@ public final class ShelfApp {
             if let alert = env.library.takeUnshownAlert() { setStatus("▶ " + alert.text) }
             dirty = true
         }
-        if painter.readyFlag.take() { dirty = true }
+        if painter.readyFlag.take() {
+            perform(reader?.update(.backgroundReady) ?? [])
+            dirty = true
+        }
         for message in messages.takeAll() {
             setStatus(message.text, error: message.isError)
             reload()
@@ -280,6 +285,7 @@ public final class ShelfApp {
         case .resize(let width, let height):
             state.width = width
             state.height = height
+            perform(reader?.update(.resize(width: width, height: height)) ?? [])
             return
         case .mouse(let button, let x, let y):
             handleMouse(button, x: x, y: y)
@@ -367,27 +373,38 @@ public final class ShelfApp {
     private func handleReaderKey(_ key: Key) {
         guard let reader else { state.screen = .store; return }
         // Backspace turns a comic's page back rather than leaving it.
-        if reader.mode != .reading || (reader.isComic && key == .backspace) {
-            _ = reader.handle(key, width: state.width, height: state.height)
+        if reader.mode != .reading || (reader.takesBackspace && key == .backspace) {
+            perform(reader.update(.key(key)))
             return
         }
         let bindings = env.keyBindings
         guard let action = bindings.action(for: key, on: .reader) else {
-            if KeyBindings.defaults.action(for: key, on: .reader) == nil { _ = reader.handle(key, width: state.width, height: state.height) }
+            if KeyBindings.defaults.action(for: key, on: .reader) == nil { perform(reader.update(.key(key))) }
             return
         }
         switch action {
         case .back:
-            reader.savePosition(library: env.library)
-            self.reader = nil
-            state.screen = .store
-            reload()
+            perform(reader.update(.leave))
         case .quit:
             state.quit = true
         case .help:
             showHelp()
         default:
-            if let readerKey = Self.readerKeys[action] { _ = reader.handle(readerKey, width: state.width, height: state.height) }
+            if let readerKey = Self.readerKeys[action] { perform(reader.update(.key(readerKey))) }
+        }
+    }
+
+    /// Does what the reader asks: keeps its place, or closes it.
+    private func perform(_ effects: [ReaderEffect]) {
+        for effect in effects {
+            switch effect {
+            case .save(let locator):
+                if let issue = reader?.issue { try? env.library.saveLocator(locator, for: issue) }
+            case .leave:
+                reader = nil
+                state.screen = .store
+                reload()
+            }
         }
     }
 
@@ -399,7 +416,7 @@ public final class ShelfApp {
             switch state.screen {
             case .shelf: moveShelf(by: step)
             case .store: moveStore(by: step)
-            case .reader: reader?.scroll(by: step * 3, height: state.height)
+            case .reader: perform(reader?.update(.scroll(step * 3)) ?? [])
             case .help: break
             }
         case .left:
@@ -485,8 +502,9 @@ public final class ShelfApp {
                 reload()
                 return
             }
-            let screen = try ReaderScreen(issue: current, library: env.library, painter: painter, theme: env.theme,
-                                          preferences: readerPreferences)
+            let screen = try ReaderScreen(issue: current, root: env.library.contentDirectory(for: current), painter: painter,
+                                          theme: env.theme, preferences: readerPreferences, size: (state.width, state.height),
+                                          clock: readerClock)
             reader = screen
             state.screen = .reader
             setStatus(nil)

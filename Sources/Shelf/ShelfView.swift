@@ -47,7 +47,7 @@ extension ShelfApp {
         switch state.screen {
         case .shelf: drawShelf(into: &canvas)
         case .store: drawStore(into: &canvas)
-        case .reader: reader?.draw(into: &canvas, theme: theme)
+        case .reader: reader?.view(into: &canvas)
         case .help: drawHelp(into: &canvas)
         }
         drawStatus(into: &canvas)
@@ -294,7 +294,7 @@ extension ShelfApp {
                      hint([.filter], "filter"), hint([.nextNew], "next new"), hint([.help], "help"), hint([.back], "back")]
         case .reader:
             // Comics, the contents list and the search prompt have the reader's own hints.
-            guard let reader, reader.mode == .reading, !reader.isComic else { return reader?.hints ?? "" }
+            if let own = reader?.ownHints { return own }
             items = [hint([.up, .down], "scroll"), hint([.pageDown], "page"), hint([.moveLeft, .moveRight], "article"),
                      "t contents", "/ search", "n/N match", "+/- width", hint([.help], "help"), hint([.back], "back")]
         case .help:

@@ -166,9 +166,10 @@ final class ShelfHarness {
         screen = h.key(.enter)                       // reopen
         #expect(screen.text.contains("article 2 of 3"))
         #expect(screen.text != before)               // scrolled 5 lines down, not at the top
-        let stored = try #require(try h.library.issue(named: "tidewater-2026-11")?.readingPosition)
-        #expect(stored.contains("\"article\":1"))
-        #expect(stored.contains("\"line\":5"))
+        let stored = try #require(try h.library.issue(named: "tidewater-2026-11")?.locator)
+        let reopened = try #require(h.app.reader?.pager as? TextPager)
+        #expect(stored.resource == reopened.content.readingOrder[1].path)
+        #expect(reopened.top == 5)
     }
 
     @Test func aClickOnATileTapsItAndTheWheelNeverMarksRead() throws {
@@ -289,7 +290,7 @@ final class ShelfHarness {
         let issue = try #require(try h.library.issue(named: "tidewater-2026-11"))
         #expect(issue.status == .none)
         #expect(!issue.evicted)                    // the user removed it, not the cache
-        #expect(issue.readingPosition?.contains("\"line\":3") == true)
+        #expect(issue.locator.map { $0.text != nil && $0.text != Locator.TextPlace(block: 0, offset: 0) } == true)
         #expect(!FileManager.default.fileExists(atPath: h.library.contentDirectory(for: issue).path))
         let tile = screen.text.components(separatedBy: "\n").first { $0.contains("No. 31") } ?? ""
         #expect(!tile.isEmpty)
