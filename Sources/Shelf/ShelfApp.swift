@@ -98,8 +98,7 @@ public final class ShelfApp {
         let times = FrameTimes()
         let runStart = DispatchTime.now().uptimeNanoseconds
         let size = backend.size
-        state.width = size.width
-        state.height = size.height
+        handle(.resize(width: size.width, height: size.height))
         changeToken = env.library.changeToken()   // this first read is current: no second one at the first poll
         reload()
         times?.mark("reload")

@@ -178,6 +178,17 @@ import Terminal
         #expect(screen.row(2).contains(word), "\(word) after growing:\n\(screen.text)")
     }
 
+    @Test func theReaderTakesTheTerminalsSizeWhenTheProgramStarts() throws {
+        // `newsstand read` opens the reader before the run loop knows the terminal.
+        let h = try ShelfHarness.reading(ReaderFixture.magazine(), name: "harbour-11", width: 80, height: 24)
+        let backend = MemoryBackend(width: 120, height: 30)
+        backend.send(keys: [.right, .control("c")])
+        h.app.run(backend: backend)
+        #expect(backend.screen.row(0).contains("article 2 of 4"))
+        // An 80-column text centred in 120 columns, not the 76 that fit 80.
+        #expect(backend.screen.row(2).hasPrefix(String(repeating: " ", count: 20) + "Keeper of the Light"), "\(backend.screen.text)")
+    }
+
     @Test func theSavedPlaceIsTheSameTextInAWindowOfAnotherWidth() throws {
         let h = try ShelfHarness.reading(ReaderFixture.magazine(), name: "harbour-5", width: 120, height: 30)
         _ = h.key(.right)
