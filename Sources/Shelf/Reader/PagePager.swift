@@ -56,6 +56,7 @@ struct PagePager: ReaderPager {
 
     func locator(updated: Date) -> Locator {
         let resource = pages.indices.contains(index) ? pages[index].resource : ""
+        // A page is shown whole, so the whole of its resource has been seen.
         return Locator(resource: resource, progression: 1, totalProgression: progress, page: index, updated: updated)
     }
 

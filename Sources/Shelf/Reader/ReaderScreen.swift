@@ -31,6 +31,9 @@ final class ReaderScreen {
     /// What is typed after `/`.
     private(set) var prompt = ""
     private(set) var contents: ContentsList?
+    /// The issue's table of contents, read the first time `t` asks for it (titles of the
+    /// articles it leaves out come from their files).
+    private var contentsEntries: [ContentsEntry]?
     /// Reading saves as it goes, at most once a second, so a closed terminal or a killed
     /// process loses at most a second; the clock is the caller's, so tests need not wait.
     private let clock: () -> Date
@@ -109,7 +112,9 @@ final class ReaderScreen {
         note = nil
         switch key {
         case .character("t"):
-            contents = ContentsList(entries: ContentsEntry.entries(for: content, root: root), current: pager.index)
+            let entries = contentsEntries ?? ContentsEntry.entries(for: content, root: root)
+            contentsEntries = entries
+            contents = ContentsList(entries: entries, current: pager.index)
             guard contents != nil else { note = ReaderNote(text: "This issue has no table of contents."); return }
             contents?.fitScroll(rows: ContentsList.rows(in: frame))
             mode = .contents
