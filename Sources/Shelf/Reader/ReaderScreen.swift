@@ -4,13 +4,6 @@ import NewsstandKit
 import Terminal
 import TextLayout
 
-/// Reader settings kept for the rest of the session once the user changes them.
-final class ReaderPreferences {
-    /// The text column's width after + or -; nil until then.
-    var textWidth: Int?
-    init() {}
-}
-
 /// The reader: an issue, the place in it, and the mode (reading, the contents list, the
 /// search prompt) over one pager the content calls for — reflowed text for articles,
 /// whole pages for comics. Everything changes in `update`, which hands back effects (save
