@@ -242,6 +242,7 @@ public final class Library: Sendable {
 enum Setting: String {
     case currentlyReading = "currentlyReadingIssue"
     case sampleSubscribed = "sampleFeedSubscribed"
+    case readerTextWidth = "readerTextWidth"
 
     static func value(_ db: Database, _ key: Setting) throws -> String? {
         try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key.rawValue])
@@ -260,4 +261,9 @@ enum Setting: String {
 extension Library {
     func setting(_ key: Setting) -> String? { try? db.read { db in try Setting.value(db, key) } }
     func setSetting(_ key: Setting, _ value: String?) throws { try write { db in try Setting.set(db, key, value) } }
+
+    /// The reader's text column as the user last chose it with + and -: a preference of the
+    /// reader's, not part of any issue's place.
+    public var readerTextWidth: Int? { setting(.readerTextWidth).flatMap { Int($0) } }
+    public func setReaderTextWidth(_ width: Int) throws { try setSetting(.readerTextWidth, String(width)) }
 }

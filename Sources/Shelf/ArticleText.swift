@@ -57,6 +57,7 @@ enum ArticleDocument {
 }
 
 /// The whole of a long article, read on a worker thread while its first part is shown.
+/// `result` is written on the worker and read on the main thread under `lock`; `done` is a semaphore.
 final class PendingDocument: @unchecked Sendable {
     private let lock = NSLock()
     private let done = DispatchSemaphore(value: 0)

@@ -33,7 +33,7 @@ public final class ShelfApp {
     let env: Environment
     var state: State
     /// The reader's text width and the like, kept from one issue to the next.
-    let readerPreferences = ReaderPreferences()
+    let readerPreferences: ReaderPreferences
     let painter: CoverPainter
     let runner: EffectRunner
     /// Reads the shelf and the store, issues only when they changed.
@@ -45,6 +45,7 @@ public final class ShelfApp {
     public init(environment: Environment) {
         env = environment
         state = State(keyBindings: environment.keyBindings)
+        readerPreferences = ReaderPreferences(textWidth: environment.library.readerTextWidth)
         painter = CoverPainter(cache: environment.coverCache, colorMode: environment.colorMode, symbols: environment.symbols)
         shelfReader = ShelfReader(library: environment.library)
         runner = EffectRunner(library: environment.library, startAgent: environment.startAgent, clock: environment.clock)
@@ -66,8 +67,7 @@ public final class ShelfApp {
         let times = FrameTimes()
         let runStart = DispatchTime.now().uptimeNanoseconds
         let size = backend.size
-        state.width = size.width
-        state.height = size.height
+        send(.resize(width: size.width, height: size.height))
         changeToken = env.library.changeToken()   // this first read is current: no second one at the first poll
         reload()
         times?.mark("reload")
@@ -113,7 +113,7 @@ public final class ShelfApp {
                 times?.discardPhases()
             }
         }
-        state.reader?.close()
+        send(.quitting)
         runner.finishWrites()
         times?.write()
     }
@@ -205,8 +205,9 @@ public final class ShelfApp {
     /// Reads the issue's content into the reader, here: the reader draws with the app's painter.
     private func openReader(_ issue: Issue) {
         do {
-            let reader = try ReaderAdapter.open(issue, library: env.library, painter: painter, theme: env.theme,
-                                                preferences: readerPreferences)
+            let reader = try ReaderAdapter.open(issue, directory: env.library.contentDirectory(for: issue), painter: painter,
+                                                theme: env.theme, preferences: readerPreferences,
+                                                size: (state.width, state.height), clock: env.clock)
             send(.readerOpened(reader))
         } catch {
             send(.effectFailed("cannot open “\(issue.title)”: \(error)"))

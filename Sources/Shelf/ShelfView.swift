@@ -26,7 +26,7 @@ extension ShelfApp {
         switch state.screen {
         case .shelf: ShelfScreen.view(state, context, into: &canvas)
         case .store: StoreScreen.view(state, context, into: &canvas)
-        case .reader: state.reader?.view(into: &canvas, theme: theme)
+        case .reader: state.reader?.view(into: &canvas)
         case .help: HelpScreen.view(state, context, into: &canvas)
         }
         Chrome.statusAndHints(state, theme: theme, into: &canvas)

@@ -141,8 +141,8 @@ enum ReaderFixture {
 
 extension ShelfHarness {
     /// A harness reading a fixture issue, opened the way `newsstand read` opens it.
-    static func reading(_ files: [String: Data], name: String, width: Int, height: Int) throws -> ShelfHarness {
-        let h = try ShelfHarness(width: width, height: height, samples: false)
+    static func reading(_ files: [String: Data], name: String, width: Int, height: Int, clock: TestClock? = nil) throws -> ShelfHarness {
+        let h = try ShelfHarness(width: width, height: height, samples: false, clock: clock.map { clock in { clock.now } } ?? Date.init)
         h.app.startReading(try ReaderFixture.install(files, in: h, name: name))
         return h
     }
@@ -172,6 +172,12 @@ extension ShelfHarness {
     func type(_ text: String) {
         for character in text { app.handle(.key(.character(character))) }
     }
+}
+
+/// A clock a test moves by hand, so that nothing waits on real time.
+final class TestClock {
+    private(set) var now = Date(timeIntervalSince1970: 1_800_000_000)
+    func advance(by seconds: TimeInterval) { now += seconds }
 }
 
 extension Canvas {

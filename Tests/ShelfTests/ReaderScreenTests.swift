@@ -53,8 +53,8 @@ import Terminal
     @Test func contentsEntriesFollowTheNavAndNameEveryArticle() throws {
         let h = try ShelfHarness(samples: false)
         let issue = try ReaderFixture.install(ReaderFixture.magazine(), in: h, name: "harbour-2")
-        let reader = try ReaderScreen(issue: issue, library: h.library, painter: h.app.painter, theme: .classic)
-        let entries = reader.contents
+        let reader = try ReaderScreen(issue: issue, root: h.library.contentDirectory(for: issue), painter: h.app.painter, theme: .classic)
+        let entries = ContentsEntry.entries(for: reader.content, root: reader.root)
         #expect(entries.map(\.title) == ["Harbour News", "The Lighthouse Keeper", "Night Watch", "Weather at Sea", "Letters to the Editor"])
         #expect(entries.map(\.article) == [0, 1, 1, 2, 3])
         #expect(entries.map(\.depth) == [0, 0, 1, 0, 0])
@@ -159,10 +159,10 @@ import Terminal
         #expect(textColumns(screen) <= 40 && textColumns(screen) > 30)
         #expect(screen.row(2).contains(word), "\(screen.text)")
 
-        // Saved with the place; kept for the session when another issue opens.
+        // The place is saved; the width is a preference, kept for the session when another issue opens.
         _ = h.key(.character("q"))
-        let stored = try #require(try h.library.issue(named: "harbour-4")?.readingPosition)
-        #expect(stored.contains("\"width\":40"))
+        let stored = try #require(try h.library.issue(named: "harbour-4")?.locator)
+        #expect(stored.resource == "OEBPS/ch2.xhtml" && stored.text != nil)
         #expect(h.app.readerPreferences.textWidth == 40)
     }
 
@@ -178,6 +178,17 @@ import Terminal
         #expect(screen.row(2).contains(word), "\(word) after growing:\n\(screen.text)")
     }
 
+    @Test func theReaderTakesTheTerminalsSizeWhenTheProgramStarts() throws {
+        // `newsstand read` opens the reader before the run loop knows the terminal.
+        let h = try ShelfHarness.reading(ReaderFixture.magazine(), name: "harbour-11", width: 80, height: 24)
+        let backend = MemoryBackend(width: 120, height: 30)
+        backend.send(keys: [.right, .control("c")])
+        h.app.run(backend: backend)
+        #expect(backend.screen.row(0).contains("article 2 of 4"))
+        // An 80-column text centred in 120 columns, not the 76 that fit 80.
+        #expect(backend.screen.row(2).hasPrefix(String(repeating: " ", count: 20) + "Keeper of the Light"), "\(backend.screen.text)")
+    }
+
     @Test func theSavedPlaceIsTheSameTextInAWindowOfAnotherWidth() throws {
         let h = try ShelfHarness.reading(ReaderFixture.magazine(), name: "harbour-5", width: 120, height: 30)
         _ = h.key(.right)
@@ -187,8 +198,8 @@ import Terminal
         while screen.row(2).trimmingCharacters(in: .whitespaces).isEmpty { screen = h.key(.down) }
         let word = try #require(screen.row(2).split(separator: " ").first.map(String.init))
         _ = h.key(.character("q"))
-        let stored = try #require(try h.library.issue(named: "harbour-5")?.readingPosition)
-        #expect(stored.contains("\"block\":"))
+        let stored = try #require(try h.library.issue(named: "harbour-5")?.locator)
+        #expect(stored.text != nil)
 
         // Another session, in a window only 50 columns wide: lines differ, the text does not.
         let reopened = try h.restart(reading: "harbour-5", width: 50, height: 30)
@@ -281,19 +292,20 @@ import Terminal
 
 @Suite(.serialized) struct ReaderAutosaveTests {
     @Test func thePlaceIsSavedWhileReadingNotOnlyOnQuit() throws {
-        let h = try ShelfHarness.reading(ReaderFixture.magazine(), name: "harbour-8", width: 100, height: 30)
+        let clock = TestClock()
+        let h = try ShelfHarness.reading(ReaderFixture.magazine(), name: "harbour-8", width: 100, height: 30, clock: clock)
         _ = h.settle()
         _ = h.key(.right)
-        var stored = try #require(try h.library.issue(named: "harbour-8")?.readingPosition)
-        #expect(stored.contains("\"article\":1"))
+        var stored = try #require(try h.library.issue(named: "harbour-8")?.locator)
+        #expect(stored.resource == "OEBPS/ch2.xhtml")
         // Within a second, moves are not written again; after it, the next key saves.
         _ = h.key(.pageDown)
-        stored = try #require(try h.library.issue(named: "harbour-8")?.readingPosition)
-        #expect(stored.contains("\"line\":0"))
-        Thread.sleep(forTimeInterval: 1.1)
+        stored = try #require(try h.library.issue(named: "harbour-8")?.locator)
+        #expect(stored.text == Locator.TextPlace(block: 0, offset: 0))
+        clock.advance(by: 1.1)
         _ = h.key(.down)
-        stored = try #require(try h.library.issue(named: "harbour-8")?.readingPosition)
-        #expect(!stored.contains("\"line\":0"), "\(stored)")
+        stored = try #require(try h.library.issue(named: "harbour-8")?.locator)
+        #expect(stored.text != Locator.TextPlace(block: 0, offset: 0), "\(stored)")
         #expect(h.app.state.screen == .reader)
     }
 }
@@ -361,8 +373,8 @@ import Terminal
         // The page is the saved place.
         screen = h.key(.pageUp)
         _ = h.key(.character("q"))
-        let stored = try #require(try h.library.issue(named: "badger-1")?.readingPosition)
-        #expect(stored.contains("\"page\":1"))
+        let stored = try #require(try h.library.issue(named: "badger-1")?.locator)
+        #expect(stored.page == 1)
         screen = h.key(.enter)
         #expect(screen.text.contains("page 2 of 3"))
     }

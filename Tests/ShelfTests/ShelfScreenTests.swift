@@ -17,14 +17,15 @@ final class ShelfHarness {
             .deletingLastPathComponent().appendingPathComponent("sample-feed")
     }
 
-    init(width: Int = 120, height: Int = 40, samples: Bool = true, keyBindings: KeyBindings = .defaults) throws {
+    init(width: Int = 120, height: Int = 40, samples: Bool = true, keyBindings: KeyBindings = .defaults,
+         clock: @escaping () -> Date = Date.init) throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-shelf-\(UUID().uuidString)")
         library = try Library(paths: Paths(environment: ["NEWSSTAND_HOME": root.path]))
         if samples { #expect(library.subscribeSamplesOnFirstRun(sampleFeedDirectory: Self.sampleFeed).isEmpty) }
         var starts = 0
         app = ShelfApp(environment: .init(
             library: library, theme: .classic, colorMode: .truecolor, symbols: .half,
-            coverCache: CoverCache(directory: nil), keyBindings: keyBindings, startAgent: { starts += 1 }))
+            coverCache: CoverCache(directory: nil), keyBindings: keyBindings, clock: clock, startAgent: { starts += 1 }))
         app.state.width = width
         app.state.height = height
         app.reload()
@@ -167,9 +168,10 @@ final class ShelfHarness {
         screen = h.key(.enter)                       // reopen
         #expect(screen.text.contains("article 2 of 3"))
         #expect(screen.text != before)               // scrolled 5 lines down, not at the top
-        let stored = try #require(try h.library.issue(named: "tidewater-2026-11")?.readingPosition)
-        #expect(stored.contains("\"article\":1"))
-        #expect(stored.contains("\"line\":5"))
+        let stored = try #require(try h.library.issue(named: "tidewater-2026-11")?.locator)
+        let reopened = try #require(h.app.reader?.pager as? TextPager)
+        #expect(stored.resource == reopened.content.readingOrder[1].path)
+        #expect(reopened.top == 5)
     }
 
     /// The newest issue comes with the shelf as read (any state, not only downloaded ones).
@@ -300,7 +302,7 @@ final class ShelfHarness {
         let issue = try #require(try h.library.issue(named: "tidewater-2026-11"))
         #expect(issue.status == .none)
         #expect(!issue.evicted)                    // the user removed it, not the cache
-        #expect(issue.readingPosition?.contains("\"line\":3") == true)
+        #expect(issue.locator.map { $0.text != nil && $0.text != Locator.TextPlace(block: 0, offset: 0) } == true)
         #expect(!FileManager.default.fileExists(atPath: h.library.contentDirectory(for: issue).path))
         let tile = screen.text.components(separatedBy: "\n").first { $0.contains("No. 31") } ?? ""
         #expect(!tile.isEmpty)

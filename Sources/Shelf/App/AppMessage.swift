@@ -27,6 +27,8 @@ extension ShelfApp {
         /// Removed (to save space) between the tap and the open.
         case issueGone(Issue)
         case readerOpened(ReaderAdapter)
+        /// The program is about to end: the reader keeps its place.
+        case quitting
     }
 
     /// What the run loop read from the library (outside `update`): the shelf, the open
@@ -54,6 +56,8 @@ extension ShelfApp {
         /// Refreshes these publications' feeds (one, or all of them).
         case refresh([Publication])
         case saveReadingPlace(issueID: Int64, Locator)
+        /// Keeps the reader's text width (a preference, not a place).
+        case saveTextWidth(Int)
         /// Takes the newest push alert not shown yet.
         case takeAlert
         /// Reads the shelf and the open store for the screens (in the run loop).

@@ -4,7 +4,8 @@ import Terminal
 
 extension ShelfApp {
     /// The one place state changes: a message in, the effects to perform out. Pure: no
-    /// library, no clock, no I/O (the reader adapter aside, until the new reader lands).
+    /// library, no clock, no I/O (the open reader is a model object of its own, changed
+    /// only through its own update).
     static func update(_ state: inout State, _ message: Message) -> [Effect] {
         let effects = route(&state, message)
         StoreScreen.followSelection(&state)
@@ -16,7 +17,8 @@ extension ShelfApp {
         case .resize(let width, let height):
             state.width = width
             state.height = height
-            return []
+            guard let reader = state.reader else { return [] }
+            return apply(reader.resize(width: width, height: height), from: reader, to: &state)
         case .mouse(let button, let x, let y):
             return mouse(&state, button, x: x, y: y)
         case .key(let key):
@@ -34,7 +36,11 @@ extension ShelfApp {
         case .libraryRead(let read):
             return apply(read, to: &state)
         case .coverReady:
-            return []
+            guard let reader = state.reader else { return [] }
+            return apply(reader.backgroundReady(), from: reader, to: &state)
+        case .quitting:
+            guard let reader = state.reader else { return [] }
+            return apply(reader.leave(), from: reader, to: &state)
         case .refreshed(let added, let failures):
             if failures.isEmpty {
                 state.setStatus(added == 0 ? "Up to date." : counted(added, "new issue") + ".")
@@ -119,11 +125,18 @@ extension ShelfApp {
     /// The reader gets every key the app does not take: leaving, quitting and help are the app's.
     private static func readerKey(_ state: inout State, _ key: Key) -> [Effect] {
         guard let reader = state.reader else { state.screen = .store; return [] }
+        return apply(reader.update(key, bindings: state.keyBindings), from: reader, to: &state)
+    }
+
+    /// What the reader asked for, as the app's effects.
+    static func apply(_ outcomes: [ReaderAdapter.Outcome], from reader: ReaderAdapter, to state: inout State) -> [Effect] {
         var effects: [Effect] = []
-        for effect in reader.update(key, bindings: state.keyBindings, width: state.width, height: state.height) {
-            switch effect {
+        for outcome in outcomes {
+            switch outcome {
             case .save(let locator):
                 if let id = reader.issue.id { effects.append(.saveReadingPlace(issueID: id, locator)) }
+            case .keepTextWidth(let width):
+                effects.append(.saveTextWidth(width))
             case .leave:
                 state.reader = nil
                 state.screen = .store
@@ -152,7 +165,9 @@ extension ShelfApp {
             switch state.screen {
             case .shelf: ShelfScreen.move(&state, by: step)
             case .store: StoreScreen.move(&state, by: step)
-            case .reader: state.reader?.scroll(by: step * 3, height: state.height)
+            case .reader:
+                guard let reader = state.reader else { return [] }
+                return apply(reader.scroll(by: step * 3), from: reader, to: &state)
             case .help: break
             }
             return []

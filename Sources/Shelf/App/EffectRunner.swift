@@ -66,6 +66,8 @@ final class EffectRunner {
                 guard let issue = try library.issue(id: id) else { return }
                 try library.evictContent(of: issue, toSaveSpace: false)
                 box.post(.contentRemoved(issue))
+            case .saveTextWidth(let width):
+                try library.setReaderTextWidth(width)
             case .saveReadingPlace(let id, let locator):
                 guard let issue = try library.issue(id: id) else { return }
                 try library.saveLocator(locator, for: issue)

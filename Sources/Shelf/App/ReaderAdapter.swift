@@ -2,14 +2,15 @@ import Foundation
 import NewsstandKit
 import Terminal
 
-/// The reader as the app sees it: every call the app makes to `ReaderScreen` is here, so
-/// the new reader (update returning effects, a view that does not change it) replaces
-/// this file alone. Until then the reader is a class that changes itself as keys arrive
-/// and saves its own place as it goes.
+/// The reader as the app sees it: the app's keys and bindings turned into the reader's
+/// messages, and what the reader asks for turned into outcomes the app's update maps to
+/// effects. The reader itself (`Reader/ReaderScreen.swift`) never touches the library.
 struct ReaderAdapter {
-    /// What a key in the reader asks of the app.
+    /// What the reader asks of the app.
     enum Outcome: Equatable {
         case save(Locator)
+        /// The user chose another text width: a preference kept in the library.
+        case keepTextWidth(Int)
         case leave
         case quit
         case help
@@ -19,9 +20,10 @@ struct ReaderAdapter {
     var issue: Issue { screen.issue }
 
     /// Reads the issue's content and opens it where the reader last was.
-    static func open(_ issue: Issue, library: Library, painter: CoverPainter, theme: Theme,
-                     preferences: ReaderPreferences) throws -> ReaderAdapter {
-        ReaderAdapter(screen: try ReaderScreen(issue: issue, library: library, painter: painter, theme: theme, preferences: preferences))
+    static func open(_ issue: Issue, directory: URL, painter: CoverPainter, theme: Theme, preferences: ReaderPreferences,
+                     size: (width: Int, height: Int), clock: @escaping () -> Date) throws -> ReaderAdapter {
+        ReaderAdapter(screen: try ReaderScreen(issue: issue, root: directory, painter: painter, theme: theme,
+                                               preferences: preferences, size: size, clock: clock))
     }
 
     /// The shared moving and paging actions as the keys the reader knows them by.
@@ -31,41 +33,50 @@ struct ReaderAdapter {
     /// The reader gets the shared moving and paging actions as its own keys, and every key
     /// no action claims (t, /, n, N, +, -, z…); a default key the user rebound away does
     /// nothing. Its contents list and search prompt take keys as typed.
-    func update(_ key: Key, bindings: KeyBindings, width: Int, height: Int) -> [Outcome] {
+    func update(_ key: Key, bindings: KeyBindings) -> [Outcome] {
         // Backspace turns a comic's page back rather than leaving it.
-        if screen.mode != .reading || (screen.isComic && key == .backspace) {
-            _ = screen.handle(key, width: width, height: height)
-            return []
-        }
+        if screen.mode != .reading || (screen.takesBackspace && key == .backspace) { return send(.key(key)) }
         guard let action = bindings.action(for: key, on: .reader) else {
-            if KeyBindings.defaults.action(for: key, on: .reader) == nil { _ = screen.handle(key, width: width, height: height) }
-            return []
+            return KeyBindings.defaults.action(for: key, on: .reader) == nil ? send(.key(key)) : []
         }
         switch action {
-        case .back:
-            close()
-            return [.leave]
+        case .back: return leave()
         case .quit: return [.quit]
         case .help: return [.help]
-        default:
-            if let readerKey = Self.readerKeys[action] { _ = screen.handle(readerKey, width: width, height: height) }
-            return []
+        default: return Self.readerKeys[action].map { send(.key($0)) } ?? []
         }
     }
 
     /// The mouse wheel: lines, never pages.
-    func scroll(by lines: Int, height: Int) { screen.scroll(by: lines, height: height) }
+    func scroll(by lines: Int) -> [Outcome] { send(.scroll(lines)) }
+    func resize(width: Int, height: Int) -> [Outcome] { send(.resize(width: width, height: height)) }
+    /// A picture finished rendering, or the whole of a long article was read.
+    func backgroundReady() -> [Outcome] { send(.backgroundReady) }
+    /// Leaving the reader or quitting: the place is kept once more.
+    func leave() -> [Outcome] { send(.leave) }
 
-    func view(into canvas: inout Canvas, theme: Theme) { screen.draw(into: &canvas, theme: theme) }
+    private func send(_ message: ReaderMessage) -> [Outcome] {
+        var outcomes: [Outcome] = screen.update(message).map {
+            switch $0 {
+            case .save(let locator): return .save(locator)
+            case .leave: return .leave
+            }
+        }
+        let preferences = screen.preferences
+        if let width = preferences.textWidth, width != preferences.savedTextWidth {
+            preferences.savedTextWidth = width
+            outcomes.append(.keepTextWidth(width))
+        }
+        return outcomes
+    }
 
-    /// Keeps the place (leaving the reader, quitting).
-    func close() { screen.savePosition(library: screen.library) }
+    func view(into canvas: inout Canvas) { screen.view(into: &canvas) }
 
     var statusLine: (text: String?, isError: Bool, right: String) { screen.statusLine }
 
     /// The hint bar's text when the reader has its own (comics, contents, search); nil
     /// while reading text, whose hints follow the user's key bindings.
-    var ownHints: String? { screen.mode == .reading && !screen.isComic ? nil : screen.hints }
+    var ownHints: String? { screen.ownHints }
 
     static var helpLines: [(String, String)] { ReaderScreen.helpLines }
 }

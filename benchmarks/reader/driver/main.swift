@@ -208,7 +208,8 @@ do {
     let firstFrame = (backend.firstFrameAt ?? start) - start
 
     // The search, in a second reader opened at the start of the issue (timed the same way).
-    try library.saveReadingPosition(issue, position: "{\"article\":0,\"line\":0}", progress: 0)
+    let firstArticle = try IssueReader.open(directory: library.contentDirectory(for: issue)).readingOrder[0].path
+    try library.saveLocator(Locator(resource: firstArticle, progression: 0, totalProgression: 0, updated: Date()), for: issue)
     let searchBackend = TimingBackend(width: width, height: height,
                                       keys: [.character("/")] + "zanzibar".map { .character($0) } + [.enter])
     let searcher = ShelfApp(environment: .init(library: library, theme: .classic, colorMode: .truecolor, symbols: .half,

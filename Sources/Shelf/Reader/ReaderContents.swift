@@ -49,91 +49,80 @@ extension ContentsEntry {
     }
 }
 
-extension ReaderScreen {
-    var contents: [ContentsEntry] {
-        if let contentsEntries { return contentsEntries }
-        let entries = ContentsEntry.entries(for: content, root: root)
-        contentsEntries = entries
-        return entries
+/// The table of contents over the page (`t`): the entries, the one chosen, and the first
+/// one shown. Enter opens the chosen entry; q, Escape and the like go back.
+struct ContentsList {
+    let entries: [ContentsEntry]
+    /// The article or page being read, marked in the list.
+    let current: Int
+    private(set) var selection: Int
+    private(set) var scroll = 0
+
+    enum Outcome: Equatable { case stay, close, open(ContentsEntry) }
+
+    /// Opens on the entry of the article being read; nil when the issue lists nothing.
+    init?(entries: [ContentsEntry], current: Int) {
+        guard !entries.isEmpty else { return nil }
+        self.entries = entries
+        self.current = current
+        selection = entries.lastIndex { $0.article <= current && $0.fragment == nil }
+            ?? entries.lastIndex { $0.article <= current } ?? 0
     }
 
-    /// `t`: the list opens on the entry of the article being read.
-    func openContents() {
-        let entries = contents
-        guard !entries.isEmpty else { message = "This issue has no table of contents."; return }
-        mode = .contents
-        contentsSelection = entries.lastIndex { $0.article <= article && $0.fragment == nil }
-            ?? entries.lastIndex { $0.article <= article } ?? 0
-    }
+    /// Rows of entries in a frame: below the "Contents" heading and a blank row.
+    static func rows(in frame: ReaderFrame) -> Int { max(1, frame.visibleRows - 2) }
 
-    func handleContentsKey(_ key: Key) -> Bool {
-        let entries = contents
-        let page = max(1, visibleRows - 3)
+    mutating func update(_ key: Key, in frame: ReaderFrame) -> Outcome {
+        let page = max(1, frame.visibleRows - 3)
+        var outcome = Outcome.stay
         switch key {
-        case .up, .character("k"): contentsSelection -= 1
-        case .down, .character("j"), .tab: contentsSelection += 1
-        case .pageUp, .character("b"): contentsSelection -= page
-        case .pageDown, .character(" "): contentsSelection += page
-        case .home, .character("g"): contentsSelection = 0
-        case .end, .character("G"): contentsSelection = entries.count - 1
+        case .up, .character("k"): selection -= 1
+        case .down, .character("j"), .tab: selection += 1
+        case .pageUp, .character("b"): selection -= page
+        case .pageDown, .character(" "): selection += page
+        case .home, .character("g"): selection = 0
+        case .end, .character("G"): selection = entries.count - 1
         case .enter, .right, .character("l"):
-            if entries.indices.contains(contentsSelection) { jump(to: entries[contentsSelection]) }
-            mode = .reading
+            outcome = entries.indices.contains(selection) ? .open(entries[selection]) : .close
         case .character("q"), .escape, .character("t"), .backspace, .left, .character("h"):
-            mode = .reading
-        case .character("Q"), .character("?"):
-            return false
+            outcome = .close
         default:
             break
         }
-        contentsSelection = max(0, min(entries.count - 1, contentsSelection))
-        return true
+        selection = max(0, min(entries.count - 1, selection))
+        fitScroll(rows: Self.rows(in: frame))
+        return outcome
     }
 
-    /// Opens the entry's article at the entry's fragment (or its start, or a comic's page).
-    func jump(to entry: ContentsEntry) {
-        if entry.article != article {
-            goTo(article: entry.article)
-        } else {
-            top = 0
-        }
-        guard let fragment = entry.fragment, !isComic else { return }
-        if document?.anchors[fragment] == nil { adoptWholeDocument(wait: true) }
-        guard let block = document?.anchors[fragment] else { return }
-        pendingAnchor = nil
-        if let text = prepareText(), let line = text.firstLine(ofBlock: block) {
-            top = line
-            text.ensureLines(top + visibleRows + 1)
-        }
+    /// Keeps the chosen entry among the rows shown.
+    mutating func fitScroll(rows: Int) {
+        if selection < scroll { scroll = selection }
+        if selection >= scroll + rows { scroll = selection - rows + 1 }
+        scroll = max(0, min(scroll, max(0, entries.count - rows)))
     }
 
-    func drawContents(into canvas: inout Canvas) {
-        let entries = contents
-        let width = canvas.width
-        let column = min(max(30, columnWidth), width - 4)
-        let left = (width - column) / 2
+    func render(into canvas: inout Canvas, frame: ReaderFrame, column: Int, theme: Theme) {
+        let column = min(max(30, column), canvas.width - 4)
+        let left = (canvas.width - column) / 2
         canvas.put("Contents", x: left, y: 2, style: theme.readerHeading.with(.bold))
         let firstRow = 4
-        let rows = max(1, visibleRows - 2)
-        if contentsSelection < contentsScroll { contentsScroll = contentsSelection }
-        if contentsSelection >= contentsScroll + rows { contentsScroll = contentsSelection - rows + 1 }
-        contentsScroll = max(0, min(contentsScroll, max(0, entries.count - rows)))
+        let rows = Self.rows(in: frame)
         for row in 0..<rows {
-            let index = contentsScroll + row
+            let index = scroll + row
             guard index < entries.count else { break }
             let entry = entries[index]
             let y = firstRow + row
-            let selected = index == contentsSelection
+            let selected = index == selection
             let style = selected ? theme.selection : (entry.depth == 0 ? theme.readerText.with(.bold) : theme.readerText)
             if selected { canvas.fill(Rect(x: left, y: y, width: column, height: 1), with: Cell(glyph: " ", style: theme.selection)) }
-            let marker = entry.article == article ? "▸ " : "  "
+            let marker = entry.article == current ? "▸ " : "  "
             let indent = 2 * entry.depth
             canvas.put(marker, x: left, y: y, style: selected ? theme.selection : theme.readerQuote)
             let room = max(1, column - 2 - indent)
             canvas.put(DisplayWidth.truncate(entry.title, to: room), x: left + 2 + indent, y: y, style: style, limit: left + column)
         }
         if entries.count > rows {
-            let more = "\(contentsSelection + 1) of \(entries.count)"
+            let more = "\(selection + 1) of \(entries.count)"
             canvas.put(more, x: left + column - DisplayWidth.of(more), y: 2, style: theme.readerQuote)
         }
     }

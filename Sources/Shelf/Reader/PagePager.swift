@@ -1,0 +1,230 @@
+import Foundation
+import Imaging
+import IssueArchive
+import NewsstandKit
+import Terminal
+import TextLayout
+
+/// Whole pages (comic pages today): one page fitted to the window, zoomed in steps and
+/// panned when larger than the window; pages turn in reading order, and the arrows follow
+/// a manga's right-to-left.
+struct PagePager: ReaderPager {
+    static let zoomLevels: [Double] = [1, 1.5, 2, 3, 4]
+
+    let pages: [ReaderPage]
+    let rightToLeft: Bool
+    let painter: CoverPainter
+    let theme: Theme
+    /// The issue's folder: pictures of pages inside it that are far from the one shown are let go.
+    let root: URL
+
+    private(set) var index = 0
+    var frame = ReaderFrame(width: 80, height: 24)
+    var zoomIndex = 0
+    /// The top-left of the window on a zoomed page, in the page's cells (kept inside it by `settle`).
+    var pan = (x: 0, y: 0)
+    /// The zoomed page's size once its picture is ready: zooming keeps the middle in place.
+    var zoomedPageSize: (columns: Int, rows: Int)?
+    /// The page whose neighbours' pictures are kept.
+    private var keptAround: Int?
+    /// What `/` looked for last, in the pages' text.
+    var query: String?
+
+    init(pages: [ReaderPage], rightToLeft: Bool, root: URL, painter: CoverPainter, theme: Theme, at start: Locator?) {
+        self.pages = pages
+        self.rightToLeft = rightToLeft
+        self.root = root
+        self.painter = painter
+        self.theme = theme
+        if let start, !pages.isEmpty {
+            let found = pages.firstIndex { $0.resource == start.resource } ?? start.page ?? 0
+            index = max(0, min(pages.count - 1, found))
+        }
+    }
+
+    var loadError: String? { pages.isEmpty ? "This issue has no articles." : nil }
+    var isZoomed: Bool { zoomIndex > 0 }
+    var place: String {
+        let zoom = isZoomed ? " · zoom \(Int(Self.zoomLevels[zoomIndex] * 100))%" : ""
+        return "page \(index + 1) of \(pages.count)\(zoom)"
+    }
+    /// Each page counts the same; the page shown counts as read.
+    var progress: Double { pages.isEmpty ? 0 : Double(index + 1) / Double(pages.count) }
+    var canSearch: Bool { pages.contains { $0.text != nil } }
+    var takesBackspace: Bool { true }
+    var hints: String? { "Space/Bksp page  +/- zoom  arrows pan  t contents  g/G first/last  ? help  q back" }
+
+    func locator(updated: Date) -> Locator {
+        let resource = pages.indices.contains(index) ? pages[index].resource : ""
+        // A page is shown whole, so the whole of its resource has been seen.
+        return Locator(resource: resource, progression: 1, totalProgression: progress, page: index, updated: updated)
+    }
+
+    // MARK: Input
+
+    mutating func resize(to frame: ReaderFrame) {
+        self.frame = frame
+    }
+
+    mutating func handle(_ key: Key) -> ReaderNote? {
+        let forwardArrow: Key = rightToLeft ? .left : .right
+        let view = frame.pageView
+        let stepX = max(1, view.width / 4)
+        let stepY = max(1, view.height / 4)
+        switch key {
+        case .character(" "), .pageDown, .enter, .character("f"): return turnPage(forward: true)
+        case .backspace, .pageUp, .character("b"): return turnPage(forward: false)
+        case .character("+"), .character("="), .character("z"): return zoom(by: 1)
+        case .character("-"), .character("Z"): return zoom(by: -1)
+        case .left, .character("h"):
+            if isZoomed { pan.x -= stepX } else { return turnPage(forward: forwardArrow == .left) }
+        case .right, .character("l"):
+            if isZoomed { pan.x += stepX } else { return turnPage(forward: forwardArrow == .right) }
+        case .up, .character("k"):
+            if isZoomed { pan.y -= stepY } else { return turnPage(forward: false) }
+        case .down, .character("j"):
+            if isZoomed { pan.y += stepY } else { return turnPage(forward: true) }
+        case .character("]"): return turnPage(forward: !rightToLeft)
+        case .character("["): return turnPage(forward: rightToLeft)
+        case .character("g"), .home: goTo(page: 0)
+        case .character("G"), .end: goTo(page: pages.count - 1)
+        default: break
+        }
+        return nil
+    }
+
+    mutating func wheel(_ steps: Int) -> ReaderNote? {
+        turnPage(forward: steps > 0)
+    }
+
+    mutating func open(_ entry: ContentsEntry) {
+        goTo(page: entry.article)
+    }
+
+    // MARK: Search
+
+    /// A new search starts on the page shown.
+    mutating func search(for query: String) -> ReaderNote {
+        self.query = query
+        return find(forward: true, from: 0)
+    }
+
+    mutating func findNext(forward: Bool) -> ReaderNote {
+        find(forward: forward, from: 1)
+    }
+
+    /// The next page (or this one, from step 0) whose text holds the query, round the issue.
+    private mutating func find(forward: Bool, from firstStep: Int) -> ReaderNote {
+        guard canSearch else { return ReaderNote(text: "A comic's pages have no text to search.", isError: true) }
+        guard let query else { return ReaderNote(text: "Nothing to find yet: press / and type.") }
+        let count = pages.count
+        for step in firstStep...count {
+            let candidate = ((forward ? index + step : index - step) % count + count) % count
+            guard let text = pages[candidate].text, Search.mayContain(text, query) else { continue }
+            let matches = ArticleText(document: text, width: frame.column(TextPager.defaultTextWidth)).matches(of: query)
+            guard !matches.isEmpty else { continue }
+            if candidate != index { goTo(page: candidate) }
+            return ReaderNote(text: "“\(query)”: \(matches.count) on page \(candidate + 1)")
+        }
+        return ReaderNote(text: "No match for “\(query)”.", isError: true)
+    }
+
+    @discardableResult
+    mutating func goTo(page: Int) -> Bool {
+        guard page >= 0, page < pages.count, page != index else { return false }
+        index = page
+        pan = (0, 0)
+        return true
+    }
+
+    /// Next or previous page in reading order; a new page starts at its top-left (top-right
+    /// for manga) at the same zoom.
+    mutating func turnPage(forward: Bool) -> ReaderNote? {
+        guard goTo(page: index + (forward ? 1 : -1)) else {
+            return ReaderNote(text: forward ? "The last page." : "The first page.")
+        }
+        zoomedPageSize = nil
+        pan = (rightToLeft ? Int.max / 4 : 0, 0)
+        return nil
+    }
+
+    /// Steps the zoom, keeping the middle of the window on the same part of the page.
+    mutating func zoom(by step: Int) -> ReaderNote {
+        let wanted = max(0, min(Self.zoomLevels.count - 1, zoomIndex + step))
+        guard wanted != zoomIndex else { return ReaderNote(text: step > 0 ? "Zoomed in as far as it goes." : "The whole page.") }
+        let view = frame.pageView
+        let ratio = Self.zoomLevels[wanted] / Self.zoomLevels[zoomIndex]
+        let old = zoomedPageSize ?? (view.width, view.height)
+        let centreX = old.columns <= view.width ? Double(old.columns) / 2 : Double(pan.x) + Double(view.width) / 2
+        let centreY = old.rows <= view.height ? Double(old.rows) / 2 : Double(pan.y) + Double(view.height) / 2
+        pan = (Int(centreX * ratio) - view.width / 2, Int(centreY * ratio) - view.height / 2)
+        zoomIndex = wanted
+        zoomedPageSize = nil
+        return ReaderNote(text: "Zoom \(Int(Self.zoomLevels[wanted] * 100))%" + (wanted > 0 ? " — arrows or hjkl pan" : ""))
+    }
+
+    // MARK: Pictures
+
+    /// The page's picture at the zoom, if rendered (asking starts the rendering).
+    private func zoomedPicture(of page: ReaderPage) -> CellPicture? {
+        guard let file = page.picture else { return nil }
+        let view = frame.pageView
+        let zoom = Self.zoomLevels[zoomIndex]
+        return painter.picture(file: file, columns: Int(Double(view.width) * zoom), rows: Int(Double(view.height) * zoom))
+    }
+
+    /// Keeps the pan inside the zoomed page, lets go of pictures of pages far behind, and
+    /// renders the next page ahead so that turning to it is instant.
+    mutating func settle() {
+        guard pages.indices.contains(index) else { return }
+        let view = frame.pageView
+        if let picture = zoomedPicture(of: pages[index]) {
+            zoomedPageSize = (picture.columns, picture.rows)
+            pan = (picture.columns > view.width ? max(0, min(pan.x, picture.columns - view.width)) : 0,
+                   picture.rows > view.height ? max(0, min(pan.y, picture.rows - view.height)) : 0)
+        } else {
+            zoomedPageSize = nil
+        }
+        if keptAround != index {
+            // Keep this page and its neighbours; the cover cache has the rest if needed again.
+            keptAround = index
+            let near = Set((index - 1...index + 1).compactMap { pages.indices.contains($0) ? pages[$0].picture : nil })
+            let folder = root.standardizedFileURL.resolvingSymlinksInPath().path + "/"
+            painter.forget { $0.path.hasPrefix(folder) && !near.contains($0) }
+        }
+        if !isZoomed, pages.indices.contains(index + 1), let next = pages[index + 1].picture {
+            _ = painter.picture(file: next, columns: view.width, rows: view.height)
+        }
+    }
+
+    // MARK: Drawing
+
+    func render(into canvas: inout Canvas) {
+        guard pages.indices.contains(index), let file = pages[index].picture else { return }
+        let view = frame.pageView
+        // While the larger picture renders, the fitted one stands in.
+        let picture = zoomedPicture(of: pages[index]) ?? (isZoomed ? painter.picture(file: file, columns: view.width, rows: view.height) : nil)
+        guard let picture else {
+            canvas.put("Drawing the page…", x: 2, y: 2, style: theme.readerQuote)
+            return
+        }
+        // The part of the page the window shows.
+        let sourceX = picture.columns > view.width ? max(0, min(pan.x, picture.columns - view.width)) : 0
+        let sourceY = picture.rows > view.height ? max(0, min(pan.y, picture.rows - view.height)) : 0
+        let x = view.x + max(0, (view.width - picture.columns) / 2)
+        let y = view.y + max(0, (view.height - picture.rows) / 2)
+        CoverPainter.draw(picture, into: &canvas, x: x, y: y, behind: theme.readerText,
+                          part: Rect(x: sourceX, y: sourceY, width: min(view.width, picture.columns), height: min(view.height, picture.rows)))
+        if picture.columns > view.width || picture.rows > view.height {
+            drawPanBar(picture: picture, sourceX: sourceX, sourceY: sourceY, view: view, into: &canvas)
+        }
+    }
+
+    /// Where the window is on a zoomed page, on the title bar: "◧ 40%→ 10%↓".
+    private func drawPanBar(picture: CellPicture, sourceX: Int, sourceY: Int, view: Rect, into canvas: inout Canvas) {
+        let across = picture.columns > view.width ? sourceX * 100 / max(1, picture.columns - view.width) : 0
+        let down = picture.rows > view.height ? sourceY * 100 / max(1, picture.rows - view.height) : 0
+        let text = "◧ \(across)%→ \(down)%↓"
+        canvas.put(text, x: max(0, (canvas.width - DisplayWidth.of(text)) / 2), y: 0, style: theme.statusLine)
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import NewsstandKit
+import Terminal
+
+/// What the reader is told: everything that changes it arrives as one of these, in `update`.
+enum ReaderMessage: Equatable {
+    case key(Key)
+    /// The mouse wheel: lines of text, or pages.
+    case scroll(Int)
+    case resize(width: Int, height: Int)
+    /// Work done elsewhere finished: a picture rendered, or the whole of a long article read.
+    case backgroundReady
+    /// The user leaves the reader (or the program quits): the place is saved once more.
+    case leave
+}
+
+/// What the reader asks its owner to do; the reader itself never touches the library.
+enum ReaderEffect: Equatable {
+    /// Keep this place for the issue (the store's progress bar shows its total progression).
+    case save(Locator)
+    /// Close the reader.
+    case leave
+}
+
+/// A line for the status bar (a search result, "no match"…), until the next key.
+struct ReaderNote: Equatable {
+    var text: String
+    var isError = false
+}

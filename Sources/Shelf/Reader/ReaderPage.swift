@@ -1,0 +1,21 @@
+import Foundation
+import IssueArchive
+import TextLayout
+
+/// One page of paged content. A page may be a picture, text, or both: a comic's page is a
+/// picture; a PDF page (issue 22) is a picture with searchable text.
+struct ReaderPage {
+    /// The page's resource in the reading order.
+    var resource: String
+    /// The file the picture is drawn from; nil when the page has no picture.
+    var picture: URL?
+    /// The page's words, when it has any.
+    var text: TextDocument?
+
+    /// A comic's pages: each a picture file of the issue, with no text.
+    static func pictures(of content: IssueContent, in root: URL) -> [ReaderPage] {
+        content.readingOrder.map { resource in
+            ReaderPage(resource: resource.path, picture: try? IssueReader.resolve(resource.path, in: root), text: nil)
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import IssueArchive
+import NewsstandKit
+import Terminal
+
+/// One way through an issue's reading order: reflowed text (`TextPager`) or whole pages
+/// (`PagePager`). The reader model holds the one its content calls for and leaves moving,
+/// finding and drawing to it; everything that changes a pager happens in its mutating
+/// methods, and `render` only reads.
+protocol ReaderPager {
+    /// The article or page shown: an index in the reading order.
+    var index: Int { get }
+    /// Why nothing can be shown (an unreadable article), in a line.
+    var loadError: String? { get }
+    /// Where the reader is, for the title bar: "article 2 of 4", "page 3 of 9 · zoom 150%".
+    var place: String { get }
+    /// 0…1 through the whole issue.
+    var progress: Double { get }
+    /// False when `/` has nothing to search (a comic's pages have no text).
+    var canSearch: Bool { get }
+    /// Backspace turns a page back instead of leaving the reader.
+    var takesBackspace: Bool { get }
+    /// The hint bar in reading mode; nil where the app's bound keys are the hints.
+    var hints: String? { get }
+
+    /// The window changed size (and once at the start).
+    mutating func resize(to frame: ReaderFrame)
+    /// A key in reading mode; a note for the status line, if any.
+    mutating func handle(_ key: Key) -> ReaderNote?
+    /// The mouse wheel.
+    mutating func wheel(_ steps: Int) -> ReaderNote?
+    /// Opens a table-of-contents entry.
+    mutating func open(_ entry: ContentsEntry)
+    /// A new search (`/` then Enter).
+    mutating func search(for query: String) -> ReaderNote
+    /// `n` and `N`: the next or previous match.
+    mutating func findNext(forward: Bool) -> ReaderNote
+    /// After every message: takes in finished background work and lays out what `render`
+    /// will need, so that drawing changes nothing.
+    mutating func settle()
+
+    /// The place on screen, layout left out.
+    func locator(updated: Date) -> Locator
+    /// Draws the text or the page between the bars.
+    func render(into canvas: inout Canvas)
+}
+
+extension Locator {
+    /// The index in `readingOrder` a locator points at: its resource, else its page.
+    func index(in readingOrder: [Resource]) -> Int {
+        let found = readingOrder.firstIndex { $0.path == resource } ?? page ?? 0
+        return max(0, min(found, readingOrder.count - 1))
+    }
+
+    /// Two locators for the same words or page, whenever they were set.
+    func isSamePlace(as other: Locator) -> Bool {
+        resource == other.resource && page == other.page && text == other.text
+    }
+}

@@ -1,0 +1,230 @@
+import Foundation
+import IssueArchive
+import NewsstandKit
+import Terminal
+import TextLayout
+
+/// The reader: an issue, the place in it, and the mode (reading, the contents list, the
+/// search prompt) over one pager the content calls for — reflowed text for articles,
+/// whole pages for comics. Everything changes in `update`, which hands back effects (save
+/// the place, leave) instead of touching the library; `view` draws and changes nothing.
+final class ReaderScreen {
+    enum Mode: Equatable { case reading, contents, searchPrompt }
+
+    let issue: Issue
+    let content: IssueContent
+    let root: URL
+    let theme: Theme
+    let preferences: ReaderPreferences
+    private(set) var pager: any ReaderPager
+    private(set) var mode: Mode = .reading
+    private(set) var frame: ReaderFrame
+    /// The status line's note, until the next key.
+    private(set) var note: ReaderNote?
+    /// What is typed after `/`.
+    private(set) var prompt = ""
+    private(set) var contents: ContentsList?
+    /// The issue's table of contents, read the first time `t` asks for it (titles of the
+    /// articles it leaves out come from their files).
+    private var contentsEntries: [ContentsEntry]?
+    /// Reading saves as it goes, at most once a second, so a closed terminal or a killed
+    /// process loses at most a second; the clock is the caller's, so tests need not wait.
+    private let clock: () -> Date
+    private var lastSave: (locator: Locator, at: Date)?
+    static let saveInterval: TimeInterval = 1
+
+    /// Opens `issue`, installed in `root`, at its saved place: the locator, else a place
+    /// saved by older versions, else the start.
+    init(issue: Issue, root: URL, painter: CoverPainter, theme: Theme, preferences: ReaderPreferences = ReaderPreferences(),
+         size: (width: Int, height: Int) = (80, 24), clock: @escaping () -> Date = Date.init) throws {
+        self.issue = issue
+        self.root = root
+        self.theme = theme
+        self.preferences = preferences
+        self.clock = clock
+        content = try IssueReader.open(directory: root)
+        frame = ReaderFrame(width: size.width, height: size.height)
+        pager = Self.pager(for: content, root: root, painter: painter, theme: theme, preferences: preferences,
+                           at: Self.startingPlace(of: issue, in: content))
+        pager.resize(to: frame)
+        pager.settle()
+    }
+
+    /// Comics turn pages; everything else reads as text.
+    private static func pager(for content: IssueContent, root: URL, painter: CoverPainter, theme: Theme,
+                              preferences: ReaderPreferences, at start: Locator?) -> any ReaderPager {
+        if content.format == .cbz {
+            return PagePager(pages: ReaderPage.pictures(of: content, in: root), rightToLeft: content.rightToLeft, root: root,
+                             painter: painter, theme: theme, at: start)
+        }
+        return TextPager(content: content, root: root, painter: painter, theme: theme, preferences: preferences, at: start)
+    }
+
+    static func startingPlace(of issue: Issue, in content: IssueContent) -> Locator? {
+        if let locator = issue.locator { return locator }
+        guard let legacy = issue.readingPosition else { return nil }
+        return Locator(legacyPosition: legacy, readingOrder: content.readingOrder.map(\.path), progress: issue.readingProgress,
+                       updated: issue.lastOpenedAt ?? Date(timeIntervalSince1970: 0))
+    }
+
+    /// Where the reader is now.
+    var locator: Locator { pager.locator(updated: clock()) }
+
+    // MARK: Update
+
+    func update(_ message: ReaderMessage) -> [ReaderEffect] {
+        switch message {
+        case .resize(let width, let height):
+            frame = ReaderFrame(width: width, height: height)
+            pager.resize(to: frame)
+            contents?.fitScroll(rows: ContentsList.rows(in: frame))
+            pager.settle()
+            return []
+        case .backgroundReady:
+            pager.settle()
+            return []
+        case .leave:
+            let locator = self.locator
+            lastSave = (locator, clock())
+            return [.save(locator), .leave]
+        case .scroll(let steps):
+            guard mode == .reading else { return [] }
+            if let said = pager.wheel(steps) { note = said }
+        case .key(let key):
+            switch mode {
+            case .contents: openChosenEntry(key)
+            case .searchPrompt: editPrompt(key)
+            case .reading: read(key)
+            }
+        }
+        pager.settle()
+        return mode == .reading ? saveIfMoved() : []
+    }
+
+    private func read(_ key: Key) {
+        note = nil
+        switch key {
+        case .character("t"):
+            let entries = contentsEntries ?? ContentsEntry.entries(for: content, root: root)
+            contentsEntries = entries
+            contents = ContentsList(entries: entries, current: pager.index)
+            guard contents != nil else { note = ReaderNote(text: "This issue has no table of contents."); return }
+            contents?.fitScroll(rows: ContentsList.rows(in: frame))
+            mode = .contents
+        case .character("/") where pager.canSearch:
+            mode = .searchPrompt
+            prompt = ""
+        case .character("/"), .character("n"): note = pager.findNext(forward: true)
+        case .character("N"): note = pager.findNext(forward: false)
+        default: note = pager.handle(key)
+        }
+    }
+
+    private func openChosenEntry(_ key: Key) {
+        guard var list = contents else { mode = .reading; return }
+        let outcome = list.update(key, in: frame)
+        contents = list
+        switch outcome {
+        case .stay: return
+        case .close: break
+        case .open(let entry): pager.open(entry)
+        }
+        mode = .reading
+        contents = nil
+    }
+
+    private func editPrompt(_ key: Key) {
+        switch key {
+        case .enter:
+            mode = .reading
+            let wanted = Sanitizer.clean(prompt)
+            if !wanted.isEmpty { note = pager.search(for: wanted) }
+        case .escape:
+            mode = .reading
+        case .backspace, .delete:
+            if prompt.isEmpty { mode = .reading } else { prompt.removeLast() }
+        case .character(let character):
+            if prompt.count < 200 { prompt.append(character) }
+        case .control("u"):
+            prompt = ""
+        default:
+            break
+        }
+    }
+
+    /// The place, when it moved and the last save is older than `saveInterval`.
+    private func saveIfMoved() -> [ReaderEffect] {
+        let now = clock()
+        let locator = pager.locator(updated: now)
+        if let lastSave {
+            if locator.isSamePlace(as: lastSave.locator) || now.timeIntervalSince(lastSave.at) < Self.saveInterval { return [] }
+        }
+        lastSave = (locator, now)
+        return [.save(locator)]
+    }
+
+    // MARK: For the app's bars
+
+    /// Backspace turns a page back here rather than leaving the reader.
+    var takesBackspace: Bool { mode == .reading && pager.takesBackspace }
+
+    /// The prompt or a note on the left, the progress through the issue on the right.
+    var statusLine: (text: String?, isError: Bool, right: String) {
+        let percent = Int((pager.progress * 100).rounded(.down))
+        let text: String? = mode == .searchPrompt ? "/" + prompt + "▏" : note?.text
+        return (text, note?.isError ?? false, "read \(percent)% ")
+    }
+
+    /// The hint bar; nil while reading text, where the app shows the keys as bound.
+    var ownHints: String? {
+        switch mode {
+        case .contents: return "↑↓ choose  Enter open  q/Esc back"
+        case .searchPrompt: return "type what to find  Enter search  Esc cancel"
+        case .reading: return pager.hints
+        }
+    }
+
+    /// The reader's part of the `?` help.
+    static let helpLines: [(String, String)] = [
+        ("↑↓ j k, Enter", "scroll a line"),
+        ("Space PgDn, b PgUp", "page down, up (on into the next article)"),
+        ("← → h l [ ]", "previous, next article"),
+        ("g G", "start, end of the article"),
+        ("t", "table of contents (Enter jumps, q back)"),
+        ("/", "search this article, then the next ones"),
+        ("n N", "next, previous match"),
+        ("+ -", "text width, \(TextPager.textWidths.lowerBound)–\(TextPager.textWidths.upperBound) columns"),
+        ("Comics:", ""),
+        ("Space PgDn, Bksp PgUp", "next, previous page (manga: ← is next)"),
+        ("+ - z Z", "zoom in, out"),
+        ("←↓↑→ hjkl", "pan when zoomed, else turn the page"),
+        ("q, Esc", "back to the store; the place is kept"),
+    ]
+
+    // MARK: View
+
+    /// Draws the title bar and the page or the contents; reads the model only.
+    func view(into canvas: inout Canvas) {
+        let width = canvas.width
+        canvas.fill(Rect(x: 0, y: 0, width: width, height: canvas.height - 2), with: Cell(glyph: " ", style: theme.readerText))
+        let header = Sanitizer.clean(content.metadata.title ?? issue.title)
+        canvas.fill(Rect(x: 0, y: 0, width: width, height: 1), with: Cell(glyph: " ", style: theme.statusLine))
+        canvas.put(" " + DisplayWidth.truncate(header, to: width / 2), x: 0, y: 0, style: theme.statusLine.with(.bold))
+        if let error = pager.loadError {
+            canvas.put(error, x: 2, y: 2, style: theme.error, limit: width - 2)
+            return
+        }
+        if mode == .contents, let contents {
+            drawPlace("contents", into: &canvas)
+            contents.render(into: &canvas, frame: frame, column: frame.column(preferences.textWidth ?? TextPager.defaultTextWidth),
+                            theme: theme)
+            return
+        }
+        drawPlace(pager.place, into: &canvas)
+        pager.render(into: &canvas)
+    }
+
+    private func drawPlace(_ text: String, into canvas: inout Canvas) {
+        canvas.put(text, x: max(0, canvas.width - DisplayWidth.of(text) - 1), y: 0, style: theme.statusLine)
+    }
+}

@@ -1,0 +1,311 @@
+import Foundation
+import IssueArchive
+import NewsstandKit
+import Terminal
+import TextLayout
+
+/// Articles as reflowed text: one article at a time, laid out at the chosen width in the
+/// window, scrolled by lines and pages, on into the next article. Search is in
+/// `TextPager+Search.swift`, drawing in `TextPager+Render.swift`.
+struct TextPager: ReaderPager {
+    static let defaultTextWidth = 80
+    static let textWidths = 30...200
+    static let widthStep = 10
+
+    let content: IssueContent
+    let root: URL
+    let painter: CoverPainter
+    let theme: Theme
+    /// The width chosen with + and -, kept for the session (not a place: not saved with it).
+    let preferences: ReaderPreferences
+    /// Each article's share of the issue for the progress figure: its size in bytes.
+    let weights: [Double]
+
+    private(set) var index = 0
+    /// The first line shown, in `text.lines`.
+    var top = 0
+    var frame = ReaderFrame(width: 80, height: 24)
+    var document: TextDocument?
+    /// A long article opens from its first part; the whole is read meanwhile, and taken in
+    /// (`adoptWholeDocument`) when ready or as soon as something needs all of it.
+    var pending: PendingDocument?
+    /// The first part's share of the whole article's bytes, while `pending`.
+    var firstPartShare = 1.0
+    /// The article laid out at the column width (lazily, see `ArticleText`).
+    var text: ArticleText?
+    private(set) var loadError: String?
+    /// Where to put the reader once the article is laid out: a restored place, or its end.
+    var pendingAnchor: TextAnchor?
+    var pendingEnd = false
+    /// The place a re-layout (new width, window or whole article) started from, with where
+    /// it put the top: while the reader stays there, the same place is used again, so the
+    /// width can change back and forth without the text drifting.
+    var keptAnchor: (anchor: TextAnchor, article: Int, top: Int)?
+
+    // Search (TextPager+Search.swift)
+    var query: String?
+    /// The query's matches in an article at a width, found in `settle`.
+    var found: (article: Int, width: Int, matches: [SearchMatch])?
+    var currentMatch: (article: Int, index: Int)?
+
+    init(content: IssueContent, root: URL, painter: CoverPainter, theme: Theme, preferences: ReaderPreferences, at start: Locator?) {
+        self.content = content
+        self.root = root
+        self.painter = painter
+        self.theme = theme
+        self.preferences = preferences
+        weights = content.readingOrder.map { resource in
+            let file = try? IssueReader.resolve(resource.path, in: root)
+            let size = file.flatMap { try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? NSNumber }
+            return max(1, size?.doubleValue ?? 1)
+        }
+        if let start, !content.readingOrder.isEmpty {
+            index = start.index(in: content.readingOrder)
+            pendingAnchor = start.text.map { TextAnchor(block: $0.block, offset: $0.offset) }
+        }
+        loadArticle()
+    }
+
+    static func clampWidth(_ width: Int) -> Int { max(textWidths.lowerBound, min(textWidths.upperBound, width)) }
+
+    var textWidth: Int { Self.clampWidth(preferences.textWidth ?? Self.defaultTextWidth) }
+    var articleCount: Int { content.readingOrder.count }
+    var visibleRows: Int { frame.visibleRows }
+    var columnWidth: Int { frame.column(textWidth) }
+    var place: String { "article \(index + 1) of \(articleCount)" }
+    var canSearch: Bool { true }
+    var takesBackspace: Bool { false }
+    var hints: String? { nil }
+
+    // MARK: Place
+
+    func locator(updated: Date) -> Locator {
+        let resource = content.readingOrder.indices.contains(index) ? content.readingOrder[index].path : ""
+        let anchor = topAnchor
+        return Locator(resource: resource, progression: withinArticle, totalProgression: progress,
+                       text: anchor.map { Locator.TextPlace(block: $0.block, offset: $0.offset) }, updated: updated)
+    }
+
+    /// How much of this article has been shown, 0…1.
+    private var withinArticle: Double {
+        guard let text, !text.lines.isEmpty else { return document?.blocks.isEmpty == true ? 1 : 0 }
+        var within = min(1, Double(top + visibleRows) / Double(max(1, text.estimatedLineCount)))
+        if text.isComplete && top + visibleRows >= text.lines.count { within = 1 }
+        return within * firstPartShare
+    }
+
+    /// The articles before this one by size, and of this one what has been shown.
+    var progress: Double {
+        guard weights.indices.contains(index) else { return 0 }
+        let total = weights.reduce(0, +)
+        let before = weights[..<index].reduce(0, +)
+        return total > 0 ? min(1, (before + weights[index] * withinArticle) / total) : 0
+    }
+
+    /// The place at the top of the screen, independent of the width.
+    var topAnchor: TextAnchor? {
+        if let kept = keptAnchor, kept.article == index, kept.top == top { return kept.anchor }
+        guard let text, !text.lines.isEmpty else { return pendingAnchor }
+        return text.anchor(ofLine: top)
+    }
+
+    // MARK: Input
+
+    mutating func resize(to frame: ReaderFrame) {
+        self.frame = frame
+    }
+
+    mutating func handle(_ key: Key) -> ReaderNote? {
+        switch key {
+        case .down, .character("j"), .enter: scroll(by: 1)
+        case .up, .character("k"): scroll(by: -1)
+        case .pageDown, .character(" "), .character("f"): return pageForward()
+        case .pageUp, .character("b"): pageBackward()
+        case .character("g"), .home: top = 0
+        case .character("G"), .end: goToEnd()
+        case .right, .character("l"), .character("]"): goTo(article: index + 1)
+        case .left, .character("h"), .character("["): goTo(article: index - 1)
+        case .character("+"), .character("="): return changeWidth(by: Self.widthStep)
+        case .character("-"): return changeWidth(by: -Self.widthStep)
+        default: break
+        }
+        return nil
+    }
+
+    mutating func wheel(_ steps: Int) -> ReaderNote? {
+        scroll(by: steps)
+        return nil
+    }
+
+    mutating func scroll(by delta: Int) {
+        guard var text = prepareText() else { return }
+        let target = max(0, top + delta)
+        text.ensureLines(target + visibleRows + 1)
+        if needsWholeArticle(beyond: target + visibleRows), let whole = prepareText() {
+            text = whole
+            text.ensureLines(target + visibleRows + 1)
+        }
+        top = min(target, max(0, text.lines.count - visibleRows))
+    }
+
+    private mutating func pageForward() -> ReaderNote? {
+        guard var text = prepareText() else { goTo(article: index + 1); return nil }
+        text.ensureLines(top + 2 * visibleRows + 1)
+        if needsWholeArticle(beyond: top + 2 * visibleRows), let whole = prepareText() {
+            text = whole
+            text.ensureLines(top + 2 * visibleRows + 1)
+        }
+        if top + visibleRows >= text.lines.count && text.isComplete {
+            if !goTo(article: index + 1) { return ReaderNote(text: "The end of the issue.") }
+        } else {
+            scroll(by: max(1, visibleRows - 1))
+        }
+        return nil
+    }
+
+    private mutating func pageBackward() {
+        if top == 0 {
+            goTo(article: index - 1, atEnd: true)
+        } else {
+            scroll(by: -max(1, visibleRows - 1))
+        }
+    }
+
+    private mutating func goToEnd() {
+        adoptWholeDocument(wait: true)
+        guard let text = prepareText() else { return }
+        text.layoutAll()
+        top = max(0, text.lines.count - visibleRows)
+    }
+
+    /// Opens another article; false when there is none.
+    @discardableResult
+    mutating func goTo(article next: Int, atEnd: Bool = false) -> Bool {
+        guard next >= 0, next < articleCount, next != index else { return false }
+        index = next
+        top = 0
+        pendingAnchor = nil
+        pendingEnd = atEnd
+        loadArticle()
+        return true
+    }
+
+    private mutating func changeWidth(by delta: Int) -> ReaderNote {
+        let wanted = Self.clampWidth(textWidth + delta)
+        guard wanted != textWidth else {
+            return ReaderNote(text: "Text width \(textWidth) (\(Self.textWidths.lowerBound)–\(Self.textWidths.upperBound) columns)")
+        }
+        preferences.textWidth = wanted
+        prepareText()
+        return ReaderNote(text: "Text width \(wanted) columns" + (wanted > frame.width - 4 ? " (the window shows \(columnWidth))" : ""))
+    }
+
+    mutating func open(_ entry: ContentsEntry) {
+        if entry.article != index {
+            goTo(article: entry.article)
+        } else {
+            top = 0
+        }
+        guard let fragment = entry.fragment else { return }
+        if document?.anchors[fragment] == nil { adoptWholeDocument(wait: true) }
+        guard let block = document?.anchors[fragment] else { return }
+        pendingAnchor = nil
+        if let text = prepareText(), let line = text.firstLine(ofBlock: block) {
+            top = line
+            text.ensureLines(top + visibleRows + 1)
+        }
+    }
+
+    mutating func settle() {
+        guard let text = prepareText() else { return }
+        text.ensureLines(top + visibleRows + 1)
+        if query != nil { _ = currentMatches() }
+    }
+
+    // MARK: Loading and layout
+
+    mutating func loadArticle() {
+        document = nil
+        keptAnchor = nil
+        pending = nil
+        firstPartShare = 1
+        text = nil
+        loadError = nil
+        guard content.readingOrder.indices.contains(index) else { loadError = "This issue has no articles."; return }
+        let resource = content.readingOrder[index]
+        do {
+            let (data, kind) = try ArticleDocument.read(resource, in: root)
+            if let first = ArticleDocument.firstPart(of: data, kind) {
+                document = ArticleDocument.parse(first, kind)
+                firstPartShare = Double(first.count) / Double(max(1, data.count))
+                let redraw = painter.readyFlag
+                pending = PendingDocument(data: data, kind: kind) { redraw.set() }
+            } else {
+                document = ArticleDocument.parse(data, kind)
+            }
+        } catch {
+            loadError = "cannot read \(resource.path): \(error)"
+        }
+    }
+
+    /// Switches to an article already read and laid out (where a search found its query).
+    mutating func show(article: Int, laidOut: ArticleText) {
+        index = article
+        top = 0
+        pendingAnchor = nil
+        pendingEnd = false
+        keptAnchor = nil
+        pending = nil
+        firstPartShare = 1
+        loadError = nil
+        document = laidOut.document
+        text = laidOut
+    }
+
+    /// Takes in the whole of a long article once read (with `wait`, waits for it), keeping
+    /// the same text on screen. True when it did.
+    @discardableResult
+    mutating func adoptWholeDocument(wait: Bool) -> Bool {
+        guard let pending, let whole = pending.document(wait: wait) else { return false }
+        self.pending = nil
+        firstPartShare = 1
+        pendingAnchor = topAnchor
+        document = whole
+        text = nil
+        found = nil
+        return true
+    }
+
+    /// Waits for the whole article when the first part's end is in reach.
+    private mutating func needsWholeArticle(beyond line: Int) -> Bool {
+        guard pending != nil, let text, text.isComplete, line >= text.lines.count else { return false }
+        return adoptWholeDocument(wait: true)
+    }
+
+    /// The article laid out at the current column width (the whole article taken in when
+    /// it is ready). A new width keeps the same text at the top of the screen (not the
+    /// same line number).
+    @discardableResult
+    mutating func prepareText() -> ArticleText? {
+        adoptWholeDocument(wait: pending != nil && (pendingEnd
+                                                    || (pendingAnchor.map { $0.block >= (document?.blocks.count ?? 0) - 1 } ?? false)))
+        guard let document else { return nil }
+        let column = columnWidth
+        if let text, text.width == column { return text }
+        let place = topAnchor
+        let fresh = ArticleText(document: document, width: column)
+        text = fresh
+        if let place {
+            top = fresh.line(for: place)
+            keptAnchor = (place, index, top)
+        }
+        pendingAnchor = nil
+        if pendingEnd {
+            pendingEnd = false
+            fresh.layoutAll()
+            top = max(0, fresh.lines.count - visibleRows)
+        }
+        fresh.ensureLines(top + visibleRows + 1)
+        return fresh
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import IssueArchive
+import Terminal
+import TextLayout
+
+/// Drawing reflowed text: the lines `settle` laid out, in a centred column, matches marked.
+/// Reads the pager only; pictures come from the painter's cache.
+extension TextPager {
+    func render(into canvas: inout Canvas) {
+        guard let text else { return }
+        let column = text.width
+        let left = (canvas.width - column) / 2
+        for row in 0..<visibleRows {
+            let line = top + row
+            guard line < text.lines.count else { break }
+            draw(text.lines[line], x: left, y: 2 + row, width: column, topOfScreen: row == 0, into: &canvas)
+        }
+        drawMatches(in: text, left: left, into: &canvas)
+    }
+
+    private func draw(_ line: LayoutLine, x: Int, y: Int, width: Int, topOfScreen: Bool, into canvas: inout Canvas) {
+        switch line.kind {
+        case .blank, .text:
+            var column = x + line.indent
+            for span in line.spans {
+                column = canvas.put(span.text, x: column, y: y, style: style(for: span.style), limit: x + width + 1)
+            }
+        case .rule:
+            canvas.put(String(repeating: "─", count: width / 3), x: x + width / 3, y: y, style: theme.readerQuote)
+        case .image(let source, let alt, let rows, let row):
+            drawImageRow(source: source, alt: alt, rows: rows, row: row, x: x + line.indent, y: y, width: width - line.indent,
+                         labelled: row == 0 || topOfScreen, into: &canvas)
+        }
+    }
+
+    private func style(for textStyle: TextStyle) -> Style {
+        var style = theme.readerText
+        if textStyle.contains(.heading) { style = theme.readerHeading }
+        if textStyle.contains(.quote) { style = theme.readerQuote }
+        if textStyle.contains(.code) { style = theme.readerCode }
+        if textStyle.contains(.link) { style = theme.readerLink }
+        if textStyle.contains(.highlight) { style = theme.readerMatch }
+        if textStyle.contains(.bold) { style.attributes.insert(.bold) }
+        if textStyle.contains(.italic) { style.attributes.insert(.italic) }
+        if textStyle.contains(.underline) { style.attributes.insert(.underline) }
+        if textStyle.contains(.strike) { style.attributes.insert(.strike) }
+        return style
+    }
+
+    /// One row of a picture; `labelled` is the row that shows the description when the
+    /// picture cannot be drawn (its first, or the first on screen).
+    private func drawImageRow(source: String, alt: String, rows: Int, row: Int, x: Int, y: Int, width: Int, labelled: Bool,
+                              into canvas: inout Canvas) {
+        let file = imageFile(source)
+        guard let file, let picture = painter.picture(file: file, columns: width, rows: rows) else {
+            // The description stands in for a picture that cannot be drawn; one still
+            // rendering leaves its rows blank for a moment.
+            if labelled, file.map({ painter.failed(file: $0, columns: width, rows: rows) }) ?? true {
+                canvas.put("[image: \(Sanitizer.clean(alt))]", x: x, y: y, style: theme.readerQuote, limit: x + width)
+            }
+            return
+        }
+        guard row < picture.rows else { return }
+        // Cells the picture leaves uncoloured show the paper.
+        let paper = Style(foreground: theme.readerText.background, background: theme.readerText.background)
+        CoverPainter.draw(picture, into: &canvas, x: x + (width - picture.columns) / 2, y: y, behind: paper,
+                          part: Rect(x: 0, y: row, width: picture.columns, height: 1))
+    }
+
+    /// An image link inside the current article, resolved inside the issue; nil if it
+    /// would leave the issue or does not exist.
+    private func imageFile(_ source: String) -> URL? {
+        guard content.readingOrder.indices.contains(index),
+              let file = try? IssueReader.resolve(link: source, from: content.readingOrder[index].path, in: root),
+              FileManager.default.fileExists(atPath: file.path) else { return nil }
+        return file
+    }
+
+    /// Paints the visible matches: the current one in the selection colours, the others in
+    /// the reader's match colours; the text stays as it is.
+    private func drawMatches(in text: ArticleText, left: Int, into canvas: inout Canvas) {
+        guard query != nil, let found, found.article == index, found.width == text.width, !found.matches.isEmpty else { return }
+        let matches = found.matches
+        var low = 0, high = matches.count
+        while low < high {
+            let middle = (low + high) / 2
+            if matches[middle].line < top { low = middle + 1 } else { high = middle }
+        }
+        for index in low..<matches.count {
+            let match = matches[index]
+            guard match.line < top + visibleRows else { break }
+            let current = currentMatch.map { $0.article == self.index && $0.index == index } ?? false
+            let style = current ? theme.selection : theme.readerMatch
+            let y = 2 + match.line - top
+            for x in (left + match.column)..<(left + match.column + match.length) where x >= 0 && x < canvas.width {
+                var cell = canvas[x, y]
+                cell.style = Style(foreground: style.foreground, background: style.background,
+                                   attributes: cell.style.attributes.union(style.attributes))
+                canvas[x, y] = cell
+            }
+        }
+    }
+}
