@@ -53,7 +53,8 @@ let package = Package(
             swiftSettings: swift5
         ),
         .target(name: "Imaging", dependencies: ["CImageCodecs"], swiftSettings: swift5),
-        .target(name: "TextLayout", swiftSettings: swift5),
+        // Markup for HTML5's table of named character references, which feeds read too.
+        .target(name: "TextLayout", dependencies: ["Markup"], swiftSettings: swift5),
         .target(name: "Terminal", dependencies: ["CNcursesw", "TextLayout", "TOMLReader"], swiftSettings: swift5),
         .target(
             name: "Shelf",
@@ -86,7 +87,7 @@ let package = Package(
         .testTarget(name: "IssueArchiveTests", dependencies: ["IssueArchive", "CSystemZlib", .product(name: "ZIPFoundation", package: "ZIPFoundation")], swiftSettings: swift5),
         .testTarget(name: "NewsstandKitTests", dependencies: ["NewsstandKit", .product(name: "ZIPFoundation", package: "ZIPFoundation")], swiftSettings: swift5),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"], swiftSettings: swift5),
-        .testTarget(name: "TextLayoutTests", dependencies: ["TextLayout"], swiftSettings: swift5),
+        .testTarget(name: "TextLayoutTests", dependencies: ["TextLayout", "Markup"], swiftSettings: swift5),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "TOMLReader"], swiftSettings: swift5),
         .testTarget(name: "ShelfTests", dependencies: ["Shelf", "Terminal", "NewsstandKit", "Imaging", "IssueArchive", "TextLayout"], swiftSettings: swift5),
         .testTarget(name: "EndToEndTests", dependencies: ["newsstand"], swiftSettings: swift5),
