@@ -26,9 +26,9 @@ final class ProgressDisplay {
         } else {
             parts.append(download?.state == .queued ? "waiting" : "starting")
         }
-        parts.append(ByteCount.text(written) + (expected.map { " / " + ByteCount.text($0) } ?? ""))
+        parts.append(ByteSize.format(written) + (expected.map { " / " + ByteSize.format($0) } ?? ""))
         if speed > 0 {
-            parts.append(ByteCount.text(Int64(speed)) + "/s")
+            parts.append(ByteSize.format(Int64(speed)) + "/s")
             if let expected, expected > written {
                 let seconds = Int(Double(expected - written) / speed)
                 parts.append(String(format: "%d:%02d left", seconds / 60, seconds % 60))
@@ -48,11 +48,5 @@ final class ProgressDisplay {
     func finish(_ message: String?) {
         if interactive { FileHandle.standardOutput.write(Data("\r\u{1B}[K".utf8)) }
         if let message { print(message) }
-    }
-}
-
-enum ByteCount {
-    static func text(_ count: Int64) -> String {
-        ByteCountFormatter.string(fromByteCount: count, countStyle: .binary)
     }
 }
