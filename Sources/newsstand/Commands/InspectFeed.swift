@@ -19,6 +19,6 @@ struct InspectFeed: ParsableCommand {
         let url = FeedLocation.url(from: source)
         let data = try FeedFetcher.fetch(url)
         let document = try FeedParser.parse(data, url: url)
-        print(json ? try FeedReport.json(document) : FeedReport.text(document), terminator: "")
+        print(json ? try FeedReport.json(document) : FeedReport.text(document, formatSize: ByteSize.format), terminator: "")
     }
 }
