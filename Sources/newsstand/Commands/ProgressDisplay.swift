@@ -6,11 +6,23 @@ final class ProgressDisplay {
     let interactive: Bool
     private var lastLine = ""
     private var lastPlain = Date.distantPast
-    private let started = Date()
 
     init(interactive: Bool) { self.interactive = interactive }
 
     func show(name: String, download: AssetDownload?) {
+        let line = Self.line(name: name, download: download)
+        if interactive {
+            guard line != lastLine else { return }
+            FileHandle.standardOutput.write(Data(("\r\u{1B}[K" + line).utf8))
+        } else if Date().timeIntervalSince(lastPlain) >= 1 {
+            print(line)
+            lastPlain = Date()
+        }
+        lastLine = line
+    }
+
+    /// One line of progress: the bar or the state, sizes, speed and time left.
+    static func line(name: String, download: AssetDownload?) -> String {
         let written = download?.bytesWritten ?? 0
         let expected = download?.bytesExpected
         let fraction = download?.fraction
@@ -34,15 +46,7 @@ final class ProgressDisplay {
                 parts.append(String(format: "%d:%02d left", seconds / 60, seconds % 60))
             }
         }
-        let line = "\(name) " + parts.joined(separator: "  ")
-        if interactive {
-            guard line != lastLine else { return }
-            FileHandle.standardOutput.write(Data(("\r\u{1B}[K" + line).utf8))
-        } else if Date().timeIntervalSince(lastPlain) >= 1 {
-            print(line)
-            lastPlain = Date()
-        }
-        lastLine = line
+        return "\(name) " + parts.joined(separator: "  ")
     }
 
     func finish(_ message: String?) {
