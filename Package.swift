@@ -66,6 +66,8 @@ let package = Package(
             dependencies: [
                 "Shelf", "NewsstandKit", "Imaging", "Feeds", "IssueArchive", "Terminal", "TextLayout",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // `agent` logs to standard error.
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swift5,
             // Release builds carry the Swift runtime and Foundation inside the executable:
