@@ -53,7 +53,8 @@ let package = Package(
             swiftSettings: swift5
         ),
         .target(name: "Imaging", dependencies: ["CImageCodecs"], swiftSettings: swift5),
-        .target(name: "TextLayout", swiftSettings: swift5),
+        // Markup for HTML5's table of named character references, which feeds read too.
+        .target(name: "TextLayout", dependencies: ["Markup"], swiftSettings: swift5),
         .target(name: "Terminal", dependencies: ["CNcursesw", "TextLayout", "TOMLReader"], swiftSettings: swift5),
         // The painter seam: how a picture from any source reaches a screen's canvas.
         .target(name: "Pictures", dependencies: ["Imaging", "Terminal"], swiftSettings: swift5),
@@ -67,6 +68,8 @@ let package = Package(
             dependencies: [
                 "Shelf", "NewsstandKit", "Imaging", "Feeds", "IssueArchive", "Terminal", "TextLayout",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // `agent` logs to standard error.
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swift5,
             // Release builds carry the Swift runtime and Foundation inside the executable:
@@ -88,7 +91,7 @@ let package = Package(
         .testTarget(name: "IssueArchiveTests", dependencies: ["IssueArchive", "CSystemZlib", .product(name: "ZIPFoundation", package: "ZIPFoundation")], swiftSettings: swift5),
         .testTarget(name: "NewsstandKitTests", dependencies: ["NewsstandKit", .product(name: "ZIPFoundation", package: "ZIPFoundation")], swiftSettings: swift5),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"], swiftSettings: swift5),
-        .testTarget(name: "TextLayoutTests", dependencies: ["TextLayout"], swiftSettings: swift5),
+        .testTarget(name: "TextLayoutTests", dependencies: ["TextLayout", "Markup"], swiftSettings: swift5),
         .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Imaging", "Terminal"], swiftSettings: swift5),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "TOMLReader"], swiftSettings: swift5),
         .testTarget(name: "ShelfTests", dependencies: ["Shelf", "Terminal", "NewsstandKit", "Imaging", "IssueArchive", "TextLayout"], swiftSettings: swift5),

@@ -9,7 +9,9 @@ public enum FeedReport {
         return String(decoding: try encoder.encode(document), as: UTF8.self) + "\n"
     }
 
-    public static func text(_ document: FeedDocument) -> String {
+    /// - Parameter formatSize: prints a content length (the program's one size format lives
+    ///   in NewsstandKit, which Feeds does not import).
+    public static func text(_ document: FeedDocument, formatSize: (Int64) -> String) -> String {
         let pub = document.publication
         var lines = ["\(pub.title)  (\(document.format.rawValue))"]
         if let subtitle = pub.subtitle { lines.append("  \(subtitle)") }
@@ -33,7 +35,7 @@ public enum FeedReport {
         for entry in document.entries.sorted(by: { $0.date > $1.date }) {
             lines.append("  \(dateFormat.string(from: entry.date))  \(entry.title)  [\(entry.name)]")
             if let content = entry.contentURL {
-                let size = entry.contentLength.map { " \(ByteCountFormatter.string(fromByteCount: $0, countStyle: .file))" } ?? ""
+                let size = entry.contentLength.map { " \(formatSize($0))" } ?? ""
                 lines.append("      content  \(content.absoluteString)\(entry.contentType.map { " (\($0))" } ?? "")\(size)")
             }
             if let cover = entry.coverURL { lines.append("      cover    \(cover.absoluteString)") }

@@ -360,8 +360,8 @@ private struct Reader {
         default:
             // HTML's names (`&eacute;`), undeclared but everywhere in feeds; anything else
             // stays as written.
-            if let scalar = HTMLEntities.scalar(named: name) {
-                appendUTF8(scalar, to: &out)
+            if let characters = HTMLNamedCharacters.characters(named: name) {
+                out.append(contentsOf: characters.utf8)
             } else {
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: b[start..<i]))
             }

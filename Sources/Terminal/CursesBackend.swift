@@ -11,11 +11,11 @@ public struct TerminalError: Error, CustomStringConvertible, Equatable {
 /// Copies canvases to a real terminal through ncurses and reads its keys, mouse and
 /// resizes.
 ///
-/// Colour: `colorMode` is what the terminal can show; `drawingColors` is what this backend
-/// sends. They differ in one case: `COLORTERM=truecolor` on a 256-colour terminfo entry
-/// (xterm-256color). ncurses can only send 24-bit colour through a `-direct` entry
+/// Colour: `capabilities.colors` is what the terminal can show; `drawingColors` is what this
+/// backend sends. They differ in one case: `COLORTERM=truecolor` on a 256-colour terminfo
+/// entry (xterm-256color). ncurses can only send 24-bit colour through a `-direct` entry
 /// (`TERM=xterm-direct`, from the ncurses-term package), so there the backend draws in
-/// the 256-colour palette while `colorMode` still tells other code (such as `render`,
+/// the 256-colour palette while `capabilities` still tells other code (such as `render`,
 /// which writes its own escape sequences) that the terminal takes 24-bit colour. Views
 /// that draw into this backend choose their colours by `drawingColors` (also `colors`).
 ///
@@ -27,10 +27,9 @@ public struct TerminalError: Error, CustomStringConvertible, Equatable {
 /// Not thread-safe: draw and read events from one thread. `restore()` may also be called
 /// by the signal handlers (see `installSignalHandlers`).
 public final class CursesBackend: TerminalBackend {
-    public let colorMode: TerminalColors
+    /// What the terminal shows; `prefersASCII` there is the C library's locale (set by `init`).
+    public let capabilities: TerminalCapabilities
     public let drawingColors: TerminalColors
-    /// False when the locale is not UTF-8: callers should then draw ASCII only.
-    public let isUTF8: Bool
     /// The terminfo entry in use (`TERM`, or its `-direct` sibling when 24-bit colour was forced).
     public let terminalType: String
 
@@ -107,7 +106,6 @@ public final class CursesBackend: TerminalBackend {
         outputFile = outFile
         self.screen = screen
         terminalType = entry
-        isUTF8 = nsc_is_utf8_locale() != 0
 
         raw()
         noecho()
@@ -125,9 +123,11 @@ public final class CursesBackend: TerminalBackend {
             use_default_colors()
             terminfoColors = Int(nsc_colors())
         }
-        colorMode = TerminalColors.detect(environment: environment, terminfoColors: terminfoColors)
+        capabilities = TerminalCapabilities.detect(environment: environment, terminfoColors: terminfoColors,
+                                                   window: TerminalWindow.current(output),
+                                                   localeIsUTF8: nsc_is_utf8_locale() != 0)
         let drawable = TerminalColors.fromTerminfo(colors: terminfoColors)
-        var drawing = colorMode.poorer(drawable)
+        var drawing = capabilities.colors.poorer(drawable)
         if let forced { drawing = forced.poorer(drawable) }
         drawingColors = drawing
         mapper = ColorMapper(colors: drawing, basicColors: terminfoColors >= 16 ? 16 : 8)
@@ -459,17 +459,6 @@ public final class CursesBackend: TerminalBackend {
 }
 
 extension TerminalColors {
-    /// What the terminal named by `TERM` can show, asked of terminfo without taking over
-    /// the screen: for commands that write their own escape sequences (`render`). Call it
-    /// before opening a `CursesBackend`, not while one is open.
-    public static func detect(environment: [String: String]) -> TerminalColors {
-        var colors = 0
-        if let term = environment["TERM"], !term.isEmpty {
-            colors = Int(max(0, nsc_terminfo_colors(term)))
-        }
-        return detect(environment: environment, terminfoColors: colors)
-    }
-
     /// The poorer of two modes (direct > palette256 > palette16 > monochrome).
     func poorer(_ other: TerminalColors) -> TerminalColors {
         let order: [TerminalColors] = [.monochrome, .palette16, .palette256, .direct]

@@ -1,47 +1,14 @@
-/// Named character references: the predefined XML five and the HTML ones articles
-/// actually use. Declared entities (`<!ENTITY …>` in a DOCTYPE) are never read, so an
-/// unknown name stays in the text as written.
-enum HTMLEntities {
-    static let named: [String: Unicode.Scalar] = [
-        "amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'",
-        "nbsp": "\u{A0}", "ensp": "\u{2002}", "emsp": "\u{2003}", "thinsp": "\u{2009}",
-        "zwnj": "\u{200C}", "zwj": "\u{200D}", "lrm": "\u{200E}", "rlm": "\u{200F}", "shy": "\u{AD}",
-        "ndash": "–", "mdash": "—", "hellip": "…", "minus": "−", "hyphen": "‐",
-        "lsquo": "‘", "rsquo": "’", "sbquo": "‚", "ldquo": "“", "rdquo": "”", "bdquo": "„",
-        "laquo": "«", "raquo": "»", "lsaquo": "‹", "rsaquo": "›", "prime": "′", "Prime": "″",
-        "bull": "•", "middot": "·", "dagger": "†", "Dagger": "‡", "permil": "‰", "sect": "§",
-        "para": "¶", "copy": "©", "reg": "®", "trade": "™", "deg": "°", "plusmn": "±",
-        "times": "×", "divide": "÷", "frac12": "½", "frac14": "¼", "frac34": "¾",
-        "sup1": "¹", "sup2": "²", "sup3": "³", "micro": "µ", "not": "¬", "macr": "¯",
-        "acute": "´", "cedil": "¸", "uml": "¨", "ordf": "ª", "ordm": "º", "brvbar": "¦",
-        "iexcl": "¡", "iquest": "¿", "cent": "¢", "pound": "£", "yen": "¥", "euro": "€",
-        "curren": "¤", "larr": "←", "rarr": "→", "uarr": "↑", "darr": "↓", "harr": "↔",
-        "lArr": "⇐", "rArr": "⇒", "hArr": "⇔", "infin": "∞", "ne": "≠", "le": "≤", "ge": "≥",
-        "asymp": "≈", "equiv": "≡", "sum": "∑", "prod": "∏", "radic": "√", "part": "∂",
-        "nabla": "∇", "isin": "∈", "cap": "∩", "cup": "∪", "int": "∫", "there4": "∴",
-        "loz": "◊", "spades": "♠", "clubs": "♣", "hearts": "♥", "diams": "♦", "star": "☆",
-        "check": "✓", "circ": "ˆ", "tilde": "˜", "fnof": "ƒ",
-        "Agrave": "À", "Aacute": "Á", "Acirc": "Â", "Atilde": "Ã", "Auml": "Ä", "Aring": "Å",
-        "AElig": "Æ", "Ccedil": "Ç", "Egrave": "È", "Eacute": "É", "Ecirc": "Ê", "Euml": "Ë",
-        "Igrave": "Ì", "Iacute": "Í", "Icirc": "Î", "Iuml": "Ï", "ETH": "Ð", "Ntilde": "Ñ",
-        "Ograve": "Ò", "Oacute": "Ó", "Ocirc": "Ô", "Otilde": "Õ", "Ouml": "Ö", "Oslash": "Ø",
-        "Ugrave": "Ù", "Uacute": "Ú", "Ucirc": "Û", "Uuml": "Ü", "Yacute": "Ý", "THORN": "Þ",
-        "szlig": "ß", "agrave": "à", "aacute": "á", "acirc": "â", "atilde": "ã", "auml": "ä",
-        "aring": "å", "aelig": "æ", "ccedil": "ç", "egrave": "è", "eacute": "é", "ecirc": "ê",
-        "euml": "ë", "igrave": "ì", "iacute": "í", "icirc": "î", "iuml": "ï", "eth": "ð",
-        "ntilde": "ñ", "ograve": "ò", "oacute": "ó", "ocirc": "ô", "otilde": "õ", "ouml": "ö",
-        "oslash": "ø", "ugrave": "ù", "uacute": "ú", "ucirc": "û", "uuml": "ü", "yacute": "ý",
-        "thorn": "þ", "yuml": "ÿ", "Yuml": "Ÿ", "OElig": "Œ", "oelig": "œ", "Scaron": "Š",
-        "scaron": "š", "Zcaron": "Ž", "zcaron": "ž",
-        "Alpha": "Α", "Beta": "Β", "Gamma": "Γ", "Delta": "Δ", "Theta": "Θ", "Lambda": "Λ",
-        "Pi": "Π", "Sigma": "Σ", "Phi": "Φ", "Psi": "Ψ", "Omega": "Ω",
-        "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "zeta": "ζ",
-        "eta": "η", "theta": "θ", "iota": "ι", "kappa": "κ", "lambda": "λ", "mu": "μ",
-        "nu": "ν", "xi": "ξ", "omicron": "ο", "pi": "π", "rho": "ρ", "sigma": "σ",
-        "sigmaf": "ς", "tau": "τ", "upsilon": "υ", "phi": "φ", "chi": "χ", "psi": "ψ", "omega": "ω",
-    ]
+import Markup
 
-    /// Names HTML also recognises without the closing semicolon.
+/// Character references in articles: named ones from HTML5's complete table (the one feeds
+/// use too, in Markup), numeric ones as browsers read them. Declared entities
+/// (`<!ENTITY …>` in a DOCTYPE) are never read, so an unknown name stays in the text as written.
+enum HTMLEntities {
+    /// The text `&name;` stands for.
+    static func named(_ name: String) -> String? { HTMLNamedCharacters.characters(named: name) }
+
+    /// Names read without the closing semicolon: the common few, not HTML5's 106, so that
+    /// `&notice` or `&ampx` in an article stay as written.
     static let legacyWithoutSemicolon: Set<String> = [
         "amp", "lt", "gt", "quot", "nbsp", "copy", "reg", "eacute", "egrave", "aacute",
     ]
@@ -74,12 +41,12 @@ enum HTMLEntities {
                 i += 1
                 continue
             }
-            guard let (scalar, next) = reference(bytes, at: i, end: end) else {
+            guard let (characters, next) = reference(bytes, at: i, end: end) else {
                 i += 1
                 continue
             }
             if runStart < i { out += String(decoding: UnsafeBufferPointer(rebasing: bytes[runStart..<i]), as: UTF8.self) }
-            out.unicodeScalars.append(scalar)
+            out += characters
             i = next
             runStart = i
         }
@@ -97,8 +64,8 @@ enum HTMLEntities {
         }
     }
 
-    /// The reference starting at `bytes[start]` (an `&`) and the index after it.
-    static func reference(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, end: Int) -> (Unicode.Scalar, Int)? {
+    /// The text of the reference starting at `bytes[start]` (an `&`), and the index after it.
+    static func reference(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, end: Int) -> (String, Int)? {
         var i = start + 1
         guard i < end else { return nil }
         if bytes[i] == UInt8(ascii: "#") {
@@ -127,7 +94,7 @@ enum HTMLEntities {
             }
             guard digits > 0 else { return nil }
             if i < end, bytes[i] == UInt8(ascii: ";") { i += 1 }
-            return (numeric(value), i)
+            return (String(numeric(value)), i)
         }
         let nameStart = i
         while i < end, i - nameStart < 32 {
@@ -138,8 +105,8 @@ enum HTMLEntities {
         }
         guard i > nameStart else { return nil }
         let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[nameStart..<i]), as: UTF8.self)
-        guard let scalar = named[name] else { return nil }
-        if i < end, bytes[i] == UInt8(ascii: ";") { return (scalar, i + 1) }
-        return legacyWithoutSemicolon.contains(name) ? (scalar, i) : nil
+        guard let characters = named(name) else { return nil }
+        if i < end, bytes[i] == UInt8(ascii: ";") { return (characters, i + 1) }
+        return legacyWithoutSemicolon.contains(name) ? (characters, i) : nil
     }
 }

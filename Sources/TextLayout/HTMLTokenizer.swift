@@ -63,9 +63,9 @@ struct HTMLTokenizer {
         let collapse = !builder.preservesWhitespace
         var suspicious = false
         let bytes = self.bytes
-        // Decoded text is never longer than its source: the shortest references (`&lt`,
-        // `&#9`) take at least as many bytes as what they stand for.
-        let text = String(unsafeUninitializedCapacity: range.count) { out in
+        // Decoded text is at most a fifth longer than its source: every reference takes at
+        // least as many bytes as what it stands for, except `&nGt;` and `&nLt;` (5 → 6).
+        let text = String(unsafeUninitializedCapacity: range.count + range.count / 5) { out in
             var count = 0
             var lastWasSpace = false
             var previous: UInt8 = 0
@@ -85,10 +85,10 @@ struct HTMLTokenizer {
                 }
                 switch byte {
                 case UInt8(ascii: "&"):
-                    if let (scalar, next) = HTMLEntities.reference(bytes, at: index, end: end),
-                       count + UTF8.width(scalar) <= out.count {
-                        if Sanitizer.isSuspicious(scalar.value) { suspicious = true }
-                        UTF8.encode(scalar) { unit in
+                    if let (characters, next) = HTMLEntities.reference(bytes, at: index, end: end),
+                       count + characters.utf8.count <= out.count {
+                        if characters.unicodeScalars.contains(where: { Sanitizer.isSuspicious($0.value) }) { suspicious = true }
+                        for unit in characters.utf8 {
                             out[count] = unit
                             count += 1
                         }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Imaging
 
 /// `newsstand`: a terminal newsstand. With no command it opens the shelf.
 struct Newsstand: ParsableCommand {
@@ -13,6 +12,9 @@ struct Newsstand: ParsableCommand {
         ],
         defaultSubcommand: ShelfCommand.self
     )
+
+    /// Mistakes on the command line read like every other failure (see `CommandExit`).
+    static var _errorPrefix: String { "newsstand: " }
 }
 
 /// `newsstand inspect feed|archive`: look inside without touching the library.
@@ -23,9 +25,4 @@ struct Inspect: ParsableCommand {
     )
 }
 
-// `render` is answered before ArgumentParser when its arguments are plain: building the
-// parser's view of every command cost more than decoding and drawing a cover. Help and
-// mistakes still go to ArgumentParser.
-if let request = RenderTool.parse(CommandLine.arguments.dropFirst()) { exit(RenderTool.run(request)) }
-
-Newsstand.main()
+CommandExit.main(Array(CommandLine.arguments.dropFirst()))

@@ -5,13 +5,15 @@ import Testing
 @Suite struct FeedReportTests {
     @Test func textListsPublicationIssuesNewestFirstAndProblems() throws {
         let doc = try Fixture.parse("rss2-enclosures.xml", url: "https://lantern.example/feed.xml")
-        let lines = FeedReport.text(doc).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let lines = FeedReport.text(doc, formatSize: { "\($0) bytes" })
+            .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(lines[0] == "The Evening Lantern  (rss2)")
         #expect(lines.contains("  push      https://lantern.example/events"))
         #expect(lines.contains("Issues (4), newest first:"))
         let issueLines = lines.filter { $0.hasPrefix("  2026-") }
         #expect(issueLines.first == "  2026-02-10  Tuesday edition  [lantern-2026-02-10]")
         #expect(issueLines.last?.hasPrefix("  2026-02-08  Sunday edition") == true)
+        #expect(lines.contains("      content  https://lantern.example/issues/2026-02-10.epub (application/epub+zip) 120400 bytes"))
         #expect(lines.contains("Problems (2):"))
     }
 

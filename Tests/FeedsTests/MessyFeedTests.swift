@@ -221,3 +221,17 @@ import Testing
         }
     }
 }
+
+/// Feed titles and articles read named references from one table, HTML5's whole list.
+@Suite struct FeedEntityTests {
+    @Test func aTitleDecodesNamesOnlyArticlesUsedToKnowAndHTML5Names() throws {
+        // `&check;`, `&star;` and `&Zcaron;` were in the article table only; `&NotEqualTilde;` in neither.
+        let xml = """
+            <rss version="2.0"><channel><title>Done &check; &star;</title>
+            <item><guid>1</guid><title>&NotEqualTilde; &Zcaron;ivot &weierp;</title><enclosure url="a.zip"/></item></channel></rss>
+            """
+        let doc = try FeedParser.parse(Data(xml.utf8), url: try #require(URL(string: "https://f.example/rss")))
+        #expect(doc.publication.title == "Done ✓ ☆")
+        #expect(doc.entries.first?.title == "\u{2242}\u{338} Život ℘")
+    }
+}

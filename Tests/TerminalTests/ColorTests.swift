@@ -68,20 +68,7 @@ import Testing
         #expect(mono.index(for: .indexed(4)) == -1)
     }
 
-    @Test func detectionHonoursNoColorThenColortermThenTerminfo() {
-        #expect(TerminalColors.detect(environment: ["NO_COLOR": "1", "COLORTERM": "truecolor"], terminfoColors: 1 << 24) == .monochrome)
-        #expect(TerminalColors.detect(environment: ["NO_COLOR": ""], terminfoColors: 256) == .palette256)
-        #expect(TerminalColors.detect(environment: ["COLORTERM": "truecolor"], terminfoColors: 256) == .direct)
-        #expect(TerminalColors.detect(environment: ["COLORTERM": "24bit"], terminfoColors: 8) == .direct)
-        #expect(TerminalColors.detect(environment: ["COLORTERM": "yes"], terminfoColors: 256) == .palette256)
-        #expect(TerminalColors.detect(environment: [:], terminfoColors: 1 << 24) == .direct)
-        #expect(TerminalColors.detect(environment: [:], terminfoColors: 88) == .palette16)
-        #expect(TerminalColors.detect(environment: [:], terminfoColors: 8) == .palette16)
-        #expect(TerminalColors.detect(environment: [:], terminfoColors: 0) == .monochrome)
-        #expect(TerminalColors(argument: "truecolor") == .direct)
-        #expect(TerminalColors(argument: "256") == .palette256)
-        #expect(TerminalColors(argument: "none") == .monochrome)
-        #expect(TerminalColors(argument: "auto") == nil)
+    @Test func thePoorerOfTwoDepths() {
         #expect(TerminalColors.direct.poorer(.palette256) == .palette256)
         #expect(TerminalColors.monochrome.poorer(.direct) == .monochrome)
     }

@@ -82,7 +82,7 @@ final class PseudoTerminal {
         let backend = try open(pty, ["TERM": "xterm-256color"])
         defer { backend.restore() }
         #expect(backend.size == (40, 10))
-        #expect(backend.colorMode == .palette256)
+        #expect(backend.capabilities.colors == .palette256)
         #expect(backend.drawingColors == .palette256)
         _ = pty.output()
 
@@ -206,7 +206,7 @@ final class PseudoTerminal {
         let pty = try PseudoTerminal(width: 20, height: 4)
         let backend = try open(pty, ["TERM": "xterm-256color", "NO_COLOR": "1", "COLORTERM": "truecolor"])
         defer { backend.restore() }
-        #expect(backend.colorMode == .monochrome)
+        #expect(backend.capabilities.colors == .monochrome)
         var canvas = Canvas(width: 20, height: 4)
         canvas.put("Plain", x: 0, y: 0, style: Style(foreground: .rgb(255, 0, 0), background: .rgb(0, 0, 255), attributes: .bold))
         backend.draw(canvas)
@@ -221,7 +221,7 @@ final class PseudoTerminal {
         let pty = try PseudoTerminal(width: 20, height: 4)
         let backend = try open(pty, ["TERM": "xterm-256color", "COLORTERM": "truecolor"])
         defer { backend.restore() }
-        #expect(backend.colorMode == .direct)
+        #expect(backend.capabilities.colors == .direct)
         #expect(backend.drawingColors == .palette256)
     }
 
@@ -285,7 +285,7 @@ extension CursesBackendTests {
         let pty2 = try PseudoTerminal(width: 20, height: 4)
         let auto = try CursesBackend(environment: ["TERM": plain, "COLORTERM": "truecolor"], input: pty2.slave, output: pty2.slave)
         #expect(auto.terminalType == plain)
-        #expect(auto.colorMode == .direct)
+        #expect(auto.capabilities.colors == .direct)
         #expect(auto.drawingColors == .palette256)
         auto.restore()
     }
@@ -356,16 +356,6 @@ extension CursesBackendTests {
             #expect(!output.unicodeScalars.contains(scalar), "U+\(String(scalar.value, radix: 16))")
         }
         #expect(!output.contains("\u{1B}\u{1B}"))
-    }
-
-    @Test func coloursCanBeAskedOfTerminfoWithoutOpeningTheScreen() {
-        #expect(TerminalColors.detect(environment: ["TERM": "xterm-256color"]) == .palette256)
-        #expect(TerminalColors.detect(environment: ["TERM": "xterm"]) == .palette16)
-        #expect(TerminalColors.detect(environment: ["TERM": "dumb"]) == .monochrome)
-        #expect(TerminalColors.detect(environment: ["TERM": "no-such-terminal"]) == .monochrome)
-        #expect(TerminalColors.detect(environment: [:]) == .monochrome)
-        #expect(TerminalColors.detect(environment: ["TERM": "xterm-256color", "COLORTERM": "truecolor"]) == .direct)
-        #expect(TerminalColors.detect(environment: ["TERM": "xterm-256color", "NO_COLOR": "1"]) == .monochrome)
     }
 }
 

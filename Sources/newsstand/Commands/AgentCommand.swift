@@ -19,8 +19,7 @@ struct AgentCommand: ParsableCommand {
             return handler
         }
         guard let library = try Self.libraryWithRoomToWork(watching: watch) else { return }
-        let config: Config
-        do { config = try Config.load(paths: library.paths) } catch { throw CommandFailure("\(error)") }
+        let config = try Config.load(paths: library.paths)
         var options = Agent.Options(config: config)
         options.watch = watch
         if let concurrent { options.maxConcurrentTransfers = max(1, concurrent) }
@@ -28,7 +27,7 @@ struct AgentCommand: ParsableCommand {
         AgentSignals.install { agent.stop() }
         switch try agent.run() {
         case .alreadyRunning:
-            FileHandle.standardError.write(Data("newsstand: an agent is already running for this library\n".utf8))
+            printProblem("an agent is already running for this library")
         case .finished:
             break
         }

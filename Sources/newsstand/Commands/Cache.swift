@@ -25,11 +25,8 @@ struct CacheCommand: ParsableCommand {
     func run() throws {
         let library = try Context.library()
         if limit != nil || evict { try Context.refuseChanges(to: library) }
-        if let limit {
-            do { try CacheLimitSetting.set(limit, paths: library.paths) } catch { throw CommandFailure("\(error)") }
-        }
-        let config: Config
-        do { config = try Config.load(paths: library.paths) } catch { throw CommandFailure("\(error)") }
+        if let limit { try CacheLimitSetting.set(limit, paths: library.paths) }
+        let config = try Config.load(paths: library.paths)
         let budget = CacheBudget(limit: config.cacheLimit)
         let evicted = evict ? try library.enforceBudget(budget) : nil
         let report = try CacheReport.make(library: library, budget: budget, evicted: evicted)

@@ -1,6 +1,5 @@
 import Foundation
 import NewsstandKit
-import TextLayout
 
 /// Opens the library the way every command does, and says so once on failure.
 enum Context {
@@ -18,7 +17,7 @@ enum Context {
 
     /// Throws the one-line disk-full refusal when the library was opened read-only.
     static func refuseChanges(to library: Library) throws {
-        if let full = library.diskFull { throw CommandFailure("\(full)") }
+        if let full = library.diskFull { throw full }
     }
 
     /// The library, with the bundled publications subscribed on the very first run.
@@ -32,15 +31,3 @@ enum Context {
     }
 }
 
-/// A clear one-line failure (ArgumentParser prints "Error: " and the description).
-/// Messages often quote strangers' text (names typed or received, archive entries): it is
-/// cleaned, so no escape sequence in it reaches the terminal.
-struct CommandFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = Sanitizer.clean(description, multiline: true) }
-}
-
-/// "newsstand: MESSAGE" on standard error, cleaned like `CommandFailure`.
-func printProblem(_ message: String) {
-    FileHandle.standardError.write(Data("newsstand: \(Sanitizer.clean(message, multiline: true))\n".utf8))
-}

@@ -13,13 +13,12 @@ struct Download: ParsableCommand {
 
     func run() throws {
         let library = try Context.writableLibrary(withSamples: true)
-        let target: Issue
-        do { target = try library.issue(matching: issue) } catch { throw CommandFailure("\(error)") }
+        let target = try library.issue(matching: issue)
         if target.status == .available {
             print("\(target.name) is already downloaded.")
             return
         }
-        do { try library.enqueue(target) } catch { throw CommandFailure("\(error)") }
+        try library.enqueue(target)
         AgentLauncher.startIfNeeded(paths: library.paths)
         guard wait else {
             print("Queued \(target.name).")

@@ -28,12 +28,7 @@ struct InspectArchive: ParsableCommand {
         let archive = URL(fileURLWithPath: file)
         let content: IssueContent
         let root: URL
-        do {
-            (content, root) = try IssueReader.read(archive: archive)
-        } catch {
-            printProblem("\(file): \(error)")
-            throw ExitCode.failure
-        }
+        do { (content, root) = try IssueReader.read(archive: archive) } catch { throw CommandFailure("\(file): \(error)") }
         defer { try? FileManager.default.removeItem(at: root) }
         switch output {
         case .json?: print(try ArchiveReport.json(content))

@@ -17,9 +17,8 @@ struct InspectFeed: ParsableCommand {
 
     func run() throws {
         let url = FeedLocation.url(from: source)
-        let data: Data
-        do { data = try FeedFetcher.fetch(url) } catch { throw CommandFailure("\(error)") }
+        let data = try FeedFetcher.fetch(url)
         let document = try FeedParser.parse(data, url: url)
-        print(json ? try FeedReport.json(document) : FeedReport.text(document), terminator: "")
+        print(json ? try FeedReport.json(document) : FeedReport.text(document, formatSize: ByteSize.format), terminator: "")
     }
 }

@@ -6,11 +6,23 @@ final class ProgressDisplay {
     let interactive: Bool
     private var lastLine = ""
     private var lastPlain = Date.distantPast
-    private let started = Date()
 
     init(interactive: Bool) { self.interactive = interactive }
 
     func show(name: String, download: AssetDownload?) {
+        let line = Self.line(name: name, download: download)
+        if interactive {
+            guard line != lastLine else { return }
+            FileHandle.standardOutput.write(Data(("\r\u{1B}[K" + line).utf8))
+        } else if Date().timeIntervalSince(lastPlain) >= 1 {
+            print(line)
+            lastPlain = Date()
+        }
+        lastLine = line
+    }
+
+    /// One line of progress: the bar or the state, sizes, speed and time left.
+    static func line(name: String, download: AssetDownload?) -> String {
         let written = download?.bytesWritten ?? 0
         let expected = download?.bytesExpected
         let fraction = download?.fraction
@@ -26,33 +38,19 @@ final class ProgressDisplay {
         } else {
             parts.append(download?.state == .queued ? "waiting" : "starting")
         }
-        parts.append(ByteCount.text(written) + (expected.map { " / " + ByteCount.text($0) } ?? ""))
+        parts.append(ByteSize.format(written) + (expected.map { " / " + ByteSize.format($0) } ?? ""))
         if speed > 0 {
-            parts.append(ByteCount.text(Int64(speed)) + "/s")
+            parts.append(ByteSize.format(Int64(speed)) + "/s")
             if let expected, expected > written {
                 let seconds = Int(Double(expected - written) / speed)
                 parts.append(String(format: "%d:%02d left", seconds / 60, seconds % 60))
             }
         }
-        let line = "\(name) " + parts.joined(separator: "  ")
-        if interactive {
-            guard line != lastLine else { return }
-            FileHandle.standardOutput.write(Data(("\r\u{1B}[K" + line).utf8))
-        } else if Date().timeIntervalSince(lastPlain) >= 1 {
-            print(line)
-            lastPlain = Date()
-        }
-        lastLine = line
+        return "\(name) " + parts.joined(separator: "  ")
     }
 
     func finish(_ message: String?) {
         if interactive { FileHandle.standardOutput.write(Data("\r\u{1B}[K".utf8)) }
         if let message { print(message) }
-    }
-}
-
-enum ByteCount {
-    static func text(_ count: Int64) -> String {
-        ByteCountFormatter.string(fromByteCount: count, countStyle: .binary)
     }
 }

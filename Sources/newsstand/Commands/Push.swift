@@ -19,14 +19,9 @@ struct Push: ParsableCommand {
             return
         }
         try Context.refuseChanges(to: library)
-        let config: Config
-        do { config = try Config.load(paths: library.paths) } catch { throw CommandFailure("\(error)") }
-        let target: Publication
-        let message: PushPayload
-        do {
-            target = try library.publication(matching: publication)
-            message = try payload.map(PushPayload.parse) ?? .newContent
-        } catch { throw CommandFailure("\(error)") }
+        let config = try Config.load(paths: library.paths)
+        let target = try library.publication(matching: publication)
+        let message = try payload.map(PushPayload.parse) ?? .newContent
         let report = PushDelivery(library: library, config: config).deliver(message, to: target)
         for line in report.lines { print("\(target.title): \(line)") }
         if case .queued? = report.autoDownload { AgentLauncher.startIfNeeded(paths: library.paths) }

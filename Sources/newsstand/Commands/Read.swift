@@ -12,11 +12,12 @@ struct Read: ParsableCommand {
     @Flag(help: "Print the text in reading order to standard output.")
     var plain = false
 
+    @OptionGroup var screen: ScreenOptions
+
     func run() throws {
         let library = try Context.libraryWithSamples()
-        let target: Issue
-        do { target = try library.issue(matching: issue) } catch { throw CommandFailure("\(error)") }
-        guard target.status == .available else { throw CommandFailure("\(LibraryError.notDownloaded(target.name))") }
+        let target = try library.issue(matching: issue)
+        guard target.status == .available else { throw LibraryError.notDownloaded(target.name) }
         if plain {
             do {
                 print(try PlainText.render(directory: library.contentDirectory(for: target)), terminator: "")
@@ -25,6 +26,6 @@ struct Read: ParsableCommand {
             if library.diskFull == nil { try? library.markOpened(target) }
             return
         }
-        try ShelfLauncher.run(theme: nil, colors: "auto", openIssue: target.name)
+        try ShelfLauncher.run(screen, openIssue: target.name)
     }
 }

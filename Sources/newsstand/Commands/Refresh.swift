@@ -10,10 +10,7 @@ struct Refresh: ParsableCommand {
 
     func run() throws {
         let library = try Context.writableLibrary(withSamples: true)
-        let targets: [Publication]
-        do {
-            targets = try publication.map { [try library.publication(matching: $0)] } ?? library.publications()
-        } catch { throw CommandFailure("\(error)") }
+        let targets = try publication.map { [try library.publication(matching: $0)] } ?? library.publications()
         var failed = 0
         for target in targets {
             do {

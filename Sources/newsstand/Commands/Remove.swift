@@ -9,10 +9,8 @@ struct Remove: ParsableCommand {
 
     func run() throws {
         let library = try Context.writableLibrary()
-        do {
-            let target = try library.issue(matching: issue)
-            try library.removeIssue(target)
-            print("Removed \(target.name).")
-        } catch { throw CommandFailure("\(error)") }
+        let target = try library.issue(matching: issue)
+        try library.removeIssue(target)
+        print("Removed \(target.name).")
     }
 }

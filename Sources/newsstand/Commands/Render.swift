@@ -1,5 +1,6 @@
 import ArgumentParser
 import Imaging
+import Terminal
 
 /// `newsstand render IMAGE...`: draws PNG or JPEG images with half blocks on standard output.
 struct Render: ParsableCommand {
@@ -14,21 +15,21 @@ struct Render: ParsableCommand {
     @Option(help: "The largest size in character cells, COLSxROWS (default: fits the terminal).")
     var size: Size?
 
-    @Option(help: "Colours (auto: from COLORTERM, terminfo and NO_COLOR).")
-    var colors: Colors = .auto
-
-    @Option(help: "Characters: ▀ half blocks, or ASCII (the default when the locale is not UTF-8).")
-    var symbols: SymbolChoice?
-
-    func run() throws {
-        let request = RenderTool.Request(images: images, size: size?.cells, colorMode: colors.mode,
-                                         symbols: symbols?.symbols)
-        let status = RenderTool.run(request)
-        if status != 0 { throw ExitCode(status) }
-    }
+    @OptionGroup var display: DisplayOptions
 
     func validate() throws {
         if images.isEmpty { throw ValidationError("Missing expected argument '<images> ...'") }
+    }
+
+    /// One line per image that could not be drawn; the others are still drawn.
+    func run() throws {
+        let window = TerminalWindow.current()
+        let terminal = TerminalCapabilities.current(window: window)
+        let cells = size?.cells ?? RenderTool.CellSize.window(columns: window?.columns, rows: window?.rows)
+        let options = RenderOptions(columns: cells.columns, rows: cells.rows,
+                                    colorMode: display.colorMode(detected: terminal.colors),
+                                    symbols: display.symbols(for: terminal), letterbox: false)
+        guard RenderTool.run(images, options: options, report: printProblem) else { throw ExitCode.failure }
     }
 }
 
@@ -40,20 +41,5 @@ extension Render {
             guard let cells = RenderTool.CellSize(argument: argument) else { return nil }
             self.cells = cells
         }
-    }
-
-    enum Colors: String, ExpressibleByArgument, CaseIterable {
-        case auto, truecolor
-        case palette256 = "256"
-        case palette16 = "16"
-        case none
-
-        var mode: ColorMode? { self == .auto ? nil : ColorMode(rawValue: rawValue) }
-    }
-
-    enum SymbolChoice: String, ExpressibleByArgument, CaseIterable {
-        case half, ascii
-
-        var symbols: Symbols { self == .half ? .half : .ascii }
     }
 }

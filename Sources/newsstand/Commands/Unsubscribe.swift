@@ -12,10 +12,8 @@ struct Unsubscribe: ParsableCommand {
 
     func run() throws {
         let library = try Context.writableLibrary()
-        do {
-            let match = try library.publication(matching: publication)
-            try library.removePublication(match, removeIssues: removeIssues)
-            print("Unsubscribed from \(match.title).")
-        } catch { throw CommandFailure("\(error)") }
+        let match = try library.publication(matching: publication)
+        try library.removePublication(match, removeIssues: removeIssues)
+        print("Unsubscribed from \(match.title).")
     }
 }
