@@ -89,15 +89,18 @@ final class Tmux {
 
     var paneIsDead: Bool { ((try? tmux(["display-message", "-p", "-t", session, "#{pane_dead}"])) ?? "").hasPrefix("1") }
 
+    /// How often a wait looks again: one `capture-pane` costs a few milliseconds.
+    static let pollInterval: TimeInterval = 0.02
+
     /// Waits until the screen satisfies `condition`; returns the screen, or nil on timeout.
     func waitFor(timeout: TimeInterval = 20, _ condition: (String) -> Bool) -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         var last = ""
-        while Date() < deadline {
+        repeat {
             last = (try? screen()) ?? ""
             if condition(last) { return last }
-            Thread.sleep(forTimeInterval: 0.1)
-        }
+            Thread.sleep(forTimeInterval: Self.pollInterval)
+        } while Date() < deadline
         lastScreen = last
         return nil
     }
@@ -106,14 +109,58 @@ final class Tmux {
         waitFor(timeout: timeout) { $0.contains(text) }
     }
 
+    /// Waits until the screen shows `text` and returns it; throws, with the last screen, when
+    /// it never does: the state to wait for before reading the screen or sending a key.
+    @discardableResult
+    func waitFor(text: String, timeout: TimeInterval = 20) throws -> String {
+        try waitFor(showing: "'\(text)'", timeout: timeout) { $0.contains(text) }
+    }
+
+    /// As `waitFor(text:timeout:)` for any `condition`; `what` names it in the failure.
+    @discardableResult
+    func waitFor(showing what: String, timeout: TimeInterval = 20, _ condition: (String) -> Bool) throws -> String {
+        guard let screen = waitFor(timeout: timeout, condition) else {
+            throw TmuxError(message: "the screen did not show \(what) within \(Int(timeout)) s; it showed:\n\(lastScreen)")
+        }
+        return screen
+    }
+
     func waitUntilExited(timeout: TimeInterval = 10) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
+        repeat {
             if paneIsDead { return true }
-            Thread.sleep(forTimeInterval: 0.1)
-        }
+            Thread.sleep(forTimeInterval: Self.pollInterval)
+        } while Date() < deadline
         return false
     }
+
+    /// Waits until process `pid` has ended (gone, or a zombie no one reaped: its files and
+    /// locks are closed either way); false on timeout.
+    static func waitUntilEnded(pid: pid_t, timeout: TimeInterval = 10) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        repeat {
+            // /proc/PID/stat: "pid (name) S ...", the state after the last parenthesis.
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return true }
+            if stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z") { return true }
+            Thread.sleep(forTimeInterval: pollInterval)
+        } while Date() < deadline
+        return false
+    }
+
+    /// Waits until the file at `url` holds `bytes` (what a pipe still being written will
+    /// end with); false on timeout.
+    static func waitUntil(_ url: URL, contains bytes: [UInt8], timeout: TimeInterval = 10) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        repeat {
+            if let data = try? Data(contentsOf: url), data.firstRange(of: bytes) != nil { return true }
+            Thread.sleep(forTimeInterval: pollInterval)
+        } while Date() < deadline
+        return false
+    }
+
+    /// What a curses program writes as it ends, leaving the alternate screen (rmcup).
+    static let leftAlternateScreen = Array("\u{1B}[?1049l".utf8)
 
     /// What the screen showed when the last wait gave up (for failure messages).
     var lastScreen = ""
