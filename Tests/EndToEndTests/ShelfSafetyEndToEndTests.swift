@@ -65,7 +65,7 @@ import Testing
             #expect(store.contains("…"))                     // long wide titles end in an ellipsis
         }
         try tmux.send("?")
-        _ = tmux.waitFor("this help")
+        try tmux.waitFor(text: "this help")
         try tmux.send("q")
         try tmux.send("Q")
         #expect(tmux.waitUntilExited(), "the shelf did not quit")
