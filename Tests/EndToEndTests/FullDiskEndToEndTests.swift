@@ -112,7 +112,7 @@ final class SmallFilesystem {
         #expect(issues.contains("full-1\t2026-11-01\tdownloading"), "\(issues)")
         #expect(partSize() == stopped)
         #expect(stopped < 3 << 20)
-        #expect(FileManager.default.fileExists(atPath: lock.path))
+        #expect(Tmux.isLocked(lock), "the agent did not stay")
         #expect(try FileManager.default.contentsOfDirectory(atPath: home.appendingPathComponent("cache/issues").path).isEmpty)
         #expect(partSize() == stopped)
 
@@ -161,7 +161,8 @@ final class SmallFilesystem {
         #expect(try run("download", "start-1", "--wait").status == 0)
         // Let the agent that download started finish and close the library.
         var deadline = Date().addingTimeInterval(20)
-        while FileManager.default.fileExists(atPath: lock.path), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        while Tmux.isLocked(lock), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(!Tmux.isLocked(lock), "the agent did not finish")
         let before = try run("issues", "--json")
         #expect(before.status == 0)
         let filesBefore = Set(FileManager.default.enumerator(atPath: home.path)?.compactMap { $0 as? String } ?? [])

@@ -159,6 +159,17 @@ final class Tmux {
         return false
     }
 
+    /// Whether a process holds the `flock` on `url`, as an agent holds its lock file while
+    /// it runs (the file itself stays when it ends).
+    static func isLocked(_ url: URL) -> Bool {
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { return true }
+        flock(fd, LOCK_UN)
+        return false
+    }
+
     /// What a curses program writes as it ends, leaving the alternate screen (rmcup).
     static let leftAlternateScreen = Array("\u{1B}[?1049l".utf8)
 
