@@ -228,10 +228,15 @@ class LibraryWatch(threading.Thread):
         self.changes = []  # (monotonic time, value)
         self.stopping = threading.Event()
 
+    def read(self, connection):
+        # fetchall, not fetchone: a statement left unfinished keeps its read snapshot open.
+        rows = connection.execute(self.query, self.arguments).fetchall()
+        return rows[0] if rows else None
+
     def value(self):
         connection = sqlite3.connect(f"file:{self.database}?mode=ro", uri=True, timeout=10)
         try:
-            return connection.execute(self.query, self.arguments).fetchone()
+            return self.read(connection)
         finally:
             connection.close()
 
@@ -240,7 +245,7 @@ class LibraryWatch(threading.Thread):
         last = object()
         while not self.stopping.is_set():
             try:
-                value = connection.execute(self.query, self.arguments).fetchone()
+                value = self.read(connection)
             except sqlite3.OperationalError:
                 value = last
             if value != last:
