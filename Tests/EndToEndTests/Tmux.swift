@@ -92,15 +92,20 @@ final class Tmux {
     /// How often a wait looks again: one `capture-pane` costs a few milliseconds.
     static let pollInterval: TimeInterval = 0.02
 
+    /// Looks at `condition` every `pollInterval` until it holds (true) or `timeout` passes (false).
+    static func poll(timeout: TimeInterval, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        repeat {
+            if condition() { return true }
+            Thread.sleep(forTimeInterval: pollInterval)
+        } while Date() < deadline
+        return false
+    }
+
     /// Waits until the screen satisfies `condition`; returns the screen, or nil on timeout.
     func waitFor(timeout: TimeInterval = 20, _ condition: (String) -> Bool) -> String? {
-        let deadline = Date().addingTimeInterval(timeout)
         var last = ""
-        repeat {
-            last = (try? screen()) ?? ""
-            if condition(last) { return last }
-            Thread.sleep(forTimeInterval: Self.pollInterval)
-        } while Date() < deadline
+        if Self.poll(timeout: timeout, { last = (try? screen()) ?? ""; return condition(last) }) { return last }
         lastScreen = last
         return nil
     }
@@ -126,37 +131,24 @@ final class Tmux {
     }
 
     func waitUntilExited(timeout: TimeInterval = 10) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        repeat {
-            if paneIsDead { return true }
-            Thread.sleep(forTimeInterval: Self.pollInterval)
-        } while Date() < deadline
-        return false
+        Self.poll(timeout: timeout) { paneIsDead }
     }
 
     /// Waits until process `pid` has ended (gone, or a zombie no one reaped: its files and
     /// locks are closed either way); false on timeout.
     static func waitUntilEnded(pid: pid_t, timeout: TimeInterval = 10) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        repeat {
+        poll(timeout: timeout) {
             // /proc/PID/stat: "pid (name) S ...", the state after the last parenthesis.
             guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
                   let close = stat.lastIndex(of: ")") else { return true }
-            if stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z") { return true }
-            Thread.sleep(forTimeInterval: pollInterval)
-        } while Date() < deadline
-        return false
+            return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z")
+        }
     }
 
-    /// Waits until the file at `url` holds `bytes` (what a pipe still being written will
-    /// end with); false on timeout.
+    /// Waits until the file at `url` holds `bytes`, for a file a pipe may still be filling;
+    /// false on timeout.
     static func waitUntil(_ url: URL, contains bytes: [UInt8], timeout: TimeInterval = 10) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        repeat {
-            if let data = try? Data(contentsOf: url), data.firstRange(of: bytes) != nil { return true }
-            Thread.sleep(forTimeInterval: pollInterval)
-        } while Date() < deadline
-        return false
+        poll(timeout: timeout) { (try? Data(contentsOf: url))?.firstRange(of: bytes) != nil }
     }
 
     /// Whether a process holds the `flock` on `url`, as an agent holds its lock file while
