@@ -52,12 +52,12 @@ import Glibc
                let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
                 kill(pid, SIGKILL)
                 killedAt = Int64(size)
+                #expect(Tmux.waitUntilEnded(pid: pid), "the killed agent did not end")
                 break
             }
             Thread.sleep(forTimeInterval: 0.02)
         }
         #expect(killedAt > 0, "the transfer never got under way")
-        Thread.sleep(forTimeInterval: 0.3)
         let midway = try Tmux.run(env + [Tmux.binary.path, "issues", "--json"])
         #expect(midway.contains("\"status\" : \"downloading\""), "\(midway)")
 

@@ -36,7 +36,7 @@ final class SmallFilesystem {
     func tearDown(agentLock lock: URL) {
         if let text = try? String(contentsOf: lock, encoding: .utf8), let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
             kill(pid, SIGKILL)
-            Thread.sleep(forTimeInterval: 0.2)
+            _ = Tmux.waitUntilEnded(pid: pid)
         }
         unmount()
     }
@@ -87,21 +87,33 @@ final class SmallFilesystem {
             let parts = (try? FileManager.default.contentsOfDirectory(at: partial, includingPropertiesForKeys: [.fileSizeKey])) ?? []
             return parts.compactMap { try? $0.resourceValues(forKeys: [.fileSizeKey]).fileSize }.max() ?? 0
         }
+        // Whether the agent has the part open: a transfer holds it until it stops.
+        func agentHoldsPart() -> Bool {
+            guard let text = try? String(contentsOf: lock, encoding: .utf8),
+                  let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { return false }
+            let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+            return descriptors.contains { descriptor in
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(descriptor)"))?.hasPrefix(partial.path) == true
+            }
+        }
         var deadline = Date().addingTimeInterval(30)
         while partSize() < 1 << 20 && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
         #expect(partSize() >= 1 << 20, "the download never got under way")
+        #expect(agentHoldsPart(), "the agent does not hold the part it writes")
         try disk.fill("filler")
 
-        // It stops growing, the agent stays, nothing is installed.
-        Thread.sleep(forTimeInterval: 1.0)
+        // The transfer fails for want of space and lets go of its part (the disk is too full
+        // to record the pause): it stops growing, the agent stays, nothing is installed.
+        deadline = Date().addingTimeInterval(30)
+        while agentHoldsPart(), Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        #expect(!agentHoldsPart(), "the transfer did not stop on the full disk")
         let stopped = partSize()
-        Thread.sleep(forTimeInterval: 1.5)
-        #expect(partSize() == stopped)
-        #expect(stopped < 3 << 20)
-        #expect(FileManager.default.fileExists(atPath: lock.path))
         let issues = try run("issues").output
         #expect(issues.contains("full-1\t2026-11-01\tdownloading"), "\(issues)")
+        #expect(stopped < 3 << 20)
+        #expect(Tmux.isLocked(lock), "the agent did not stay")
         #expect(try FileManager.default.contentsOfDirectory(atPath: home.appendingPathComponent("cache/issues").path).isEmpty)
+        #expect(partSize() == stopped)
 
         // Room again: it resumes by itself and installs identical bytes.
         try FileManager.default.removeItem(at: disk.mountPoint.appendingPathComponent("filler"))
@@ -148,7 +160,8 @@ final class SmallFilesystem {
         #expect(try run("download", "start-1", "--wait").status == 0)
         // Let the agent that download started finish and close the library.
         var deadline = Date().addingTimeInterval(20)
-        while FileManager.default.fileExists(atPath: lock.path), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        while Tmux.isLocked(lock), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(!Tmux.isLocked(lock), "the agent did not finish")
         let before = try run("issues", "--json")
         #expect(before.status == 0)
         let filesBefore = Set(FileManager.default.enumerator(atPath: home.path)?.compactMap { $0 as? String } ?? [])

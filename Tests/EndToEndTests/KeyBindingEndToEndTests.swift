@@ -31,9 +31,12 @@ import Testing
         try tmux.send("s")
         try tmux.send("Enter")
         #expect(tmux.waitFor { $0.split(separator: "\n").first?.contains("Ferrybridge") == true } != nil, "s did not move right:\n\(tmux.lastScreen)")
-        try tmux.send("Q")                                   // no longer quits
-        Thread.sleep(forTimeInterval: 0.5)
+        try tmux.send("Q")                                   // no longer quits:
+        try tmux.send("?")                                   // the key after it is still read
+        try tmux.waitFor(text: "this help")
         #expect(!tmux.paneIsDead)
+        try tmux.send("Escape")                              // any key closes the help
+        try tmux.waitFor(showing: "the shelf again") { !$0.contains("this help") }
         try tmux.send("C-q")
         #expect(tmux.waitUntilExited(), "Ctrl-Q did not quit")
     }

@@ -13,16 +13,16 @@ import Testing
         Array(screen.components(separatedBy: "\n").prefix(height - 2))
     }
 
-    /// The screen once it stops changing (pictures render in the background).
-    static func settled(_ tmux: Tmux) -> String {
+    /// The screen once it has stayed the same for `quiet` seconds: a picture still
+    /// rendering in the background leaves its rows blank, so no text says it is done.
+    static func settled(_ tmux: Tmux, quiet: TimeInterval = 0.6) -> String {
         var last = (try? tmux.screen()) ?? ""
-        var unchanged = 0
+        var since = Date()
         let deadline = Date().addingTimeInterval(10)
-        while unchanged < 3, Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.2)
+        while Date().timeIntervalSince(since) < quiet, Date() < deadline {
+            Thread.sleep(forTimeInterval: Tmux.pollInterval)
             let now = (try? tmux.screen()) ?? ""
-            unchanged = now == last ? unchanged + 1 : 0
-            last = now
+            if now != last { last = now; since = Date() }
         }
         return last
     }

@@ -46,8 +46,10 @@ import Testing
         #expect(tmux.waitFor(Self.knownSentence) != nil, "reader did not show the article:\n\(tmux.lastScreen)")
 
         // q back to the store, q to the shelf, q quits.
-        try tmux.send("q"); Thread.sleep(forTimeInterval: 0.3)
-        try tmux.send("q"); Thread.sleep(forTimeInterval: 0.3)
+        try tmux.send("q")
+        try tmux.waitFor(text: "TAP TO READ")                // the store
+        try tmux.send("q")
+        try tmux.waitFor(text: "publications")               // the shelf's header
         try tmux.send("q")
         #expect(tmux.waitUntilExited(), "q on the shelf did not quit")
 

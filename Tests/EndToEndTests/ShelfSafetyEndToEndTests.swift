@@ -26,9 +26,10 @@ import Testing
         return String(decoding: data, as: UTF8.self)
     }
 
-    func command(home: URL) -> String {
-        // A moment's pause, so pipe-pane is recording before the first byte is written.
-        "sh -c \"sleep 0.5; exec env NEWSSTAND_HOME='\(home.path)' TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 '\(Tmux.binary.path)'\""
+    /// The shelf, started once `go` exists: the test creates it when pipe-pane records, so
+    /// no byte the program writes is missed.
+    func command(home: URL, go: URL) -> String {
+        "sh -c \"while [ ! -e '\(go.path)' ]; do sleep 0.01; done; exec env NEWSSTAND_HOME='\(home.path)' TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 '\(Tmux.binary.path)'\""
     }
 
     @Test func hostileTitlesReachTheTerminalAsTextOnly() throws {
@@ -44,9 +45,11 @@ import Testing
         let tmux = Tmux()
         defer { tmux.stop() }
         let bytes = home.appendingPathComponent("terminal-bytes")
-        try tmux.start(command(home: home))
+        let go = home.appendingPathComponent("go")
+        try tmux.start(command(home: home, go: go))
         try tmux.tmux(["set-option", "-s", "set-clipboard", "on"])
         try tmux.tmux(["pipe-pane", "-o", "-t", tmux.session, "cat > '\(bytes.path)'"])
+        try Data().write(to: go)
         let titleBefore = try tmux.tmux(["display-message", "-p", "-t", tmux.session, "#{pane_title}"])
 
         #expect(tmux.waitFor("4 publications") != nil, "\(tmux.lastScreen)")
@@ -62,10 +65,11 @@ import Testing
             #expect(store.contains("…"))                     // long wide titles end in an ellipsis
         }
         try tmux.send("?")
-        _ = tmux.waitFor("this help")
+        try tmux.waitFor(text: "this help")
         try tmux.send("q")
         try tmux.send("Q")
         #expect(tmux.waitUntilExited(), "the shelf did not quit")
+        #expect(Tmux.waitUntil(bytes, contains: Tmux.leftAlternateScreen), "the program's last bytes never reached the file")
 
         // Nothing the feed said was obeyed: no clipboard buffer, no window title...
         let buffers = try tmux.tmux(["list-buffers"])

@@ -86,7 +86,7 @@ import Testing
         try tmux.send("Q")
         #expect(tmux.waitUntilExited())
         try tmux.tmux(["pipe-pane", "-t", tmux.session])
-        Thread.sleep(forTimeInterval: 0.3)
+        #expect(Tmux.waitUntil(raw, contains: Tmux.leftAlternateScreen), "the program's last bytes never reached the file")
 
         let bytes = [UInt8](try Data(contentsOf: raw))
         #expect(bytes.count > 2_000, "captured only \(bytes.count) bytes")

@@ -89,15 +89,23 @@ final class Tmux {
 
     var paneIsDead: Bool { ((try? tmux(["display-message", "-p", "-t", session, "#{pane_dead}"])) ?? "").hasPrefix("1") }
 
+    /// How often a wait looks again: one `capture-pane` costs a few milliseconds.
+    static let pollInterval: TimeInterval = 0.02
+
+    /// Looks at `condition` every `pollInterval` until it holds (true) or `timeout` passes (false).
+    static func poll(timeout: TimeInterval, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        repeat {
+            if condition() { return true }
+            Thread.sleep(forTimeInterval: pollInterval)
+        } while Date() < deadline
+        return false
+    }
+
     /// Waits until the screen satisfies `condition`; returns the screen, or nil on timeout.
     func waitFor(timeout: TimeInterval = 20, _ condition: (String) -> Bool) -> String? {
-        let deadline = Date().addingTimeInterval(timeout)
         var last = ""
-        while Date() < deadline {
-            last = (try? screen()) ?? ""
-            if condition(last) { return last }
-            Thread.sleep(forTimeInterval: 0.1)
-        }
+        if Self.poll(timeout: timeout, { last = (try? screen()) ?? ""; return condition(last) }) { return last }
         lastScreen = last
         return nil
     }
@@ -106,14 +114,56 @@ final class Tmux {
         waitFor(timeout: timeout) { $0.contains(text) }
     }
 
-    func waitUntilExited(timeout: TimeInterval = 10) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if paneIsDead { return true }
-            Thread.sleep(forTimeInterval: 0.1)
+    /// Waits until the screen shows `text` and returns it; throws, with the last screen, when
+    /// it never does: the state to wait for before reading the screen or sending a key.
+    @discardableResult
+    func waitFor(text: String, timeout: TimeInterval = 20) throws -> String {
+        try waitFor(showing: "'\(text)'", timeout: timeout) { $0.contains(text) }
+    }
+
+    /// As `waitFor(text:timeout:)` for any `condition`; `what` names it in the failure.
+    @discardableResult
+    func waitFor(showing what: String, timeout: TimeInterval = 20, _ condition: (String) -> Bool) throws -> String {
+        guard let screen = waitFor(timeout: timeout, condition) else {
+            throw TmuxError(message: "the screen did not show \(what) within \(Int(timeout)) s; it showed:\n\(lastScreen)")
         }
+        return screen
+    }
+
+    func waitUntilExited(timeout: TimeInterval = 10) -> Bool {
+        Self.poll(timeout: timeout) { paneIsDead }
+    }
+
+    /// Waits until process `pid` has ended (gone, or a zombie no one reaped: its files and
+    /// locks are closed either way); false on timeout.
+    static func waitUntilEnded(pid: pid_t, timeout: TimeInterval = 10) -> Bool {
+        poll(timeout: timeout) {
+            // /proc/PID/stat: "pid (name) S ...", the state after the last parenthesis.
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return true }
+            return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z")
+        }
+    }
+
+    /// Waits until the file at `url` holds `bytes`, for a file a pipe may still be filling;
+    /// false on timeout.
+    static func waitUntil(_ url: URL, contains bytes: [UInt8], timeout: TimeInterval = 10) -> Bool {
+        poll(timeout: timeout) { (try? Data(contentsOf: url))?.firstRange(of: bytes) != nil }
+    }
+
+    /// Whether a process holds the `flock` on `url`, as an agent holds its lock file while
+    /// it runs (the file itself stays when it ends).
+    static func isLocked(_ url: URL) -> Bool {
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { return true }
+        flock(fd, LOCK_UN)
         return false
     }
+
+    /// What a curses program writes as it ends, leaving the alternate screen (rmcup).
+    static let leftAlternateScreen = Array("\u{1B}[?1049l".utf8)
 
     /// What the screen showed when the last wait gave up (for failure messages).
     var lastScreen = ""
