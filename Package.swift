@@ -59,7 +59,7 @@ let package = Package(
         .target(name: "Pictures", dependencies: ["Imaging", "Terminal"], swiftSettings: swift5),
         .target(
             name: "Shelf",
-            dependencies: ["Terminal", "Imaging", "TextLayout", "NewsstandKit", "IssueArchive"],
+            dependencies: ["Terminal", "Imaging", "Pictures", "TextLayout", "NewsstandKit", "IssueArchive"],
             swiftSettings: swift5
         ),
         .executableTarget(
@@ -91,7 +91,7 @@ let package = Package(
         .testTarget(name: "TextLayoutTests", dependencies: ["TextLayout"], swiftSettings: swift5),
         .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Imaging", "Terminal"], swiftSettings: swift5),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "TOMLReader"], swiftSettings: swift5),
-        .testTarget(name: "ShelfTests", dependencies: ["Shelf", "Terminal", "NewsstandKit", "Imaging", "IssueArchive", "TextLayout"], swiftSettings: swift5),
+        .testTarget(name: "ShelfTests", dependencies: ["Shelf", "Terminal", "NewsstandKit", "Imaging", "Pictures", "IssueArchive", "TextLayout"], swiftSettings: swift5),
         .testTarget(name: "EndToEndTests", dependencies: ["newsstand"], swiftSettings: swift5),
     ]
 )
