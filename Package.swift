@@ -60,7 +60,7 @@ let package = Package(
         .target(name: "Pictures", dependencies: ["Imaging", "Terminal"], swiftSettings: swift5),
         .target(
             name: "Shelf",
-            dependencies: ["Terminal", "Imaging", "TextLayout", "NewsstandKit", "IssueArchive"],
+            dependencies: ["Terminal", "Imaging", "Pictures", "TextLayout", "NewsstandKit", "IssueArchive"],
             swiftSettings: swift5
         ),
         .executableTarget(
@@ -94,7 +94,7 @@ let package = Package(
         .testTarget(name: "TextLayoutTests", dependencies: ["TextLayout", "Markup"], swiftSettings: swift5),
         .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Imaging", "Terminal"], swiftSettings: swift5),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "TOMLReader"], swiftSettings: swift5),
-        .testTarget(name: "ShelfTests", dependencies: ["Shelf", "Terminal", "NewsstandKit", "Imaging", "IssueArchive", "TextLayout"], swiftSettings: swift5),
+        .testTarget(name: "ShelfTests", dependencies: ["Shelf", "Terminal", "NewsstandKit", "Imaging", "Pictures", "IssueArchive", "TextLayout"], swiftSettings: swift5),
         .testTarget(name: "EndToEndTests", dependencies: ["newsstand"], swiftSettings: swift5),
     ]
 )

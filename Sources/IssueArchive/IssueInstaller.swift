@@ -3,28 +3,19 @@ import Foundation
 /// Puts an issue's content in place in one step: a reader sees the old content or the new,
 /// never a mixture, and a failed install leaves the old content untouched.
 public enum IssueInstaller {
-    /// Extract + open + verify into a temp dir beside `contentDirectory`, then atomically swap it
-    /// into place (replacing an old one). Returns the content.
+    /// Installs a downloaded file of any format in `formats` into `contentDirectory` in one
+    /// step (staged beside it, opened to verify it, then swapped into place, replacing old
+    /// content): a format packaged as a zip (and a file no format
+    /// recognises) is extracted safely and opened by what it holds; a format whose issue
+    /// is one file has that file placed in the content directory under the format's name
+    /// for it (hard-linked where the file system allows, else copied through `storage`).
     ///
     /// With `keepingOtherFiles`, regular files at the top of the old content directory that the
-    /// archive does not contain (a cover or other plain asset downloaded beside the archive) are
+    /// download does not bring (a cover or other plain asset downloaded beside it) are
     /// hard-linked into the new content before the swap, so they survive it.
     ///
     /// Every byte goes through `storage`; when it runs out of room the error's `isOutOfSpace`
     /// is true, the staging directory is gone and the old content is as it was.
-    public static func install(archive: URL, into contentDirectory: URL, limits: ExtractionLimits = .standard,
-                               keepingOtherFiles: Bool = false, storage: Storage = SystemStorage()) throws -> IssueContent {
-        try install(into: contentDirectory, keepingOtherFiles: keepingOtherFiles) { staging in
-            try SafeExtractor.extract(archive: archive, to: staging, limits: limits, storage: storage)
-            return try IssueReader.open(directory: staging)
-        }
-    }
-
-    /// Installs a downloaded file of any format in `formats`, in one step as
-    /// `install(archive:…)` does: a format packaged as a zip (and a file no format
-    /// recognises) is extracted safely and opened by what it holds; a format whose issue
-    /// is one file has that file placed in the content directory under the format's name
-    /// for it (hard-linked where the file system allows, else copied through `storage`).
     public static func install(download: URL, into contentDirectory: URL, formats: IssueFormats = .shared,
                                limits: ExtractionLimits = .standard, keepingOtherFiles: Bool = false,
                                storage: Storage = SystemStorage()) throws -> IssueContent {
@@ -79,7 +70,7 @@ public enum IssueInstaller {
 
     /// The bytes the archive's files take once extracted (from its central directory, after
     /// the same checks extraction makes): what an install needs free on the disk.
-    public static func unpackedSize(of archive: URL, limits: ExtractionLimits = .standard) throws -> Int64 {
+    private static func unpackedSize(of archive: URL, limits: ExtractionLimits = .standard) throws -> Int64 {
         let (_, planned) = try SafeExtractor.plan(archive: archive, limits: limits)
         return planned.reduce(0) { $0 + ($1.isDirectory ? 0 : Int64($1.record.uncompressedSize)) }
     }

@@ -183,7 +183,7 @@ public final class Agent: @unchecked Sendable {
         switch asset.kind {
         case .archive:
             do {
-                _ = try IssueInstaller.install(archive: file, into: destination, keepingOtherFiles: true, storage: options.storage)
+                _ = try IssueInstaller.install(download: file, into: destination, keepingOtherFiles: true, storage: options.storage)
             } catch let error as ArchiveError where error.isOutOfSpace {
                 throw error
             } catch {

@@ -1,129 +1,96 @@
 import Foundation
 import Imaging
 import NewsstandKit
+import Pictures
 import Terminal
 
-/// Turns rendered covers into canvas cells: crops the letterbox, adds the binding's
-/// adornments and the NEW sash, and remembers the result so a frame never redoes work.
-final class CoverPainter {
-    let cache: CoverCache
-    let colorMode: ColorMode
-    let symbols: Symbols
+/// The shelf's pictures, on top of the app's painter: covers with their binding's
+/// adornments and the NEW sash (remembered, so a frame never redoes work), every other
+/// picture through the painter as it is; and whether the frame is waiting for any.
+final class CoverPainter: PicturePainter {
+    /// The painter chosen at start: reader pages and article pictures.
+    let pictures: any PicturePainter
+    /// Covers are cells (the binding and the sash change them), so they are half-block
+    /// whatever paints the other pictures.
+    let covers: HalfBlockPainter
     private var finished: [Key: CellPicture] = [:]
-    /// Set from worker threads when a cover finished rendering: the app redraws.
-    let readyFlag = AtomicFlag()
-    /// True when the last frame drew a placeholder for a cover still rendering: the run
-    /// loop then checks for finished covers often instead of waiting for input.
+    /// Set from worker threads when a picture is ready (or a document read): the app redraws.
+    let readyFlag: AtomicFlag
+    /// True when the last frame left out a picture still being prepared: the run loop then
+    /// checks for finished pictures often instead of waiting for input.
     private(set) var isWaitingForCovers = false
 
     /// Called at the start of every frame.
     func beginFrame() { isWaitingForCovers = false }
 
     struct Key: Hashable {
-        var file: URL
-        var columns: Int
-        var rows: Int
-        var binding: String
-        var edge: String
+        var source: ImageSource
+        var size: CellSize
+        var binding: BindingType?
+        var edge: BindingEdge
         var sash: Bool
     }
 
-    init(cache: CoverCache, colorMode: ColorMode, symbols: Symbols) {
-        self.cache = cache
-        self.colorMode = colorMode
-        self.symbols = symbols
+    /// `readyFlag` is the flag the painters' `onReady` sets.
+    init(pictures: any PicturePainter, covers: HalfBlockPainter, readyFlag: AtomicFlag) {
+        self.pictures = pictures
+        self.covers = covers
+        self.readyFlag = readyFlag
     }
 
-    func options(columns: Int, rows: Int) -> RenderOptions {
-        RenderOptions(columns: columns, rows: rows, colorMode: colorMode, symbols: symbols)
+    /// Today's choice: half-block cells for every picture, rendered by `cache`.
+    convenience init(cache: CoverCache, colorMode: ColorMode, symbols: Symbols) {
+        let flag = AtomicFlag()
+        let halfBlocks = HalfBlockPainter(cache: cache, colorMode: colorMode, symbols: symbols) { flag.set() }
+        self.init(pictures: halfBlocks, covers: halfBlocks, readyFlag: flag)
     }
 
-    /// The finished cover for a box of `columns`×`rows`, or nil while it renders.
-    func cover(file: URL, columns: Int, rows: Int, binding: String?, edge: String?, sash: Bool) -> CellPicture? {
-        let key = Key(file: file, columns: columns, rows: rows, binding: binding ?? "", edge: edge ?? "", sash: sash)
+    /// The finished cover fitted into `size`, or nil while it renders (or if it cannot be).
+    func cover(_ source: ImageSource, size: CellSize, binding: BindingType?, edge: BindingEdge, sash: Bool) -> CellPicture? {
+        let key = Key(source: source, size: size, binding: binding, edge: edge, sash: sash)
         if let done = finished[key] { return done }
-        let flag = readyFlag
-        let options = options(columns: columns, rows: rows)
-        guard let raw = cache.picture(for: file, options: options, onReady: { flag.set() }) else {
-            if cache.error(for: file, options: options) == nil { isWaitingForCovers = true }
+        switch covers.cells(for: source, size: size) {
+        case .ready(var picture):
+            if let binding { picture = CoverAdornments.adorn(picture, type: binding, edge: edge, mode: covers.colorMode) }
+            if sash { picture = CoverAdornments.newSash(picture, mode: covers.colorMode) }
+            finished[key] = picture
+            return picture
+        case .pending:
+            isWaitingForCovers = true
+            return nil
+        case .failed:
             return nil
         }
-        var picture = CoverPainter.cropped(raw)
-        if let binding, let type = BindingType(rawValue: binding) {
-            picture = CoverAdornments.adorn(picture, type: type, edge: BindingEdge(rawValue: edge ?? "") ?? .left, mode: colorMode)
-        }
-        if sash { picture = CoverAdornments.newSash(picture, mode: colorMode) }
-        finished[key] = picture
-        return picture
     }
 
-    /// Drops the finished pictures of files `shouldForget` names (comic pages left behind),
-    /// so a long comic does not keep every page it showed at every zoom.
-    func forget(where shouldForget: (URL) -> Bool) {
-        finished = finished.filter { !shouldForget($0.key.file) }
+    // MARK: Other pictures, through the painter
+
+    func paint(_ source: ImageSource, into rect: Rect, of canvas: inout Canvas, layout: PictureLayout) -> PaintOutcome {
+        let outcome = pictures.paint(source, into: rect, of: &canvas, layout: layout)
+        if outcome == .pending { isWaitingForCovers = true }
+        return outcome
     }
 
-    /// The files whose finished pictures are kept.
-    var keptFiles: Set<URL> { Set(finished.keys.map(\.file)) }
-
-    /// True when the picture cannot be made (a broken or missing image), as opposed to not
-    /// rendered yet.
-    func failed(file: URL, columns: Int, rows: Int) -> Bool {
-        cache.error(for: file, options: options(columns: columns, rows: rows)) != nil
+    func state(of source: ImageSource, fittedIn size: CellSize) -> PictureState {
+        let state = pictures.state(of: source, fittedIn: size)
+        if state == .pending { isWaitingForCovers = true }
+        return state
     }
 
-    /// A plain picture (article image, comic page) without adornments.
-    func picture(file: URL, columns: Int, rows: Int) -> CellPicture? {
-        cover(file: file, columns: columns, rows: rows, binding: nil, edge: nil, sash: false)
+    func prepare(_ source: ImageSource, size: CellSize) {
+        pictures.prepare(source, size: size)
     }
 
-    /// Letterbox cells have no colours: cut them away so the cover can stand on its shelf.
-    static func cropped(_ picture: CellPicture) -> CellPicture {
-        var minX = picture.columns, maxX = -1, minY = picture.rows, maxY = -1
-        for y in 0..<picture.rows {
-            for x in 0..<picture.columns where !isTransparent(picture[x, y]) {
-                minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
-            }
-        }
-        guard maxX >= minX, maxY >= minY else { return picture }
-        if minX == 0, minY == 0, maxX == picture.columns - 1, maxY == picture.rows - 1 { return picture }
-        var cells: [PictureCell] = []
-        cells.reserveCapacity((maxX - minX + 1) * (maxY - minY + 1))
-        for y in minY...maxY { for x in minX...maxX { cells.append(picture[x, y]) } }
-        return CellPicture(columns: maxX - minX + 1, rows: maxY - minY + 1, cells: cells)
-    }
-
-    static func isTransparent(_ cell: PictureCell) -> Bool {
-        cell.foreground == nil && cell.background == nil && (cell.glyph == " " || cell.glyph == "▀")
-    }
-
-    /// Copies a picture (or the `part` of it, in its own cells: a zoomed comic page) to the
-    /// canvas with its top-left at (x, y); `behind` fills cells whose colours are the
-    /// terminal default.
-    static func draw(_ picture: CellPicture, into canvas: inout Canvas, x: Int, y: Int, behind: Style, part: Rect? = nil) {
-        let part = part ?? Rect(x: 0, y: 0, width: picture.columns, height: picture.rows)
-        for row in max(0, part.y)..<max(max(0, part.y), min(picture.rows, part.maxY)) {
-            for column in max(0, part.x)..<max(max(0, part.x), min(picture.columns, part.maxX)) {
-                let cell = picture[column, row]
-                var style = Style(foreground: color(cell.foreground) ?? behind.foreground,
-                                  background: color(cell.background) ?? behind.background)
-                if cell.glyph != "▀" && cell.glyph != "▄" && cell.glyph != " " { style.attributes = [.bold] }
-                canvas[x + column - part.x, y + row - part.y] = Cell(glyph: String(cell.glyph), style: style)
-            }
-        }
-    }
-
-    static func color(_ color: CellColor?) -> Color? {
-        switch color {
-        case .none: return nil
-        case .rgb(let r, let g, let b): return .rgb(r, g, b)
-        case .indexed(let index): return .indexed(index)
-        }
+    func forget(where shouldForget: (ImageSource) -> Bool) {
+        finished = finished.filter { !shouldForget($0.key.source) }
+        pictures.forget(where: shouldForget)
+        if pictures !== covers { covers.forget(where: shouldForget) }
     }
 }
 
 /// A flag one thread sets and another takes.
 final class AtomicFlag: @unchecked Sendable {
+    // `lock` guards `value`.
     private let lock = NSLock()
     private var value = false
     func set() { lock.withLock { value = true } }

@@ -34,6 +34,7 @@ public final class ShelfApp {
     var state: State
     /// The reader's text width and the like, kept from one issue to the next.
     let readerPreferences: ReaderPreferences
+    /// The shelf's pictures over the painter chosen here at start (half-block cells today).
     let painter: CoverPainter
     let runner: EffectRunner
     /// Reads the shelf and the store, issues only when they changed.

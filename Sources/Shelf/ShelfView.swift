@@ -1,6 +1,7 @@
 import Foundation
 import Imaging
 import NewsstandKit
+import Pictures
 import Terminal
 import TextLayout
 
@@ -57,13 +58,14 @@ struct PaintedCovers: CoverSource {
     func shelfCover(_ summary: PublicationSummary, columns: Int, rows: Int) -> CellPicture? {
         guard let file = summary.coverFile else { return nil }
         let publication = summary.publication
-        return painter.cover(file: file, columns: columns, rows: rows, binding: publication.bindingType.rawValue,
-                             edge: publication.bindingEdge.rawValue, sash: summary.unreadCount > 0)
+        return painter.cover(.file(file), size: CellSize(columns: columns, rows: rows),
+                             binding: BindingType(rawValue: publication.bindingType.rawValue),
+                             edge: BindingEdge(rawValue: publication.bindingEdge.rawValue) ?? .left, sash: summary.unreadCount > 0)
     }
 
     func tileCover(_ issue: Issue, columns: Int, rows: Int) -> CellPicture? {
         guard let file = library.localFile(forCover: issue.coverURL) else { return nil }
-        return painter.cover(file: file, columns: columns, rows: rows, binding: nil, edge: nil,
+        return painter.cover(.file(file), size: CellSize(columns: columns, rows: rows), binding: nil, edge: .left,
                              sash: issue.unread && issue.status == .available)
     }
 }

@@ -157,7 +157,7 @@ import Testing
         try FileManager.default.createDirectory(at: content, withIntermediateDirectories: true)
         try Data("old".utf8).write(to: content.appendingPathComponent("old.txt"))
         let archive = try scratch.zip("new.zip", [.init("a.html", "<p>new</p>")])
-        let installed = try IssueInstaller.install(archive: archive, into: content)
+        let installed = try IssueInstaller.install(download: archive, into: content)
         #expect(installed.readingOrder.map(\.path) == ["a.html"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: content.path) == ["a.html"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.file("issues").path) == ["2026-03"])
@@ -170,7 +170,7 @@ import Testing
         try Data("cover".utf8).write(to: content.appendingPathComponent("cover.jpg"))
         try Data("old a".utf8).write(to: content.appendingPathComponent("a.html"))
         let archive = try scratch.zip("new.zip", [.init("a.html", "<p>new a</p>")])
-        _ = try IssueInstaller.install(archive: archive, into: content, keepingOtherFiles: true)
+        _ = try IssueInstaller.install(download: archive, into: content, keepingOtherFiles: true)
         #expect(try FileManager.default.contentsOfDirectory(atPath: content.path).sorted() == ["a.html", "cover.jpg"])
         #expect(try String(contentsOf: content.appendingPathComponent("a.html"), encoding: .utf8) == "<p>new a</p>")
         #expect(try String(contentsOf: content.appendingPathComponent("cover.jpg"), encoding: .utf8) == "cover")
@@ -180,7 +180,7 @@ import Testing
         let scratch = try Scratch()
         let content = scratch.file("fresh")
         let archive = try scratch.zip("c.cbz", [.init("1.jpg", "x"), .init("2.jpg", "y")])
-        let installed = try IssueInstaller.install(archive: archive, into: content)
+        let installed = try IssueInstaller.install(download: archive, into: content)
         #expect(installed.format == .cbz)
         #expect(try FileManager.default.contentsOfDirectory(atPath: content.path).sorted() == ["1.jpg", "2.jpg"])
     }
@@ -194,9 +194,9 @@ import Testing
         var bad = ZipFixture.Entry("b.html", "<p>damaged</p>")
         bad.crc = 1
         let broken = try scratch.zip("broken.zip", [.init("a.html", "<p>fine</p>"), bad])
-        #expect(throws: ArchiveError.self) { try IssueInstaller.install(archive: broken, into: content) }
+        #expect(throws: ArchiveError.self) { try IssueInstaller.install(download: broken, into: content) }
         let unreadable = try scratch.zip("unreadable.zip", [.init("x.bin", "nothing to read")])
-        #expect(throws: ArchiveError.self) { try IssueInstaller.install(archive: unreadable, into: content) }
+        #expect(throws: ArchiveError.self) { try IssueInstaller.install(download: unreadable, into: content) }
         #expect(try FileManager.default.contentsOfDirectory(atPath: issues.path) == ["one"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: content.path) == ["old.txt"])
     }

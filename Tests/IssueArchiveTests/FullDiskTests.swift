@@ -36,11 +36,11 @@ final class FillingDisk: Storage, @unchecked Sendable {
         try FileManager.default.createDirectory(at: content, withIntermediateDirectories: true)
         try Data("<p>old</p>".utf8).write(to: content.appendingPathComponent("a.html"))
         let archive = try scratch.zip("new.zip", Self.pages(4, size: 50_000))
-        #expect(try IssueInstaller.unpackedSize(of: archive) == 200_000)
+        #expect(try IssueInstaller.installedSize(of: archive) == 200_000)
 
         let disk = FillingDisk(room: 120_000)                   // two pages and a half fit
         let error = try #require(throws: ArchiveError.self) {
-            try IssueInstaller.install(archive: archive, into: content, storage: disk)
+            try IssueInstaller.install(download: archive, into: content, storage: disk)
         }
         #expect(error.isOutOfSpace)
         #expect(error.kind == .io)
@@ -51,7 +51,7 @@ final class FillingDisk: Storage, @unchecked Sendable {
         #expect(try String(contentsOf: content.appendingPathComponent("a.html"), encoding: .utf8) == "<p>old</p>")
 
         // With room, the same archive installs.
-        _ = try IssueInstaller.install(archive: archive, into: content, storage: FillingDisk(room: 200_000))
+        _ = try IssueInstaller.install(download: archive, into: content, storage: FillingDisk(room: 200_000))
         #expect(try FileManager.default.contentsOfDirectory(atPath: content.path).sorted() == ["p1.html", "p2.html", "p3.html", "p4.html"])
     }
 
@@ -61,7 +61,7 @@ final class FillingDisk: Storage, @unchecked Sendable {
         bad.crc = 1
         let broken = try scratch.zip("broken.zip", [.init("a.html", "<p>fine</p>"), bad])
         let error = try #require(throws: ArchiveError.self) {
-            try IssueInstaller.install(archive: broken, into: scratch.file("one"), storage: FillingDisk(room: 1 << 20))
+            try IssueInstaller.install(download: broken, into: scratch.file("one"), storage: FillingDisk(room: 1 << 20))
         }
         #expect(!error.isOutOfSpace)
     }

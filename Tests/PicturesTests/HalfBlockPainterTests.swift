@@ -163,17 +163,65 @@ final class PaintingFixture {
         }
     }
 
-    @Test func cellsThePictureLeavesTakeTheColoursBehindIt() async throws {
+    @Test func halvesThePictureLeavesUncolouredTakeTheColoursBehindIt() async throws {
         let fixture = try PaintingFixture()
-        // Much taller than the rectangle's shape: bars on both sides.
-        let file = try fixture.writePNG(PaintingFixture.halves(width: 10, height: 40, top: (255, 0, 0), bottom: (255, 0, 0)))
+        // Every other pixel row transparent: each cell's upper half is clear, its lower half red.
+        var pixels: [UInt8] = []
+        for y in 0..<8 { for _ in 0..<8 { pixels += y % 2 == 0 ? [0, 0, 0, 0] : [255, 0, 0, 255] } }
+        let file = try fixture.writePNG(RGBAImage(width: 8, height: 8, pixels: pixels))
         var canvas = Canvas(width: 8, height: 4)
         let behind = Style(foreground: .indexed(7), background: .indexed(4))
 
         #expect(await fixture.paintWhenReady(.file(file), into: canvas.bounds, of: &canvas,
                                              layout: PictureLayout(behind: behind)) == .painted)
 
-        #expect(canvas[0, 0].style == behind && canvas[7, 3].style == behind)
-        #expect(canvas[4, 1].foreground == Self.red)
+        for (x, y) in [(0, 0), (4, 1), (7, 3)] {
+            let cell = canvas[x, y]
+            #expect((cell.foreground == behind.foreground && cell.background == Self.red)
+                        || (cell.foreground == Self.red && cell.background == behind.background), "cell (\(x), \(y)): \(cell)")
+        }
+    }
+
+    @Test func aPictureOfAnotherShapeIsCentredAndTheCellsBesideItStayAsTheyWere() async throws {
+        let fixture = try PaintingFixture()
+        // Half as wide as tall: 4 of the rectangle's 8 columns (a cell is half as wide as tall).
+        let file = try fixture.writePNG(PaintingFixture.halves(width: 20, height: 40, top: (255, 0, 0), bottom: (255, 0, 0)))
+        var canvas = Canvas(width: 8, height: 4, fill: Self.marked)
+
+        #expect(await fixture.paintWhenReady(.file(file), into: canvas.bounds, of: &canvas) == .painted)
+
+        #expect(fixture.painter.state(of: .file(file), fittedIn: CellSize(columns: 8, rows: 4)) == .ready(CellSize(columns: 4, rows: 4)))
+        for row in 0..<4 {
+            #expect(Self.halves(canvas, row: row, columns: 2..<6) == Array(repeating: [Self.red, Self.red], count: 4))
+            for x in [0, 1, 6, 7] { #expect(canvas[x, row] == Self.marked, "cell (\(x), \(row)) is beside the picture") }
+        }
+    }
+
+    @Test func theStateSaysPendingThenTheFittedSizeOrWhyNot() async throws {
+        let fixture = try PaintingFixture()
+        let file = try fixture.writePNG(PaintingFixture.halves(width: 40, height: 40, top: (0, 0, 255), bottom: (0, 0, 255)))
+        let size = CellSize(columns: 6, rows: 3)
+        var canvas = Canvas(width: 6, height: 3)
+
+        #expect(fixture.painter.state(of: .file(file), fittedIn: size) == .pending)
+        #expect(await fixture.paintWhenReady(.file(file), into: canvas.bounds, of: &canvas) == .painted)
+        #expect(fixture.painter.state(of: .file(file), fittedIn: size) == .ready(size))
+
+        let missing = fixture.directory.appendingPathComponent("gone.png")
+        #expect(fixture.painter.state(of: .file(missing), fittedIn: size) == .failed(reason: "cannot read \(missing.path): no such file"))
+    }
+
+    @Test func forgottenPicturesAreLetGoAndTheOthersKept() async throws {
+        let fixture = try PaintingFixture()
+        let near = try fixture.writePNG(PaintingFixture.halves(width: 20, height: 20, top: (255, 0, 0), bottom: (255, 0, 0)), named: "near.png")
+        let far = try fixture.writePNG(PaintingFixture.halves(width: 20, height: 20, top: (0, 0, 255), bottom: (0, 0, 255)), named: "far.png")
+        var canvas = Canvas(width: 4, height: 2)
+        #expect(await fixture.paintWhenReady(.file(near), into: canvas.bounds, of: &canvas) == .painted)
+        #expect(await fixture.paintWhenReady(.file(far), into: canvas.bounds, of: &canvas) == .painted)
+        #expect(fixture.painter.keptSources == [.file(near), .file(far)])
+
+        fixture.painter.forget { $0 == .file(far) }
+
+        #expect(fixture.painter.keptSources == [.file(near)])
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import Pictures
 import Testing
 import Terminal
 @testable import NewsstandKit
@@ -366,7 +367,8 @@ import Terminal
         #expect(screen.text.contains("The last page."))
         // Pages far behind are let go (the first page, drawn at several zooms).
         _ = h.waitFor { !$0.cells(near: ReaderFixture.blue).isEmpty }
-        let kept = h.app.painter.keptFiles.map(\.lastPathComponent)
+        let halfBlocks = try #require(h.app.painter.pictures as? HalfBlockPainter)
+        let kept = halfBlocks.keptSources.compactMap(\.file).map(\.lastPathComponent)
         #expect(!kept.contains("page01.png") && kept.contains("page03.png"), "\(kept)")
         #expect(try ReaderProgressTests().percent(screen) == 100)
 

@@ -1,5 +1,6 @@
 import Foundation
 import NewsstandKit
+import Pictures
 import Terminal
 import TextLayout
 
@@ -133,7 +134,7 @@ enum ShelfScreen {
             let py = y + layout.coverRows - picture.rows
             coverRect = Rect(x: px, y: py, width: picture.columns, height: picture.rows)
             for row in 1..<max(1, picture.rows) { canvas[px + picture.columns, py + row] = Cell(glyph: "▌", style: theme.coverShadow) }
-            CoverPainter.draw(picture, into: &canvas, x: px, y: py, behind: theme.wall)
+            HalfBlockPainter.write(picture, into: &canvas, x: px, y: py, behind: theme.wall)
         } else {
             Chrome.placeholderCover(title: publication.title, rect: coverRect, theme: theme, into: &canvas)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import NewsstandKit
+import Pictures
 import Terminal
 import TextLayout
 
@@ -118,8 +119,8 @@ enum StoreScreen {
                 canvas.fill(Rect(x: 0, y: y - 1, width: 1, height: thumbRows + 1), with: Cell(glyph: "▐", style: theme.title))
             }
             if let picture = context.covers.tileCover(tile.issue, columns: thumbColumns, rows: thumbRows) {
-                CoverPainter.draw(picture, into: &canvas, x: x + (thumbColumns - picture.columns) / 2,
-                                  y: y + thumbRows - picture.rows, behind: theme.wall)
+                HalfBlockPainter.write(picture, into: &canvas, x: x + (thumbColumns - picture.columns) / 2,
+                                       y: y + thumbRows - picture.rows, behind: theme.wall)
             } else {
                 Chrome.placeholderCover(title: tile.issue.title, rect: Rect(x: x, y: y, width: thumbColumns, height: thumbRows),
                                         theme: theme, into: &canvas)

@@ -2,6 +2,7 @@ import Foundation
 import Imaging
 import IssueArchive
 import NewsstandKit
+import Pictures
 import Terminal
 import TextLayout
 
@@ -165,12 +166,17 @@ struct PagePager: ReaderPager {
 
     // MARK: Pictures
 
-    /// The page's picture at the zoom, if rendered (asking starts the rendering).
-    private func zoomedPicture(of page: ReaderPage) -> CellPicture? {
-        guard let file = page.picture else { return nil }
+    /// The cells the page's picture is fitted into at the zoom.
+    private var zoomedBox: CellSize {
         let view = frame.pageView
         let zoom = Self.zoomLevels[zoomIndex]
-        return painter.picture(file: file, columns: Int(Double(view.width) * zoom), rows: Int(Double(view.height) * zoom))
+        return CellSize(columns: Int(Double(view.width) * zoom), rows: Int(Double(view.height) * zoom))
+    }
+
+    /// The size of the page's picture at the zoom, if ready (asking starts preparing it).
+    private func zoomedSize(of page: ReaderPage) -> CellSize? {
+        guard let source = page.picture, case .ready(let size) = painter.state(of: source, fittedIn: zoomedBox) else { return nil }
+        return size
     }
 
     /// Keeps the pan inside the zoomed page, lets go of pictures of pages far behind, and
@@ -178,7 +184,7 @@ struct PagePager: ReaderPager {
     mutating func settle() {
         guard pages.indices.contains(index) else { return }
         let view = frame.pageView
-        if let picture = zoomedPicture(of: pages[index]) {
+        if let picture = zoomedSize(of: pages[index]) {
             zoomedPageSize = (picture.columns, picture.rows)
             pan = (picture.columns > view.width ? max(0, min(pan.x, picture.columns - view.width)) : 0,
                    picture.rows > view.height ? max(0, min(pan.y, picture.rows - view.height)) : 0)
@@ -190,38 +196,41 @@ struct PagePager: ReaderPager {
             keptAround = index
             let near = Set((index - 1...index + 1).compactMap { pages.indices.contains($0) ? pages[$0].picture : nil })
             let folder = root.standardizedFileURL.resolvingSymlinksInPath().path + "/"
-            painter.forget { $0.path.hasPrefix(folder) && !near.contains($0) }
+            painter.forget { source in source.file.map { $0.path.hasPrefix(folder) } == true && !near.contains(source) }
         }
         if !isZoomed, pages.indices.contains(index + 1), let next = pages[index + 1].picture {
-            _ = painter.picture(file: next, columns: view.width, rows: view.height)
+            painter.prepare(next, size: CellSize(columns: view.width, rows: view.height))
         }
     }
 
     // MARK: Drawing
 
     func render(into canvas: inout Canvas) {
-        guard pages.indices.contains(index), let file = pages[index].picture else { return }
+        guard pages.indices.contains(index), let source = pages[index].picture else { return }
         let view = frame.pageView
         // While the larger picture renders, the fitted one stands in.
-        let picture = zoomedPicture(of: pages[index]) ?? (isZoomed ? painter.picture(file: file, columns: view.width, rows: view.height) : nil)
-        guard let picture else {
+        var box = zoomedBox
+        var ready = zoomedSize(of: pages[index])
+        if ready == nil, isZoomed {
+            box = CellSize(columns: view.width, rows: view.height)
+            if case .ready(let size) = painter.state(of: source, fittedIn: box) { ready = size }
+        }
+        guard let picture = ready else {
             canvas.put("Drawing the page…", x: 2, y: 2, style: theme.readerQuote)
             return
         }
         // The part of the page the window shows.
         let sourceX = picture.columns > view.width ? max(0, min(pan.x, picture.columns - view.width)) : 0
         let sourceY = picture.rows > view.height ? max(0, min(pan.y, picture.rows - view.height)) : 0
-        let x = view.x + max(0, (view.width - picture.columns) / 2)
-        let y = view.y + max(0, (view.height - picture.rows) / 2)
-        CoverPainter.draw(picture, into: &canvas, x: x, y: y, behind: theme.readerText,
-                          part: Rect(x: sourceX, y: sourceY, width: min(view.width, picture.columns), height: min(view.height, picture.rows)))
+        _ = painter.paint(source, into: view, of: &canvas,
+                          layout: PictureLayout(size: box, column: sourceX, row: sourceY, behind: theme.readerText))
         if picture.columns > view.width || picture.rows > view.height {
             drawPanBar(picture: picture, sourceX: sourceX, sourceY: sourceY, view: view, into: &canvas)
         }
     }
 
     /// Where the window is on a zoomed page, on the title bar: "◧ 40%→ 10%↓".
-    private func drawPanBar(picture: CellPicture, sourceX: Int, sourceY: Int, view: Rect, into canvas: inout Canvas) {
+    private func drawPanBar(picture: CellSize, sourceX: Int, sourceY: Int, view: Rect, into canvas: inout Canvas) {
         let across = picture.columns > view.width ? sourceX * 100 / max(1, picture.columns - view.width) : 0
         let down = picture.rows > view.height ? sourceY * 100 / max(1, picture.rows - view.height) : 0
         let text = "◧ \(across)%→ \(down)%↓"

@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import IssueArchive
 import TextLayout
 
@@ -7,15 +8,16 @@ import TextLayout
 struct ReaderPage {
     /// The page's resource in the reading order.
     var resource: String
-    /// The file the picture is drawn from; nil when the page has no picture.
-    var picture: URL?
+    /// Where the picture is drawn from (an image file, page N of a PDF); nil when the page
+    /// has no picture.
+    var picture: ImageSource?
     /// The page's words, when it has any.
     var text: TextDocument?
 
     /// A comic's pages: each a picture file of the issue, with no text.
     static func pictures(of content: IssueContent, in root: URL) -> [ReaderPage] {
         content.readingOrder.map { resource in
-            ReaderPage(resource: resource.path, picture: try? IssueReader.resolve(resource.path, in: root), text: nil)
+            ReaderPage(resource: resource.path, picture: (try? IssueReader.resolve(resource.path, in: root)).map(ImageSource.file), text: nil)
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import IssueArchive
+import Pictures
 import Terminal
 import TextLayout
 
@@ -51,11 +52,13 @@ extension TextPager {
     /// picture cannot be drawn (its first, or the first on screen).
     private func drawImageRow(source: String, alt: String, rows: Int, row: Int, x: Int, y: Int, width: Int, labelled: Bool,
                               into canvas: inout Canvas) {
+        let box = CellSize(columns: width, rows: rows)
         let file = imageFile(source)
-        guard let file, let picture = painter.picture(file: file, columns: width, rows: rows) else {
+        let state = file.map { painter.state(of: .file($0), fittedIn: box) }
+        guard let file, case .ready(let picture) = state else {
             // The description stands in for a picture that cannot be drawn; one still
             // rendering leaves its rows blank for a moment.
-            if labelled, file.map({ painter.failed(file: $0, columns: width, rows: rows) }) ?? true {
+            if labelled, state != .pending {
                 canvas.put("[image: \(Sanitizer.clean(alt))]", x: x, y: y, style: theme.readerQuote, limit: x + width)
             }
             return
@@ -63,8 +66,8 @@ extension TextPager {
         guard row < picture.rows else { return }
         // Cells the picture leaves uncoloured show the paper.
         let paper = Style(foreground: theme.readerText.background, background: theme.readerText.background)
-        CoverPainter.draw(picture, into: &canvas, x: x + (width - picture.columns) / 2, y: y, behind: paper,
-                          part: Rect(x: 0, y: row, width: picture.columns, height: 1))
+        _ = painter.paint(.file(file), into: Rect(x: x, y: y, width: width, height: 1), of: &canvas,
+                          layout: PictureLayout(size: box, row: row, behind: paper))
     }
 
     /// An image link inside the current article, resolved inside the issue; nil if it

@@ -314,7 +314,7 @@ final class BackgroundAgent: @unchecked Sendable {
         #expect(try Data(contentsOf: c.library.contentDirectory(for: done).appendingPathComponent("pad.bin")) == c.padding)
         #expect(!FileManager.default.fileExists(atPath: part.path))
         // Resumed from the kept bytes: only the rest of the download, then the install.
-        let unpacked = try IssueInstaller.unpackedSize(of: c.archive)
+        let unpacked = try IssueInstaller.installedSize(of: c.archive)
         #expect(disk.bytesWritten - writtenBefore == (c.archiveSize - kept) + unpacked)
     }
 
@@ -329,7 +329,7 @@ final class BackgroundAgent: @unchecked Sendable {
         let part = c.library.partialFile(for: try asset())
         #expect(try Data(contentsOf: part) == Data(contentsOf: c.archive))
         #expect(try FileManager.default.contentsOfDirectory(atPath: c.library.paths.issuesDirectory.path).isEmpty)
-        let unpacked = try IssueInstaller.unpackedSize(of: c.archive)
+        let unpacked = try IssueInstaller.installedSize(of: c.archive)
         #expect(try asset().waitingForSpace == unpacked)
         let free = try #require(disk.freeBytes(in: c.library.paths.issuesDirectory))
         #expect(try asset().lastError == "paused: the disk is full (\(ByteSize.format(unpacked)) must be free, \(ByteSize.format(free)) is); it goes on by itself when there is room")

@@ -1,0 +1,95 @@
+import Foundation
+import Imaging
+import Pictures
+import Terminal
+import Testing
+@testable import Shelf
+
+/// A painter that claims every picture is in one state, paints ready ones as `P` cells,
+/// and remembers what it was asked: a stand-in for a painter the app may choose later.
+final class RecordingPainter: PicturePainter {
+    var answer: PictureState
+    private(set) var painted: [(source: ImageSource, rect: Rect, layout: PictureLayout)] = []
+    private(set) var prepared: [ImageSource] = []
+    var kept: Set<ImageSource> = []
+
+    init(answer: PictureState) { self.answer = answer }
+
+    func paint(_ source: ImageSource, into rect: Rect, of canvas: inout Canvas, layout: PictureLayout) -> PaintOutcome {
+        painted.append((source, rect, layout))
+        kept.insert(source)
+        switch answer {
+        case .ready:
+            canvas.fill(rect, with: Cell(glyph: "P"))
+            return .painted
+        case .pending: return .pending
+        case .failed(let reason): return .failed(reason: reason)
+        }
+    }
+
+    func state(of source: ImageSource, fittedIn size: CellSize) -> PictureState { answer }
+    func prepare(_ source: ImageSource, size: CellSize) { prepared.append(source) }
+    func forget(where shouldForget: (ImageSource) -> Bool) { kept = kept.filter { !shouldForget($0) } }
+}
+
+/// The reader's pages reach the screen through whichever painter the app chose, whatever
+/// their source: a PDF's pages and another painter need no change to the pager.
+@Suite struct PictureSeamTests {
+    static let root = URL(fileURLWithPath: "/issues/atlas-1")
+    static let document = root.appendingPathComponent("atlas.pdf")
+
+    static func pager(pages: Int, painter: RecordingPainter) -> (PagePager, CoverPainter) {
+        let covers = HalfBlockPainter(cache: CoverCache(directory: nil, workers: 1), colorMode: .truecolor, symbols: .half) {}
+        let shelfPainter = CoverPainter(pictures: painter, covers: covers, readyFlag: AtomicFlag())
+        let pages = (0..<pages).map { ReaderPage(resource: "page\($0 + 1)", picture: .page($0, of: document, kind: .pdf), text: nil) }
+        var pager = PagePager(pages: pages, rightToLeft: false, root: root, painter: shelfPainter, theme: .classic, at: nil)
+        pager.resize(to: ReaderFrame(width: 80, height: 24))
+        pager.settle()
+        return (pager, shelfPainter)
+    }
+
+    @Test func aDocumentsPageIsPaintedIntoThePageViewAndTheNextOnePrepared() throws {
+        let painter = RecordingPainter(answer: .ready(CellSize(columns: 40, rows: 20)))
+        let (pager, _) = Self.pager(pages: 3, painter: painter)
+        var canvas = Canvas(width: 80, height: 24)
+
+        pager.render(into: &canvas)
+
+        let view = pager.frame.pageView
+        let call = try #require(painter.painted.last)
+        #expect(call.source == .page(0, of: Self.document, kind: .pdf))
+        #expect(call.rect == view)
+        #expect(call.layout.size == CellSize(columns: view.width, rows: view.height))
+        #expect(call.layout.behind == Theme.classic.readerText)
+        #expect(canvas[view.x, view.y].glyph == "P" && canvas[view.maxX - 1, view.maxY - 1].glyph == "P")
+        #expect(painter.prepared == [.page(1, of: Self.document, kind: .pdf)])
+    }
+
+    @Test func aPageStillComingMakesTheFrameWaitUntilTheNextFrame() {
+        let painter = RecordingPainter(answer: .pending)
+        let (pager, shelfPainter) = Self.pager(pages: 2, painter: painter)
+        var canvas = Canvas(width: 80, height: 24)
+
+        shelfPainter.beginFrame()
+        pager.render(into: &canvas)
+
+        #expect(shelfPainter.isWaitingForCovers)
+        #expect(canvas.text(row: 2).contains("Drawing the page…"))
+        painter.answer = .ready(CellSize(columns: 10, rows: 10))
+        shelfPainter.beginFrame()
+        pager.render(into: &canvas)
+        #expect(!shelfPainter.isWaitingForCovers)
+    }
+
+    @Test func pagesFarBehindAreLetGoByThePainter() {
+        let painter = RecordingPainter(answer: .ready(CellSize(columns: 40, rows: 20)))
+        let pages = (0..<5).map { ImageSource.page($0, of: Self.document, kind: .pdf) }
+        var (pager, _) = Self.pager(pages: 5, painter: painter)
+        painter.kept = Set(pages)
+
+        pager.goTo(page: 3)
+        pager.settle()
+
+        #expect(painter.kept == Set(pages[2...4]))
+    }
+}
