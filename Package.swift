@@ -46,8 +46,10 @@ let package = Package(
         .target(
             name: "NewsstandKit",
             dependencies: [
-                "Feeds", "IssueArchive", "CSystemZlib", "TOMLReader", "CSystemCrypto",
+                "Feeds", "IssueArchive", "TOMLReader", "CSystemCrypto",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // The SQLite C API itself: storing a feed binds and steps one prepared statement by hand.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swift5
@@ -87,13 +89,13 @@ let package = Package(
 
         .testTarget(name: "TOMLReaderTests", dependencies: ["TOMLReader"], swiftSettings: swift5),
         .testTarget(name: "MarkupTests", dependencies: ["Markup"], swiftSettings: swift5),
-        .testTarget(name: "FeedsTests", dependencies: ["Feeds"], resources: [.copy("Fixtures")], swiftSettings: swift5),
+        .testTarget(name: "FeedsTests", dependencies: ["Feeds", "Markup"], resources: [.copy("Fixtures")], swiftSettings: swift5),
         .testTarget(name: "IssueArchiveTests", dependencies: ["IssueArchive", "CSystemZlib", .product(name: "ZIPFoundation", package: "ZIPFoundation")], swiftSettings: swift5),
-        .testTarget(name: "NewsstandKitTests", dependencies: ["NewsstandKit", .product(name: "ZIPFoundation", package: "ZIPFoundation")], swiftSettings: swift5),
-        .testTarget(name: "ImagingTests", dependencies: ["Imaging"], swiftSettings: swift5),
+        .testTarget(name: "NewsstandKitTests", dependencies: ["NewsstandKit", "Feeds", "IssueArchive", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "ZIPFoundation", package: "ZIPFoundation")], swiftSettings: swift5),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "CImageCodecs"], swiftSettings: swift5),
         .testTarget(name: "TextLayoutTests", dependencies: ["TextLayout", "Markup"], swiftSettings: swift5),
         .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Imaging", "Terminal"], swiftSettings: swift5),
-        .testTarget(name: "TerminalTests", dependencies: ["Terminal", "TOMLReader"], swiftSettings: swift5),
+        .testTarget(name: "TerminalTests", dependencies: ["Terminal", "TOMLReader", "CNcursesw"], swiftSettings: swift5),
         .testTarget(name: "ShelfTests", dependencies: ["Shelf", "Terminal", "NewsstandKit", "Imaging", "Pictures", "IssueArchive", "TextLayout"], swiftSettings: swift5),
         .testTarget(name: "EndToEndTests", dependencies: ["newsstand"], swiftSettings: swift5),
     ]
