@@ -37,6 +37,11 @@ public final class ShelfApp {
     /// The shelf's pictures over the painter chosen here at start (half-block cells today).
     let painter: CoverPainter
     let runner: EffectRunner
+    /// The library's reads for the screens, one at a time (see `readInBackground`).
+    private let reads = DispatchQueue(label: "newsstand.shelf.reads")
+    private let readsInFlight = Counter()
+    /// The newest read asked for and not yet started.
+    private let latestRead = Latest<ReadRequest>()
     /// Reads the shelf and the store, issues only when they changed.
     let shelfReader: ShelfReader
     /// Ctrl-Z: the run loop hands the terminal back to the shell.
@@ -82,7 +87,7 @@ public final class ShelfApp {
             // Input wakes the loop at once; otherwise look for library changes ten times a
             // second, for finished covers every 15 ms while some are still rendering, and
             // for the result of a write every 5 ms while one runs (a refresh's can wait).
-            let timeout = painter.isWaitingForCovers ? 0.015 : (runner.isBusy ? 0.005 : 0.1)
+            let timeout = painter.isWaitingForCovers ? 0.015 : (runner.isBusy || readsInFlight.value > 0 ? 0.005 : 0.1)
             let event = backend.nextEvent(timeout: timeout)
             let eventTime = DispatchTime.now().uptimeNanoseconds
             var dirty = false
@@ -137,8 +142,8 @@ public final class ShelfApp {
     private func perform(_ effects: [Effect]) {
         for effect in effects {
             switch effect {
-            case .readLibrary: send(.libraryRead(read(storeOnly: false)))
-            case .readStore: send(.libraryRead(read(storeOnly: true)))
+            case .readLibrary: readInBackground()
+            case .readStore: reload(storeOnly: true)
             case .openReader(let issue): openReader(issue)
             case .suspend: suspendRequested = true
             default: runner.perform(effect)
@@ -171,32 +176,60 @@ public final class ShelfApp {
     func finishEffects() {
         while true {
             runner.finishAll()
+            reads.sync {}
             let messages = runner.mailbox.takeAll()
             if messages.isEmpty { return }
             for message in messages { send(message) }
         }
     }
 
-    /// Reads what the shelf and the open store show from the library, now.
-    func reload() { send(.libraryRead(read(storeOnly: false))) }
+    /// Reads what the shelf and the open store show from the library, now (at start, and
+    /// when a store opens: that frame must show its issues).
+    func reload(storeOnly: Bool = false) {
+        let request = ReadRequest(storeOnly: storeOnly, storePublicationID: state.storePublicationID, watched: state.watchedDownloads)
+        send(.libraryRead(reads.sync { read(request) }))
+    }
+
+    /// What a read needs from the state, taken on the main thread when it is asked for.
+    struct ReadRequest {
+        var storeOnly = false
+        var storePublicationID: Int64?
+        var watched: Set<Int64> = []
+    }
+
+    /// Reads the library after a change, on the reads queue, so that no key waits for
+    /// SQLite (after a 20,000-entry refresh the shelf's read takes ~10 ms, more on a busy
+    /// machine); the result comes back through the mailbox. Changes that come while a read
+    /// waits to start are covered by it: it reads what is there when it runs.
+    private func readInBackground() {
+        let request = ReadRequest(storePublicationID: state.storePublicationID, watched: state.watchedDownloads)
+        guard latestRead.replace(with: request) else { return }
+        readsInFlight.add(1)
+        let mailbox = runner.mailbox
+        reads.async { [self] in
+            if let request = latestRead.take() { mailbox.post(.libraryRead(read(request))) }
+            readsInFlight.add(-1)
+        }
+    }
 
     /// The library's reads for the screens: the shelf (unless only the store is wanted),
-    /// the open store's issues, and how the downloads watched last time ended.
-    private func read(storeOnly: Bool) -> LibraryRead {
+    /// the open store's issues, and how the downloads watched last time ended. Only ever
+    /// on the reads queue: `shelfReader` keeps what it read last.
+    private func read(_ request: ReadRequest) -> LibraryRead {
         var read = LibraryRead()
         let library = env.library
-        if !storeOnly {
+        if !request.storeOnly {
             do {
                 read.summaries = try shelfReader.summaries()
                 let pending = Set(((try? library.pendingDownloads()) ?? []).map(\.issueId))
                 read.pendingDownloads = pending
-                read.finishedDownloads = state.watchedDownloads.subtracting(pending).compactMap { try? library.issue(id: $0) }
+                read.finishedDownloads = request.watched.subtracting(pending).compactMap { try? library.issue(id: $0) }
             } catch {
                 read.error = "\(error)"
             }
         }
         do {
-            if let id = state.storePublicationID { read.store = (id, try shelfReader.storeTiles(publicationID: id)) }
+            if let id = request.storePublicationID { read.store = (id, try shelfReader.storeTiles(publicationID: id)) }
         } catch {
             read.error = "\(error)"
         }

@@ -85,6 +85,8 @@ class Shelf:
         self.server = name
         self.tmux("-f", "/dev/null", "new-session", "-d", "-s", "s", "-x", "120", "-y", "40",
                   "-e", f"NEWSSTAND_HOME={home}", "-e", "LANG=C.UTF-8",
+                  # KEYS_FRAME_TIMES=FILE: the shelf also writes its own timings of each key there.
+                  *(["-e", "NEWSSTAND_FRAME_TIMES=" + os.environ["KEYS_FRAME_TIMES"]] if os.environ.get("KEYS_FRAME_TIMES") else []),
                   f"env TERM=xterm-256color {binary}")
         self.client = subprocess.Popen(["tmux", "-L", name, "-C", "attach", "-t", "s"],
                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
@@ -133,6 +135,9 @@ class Shelf:
 
     def close(self):
         try:
+            if os.environ.get("KEYS_FRAME_TIMES"):   # the shelf writes its timings as it quits
+                self.tmux("send-keys", "-t", "s", "Q")
+                time.sleep(0.5)
             self.client.stdin.close()
             self.client.wait(timeout=5)
         except Exception:

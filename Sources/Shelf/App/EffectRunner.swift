@@ -124,3 +124,12 @@ final class Counter: @unchecked Sendable {
     func add(_ delta: Int) { lock.withLock { count += delta } }
     var value: Int { lock.withLock { count } }
 }
+
+/// The newest of a value several threads hand over, taken once. The lock guards `value`.
+final class Latest<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value?
+    /// Keeps `newValue`; true when none was waiting (the caller then schedules a take).
+    func replace(with newValue: Value) -> Bool { lock.withLock { defer { value = newValue }; return value == nil } }
+    func take() -> Value? { lock.withLock { defer { value = nil }; return value } }
+}
