@@ -155,7 +155,8 @@ struct StreamedItem {
     }
 }
 
-/// The document a tokenizer thread leaves behind.
+/// The document a tokenizer thread leaves behind. Unchecked: written once by that thread
+/// before `handoff.close()`, read only after `next()` has returned nil (the handoff's lock orders them).
 private final class ParsedDocument: @unchecked Sendable {
     var document: XMLDocument?
 }

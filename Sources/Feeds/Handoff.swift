@@ -3,7 +3,8 @@ import Foundation
 /// Batches passed from one thread to another, at most `capacity` waiting: the producer
 /// blocks when the consumer falls behind, so a long feed is never held twice in memory.
 /// The producer ends with `close()`; a consumer that stops early calls `cancel()`, after
-/// which `put` drops its batch and returns at once.
+/// which `put` drops its batch and returns at once. Unchecked: every field is read and
+/// written under `condition`.
 public final class Handoff<Element>: @unchecked Sendable {
     private let capacity: Int
     private let condition = NSCondition()
