@@ -62,6 +62,7 @@ enum PageCheck {
             let marker = page[at + 1]
             if marker == 0xFF { at += 1; continue }  // fill bytes before a marker
             if marker == 0xD9 { return true }
+            if marker == 0x01 || (0xD0...0xD8).contains(marker) { at += 2; continue }  // markers without a length
             let length = Int(page[at + 2]) << 8 | Int(page[at + 3])
             if marker == 0xDA {
                 var scan = at + 2 + length

@@ -66,6 +66,19 @@ enum PageBytes {
         #expect(content.readingOrder.map(\.path) == ["p1.jpg", "p2.png"])
     }
 
+    @Test func aJPEGsEndIsLookedForAfterItsScanNotInItsThumbnail() throws {
+        let scratch = try Scratch()
+        let thumbnail: [UInt8] = [0xFF, 0xD8, 0xFF, 0xDA, 0x00, 0x02, 0x11, 0x22, 0xFF, 0xD9]
+        let exif = Array("Exif".utf8) + [0, 0] + thumbnail
+        let app1: [UInt8] = [0xFF, 0xE1, 0x00, UInt8(exif.count + 2)] + exif
+        let scan: [UInt8] = [0xFF, 0xDA, 0x00, 0x08, 0x01, 0x01, 0x00, 0x00, 0x3F, 0x00, 0x12, 0x34, 0xFF, 0x00, 0x56]
+        let whole = [0xFF, 0xD8] + app1 + scan + [0xFF, 0xD9]
+        let cut = Array(whole.dropLast(2))
+        let good = try scratch.zip("whole.cbz", [page("p.jpg", whole)])
+        #expect(try IssueInstaller.install(archive: good, into: scratch.file("issue")).format == .cbz)
+        try expectRefused([page("p.jpg", cut)], mentioning: ["p.jpg is cut short"])
+    }
+
     @Test func wholeGIFAndWebPPagesCountAsReadable() throws {
         let scratch = try Scratch()
         let gif = Array("GIF89a".utf8) + [0x01, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x3B]
