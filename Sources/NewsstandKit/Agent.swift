@@ -106,6 +106,7 @@ public final class Agent: @unchecked Sendable {
         guard let cancelled = try? library.cancelledDownloads(among: Array(transfers.keys)) else { return }
         for identifier in cancelled { transfers[identifier]?.cancel() }
     }
+
     private var activeCount: Int { lock.withLock { running.count } }
 
     /// The length a download must have. A feed's length is only a hint (RSS enclosures
