@@ -2,6 +2,13 @@
 /// The lower half is ASCII (control bytes stay control characters, so the path check refuses them);
 /// the upper half, generated from Python's `cp437` codec, is below.
 enum CodePage437 {
+    /// A name stored without the UTF-8 flag. Many writers (macOS's Archive Utility, Java,
+    /// scripts) store UTF-8 and leave the flag unset; bytes that are valid UTF-8 are read as
+    /// UTF-8 (as Info-ZIP's unzip and 7-Zip do), the rest as code page 437.
+    static func decodeUnflaggedName(_ bytes: [UInt8]) -> String {
+        String(validating: bytes, as: UTF8.self) ?? decode(bytes)
+    }
+
     static func decode<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
         var scalars = String.UnicodeScalarView()
         for byte in bytes {

@@ -59,6 +59,8 @@ public enum IssueInstaller {
         let staging = try FileSystem.unusedPath(beside: target, purpose: "installing")
         do {
             let content = try fill(staging)
+            // A comic that would never draw is refused here, with why, rather than installed.
+            if content.format == .cbz { try PageCheck.requireOneReadablePage(of: content, in: staging) }
             if keepingOtherFiles { try carryOver(from: target, into: staging) }
             try swapIntoPlace(staging, target)
             return content

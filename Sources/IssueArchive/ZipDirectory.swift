@@ -193,7 +193,7 @@ struct ZipDirectory {
         let extra = reader.slice(base + 46 + nameLength, extraLength)
         cursor = next
 
-        var name = (flags & (1 << 11)) != 0 ? String(decoding: rawName, as: UTF8.self) : CodePage437.decode(rawName)
+        var name = (flags & (1 << 11)) != 0 ? String(decoding: rawName, as: UTF8.self) : CodePage437.decodeUnflaggedName(rawName)
         if (flags & (1 << 11)) != 0, String(validatingUTF8: rawName.map { CChar(bitPattern: $0) } + [0]) == nil,
            !rawName.contains(0) {
             throw ArchiveError.unsafePath(name, "is marked UTF-8 but its name is not valid UTF-8")

@@ -78,6 +78,7 @@ public final class Agent: @unchecked Sendable {
         let group = DispatchGroup()
         while true {
             if isStopRequested { break }
+            stopCancelledTransfers()
             let pending = try library.pendingDownloads()
             let startable = pending.filter { asset in lock.withLock { running[asset.identifier] == nil } }
             for asset in startable where activeCount < options.maxConcurrentTransfers && hasRoom(for: asset) {
@@ -97,6 +98,15 @@ public final class Agent: @unchecked Sendable {
     public func stop() { lock.withLock { stopRequested = true; running.values.forEach { $0.cancel() } } }
 
     private var isStopRequested: Bool { lock.withLock { stopRequested } }
+
+    /// A download cancelled from another process (the shelf's `x`, `newsstand cancel`) is
+    /// seen here, through the library, and its transfer stopped, even between attempts.
+    private func stopCancelledTransfers() {
+        let transfers = lock.withLock { running }
+        guard let cancelled = try? library.cancelledDownloads(among: Array(transfers.keys)) else { return }
+        for identifier in cancelled { transfers[identifier]?.cancel() }
+    }
+
     private var activeCount: Int { lock.withLock { running.count } }
 
     /// The length a download must have. A feed's length is only a hint (RSS enclosures
@@ -142,8 +152,10 @@ public final class Agent: @unchecked Sendable {
             let result = try TransferRunner.run(
                 transfer, validator: validator, policy: options.retryPolicy,
                 onValidator: { [library] v in try? library.recordValidator(asset, etag: v.etag, lastModified: v.lastModified) },
+                onRetry: { [library] retry in try? library.recordRetry(asset, retry) },
                 progress: { reporter.report($0) })
             reporter.flush(written: result.bytes)
+            if library.wasCancelled(asset) { throw TransferError.cancelled }
             guard let issue = try library.issue(id: asset.issueId) else {
                 try? FileManager.default.removeItem(at: result.file)
                 return
@@ -164,6 +176,11 @@ public final class Agent: @unchecked Sendable {
                 try? FileManager.default.removeItem(at: library.partialFile(for: asset))
                 return
             }
+            if library.wasCancelled(asset) {
+                logger.info("download of \(asset.url) cancelled")
+                discardCancelled(asset)
+                return
+            }
             if isStopRequested { return }  // left active: the next agent resumes it
             if let needed = bytesNeeded(after: error, asset: asset) {
                 let free = options.storage.freeBytes(in: library.paths.issuesDirectory).map { ", \(ByteSize.format($0)) is" } ?? ""
@@ -175,6 +192,15 @@ public final class Agent: @unchecked Sendable {
             let reason = "\(error)"
             logger.error("download of \(asset.url) failed: \(reason)")
             try? library.fail(asset, reason: reason)
+        }
+    }
+
+    /// Nothing of a cancelled download stays: its `.part`, and content an install finished
+    /// just as the cancel came (unless the issue is downloaded: its other content stays).
+    private func discardCancelled(_ asset: AssetDownload) {
+        try? FileManager.default.removeItem(at: library.partialFile(for: asset))
+        if let issue = try? library.issue(id: asset.issueId), issue.status != .available {
+            try? FileManager.default.removeItem(at: library.contentDirectory(for: issue))
         }
     }
 

@@ -67,9 +67,9 @@ extension Library {
         guard let text = current.contentURL, let url = URL(string: text) else {
             throw DownloadError(message: "issue '\(current.name)' has no content link in its feed")
         }
-        // Old failed attempts make room for the new one.
+        // Old failed or cancelled attempts make room for the new one.
         try write { db in
-            try db.execute(sql: "DELETE FROM assetDownload WHERE issueId = ? AND state IN ('failed', 'finished')", arguments: [issueID])
+            try db.execute(sql: "DELETE FROM assetDownload WHERE issueId = ? AND state IN ('failed', 'finished', 'cancelled')", arguments: [issueID])
         }
         return try addAsset(to: current, url: url, kind: .archive, userInfo: ["contentType": current.contentType ?? ""])
     }
@@ -95,15 +95,72 @@ extension Library {
         try write { db in try db.execute(sql: "UPDATE assetDownload SET userInfo = ? WHERE id = ?", arguments: [text, id]) }
     }
 
+    /// Stops an issue's download, from any process (the shelf's `x`, `newsstand cancel`):
+    /// its queued and running assets become `cancelled` (never retried or resumed) and the
+    /// issue goes back to not downloaded, with no error. Their `.part` files are deleted
+    /// here; a running agent notices within a moment (it polls the library), stops the
+    /// transfer and removes anything it wrote meanwhile. Returns false when nothing of the
+    /// issue was downloading (a downloaded issue stays as it is).
+    @discardableResult
+    public func cancelDownload(_ issue: Issue) throws -> Bool {
+        guard let issueID = issue.id else { throw LibraryError.noSuchIssue(issue.name) }
+        let cancelled: [AssetDownload] = try write { db in
+            let running = try AssetDownload.filter(Column("issueId") == issueID && ["queued", "active"].contains(Column("state"))).fetchAll(db)
+            guard !running.isEmpty else { return [] }
+            try db.execute(sql: """
+                UPDATE assetDownload SET state = 'cancelled', bytesPerSecond = NULL, waitingForSpace = NULL, lastError = NULL,
+                    retryAttempt = NULL, retryAttempts = NULL, retryReason = NULL
+                WHERE issueId = ? AND state IN ('queued', 'active')
+                """, arguments: [issueID])
+            try db.execute(sql: "UPDATE issue SET status = 'none', lastError = NULL WHERE id = ? AND status = 'downloading'",
+                           arguments: [issueID])
+            return running
+        }
+        // An agent still writing keeps its open file (unlinked) until it notices and stops.
+        for asset in cancelled { try? FileManager.default.removeItem(at: partialFile(for: asset)) }
+        return !cancelled.isEmpty
+    }
+
     // MARK: The agent's side
 
+    /// Whether the asset was cancelled (or its issue removed) since the agent took it up.
+    func wasCancelled(_ asset: AssetDownload) -> Bool {
+        guard let state = try? db.read({ db in try String.fetchOne(db, sql: "SELECT state FROM assetDownload WHERE id = ?", arguments: [asset.id]) })
+        else { return (try? issue(id: asset.issueId)) == nil }
+        return state == AssetDownload.State.cancelled.rawValue
+    }
+
+    /// Of the assets `identifiers` names, those cancelled or gone: their transfers must stop.
+    func cancelledDownloads(among identifiers: [String]) throws -> Set<String> {
+        guard !identifiers.isEmpty else { return [] }
+        let wanted = try db.read { db in
+            try String.fetchAll(db, AssetDownload.select(Column("identifier"))
+                .filter(identifiers.contains(Column("identifier")) && Column("state") != AssetDownload.State.cancelled.rawValue))
+        }
+        return Set(identifiers).subtracting(wanted)
+    }
+
+    /// The agent takes the asset up; a cancelled one (cancelled before it started) is refused.
     func markActive(_ asset: AssetDownload) throws {
-        try write { db in
+        let taken = try write { db in
             try db.execute(sql: """
                 UPDATE assetDownload SET state = 'active', attempts = attempts + 1, waitingForSpace = NULL,
-                    lastError = CASE WHEN waitingForSpace IS NULL THEN lastError END
-                WHERE id = ?
+                    lastError = CASE WHEN waitingForSpace IS NULL THEN lastError END,
+                    retryAttempt = NULL, retryAttempts = NULL, retryReason = NULL
+                WHERE id = ? AND state IN ('queued', 'active')
                 """, arguments: [asset.id])
+            return db.changesCount > 0
+        }
+        if !taken { throw TransferError.cancelled }
+    }
+
+    /// The transfer waits to try again: the tile and `download --wait` say so (see `AssetDownload.retry`).
+    func recordRetry(_ asset: AssetDownload, _ retry: TransferRetry) throws {
+        try write { db in
+            try db.execute(sql: """
+                UPDATE assetDownload SET retryAttempt = ?, retryAttempts = ?, retryReason = ?, bytesPerSecond = NULL
+                WHERE id = ? AND state IN ('queued', 'active')
+                """, arguments: [retry.attempt, retry.attempts, retry.reason, asset.id])
         }
     }
 
@@ -112,16 +169,21 @@ extension Library {
     func waitForSpace(_ asset: AssetDownload, needed: Int64, reason: String) throws {
         try write { db in
             try db.execute(sql: """
-                UPDATE assetDownload SET state = 'queued', waitingForSpace = ?, lastError = ?, bytesPerSecond = NULL
-                WHERE id = ?
+                UPDATE assetDownload SET state = 'queued', waitingForSpace = ?, lastError = ?, bytesPerSecond = NULL,
+                    retryAttempt = NULL, retryAttempts = NULL, retryReason = NULL
+                WHERE id = ? AND state IN ('queued', 'active')
                 """, arguments: [needed, reason, asset.id])
         }
     }
 
     func recordProgress(_ asset: AssetDownload, written: Int64, expected: Int64?, bytesPerSecond: Double?) throws {
         try write { db in
-            try db.execute(sql: "UPDATE assetDownload SET bytesWritten = ?, bytesExpected = COALESCE(?, bytesExpected), bytesPerSecond = ? WHERE id = ?",
-                           arguments: [written, expected, bytesPerSecond, asset.id])
+            // Bytes flowing again: no longer retrying.
+            try db.execute(sql: """
+                UPDATE assetDownload SET bytesWritten = ?, bytesExpected = COALESCE(?, bytesExpected), bytesPerSecond = ?,
+                    retryAttempt = NULL, retryAttempts = NULL, retryReason = NULL
+                WHERE id = ? AND state IN ('queued', 'active')
+                """, arguments: [written, expected, bytesPerSecond, asset.id])
         }
     }
 
@@ -132,11 +194,16 @@ extension Library {
         }
     }
 
-    /// A download that will not succeed: the issue goes back to not downloaded, with why.
+    /// A download that will not succeed: the issue goes back to not downloaded, with why
+    /// (unless it was cancelled meanwhile: a cancel is not a failure).
     func fail(_ asset: AssetDownload, reason: String) throws {
         try write { db in
-            try db.execute(sql: "UPDATE assetDownload SET state = 'failed', lastError = ?, bytesPerSecond = NULL WHERE id = ?",
-                           arguments: [reason, asset.id])
+            try db.execute(sql: """
+                UPDATE assetDownload SET state = 'failed', lastError = ?, bytesPerSecond = NULL,
+                    retryAttempt = NULL, retryAttempts = NULL, retryReason = NULL
+                WHERE id = ? AND state != 'cancelled'
+                """, arguments: [reason, asset.id])
+            guard db.changesCount > 0 else { return }
             try db.execute(sql: "UPDATE issue SET status = 'none', lastError = ? WHERE id = ? AND status = 'downloading'",
                            arguments: [reason, asset.issueId])
         }
@@ -146,10 +213,15 @@ extension Library {
     /// Marks an asset finished; when it was the issue's last, the issue becomes available
     /// in the same transaction, and unread unless it was opened before (an issue downloaded
     /// again after eviction keeps its NEW state). Returns the issue when it completed.
+    /// Throws `TransferError.cancelled` when the download was cancelled meanwhile.
     func finish(_ asset: AssetDownload) throws -> Issue? {
         let completed: Issue? = try write { db in
-            try db.execute(sql: "UPDATE assetDownload SET state = 'finished', finishedAt = ?, bytesPerSecond = NULL WHERE id = ?",
-                           arguments: [clock.now(), asset.id])
+            try db.execute(sql: """
+                UPDATE assetDownload SET state = 'finished', finishedAt = ?, bytesPerSecond = NULL,
+                    retryAttempt = NULL, retryAttempts = NULL, retryReason = NULL
+                WHERE id = ? AND state IN ('queued', 'active')
+                """, arguments: [clock.now(), asset.id])
+            guard db.changesCount > 0 else { throw TransferError.cancelled }
             let remaining = try AssetDownload.filter(Column("issueId") == asset.issueId && Column("state") != "finished").fetchCount(db)
             guard remaining == 0 else { return nil }
             try db.execute(sql: "UPDATE issue SET status = 'available', unread = CASE WHEN lastOpenedAt IS NULL THEN 1 ELSE unread END, evicted = 0, downloadedAt = ?, lastError = NULL WHERE id = ?",

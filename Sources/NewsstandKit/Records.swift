@@ -167,6 +167,8 @@ public struct AssetDownload: Codable, Sendable, Equatable, Identifiable, Fetchab
 
     public enum State: String, Codable, Sendable, DatabaseValueConvertible {
         case queued, active, finished, failed
+        /// Stopped by the user (`Library.cancelDownload`): never retried or resumed, not a failure.
+        case cancelled
     }
 
     /// What to do with the bytes once they are all here.
@@ -197,8 +199,19 @@ public struct AssetDownload: Codable, Sendable, Equatable, Identifiable, Fetchab
     /// Set while the download is paused because the disk is full: the bytes it needs free
     /// before it goes on (`lastError` says why).
     public var waitingForSpace: Int64? = nil
+    /// Set while the transfer waits to try again (see `retry`).
+    public var retryAttempt: Int? = nil
+    public var retryAttempts: Int? = nil
+    public var retryReason: String? = nil
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+
+    /// While the agent waits to try again: "retrying (2 of 6) — cannot resolve host" as its
+    /// `description`. Nil once bytes flow again, and when the download ends.
+    public var retry: TransferRetry? {
+        guard let retryAttempt, let retryAttempts else { return nil }
+        return TransferRetry(attempt: retryAttempt, attempts: retryAttempts, reason: retryReason ?? "")
+    }
 
     public var fraction: Double? {
         guard let expected = bytesExpected, expected > 0 else { return nil }

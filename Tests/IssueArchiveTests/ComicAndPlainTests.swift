@@ -179,7 +179,7 @@ import Testing
     @Test func installsIntoAMissingDirectory() throws {
         let scratch = try Scratch()
         let content = scratch.file("fresh")
-        let archive = try scratch.zip("c.cbz", [.init("1.jpg", "x"), .init("2.jpg", "y")])
+        let archive = try scratch.zip("c.cbz", [.init(bytes: Array("1.jpg".utf8), content: PageBytes.png), .init(bytes: Array("2.jpg".utf8), content: PageBytes.png)])
         let installed = try IssueInstaller.install(download: archive, into: content)
         #expect(installed.format == .cbz)
         #expect(try FileManager.default.contentsOfDirectory(atPath: content.path).sorted() == ["1.jpg", "2.jpg"])

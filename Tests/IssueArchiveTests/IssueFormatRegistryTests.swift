@@ -108,7 +108,7 @@ struct MisnamedFormat: IssueFormatReader {
 
     @Test func zipDownloadsExtractAsBeforeAndOpenByWhatTheyHold() throws {
         let scratch = try Scratch()
-        let comic = try scratch.zip("42.download", [.init("1.jpg", "x"), .init("2.jpg", "y")])
+        let comic = try scratch.zip("42.download", [.init(bytes: Array("1.jpg".utf8), content: PageBytes.png), .init(bytes: Array("2.jpg".utf8), content: PageBytes.png)])
         let articles = try scratch.zip("43.cbz", [.init("a.html", "<p>hello</p>")])
 
         #expect(try IssueInstaller.install(download: comic, into: scratch.file("comic"), formats: Self.notes()).format == .cbz)

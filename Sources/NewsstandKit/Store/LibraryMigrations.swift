@@ -77,6 +77,13 @@ enum LibraryMigrations {
         migrator.registerMigration("v4-locator: reading places as locators") { db in
             try db.alter(table: "issue") { t in t.add(column: "locator", .text) }
         }
+        migrator.registerMigration("v5-retry: a download says while it waits to try again") { db in
+            try db.alter(table: "assetDownload") { t in
+                t.add(column: "retryAttempt", .integer)
+                t.add(column: "retryAttempts", .integer)
+                t.add(column: "retryReason", .text)
+            }
+        }
         return migrator
     }
 }

@@ -47,13 +47,15 @@ public enum TransferRunner {
     /// Runs with retries per `policy`, waiting between attempts with `sleep` (tests inject
     /// one; nil waits on the transfer itself, so `cancel()` ends the wait at once).
     /// `onValidator` receives each response's validator before its bytes are written;
-    /// every retry resumes with the newest one.
+    /// every retry resumes with the newest one. `onRetry` is told before each wait which
+    /// attempt comes next and why the last failed.
     public static func run(
         _ transfer: Transfer,
         validator: TransferValidator?,
         policy: RetryPolicy,
         sleep: ((TimeInterval) -> Void)? = nil,
         onValidator: (TransferValidator) -> Void = { _ in },
+        onRetry: (TransferRetry) -> Void = { _ in },
         progress: @escaping @Sendable (TransferProgress) -> Void
     ) throws -> TransferResult {
         var current = validator
@@ -75,6 +77,7 @@ public enum TransferRunner {
                     if attempts > 1 && !error.isCancelled { error.message += " (after \(attempts) attempts)" }
                     throw error
                 }
+                onRetry(TransferRetry(attempt: failuresInARow + 1, attempts: policy.maxAttempts, reason: error.inPlainWords))
                 if let sleep { sleep(wait) } else { transfer.pause(for: wait) }
                 if transfer.isCancelled { throw TransferError.cancelled }
             }

@@ -106,10 +106,10 @@ private final class ResponseReader {
             scanned = end
             if end - start >= limit { throw tooLong ?? TransferError.fatal("the server sent a \(what) longer than \(limit) bytes") }
             if let deadline, Date() > deadline {
-                throw TransferError.network("the server took more than \(Int(timeout.rounded(.up))) s to send its \(what)s")
+                throw TransferError.network("the server took more than \(Int(timeout.rounded(.up))) s to send its \(what)s", summary: "no answer from the server")
             }
             let before = start
-            guard try fill() else { throw TransferError.network("the server closed the connection in the middle of the \(what)") }
+            guard try fill() else { throw TransferError.network("the server closed the connection in the middle of the \(what)", summary: "the connection dropped") }
             scanned -= before - start  // fill() may have moved the unconsumed bytes to the front
         }
     }
@@ -168,7 +168,7 @@ private final class ResponseReader {
     }
 
     private func shortRead(_ received: Int64, of length: Int64, what: String) -> TransferError {
-        .network("the server closed the connection after \(received) of \(length) bytes of the \(what)")
+        .network("the server closed the connection after \(received) of \(length) bytes of the \(what)", summary: "the connection dropped")
     }
 
     private func readExactly(_ length: Int64, what: String, _ onBody: (UnsafeRawBufferPointer) throws -> Void) throws {
@@ -281,7 +281,7 @@ final class Socket {
         var list: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, String(port), &hints, &list)
         guard status == 0, let first = list else {
-            throw TransferError.network("cannot resolve \(host): \(String(cString: gai_strerror(status)))")
+            throw TransferError.network("cannot resolve \(host): \(String(cString: gai_strerror(status)))", summary: "cannot resolve host")
         }
         defer { freeaddrinfo(first) }
         var lastError = "no address"
@@ -313,7 +313,8 @@ final class Socket {
             }
             socket.close()
         }
-        throw TransferError.network("cannot connect to \(host):\(port): \(lastError)")
+        let refused = lastError == String(cString: strerror(ECONNREFUSED))
+        throw TransferError.network("cannot connect to \(host):\(port): \(lastError)", summary: refused ? "connection refused" : "cannot connect to the server")
     }
 
     private func configureConnected(timeout: TimeInterval) {
@@ -345,7 +346,7 @@ final class Socket {
             while true {
                 try cancellation.check()
                 let left = deadline.timeIntervalSinceNow
-                if left <= 0 { throw TransferError.network("no answer from \(host):\(port) for \(Int(timeout)) s while connecting") }
+                if left <= 0 { throw TransferError.network("no answer from \(host):\(port) for \(Int(timeout)) s while connecting", summary: "no answer from the server") }
                 let ready = poll(&entry, 1, Int32(min(left * 1000 + 1, Double(Int32.max))))
                 if ready > 0 { break }
                 if ready < 0 && errno != EINTR { throw TransferError.network("cannot connect to \(host):\(port): \(String(cString: strerror(errno)))") }

@@ -230,7 +230,7 @@ public final class Transfer: @unchecked Sendable {
                 let now = Date()
                 if now.timeIntervalSince(window.start) >= lowSpeedLimit.window {
                     if part.length - window.bytes < lowSpeedLimit.minimumBytes {
-                        throw TransferError.network("\(url.absoluteString) sent only \(part.length - window.bytes) bytes in \(Int(now.timeIntervalSince(window.start))) s; the server is stalling")
+                        throw TransferError.network("\(url.absoluteString) sent only \(part.length - window.bytes) bytes in \(Int(now.timeIntervalSince(window.start))) s; the server is stalling", summary: "the server is stalling")
                     }
                     window = (now, part.length)
                 }

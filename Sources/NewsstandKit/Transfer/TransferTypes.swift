@@ -88,15 +88,24 @@ public struct TransferError: Error, CustomStringConvertible, Sendable, Equatable
     /// True when the disk (or quota) is full: the bytes so far are kept, and the caller
     /// pauses until there is room rather than retrying at once or failing.
     public var isOutOfSpace: Bool
+    /// What went wrong in a few plain words ("cannot resolve host"), set where the cause is
+    /// known; `inPlainWords` falls back on the status or the message.
+    public var summary: String?
 
     public init(message: String, isRetryable: Bool, retryAfter: TimeInterval? = nil, httpStatus: Int? = nil,
-                isCancelled: Bool = false, isOutOfSpace: Bool = false) {
+                isCancelled: Bool = false, isOutOfSpace: Bool = false, summary: String? = nil) {
         self.message = message
         self.isRetryable = isRetryable
         self.retryAfter = retryAfter
         self.httpStatus = httpStatus
         self.isCancelled = isCancelled
         self.isOutOfSpace = isOutOfSpace
+        self.summary = summary
+    }
+
+    /// The error as a retrying download's line shows it: "connection refused", "the server answered 503".
+    public var inPlainWords: String {
+        summary ?? httpStatus.map { "the server answered \($0)" } ?? message
     }
 
     /// A write into the `.part` file failed with `code`.
@@ -108,8 +117,8 @@ public struct TransferError: Error, CustomStringConvertible, Sendable, Equatable
 
     public var description: String { message }
 
-    static func network(_ message: String) -> TransferError {
-        TransferError(message: message, isRetryable: true)
+    static func network(_ message: String, summary: String? = nil) -> TransferError {
+        TransferError(message: message, isRetryable: true, summary: summary)
     }
 
     static func fatal(_ message: String) -> TransferError {
@@ -133,4 +142,22 @@ public struct TransferResult: Sendable, Equatable {
         self.validator = validator
         self.resumedFrom = resumedFrom
     }
+}
+
+/// A transfer about to try again: which attempt comes next, of how many in a row the retry
+/// policy allows, and why the last one failed, in plain words. The agent keeps it on the
+/// download's record (`AssetDownload.retry`) so the shelf and `download --wait` can say it.
+public struct TransferRetry: Sendable, Equatable, CustomStringConvertible {
+    public var attempt: Int
+    public var attempts: Int
+    public var reason: String
+
+    public init(attempt: Int, attempts: Int, reason: String) {
+        self.attempt = attempt
+        self.attempts = attempts
+        self.reason = reason
+    }
+
+    /// "retrying (2 of 6) — cannot resolve host".
+    public var description: String { "retrying (\(attempt) of \(attempts)) — \(reason)" }
 }

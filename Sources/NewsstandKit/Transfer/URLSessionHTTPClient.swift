@@ -149,11 +149,11 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchec
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
         if failure == nil, !skipped {
             if let timeout = activityLock.withLock({ stalled }) {
-                failure = .network("no answer from the server for \(Int(timeout.rounded(.up))) s")
+                failure = .network("no answer from the server for \(Int(timeout.rounded(.up))) s", summary: "no answer from the server")
             } else if let error, (error as NSError).code == NSURLErrorTimedOut {
-                failure = .network("no answer from the server for \(Int(timeout.rounded(.up))) s (after \(received) bytes of the body)")
+                failure = .network("no answer from the server for \(Int(timeout.rounded(.up))) s (after \(received) bytes of the body)", summary: "no answer from the server")
             } else if let expected, received < expected {
-                failure = .network("the server closed the connection after \(received) of \(expected) bytes of the body")
+                failure = .network("the server closed the connection after \(received) of \(expected) bytes of the body", summary: "the connection dropped")
             } else if let error {
                 let description = error.localizedDescription
                 let code = (error as NSError).code
@@ -161,10 +161,21 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchec
                     // Trying again will not make a certificate trusted.
                     failure = .fatal("the TLS connection to \(task.originalRequest?.url?.host ?? "the server") failed: \(description)")
                 } else {
-                    failure = .network("the connection failed: \(description)")
+                    failure = .network("the connection failed: \(description)", summary: Self.summary(ofErrorCode: code))
                 }
             }
         }
         done.signal()
+    }
+
+    /// The few URL errors a retrying download names in plain words.
+    static func summary(ofErrorCode code: Int) -> String? {
+        switch code {
+        case NSURLErrorCannotFindHost, NSURLErrorDNSLookupFailed: return "cannot resolve host"
+        case NSURLErrorCannotConnectToHost: return "cannot connect to the server"
+        case NSURLErrorNetworkConnectionLost: return "the connection dropped"
+        case NSURLErrorNotConnectedToInternet: return "not connected to the internet"
+        default: return nil
+        }
     }
 }
