@@ -31,8 +31,8 @@ struct Subscribe: ParsableCommand {
         }
         do {
             let (publication, result) = try library.subscribe(feedURL: feedURL, pushURL: pushURL, autoDownload: autoDownload ? true : nil)
-            let settings = existing == nil ? "" : " (already subscribed: its settings are updated)"
-            print("\(existing == nil ? "Subscribed to" : "Already subscribed to") \(publication.title)\(settings): \(result.added.count) new issue(s).")
+            let news = "\(result.added.count) new issue(s)"
+            print(existing == nil ? "Subscribed to \(publication.title): \(news)." : "Already subscribed to \(publication.title): settings updated, \(news).")
         } catch {
             throw CommandFailure("cannot subscribe to \(url): \(error)")
         }
