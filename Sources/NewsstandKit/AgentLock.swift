@@ -72,6 +72,8 @@ public enum AgentLauncher {
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
         let status = posix_spawn(&pid, program, &actions, &attributes, &argv, environ)
+        // Reaped when it ends, so a long-lived parent (the shelf) keeps no <defunct> child.
+        if status == 0 { Thread.detachNewThread { [pid] in var ended: Int32 = 0; _ = waitpid(pid, &ended, 0) } }
         return status == 0
     }
 

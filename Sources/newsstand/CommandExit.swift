@@ -22,7 +22,17 @@ enum CommandExit {
     /// mistakes go through the whole tree, for its usage text.
     static func parse(_ arguments: [String]) throws -> ParsableCommand {
         if arguments.first == "render", let render = try? Render.parse(Array(arguments.dropFirst())) { return render }
+        if let first = arguments.first { try refuseUnknownCommand(first) }
         return try Newsstand.parseAsRoot(arguments)
+    }
+
+    /// The shelf, the default command, takes no words: a first word that names no command
+    /// is a command mistyped, and is said so with the commands there are.
+    static func refuseUnknownCommand(_ word: String) throws {
+        guard !word.hasPrefix("-") else { return }
+        let commands = Newsstand.configuration.subcommands.map { $0._commandName }
+        guard !commands.contains(word), word != "help" else { return }
+        throw ValidationError("'\(word)' is not a command; the commands are \(commands.joined(separator: ", "))")
     }
 
     /// Writes what `error` says and returns the exit status. The message is cleaned: it

@@ -109,7 +109,7 @@ final class SmallFilesystem {
         #expect(!agentHoldsPart(), "the transfer did not stop on the full disk")
         let stopped = partSize()
         let issues = try run("issues").output
-        #expect(issues.contains("full-1\t2026-11-01\tdownloading"), "\(issues)")
+        #expect(issues.contains("full-1\tFull disk\t2026-11-01\tdownloading"), "\(issues)")
         #expect(stopped < 3 << 20)
         #expect(Tmux.isLocked(lock), "the agent did not stay")
         #expect(try FileManager.default.contentsOfDirectory(atPath: home.appendingPathComponent("cache/issues").path).isEmpty)
@@ -121,10 +121,10 @@ final class SmallFilesystem {
         var status = ""
         while Date() < deadline {
             status = (try? run("issues").output) ?? ""
-            if status.contains("full-1\t2026-11-01\tavailable") { break }
+            if status.contains("full-1\tFull disk\t2026-11-01\tavailable") { break }
             Thread.sleep(forTimeInterval: 0.1)
         }
-        #expect(status.contains("full-1\t2026-11-01\tavailable"), "\(status)")
+        #expect(status.contains("full-1\tFull disk\t2026-11-01\tavailable"), "\(status)")
         let issuesDirectory = home.appendingPathComponent("cache/issues")
         let installed = try FileManager.default.contentsOfDirectory(atPath: issuesDirectory.path)
         #expect(installed.count == 1)
@@ -206,6 +206,6 @@ final class SmallFilesystem {
         while !agentSaid("room on the disk again"), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         #expect(agentSaid("room on the disk again"))
         #expect(try run("download", "start-2", "--wait").status == 0)
-        #expect(try run("issues").output.contains("start-2\t2026-11-01\tavailable"))
+        #expect(try run("issues").output.contains("start-2\tWaiting\t2026-11-01\tavailable"))
     }
 }

@@ -69,16 +69,16 @@ import Testing
         var issues = ""
         while Date() < deadline {
             issues = try Tmux.run(newsstand + ["issues"])
-            if issues.contains("hp-2\t2026-10-02\tavailable") { break }
+            if issues.contains("hp-2\thp-2\t2026-10-02\tavailable") { break }
             Thread.sleep(forTimeInterval: 0.2)
         }
-        #expect(issues.contains("hp-2\t2026-10-02\tavailable"), "\(issues)")
+        #expect(issues.contains("hp-2\thp-2\t2026-10-02\tavailable"), "\(issues)")
 
         // A second automatic download the same day is throttled, and says until when.
         let second = try Tmux.runWithStatus(newsstand + ["push", "Harbour Post", "--payload", #"{"aps":{"content-available":1},"issue":"hp-1"}"#])
         #expect(second.status == 0, "\(second.output)")
         #expect(second.output.contains("throttled: one automatic download per publication per 24 hours"), "\(second.output)")
-        #expect(try Tmux.run(newsstand + ["issues"]).contains("hp-1\t2026-10-01\tnone (throttled: "))
+        #expect(try Tmux.run(newsstand + ["issues"]).contains("hp-1\thp-1\t2026-10-01\tnone (throttled: "))
 
         // An alert: stored, and sent to the desktop (no shelf is open), cleaned.
         let alert = try Tmux.runWithStatus(newsstand + ["push", "Harbour Post", "--payload", #"{"aps":{"alert":"Fog \u0007closes the harbour"}}"#])

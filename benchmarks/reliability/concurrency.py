@@ -4,7 +4,7 @@
   subscriber  subscribes to new feeds, one after another (distinct publications)
   refresher   appends an entry to a growing feed, then `refresh`es it
   downloader  queues issues (`download`) that the agent installs meanwhile
-  remover     removes issues of a publication of its own
+  remover     removes issues of a publication of its own from the library (remove --from-library)
   readers     `issues --json` and `read --plain` on whatever is there
   shelf       the shelf in a private tmux server, as a user at the keyboard: opens one
               publication's store, pins and unpins its issues (`p`) and reads two of
@@ -133,7 +133,7 @@ class Run:
         for name in names:
             if not self.running():
                 break
-            self.cli("remover", "remove", name)
+            self.cli("remover", "remove", "--from-library", name)
             self.removed.append(name)
 
     def shelf(self):

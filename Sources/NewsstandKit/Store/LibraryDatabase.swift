@@ -62,6 +62,10 @@ struct LibraryDatabase: Sendable {
         configuration.busyMode = .timeout(10)
         configuration.foreignKeysEnabled = true
         configuration.label = label
+        // Each reader connection keeps a page cache of its own (up to 2 MB): a process reads
+        // on at most two threads at once (the shelf's reads queue and its effect runner),
+        // so two readers beside the writer; GRDB's default of five cost the shelf ~6 MB.
+        configuration.maximumReaderCount = 2
         // A new library gets 16 KiB pages (SQLite ignores this for one that exists): a feed
         // of 20,000 issues writes a quarter as many pages to the log and back, each a
         // system call of its own.

@@ -9,8 +9,15 @@ struct AgentCommand: ParsableCommand {
     @Flag(help: "Keep running when the queue is empty.")
     var watch = false
 
-    @Option(help: "Transfers at once (default: max_concurrent_downloads in config.toml, else 2).")
+    /// Unconditional, so `-3` is read as the value it is (and refused) rather than as an option.
+    @Option(parsing: .unconditional, help: "Transfers at once, 1 to 16 (default: max_concurrent_downloads in config.toml, else 2).")
     var concurrent: Int?
+
+    func validate() throws {
+        if let concurrent, !(1...16).contains(concurrent) {
+            throw ValidationError("--concurrent must be a whole number from 1 to 16, not \(concurrent)")
+        }
+    }
 
     func run() throws {
         LoggingSystem.bootstrap { label in
@@ -22,7 +29,7 @@ struct AgentCommand: ParsableCommand {
         let config = try Config.load(paths: library.paths)
         var options = Agent.Options(config: config)
         options.watch = watch
-        if let concurrent { options.maxConcurrentTransfers = max(1, concurrent) }
+        if let concurrent { options.maxConcurrentTransfers = concurrent }
         let agent = Agent(library: library, options: options)
         AgentSignals.install { agent.stop() }
         switch try agent.run() {

@@ -13,6 +13,9 @@ struct CacheCommand: ParsableCommand {
             A removed issue keeps its place in the library and can be downloaded again.
             """)
 
+    /// Under this, a budget holds hardly an issue: it is allowed, and warned about.
+    static let smallestSensibleLimit: Int64 = 1 << 20
+
     @Option(help: ArgumentHelp("Set the budget (cache_limit in config.toml), e.g. 2GB, 500MiB.", valueName: "SIZE"))
     var limit: String?
 
@@ -22,14 +25,55 @@ struct CacheCommand: ParsableCommand {
     @Flag(help: "Machine-readable output (sizes in bytes).")
     var json = false
 
+    /// A limit that is no size, or nothing, is refused before anything is written.
+    func validate() throws {
+        guard let limit else { return }
+        let bytes: Int64
+        do { bytes = try ByteSize.parse(limit) } catch { throw ValidationError("--limit: \(error)") }
+        if bytes <= 0 {
+            throw ValidationError("--limit must be more than 0, e.g. 2GB: a budget of nothing would remove every issue it may")
+        }
+    }
+
     func run() throws {
         let library = try Context.library()
         if limit != nil || evict { try Context.refuseChanges(to: library) }
-        if let limit { try CacheLimitSetting.set(limit, paths: library.paths) }
+        let newLimit = try limit.map { try CacheLimitSetting.set($0, paths: library.paths) }
         let config = try Config.load(paths: library.paths)
         let budget = CacheBudget(limit: config.cacheLimit)
         let evicted = evict ? try library.enforceBudget(budget) : nil
-        let report = try CacheReport.make(library: library, budget: budget, evicted: evicted)
-        print(json ? report.json : report.text)
+        var report = try CacheReport.make(library: library, budget: budget, evicted: evicted)
+        if json {
+            print(report.json)
+        } else if evicted != nil, report.used > report.limit {
+            // Still over: the report's "nothing to remove" would read as "within budget".
+            let protected = try ProtectedIssues.lines(library: library, used: report.used, limit: report.limit)
+            if evicted?.isEmpty == true { report.evicted = nil }
+            print(evicted?.isEmpty == true ? protected + "\n\n" + report.text : report.text + "\n\n" + protected)
+        } else {
+            print(report.text)
+        }
+        if let newLimit, newLimit < Self.smallestSensibleLimit {
+            fflush(stdout)   // the warning after the report, also when both go to one file
+            printProblem("warning: a cache limit of \(ByteSize.format(newLimit)) holds hardly an issue: "
+                + "only protected issues (being read, the newest of each publication, pinned) will stay downloaded")
+        }
+    }
+}
+
+/// Why what is left in a cache over its budget stays: each issue and what protects it.
+enum ProtectedIssues {
+    static func lines(library: Library, used: Int64, limit: Int64) throws -> String {
+        let cached = try library.cachedIssues()
+        let reading = library.currentlyReadingIssue?.id
+        let titles = Dictionary(try library.publications().compactMap { p in p.id.map { ($0, p.title) } }, uniquingKeysWith: { a, _ in a })
+        var lines = ["The cache is over its budget (\(ByteSize.format(used)) of \(ByteSize.format(limit))), "
+            + "but what is left is protected and stays:"]
+        for issue in cached {
+            guard let protection = EvictionPolicy.protection(of: issue, among: cached, currentlyReadingID: reading) else { continue }
+            let publication = issue.publicationID.flatMap { titles[$0] } ?? "no publication"
+            lines.append("  \(issue.title) (\(publication), \(ByteSize.format(issue.size))): \(protection.rawValue)")
+        }
+        return lines.joined(separator: "\n")
     }
 }

@@ -22,6 +22,7 @@ enum Context {
 
     /// The library, with the bundled publications subscribed on the very first run.
     static func libraryWithSamples() throws -> Library {
+        ResourceNotice.sayOnce()
         let library = try library()
         guard library.diskFull == nil else { return library }
         for problem in library.subscribeSamplesOnFirstRun(sampleFeedDirectory: BundledResources.sampleFeed) {
@@ -31,3 +32,14 @@ enum Context {
     }
 }
 
+/// Without its themes and samples the program still works, with one theme and an empty
+/// shelf: it says once where it looked, so that is not a silent surprise.
+enum ResourceNotice {
+    nonisolated(unsafe) private static var said = false   // one thread: each command's start
+
+    static func sayOnce() {
+        guard !said else { return }
+        said = true
+        if let missing = BundledResources.missing() { printProblem(missing) }
+    }
+}

@@ -16,7 +16,7 @@ struct InspectFeed: ParsableCommand {
     var json = false
 
     func run() throws {
-        let url = FeedLocation.url(from: source)
+        let url = try FeedLocation.url(from: source)
         let data = try FeedFetcher.fetch(url)
         let document = try FeedParser.parse(data, url: url)
         print(json ? try FeedReport.json(document) : FeedReport.text(document, formatSize: ByteSize.format), terminator: "")

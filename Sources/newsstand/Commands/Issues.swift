@@ -3,7 +3,7 @@ import Foundation
 import NewsstandKit
 
 struct Issues: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List the library: publication, name, date, status, unread.")
+    static let configuration = CommandConfiguration(abstract: "List the library: publication, name, title, date, status (with the percent of a download under way), unread.")
 
     @Flag(help: "Machine-readable output.")
     var json = false
@@ -16,6 +16,8 @@ struct Issues: ParsableCommand {
         var status: String
         var unread: Bool
         var progress: Double?
+        /// How far a download under way is, 0…100 (nil when not downloading or the size is unknown).
+        var percent: Int?
         var bytesWritten: Int64?
         var bytesExpected: Int64?
         var lastError: String?
@@ -37,6 +39,7 @@ struct Issues: ParsableCommand {
                        name: issue.name, title: issue.title, date: issue.date, status: issue.status.rawValue,
                        unread: issue.unread,
                        progress: issue.status == .available ? 1 : download?.fraction,
+                       percent: issue.status == .downloading ? download?.fraction.map { Int($0 * 100) } : nil,
                        bytesWritten: download?.bytesWritten, bytesExpected: download?.bytesExpected,
                        lastError: issue.lastError ?? (download?.state == .failed ? download?.lastError : nil),
                        throttled: PushStatus.throttle(for: issue, states: states, now: now).map {
@@ -56,9 +59,9 @@ struct Issues: ParsableCommand {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withFullDate]
         for row in rows {
-            let state = row.status + (row.unread ? " NEW" : "") + (row.lastError.map { " (failed: \($0))" } ?? "")
+            let state = row.status + (row.percent.map { " \($0)%" } ?? "") + (row.unread ? " NEW" : "") + (row.lastError.map { " (failed: \($0))" } ?? "")
                 + (row.throttled.map { " (throttled: \($0))" } ?? "") + (row.paused.map { " (paused: \($0))" } ?? "")
-            print([row.publication, row.name, formatter.string(from: row.date), state].joined(separator: "\t"))
+            print([row.publication, row.name, row.title, formatter.string(from: row.date), state].joined(separator: "\t"))
         }
     }
 }

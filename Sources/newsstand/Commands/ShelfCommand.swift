@@ -19,6 +19,10 @@ struct ShelfCommand: ParsableCommand {
 enum ShelfLauncher {
     static func run(_ options: ScreenOptions, openIssue: String?) throws {
         let environment = ProcessInfo.processInfo.environment
+        if environment["TERM"] == "dumb" {
+            throw CommandFailure("this terminal (TERM=dumb) cannot place the cursor, so the shelf and the reader cannot draw: "
+                + "`newsstand issues` lists the issues and `newsstand read --plain ISSUE` prints one")
+        }
         let library = try Context.libraryWithSamples()
         let themeName = options.theme ?? ThemeLoader.defaultThemeName(environment: environment)
         let searchPaths = [library.paths.userThemes] + (BundledResources.themes.map { [$0] } ?? [])

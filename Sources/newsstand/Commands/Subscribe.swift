@@ -16,7 +16,7 @@ struct Subscribe: ParsableCommand {
 
     func run() throws {
         let library = try Context.writableLibrary(withSamples: true)
-        let feedURL = FeedLocation.url(from: url)
+        let feedURL = try FeedLocation.url(from: url)
         var pushURL: URL?
         if let push {
             guard let parsed = URL(string: push), ["http", "https"].contains(parsed.scheme?.lowercased() ?? "") else {
@@ -24,9 +24,15 @@ struct Subscribe: ParsableCommand {
             }
             pushURL = parsed
         }
+        let existing = try library.publications().first { $0.feedURL == feedURL.absoluteString }
+        if let existing, pushURL == nil, !autoDownload {
+            print("Already subscribed to \(existing.title) (`newsstand refresh` fetches its feed again).")
+            return
+        }
         do {
             let (publication, result) = try library.subscribe(feedURL: feedURL, pushURL: pushURL, autoDownload: autoDownload ? true : nil)
-            print("Subscribed to \(publication.title): \(result.added.count) new issue(s).")
+            let news = "\(result.added.count) new issue(s)"
+            print(existing == nil ? "Subscribed to \(publication.title): \(news)." : "Already subscribed to \(publication.title): settings updated, \(news).")
         } catch {
             throw CommandFailure("cannot subscribe to \(url): \(error)")
         }
@@ -34,10 +40,14 @@ struct Subscribe: ParsableCommand {
 }
 
 enum FeedLocation {
-    /// A URL as given, or a local path made absolute.
-    static func url(from text: String) -> URL {
-        if let url = URL(string: text), let scheme = url.scheme, ["http", "https", "file"].contains(scheme.lowercased()) {
-            return url
+    /// A URL as given, or a local path made absolute. A URL of another scheme (`ftp://…`)
+    /// is refused for its scheme, not looked for as a file.
+    static func url(from text: String) throws -> URL {
+        if let url = URL(string: text), let scheme = url.scheme {
+            if ["http", "https", "file"].contains(scheme.lowercased()) { return url }
+            if text.range(of: "^[A-Za-z][A-Za-z0-9+.-]*://", options: .regularExpression) != nil {
+                throw CommandFailure("\(text): \(scheme.lowercased()):// is not supported; a feed is an http, https or file URL, or a local path")
+            }
         }
         return URL(fileURLWithPath: text).standardizedFileURL
     }
