@@ -19,9 +19,31 @@ public struct PublicationSummary: Sendable, Equatable {
 /// 20,000 issues shows a handful at a time.
 public struct IssueTile: Sendable, Equatable {
     public var issue: Issue
-    public var download: AssetDownload?
+    /// The issue's current or last download. Kept in a box: most tiles have none, and an
+    /// inline `AssetDownload?` made each of a store's 20,000 tiles 280 bytes larger.
+    public var download: AssetDownload? {
+        get { downloadBox?.value }
+        set { downloadBox = newValue.map(DownloadBox.init) }
+    }
+    private var downloadBox: DownloadBox?
     /// A push could not download this issue by itself (the 24 h limit): why, and when next.
     public var throttle: PushThrottle? = nil
+
+    public init(issue: Issue, download: AssetDownload? = nil, throttle: PushThrottle? = nil) {
+        self.issue = issue
+        self.downloadBox = download.map(DownloadBox.init)
+        self.throttle = throttle
+    }
+
+    public static func == (a: IssueTile, b: IssueTile) -> Bool {
+        a.issue == b.issue && a.download == b.download && a.throttle == b.throttle
+    }
+
+    /// Immutable, so sharing one between tiles and threads is safe.
+    private final class DownloadBox: Sendable {
+        let value: AssetDownload
+        init(_ value: AssetDownload) { self.value = value }
+    }
 }
 
 /// Which issues the library holds and what they say, in three numbers: their count, the
