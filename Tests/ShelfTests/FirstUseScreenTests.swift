@@ -84,6 +84,28 @@ import TextLayout
         #expect(ShelfApp.update(&state, .key(.character("y"))) == [])
     }
 
+    @Test func theRunnerCancelsThroughTheLibraryAndSaysSo() throws {
+        let h = try ShelfHarness()
+        let runner = EffectRunner(library: h.library, startAgent: {}, clock: Date.init)
+        let issue = try #require(try h.library.issue(named: "tidewater-2026-11"))
+        let id = try #require(issue.id)
+        runner.perform(.enqueue(issueID: id))
+        runner.finishAll()
+        #expect(try h.library.issue(id: id)?.status == .downloading)
+        _ = runner.mailbox.takeAll()
+        runner.perform(.cancelDownload(issueID: id))
+        runner.finishAll()
+        #expect(try h.library.issue(id: id)?.status == Issue.Status.none)
+        #expect(try h.library.pendingDownloads().isEmpty)
+        guard case .downloadCancelled(let cancelled)? = runner.mailbox.takeAll().last else {
+            Testing.Issue.record("cancelling did not say so")
+            return
+        }
+        var state = Fixture.store()
+        #expect(ShelfApp.update(&state, .downloadCancelled(cancelled)) == [.readLibrary])
+        #expect(state.status == "Cancelled the download of “\(cancelled.title)”.")
+    }
+
     @Test func theHintBarSaysXCancelsOnADownloadingTile() {
         var issues = Fixture.tidewaterIssues()
         issues[0] = Self.downloading(11, "No. 31 · November 2026")
