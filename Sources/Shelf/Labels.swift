@@ -11,6 +11,8 @@ enum IssueLabel: Equatable {
     case progress(fraction: Double?, bytes: Int64, bytesPerSecond: Double?)
     case read(unread: Bool, progress: Double?)
     case failed(String)
+    /// The download failed and is being tried again: the library's words for why.
+    case retrying(String)
     case removedToSaveSpace
     /// The disk is full: the download waits (its bytes kept) and goes on when there is room.
     case pausedForSpace(String)
@@ -25,6 +27,8 @@ enum IssueLabel: Equatable {
         case .downloading:
             if let download = tile.download, download.waitingForSpace != nil {
                 self = .pausedForSpace(download.lastError ?? "paused: the disk is full")
+            } else if let download = tile.download, let why = download.retryingBecause {
+                self = .retrying(why)
             } else if let download = tile.download, download.state == .active || download.bytesWritten > 0 {
                 self = .progress(fraction: download.fraction, bytes: download.bytesWritten, bytesPerSecond: download.bytesPerSecond)
             } else {
@@ -41,6 +45,15 @@ enum IssueLabel: Equatable {
                 self = .download
             }
         }
+    }
+}
+
+extension AssetDownload {
+    /// Why a download still under way is being tried again: the error of the attempt that
+    /// failed, while the agent goes on trying (nil on a first attempt that has not failed).
+    var retryingBecause: String? {
+        guard state == .active || state == .queued, attempts > 0, let lastError else { return nil }
+        return lastError
     }
 }
 

@@ -41,7 +41,7 @@ extension ShelfApp {
     }
 
     /// The shelf's layout for the window now.
-    func shelfLayout() -> ShelfScreen.Layout { ShelfScreen.layout(width: state.width, height: state.height) }
+    func shelfLayout() -> ShelfScreen.Layout { ShelfScreen.layout(for: state) }
 }
 
 /// Where the screens get cover pictures: nil while one is not ready (a placeholder shows).

@@ -35,6 +35,29 @@ public struct ColorMapper: Sendable {
         }
     }
 
+    /// A style's two colour numbers. With 8 or 16 colours, text meant to stand out from
+    /// its background (far apart in lightness) that would land on the same colour takes
+    /// the grey at the other end instead: light text on a light wall stays readable.
+    public mutating func indices(for style: Style) -> (foreground: Int32, background: Int32) {
+        let foreground = index(for: style.foreground)
+        let background = index(for: style.background)
+        guard colors == .palette16, foreground == background, foreground >= 0,
+              let fg = Self.lightness(style.foreground), let bg = Self.lightness(style.background), abs(fg - bg) >= 0.25 else {
+            return (foreground, background)
+        }
+        let paper = Palette.rgb(ofIndex: UInt8(background))
+        let dark = OKLab(r: paper.r, g: paper.g, b: paper.b).l < 0.6
+        return (dark ? (basicColors >= 16 ? 15 : 7) : 0, background)
+    }
+
+    private static func lightness(_ color: Color) -> Double? {
+        switch color {
+        case .rgb(let r, let g, let b): return OKLab(r: r, g: g, b: b).l
+        case .indexed(let n): let c = Palette.rgb(ofIndex: n); return OKLab(r: c.r, g: c.g, b: c.b).l
+        case .default: return nil
+        }
+    }
+
     static func compute(_ color: Color, colors: TerminalColors, basicColors: Int) -> Int32 {
         switch (color, colors) {
         case (.default, _), (_, .monochrome):

@@ -298,8 +298,7 @@ public final class CursesBackend: TerminalBackend {
 
     /// The pair for a style's colours; nil when every pair is taken.
     private func pair(_ style: Style) -> Int32? {
-        let foreground = mapper.index(for: style.foreground)
-        let background = mapper.index(for: style.background)
+        let (foreground, background) = mapper.indices(for: style)
         if foreground == -1 && background == -1 { return 0 }
         let key = UInt64(UInt32(bitPattern: foreground)) << 32 | UInt64(UInt32(bitPattern: background))
         if let known = pairs[key] { return known }

@@ -21,9 +21,19 @@ public enum Palette {
         nearest(OKLab(r: r, g: g, b: b), among: extended)
     }
 
-    /// Nearest of the 16 ANSI colours (`count: 8` for the first eight only).
+    /// Nearest of the 16 ANSI colours (`count: 8` for the first eight only). A neutral
+    /// colour (a grey, a wood, a paper) keeps to the greys, and a tinted one to the hues
+    /// of its side of the wheel: nearest by distance alone turns mid greys and browns red,
+    /// which on a wall or a status bar reads as an error.
     public static func nearest16(r: UInt8, g: UInt8, b: UInt8, count: Int = 16) -> UInt8 {
-        nearest(OKLab(r: r, g: g, b: b), among: count >= 16 ? basic16 : basic8)
+        let target = OKLab(r: r, g: g, b: b)
+        let eight = count < 16
+        switch target.chroma {
+        case ..<0.06: return nearest(target, among: eight ? greys8 : greys16)
+        case ..<0.1 where target.a > 0: return nearest(target, among: eight ? warm8 : warm16)
+        case ..<0.1: return nearest(target, among: eight ? cool8 : cool16)
+        default: return nearest(target, among: eight ? basic8 : basic16)
+        }
     }
 
     /// The same answer by looking at every candidate (the tests hold the fast search to it).
@@ -51,6 +61,14 @@ public enum Palette {
     private static let extended = SortedPalette(indices: Array(16...255))
     private static let basic16 = SortedPalette(indices: Array(0..<16))
     private static let basic8 = SortedPalette(indices: Array(0..<8))
+    private static let greys8 = SortedPalette(indices: [0, 7])
+    private static let greys16 = SortedPalette(indices: [0, 7, 8, 15])
+    /// Browns and creams: the greys and yellow (brown on the Linux console).
+    private static let warm8 = SortedPalette(indices: [0, 3, 7])
+    private static let warm16 = SortedPalette(indices: [0, 3, 7, 8, 11, 15])
+    /// Slates and pale blues: the greys, green, blue and cyan.
+    private static let cool8 = SortedPalette(indices: [0, 2, 4, 6, 7])
+    private static let cool16 = SortedPalette(indices: [0, 2, 4, 6, 7, 8, 10, 12, 14, 15])
 
     private static func nearest(_ target: OKLab, among palette: SortedPalette) -> UInt8 {
         palette.nearest(to: target)
@@ -109,6 +127,9 @@ public struct OKLab: Sendable, Equatable {
         self.a = 1.9779984951 * l - 2.4285922050 * m + 0.4505937099 * s
         self.b = 0.0259040371 * l + 0.7827717662 * m - 0.8086757660 * s
     }
+
+    /// How coloured it is: 0 for a grey, about 0.2 and more for a saturated colour.
+    public var chroma: Double { (a * a + b * b).squareRoot() }
 
     public func distanceSquared(to other: OKLab) -> Double {
         let dl = l - other.l, da = a - other.a, db = b - other.b

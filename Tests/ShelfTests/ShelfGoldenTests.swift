@@ -33,6 +33,12 @@ import Terminal
         expectScreen(Self.screen(state), Self.shelf120x40)
     }
 
+    /// Seven publications: two rows of smaller covers, all on screen, rather than one row
+    /// of three above empty rows.
+    @Test func theShelfAt120By40UsesItsHeight() {
+        expectScreen(Self.screen(Fixture.shelf(of: Fixture.publications(7), width: 120, height: 40)), Self.shelf120x40Seven)
+    }
+
     @Test func aStoreWithItsTiles() {
         expectScreen(Self.screen(Fixture.store(width: 120, height: 40)), Self.store120x40)
     }
@@ -67,7 +73,8 @@ import Terminal
         "",
         "",
         "",
-        " ←↓↑→ move  Enter open  d download  / filter  n next new  r refresh  ? help  q…",
+        // Too narrow for every hint: "n next new" goes, help and quit stay whole.
+        " ←↓↑→ move  Enter open  d download  / filter  r refresh  ? help  q quit",
     ]
 
     static let shelf120x40: [String] = [
@@ -113,6 +120,49 @@ import Terminal
         " ←↓↑→ move  Enter open  d download  / filter  n next new  r refresh  ? help  q quit",
     ]
 
+    static let shelf120x40Seven: [String] = [
+        " NEWSSTAND                                                                                               7 publications",
+        "",
+        "              111111111111111111      222222222222222222      333333333333333333      444444444444444444",
+        "              111111111111111111▌     222222222222222222▌     333333333333333333▌     444444444444444444▌",
+        "              111111111111111111▌     222222222222222222▌     333333333333333333▌     444444444444444444▌",
+        "              111111111111111111▌     222222222222222222▌     333333333333333333▌     444444444444444444▌",
+        "              111111111111111111▌     222222222222222222▌     333333333333333333▌     444444444444444444▌",
+        "              111111111111111111▌     222222222222222222▌     333333333333333333▌     444444444444444444▌",
+        "            ▶ 111111111111111111▌     222222222222222222▌     333333333333333333▌     444444444444444444▌",
+        "              111111111111111111▌     222222222222222222▌     333333333333333333▌     444444444444444444▌",
+        "              111111111111111111▌     222222222222222222▌     333333333333333333▌     444444444444444444▌",
+        "              111111111111111111▌     222222222222222222▌     333333333333333333▌     444444444444444444▌",
+        "              111111111111111111▌     222222222222222222▌     333333333333333333▌     444444444444444444▌",
+        "              111111111111111111▌     222222222222222222▌     333333333333333333▌     444444444444444444▌",
+        "              111111111111111111▌     222222222222222222▌     333333333333333333▌     444444444444444444▌",
+        "▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀",
+        "▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀",
+        "                Publication 1           Publication 2           Publication 3           Publication 4",
+        "                   1 issue                 2 issues                3 issues                4 issues",
+        "              555555555555555555      666666666666666666      777777777777777777",
+        "              555555555555555555▌     666666666666666666▌     777777777777777777▌",
+        "              555555555555555555▌     666666666666666666▌     777777777777777777▌",
+        "              555555555555555555▌     666666666666666666▌     777777777777777777▌",
+        "              555555555555555555▌     666666666666666666▌     777777777777777777▌",
+        "              555555555555555555▌     666666666666666666▌     777777777777777777▌",
+        "              555555555555555555▌     666666666666666666▌     777777777777777777▌",
+        "              555555555555555555▌     666666666666666666▌     777777777777777777▌",
+        "              555555555555555555▌     666666666666666666▌     777777777777777777▌",
+        "              555555555555555555▌     666666666666666666▌     777777777777777777▌",
+        "              555555555555555555▌     666666666666666666▌     777777777777777777▌",
+        "              555555555555555555▌     666666666666666666▌     777777777777777777▌",
+        "              555555555555555555▌     666666666666666666▌     777777777777777777▌",
+        "▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀",
+        "▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀",
+        "                Publication 5           Publication 6           Publication 7",
+        "                   5 issues                6 issues                7 issues",
+        "",
+        "",
+        "",
+        " ←↓↑→ move  Enter open  d download  / filter  n next new  r refresh  ? help  q quit",
+    ]
+
     static let store120x40: [String] = [
         " Tidewater                                                                                                     4 issues",
         "▐",
@@ -153,7 +203,8 @@ import Terminal
         "",
         "",
         "",
-        " ↑↓ move  Enter tap  d download  x remove  p pin  / filter  n next new  ? help  q back",
+        // What Enter does to the selected issue, in plain words.
+        " ↑↓ move  Enter download  d download  x remove  p pin  / filter  n next new  ? help  q back",
     ]
 
     static let help80x24: [String] = [
@@ -162,9 +213,9 @@ import Terminal
         "    ←↓↑→ hjkl              move (in the reader: ← → article, ↑ ↓ line)",
         "    PgUp/PgDn b/Space      page up, down",
         "    Home/End gG            first, last (in the reader: start, end)",
-        "    Enter                  tap: open, download or read (or click)",
+        "    Enter                  open, download or read (or click)",
         "    d                      download",
-        "    x                      remove downloaded content (asks first)",
+        "    x                      remove the content, or cancel its download (asks)",
         "    p                      pin / unpin: a pinned issue is never removed to save",
         "    rR                     refresh this / all publications",
         "    /                      filter by title (Enter keeps, Escape clears)",

@@ -49,10 +49,18 @@ enum ShelfStateFixture {
         ]
     }
 
+    /// "Publication 1" to "Publication N", the nth with n issues.
+    static func publications(_ count: Int) -> [PublicationSummary] {
+        (1...count).map { n in
+            PublicationSummary(publication: publication(Int64(n), "Publication \(n)"), issueCount: n, unreadCount: 0,
+                               newestAvailable: nil, coverFile: nil, newestIssue: nil)
+        }
+    }
+
     /// The shelf as read, at a window size.
-    static func shelf(width: Int = 120, height: Int = 40) -> ShelfApp.State {
+    static func shelf(of summaries: [PublicationSummary] = summaries(), width: Int = 120, height: Int = 40) -> ShelfApp.State {
         var state = ShelfApp.State(width: width, height: height)
-        _ = ShelfApp.update(&state, .libraryRead(ShelfApp.LibraryRead(summaries: summaries(), pendingDownloads: [])))
+        _ = ShelfApp.update(&state, .libraryRead(ShelfApp.LibraryRead(summaries: summaries, pendingDownloads: [])))
         return state
     }
 

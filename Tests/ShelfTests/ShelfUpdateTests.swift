@@ -108,7 +108,7 @@ import Terminal
 
     @Test func aClickSelectsACoverAndASecondOpensItsStore() {
         var state = Fixture.shelf()
-        let layout = ShelfScreen.layout(width: state.width, height: state.height)
+        let layout = ShelfScreen.layout(for: state)
         let courierX = ShelfScreen.coverX(slot: 1, layout) + 1
         #expect(ShelfApp.update(&state, .mouse(.left, x: courierX, y: 3)) == [])
         #expect(state.shelfSelection == 1)

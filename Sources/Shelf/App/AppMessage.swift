@@ -18,6 +18,8 @@ extension ShelfApp {
         case coverReady
         case refreshed(added: Int, failures: [String])
         case effectFailed(String)
+        /// The user's `x` … `y` stopped this issue's download.
+        case downloadCancelled(Issue)
         /// The user's `x` … `y` removed this issue's content.
         case contentRemoved(Issue)
         /// A push alert no shelf has shown yet.
@@ -53,6 +55,8 @@ extension ShelfApp {
         /// Marks the issue opened (unless the library is read-only) and checks its content is there.
         case markOpened(Issue)
         case evictContent(issueID: Int64)
+        /// Stops a queued or running download: its bytes go, the issue is not downloaded again.
+        case cancelDownload(issueID: Int64)
         /// Refreshes these publications' feeds (one, or all of them).
         case refresh([Publication])
         case saveReadingPlace(issueID: Int64, Locator)

@@ -32,8 +32,12 @@ extension ShelfApp {
 
         var status: String?
         var statusIsError = false
+        /// What the status line is about while it lasts: it clears when that ends.
+        var statusCause: StatusCause?
         /// `x` asked whether to remove this issue's content; the next key answers.
         var confirmRemoval: Int64?
+        /// `x` asked whether to cancel this issue's download; the next key answers.
+        var confirmCancel: Issue?
         /// `/`: only titles containing this are shown (case-insensitive).
         var filter = ""
         var editingFilter = false
@@ -63,10 +67,18 @@ extension ShelfApp {
 
         var isTooSmall: Bool { width < ShelfApp.minimumSize.width || height < ShelfApp.minimumSize.height }
 
-        mutating func setStatus(_ text: String?, error: Bool = false) {
+        /// A new status line; `cause` is what ends it (nil: it stays until the next one).
+        mutating func setStatus(_ text: String?, error: Bool = false, cause: StatusCause? = nil) {
             status = text.map { Sanitizer.clean($0) }
             statusIsError = error
+            statusCause = cause
         }
+    }
+
+    /// Work in progress a status line reports, so the line goes when the work is done.
+    enum StatusCause: Equatable {
+        /// "Downloading …": over once the library shows the issue downloaded, or the download ended.
+        case download(issueID: Int64)
     }
 
     static let minimumSize = (width: 40, height: 12)

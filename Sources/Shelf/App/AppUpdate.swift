@@ -51,6 +51,9 @@ extension ShelfApp {
         case .effectFailed(let text):
             state.setStatus(text, error: true)
             return [.readLibrary]
+        case .downloadCancelled(let issue):
+            state.setStatus("Cancelled the download of “\(issue.title)”.")
+            return [.readLibrary]
         case .contentRemoved(let issue):
             state.setStatus("Removed the content of “\(issue.title)”; tap to download it again.")
             return [.readLibrary]
@@ -77,11 +80,18 @@ extension ShelfApp {
         if key == .control("c") { state.quit = true; return [] }
         if key == .control("z") { return [.suspend] }
         if state.editingFilter { editFilter(&state, key); return [] }
+        let yes = key == .character("y") || key == .character("Y")
         if let id = state.confirmRemoval {
             state.confirmRemoval = nil
-            if key == .character("y") || key == .character("Y") { return [.evictContent(issueID: id)] }
+            if yes { return [.evictContent(issueID: id)] }
             state.setStatus("Kept.")
             return []
+        }
+        if let issue = state.confirmCancel {
+            state.confirmCancel = nil
+            guard yes, let id = issue.id else { state.setStatus("The download goes on."); return [] }
+            state.setStatus("Cancelling the download of “\(issue.title)”…")
+            return [.cancelDownload(issueID: id)]
         }
         switch state.screen {
         case .shelf, .store:
@@ -257,8 +267,19 @@ extension ShelfApp {
             state.allTiles = []
         }
         if let error = read.error { state.setStatus("library: \(error)", error: true) }
+        endFinishedStatus(read, in: &state)
         applyFilter(&state)
         return effects
+    }
+
+    /// "Downloading …" goes once the read shows the issue downloaded, or its download over
+    /// (a failure says so itself, in its own status).
+    private static func endFinishedStatus(_ read: LibraryRead, in state: inout State) {
+        guard case .download(let id) = state.statusCause else { return }
+        let shown = (read.store?.tiles.map(\.issue) ?? []) + (read.summaries?.compactMap(\.newestIssue) ?? [])
+        if read.finishedDownloads.contains(where: { $0.id == id }) || shown.contains(where: { $0.id == id && $0.status == .available }) {
+            state.setStatus(nil)
+        }
     }
 
     /// Failures of work done elsewhere (the agent's downloads and feed polls, another

@@ -53,39 +53,78 @@ enum Chrome {
             if statusIsError { style.foreground = theme.error.foreground; style.attributes.insert(.bold) }
             canvas.put(" " + DisplayWidth.truncate(status, to: max(1, state.width - 3 - DisplayWidth.of(right))), x: 0, y: statusY, style: style)
         }
-        let hints = hintText(state)
+        let hints = fit(hints(state), width: state.width - 2)
         canvas.fill(Rect(x: 0, y: state.height - 1, width: state.width, height: 1), with: Cell(glyph: " ", style: theme.hintBar))
-        canvas.put(" " + DisplayWidth.truncate(hints, to: state.width - 2), x: 0, y: state.height - 1, style: theme.hintBar, limit: state.width)
+        canvas.put(" " + hints, x: 0, y: state.height - 1, style: theme.hintBar, limit: state.width)
     }
 
-    /// The bottom bar: the first key of the commonest actions, as bound.
-    static func hintText(_ state: ShelfApp.State) -> String {
-        let keys = state.keyBindings
-        func hint(_ actions: [Action], _ text: String) -> String? {
-            let label = keys.label(actions, all: false)
-            return label.isEmpty ? nil : label + " " + text
+    /// One hint of the bottom bar and how much it matters: when the bar is too narrow the
+    /// least important go first, so help and leaving always show.
+    struct Hint: Equatable {
+        var text: String
+        var rank: Int
+
+        static let essential = 100
+
+        /// The reader's own bar, in its order: help and leaving are essential, then the
+        /// earlier a hint comes the more it matters.
+        static func ranked(_ hints: String) -> [Hint] {
+            let items = hints.components(separatedBy: "  ").filter { !$0.isEmpty }
+            return items.enumerated().map { index, text in
+                let leaves = [" help", " back", " quit", " cancel"].contains { text.hasSuffix($0) }
+                return Hint(text: text, rank: leaves ? essential : items.count - index)
+            }
         }
+    }
+
+    /// The hints that fit in `width`, in their order, dropping the least important first
+    /// (of equal ones, the later); cut only if the essential ones alone do not fit.
+    static func fit(_ hints: [Hint], width: Int) -> String {
+        var kept = hints
+        func text() -> String { kept.map(\.text).joined(separator: "  ") }
+        while DisplayWidth.of(text()) > width,
+              let drop = kept.indices.filter({ kept[$0].rank < Hint.essential }).min(by: { (kept[$0].rank, -$0) < (kept[$1].rank, -$1) }) {
+            kept.remove(at: drop)
+        }
+        return DisplayWidth.truncate(text(), to: max(1, width))
+    }
+
+    /// The bottom bar: the first key of the commonest actions, as bound, with what each
+    /// does in plain words (what Enter does follows the selected issue).
+    static func hints(_ state: ShelfApp.State) -> [Hint] {
+        let keys = state.keyBindings
+        func hint(_ actions: [Action], _ text: String, _ rank: Int) -> Hint? {
+            let label = keys.label(actions, all: false)
+            return label.isEmpty ? nil : Hint(text: label + " " + text, rank: rank)
+        }
+        let essential = Hint.essential
         let move = [Action.moveLeft, .down, .up, .moveRight]
-        let items: [String?]
+        let items: [Hint?]
         switch state.screen {
         case .shelf:
-            items = [hint(move, "move"), hint([.tap], "open"), hint([.download], "download"), hint([.filter], "filter"),
-                     hint([.nextNew], "next new"), hint([.refresh], "refresh"), hint([.help], "help"), hint([.back], "quit")]
+            items = [hint(move, "move", 7), hint([.tap], "open", 8), hint([.download], "download", 5), hint([.filter], "filter", 3),
+                     hint([.nextNew], "next new", 2), hint([.refresh], "refresh", 4), hint([.help], "help", essential),
+                     hint([.back], "quit", essential)]
         case .store:
-            items = [hint([.up, .down], "move"), hint([.tap], "tap"), hint([.download], "download"), hint([.remove], "remove"), hint([.pin], "pin"),
-                     hint([.filter], "filter"), hint([.nextNew], "next new"), hint([.help], "help"), hint([.back], "back")]
+            let issue = state.selectedTile?.issue
+            let enter = issue?.status == .available ? "read" : "download"
+            let x = issue?.status == .downloading ? "cancel" : "remove"
+            items = [hint([.up, .down], "move", 7), hint([.tap], enter, 8), hint([.download], "download", 3), hint([.remove], x, 6),
+                     hint([.pin], "pin", 4), hint([.filter], "filter", 2), hint([.nextNew], "next new", 1),
+                     hint([.help], "help", essential), hint([.back], "back", essential)]
         case .reader:
             // Comics, the contents list and the search prompt have the reader's own hints.
-            guard let reader = state.reader else { return "" }
+            guard let reader = state.reader else { return [] }
             guard let ownHints = reader.ownHints else {
-                items = [hint([.up, .down], "scroll"), hint([.pageDown], "page"), hint([.moveLeft, .moveRight], "article"),
-                         "t contents", "/ search", "n/N match", "+/- width", hint([.help], "help"), hint([.back], "back")]
+                items = [hint([.up, .down], "scroll", 7), hint([.pageDown], "page", 8), hint([.moveLeft, .moveRight], "article", 6),
+                         Hint(text: "t contents", rank: 5), Hint(text: "/ search", rank: 4), Hint(text: "n/N match", rank: 2),
+                         Hint(text: "+/- width", rank: 1), hint([.help], "help", essential), hint([.back], "back", essential)]
                 break
             }
-            return ownHints
+            return Hint.ranked(ownHints)
         case .help:
-            items = ["any key to close"]
+            items = [Hint(text: "any key to close", rank: essential)]
         }
-        return items.compactMap { $0 }.joined(separator: "  ")
+        return items.compactMap { $0 }
     }
 }

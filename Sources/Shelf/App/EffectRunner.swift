@@ -66,6 +66,10 @@ final class EffectRunner {
                 guard let issue = try library.issue(id: id) else { return }
                 try library.evictContent(of: issue, toSaveSpace: false)
                 box.post(.contentRemoved(issue))
+            case .cancelDownload(let id):
+                guard let issue = try library.issue(id: id) else { return }
+                try cancelDownload(issue)
+                box.post(.downloadCancelled(issue))
             case .saveTextWidth(let width):
                 try library.setReaderTextWidth(width)
             case .saveReadingPlace(let id, let locator):
@@ -80,6 +84,12 @@ final class EffectRunner {
         } catch {
             box.post(.effectFailed("\(error)"))
         }
+    }
+
+    /// The library's cancel: its queued and running downloads and their bytes go, the
+    /// issue is not downloaded again.
+    private func cancelDownload(_ issue: Issue) throws {
+        try library.cancelDownload(issue)
     }
 
     /// Being the issue read first keeps the agent's eviction away from it; then make sure

@@ -15,18 +15,37 @@ enum ShelfScreen {
         var left: Int
     }
 
-    /// Cover size from the window: as large as fits, 2:3 boxes of square half-block pixels.
-    static func layout(width: Int, height: Int) -> Layout {
-        let available = max(1, height - 3)
-        let byHeight = max(6, (available - 4) * 4 / 3)
-        let byWidth = max(6, min(26, (width - 4) / 4 - 4))
-        let columns = min(byHeight, byWidth)
-        let rows = max(4, columns * 3 / 4)
-        let slot = columns + 6
-        let perRow = max(1, (width - 2) / slot)
-        let used = perRow * slot
-        return Layout(coverColumns: columns, coverRows: rows, slotWidth: slot, perRow: perRow,
+    /// Covers are never wider than this (a 40×30 box): past it a window shows more of them.
+    static let largestCover = 40
+    /// More rows of shelves are not worth covers narrower than this.
+    static let smallestComfortableCover = 16
+
+    /// Cover size from the window and how many publications stand on the shelf: 2:3 boxes
+    /// of square half-block pixels, as large as fits while every publication is on screen
+    /// (more rows of smaller covers, down to a comfortable size), up to `largestCover`.
+    /// The covers in use stand in the middle of the window.
+    static func layout(width: Int, height: Int, count: Int) -> Layout {
+        let shelfHeight = max(1, height - 4)        // below the title bar and its gap, above the status and hints
+        let byWidth = max(6, min(largestCover, (width - 4) / 4 - 4))
+        func columns(shelves: Int) -> Int { max(6, min(byWidth, (shelfHeight / shelves - 4) * 4 / 3)) }
+        func perRow(_ columns: Int) -> Int { max(1, (width - 2) / (columns + 6)) }
+        var shelves = 1
+        while shelves * perRow(columns(shelves: shelves)) < count,
+              columns(shelves: shelves + 1) >= smallestComfortableCover,
+              perRow(columns(shelves: shelves + 1)) * (shelves + 1) > perRow(columns(shelves: shelves)) * shelves {
+            shelves += 1
+        }
+        let coverColumns = columns(shelves: shelves)
+        let rows = max(4, coverColumns * 3 / 4)
+        let slot = coverColumns + 6
+        let slots = perRow(coverColumns)
+        let used = min(slots, max(1, count)) * slot
+        return Layout(coverColumns: coverColumns, coverRows: rows, slotWidth: slot, perRow: slots,
                       unitHeight: rows + 4, left: max(1, (width - used) / 2))
+    }
+
+    static func layout(for state: ShelfApp.State) -> Layout {
+        layout(width: state.width, height: state.height, count: state.summaries.count)
     }
 
     /// One row of covers on screen: its index among all rows and its top line.
@@ -53,7 +72,7 @@ enum ShelfScreen {
 
     /// The publication whose cover or title is at a cell, as drawn.
     static func publication(at x: Int, _ y: Int, in state: ShelfApp.State) -> Int? {
-        let layout = layout(width: state.width, height: state.height)
+        let layout = layout(for: state)
         for row in visibleRows(state, layout) {
             for slot in 0..<layout.perRow {
                 let index = row.row * layout.perRow + slot
@@ -74,7 +93,7 @@ enum ShelfScreen {
 
     static func perform(_ action: Action, key: Key, on state: inout ShelfApp.State) -> [ShelfApp.Effect] {
         // Up and down move by a row of covers.
-        let columns = layout(width: state.width, height: state.height).perRow
+        let columns = layout(for: state).perRow
         switch action {
         case .moveLeft: move(&state, by: -1)
         case .moveRight: move(&state, by: 1)
@@ -108,7 +127,7 @@ enum ShelfScreen {
             canvas.put(message, x: max(0, (state.width - DisplayWidth.of(message)) / 2), y: state.height / 2, style: theme.dimText)
             return
         }
-        let layout = layout(width: state.width, height: state.height)
+        let layout = layout(for: state)
         for row in visibleRows(state, layout) {
             let boardY = row.y + layout.coverRows
             // The shelf board the covers stand on, and its front edge.

@@ -61,9 +61,14 @@ enum StoreScreen {
         case .tap: return tapSelected(&state, allowRead: true)
         case .download: return tapSelected(&state, allowRead: false)
         case .remove:
-            if let tile = state.selectedTile, tile.issue.status == .available, let id = tile.issue.id {
+            guard let issue = state.selectedTile?.issue, let id = issue.id else { break }
+            if issue.status == .available {
                 state.confirmRemoval = id
-                state.setStatus("Remove the downloaded content of “\(tile.issue.title)”? (y/n)")
+                state.setStatus("Remove the downloaded content of “\(issue.title)”? (y/n)")
+            } else if issue.status == .downloading {
+                // The same key stops what is coming: removing something that is not there yet.
+                state.confirmCancel = issue
+                state.setStatus("Cancel the download of “\(issue.title)”? (y/n)")
             }
         case .pin:
             if let issue = state.selectedTile?.issue, let id = issue.id {
@@ -98,7 +103,7 @@ enum StoreScreen {
             state.setStatus("“\(issue.title)” is downloading…")
         case .none:
             guard let id = issue.id else { return [] }
-            state.setStatus("Downloading “\(issue.title)”…")
+            state.setStatus("Downloading “\(issue.title)”…", cause: .download(issueID: id))
             return [.enqueue(issueID: id), .startAgent]
         }
         return []
@@ -157,6 +162,9 @@ enum StoreScreen {
         case .failed(let reason):
             canvas.put("FAILED: " + DisplayWidth.truncate(Sanitizer.clean(reason), to: max(1, screenWidth - x - 10)), x: x, y: y, style: theme.error)
             canvas.put("TAP TO TRY AGAIN", x: x, y: y + 1, style: theme.title)
+        case .retrying(let why):
+            // One line: the bar would sit at 0 B for as long as the retries take.
+            canvas.put("Retrying: " + DisplayWidth.truncate(Sanitizer.clean(why), to: max(1, screenWidth - x - 12)), x: x, y: y, style: theme.dimText)
         case .progress(let fraction, let bytes, let speed):
             let barWidth = max(10, min(30, width - 12))
             let filled = Int((fraction ?? 0) * Double(barWidth))
