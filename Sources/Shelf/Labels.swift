@@ -49,11 +49,11 @@ enum IssueLabel: Equatable {
 }
 
 extension AssetDownload {
-    /// Why a download still under way is being tried again: the error of the attempt that
-    /// failed, while the agent goes on trying (nil on a first attempt that has not failed).
+    /// While the agent waits to try a download again: "retrying (2 of 6) — connection
+    /// refused", as the library words it (nil once bytes flow again).
     var retryingBecause: String? {
-        guard state == .active || state == .queued, attempts > 0, let lastError else { return nil }
-        return lastError
+        guard state == .active || state == .queued else { return nil }
+        return retry?.description
     }
 }
 

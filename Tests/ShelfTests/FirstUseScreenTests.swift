@@ -156,17 +156,22 @@ import TextLayout
         var download = AssetDownload(id: 1, identifier: "a", issueId: 11, url: "https://unreachable.invalid/x.zip", headers: "{}",
                                      userInfo: "{}", kind: .archive, state: .active, bytesWritten: 0, bytesExpected: nil,
                                      bytesPerSecond: nil, etag: nil, lastModified: nil, attempts: 2,
-                                     lastError: "cannot resolve host unreachable.invalid", createdAt: Fixture.lastIssueDate, finishedAt: nil)
-        #expect(IssueLabel(IssueTile(issue: issue, download: download)) == .retrying("cannot resolve host unreachable.invalid"))
+                                     lastError: "cannot resolve unreachable.invalid", createdAt: Fixture.lastIssueDate, finishedAt: nil)
+        download.retryAttempt = 2
+        download.retryAttempts = 6
+        download.retryReason = "cannot resolve host"
+        #expect(IssueLabel(IssueTile(issue: issue, download: download)) == .retrying("retrying (2 of 6) — cannot resolve host"))
         var state = Fixture.shelf()
         _ = ShelfApp.update(&state, .key(.enter))
         _ = ShelfApp.update(&state, .libraryRead(ShelfApp.LibraryRead(store: (1, [IssueTile(issue: issue, download: download)]))))
         let text = Self.screen(state).text
-        #expect(text.contains("Retrying: cannot resolve host unreachable.invalid"))
+        #expect(text.contains("retrying (2 of 6) — cannot resolve host"))
         #expect(!text.contains("░"))
-        // A first attempt with no error yet is still a progress bar.
+        // Bytes flowing again (the library clears the retry): a progress bar.
         download.attempts = 1
         download.lastError = nil
+        download.retryAttempt = nil
+        download.retryAttempts = nil
         #expect(IssueLabel(IssueTile(issue: issue, download: download)) == .progress(fraction: nil, bytes: 0, bytesPerSecond: nil))
     }
 

@@ -68,7 +68,7 @@ final class EffectRunner {
                 box.post(.contentRemoved(issue))
             case .cancelDownload(let id):
                 guard let issue = try library.issue(id: id) else { return }
-                try cancelDownload(issue)
+                try library.cancelDownload(issue)
                 box.post(.downloadCancelled(issue))
             case .saveTextWidth(let width):
                 try library.setReaderTextWidth(width)
@@ -84,12 +84,6 @@ final class EffectRunner {
         } catch {
             box.post(.effectFailed("\(error)"))
         }
-    }
-
-    /// The library's cancel: its queued and running downloads and their bytes go, the
-    /// issue is not downloaded again.
-    private func cancelDownload(_ issue: Issue) throws {
-        try library.cancelDownload(issue)
     }
 
     /// Being the issue read first keeps the agent's eviction away from it; then make sure

@@ -164,7 +164,7 @@ enum StoreScreen {
             canvas.put("TAP TO TRY AGAIN", x: x, y: y + 1, style: theme.title)
         case .retrying(let why):
             // One line: the bar would sit at 0 B for as long as the retries take.
-            canvas.put("Retrying: " + DisplayWidth.truncate(Sanitizer.clean(why), to: max(1, screenWidth - x - 12)), x: x, y: y, style: theme.dimText)
+            canvas.put(DisplayWidth.truncate(Sanitizer.clean(why), to: max(1, screenWidth - x - 2)), x: x, y: y, style: theme.dimText)
         case .progress(let fraction, let bytes, let speed):
             let barWidth = max(10, min(30, width - 12))
             let filled = Int((fraction ?? 0) * Double(barWidth))
