@@ -8,7 +8,7 @@ struct Newsstand: ParsableCommand {
         abstract: "A terminal newsstand: subscribe to periodicals, see their covers, read offline.",
         subcommands: [
             ShelfCommand.self, Subscribe.self, Unsubscribe.self, Refresh.self, Issues.self, Download.self,
-            Read.self, Remove.self, CacheCommand.self, AgentCommand.self, Push.self, Inspect.self, Render.self,
+            Read.self, Remove.self, Cancel.self, CacheCommand.self, AgentCommand.self, Push.self, Inspect.self, Render.self,
         ],
         defaultSubcommand: ShelfCommand.self
     )

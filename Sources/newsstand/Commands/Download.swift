@@ -34,6 +34,7 @@ struct Download: ParsableCommand {
                 return
             case .none:
                 display.finish(nil)
+                if download?.state == .cancelled { throw CommandFailure("\(current.name): the download was cancelled") }
                 throw CommandFailure("\(current.name): \(current.lastError ?? download?.lastError ?? "download failed")")
             case .downloading:
                 display.show(name: current.name, download: download)

@@ -30,6 +30,8 @@ final class ProgressDisplay {
         var parts: [String] = []
         if download?.waitingForSpace != nil, let reason = download?.lastError {
             parts.append(reason)                  // a full disk: the download waits for room
+        } else if let retry = download?.retry {
+            parts.append(retry.description)       // "retrying (2 of 6) — cannot resolve host"
         } else if let fraction {
             let width = 24
             let filled = Int(fraction * Double(width))
