@@ -180,6 +180,7 @@ extension ShelfHarness {
         let h = try ShelfHarness.reading(try DetailsFixture.annotatedMagazine(), name: "links-1", width: 100, height: 30)
         var screen = h.settle()
         #expect(!screen.text.contains("footnoteword"))
+        #expect(screen.row(screen.height - 2).contains("Tab chooses one of 2 links on screen"), "links are discoverable")
         screen = h.key(.tab)
         #expect(screen.text.contains("Enter follow"), "the hint bar says what Enter does:\n\(screen.text)")
         screen = h.key(.enter)

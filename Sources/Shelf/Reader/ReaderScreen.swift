@@ -171,7 +171,7 @@ final class ReaderScreen {
     /// The prompt or a note on the left, the progress through the issue on the right.
     var statusLine: (text: String?, isError: Bool, right: String) {
         let percent = Int((pager.progress * 100).rounded(.down))
-        let text: String? = mode == .searchPrompt ? "/" + prompt + "▏" : note?.text
+        let text: String? = mode == .searchPrompt ? "/" + prompt + "▏" : note?.text ?? (mode == .reading ? pager.idleNote : nil)
         return (text, note?.isError ?? false, "read \(percent)% ")
     }
 

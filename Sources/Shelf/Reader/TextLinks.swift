@@ -27,6 +27,13 @@ extension TextPager {
         return places
     }
 
+    /// Says how to reach the links on screen, until one is chosen.
+    var idleNote: String? {
+        guard chosenLink == nil else { return nil }
+        let count = linksOnScreen.count
+        return count == 0 ? nil : count == 1 ? "Tab chooses the link on screen" : "Tab chooses one of \(count) links on screen"
+    }
+
     mutating func chooseLink(forward: Bool) -> ReaderNote {
         let links = linksOnScreen
         guard !links.isEmpty else {
