@@ -175,6 +175,23 @@ extension ShelfHarness {
     }
 }
 
+@Suite(.serialized) struct ReaderPictureHeightTests {
+    @Test func aDrawnPictureTakesTheRowsItNeedsAndTheTextFollowsIt() throws {
+        var files = ReaderFixture.magazine()
+        files["OEBPS/ch1.xhtml"] = ReaderFixture.chapter(title: "Banner", body: """
+            <h1>Harbour News</h1><p><img src="banner.png" alt="A wide banner"/></p><p>afterbanner comes next.</p>
+            """)
+        files["OEBPS/banner.png"] = try DetailsFixture.png(ReaderFixture.green, width: 200, height: 40)
+        let h = try ShelfHarness.reading(files, name: "banner-1", width: 100, height: 60)
+        let screen = h.waitFor { !$0.cells(near: ReaderFixture.green).isEmpty && $0.text.contains("afterbanner") }
+        let lastPictureRow = try #require(screen.cells(near: ReaderFixture.green).map(\.y).max())
+        let rows = screen.text.components(separatedBy: "\n")
+        let after = try #require(rows.firstIndex { $0.contains("afterbanner") })
+        #expect(after - lastPictureRow <= 2, "no empty rows under a wide picture:\n\(screen.text)")
+        #expect(Set(screen.cells(near: ReaderFixture.green).map(\.x)).count >= 70, "drawn as wide as the column:\n\(screen.text)")
+    }
+}
+
 @Suite(.serialized) struct ReaderLinkTests {
     @Test func tabChoosesALinkEnterFollowsItAndBackspaceComesBack() throws {
         let h = try ShelfHarness.reading(try DetailsFixture.annotatedMagazine(), name: "links-1", width: 100, height: 30)

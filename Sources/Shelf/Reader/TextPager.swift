@@ -1,6 +1,7 @@
 import Foundation
 import IssueArchive
 import NewsstandKit
+import Pictures
 import Terminal
 import TextLayout
 
@@ -45,6 +46,12 @@ struct TextPager: ReaderPager {
     /// Pictures of this article that cannot be drawn (missing, undecodable), by source as
     /// written: they are laid out as their descriptions.
     var undrawable: Set<String> = []
+    /// Pictures of this article as drawn at the column width `drawnPicturesWidth`: the box
+    /// each was fitted into first, and the size it took there. Laid out again at that size,
+    /// a wide picture takes the rows it needs rather than the rows guessed for it, and is
+    /// still drawn from the same box (the renderer gives a shorter box another picture).
+    var drawnPictures: [String: (box: CellSize, size: TextLayout.PixelSize)] = [:]
+    var drawnPicturesWidth = 0
     /// The link chosen with Tab, on screen (`TextLinks.swift`).
     var chosenLink: LinkPlace?
     /// Where following links started from, the latest last: Backspace goes back to it.
@@ -246,9 +253,11 @@ struct TextPager: ReaderPager {
     mutating func settle() {
         guard var text = prepareText() else { return }
         text.ensureLines(top + visibleRows + 1)
-        // Pictures found undrawable on screen give way to their descriptions, until none is left.
-        while case let lost = undrawablePictures(in: text), !lost.isEmpty {
-            undrawable.formUnion(lost)
+        // Pictures found undrawable on screen give way to their descriptions, and drawn ones
+        // take the rows they need, until nothing on screen changes.
+        while case let found = picturesToLayOutAgain(in: text), !found.lost.isEmpty || !found.drawn.isEmpty {
+            undrawable.formUnion(found.lost)
+            drawnPictures.merge(found.drawn) { old, _ in old }
             let atEnd = top > 0 && text.isComplete && top + visibleRows >= text.lines.count
             guard let fresh = relayout(at: topAnchor) else { return }
             text = fresh
@@ -263,16 +272,25 @@ struct TextPager: ReaderPager {
         if query != nil { _ = currentMatches() }
     }
 
-    /// Pictures on screen that cannot be drawn: their file is missing or the painter failed.
-    private func undrawablePictures(in text: ArticleText) -> Set<String> {
+    /// Pictures on screen to lay out again: those that cannot be drawn (the file is missing
+    /// or the painter failed), and drawn ones at least two rows shorter than the rows kept
+    /// for them, with their size as drawn (a cell is two pixels tall in the layout's terms).
+    private func picturesToLayOutAgain(in text: ArticleText)
+        -> (lost: Set<String>, drawn: [String: (box: CellSize, size: TextLayout.PixelSize)]) {
         var lost: Set<String> = []
+        var drawn: [String: (box: CellSize, size: TextLayout.PixelSize)] = [:]
         for line in text.lines[min(top, text.lines.count)..<min(text.lines.count, top + visibleRows)] {
             guard case .image(let source, _, let rows, _) = line.kind, !undrawable.contains(source) else { continue }
             guard let file = imageFile(source) else { lost.insert(source); continue }
-            let box = pictureBox(of: line, rows: rows, width: text.width)
-            if case .failed = painter.state(of: .file(file), fittedIn: box) { lost.insert(source) }
+            let box = pictureBox(of: line, width: text.width)
+            switch painter.state(of: .file(file), fittedIn: box) {
+            case .failed: lost.insert(source)
+            case .ready(let size) where size.rows + 2 <= rows && drawnPictures[source] == nil:
+                drawn[source] = (box, TextLayout.PixelSize(width: max(1, size.columns), height: max(1, size.rows) * 2))
+            default: break
+            }
         }
-        return lost
+        return (lost, drawn)
     }
 
     /// Lays the article out again (pictures became descriptions, a link led back), with
@@ -292,6 +310,7 @@ struct TextPager: ReaderPager {
         document = nil
         keptAnchor = nil
         undrawable = []
+        drawnPictures = [:]
         pending = nil
         firstPartShare = 1
         text = nil
@@ -324,6 +343,7 @@ struct TextPager: ReaderPager {
         firstPartShare = 1
         loadError = nil
         undrawable = []
+        drawnPictures = [:]
         chosenLink = nil
         document = laidOut.document
         text = laidOut
@@ -360,7 +380,9 @@ struct TextPager: ReaderPager {
         let column = columnWidth
         if let text, text.width == column { return text }
         let place = topAnchor
-        let fresh = ArticleText(document: document.describingPictures(undrawable), width: column)
+        if column != drawnPicturesWidth { (drawnPictures, drawnPicturesWidth) = ([:], column) }
+        let fresh = ArticleText(document: document.describingPictures(undrawable), width: column,
+                                pictureSizes: drawnPictures.mapValues(\.size))
         text = fresh
         chosenLink = nil
         if let place {

@@ -31,8 +31,8 @@ extension TextPager {
             }
         case .rule:
             canvas.put(String(repeating: "─", count: width / 3), x: x + width / 3, y: y, style: theme.readerQuote)
-        case .image(let source, let alt, let rows, let row):
-            drawImageRow(source: source, alt: alt, box: pictureBox(of: line, rows: rows, width: width), row: row,
+        case .image(let source, let alt, _, let row):
+            drawImageRow(source: source, alt: alt, box: pictureBox(of: line, width: width), row: row,
                          x: x + line.indent, y: y, labelled: row == 0 || topOfScreen, into: &canvas)
         }
     }
@@ -73,9 +73,11 @@ extension TextPager {
                           layout: PictureLayout(size: box, row: row, behind: paper))
     }
 
-    /// The cells a picture's line is fitted into: the text column after the line's indent.
-    func pictureBox(of line: LayoutLine, rows: Int, width: Int) -> CellSize {
-        CellSize(columns: width - line.indent, rows: rows)
+    /// The cells a picture's line is fitted into: the box it was first drawn in, else the
+    /// text column after the line's indent by the rows laid out for it.
+    func pictureBox(of line: LayoutLine, width: Int) -> CellSize {
+        guard case .image(let source, _, let rows, _) = line.kind else { return CellSize(columns: width - line.indent, rows: 1) }
+        return drawnPictures[source]?.box ?? CellSize(columns: width - line.indent, rows: rows)
     }
 
     /// An image link inside the current article, resolved inside the issue; nil if it
