@@ -4,7 +4,8 @@ import Foundation
 /// them, always ending up as a path relative to the content root, or nowhere.
 enum BookPath {
     /// Joins `href` (as written in `document`, percent-encoded, maybe with a fragment) onto the
-    /// folder of `document`. Returns nil for external links and for anything leaving the root.
+    /// folder of `document`, or onto the root when it starts with `/`. Returns nil for
+    /// external links and for anything leaving the root.
     static func resolve(_ href: String, from document: String) -> String? {
         let trimmed = href.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.isEmpty { return nil }
@@ -22,9 +23,11 @@ enum BookPath {
         if let query = reference.firstIndex(of: "?") { reference = reference[..<query] }
         let decoded = String(reference).removingPercentEncoding ?? String(reference)
         if decoded.isEmpty { return fragment.isEmpty ? nil : document + fragment }
-        if decoded.hasPrefix("/") { return nil }
+        // `//host/…` names another server; `/media/x.jpg` starts at the container's root.
+        if decoded.hasPrefix("//") { return nil }
         var parts = document.split(separator: "/").map(String.init)
         if !parts.isEmpty { parts.removeLast() }
+        if decoded.hasPrefix("/") { parts = [] }
         guard let joined = normalize(parts + decoded.split(separator: "/", omittingEmptySubsequences: true).map(String.init)) else {
             return nil
         }
@@ -51,5 +54,13 @@ enum BookPath {
     static func withoutFragment(_ path: String) -> String {
         if let hash = path.firstIndex(of: "#") { return String(path[..<hash]) }
         return path
+    }
+}
+
+extension IssueReader {
+    /// Where a link written in `document` leads inside the book: a root-relative path with
+    /// its `#fragment`, or nil for links to elsewhere (`https:`, `mailto:`, out of the root).
+    public static func bookPath(ofLink href: String, from document: String) -> String? {
+        BookPath.resolve(href, from: document)
     }
 }

@@ -103,9 +103,13 @@ final class ArticleText {
     /// Blocks laid out per step; enough for a screen of ordinary prose.
     static let chunk = 24
 
-    init(document: TextDocument, width: Int) {
+    /// Pictures' sizes as drawn, so each takes the rows it needs (see `LayoutOptions.imageSizes`).
+    let pictureSizes: [String: PixelSize]
+
+    init(document: TextDocument, width: Int, pictureSizes: [String: PixelSize] = [:]) {
         self.document = document
         self.width = width
+        self.pictureSizes = pictureSizes
     }
 
     var isComplete: Bool { laidOutBlocks >= document.blocks.count }
@@ -127,7 +131,7 @@ final class ArticleText {
 
     private func layoutMore(upTo end: Int) {
         let range = laidOutBlocks..<min(document.blocks.count, max(end, laidOutBlocks + 1))
-        lines += Layout.lines(for: document, blocks: range, options: LayoutOptions(width: width))
+        lines += Layout.lines(for: document, blocks: range, options: LayoutOptions(width: width, imageSizes: pictureSizes))
         laidOutBlocks = range.upperBound
         searchIndex = nil
     }

@@ -57,7 +57,7 @@ public final class ShelfApp {
         runner = EffectRunner(library: environment.library, startAgent: environment.startAgent, clock: environment.clock)
     }
 
-    /// Starts in the reader on an issue (`newsstand read ISSUE`); q leads to its store.
+    /// Starts in the reader on an issue (`newsstand read ISSUE`); the first q leaves the program.
     /// Before the first frame, so it waits for the issue to open.
     public func startReading(_ issue: Issue) {
         reload()

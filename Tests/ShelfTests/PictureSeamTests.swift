@@ -81,6 +81,20 @@ final class RecordingPainter: PicturePainter {
         #expect(!shelfPainter.isWaitingForCovers)
     }
 
+    @Test func aPageThatFailsSaysWhyOnceAndDoesNotKeepTheFrameWaiting() {
+        let painter = RecordingPainter(answer: .failed(reason: "corrupt JPEG: file is truncated"))
+        var (pager, shelfPainter) = Self.pager(pages: 2, painter: painter)
+        var canvas = Canvas(width: 80, height: 24)
+
+        shelfPainter.beginFrame()
+        pager.render(into: &canvas)
+
+        #expect(!shelfPainter.isWaitingForCovers)
+        #expect(canvas.text(row: 2).contains("This page cannot be shown: corrupt JPEG: file is truncated"))
+        #expect(!canvas.text.contains("Drawing the page…"))
+        #expect(pager.handle(.character(" ")) == nil && pager.index == 1, "the reader moves on")
+    }
+
     @Test func pagesFarBehindAreLetGoByThePainter() {
         let painter = RecordingPainter(answer: .ready(CellSize(columns: 40, rows: 20)))
         let pages = (0..<5).map { ImageSource.page($0, of: Self.document, kind: .pdf) }

@@ -50,6 +50,8 @@ extension ShelfApp {
 
         /// The open issue while reading.
         var reader: ReaderAdapter?
+        /// The reader was opened by `newsstand read`: leaving it leaves the program.
+        var readerIsWholeProgram = false
 
         init(keyBindings: KeyBindings = .defaults, width: Int = 80, height: Int = 24) {
             self.keyBindings = keyBindings

@@ -24,6 +24,7 @@ extension ShelfApp {
         case .key(let key):
             return self.key(&state, key)
         case .startReading(let issue):
+            state.readerIsWholeProgram = true
             var effects: [Effect] = []
             if let index = state.summaries.firstIndex(where: { $0.publication.id == issue.publicationId }) {
                 state.shelfSelection = index
@@ -151,6 +152,7 @@ extension ShelfApp {
                 state.reader = nil
                 state.screen = .store
                 effects.append(.readLibrary)
+                if state.readerIsWholeProgram { state.quit = true }
             case .quit:
                 state.quit = true
             case .help:

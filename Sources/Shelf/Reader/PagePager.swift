@@ -49,8 +49,12 @@ struct PagePager: ReaderPager {
         let zoom = isZoomed ? " · zoom \(Int(Self.zoomLevels[zoomIndex] * 100))%" : ""
         return "page \(index + 1) of \(pages.count)\(zoom)"
     }
-    /// Each page counts the same; the page shown counts as read.
-    var progress: Double { pages.isEmpty ? 0 : Double(index + 1) / Double(pages.count) }
+    /// Each page counts the same; the page shown counts as read, except the first of several:
+    /// an issue opened at its start has not been read yet.
+    var progress: Double {
+        if pages.isEmpty || (index == 0 && pages.count > 1) { return 0 }
+        return Double(index + 1) / Double(pages.count)
+    }
     var canSearch: Bool { pages.contains { $0.text != nil } }
     var takesBackspace: Bool { true }
     var hints: String? { "Space/Bksp page  +/- zoom  arrows pan  t contents  g/G first/last  ? help  q back" }
@@ -210,13 +214,22 @@ struct PagePager: ReaderPager {
         let view = frame.pageView
         // While the larger picture renders, the fitted one stands in.
         var box = zoomedBox
-        var ready = zoomedSize(of: pages[index])
-        if ready == nil, isZoomed {
-            box = CellSize(columns: view.width, rows: view.height)
-            if case .ready(let size) = painter.state(of: source, fittedIn: box) { ready = size }
+        var state = painter.state(of: source, fittedIn: box)
+        if isZoomed, state == .pending {
+            let fitted = CellSize(columns: view.width, rows: view.height)
+            let fittedState = painter.state(of: source, fittedIn: fitted)
+            if case .ready = fittedState { (box, state) = (fitted, fittedState) }
         }
-        guard let picture = ready else {
+        let picture: CellSize
+        switch state {
+        case .ready(let size):
+            picture = size
+        case .pending:
             canvas.put("Drawing the page…", x: 2, y: 2, style: theme.readerQuote)
+            return
+        case .failed(let reason):
+            // The page is skipped over, not waited for: the reader turns past it as usual.
+            canvas.put("This page cannot be shown: " + Sanitizer.clean(reason), x: 2, y: 2, style: theme.error, limit: canvas.width - 2)
             return
         }
         // The part of the page the window shows.

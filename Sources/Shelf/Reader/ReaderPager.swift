@@ -22,6 +22,8 @@ protocol ReaderPager {
     var takesBackspace: Bool { get }
     /// The hint bar in reading mode; nil where the app's bound keys are the hints.
     var hints: String? { get }
+    /// What the status line says when nothing else is to be said ("Tab chooses a link").
+    var idleNote: String? { get }
 
     /// The window changed size (and once at the start).
     mutating func resize(to frame: ReaderFrame)
@@ -43,6 +45,10 @@ protocol ReaderPager {
     func locator(updated: Date) -> Locator
     /// Draws the text or the page between the bars.
     func render(into canvas: inout Canvas)
+}
+
+extension ReaderPager {
+    var idleNote: String? { nil }
 }
 
 extension Locator {

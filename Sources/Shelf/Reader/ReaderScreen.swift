@@ -171,7 +171,7 @@ final class ReaderScreen {
     /// The prompt or a note on the left, the progress through the issue on the right.
     var statusLine: (text: String?, isError: Bool, right: String) {
         let percent = Int((pager.progress * 100).rounded(.down))
-        let text: String? = mode == .searchPrompt ? "/" + prompt + "▏" : note?.text
+        let text: String? = mode == .searchPrompt ? "/" + prompt + "▏" : note?.text ?? (mode == .reading ? pager.idleNote : nil)
         return (text, note?.isError ?? false, "read \(percent)% ")
     }
 
@@ -193,7 +193,9 @@ final class ReaderScreen {
         ("t", "table of contents (Enter jumps, q back)"),
         ("/", "search this article, then the next ones"),
         ("n N", "next, previous match"),
-        ("+ -", "text width, \(TextPager.textWidths.lowerBound)–\(TextPager.textWidths.upperBound) columns"),
+        ("Tab, Shift-Tab", "choose a link or footnote on screen"),
+        ("Enter, then Bksp", "follow the chosen link, come back"),
+        ("+ -", "text width, \(TextPager.textWidths.lowerBound)–\(TextPager.textWidths.upperBound) columns, as the window allows"),
         ("Comics:", ""),
         ("Space PgDn, Bksp PgUp", "next, previous page (manga: ← is next)"),
         ("+ - z Z", "zoom in, out"),

@@ -1,6 +1,7 @@
 import Foundation
 import IssueArchive
 import NewsstandKit
+import Pictures
 import Terminal
 import TextLayout
 
@@ -42,6 +43,20 @@ struct TextPager: ReaderPager {
     /// width can change back and forth without the text drifting.
     var keptAnchor: (anchor: TextAnchor, article: Int, top: Int)?
 
+    /// Pictures of this article that cannot be drawn (missing, undecodable), by source as
+    /// written: they are laid out as their descriptions.
+    var undrawable: Set<String> = []
+    /// Pictures of this article as drawn at the column width `drawnPicturesWidth`: the box
+    /// each was fitted into first, and the size it took there. Laid out again at that size,
+    /// a wide picture takes the rows it needs rather than the rows guessed for it, and is
+    /// still drawn from the same box (the renderer gives a shorter box another picture).
+    var drawnPictures: [String: (box: CellSize, size: TextLayout.PixelSize)] = [:]
+    var drawnPicturesWidth = 0
+    /// The link chosen with Tab, on screen (`TextLinks.swift`).
+    var chosenLink: LinkPlace?
+    /// Where following links started from, the latest last: Backspace goes back to it.
+    var linkTrail: [(article: Int, anchor: TextAnchor?)] = []
+
     // Search (TextPager+Search.swift)
     var query: String?
     /// The query's matches in an article at a width, found in `settle`.
@@ -74,8 +89,9 @@ struct TextPager: ReaderPager {
     var columnWidth: Int { frame.column(textWidth) }
     var place: String { "article \(index + 1) of \(articleCount)" }
     var canSearch: Bool { true }
-    var takesBackspace: Bool { false }
-    var hints: String? { nil }
+    /// Backspace goes back from a followed link, and leaves the reader otherwise.
+    var takesBackspace: Bool { !linkTrail.isEmpty }
+    var hints: String? { chosenLink == nil ? nil : "Enter follow link  Tab next link  Shift-Tab previous  ? help  q back" }
 
     // MARK: Place
 
@@ -94,12 +110,19 @@ struct TextPager: ReaderPager {
         return within * firstPartShare
     }
 
-    /// The articles before this one by size, and of this one what has been shown.
+    /// The articles before this one by size, and of this one what has been shown; nothing
+    /// at the start of the issue (its first screen is not yet read) unless all of it is there.
     var progress: Double {
         guard weights.indices.contains(index) else { return 0 }
+        if index == 0, top == 0, !isWholeIssueOnScreen { return 0 }
         let total = weights.reduce(0, +)
         let before = weights[..<index].reduce(0, +)
         return total > 0 ? min(1, (before + weights[index] * withinArticle) / total) : 0
+    }
+
+    private var isWholeIssueOnScreen: Bool {
+        guard articleCount == 1, let text else { return false }
+        return text.isComplete && pending == nil && text.lines.count <= visibleRows
     }
 
     /// The place at the top of the screen, independent of the width.
@@ -117,7 +140,11 @@ struct TextPager: ReaderPager {
 
     mutating func handle(_ key: Key) -> ReaderNote? {
         switch key {
+        case .enter where chosenLink != nil: return followChosenLink()
         case .down, .character("j"), .enter: scroll(by: 1)
+        case .tab: return chooseLink(forward: true)
+        case .backTab: return chooseLink(forward: false)
+        case .backspace: return goBack()
         case .up, .character("k"): scroll(by: -1)
         case .pageDown, .character(" "), .character("f"): return pageForward()
         case .pageUp, .character("b"): pageBackward()
@@ -190,14 +217,21 @@ struct TextPager: ReaderPager {
         return true
     }
 
+    /// Steps from the width in use, never past what the window shows, and says the width
+    /// that is shown (a wider choice the window cut would change nothing on screen).
     private mutating func changeWidth(by delta: Int) -> ReaderNote {
-        let wanted = Self.clampWidth(textWidth + delta)
-        guard wanted != textWidth else {
-            return ReaderNote(text: "Text width \(textWidth) (\(Self.textWidths.lowerBound)–\(Self.textWidths.upperBound) columns)")
+        let wanted = Self.clampWidth(columnWidth + delta)
+        let shown = frame.column(wanted)
+        let limitedByWindow = shown < wanted
+        guard shown != columnWidth else {
+            if delta > 0 && limitedByWindow {
+                return ReaderNote(text: "Text width \(shown) columns: as wide as the window allows")
+            }
+            return ReaderNote(text: "Text width \(shown) (\(Self.textWidths.lowerBound)–\(Self.textWidths.upperBound) columns)")
         }
-        preferences.textWidth = wanted
+        preferences.textWidth = Self.clampWidth(shown)
         prepareText()
-        return ReaderNote(text: "Text width \(wanted) columns" + (wanted > frame.width - 4 ? " (the window shows \(columnWidth))" : ""))
+        return ReaderNote(text: "Text width \(shown) columns" + (limitedByWindow ? ": as wide as the window allows" : ""))
     }
 
     mutating func open(_ entry: ContentsEntry) {
@@ -217,9 +251,57 @@ struct TextPager: ReaderPager {
     }
 
     mutating func settle() {
-        guard let text = prepareText() else { return }
+        guard var text = prepareText() else { return }
         text.ensureLines(top + visibleRows + 1)
+        // Pictures found undrawable on screen give way to their descriptions, and drawn ones
+        // take the rows they need, until nothing on screen changes.
+        while case let found = picturesToLayOutAgain(in: text), !found.lost.isEmpty || !found.drawn.isEmpty {
+            undrawable.formUnion(found.lost)
+            drawnPictures.merge(found.drawn) { old, _ in old }
+            let atEnd = top > 0 && text.isComplete && top + visibleRows >= text.lines.count
+            guard let fresh = relayout(at: topAnchor) else { return }
+            text = fresh
+            if atEnd {
+                // The end stays in view (after G), though the article grew shorter.
+                text.layoutAll()
+                top = max(0, text.lines.count - visibleRows)
+            }
+            text.ensureLines(top + visibleRows + 1)
+        }
+        if let chosen = chosenLink, !(top..<(top + visibleRows)).contains(chosen.line) { chosenLink = nil }
         if query != nil { _ = currentMatches() }
+    }
+
+    /// Pictures on screen to lay out again: those that cannot be drawn (the file is missing
+    /// or the painter failed), and drawn ones at least two rows shorter than the rows kept
+    /// for them, with their size as drawn (a cell is two pixels tall in the layout's terms).
+    private func picturesToLayOutAgain(in text: ArticleText)
+        -> (lost: Set<String>, drawn: [String: (box: CellSize, size: TextLayout.PixelSize)]) {
+        var lost: Set<String> = []
+        var drawn: [String: (box: CellSize, size: TextLayout.PixelSize)] = [:]
+        for line in text.lines[min(top, text.lines.count)..<min(text.lines.count, top + visibleRows)] {
+            guard case .image(let source, _, let rows, _) = line.kind, !undrawable.contains(source) else { continue }
+            guard let file = imageFile(source) else { lost.insert(source); continue }
+            let box = pictureBox(of: line, width: text.width)
+            switch painter.state(of: .file(file), fittedIn: box) {
+            case .failed: lost.insert(source)
+            case .ready(let size) where size.rows + 2 <= rows && drawnPictures[source] == nil:
+                drawn[source] = (box, TextLayout.PixelSize(width: max(1, size.columns), height: max(1, size.rows) * 2))
+            default: break
+            }
+        }
+        return (lost, drawn)
+    }
+
+    /// Lays the article out again (pictures became descriptions, a link led back), with
+    /// `anchor` at the top.
+    @discardableResult
+    mutating func relayout(at anchor: TextAnchor?) -> ArticleText? {
+        text = nil
+        keptAnchor = nil
+        found = nil
+        pendingAnchor = anchor
+        return prepareText()
     }
 
     // MARK: Loading and layout
@@ -227,6 +309,8 @@ struct TextPager: ReaderPager {
     mutating func loadArticle() {
         document = nil
         keptAnchor = nil
+        undrawable = []
+        drawnPictures = [:]
         pending = nil
         firstPartShare = 1
         text = nil
@@ -258,6 +342,9 @@ struct TextPager: ReaderPager {
         pending = nil
         firstPartShare = 1
         loadError = nil
+        undrawable = []
+        drawnPictures = [:]
+        chosenLink = nil
         document = laidOut.document
         text = laidOut
     }
@@ -293,8 +380,11 @@ struct TextPager: ReaderPager {
         let column = columnWidth
         if let text, text.width == column { return text }
         let place = topAnchor
-        let fresh = ArticleText(document: document, width: column)
+        if column != drawnPicturesWidth { (drawnPictures, drawnPicturesWidth) = ([:], column) }
+        let fresh = ArticleText(document: document.describingPictures(undrawable), width: column,
+                                pictureSizes: drawnPictures.mapValues(\.size))
         text = fresh
+        chosenLink = nil
         if let place {
             top = fresh.line(for: place)
             keptAnchor = (place, index, top)

@@ -14,23 +14,26 @@ extension TextPager {
         for row in 0..<visibleRows {
             let line = top + row
             guard line < text.lines.count else { break }
-            draw(text.lines[line], x: left, y: 2 + row, width: column, topOfScreen: row == 0, into: &canvas)
+            draw(text.lines[line], x: left, y: 2 + row, width: column, topOfScreen: row == 0,
+                 chosenSpan: chosenLink.flatMap { $0.line == line ? $0.span : nil }, into: &canvas)
         }
         drawMatches(in: text, left: left, into: &canvas)
     }
 
-    private func draw(_ line: LayoutLine, x: Int, y: Int, width: Int, topOfScreen: Bool, into canvas: inout Canvas) {
+    private func draw(_ line: LayoutLine, x: Int, y: Int, width: Int, topOfScreen: Bool, chosenSpan: Int?,
+                      into canvas: inout Canvas) {
         switch line.kind {
         case .blank, .text:
             var column = x + line.indent
-            for span in line.spans {
-                column = canvas.put(span.text, x: column, y: y, style: style(for: span.style), limit: x + width + 1)
+            for (index, span) in line.spans.enumerated() {
+                let style = index == chosenSpan ? theme.selection : style(for: span.style)
+                column = canvas.put(span.text, x: column, y: y, style: style, limit: x + width + 1)
             }
         case .rule:
             canvas.put(String(repeating: "─", count: width / 3), x: x + width / 3, y: y, style: theme.readerQuote)
-        case .image(let source, let alt, let rows, let row):
-            drawImageRow(source: source, alt: alt, rows: rows, row: row, x: x + line.indent, y: y, width: width - line.indent,
-                         labelled: row == 0 || topOfScreen, into: &canvas)
+        case .image(let source, let alt, _, let row):
+            drawImageRow(source: source, alt: alt, box: pictureBox(of: line, width: width), row: row,
+                         x: x + line.indent, y: y, labelled: row == 0 || topOfScreen, into: &canvas)
         }
     }
 
@@ -50,16 +53,16 @@ extension TextPager {
 
     /// One row of a picture; `labelled` is the row that shows the description when the
     /// picture cannot be drawn (its first, or the first on screen).
-    private func drawImageRow(source: String, alt: String, rows: Int, row: Int, x: Int, y: Int, width: Int, labelled: Bool,
+    private func drawImageRow(source: String, alt: String, box: CellSize, row: Int, x: Int, y: Int, labelled: Bool,
                               into canvas: inout Canvas) {
-        let box = CellSize(columns: width, rows: rows)
+        let width = box.columns
         let file = imageFile(source)
         let state = file.map { painter.state(of: .file($0), fittedIn: box) }
         guard let file, case .ready(let picture) = state else {
             // The description stands in for a picture that cannot be drawn; one still
             // rendering leaves its rows blank for a moment.
             if labelled, state != .pending {
-                canvas.put("[image: \(Sanitizer.clean(alt))]", x: x, y: y, style: theme.readerQuote, limit: x + width)
+                canvas.put(Block.pictureDescription(alt), x: x, y: y, style: theme.readerQuote, limit: x + width)
             }
             return
         }
@@ -70,9 +73,16 @@ extension TextPager {
                           layout: PictureLayout(size: box, row: row, behind: paper))
     }
 
+    /// The cells a picture's line is fitted into: the box it was first drawn in, else the
+    /// text column after the line's indent by the rows laid out for it.
+    func pictureBox(of line: LayoutLine, width: Int) -> CellSize {
+        guard case .image(let source, _, let rows, _) = line.kind else { return CellSize(columns: width - line.indent, rows: 1) }
+        return drawnPictures[source]?.box ?? CellSize(columns: width - line.indent, rows: rows)
+    }
+
     /// An image link inside the current article, resolved inside the issue; nil if it
     /// would leave the issue or does not exist.
-    private func imageFile(_ source: String) -> URL? {
+    func imageFile(_ source: String) -> URL? {
         guard content.readingOrder.indices.contains(index),
               let file = try? IssueReader.resolve(link: source, from: content.readingOrder[index].path, in: root),
               FileManager.default.fileExists(atPath: file.path) else { return nil }
