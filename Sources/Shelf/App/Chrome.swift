@@ -117,7 +117,8 @@ enum Chrome {
             guard let reader = state.reader else { return [] }
             guard let ownHints = reader.ownHints else {
                 items = [hint([.up, .down], "scroll", 7), hint([.pageDown], "page", 8), hint([.moveLeft, .moveRight], "article", 6),
-                         Hint(text: "t contents", rank: 5), Hint(text: "/ search", rank: 4), Hint(text: "n/N match", rank: 2),
+                         Hint(text: "t contents", rank: 5), Hint(text: "/ search", rank: 4), Hint(text: "Tab links", rank: 3),
+                         Hint(text: "n/N match", rank: 2),
                          Hint(text: "+/- width", rank: 1), hint([.help], "help", essential), hint([.back], "back", essential)]
                 break
             }
