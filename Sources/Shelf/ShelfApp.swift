@@ -62,7 +62,9 @@ public final class ShelfApp {
     public func startReading(_ issue: Issue) {
         reload()
         send(.startReading(issue))
-        finishEffects()
+        // Until the reader is open (or said why not): what the library reads after that
+        // arrives in the run loop, not before the first frame.
+        finishEffects(until: { $0.reader != nil })
     }
 
     // MARK: Running
@@ -172,9 +174,10 @@ public final class ShelfApp {
         return dirty
     }
 
-    /// Waits until every effect asked for so far has run and its results were taken in.
-    func finishEffects() {
-        while true {
+    /// Waits until every effect asked for so far has run and its results were taken in, or
+    /// until `done` holds.
+    func finishEffects(until done: (State) -> Bool = { _ in false }) {
+        while !done(state) {
             runner.finishAll()
             reads.sync {}
             let messages = runner.mailbox.takeAll()

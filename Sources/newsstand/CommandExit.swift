@@ -22,8 +22,13 @@ enum CommandExit {
     /// mistakes go through the whole tree, for its usage text.
     static func parse(_ arguments: [String]) throws -> ParsableCommand {
         if arguments.first == "render", let render = try? Render.parse(Array(arguments.dropFirst())) { return render }
-        if let first = arguments.first { try refuseUnknownCommand(first) }
-        return try Newsstand.parseAsRoot(arguments)
+        do {
+            return try Newsstand.parseAsRoot(arguments)
+        } catch {
+            // Only now: naming every command costs as much as parsing (ArgumentParser reflects on each).
+            if let first = arguments.first { try refuseUnknownCommand(first) }
+            throw error
+        }
     }
 
     /// The shelf, the default command, takes no words: a first word that names no command

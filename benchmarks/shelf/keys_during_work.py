@@ -84,7 +84,7 @@ class Shelf:
     def __init__(self, binary, home, name):
         self.server = name
         self.tmux("-f", "/dev/null", "new-session", "-d", "-s", "s", "-x", "120", "-y", "40",
-                  "-e", f"NEWSSTAND_HOME={home}", "-e", "LANG=C.UTF-8",
+                  "-e", f"NEWSSTAND_HOME={home}", "-e", f"NEWSSTAND_RESOURCES={ROOT}", "-e", "LANG=C.UTF-8",
                   # KEYS_FRAME_TIMES=FILE: the shelf also writes its own timings of each key there.
                   *(["-e", "NEWSSTAND_FRAME_TIMES=" + os.environ["KEYS_FRAME_TIMES"]] if os.environ.get("KEYS_FRAME_TIMES") else []),
                   f"env TERM=xterm-256color {binary}")
@@ -274,7 +274,8 @@ def run(binary, env, *arguments):
 
 
 def home_env(home):
-    return {**os.environ, "NEWSSTAND_HOME": str(home), "LANG": "C.UTF-8"}
+    # The samples come from this checkout whichever binary runs, wherever it lies.
+    return {**os.environ, "NEWSSTAND_HOME": str(home), "NEWSSTAND_RESOURCES": str(ROOT), "LANG": "C.UTF-8"}
 
 
 def change_the_feed(work, entries):

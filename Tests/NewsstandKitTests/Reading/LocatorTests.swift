@@ -11,9 +11,9 @@ import Testing
                               text: .init(block: 12, offset: 340), updated: when)
         let page = Locator(resource: "pages/007.jpg", progression: 0, totalProgression: 0.7, page: 6, updated: when)
         for locator in [article, page] {
-            #expect(Locator(json: locator.json) == locator)
+            #expect(Locator.decoded(json: locator.json) == locator)
         }
-        #expect(Locator(json: "{\"line\":7}") == nil)
+        #expect(Locator.decoded(json: "{\"line\":7}") == nil)
     }
 
     @Test func anOldArticlePlaceKeepsItsArticleBlockAndOffset() throws {
