@@ -20,6 +20,7 @@ struct Newsstand: ParsableCommand {
 /// `newsstand inspect feed|archive`: look inside without touching the library.
 struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "inspect",
         abstract: "Show what a feed or an issue archive holds, without touching the library.",
         subcommands: [InspectFeed.self, InspectArchive.self]
     )

@@ -4,7 +4,7 @@ import NewsstandKit
 /// `cancel ISSUE` does what the shelf's `x` does on a download under way: the agent stops
 /// it, its `.part` goes, and the issue can be downloaded again.
 struct Cancel: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Cancel an issue's download under way; what arrived is thrown away.")
+    static let configuration = CommandConfiguration(commandName: "cancel", abstract: "Cancel an issue's download under way; what arrived is thrown away.")
 
     @Argument(help: "The issue's name (see `newsstand issues`).")
     var issue: String

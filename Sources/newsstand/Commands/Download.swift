@@ -3,7 +3,7 @@ import Foundation
 import NewsstandKit
 
 struct Download: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Queue an issue for download; --wait shows progress until done.")
+    static let configuration = CommandConfiguration(commandName: "download", abstract: "Queue an issue for download; --wait shows progress until done.")
 
     @Argument(help: "The issue's name (see `newsstand issues`).")
     var issue: String

@@ -3,7 +3,7 @@ import Foundation
 import NewsstandKit
 
 struct Issues: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List the library: publication, name, title, date, status (with the percent of a download under way), unread.")
+    static let configuration = CommandConfiguration(commandName: "issues", abstract: "List the library: publication, name, title, date, status (with the percent of a download under way), unread.")
 
     @Flag(help: "Machine-readable output.")
     var json = false

@@ -4,6 +4,7 @@ import NewsstandKit
 
 struct Push: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "push",
         abstract: "Deliver a push by hand (as if from the feed's channel); without a publication, show push status.")
 
     @Argument(help: "The publication (title, id or feed URL). Omit it to list channels, throttles and alerts.")

@@ -4,7 +4,7 @@ import NewsstandKit
 import Shelf
 
 struct Read: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Open an issue in the reader; --plain prints its text.")
+    static let configuration = CommandConfiguration(commandName: "read", abstract: "Open an issue in the reader; --plain prints its text.")
 
     @Argument(help: "The issue's name.")
     var issue: String

@@ -3,7 +3,7 @@ import Foundation
 import NewsstandKit
 
 struct Refresh: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Fetch feeds; exits 1 with one line per failed feed.")
+    static let configuration = CommandConfiguration(commandName: "refresh", abstract: "Fetch feeds; exits 1 with one line per failed feed.")
 
     @Argument(help: "One publication (title, id or feed URL); all when omitted.")
     var publication: String?

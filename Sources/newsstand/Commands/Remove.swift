@@ -6,6 +6,7 @@ import NewsstandKit
 /// `--from-library` is the other, rarer act, named so: the entry itself goes.
 struct Remove: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "remove",
         abstract: "Remove an issue's downloaded content; the issue stays in the library with its reading place.",
         discussion: "`newsstand download ISSUE` brings the content back. --from-library removes the issue itself.")
 

@@ -3,7 +3,7 @@ import Foundation
 import NewsstandKit
 
 struct Subscribe: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Add a publication by its feed URL (file:// and paths too).")
+    static let configuration = CommandConfiguration(commandName: "subscribe", abstract: "Add a publication by its feed URL (file:// and paths too).")
 
     @Argument(help: "The feed's URL or a local file.")
     var url: String

@@ -2,7 +2,7 @@ import ArgumentParser
 import NewsstandKit
 
 struct Unsubscribe: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Remove a publication; downloaded issues stay unless --remove-issues.")
+    static let configuration = CommandConfiguration(commandName: "unsubscribe", abstract: "Remove a publication; downloaded issues stay unless --remove-issues.")
 
     @Argument(help: "The publication's title, id or feed URL.")
     var publication: String
