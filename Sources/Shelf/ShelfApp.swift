@@ -47,6 +47,8 @@ public final class ShelfApp {
     /// Ctrl-Z: the run loop hands the terminal back to the shell.
     private var suspendRequested = false
     private var changeToken = -1
+    /// Whether the screens have been given the library once (see `run`).
+    private var hasReadLibrary = false
 
     public init(environment: Environment) {
         env = environment
@@ -77,7 +79,9 @@ public final class ShelfApp {
         let size = backend.size
         send(.resize(width: size.width, height: size.height))
         changeToken = env.library.changeToken()   // this first read is current: no second one at the first poll
-        reload()
+        // `newsstand read` has read the library already, and a read after the reader opened
+        // is on its way: reading again here would first wait for it.
+        if !hasReadLibrary { reload() }
         times?.mark("reload")
         let first = render()
         times?.mark("render")
@@ -189,6 +193,7 @@ public final class ShelfApp {
     /// Reads what the shelf and the open store show from the library, now (at start, and
     /// when a store opens: that frame must show its issues).
     func reload(storeOnly: Bool = false) {
+        hasReadLibrary = true
         let request = ReadRequest(storeOnly: storeOnly, storePublicationID: state.storePublicationID, watched: state.watchedDownloads)
         send(.libraryRead(reads.sync { read(request) }))
     }
