@@ -33,12 +33,13 @@ enum Context {
 }
 
 /// Without its themes and samples the program still works, with one theme and an empty
-/// shelf: it says once where it looked, so that is not a silent surprise.
+/// shelf: it says once where it looked, so that is not a silent surprise. Not when
+/// NEWSSTAND_RESOURCES is set: whoever set it chose the place (scripts point it at nothing).
 enum ResourceNotice {
     nonisolated(unsafe) private static var said = false   // one thread: each command's start
 
     static func sayOnce() {
-        guard !said else { return }
+        guard !said, getenv("NEWSSTAND_RESOURCES") == nil else { return }
         said = true
         if let missing = BundledResources.missing() { printProblem(missing) }
     }
