@@ -9,7 +9,9 @@ import Testing
         let bin = prefix.appendingPathComponent("bin")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         let binary = bin.appendingPathComponent("newsstand")
-        try FileManager.default.copyItem(at: Tmux.binary, to: binary)
+        // Copied by `cp`, not in this process: a child another test starts meanwhile would
+        // inherit the copy's open file and exec would fail with "text file busy" (126).
+        _ = try Tmux.run(["cp", Tmux.binary.path, binary.path])
         return binary
     }
 
