@@ -24,6 +24,8 @@ public final class Agent: @unchecked Sendable {
         /// How often a watching agent checks the budget and the disk's reserve between
         /// installs (other programs fill disks too).
         public var budgetCheckInterval: TimeInterval = 60
+        /// The issue formats installs recognise (tests register stand-ins in their own).
+        public var formats: IssueFormats = .shared
         public init() {}
 
         /// Options from the user's config.toml.
@@ -209,7 +211,9 @@ public final class Agent: @unchecked Sendable {
         switch asset.kind {
         case .archive:
             do {
-                _ = try IssueInstaller.install(download: file, into: destination, keepingOtherFiles: true, storage: options.storage)
+                let content = try IssueInstaller.install(download: file, into: destination, formats: options.formats,
+                                                         keepingOtherFiles: true, storage: options.storage)
+                _ = try? library.recordDetails(of: content, for: issue)
             } catch let error as ArchiveError where error.isOutOfSpace {
                 throw error
             } catch {

@@ -77,6 +77,16 @@ public struct Issue: Codable, Sendable, Equatable, Identifiable, FetchableRecord
     public var lastError: String?
     /// Bytes of the installed content, measured on disk after the install (nil: not yet).
     public var contentSize: Int64?
+    /// What the installed content says of itself (EPUB package, ComicInfo, a PDF's info),
+    /// recorded at install; nil until then or when it says nothing.
+    public var contentTitle: String?
+    /// The content's author(s), one a line.
+    public var contentAuthors: String?
+    /// The content's cover picture, relative to the issue's content directory.
+    public var contentCover: String?
+
+    /// The content's author(s), in the order it names them.
+    public var authors: [String] { contentAuthors?.split(separator: "\n").map(String.init) ?? [] }
 
     public init(id: Int64? = nil, publicationId: Int64?, name: String, date: Date, title: String,
                 summary: String? = nil, coverURL: String? = nil, contentURL: String? = nil,
@@ -102,7 +112,7 @@ public struct Issue: Codable, Sendable, Equatable, Identifiable, FetchableRecord
         enum Column: Int, CaseIterable {
             case id, publicationId, name, date, title, summary, coverURL, contentURL, contentType, contentLength,
                  sha256, status, unread, pinned, evicted, downloadedAt, lastOpenedAt, readingPosition,
-                 readingProgress, lastError, contentSize, locator
+                 readingProgress, lastError, contentSize, locator, contentTitle, contentAuthors, contentCover
         }
         private var positions: [Int] = []
 
@@ -144,6 +154,9 @@ public struct Issue: Codable, Sendable, Equatable, Identifiable, FetchableRecord
         lastError = try row.decode(atIndex: columns[.lastError])
         contentSize = try row.decode(atIndex: columns[.contentSize])
         locator = try row.decode(atIndex: columns[.locator])
+        contentTitle = try row.decode(atIndex: columns[.contentTitle])
+        contentAuthors = try row.decode(atIndex: columns[.contentAuthors])
+        contentCover = try row.decode(atIndex: columns[.contentCover])
     }
 
     /// Many issues at once: the column positions are found once for the statement, not
