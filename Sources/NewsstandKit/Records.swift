@@ -20,6 +20,9 @@ public struct Publication: Codable, Sendable, Equatable, Identifiable, Fetchable
     public var autoDownload: Bool
     public var lastAutoDownload: Date?
     public var addedAt: Date
+    /// For the user's own files (see `Library.subscribe(localPath:copy:)`): true when they are
+    /// downloaded into the library like a feed's, nil or false when read where they are.
+    public var copiesFiles: Bool?
 
     public init(id: Int64? = nil, feedURL: String, title: String, subtitle: String? = nil, coverURL: String? = nil,
                 bindingType: BindingType = .magazine, bindingEdge: BindingEdge = .left, pushURL: String? = nil,
