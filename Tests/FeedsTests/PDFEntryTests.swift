@@ -19,10 +19,10 @@ import Testing
             </array></plist>
             """
         let doc = try parse(plist, url: "http://tutorial.example/issues.plist")
-        #expect(doc.entries.map(\.name) == ["Magazine-2", "Magazine-1"])
-        #expect(doc.entries[1].contentURL?.absoluteString == "http://tutorial.example/magazine-1.pdf")
+        #expect(doc.entries.map(\.name) == ["Magazine-1", "Magazine-2"])
+        #expect(doc.entries[0].contentURL?.absoluteString == "http://tutorial.example/magazine-1.pdf")
         // The multi-asset issue stays a zip.
-        #expect(doc.entries[0].contentURL?.absoluteString == "http://tutorial.example/issues/magazine-2.zip")
+        #expect(doc.entries[1].contentURL?.absoluteString == "http://tutorial.example/issues/magazine-2.zip")
         #expect(!doc.problems.contains { $0.contains("no zip") })
     }
 
