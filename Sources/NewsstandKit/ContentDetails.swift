@@ -32,11 +32,12 @@ extension Library {
 }
 
 extension Issue {
-    /// The title to show: the feed's own, unless the feed gave none (then the entry was named
-    /// after its content file or its id) and the content names itself.
+    /// The title to show: the feed's own, unless the feed gave none (then the entry was
+    /// titled after its content file, as a folder's files are) and the content names itself.
+    /// A title equal to the issue's name is the feed's (`<title>hp-2</title>` for the id hp-2).
     public var shownTitle: String {
         guard let contentTitle else { return title }
         let fileName = contentURL.flatMap(URL.init(string:))?.deletingPathExtension().lastPathComponent
-        return title == name || title == fileName ? contentTitle : title
+        return title == fileName ? contentTitle : title
     }
 }

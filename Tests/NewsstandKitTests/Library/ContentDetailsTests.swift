@@ -61,6 +61,10 @@ import ZIPFoundation
         #expect(stored.authors == ["A. Printer"])
         // The test library's title is its own ("Issue magazine-1"): the feed's title wins.
         #expect(stored.shownTitle == "Issue magazine-1")
+        // A title that is the content file's name is the one made when the feed gave none.
+        var untitled = stored
+        untitled.title = "magazine-1"
+        #expect(untitled.shownTitle == "The Spring Number")
         #expect(try FileManager.default.contentsOfDirectory(atPath: temp.library.paths.partialDirectory.path).isEmpty)
     }
 
