@@ -81,5 +81,8 @@ import Testing
         try Data("x".utf8).write(to: notes)
         let refused = try sandbox.run("subscribe", notes.path)
         #expect(refused.status != 0)
+        let feedCopied = try sandbox.run("subscribe", "--copy", "https://127.0.0.1:1/feed.xml")
+        #expect(feedCopied.status != 0)
+        #expect(feedCopied.output.contains("--copy is for your own files"), "\(feedCopied.output)")
     }
 }

@@ -24,6 +24,7 @@ struct Subscribe: ParsableCommand {
             try subscribeOwnFiles(path, library: library)
             return
         }
+        if copy { throw CommandFailure("--copy is for your own files (a folder, or an EPUB, CBZ, PDF or zip), not a feed") }
         var pushURL: URL?
         if let push {
             guard let parsed = URL(string: push), ["http", "https"].contains(parsed.scheme?.lowercased() ?? "") else {

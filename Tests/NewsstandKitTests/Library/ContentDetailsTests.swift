@@ -96,6 +96,7 @@ import ZIPFoundation
         #expect(stored.status == .available)
         #expect(stored.shownTitle == "The Tide Tables")
         #expect(stored.authors == ["Ada Reef", "Bo Strand"])
+        #expect(try temp.library.issue(matching: "tide tables").id == stored.id)
         #expect(stored.contentCover == "OEBPS/art/front.png")
         let cover = try #require(temp.library.coverFile(of: stored))
         #expect(cover.path.hasSuffix("OEBPS/art/front.png"))
