@@ -152,7 +152,7 @@ struct AtomReader {
         }
         if draft.content == nil, !acquisitions.isEmpty {
             let types = Set(acquisitions.compactMap(\.type)).sorted().joined(separator: ", ")
-            collector.note("entry \"\(draft.title ?? draft.id ?? "?")\" offers only \(types.isEmpty ? "unknown types" : types), not zip, EPUB or CBZ; skipped")
+            collector.note("entry \"\(draft.title ?? draft.id ?? "?")\" offers only \(types.isEmpty ? "unknown types" : types), not zip, EPUB, CBZ or PDF; skipped")
             return
         }
         collector.add(draft)

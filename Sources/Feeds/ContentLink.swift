@@ -17,12 +17,18 @@ struct ContentLink {
 
     /// Whether this is an archive an issue can be made of: zip, EPUB or CBZ, by media type,
     /// or by file extension when the type is missing or generic.
-    var isIssueArchive: Bool {
-        if let type, ContentLink.archiveTypes.contains(type) { return true }
+    var isIssueArchive: Bool { matches(types: ContentLink.archiveTypes, extensions: ["zip", "epub", "cbz"]) }
+
+    /// Whether this is a PDF, an issue of one file: by media type, or by extension when the
+    /// type is missing or generic.
+    var isPDF: Bool { matches(types: ContentLink.pdfTypes, extensions: ["pdf"]) }
+
+    private func matches(types: Set<String>, extensions: Set<String>) -> Bool {
+        if let type, types.contains(type) { return true }
         let base = type.map { String($0.prefix { $0 != ";" }).trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
-        if let base, ContentLink.archiveTypes.contains(base) { return true }
+        if let base, types.contains(base) { return true }
         if base == nil || base == "application/octet-stream" || base == "binary/octet-stream" {
-            return ["zip", "epub", "cbz"].contains(url.pathExtension.lowercased())
+            return extensions.contains(url.pathExtension.lowercased())
         }
         return false
     }
@@ -32,8 +38,11 @@ struct ContentLink {
         "application/vnd.comicbook+zip", "application/x-cbz", "application/vnd.cbz", "application/cbz", "application/x-cdisplay",
     ]
 
-    /// The first archive among candidates, in order of preference.
+    static let pdfTypes: Set<String> = ["application/pdf", "application/x-pdf"]
+
+    /// The content among candidates, in order of preference: an archive first (it may hold
+    /// the PDF and its pictures together), else a PDF.
     static func best(_ candidates: [ContentLink]) -> ContentLink? {
-        candidates.first(where: \.isIssueArchive)
+        candidates.first(where: \.isIssueArchive) ?? candidates.first(where: \.isPDF)
     }
 }

@@ -96,7 +96,7 @@ struct EntryCollector {
                 skippedWithoutContent += 1
                 continue
             }
-            if !pending[index].hasContent { problems.append("entry \"\(label)\" has no zip, EPUB or CBZ content link") }
+            if !pending[index].hasContent { problems.append("entry \"\(label)\" has no zip, EPUB, CBZ or PDF content link") }
             guard let entry = pending[index].entry.take() else {
                 problems.append("entry \"\(label)\" has neither an id nor a content link; skipped")
                 continue
@@ -112,7 +112,7 @@ struct EntryCollector {
         sink?.final = entries.count == pending.count && undated.isEmpty && sink?.delivered == pending.count
         pending = []
         if skippedWithoutContent > 0 {
-            problems.append("\(skippedWithoutContent) \(itemWord) carry no zip, EPUB or CBZ link and are not issues")
+            problems.append("\(skippedWithoutContent) \(itemWord) carry no zip, EPUB, CBZ or PDF link and are not issues")
         }
         let fallback = feedDate
             ?? entries.map(\.date).filter { $0 != .distantPast }.max()

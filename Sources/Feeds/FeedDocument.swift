@@ -64,7 +64,7 @@ public struct FeedEntry: Codable, Sendable, Equatable {
     public var summary: String?
     public var coverURL: URL?
     public var thumbnailURL: URL?
-    /// The archive (zip, EPUB or CBZ).
+    /// The content (zip, EPUB, CBZ or PDF).
     public var contentURL: URL?
     public var contentType: String?
     public var contentLength: Int64?

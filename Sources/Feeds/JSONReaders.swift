@@ -180,7 +180,7 @@ enum JSONReaders {
             draft.content = ContentLink.best(acquisitions)
             if draft.content == nil, !acquisitions.isEmpty {
                 let types = Set(acquisitions.compactMap(\.type)).sorted().joined(separator: ", ")
-                collector.note("publication \"\(draft.title ?? draft.id ?? "?")\" offers only \(types.isEmpty ? "unknown types" : types), not zip, EPUB or CBZ; skipped")
+                collector.note("publication \"\(draft.title ?? draft.id ?? "?")\" offers only \(types.isEmpty ? "unknown types" : types), not zip, EPUB, CBZ or PDF; skipped")
                 continue
             }
             collector.add(draft)

@@ -1,7 +1,7 @@
 import Foundation
 import Markup
 
-/// RSS 2.0 (and 0.9x) and RSS 1.0 (RDF) feeds whose items carry a zip, EPUB or CBZ enclosure.
+/// RSS 2.0 (and 0.9x) and RSS 1.0 (RDF) feeds whose items carry a zip, EPUB, CBZ or PDF enclosure.
 /// Items are read one at a time as the parser hands them over (`consume`); the channel at
 /// the end (`finish`).
 struct RSSReader {

@@ -24,6 +24,8 @@ public final class Agent: @unchecked Sendable {
         /// How often a watching agent checks the budget and the disk's reserve between
         /// installs (other programs fill disks too).
         public var budgetCheckInterval: TimeInterval = 60
+        /// The issue formats installs recognise (tests register stand-ins in their own).
+        public var formats: IssueFormats = .shared
         public init() {}
 
         /// Options from the user's config.toml.
@@ -143,28 +145,26 @@ public final class Agent: @unchecked Sendable {
     private func perform(_ asset: AssetDownload, transfer: Transfer) {
         do {
             try library.markActive(asset)
-            // What the .part holds, not what the library last heard: a pause the library
-            // could not record (its disk full too) still resumes from the kept bytes.
-            let kept = ((try? FileManager.default.attributesOfItem(atPath: transfer.partFile.path))?[.size] as? NSNumber)?.int64Value ?? 0
-            logger.info("downloading \(asset.url) (resume from \(kept) bytes)")
-            let reporter = ProgressReporter(library: library, asset: asset, transfer: transfer, interval: options.progressInterval)
-            let validator = TransferValidator(etag: asset.etag, lastModified: asset.lastModified)
-            let result = try TransferRunner.run(
-                transfer, validator: validator, policy: options.retryPolicy,
-                onValidator: { [library] v in try? library.recordValidator(asset, etag: v.etag, lastModified: v.lastModified) },
-                onRetry: { [library] retry in try? library.recordRetry(asset, retry) },
-                progress: { reporter.report($0) })
-            reporter.flush(written: result.bytes)
+            let file: URL
+            var ownsFile = true
+            if library.userInfo(of: asset)["inPlace"] as? Bool == true, let source = URL(string: asset.url), source.isFileURL {
+                // The user's own file: installed from where it is, never copied into a .part.
+                logger.info("installing \(source.path) where it is")
+                file = source
+                ownsFile = false
+            } else {
+                file = try transferred(asset, transfer: transfer)
+            }
             if library.wasCancelled(asset) { throw TransferError.cancelled }
             guard let issue = try library.issue(id: asset.issueId) else {
-                try? FileManager.default.removeItem(at: result.file)
+                if ownsFile { try? FileManager.default.removeItem(at: file) }
                 return
             }
-            try makeRoom(toInstall: result.file, for: asset)
-            try install(result.file, for: asset, issue: issue)
+            try makeRoom(toInstall: file, for: asset)
+            try install(file, for: asset, issue: issue)
             let completed = try library.finish(asset)
             // The .part goes only once the library knows: until then a retry installs it again.
-            try? FileManager.default.removeItem(at: result.file)
+            if ownsFile { try? FileManager.default.removeItem(at: file) }
             if let completed {
                 logger.info("issue '\(completed.name)' is ready")
                 _ = try? library.recordContentSize(of: completed)
@@ -195,6 +195,23 @@ public final class Agent: @unchecked Sendable {
         }
     }
 
+    /// The asset's bytes, fetched into its `.part` (resumed from what it holds).
+    private func transferred(_ asset: AssetDownload, transfer: Transfer) throws -> URL {
+        // What the .part holds, not what the library last heard: a pause the library
+        // could not record (its disk full too) still resumes from the kept bytes.
+        let kept = ((try? FileManager.default.attributesOfItem(atPath: transfer.partFile.path))?[.size] as? NSNumber)?.int64Value ?? 0
+        logger.info("downloading \(asset.url) (resume from \(kept) bytes)")
+        let reporter = ProgressReporter(library: library, asset: asset, transfer: transfer, interval: options.progressInterval)
+        let validator = TransferValidator(etag: asset.etag, lastModified: asset.lastModified)
+        let result = try TransferRunner.run(
+            transfer, validator: validator, policy: options.retryPolicy,
+            onValidator: { [library] v in try? library.recordValidator(asset, etag: v.etag, lastModified: v.lastModified) },
+            onRetry: { [library] retry in try? library.recordRetry(asset, retry) },
+            progress: { reporter.report($0) })
+        reporter.flush(written: result.bytes)
+        return result.file
+    }
+
     /// Nothing of a cancelled download stays: its `.part`, and content an install finished
     /// just as the cancel came (unless the issue is downloaded: its other content stays).
     private func discardCancelled(_ asset: AssetDownload) {
@@ -209,7 +226,9 @@ public final class Agent: @unchecked Sendable {
         switch asset.kind {
         case .archive:
             do {
-                _ = try IssueInstaller.install(download: file, into: destination, keepingOtherFiles: true, storage: options.storage)
+                let content = try IssueInstaller.install(download: file, into: destination, formats: options.formats,
+                                                         keepingOtherFiles: true, storage: options.storage)
+                _ = try? library.recordDetails(of: content, for: issue)
             } catch let error as ArchiveError where error.isOutOfSpace {
                 throw error
             } catch {

@@ -71,7 +71,9 @@ extension Library {
         try write { db in
             try db.execute(sql: "DELETE FROM assetDownload WHERE issueId = ? AND state IN ('failed', 'finished', 'cancelled')", arguments: [issueID])
         }
-        return try addAsset(to: current, url: url, kind: .archive, userInfo: ["contentType": current.contentType ?? ""])
+        var info: [String: Any] = ["contentType": current.contentType ?? ""]
+        if try readsInPlace(current) { info["inPlace"] = true }
+        return try addAsset(to: current, url: url, kind: .archive, userInfo: info)
     }
 
     public static func encodeUserInfo(_ userInfo: [String: Any]) throws -> String {

@@ -134,13 +134,15 @@ public final class Library: Sendable {
         try db.read { db in try Issue.fetchOne(db, key: id) }
     }
 
-    /// An issue by exact name, else by a unique case-insensitive title or name fragment.
+    /// An issue by exact name, else by a unique case-insensitive fragment of its name, its
+    /// title or the title its content gives.
     public func issue(matching text: String) throws -> Issue {
         if let exact = try issue(named: text) { return exact }
         let all = try allIssues()
         let partial = all.filter {
             $0.name.range(of: text, options: .caseInsensitive) != nil
                 || $0.title.range(of: text, options: .caseInsensitive) != nil
+                || $0.contentTitle?.range(of: text, options: .caseInsensitive) != nil
         }
         if partial.count == 1 { return partial[0] }
         throw LibraryError.noSuchIssue(text)

@@ -20,6 +20,9 @@ public struct Publication: Codable, Sendable, Equatable, Identifiable, Fetchable
     public var autoDownload: Bool
     public var lastAutoDownload: Date?
     public var addedAt: Date
+    /// For the user's own files (see `Library.subscribe(localPath:copy:)`): true when they are
+    /// downloaded into the library like a feed's, nil or false when read where they are.
+    public var copiesFiles: Bool?
 
     public init(id: Int64? = nil, feedURL: String, title: String, subtitle: String? = nil, coverURL: String? = nil,
                 bindingType: BindingType = .magazine, bindingEdge: BindingEdge = .left, pushURL: String? = nil,
@@ -77,6 +80,16 @@ public struct Issue: Codable, Sendable, Equatable, Identifiable, FetchableRecord
     public var lastError: String?
     /// Bytes of the installed content, measured on disk after the install (nil: not yet).
     public var contentSize: Int64?
+    /// What the installed content says of itself (EPUB package, ComicInfo, a PDF's info),
+    /// recorded at install; nil until then or when it says nothing.
+    public var contentTitle: String?
+    /// The content's author(s), one a line.
+    public var contentAuthors: String?
+    /// The content's cover picture, relative to the issue's content directory.
+    public var contentCover: String?
+
+    /// The content's author(s), in the order it names them.
+    public var authors: [String] { contentAuthors?.split(separator: "\n").map(String.init) ?? [] }
 
     public init(id: Int64? = nil, publicationId: Int64?, name: String, date: Date, title: String,
                 summary: String? = nil, coverURL: String? = nil, contentURL: String? = nil,
@@ -102,7 +115,7 @@ public struct Issue: Codable, Sendable, Equatable, Identifiable, FetchableRecord
         enum Column: Int, CaseIterable {
             case id, publicationId, name, date, title, summary, coverURL, contentURL, contentType, contentLength,
                  sha256, status, unread, pinned, evicted, downloadedAt, lastOpenedAt, readingPosition,
-                 readingProgress, lastError, contentSize, locator
+                 readingProgress, lastError, contentSize, locator, contentTitle, contentAuthors, contentCover
         }
         private var positions: [Int] = []
 
@@ -144,6 +157,9 @@ public struct Issue: Codable, Sendable, Equatable, Identifiable, FetchableRecord
         lastError = try row.decode(atIndex: columns[.lastError])
         contentSize = try row.decode(atIndex: columns[.contentSize])
         locator = try row.decode(atIndex: columns[.locator])
+        contentTitle = try row.decode(atIndex: columns[.contentTitle])
+        contentAuthors = try row.decode(atIndex: columns[.contentAuthors])
+        contentCover = try row.decode(atIndex: columns[.contentCover])
     }
 
     /// Many issues at once: the column positions are found once for the statement, not

@@ -153,7 +153,7 @@ public final class ShelfReader {
         return publications.map { publication in
             let id = publication.id ?? -2
             let available = counted.newest[id]
-            let cover = available.flatMap { library.localFile(forCover: $0.coverURL) } ?? library.localFile(forCover: publication.coverURL)
+            let cover = available.flatMap { library.coverFile(of: $0) } ?? library.localFile(forCover: publication.coverURL)
             return PublicationSummary(publication: publication, issueCount: counted.counts[id]?.issues ?? 0,
                                       unreadCount: counted.counts[id]?.unread ?? 0, newestAvailable: available, coverFile: cover,
                                       newestIssue: counted.latest[id])

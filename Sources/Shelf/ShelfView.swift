@@ -64,7 +64,7 @@ struct PaintedCovers: CoverSource {
     }
 
     func tileCover(_ issue: Issue, columns: Int, rows: Int) -> CellPicture? {
-        guard let file = library.localFile(forCover: issue.coverURL) else { return nil }
+        guard let file = library.coverFile(of: issue) else { return nil }
         return painter.cover(.file(file), size: CellSize(columns: columns, rows: rows), binding: nil, edge: .left,
                              sash: issue.unread && issue.status == .available)
     }

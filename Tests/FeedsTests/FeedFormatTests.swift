@@ -50,7 +50,7 @@ import Testing
         let doc = try FeedParser.parse(Data(xml.utf8), url: try #require(URL(string: "https://t.example/f")))
         #expect(doc.entries.map(\.name) == ["a"])
         #expect(doc.entries[0].contentURL == nil)
-        #expect(doc.problems.contains { $0.contains("\"No link\" has no zip, EPUB or CBZ") })
+        #expect(doc.problems.contains { $0.contains("\"No link\" has no zip, EPUB, CBZ or PDF") })
         #expect(doc.problems.contains { $0.contains("\"No id, no link\" has neither an id nor a content link") })
         #expect(doc.problems.contains { $0.contains("repeats the name a") })
     }
@@ -75,7 +75,7 @@ import Testing
         #expect(doc.publication.title == "Lighthouse Comics — New Arrivals")
         #expect(doc.publication.coverURL?.absoluteString == "https://catalog.example/static/icon.png")
         #expect(doc.publication.nextPage?.absoluteString == "https://catalog.example/opds/new.xml?page=2")
-        #expect(doc.entries.map(\.name) == ["urn:isbn:0000000000004", "urn:isbn:0000000000003"])
+        #expect(doc.entries.map(\.name) == ["urn:isbn:0000000000004", "urn:isbn:0000000000003", "urn:isbn:0000000000099"])
         let four = doc.entries[0]
         #expect(four.contentURL?.absoluteString == "https://catalog.example/opds/files/cat-4.cbz")
         #expect(four.contentType == "application/vnd.comicbook+zip")
@@ -85,7 +85,10 @@ import Testing
         #expect(four.date == utc("2026-02-08T00:00:00Z"))
         // The EPUB is chosen over the PDF, resolved against the entry's own xml:base.
         #expect(doc.entries[1].contentURL?.absoluteString == "https://mirror.example/books/cat-3.epub")
-        #expect(doc.problems.contains { $0.contains("Lamp Oil") && $0.contains("application/pdf") })
+        // A PDF alone is an issue of one file.
+        #expect(doc.entries[2].contentURL?.absoluteString == "https://catalog.example/opds/files/lamp-oil.pdf")
+        #expect(doc.entries[2].contentType == "application/pdf")
+        #expect(!doc.problems.contains { $0.contains("Lamp Oil") })
     }
 
     @Test func navigationFeed() throws {
@@ -111,7 +114,7 @@ import Testing
             """
         let second = try FeedParser.parse(Data(page.utf8), url: try #require(first.publication.nextPage))
         first.append(page: second)
-        #expect(first.entries.map(\.name) == ["urn:isbn:0000000000004", "urn:isbn:0000000000003", "urn:isbn:2"])
+        #expect(first.entries.map(\.name) == ["urn:isbn:0000000000004", "urn:isbn:0000000000003", "urn:isbn:0000000000099", "urn:isbn:2"])
         #expect(first.publication.nextPage == nil)
     }
 }

@@ -43,7 +43,7 @@ extension Agent {
     /// Before an install: the archive's files need room. Evicts to make it, and throws an
     /// out-of-space error when there still is not enough (the download then pauses).
     func makeRoom(toInstall archive: URL, for asset: AssetDownload) throws {
-        guard asset.kind == .archive, let needed = try? IssueInstaller.installedSize(of: archive) else { return }
+        guard asset.kind == .archive, let needed = try? IssueInstaller.installedSize(of: archive, formats: options.formats) else { return }
         let directory = library.paths.issuesDirectory
         guard let free = options.storage.freeBytes(in: directory), free < needed else { return }
         enforceBudget(room: needed)
@@ -58,7 +58,7 @@ extension Agent {
         if let shortfall = error as? OutOfSpace { return max(1, shortfall.needed) }
         if let archive = error as? ArchiveError, archive.isOutOfSpace {
             let file = library.partialFile(for: asset)
-            return max(1, (try? IssueInstaller.installedSize(of: file)) ?? Self.fileSize(file))
+            return max(1, (try? IssueInstaller.installedSize(of: file, formats: options.formats)) ?? Self.fileSize(file))
         }
         // The library's own file could not grow: nothing else can be written either.
         if let database = error as? DatabaseError, database.resultCode == .SQLITE_FULL { return ByteSize.mebibyte }

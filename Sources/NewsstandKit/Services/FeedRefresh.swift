@@ -23,6 +23,7 @@ extension Library {
     /// was (`SyncResult.unchanged`), without parsing anything.
     @discardableResult
     public func refresh(_ publication: Publication) throws -> SyncResult {
+        if isLocal(publication) { return try refreshLocal(publication) }
         guard let url = URL(string: publication.feedURL) else {
             throw DownloadError(message: "'\(publication.feedURL)' is not a URL")
         }

@@ -10,6 +10,8 @@ extension Library {
         public var updated: Int
         /// The server answered 304: the feed has not changed since the last refresh.
         public var unchanged = false
+        /// Issues of a local publication whose file is gone (by name).
+        public var removed: [String] = []
     }
 
     /// Adds entries not yet in the library and refreshes the metadata of known ones, in

@@ -84,6 +84,14 @@ enum LibraryMigrations {
                 t.add(column: "retryReason", .text)
             }
         }
+        migrator.registerMigration("v6-contents: what an issue's content says of itself; the user's own files") { db in
+            try db.alter(table: "issue") { t in
+                t.add(column: "contentTitle", .text)
+                t.add(column: "contentAuthors", .text)
+                t.add(column: "contentCover", .text)
+            }
+            try db.alter(table: "publication") { t in t.add(column: "copiesFiles", .boolean) }
+        }
         return migrator
     }
 }

@@ -11,7 +11,12 @@ struct Issues: ParsableCommand {
     struct Row: Encodable {
         var publication: String
         var name: String
+        /// The feed's title, or the content's own where the feed gave none.
         var title: String
+        /// The author(s) the content names.
+        var authors: [String]
+        /// The cover picture on disk (the feed's, fetched, or the one inside the content).
+        var cover: String?
         var date: Date
         var status: String
         var unread: Bool
@@ -36,7 +41,8 @@ struct Issues: ParsableCommand {
         let rows = try library.allIssues().map { issue -> Row in
             let download = issue.id.flatMap { downloads[$0] }
             return Row(publication: issue.publicationId.flatMap { publications[$0] } ?? "",
-                       name: issue.name, title: issue.title, date: issue.date, status: issue.status.rawValue,
+                       name: issue.name, title: issue.shownTitle, authors: issue.authors,
+                       cover: library.coverFile(of: issue)?.path, date: issue.date, status: issue.status.rawValue,
                        unread: issue.unread,
                        progress: issue.status == .available ? 1 : download?.fraction,
                        percent: issue.status == .downloading ? download?.fraction.map { Int($0 * 100) } : nil,

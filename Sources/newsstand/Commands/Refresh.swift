@@ -15,7 +15,8 @@ struct Refresh: ParsableCommand {
         for target in targets {
             do {
                 let result = try library.refresh(target)
-                print(result.unchanged ? "\(target.title): unchanged" : "\(target.title): \(result.added.count) new issue(s)")
+                let removed = result.removed.isEmpty ? "" : "; removed: " + result.removed.map { URL(string: $0)?.lastPathComponent ?? $0 }.joined(separator: ", ")
+                print((result.unchanged ? "\(target.title): unchanged" : "\(target.title): \(result.added.count) new issue(s)") + removed)
             } catch {
                 failed += 1
                 printProblem("\(target.title): \(error)")

@@ -3,10 +3,13 @@ import Foundation
 import NewsstandKit
 
 struct Subscribe: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "subscribe", abstract: "Add a publication by its feed URL (file:// and paths too).")
+    static let configuration = CommandConfiguration(commandName: "subscribe", abstract: "Add a publication by its feed URL (file:// and paths too), or your own files: a folder of EPUBs, comics, PDFs and zips, or one such file (it joins \"My files\").")
 
-    @Argument(help: "The feed's URL or a local file.")
+    @Argument(help: "The feed's URL, a local feed file, a folder of your own files, or one EPUB, CBZ, PDF or zip.")
     var url: String
+
+    @Flag(help: "Copy your own files into the library rather than read them where they are.")
+    var copy = false
 
     @Option(help: "A server-sent-events URL that announces new issues (overrides the feed's own).")
     var push: String?
@@ -17,6 +20,11 @@ struct Subscribe: ParsableCommand {
     func run() throws {
         let library = try Context.writableLibrary(withSamples: true)
         let feedURL = try FeedLocation.url(from: url)
+        if feedURL.isFileURL, let path = OwnFiles.path(feedURL) {
+            try subscribeOwnFiles(path, library: library)
+            return
+        }
+        if copy { throw CommandFailure("--copy is for your own files (a folder, or an EPUB, CBZ, PDF or zip), not a feed") }
         var pushURL: URL?
         if let push {
             guard let parsed = URL(string: push), ["http", "https"].contains(parsed.scheme?.lowercased() ?? "") else {
@@ -36,6 +44,29 @@ struct Subscribe: ParsableCommand {
         } catch {
             throw CommandFailure("cannot subscribe to \(url): \(error)")
         }
+    }
+}
+
+extension Subscribe {
+    private func subscribeOwnFiles(_ path: URL, library: Library) throws {
+        guard push == nil, !autoDownload else { throw CommandFailure("--push and --auto-download are for feeds, not your own files") }
+        do {
+            let (publication, result) = try library.subscribe(localPath: path, copy: copy)
+            let removed = result.removed.isEmpty ? "" : "; \(result.removed.count) file(s) removed"
+            print("Added to \(publication.title): \(result.added.count) new issue(s)\(removed).")
+        } catch {
+            throw CommandFailure("cannot add \(path.path): \(error)")
+        }
+    }
+}
+
+/// Which local paths are the user's own files rather than a feed: a folder, or a file an
+/// issue format reads (by its extension; a feed is XML, JSON or a property list).
+enum OwnFiles {
+    static func path(_ url: URL) -> URL? {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { return nil }
+        return isDirectory.boolValue || Library.localIssueExtensions.contains(url.pathExtension.lowercased()) ? url : nil
     }
 }
 

@@ -1,0 +1,43 @@
+import Foundation
+import GRDB
+import IssueArchive
+
+/// What an issue's installed content says of itself, kept beside what its feed said: the
+/// feed's values win where it gives them, the content's fill in where it does not.
+extension Library {
+    /// Records the title, author(s) and cover `content` names (its cover path is relative to
+    /// the issue's content directory). Nil values clear what an earlier install recorded.
+    @discardableResult
+    public func recordDetails(of content: IssueContent, for issue: Issue) throws -> Issue? {
+        let title = content.metadata.title.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
+        let authors = content.metadata.creators.map { $0.replacingOccurrences(of: "\n", with: " ") }.filter { !$0.isEmpty }
+        return try write { db in
+            try db.execute(sql: "UPDATE issue SET contentTitle = ?, contentAuthors = ?, contentCover = ? WHERE id = ?",
+                           arguments: [title, authors.isEmpty ? nil : authors.joined(separator: "\n"), content.coverImage, issue.id])
+            return try Issue.fetchOne(db, key: issue.id)
+        }
+    }
+
+    /// The picture an issue's tile shows: the feed's cover once fetched, else the cover inside
+    /// its installed content; nil when neither is on disk.
+    public func coverFile(of issue: Issue) -> URL? {
+        if let file = localFile(forCover: issue.coverURL) { return file }
+        guard let inside = issue.contentCover, issue.status == .available else { return nil }
+        let directory = contentDirectory(for: issue).standardizedFileURL
+        let file = directory.appendingPathComponent(inside).standardizedFileURL
+        // The path came from the content: it must stay inside the issue's directory.
+        guard file.path.hasPrefix(directory.path + "/"), FileManager.default.fileExists(atPath: file.path) else { return nil }
+        return file
+    }
+}
+
+extension Issue {
+    /// The title to show: the feed's own, unless the feed gave none (then the entry was
+    /// titled after its content file, as a folder's files are) and the content names itself.
+    /// A title equal to the issue's name is the feed's (`<title>hp-2</title>` for the id hp-2).
+    public var shownTitle: String {
+        guard let contentTitle else { return title }
+        let fileName = contentURL.flatMap(URL.init(string:))?.deletingPathExtension().lastPathComponent
+        return title == fileName ? contentTitle : title
+    }
+}

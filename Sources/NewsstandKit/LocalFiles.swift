@@ -1,0 +1,109 @@
+import Foundation
+import Feeds
+import GRDB
+
+/// The user's own files as publications: a folder is one whose issues are its files (seen
+/// again on every refresh), a single file joins "My files". The library records each
+/// file's path as the issue's content link and the agent installs straight from it — no
+/// `.part` copy; a zip-packaged book is unpacked (readers read its tree) and a single-file
+/// issue is hard-linked where the file system allows — unless the publication copies files,
+/// when its files are fetched like any download.
+extension Library {
+    /// The feed URL of the publication single files join.
+    public static let myFilesFeedURL = "newsstand:my-files"
+    /// File extensions a folder's issues have (the formats decide what the bytes are).
+    public static let localIssueExtensions: Set<String> = ["epub", "cbz", "pdf", "zip"]
+
+    /// Whether a publication is the user's own files rather than a feed.
+    public func isLocal(_ publication: Publication) -> Bool {
+        publication.feedURL == Self.myFilesFeedURL || Self.folder(of: publication) != nil
+    }
+
+    /// Adds a folder (a publication of its own) or a file (to "My files"). `copy` makes the
+    /// publication's files downloaded into the library instead of read where they are.
+    @discardableResult
+    public func subscribe(localPath path: URL, copy: Bool = false) throws -> (Publication, SyncResult) {
+        let path = path.standardizedFileURL.resolvingSymlinksInPath()
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path.path, isDirectory: &isDirectory) else {
+            throw DownloadError(message: "\(path.path) does not exist")
+        }
+        if isDirectory.boolValue {
+            let feedURL = URL(fileURLWithPath: path.path, isDirectory: true).absoluteString
+            var publication = try publications().first { $0.feedURL == feedURL }
+                ?? Publication(feedURL: feedURL, title: path.lastPathComponent, addedAt: clock.now())
+            publication.copiesFiles = copy
+            publication = try save(publication)
+            return (publication, try refreshLocal(publication))
+        }
+        guard Self.localIssueExtensions.contains(path.pathExtension.lowercased()) else {
+            throw DownloadError(message: "\(path.lastPathComponent) is not an EPUB, CBZ, PDF or zip file")
+        }
+        var publication = try publications().first { $0.feedURL == Self.myFilesFeedURL }
+            ?? Publication(feedURL: Self.myFilesFeedURL, title: "My files", addedAt: clock.now())
+        publication.copiesFiles = copy
+        publication = try save(publication)
+        var result = try sync(publication, entries: [try Self.entry(for: path)])
+        result.removed = try markRemoved(in: publication)
+        try markRefreshed(publication)
+        return (publication, result)
+    }
+
+    /// A local publication seen again: a folder's new files become issues, and issues whose
+    /// file is gone are named in `removed` (their row and any installed content stay).
+    func refreshLocal(_ publication: Publication) throws -> SyncResult {
+        var result = SyncResult(added: [], updated: 0)
+        if let folder = Self.folder(of: publication) {
+            let names: [String]
+            do { names = try FileManager.default.contentsOfDirectory(atPath: folder.path) } catch {
+                throw DownloadError(message: "cannot read the folder \(folder.path): \(error.localizedDescription)")
+            }
+            let files = names.filter { !$0.hasPrefix(".") && Self.localIssueExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
+                .map { folder.appendingPathComponent($0) }
+                .filter { (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true }
+            result = try sync(publication, entries: try files.map(Self.entry(for:)))
+        }
+        result.removed = try markRemoved(in: publication)
+        try markRefreshed(publication)
+        return result
+    }
+
+    /// The folder a publication reads, when it is one.
+    static func folder(of publication: Publication) -> URL? {
+        guard let url = URL(string: publication.feedURL), url.isFileURL, url.hasDirectoryPath else { return nil }
+        return url
+    }
+
+    /// An issue of one file: named by its path, titled by its name (until its content says
+    /// better), dated by when it was last changed.
+    static func entry(for file: URL) throws -> FeedEntry {
+        let values = try? file.resourceValues(forKeys: [.contentModificationDateKey, .fileSizeKey])
+        let types = ["epub": "application/epub+zip", "cbz": "application/vnd.comicbook+zip", "pdf": "application/pdf", "zip": "application/zip"]
+        return FeedEntry(name: file.absoluteString, title: file.deletingPathExtension().lastPathComponent,
+                         date: values?.contentModificationDate ?? Date(timeIntervalSince1970: 0), contentURL: file,
+                         contentType: types[file.pathExtension.lowercased()], contentLength: values?.fileSize.map(Int64.init))
+    }
+
+    /// Names the issues of `publication` whose file is gone, and says so in their error.
+    private func markRemoved(in publication: Publication) throws -> [String] {
+        guard let id = publication.id else { return [] }
+        let gone = try issues(publicationID: id).filter { issue in
+            guard let url = issue.contentURL.flatMap(URL.init(string:)), url.isFileURL else { return false }
+            return !FileManager.default.fileExists(atPath: url.path)
+        }
+        try write { db in
+            for issue in gone {
+                try db.execute(sql: "UPDATE issue SET lastError = ? WHERE id = ?",
+                               arguments: ["its file was removed: \(URL(string: issue.contentURL ?? "")?.path ?? issue.name)", issue.id])
+            }
+        }
+        return gone.map(\.name)
+    }
+
+    /// Whether the agent installs an issue straight from its file where it is.
+    func readsInPlace(_ issue: Issue) throws -> Bool {
+        guard let url = issue.contentURL.flatMap(URL.init(string:)), url.isFileURL,
+              let publicationID = issue.publicationId, let publication = try publication(id: publicationID) else { return false }
+        return isLocal(publication) && publication.copiesFiles != true
+    }
+}

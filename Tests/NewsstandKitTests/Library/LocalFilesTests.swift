@@ -1,0 +1,108 @@
+import Foundation
+import IssueArchive
+import Testing
+@testable import NewsstandKit
+
+@Suite struct LocalFilesTests {
+    func runAgent(_ library: Library) throws -> Agent.Outcome {
+        var options = Agent.Options()
+        options.retryPolicy = RetryPolicy(maxAttempts: 2, baseDelay: 0.01, maxDelay: 0.02)
+        let formats = IssueFormats()
+        formats.register(StandInPDF())
+        options.formats = formats
+        return try Agent(library: library, options: options).run()
+    }
+
+    func folder(_ temp: TemporaryLibrary) throws -> URL {
+        let folder = temp.root.appendingPathComponent("My Magazines", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    @Test func aFolderIsAPublicationOfItsFilesReadWhereTheyAre() throws {
+        let temp = try TemporaryLibrary()
+        let folder = try folder(temp)
+        try ContentDetailsTests.makeEPUB(at: folder.appendingPathComponent("tides.epub"), title: "The Tide Tables", authors: ["Ada Reef"])
+        try Data("%PDF-1.7\n%%EOF\n".utf8).write(to: folder.appendingPathComponent("spring.pdf"))
+        try Data("notes".utf8).write(to: folder.appendingPathComponent("notes.txt"))
+        try Data("%PDF-1.7\n".utf8).write(to: folder.appendingPathComponent(".hidden.pdf"))
+
+        let (publication, result) = try temp.library.subscribe(localPath: folder)
+        #expect(publication.title == "My Magazines")
+        #expect(temp.library.isLocal(publication))
+        #expect(result.added.sorted() == ["spring.pdf", "tides.epub"].map { folder.appendingPathComponent($0).absoluteString })
+        let issues = try temp.library.issues(publicationID: #require(publication.id))
+        #expect(Set(issues.map(\.title)) == ["spring", "tides"])
+        #expect(issues.first { $0.title == "spring" }?.contentType == "application/pdf")
+
+        for issue in issues {
+            let asset = try #require(try temp.library.enqueue(issue))
+            #expect(temp.library.userInfo(of: asset)["inPlace"] as? Bool == true)
+        }
+        #expect(try runAgent(temp.library) == .finished)
+        let installed = try temp.library.issues(publicationID: #require(publication.id))
+        #expect(installed.allSatisfy { $0.status == .available })
+        #expect(installed.first { $0.title == "tides" }?.shownTitle == "The Tide Tables")
+        // Nothing was copied into a .part; the PDF is the same file, linked, not a copy.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temp.library.paths.partialDirectory.path).isEmpty)
+        let pdfIssue = try #require(installed.first { $0.title == "spring" })
+        let linked = temp.library.contentDirectory(for: pdfIssue).appendingPathComponent("issue.pdf")
+        let inode = { (url: URL) in try FileManager.default.attributesOfItem(atPath: url.path)[.systemFileNumber] as? Int }
+        #expect(try inode(linked) == inode(folder.appendingPathComponent("spring.pdf")))
+        // The user's files are where they were.
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("tides.epub").path))
+    }
+
+    @Test func refreshSeesFilesAddedAndSaysWhichWereRemoved() throws {
+        let temp = try TemporaryLibrary()
+        let folder = try folder(temp)
+        try Data("%PDF-1.7\n".utf8).write(to: folder.appendingPathComponent("one.pdf"))
+        try Data("%PDF-1.7\n".utf8).write(to: folder.appendingPathComponent("two.pdf"))
+        let (publication, _) = try temp.library.subscribe(localPath: folder)
+
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("one.pdf"))
+        try Data("%PDF-1.7\n".utf8).write(to: folder.appendingPathComponent("three.PDF"))
+        let result = try temp.library.refresh(publication)
+        #expect(result.added == [folder.appendingPathComponent("three.PDF").absoluteString])
+        #expect(result.removed == [folder.appendingPathComponent("one.pdf").absoluteString])
+        let gone = try #require(try temp.library.issue(named: folder.appendingPathComponent("one.pdf").absoluteString))
+        #expect(gone.lastError?.contains("its file was removed") == true)
+    }
+
+    @Test func aSingleFileJoinsMyFiles() throws {
+        let temp = try TemporaryLibrary()
+        let first = temp.root.appendingPathComponent("a.pdf")
+        let second = temp.root.appendingPathComponent("b.cbz")
+        try Data("%PDF-1.7\n".utf8).write(to: first)
+        try Data("PK\u{05}\u{06}".utf8).write(to: second)
+        let (publication, added) = try temp.library.subscribe(localPath: first)
+        let (again, _) = try temp.library.subscribe(localPath: second)
+        #expect(publication.title == "My files")
+        #expect(again.id == publication.id)
+        #expect(added.added == [first.absoluteString])
+        #expect(try temp.library.issues(publicationID: #require(publication.id)).count == 2)
+        #expect(throws: DownloadError.self) { try temp.library.subscribe(localPath: temp.root.appendingPathComponent("nowhere.pdf")) }
+        try Data("x".utf8).write(to: temp.root.appendingPathComponent("notes.txt"))
+        #expect(throws: DownloadError.self) { try temp.library.subscribe(localPath: temp.root.appendingPathComponent("notes.txt")) }
+    }
+
+    @Test func copiedFilesAreDownloadedLikeAFeedsIssues() throws {
+        let temp = try TemporaryLibrary()
+        let folder = try folder(temp)
+        let pdf = folder.appendingPathComponent("copied.pdf")
+        try Data("%PDF-1.7\n%%EOF\n".utf8).write(to: pdf)
+        let (publication, _) = try temp.library.subscribe(localPath: folder, copy: true)
+        #expect(publication.copiesFiles == true)
+        let publicationID = try #require(publication.id)
+        let issue = try #require(try temp.library.issues(publicationID: publicationID).first)
+        let asset = try #require(try temp.library.enqueue(issue))
+        #expect(temp.library.userInfo(of: asset)["inPlace"] == nil)
+        #expect(try runAgent(temp.library) == .finished)
+        let issueID = try #require(issue.id)
+        let stored = try #require(try temp.library.issue(id: issueID))
+        #expect(stored.status == .available)
+        let installed = temp.library.contentDirectory(for: stored).appendingPathComponent("issue.pdf")
+        let inode = { (url: URL) in try FileManager.default.attributesOfItem(atPath: url.path)[.systemFileNumber] as? Int }
+        #expect(try inode(installed) != inode(pdf))
+    }
+}
