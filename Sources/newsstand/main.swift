@@ -31,4 +31,5 @@ struct Inspect: ParsableCommand {
 if CommandLine.arguments.dropFirst().first == PDFWorkerServer.command {
     exit(PDFWorkerServer.main(arguments: Array(CommandLine.arguments.dropFirst(2))))
 }
+PDFSupport.register()
 CommandExit.main(Array(CommandLine.arguments.dropFirst()))

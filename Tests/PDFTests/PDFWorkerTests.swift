@@ -3,11 +3,7 @@ import Imaging
 import Testing
 @testable import PDF
 
-/// The worker is the built `newsstand`, beside the test bundle.
-private let newsstand: URL = {
-    let me = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
-    return me.deletingLastPathComponent().appendingPathComponent("newsstand")
-}()
+private let newsstand = builtNewsstand
 
 @Suite struct PDFWorkerTests {
     private func withSample<Result>(_ body: (URL) throws -> Result) throws -> Result {
