@@ -73,3 +73,40 @@ let builtNewsstand: URL = {
         }
     }
 }
+
+@Suite struct PDFCommandWorkTests {
+    @Test func renderDrawsTheAskedPageAndNamesAFailingOne() throws {
+        let folder = try SamplePDF.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("magazine.pdf")
+        SamplePDF.write(to: file, pages: 2)
+        PDFSupport.register(worker: PDFWorker(executable: builtNewsstand))
+        let options = RenderOptions(columns: 20, rows: 14, colorMode: .truecolor, symbols: .half, letterbox: false)
+        let drawn = RenderTool.render([file.path], page: 2, options: options)
+        #expect(drawn.failures.isEmpty)
+        // Black cells where the picture is: the background of some half block is black.
+        #expect(String(decoding: drawn.output, as: UTF8.self).contains("48;2;0;0;0m"))
+        let missing = RenderTool.render([file.path], page: 3, options: options)
+        #expect(missing.failures == ["\(file.path): magazine.pdf has no page 3 (it has 2)"])
+    }
+
+    @Test func theSummaryNamesPagesLabelsAndContents() throws {
+        let folder = try SamplePDF.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("magazine.pdf")
+        SamplePDF.write(to: file, pages: 3)
+        let summary = PDFReport.summary(try PDFDocument(url: file).info())
+        #expect(summary == """
+            format: pdf
+            title: The Test Monthly
+            author: Ada Writer
+            pages: 3
+            page size: 420×595 pt
+            page labels: i, ii, 1
+            contents:
+              Cover  → page 1 (i)
+              Second article  → page 2 (ii)
+                Letters  → page 3 (1)
+            """)
+    }
+}
