@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CPoppler
 import Foundation
 import Imaging
 
@@ -75,6 +76,9 @@ public final class PDFWorker: @unchecked Sendable {
         return text
     }
 
+    /// The running worker's process, if one runs.
+    var processID: pid_t? { lock.withLock { child?.pid } }
+
     /// Makes a worker started with `testFaults` fail in the given way.
     func misbehave(_ fault: Misbehaviour) throws {
         _ = try ask(WorkerRequest(document: "", password: nil, action: .misbehave(fault)), failing: "the test request failed")
@@ -138,6 +142,9 @@ public final class PDFWorker: @unchecked Sendable {
         posix_spawn_file_actions_adddup2(&actions, sockets[1], STDIN_FILENO)
         posix_spawn_file_actions_adddup2(&actions, sockets[1], STDOUT_FILENO)
         posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
+        // The worker outlives requests: it must not hold this process's other files (the
+        // library's database, the agent's lock, a file being written) open behind it.
+        posix_spawn_file_actions_addclosefrom_np(&actions, 3)
         let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0

@@ -35,6 +35,8 @@ public enum PDFWorkerServer {
     /// Serves until the parent closes the socket; the process's exit status.
     public static func main(arguments: [String]) -> Int32 {
         let options = Options(arguments: arguments)
+        // Started by hand or by another parent, it may still have inherited files: none are its own.
+        closefrom(3)
         setLimit(RLIMIT_CORE, 0)
         // A parent's threads may block or ignore signals, and a spawned child inherits that:
         // SIGXCPU must end this process when the CPU limit is reached.

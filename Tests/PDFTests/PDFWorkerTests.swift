@@ -73,6 +73,24 @@ private let newsstand = builtNewsstand
         #expect(throws: PDFError(.crashed, "the test request failed: the PDF library crashed")) { try worker.misbehave(.exhaustMemory) }
     }
 
+    @Test func theWorkerHoldsNoneOfItsParentsFiles() throws {
+        try withSample { file in
+            // Opened without close-on-exec, as a library's database or lock might be.
+            let held = file.deletingLastPathComponent().appendingPathComponent("held")
+            let descriptor = open(held.path, O_WRONLY | O_CREAT, 0o600)
+            #expect(descriptor >= 0)
+            defer { close(descriptor) }
+            let worker = PDFWorker(executable: newsstand)
+            _ = try worker.info(of: file)
+            let pid = try #require(worker.processID)
+            let open = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").compactMap {
+                try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")
+            }
+            #expect(!open.isEmpty)
+            #expect(!open.contains(held.path))
+        }
+    }
+
     @Test func testFaultsAreOffUnlessAsked() throws {
         let worker = PDFWorker(executable: newsstand)
         #expect(throws: PDFError(.workerUnavailable, "test faults are off")) { try worker.misbehave(.crash) }
