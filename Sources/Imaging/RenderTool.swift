@@ -40,7 +40,8 @@ public enum RenderTool {
     /// drawn (which names the file).
     /// `page` (1 is the first) is the page drawn of a document (a `.pdf`, or any file when
     /// `page` is given); documents without it show their first page.
-    public static func render(_ images: [String], page: Int? = nil, options: RenderOptions) -> (output: [UInt8], failures: [String]) {
+    public static func render(_ images: [String], page: Int? = nil, options: RenderOptions,
+                              documents: DocumentRenderers = .shared) -> (output: [UInt8], failures: [String]) {
         var output: [UInt8] = []
         var failures: [String] = []
         for image in images {
@@ -48,7 +49,7 @@ public enum RenderTool {
                 let decoded: RGBAImage
                 if page != nil || image.lowercased().hasSuffix(".pdf") {
                     let source = ImageSource.page(max(1, page ?? 1) - 1, of: URL(fileURLWithPath: image), kind: .pdf)
-                    decoded = try ImageDecoder.decode(source, drawnWith: options)
+                    decoded = try ImageDecoder.decode(source, drawnWith: options, documents: documents)
                 } else {
                     decoded = try ImageDecoder.decode(ImageDecoder.readBytes(atPath: image), drawnWith: options)
                 }

@@ -105,6 +105,8 @@ public enum PDFWorkerServer {
         case .spin:
             var counter = 0
             while true { counter = counter &+ Int(getpid()) }
+        case .block:
+            while true { pause() }
         case .crash:
             abort()
         case .exhaustMemory:

@@ -20,6 +20,8 @@ struct WorkerRequest: Codable {
 enum Misbehaviour: String, Codable {
     /// Busy forever (a looping PDF).
     case spin
+    /// Waits forever without using the CPU (a library stuck on a lock).
+    case block
     /// Ends by a signal (a crash in the library).
     case crash
     /// Asks for more memory than the worker may have (an enormous PDF).

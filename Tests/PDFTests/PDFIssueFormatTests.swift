@@ -80,13 +80,14 @@ let builtNewsstand: URL = {
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("magazine.pdf")
         SamplePDF.write(to: file, pages: 2)
-        PDFSupport.register(worker: PDFWorker(executable: builtNewsstand))
+        let documents = DocumentRenderers()
+        documents.register(PDFPageRenderer(worker: PDFWorker(executable: builtNewsstand)), for: .pdf)
         let options = RenderOptions(columns: 20, rows: 14, colorMode: .truecolor, symbols: .half, letterbox: false)
-        let drawn = RenderTool.render([file.path], page: 2, options: options)
+        let drawn = RenderTool.render([file.path], page: 2, options: options, documents: documents)
         #expect(drawn.failures.isEmpty)
         // Black cells where the picture is: the background of some half block is black.
         #expect(String(decoding: drawn.output, as: UTF8.self).contains("48;2;0;0;0m"))
-        let missing = RenderTool.render([file.path], page: 3, options: options)
+        let missing = RenderTool.render([file.path], page: 3, options: options, documents: documents)
         #expect(missing.failures == ["\(file.path): magazine.pdf has no page 3 (it has 2)"])
     }
 
