@@ -11,7 +11,7 @@ public struct PDFRect: Equatable, Sendable, Codable {
 }
 
 /// One character of a page's text layer, where it is drawn and at what size.
-public struct PDFCharacter: Equatable, Sendable, Codable {
+public struct PDFCharacter: Equatable, Sendable {
     public var scalar: Unicode.Scalar
     public var rect: PDFRect
     /// The font size in points (0 when the PDF gives none).
@@ -23,27 +23,6 @@ public struct PDFCharacter: Equatable, Sendable, Codable {
         self.rect = rect
         self.fontSize = fontSize
         self.fontName = fontName
-    }
-
-    enum CodingKeys: String, CodingKey { case scalar, rect, fontSize, fontName }
-
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        guard let scalar = Unicode.Scalar(try container.decode(UInt32.self, forKey: .scalar)) else {
-            throw DecodingError.dataCorruptedError(forKey: .scalar, in: container, debugDescription: "not a Unicode scalar")
-        }
-        self.scalar = scalar
-        rect = try container.decode(PDFRect.self, forKey: .rect)
-        fontSize = try container.decode(Double.self, forKey: .fontSize)
-        fontName = try container.decode(String.self, forKey: .fontName)
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(scalar.value, forKey: .scalar)
-        try container.encode(rect, forKey: .rect)
-        try container.encode(fontSize, forKey: .fontSize)
-        try container.encode(fontName, forKey: .fontName)
     }
 }
 
@@ -63,4 +42,50 @@ public struct PDFPageText: Equatable, Sendable, Codable {
 
     /// Whether the page has no text layer (a scan, a page of pictures).
     public var isEmpty: Bool { characters.allSatisfy { $0.scalar.properties.isWhitespace } }
+
+    // Crossing from the worker, a page is its text, its rectangles as one flat list and its
+    // font runs: a tenth of the JSON of an object per character, and as much faster.
+    private enum CodingKeys: String, CodingKey { case text, boxes, runs }
+
+    private struct FontRun: Codable {
+        var count: Int
+        var size: Double
+        var font: String
+    }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let scalars = Array(try container.decode(String.self, forKey: .text).unicodeScalars)
+        let boxes = try container.decode([Double].self, forKey: .boxes)
+        let runs = try container.decode([FontRun].self, forKey: .runs)
+        guard boxes.count == scalars.count * 4, runs.reduce(0, { $0 + max(0, $1.count) }) == scalars.count else {
+            throw DecodingError.dataCorruptedError(forKey: .boxes, in: container, debugDescription: "text, boxes and runs disagree")
+        }
+        var characters: [PDFCharacter] = []
+        characters.reserveCapacity(scalars.count)
+        for run in runs {
+            for _ in 0..<run.count {
+                let index = characters.count, box = index * 4
+                characters.append(PDFCharacter(scalar: scalars[index],
+                                               rect: PDFRect(x0: boxes[box], y0: boxes[box + 1], x1: boxes[box + 2], y1: boxes[box + 3]),
+                                               fontSize: run.size, fontName: run.font))
+            }
+        }
+        self.characters = characters
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(string, forKey: .text)
+        try container.encode(characters.flatMap { [$0.rect.x0, $0.rect.y0, $0.rect.x1, $0.rect.y1] }, forKey: .boxes)
+        var runs: [FontRun] = []
+        for character in characters {
+            if let last = runs.last, last.size == character.fontSize, last.font == character.fontName {
+                runs[runs.count - 1].count += 1
+            } else {
+                runs.append(FontRun(count: 1, size: character.fontSize, font: character.fontName))
+            }
+        }
+        try container.encode(runs, forKey: .runs)
+    }
 }
