@@ -27,6 +27,8 @@ let package = Package(
         .systemLibrary(name: "CSystemZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // libcrypto for SHA-256 of transfers (CryptoKit does not exist on Linux).
         .systemLibrary(name: "CSystemCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // poppler-glib draws PDF pages through cairo (GPL: the project is GPL-3.0-or-later).
+        .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
         // libpng + libjpeg behind a small C layer whose JPEG error handler longjmps
         // instead of ending the process.
         .target(
@@ -55,6 +57,8 @@ let package = Package(
             swiftSettings: swift5
         ),
         .target(name: "Imaging", dependencies: ["CImageCodecs"], swiftSettings: swift5),
+        // PDF issues: poppler in a contained worker process, a format reader and a page renderer.
+        .target(name: "PDF", dependencies: ["CPoppler", "Imaging", "IssueArchive"], swiftSettings: swift5),
         // Markup for HTML5's table of named character references, which feeds read too.
         .target(name: "TextLayout", dependencies: ["Markup"], swiftSettings: swift5),
         .target(name: "Terminal", dependencies: ["CNcursesw", "TextLayout", "TOMLReader"], swiftSettings: swift5),
@@ -68,7 +72,7 @@ let package = Package(
         .executableTarget(
             name: "newsstand",
             dependencies: [
-                "Shelf", "NewsstandKit", "Imaging", "Feeds", "IssueArchive", "Terminal", "TextLayout",
+                "Shelf", "NewsstandKit", "Imaging", "Feeds", "IssueArchive", "Terminal", "TextLayout", "PDF",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // `agent` logs to standard error.
                 .product(name: "Logging", package: "swift-log"),
@@ -93,6 +97,8 @@ let package = Package(
         .testTarget(name: "IssueArchiveTests", dependencies: ["IssueArchive", "CSystemZlib", .product(name: "ZIPFoundation", package: "ZIPFoundation")], swiftSettings: swift5),
         .testTarget(name: "NewsstandKitTests", dependencies: ["NewsstandKit", "Feeds", "IssueArchive", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "ZIPFoundation", package: "ZIPFoundation")], swiftSettings: swift5),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "CImageCodecs"], swiftSettings: swift5),
+        // `newsstand` for its `pdf-worker`, which the containment tests start.
+        .testTarget(name: "PDFTests", dependencies: ["PDF", "CPoppler", "Imaging", "IssueArchive", "newsstand"], swiftSettings: swift5),
         .testTarget(name: "TextLayoutTests", dependencies: ["TextLayout", "Markup"], swiftSettings: swift5),
         .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Imaging", "Terminal"], swiftSettings: swift5),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "TOMLReader", "CNcursesw"], swiftSettings: swift5),

@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -37,12 +38,21 @@ public enum RenderTool {
 
     /// Draws every image: the pictures' bytes, and one message per image that could not be
     /// drawn (which names the file).
-    public static func render(_ images: [String], options: RenderOptions) -> (output: [UInt8], failures: [String]) {
+    /// `page` (1 is the first) is the page drawn of a document (a `.pdf`, or any file when
+    /// `page` is given); documents without it show their first page.
+    public static func render(_ images: [String], page: Int? = nil, options: RenderOptions,
+                              documents: DocumentRenderers = .shared) -> (output: [UInt8], failures: [String]) {
         var output: [UInt8] = []
         var failures: [String] = []
         for image in images {
             do {
-                let decoded = try ImageDecoder.decode(ImageDecoder.readBytes(atPath: image), drawnWith: options)
+                let decoded: RGBAImage
+                if page != nil || image.lowercased().hasSuffix(".pdf") {
+                    let source = ImageSource.page(max(1, page ?? 1) - 1, of: URL(fileURLWithPath: image), kind: .pdf)
+                    decoded = try ImageDecoder.decode(source, drawnWith: options, documents: documents)
+                } else {
+                    decoded = try ImageDecoder.decode(ImageDecoder.readBytes(atPath: image), drawnWith: options)
+                }
                 CoverRenderer.render(decoded, options: options).appendANSI(to: &output)
             } catch let error as ImageError {
                 // A file read error already names the file.
@@ -57,9 +67,9 @@ public enum RenderTool {
     /// Runs the command: the pictures on standard output in one write, and each image that
     /// failed handed to `report` (the images after a bad one are still drawn). False when
     /// any failed or the output could not be written.
-    public static func run(_ images: [String], options: RenderOptions, output: Int32 = STDOUT_FILENO,
+    public static func run(_ images: [String], page: Int? = nil, options: RenderOptions, output: Int32 = STDOUT_FILENO,
                            report: (String) -> Void) -> Bool {
-        let (pictures, failures) = render(images, options: options)
+        let (pictures, failures) = render(images, page: page, options: options)
         let written = writeAll(pictures, to: output)
         failures.forEach(report)
         return written && failures.isEmpty

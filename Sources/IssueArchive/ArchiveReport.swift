@@ -39,7 +39,7 @@ public enum ArchiveReport {
         }
     }
 
-    public static func json(_ content: IssueContent) throws -> String {
+    public static func json<Value: Encodable>(_ content: Value) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let json = String(decoding: try encoder.encode(content), as: UTF8.self)
@@ -59,7 +59,7 @@ public enum ArchiveReport {
 
     /// Removes C0/C1 controls (ESC, CSI, BEL...) and bidirectional overrides, so nothing from an
     /// archive can drive the terminal.
-    static func clean(_ s: String, keepNewlines: Bool = false) -> String {
+    public static func clean(_ s: String, keepNewlines: Bool = false) -> String {
         var out = String.UnicodeScalarView()
         for scalar in s.unicodeScalars {
             switch scalar.value {

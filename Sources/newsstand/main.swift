@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PDF
 
 /// `newsstand`: a terminal newsstand. With no command it opens the shelf.
 struct Newsstand: ParsableCommand {
@@ -26,4 +27,9 @@ struct Inspect: ParsableCommand {
     )
 }
 
+// The PDF worker is this program started by itself (`PDFWorker`): it never reaches the commands.
+if CommandLine.arguments.dropFirst().first == PDFWorkerServer.command {
+    exit(PDFWorkerServer.main(arguments: Array(CommandLine.arguments.dropFirst(2))))
+}
+PDFSupport.register()
 CommandExit.main(Array(CommandLine.arguments.dropFirst()))

@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import IssueArchive
 import NewsstandKit
 import Terminal
@@ -50,14 +51,26 @@ final class ReaderScreen {
         pager.settle()
     }
 
-    /// Comics turn pages; everything else reads as text.
+    /// Comics and PDFs turn pages; everything else reads as text.
     private static func pager(for content: IssueContent, root: URL, painter: CoverPainter, theme: Theme,
                               preferences: ReaderPreferences, at start: Locator?) -> any ReaderPager {
-        if content.format == .cbz {
-            return PagePager(pages: ReaderPage.pictures(of: content, in: root), rightToLeft: content.rightToLeft, root: root,
+        if content.format == .cbz || content.format.rawValue == "pdf" {
+            let pages = content.format == .cbz ? ReaderPage.pictures(of: content, in: root) : documentPages(of: content, in: root)
+            return PagePager(pages: pages, rightToLeft: content.rightToLeft, root: root,
                              painter: painter, theme: theme, at: start)
         }
         return TextPager(content: content, root: root, painter: painter, theme: theme, preferences: preferences, at: start)
+    }
+
+    /// A PDF's pages (`issue.pdf#page=N`, N from 1), each drawn by the renderer of PDF pages.
+    private static func documentPages(of content: IssueContent, in root: URL) -> [ReaderPage] {
+        content.readingOrder.map { resource in
+            let mark = resource.path.range(of: "#page=", options: .backwards)
+            let file = mark.map { String(resource.path[..<$0.lowerBound]) } ?? resource.path
+            let index = mark.flatMap { Int(resource.path[$0.upperBound...]) }.map { max(0, $0 - 1) } ?? 0
+            let document = try? IssueReader.resolve(file, in: root)
+            return ReaderPage(resource: resource.path, picture: document.map { .page(index, of: $0, kind: .pdf) }, text: nil)
+        }
     }
 
     static func startingPlace(of issue: Issue, in content: IssueContent) -> Locator? {

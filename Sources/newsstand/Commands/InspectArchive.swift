@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import IssueArchive
+import PDF
 import Shelf
 
 /// `newsstand inspect archive FILE [--json|--text]`: what an issue archive holds, read safely
@@ -18,7 +19,7 @@ struct InspectArchive: ParsableCommand {
         }
     }
 
-    @Argument(help: "An EPUB, CBZ or zip file.")
+    @Argument(help: "An EPUB, CBZ, zip or PDF file.")
     var file: String
 
     @Flag(exclusivity: .exclusive)
@@ -26,6 +27,9 @@ struct InspectArchive: ParsableCommand {
 
     func run() throws {
         let archive = URL(fileURLWithPath: file)
+        if let download = try? DownloadedFile(url: archive), PDFIssueFormat(worker: .shared).recognizes(download) {
+            return try inspectPDF(archive)
+        }
         let content: IssueContent
         let root: URL
         do { (content, root) = try IssueReader.read(archive: archive) } catch { throw CommandFailure("\(file): \(error)") }
@@ -34,6 +38,26 @@ struct InspectArchive: ParsableCommand {
         case .json?: print(try ArchiveReport.json(content))
         case .text?: print(try PlainText.render(directory: root), terminator: "")
         case nil: print(ArchiveReport.summary(content))
+        }
+    }
+}
+
+extension InspectArchive {
+    /// A PDF is read through the contained worker, never in this process.
+    private func inspectPDF(_ document: URL) throws {
+        do {
+            let info = try PDFWorker.shared.info(of: document)
+            switch output {
+            case .json?: print(try PDFReport.json(info))
+            case .text?:
+                let pages = try (0..<info.pageCount).map { index in
+                    (label: info.pageLabels.flatMap { index < $0.count ? $0[index] : nil } ?? String(index + 1), text: try PDFWorker.shared.text(page: index, of: document))
+                }
+                print(PDFReport.text(pages: pages), terminator: "")
+            case nil: print(PDFReport.summary(info))
+            }
+        } catch let error as PDFError {
+            throw CommandFailure("\(file): \(error)")
         }
     }
 }

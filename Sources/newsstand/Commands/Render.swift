@@ -2,15 +2,19 @@ import ArgumentParser
 import Imaging
 import Terminal
 
-/// `newsstand render IMAGE...`: draws PNG or JPEG images with half blocks on standard output.
+/// `newsstand render IMAGE...`: draws PNG or JPEG images, or a page of a PDF, with half
+/// blocks on standard output.
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Draw PNG or JPEG images in the terminal with half-block characters."
+        abstract: "Draw PNG or JPEG images, or a page of a PDF, in the terminal with half-block characters."
     )
 
-    @Argument(help: "The PNG or JPEG files to draw, one after the other.")
+    @Argument(help: "The PNG, JPEG or PDF files to draw, one after the other.")
     var images: [String]
+
+    @Option(help: "The page of a PDF to draw (default: 1).")
+    var page: Int?
 
     @Option(help: "The largest size in character cells, COLSxROWS (default: fits the terminal).")
     var size: Size?
@@ -19,6 +23,7 @@ struct Render: ParsableCommand {
 
     func validate() throws {
         if images.isEmpty { throw ValidationError("Missing expected argument '<images> ...'") }
+        if let page, page < 1 { throw ValidationError("--page counts from 1") }
     }
 
     /// One line per image that could not be drawn; the others are still drawn.
@@ -29,7 +34,7 @@ struct Render: ParsableCommand {
         let options = RenderOptions(columns: cells.columns, rows: cells.rows,
                                     colorMode: display.colorMode(detected: terminal.colors),
                                     symbols: display.symbols(for: terminal), letterbox: false)
-        guard RenderTool.run(images, options: options, report: printProblem) else { throw ExitCode.failure }
+        guard RenderTool.run(images, page: page, options: options, report: printProblem) else { throw ExitCode.failure }
     }
 }
 

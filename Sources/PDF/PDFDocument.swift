@@ -1,0 +1,243 @@
+import CPoppler
+import Foundation
+import Imaging
+
+/// A PDF opened through poppler in this process. Not thread-safe: poppler's documents are
+/// used from one thread at a time. Code that must survive a hostile PDF goes through
+/// `PDFWorker`, which holds one of these in a child process.
+public final class PDFDocument {
+    /// The largest picture a page is drawn into (a hostile page size cannot ask for more).
+    public static let maximumPixels = 40_000_000
+
+    private let document: OpaquePointer
+    public let url: URL
+
+    /// Opens the PDF at `url`; `password` opens an encrypted one. Throws `PDFError`:
+    /// `.needsPassword`, `.wrongPassword`, or `.unreadable` with the reason.
+    public init(url: URL, password: String? = nil) throws {
+        PDFLibrary.silenceLog()
+        self.url = url
+        guard FileManager.default.isReadableFile(atPath: url.path) else {
+            throw PDFError(.unreadable, "cannot read '\(url.path)'")
+        }
+        var error: UnsafeMutablePointer<GError>?
+        guard let uri = g_filename_to_uri(url.standardizedFileURL.path, nil, &error) else {
+            defer { if error != nil { g_error_free(error) } }
+            throw PDFError(.unreadable, "cannot open '\(url.path)': \(Self.message(error))")
+        }
+        defer { g_free(uri) }
+        let opened: OpaquePointer? = password.map { poppler_document_new_from_file(uri, $0, &error) }
+            ?? poppler_document_new_from_file(uri, nil, &error)
+        guard let opened else {
+            defer { if error != nil { g_error_free(error) } }
+            if shim_error_is_encrypted(error) != 0 {
+                throw password == nil ? PDFError(.needsPassword, "\(url.lastPathComponent) needs a password")
+                                      : PDFError(.wrongPassword, "the password does not open \(url.lastPathComponent)")
+            }
+            throw PDFError(.unreadable, "\(url.lastPathComponent) is not a PDF that can be read (\(Self.message(error)))")
+        }
+        document = opened
+    }
+
+    deinit { shim_object_unref(UnsafeMutableRawPointer(document)) }
+
+    public var pageCount: Int { Int(poppler_document_get_n_pages(document)) }
+
+    public var title: String? { Self.take(poppler_document_get_title(document)).flatMap(Self.nonEmpty) }
+    public var author: String? { Self.take(poppler_document_get_author(document)).flatMap(Self.nonEmpty) }
+
+    /// Page `index`'s size in points as it is shown.
+    public func pageSize(_ index: Int) throws -> PDFSize {
+        try withPage(index) { page in
+            var width = 0.0, height = 0.0
+            poppler_page_get_size(page, &width, &height)
+            return PDFSize(width: width, height: height)
+        }
+    }
+
+    /// Every page's label, or nil when they are just the page numbers (or absent).
+    public var pageLabels: [String]? {
+        let labels = (0..<pageCount).map { index in
+            (try? withPage(index) { Self.take(poppler_page_get_label($0)) }) ?? nil
+        }
+        let numbered = labels.enumerated().allSatisfy { $0.element == nil || $0.element == String($0.offset + 1) }
+        return numbered ? nil : labels.enumerated().map { $0.element ?? String($0.offset + 1) }
+    }
+
+    /// Everything `PDFInfo` holds, read at once.
+    public func info() throws -> PDFInfo {
+        PDFInfo(title: title, author: author, pageCount: pageCount,
+                pageSizes: try (0..<pageCount).map(pageSize), pageLabels: pageLabels, outline: outline)
+    }
+
+    /// The outline (bookmarks), each entry's destination resolved to a page.
+    public var outline: [PDFOutlineItem] {
+        guard let iterator = poppler_index_iter_new(document) else { return [] }
+        defer { poppler_index_iter_free(iterator) }
+        return outlineItems(iterator, depth: 0)
+    }
+
+    private func outlineItems(_ iterator: OpaquePointer, depth: Int) -> [PDFOutlineItem] {
+        var items: [PDFOutlineItem] = []
+        // Hostile outlines may be deep or long; a reader needs neither.
+        guard depth < 32 else { return items }
+        repeat {
+            guard items.count < 10_000 else { break }
+            var title = "", page: Int?
+            if let action = poppler_index_iter_get_action(iterator) {
+                title = action.pointee.any.title.map { String(cString: $0) } ?? ""
+                if action.pointee.type == POPPLER_ACTION_GOTO_DEST, let destination = action.pointee.goto_dest.dest {
+                    page = self.page(of: destination)
+                }
+                poppler_action_free(action)
+            }
+            var children: [PDFOutlineItem] = []
+            if let child = poppler_index_iter_get_child(iterator) {
+                children = outlineItems(child, depth: depth + 1)
+                poppler_index_iter_free(child)
+            }
+            items.append(PDFOutlineItem(title: title, page: page, children: children))
+        } while poppler_index_iter_next(iterator) != 0
+        return items
+    }
+
+    /// The page a destination leads to (0 is the first), a named one looked up.
+    private func page(of destination: UnsafeMutablePointer<PopplerDest>) -> Int? {
+        var number = Int(destination.pointee.page_num)
+        if destination.pointee.type == POPPLER_DEST_NAMED, let name = destination.pointee.named_dest {
+            guard let named = poppler_document_find_dest(document, name) else { return nil }
+            number = Int(named.pointee.page_num)
+            poppler_dest_free(named)
+        }
+        return (1...max(1, pageCount)).contains(number) ? number - 1 : nil
+    }
+
+    /// Page `index` drawn on white, fitted inside `size` pixels keeping its shape (nil: one
+    /// pixel a point).
+    public func render(page index: Int, fitting size: (width: Int, height: Int)?) throws -> RGBAImage {
+        try withPage(index) { page in
+            var width = 0.0, height = 0.0
+            poppler_page_get_size(page, &width, &height)
+            guard width > 0, height > 0, width.isFinite, height.isFinite else {
+                throw PDFError(.unreadable, "page \(index + 1) has no size")
+            }
+            var scale = 1.0
+            if let size { scale = min(Double(max(1, size.width)) / width, Double(max(1, size.height)) / height) }
+            let area = width * height * scale * scale
+            if area > Double(Self.maximumPixels) { scale *= (Double(Self.maximumPixels) / area).squareRoot() }
+            let pixelWidth = max(1, Int((width * scale).rounded())), pixelHeight = max(1, Int((height * scale).rounded()))
+            return try Self.draw(width: pixelWidth, height: pixelHeight) { cairo in
+                cairo_scale(cairo, Double(pixelWidth) / width, Double(pixelHeight) / height)
+                poppler_page_render(page, cairo)
+            }
+        }
+    }
+
+    /// A white picture of `width`×`height` with `paint` drawn on it, as RGBA.
+    static func draw(width: Int, height: Int, _ paint: (OpaquePointer) -> Void) throws -> RGBAImage {
+        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)) else {
+            throw PDFError(.crashed, "no memory for a \(width)×\(height) picture")
+        }
+        defer { cairo_surface_destroy(surface) }
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let cairo = cairo_create(surface) else {
+            throw PDFError(.crashed, "no memory for a \(width)×\(height) picture")
+        }
+        // Poppler draws only what the page holds: the paper is ours to paint.
+        cairo_set_source_rgb(cairo, 1, 1, 1)
+        cairo_paint(cairo)
+        paint(cairo)
+        cairo_destroy(cairo)
+        cairo_surface_flush(surface)
+        guard let data = cairo_image_surface_get_data(surface) else {
+            throw PDFError(.crashed, "the picture of the page was lost")
+        }
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        // Cairo's ARGB32 is premultiplied and native-endian: bytes B, G, R, A here.
+        for y in 0..<height {
+            let row = data + y * stride
+            for x in 0..<width {
+                let source = row + x * 4, target = (y * width + x) * 4
+                let alpha = Int(source[3])
+                func straight(_ value: UInt8) -> UInt8 {
+                    alpha == 255 || alpha == 0 ? value : UInt8(min(255, (Int(value) * 255 + alpha / 2) / alpha))
+                }
+                pixels[target] = straight(source[2])
+                pixels[target + 1] = straight(source[1])
+                pixels[target + 2] = straight(source[0])
+                pixels[target + 3] = UInt8(alpha)
+            }
+        }
+        return RGBAImage(width: width, height: height, pixels: pixels)
+    }
+
+    /// Page `index`'s text layer: each character with its rectangle and font size.
+    public func text(page index: Int) throws -> PDFPageText {
+        try withPage(index) { page in
+            guard let text = Self.take(poppler_page_get_text(page)) else { return PDFPageText(characters: []) }
+            var rectangles: UnsafeMutablePointer<PopplerRectangle>?
+            var count: guint = 0
+            guard poppler_page_get_text_layout(page, &rectangles, &count) != 0, let rectangles else {
+                return PDFPageText(characters: [])
+            }
+            defer { g_free(rectangles) }
+            var sizes = [Double](repeating: 0, count: Int(count))
+            var fonts = [String](repeating: "", count: Int(count))
+            if let attributes = poppler_page_get_text_attributes(page) {
+                var node: UnsafeMutablePointer<GList>? = attributes
+                while let current = node {
+                    if let run = current.pointee.data?.assumingMemoryBound(to: PopplerTextAttributes.self) {
+                        let name = run.pointee.font_name.map { String(cString: $0) } ?? ""
+                        let start = max(0, Int(run.pointee.start_index)), end = min(Int(count) - 1, Int(run.pointee.end_index))
+                        if start <= end {
+                            for position in start...end {
+                                sizes[position] = run.pointee.font_size
+                                fonts[position] = name
+                            }
+                        }
+                    }
+                    node = current.pointee.next
+                }
+                poppler_page_free_text_attributes(attributes)
+            }
+            let characters = zip(text.unicodeScalars, 0..<Int(count)).map { scalar, position in
+                let box = rectangles[position]
+                return PDFCharacter(scalar: scalar, rect: PDFRect(x0: box.x1, y0: box.y1, x1: box.x2, y1: box.y2),
+                                    fontSize: sizes[position], fontName: fonts[position])
+            }
+            return PDFPageText(characters: characters)
+        }
+    }
+
+    private func withPage<Result>(_ index: Int, _ body: (OpaquePointer) throws -> Result) throws -> Result {
+        // Poppler prints a critical for an index out of range: checked here first.
+        guard (0..<pageCount).contains(index), let page = poppler_document_get_page(document, Int32(index)) else {
+            throw PDFError(.noSuchPage, "\(url.lastPathComponent) has no page \(index + 1) (it has \(pageCount))")
+        }
+        defer { shim_object_unref(UnsafeMutableRawPointer(page)) }
+        return try body(page)
+    }
+
+    /// A string GLib allocated, freed once read.
+    private static func take(_ string: UnsafeMutablePointer<gchar>?) -> String? {
+        guard let string else { return nil }
+        defer { g_free(string) }
+        return String(cString: string)
+    }
+
+    private static func nonEmpty(_ string: String) -> String? {
+        let trimmed = string.trimmingCharacters(in: .whitespacesAndNewlines)
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
+    private static func message(_ error: UnsafeMutablePointer<GError>?) -> String {
+        error?.pointee.message.map { String(cString: $0) } ?? "unknown error"
+    }
+}
+
+/// Process-wide set-up of the PDF library.
+enum PDFLibrary {
+    /// GLib's log (poppler's criticals) must never reach a terminal the shelf is drawing on.
+    static func silenceLog() { _ = silenced }
+    private static let silenced: Void = shim_silence_glib_log()
+}

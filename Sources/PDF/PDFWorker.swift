@@ -1,0 +1,188 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CPoppler
+import Foundation
+import Imaging
+
+/// PDF work done in a child process (`newsstand pdf-worker`) with CPU-time and memory
+/// limits and a wall-clock timeout here: a crash, hang or runaway allocation in poppler
+/// becomes one `PDFError` for that request, and the next request starts a fresh worker.
+public final class PDFWorker: @unchecked Sendable {
+    public struct Limits: Sendable {
+        /// CPU time one request may use in the worker.
+        public var cpuSeconds: Int
+        /// The worker's address space.
+        public var memoryBytes: Int
+        /// How long one request may take, as the parent sees it.
+        public var wallSeconds: Double
+
+        public init(cpuSeconds: Int = 10, memoryBytes: Int = 1 << 30, wallSeconds: Double = 20) {
+            self.cpuSeconds = cpuSeconds
+            self.memoryBytes = memoryBytes
+            self.wallSeconds = wallSeconds
+        }
+    }
+
+    /// The worker this program starts: its own executable with the hidden `pdf-worker` command.
+    public static let shared = PDFWorker(executable: URL(fileURLWithPath: (try? FileManager.default
+        .destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]))
+
+    private let executable: URL
+    private let arguments: [String]
+    private let limits: Limits
+    // `lock` guards `child`: one request at a time goes to the worker, from any thread.
+    private let lock = NSLock()
+    private var child: (pid: pid_t, socket: Int32)?
+
+    /// A worker started as `executable pdf-worker …`; `testFaults` lets tests make it fail.
+    public init(executable: URL, limits: Limits = Limits(), testFaults: Bool = false) {
+        self.executable = executable
+        self.limits = limits
+        var options = PDFWorkerServer.Options(arguments: [])
+        options.cpuSecondsPerRequest = limits.cpuSeconds
+        options.memoryBytes = limits.memoryBytes
+        options.testFaults = testFaults
+        arguments = [PDFWorkerServer.command] + options.arguments
+    }
+
+    deinit { lock.withLock { stop(killing: true) } }
+
+    /// The document's metadata, pages, outline and labels.
+    public func info(of document: URL, password: String? = nil) throws -> PDFInfo {
+        let (reply, _) = try ask(WorkerRequest(document: document.path, password: password, action: .info),
+                                 failing: "\(document.lastPathComponent) could not be opened")
+        guard case .info(let info) = reply else { throw Self.unexpected }
+        return info
+    }
+
+    /// Page `index` (0 is the first) drawn on white, fitted inside `size` pixels.
+    public func render(page index: Int, of document: URL, password: String? = nil,
+                       fitting size: (width: Int, height: Int)?) throws -> RGBAImage {
+        let (reply, pixels) = try ask(WorkerRequest(document: document.path, password: password,
+                                                    action: .render(page: index, width: size?.width, height: size?.height)),
+                                      failing: "page \(index + 1) could not be drawn")
+        guard case .image(let width, let height) = reply, width > 0, height > 0, pixels.count == width * height * 4 else {
+            throw Self.unexpected
+        }
+        return RGBAImage(width: width, height: height, pixels: pixels)
+    }
+
+    /// Page `index`'s text layer.
+    public func text(page index: Int, of document: URL, password: String? = nil) throws -> PDFPageText {
+        let (reply, _) = try ask(WorkerRequest(document: document.path, password: password, action: .text(page: index)),
+                                 failing: "the text of page \(index + 1) could not be read")
+        guard case .text(let text) = reply else { throw Self.unexpected }
+        return text
+    }
+
+    /// The running worker's process, if one runs.
+    var processID: pid_t? { lock.withLock { child?.pid } }
+
+    /// Makes a worker started with `testFaults` fail in the given way.
+    func misbehave(_ fault: Misbehaviour) throws {
+        _ = try ask(WorkerRequest(document: "", password: nil, action: .misbehave(fault)), failing: "the test request failed")
+    }
+
+    private static let unexpected = PDFError(.workerUnavailable, "the PDF worker gave an answer that does not fit the question")
+
+    /// Sends one request and waits for its answer; a failure of the worker itself becomes
+    /// "`failing`: the PDF library crashed / took too long".
+    private func ask(_ request: WorkerRequest, failing context: String) throws -> (WorkerReply, [UInt8]) {
+        try lock.withLock {
+            let worker = try child ?? start()
+            let deadline = Date().addingTimeInterval(limits.wallSeconds)
+            do {
+                let frame = try WorkerFraming.frame(request)
+                guard PDFWorkerServer.writeAll(frame, to: worker.socket) else { throw WorkerEnded.closed }
+                let (reply, payload) = try WorkerFraming.read(WorkerReply.self) { try read($0, from: worker.socket, before: deadline) }
+                if case .failure(let error) = reply { throw error }
+                return (reply, payload)
+            } catch let error as PDFError {
+                throw error
+            } catch WorkerEnded.timedOut {
+                stop(killing: true)
+                throw PDFError(.tookTooLong, "\(context): the PDF library took too long")
+            } catch {
+                throw PDFError(ended: stop(killing: false), context: context)
+            }
+        }
+    }
+
+    private enum WorkerEnded: Error { case closed, timedOut }
+
+    private func read(_ count: Int, from socket: Int32, before deadline: Date) throws -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0 else { throw WorkerEnded.timedOut }
+            var ready = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            let polled = poll(&ready, 1, Int32(min(remaining * 1000, 60_000).rounded(.up)))
+            if polled < 0 && errno == EINTR { continue }
+            guard polled >= 0 else { throw WorkerEnded.closed }
+            if polled == 0 { continue }
+            let got = bytes.withUnsafeMutableBytes { recv(socket, $0.baseAddress! + filled, count - filled, 0) }
+            if got < 0 && errno == EINTR { continue }
+            guard got > 0 else { throw WorkerEnded.closed }
+            filled += got
+        }
+        return bytes
+    }
+
+    /// Starts the worker on one end of a socket pair (its standard input and output).
+    private func start() throws -> (pid: pid_t, socket: Int32) {
+        var sockets: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &sockets) == 0 else {
+            throw PDFError(.workerUnavailable, "cannot start the PDF worker: \(String(cString: strerror(errno)))")
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, sockets[1], STDIN_FILENO)
+        posix_spawn_file_actions_adddup2(&actions, sockets[1], STDOUT_FILENO)
+        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
+        // The worker outlives requests: it must not hold this process's other files (the
+        // library's database, the agent's lock, a file being written) open behind it.
+        posix_spawn_file_actions_addclosefrom_np(&actions, 3)
+        let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, executable.path, &actions, nil, argv, environ)
+        close(sockets[1])
+        guard status == 0 else {
+            close(sockets[0])
+            throw PDFError(.workerUnavailable, "cannot start the PDF worker \(executable.path): \(String(cString: strerror(status)))")
+        }
+        child = (pid, sockets[0])
+        return (pid, sockets[0])
+    }
+
+    /// Ends the worker (killing it first when asked) and reaps it: how it ended.
+    @discardableResult
+    private func stop(killing: Bool) -> Int32? {
+        guard let worker = child else { return nil }
+        child = nil
+        close(worker.socket)
+        if killing { kill(worker.pid, SIGKILL) }
+        var status: Int32 = 0
+        while waitpid(worker.pid, &status, 0) < 0 && errno == EINTR {}
+        return status
+    }
+}
+
+extension PDFError {
+    /// What a worker's end (its wait status) means for the request it was on.
+    init(ended status: Int32?, context: String) {
+        guard let status else {
+            self.init(.workerUnavailable, "\(context): the PDF worker is not running")
+            return
+        }
+        let signal = status & 0x7f
+        if signal == SIGXCPU {
+            self.init(.tookTooLong, "\(context): the PDF library took too long")
+        } else {
+            self.init(.crashed, "\(context): the PDF library crashed")
+        }
+    }
+}

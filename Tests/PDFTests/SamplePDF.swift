@@ -1,0 +1,58 @@
+import CPoppler
+import Foundation
+
+/// PDFs the tests write themselves with cairo's PDF surface: A5 pages (420×595 pt) with
+/// a heading at 24 pt, two columns of 10 pt text and a black rectangle as a picture.
+enum SamplePDF {
+    static let pageSize = (width: 420.0, height: 595.0)
+    /// Where the picture is drawn on every page, in points.
+    static let picture = (x: 40.0, y: 300.0, width: 150.0, height: 100.0)
+
+    /// A temporary folder, removed by the caller.
+    static func folder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pdf-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// Writes a magazine of `pages` pages to `url`: metadata, labels "i", "ii", then 1, 2…,
+    /// and an outline of "Cover" (page 1) and "Second article" (page 2, a named destination)
+    /// with a child "Letters" (the last page).
+    static func write(to url: URL, pages: Int = 3) {
+        let surface = cairo_pdf_surface_create(url.path, pageSize.width, pageSize.height)
+        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, "The Test Monthly")
+        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_AUTHOR, "Ada Writer")
+        let cairo = cairo_create(surface)
+        let romans = ["i", "ii"]
+        for page in 0..<pages {
+            cairo_pdf_surface_set_page_label(surface, page < romans.count ? romans[page] : String(page - romans.count + 1))
+            if page == 1 {
+                cairo_tag_begin(cairo, CAIRO_TAG_DEST, "name='second'")
+                cairo_tag_end(cairo, CAIRO_TAG_DEST)
+            }
+            cairo_select_font_face(cairo, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD)
+            cairo_set_source_rgb(cairo, 0, 0, 0)
+            cairo_set_font_size(cairo, 24)
+            cairo_move_to(cairo, 40, 60)
+            cairo_show_text(cairo, "Heading \(page + 1)")
+            cairo_select_font_face(cairo, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
+            cairo_set_font_size(cairo, 10)
+            for line in 0..<5 {
+                cairo_move_to(cairo, 40, 100 + Double(line) * 14)
+                cairo_show_text(cairo, "left column \(line)")
+                cairo_move_to(cairo, 230, 100 + Double(line) * 14)
+                cairo_show_text(cairo, "right column \(line)")
+            }
+            cairo_rectangle(cairo, picture.x, picture.y, picture.width, picture.height)
+            cairo_fill(cairo)
+            cairo_show_page(cairo)
+        }
+        _ = cairo_pdf_surface_add_outline(surface, CAIRO_PDF_OUTLINE_ROOT, "Cover", "page=1", CAIRO_PDF_OUTLINE_FLAG_OPEN)
+        let second = cairo_pdf_surface_add_outline(surface, CAIRO_PDF_OUTLINE_ROOT, "Second article", "dest='second'",
+                                                   CAIRO_PDF_OUTLINE_FLAG_OPEN)
+        _ = cairo_pdf_surface_add_outline(surface, second, "Letters", "page=\(pages)", CAIRO_PDF_OUTLINE_FLAG_OPEN)
+        cairo_destroy(cairo)
+        cairo_surface_finish(surface)
+        cairo_surface_destroy(surface)
+    }
+}
