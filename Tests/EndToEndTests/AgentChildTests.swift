@@ -29,11 +29,12 @@ import Testing
         #expect(tmux.waitFor("TAP TO READ", timeout: 60) != nil, "download did not finish:\n\(tmux.lastScreen)")
         let shelf = try tmux.tmux(["display-message", "-p", "-t", tmux.session, "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
 
-        // The agent ends once its queue is empty; wait until no child is still running.
+        // The agent ends once its queue is empty, and is reaped a moment later: wait until
+        // the shelf has no child at all. A child left defunct stays, and fails below.
         var children = Self.children(of: shelf)
         _ = Tmux.poll(timeout: 20) {
             children = Self.children(of: shelf)
-            return !children.contains { $0.state != "Z" }
+            return children.isEmpty
         }
         #expect(!children.contains { $0.state != "Z" }, "a child still runs: \(children)")
         #expect(!children.contains { $0.state == "Z" }, "defunct children of the shelf (\(shelf)): \(children)")
