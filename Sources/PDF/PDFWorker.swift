@@ -46,7 +46,7 @@ public final class PDFWorker: @unchecked Sendable {
         arguments = [PDFWorkerServer.command] + options.arguments
     }
 
-    deinit { lock.withLock { stop(killing: true) } }
+    deinit { lock.withLock { _ = stop(killing: true) } }
 
     /// The document's metadata, pages, outline and labels.
     public func info(of document: URL, password: String? = nil) throws -> PDFInfo {
