@@ -105,7 +105,11 @@ import Testing
         try tmux.send("l")
         try tmux.tmux(["resize-window", "-t", tmux.session, "-x", "300", "-y", "100"])
         // All 100 rows drawn (capture-pane leaves out empty rows at the end; the hint bar is the last).
-        let huge = tmux.waitFor { $0.contains("Rocket Badger") && !$0.contains("Too small") && $0.components(separatedBy: "\n").count > 100 }
+        // Waited for whole: a capture can land while the terminal has drawn only part of the frame.
+        let huge = tmux.waitFor { screen in
+            let rows = screen.components(separatedBy: "\n")
+            return screen.contains("Rocket Badger") && !screen.contains("Too small") && rows.count > 100 && rows[99].contains("q quit")
+        }
         #expect(huge != nil, "\(tmux.lastScreen)")
         #expect(huge?.components(separatedBy: "\n")[99].contains("q quit") == true)
         try tmux.send("Enter")
