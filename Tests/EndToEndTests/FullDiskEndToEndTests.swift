@@ -96,16 +96,14 @@ final class SmallFilesystem {
                 (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(descriptor)"))?.hasPrefix(partial.path) == true
             }
         }
-        var deadline = Date().addingTimeInterval(30)
-        while partSize() < 1 << 20 && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        _ = Tmux.poll(timeout: 30) { partSize() >= 1 << 20 }
         #expect(partSize() >= 1 << 20, "the download never got under way")
         #expect(agentHoldsPart(), "the agent does not hold the part it writes")
         try disk.fill("filler")
 
         // The transfer fails for want of space and lets go of its part (the disk is too full
         // to record the pause): it stops growing, the agent stays, nothing is installed.
-        deadline = Date().addingTimeInterval(30)
-        while agentHoldsPart(), Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        _ = Tmux.poll(timeout: 30) { !agentHoldsPart() }
         #expect(!agentHoldsPart(), "the transfer did not stop on the full disk")
         let stopped = partSize()
         let issues = try run("issues").output
@@ -117,12 +115,10 @@ final class SmallFilesystem {
 
         // Room again: it resumes by itself and installs identical bytes.
         try FileManager.default.removeItem(at: disk.mountPoint.appendingPathComponent("filler"))
-        deadline = Date().addingTimeInterval(30)
         var status = ""
-        while Date() < deadline {
+        _ = Tmux.poll(timeout: 30) {
             status = (try? run("issues").output) ?? ""
-            if status.contains("full-1\tFull disk\t2026-11-01\tavailable") { break }
-            Thread.sleep(forTimeInterval: 0.1)
+            return status.contains("full-1\tFull disk\t2026-11-01\tavailable")
         }
         #expect(status.contains("full-1\tFull disk\t2026-11-01\tavailable"), "\(status)")
         let issuesDirectory = home.appendingPathComponent("cache/issues")
@@ -159,8 +155,7 @@ final class SmallFilesystem {
         #expect(try run("subscribe", waiting.feed.path).status == 0)
         #expect(try run("download", "start-1", "--wait").status == 0)
         // Let the agent that download started finish and close the library.
-        var deadline = Date().addingTimeInterval(20)
-        while Tmux.isLocked(lock), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        _ = Tmux.poll(timeout: 20) { !Tmux.isLocked(lock) }
         #expect(!Tmux.isLocked(lock), "the agent did not finish")
         let before = try run("issues", "--json")
         #expect(before.status == 0)
@@ -197,13 +192,11 @@ final class SmallFilesystem {
         let agentLog = root.appendingPathComponent("agent.out")
         _ = try Tmux.runWithStatus(["sh", "-c", "\(env.joined(separator: " ")) '\(Tmux.binary.path)' agent --watch > '\(agentLog.path)' 2>&1 &"])
         func agentSaid(_ text: String) -> Bool { ((try? String(contentsOf: agentLog, encoding: .utf8)) ?? "").contains(text) }
-        deadline = Date().addingTimeInterval(20)
-        while !agentSaid("waiting for space"), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        _ = Tmux.poll(timeout: 20) { agentSaid("waiting for space") }
         #expect(agentSaid("is full") && agentSaid("waiting for space"))
         // ...and carries on when there is some: a download queued then is installed.
         try FileManager.default.removeItem(at: disk.mountPoint.appendingPathComponent("filler"))
-        deadline = Date().addingTimeInterval(20)
-        while !agentSaid("room on the disk again"), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        _ = Tmux.poll(timeout: 20) { agentSaid("room on the disk again") }
         #expect(agentSaid("room on the disk again"))
         #expect(try run("download", "start-2", "--wait").status == 0)
         #expect(try run("issues").output.contains("start-2\tWaiting\t2026-11-01\tavailable"))
