@@ -8,11 +8,33 @@ let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 /// modules for every element of a feed; full cross-module optimization lets them inline.
 let parsing: [SwiftSetting] = swift5 + [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
 
+/// Release builds carry the Swift runtime and Foundation inside the executable: the dynamic
+/// loader then resolves ~10 fewer libraries' symbols at every start (a third of `newsstand
+/// render`'s instructions). Debug builds and `swift test` stay dynamic (XCTest and Testing
+/// need the shared runtime).
+let staticRuntime: [LinkerSetting] = [.unsafeFlags(["-static-stdlib"] + staticFoundation(networking: true), .when(configuration: .release))]
+/// The PDF worker never reaches the network: without FoundationNetworking it loads no libcurl
+/// and the ~25 libraries behind it (TLS, Kerberos, LDAP, SSH), a third of its start.
+let staticRuntimeOffline: [LinkerSetting] = [.unsafeFlags(["-static-stdlib"] + staticFoundation(networking: false), .when(configuration: .release))]
+
+/// The linker words that link Foundation's static archives (and libcurl for FoundationNetworking).
+func staticFoundation(networking: Bool) -> [String] {
+    let archives = ["Foundation", "FoundationEssentials", "FoundationInternationalization"]
+        + (networking ? ["FoundationNetworking"] : [])
+        + ["_FoundationICU", "_FoundationCShims", "_FoundationCollections", "CoreFoundation"]
+        + (networking ? ["_CFURLSessionInterface"] : [])
+        + ["swiftSynchronization", "swiftDispatch", "dispatch", "BlocksRuntime"]
+    let libraries = archives.map { "-l\($0)" } + (networking ? ["-l:libcurl.so.4"] : [])
+    return ["-Xlinker", "--start-group"] + libraries.flatMap { ["-Xlinker", $0] } + ["-Xlinker", "--end-group"]
+}
+
 let package = Package(
     name: "Newsstand",
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "newsstand", targets: ["newsstand"]),
+        // The PDF worker, installed beside `newsstand` (`PDFWorker.shared` starts it from there).
+        .executable(name: "newsstand-pdf", targets: ["newsstand-pdf"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -29,6 +51,8 @@ let package = Package(
         .systemLibrary(name: "CSystemCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // poppler-glib draws PDF pages through cairo (GPL: the project is GPL-3.0-or-later).
         .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
+        // glibc's posix_spawn_file_actions_addclosefrom_np, which Swift's Glibc module does not declare.
+        .systemLibrary(name: "CSpawn"),
         // libpng + libjpeg behind a small C layer whose JPEG error handler longjmps
         // instead of ending the process.
         .target(
@@ -57,8 +81,11 @@ let package = Package(
             swiftSettings: swift5
         ),
         .target(name: "Imaging", dependencies: ["CImageCodecs"], swiftSettings: swift5),
-        // PDF issues: poppler in a contained worker process, a format reader and a page renderer.
-        .target(name: "PDF", dependencies: ["CPoppler", "Imaging", "IssueArchive"], swiftSettings: swift5),
+        // PDF issues without poppler: the contained worker's client, a format reader, a page renderer
+        // and the reflow of a page's text (TextLayout's blocks).
+        .target(name: "PDF", dependencies: ["CSpawn", "Imaging", "IssueArchive", "TextLayout"], swiftSettings: swift5),
+        // Poppler itself and the worker's side of the socket: linked only into `newsstand-pdf`.
+        .target(name: "PDFEngine", dependencies: ["CPoppler", "PDF", "Imaging"], swiftSettings: swift5),
         // Markup for HTML5's table of named character references, which feeds read too.
         .target(name: "TextLayout", dependencies: ["Markup"], swiftSettings: swift5),
         .target(name: "Terminal", dependencies: ["CNcursesw", "TextLayout", "TOMLReader"], swiftSettings: swift5),
@@ -72,23 +99,21 @@ let package = Package(
         .executableTarget(
             name: "newsstand",
             dependencies: [
-                "Shelf", "NewsstandKit", "Imaging", "Feeds", "IssueArchive", "Terminal", "TextLayout", "PDF",
+                "Shelf", "NewsstandKit", "Imaging", "Pictures", "Feeds", "IssueArchive", "Terminal", "TextLayout", "PDF",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // `agent` logs to standard error.
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swift5,
-            // Release builds carry the Swift runtime and Foundation inside the executable:
-            // the dynamic loader then resolves ~10 fewer libraries' symbols at every start
-            // (a third of `newsstand render`'s instructions). Debug builds and `swift test`
-            // stay dynamic (XCTest and Testing need the shared runtime).
-            linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "--start-group", "-Xlinker", "-lFoundation", "-Xlinker", "-lFoundationEssentials", "-Xlinker", "-lFoundationInternationalization", "-Xlinker", "-lFoundationNetworking", "-Xlinker", "-l_FoundationICU", "-Xlinker", "-l_FoundationCShims", "-Xlinker", "-l_FoundationCollections", "-Xlinker", "-lCoreFoundation", "-Xlinker", "-l_CFURLSessionInterface", "-Xlinker", "-lswiftSynchronization", "-Xlinker", "-lswiftDispatch", "-Xlinker", "-ldispatch", "-Xlinker", "-lBlocksRuntime", "-Xlinker", "-l:libcurl.so.4", "-Xlinker", "--end-group"], .when(configuration: .release))]
+            linkerSettings: staticRuntime
         ),
+
+        .executableTarget(name: "newsstand-pdf", dependencies: ["PDFEngine"], swiftSettings: swift5, linkerSettings: staticRuntimeOffline),
 
         // Transfer benchmark driver (benchmarks/transfer/run.sh); never run by `swift test`.
         .executableTarget(name: "newsstand-bench-transfer", dependencies: ["NewsstandKit"], swiftSettings: swift5),
         // Reader benchmark driver (benchmarks/reader/run.sh); never run by `swift test`.
-        .executableTarget(name: "newsstand-bench-reader", dependencies: ["Shelf", "NewsstandKit", "Terminal", "Imaging", "IssueArchive", "TextLayout"],
+        .executableTarget(name: "newsstand-bench-reader", dependencies: ["Shelf", "NewsstandKit", "Terminal", "Imaging", "IssueArchive", "TextLayout", "PDF"],
                           path: "benchmarks/reader/driver", swiftSettings: swift5),
 
         .testTarget(name: "TOMLReaderTests", dependencies: ["TOMLReader"], swiftSettings: swift5),
@@ -97,12 +122,15 @@ let package = Package(
         .testTarget(name: "IssueArchiveTests", dependencies: ["IssueArchive", "CSystemZlib", .product(name: "ZIPFoundation", package: "ZIPFoundation")], swiftSettings: swift5),
         .testTarget(name: "NewsstandKitTests", dependencies: ["NewsstandKit", "Feeds", "IssueArchive", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "ZIPFoundation", package: "ZIPFoundation")], swiftSettings: swift5),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "CImageCodecs"], swiftSettings: swift5),
-        // `newsstand` for its `pdf-worker`, which the containment tests start.
-        .testTarget(name: "PDFTests", dependencies: ["PDF", "CPoppler", "Imaging", "IssueArchive", "newsstand"], swiftSettings: swift5),
+        // `newsstand-pdf`, the worker the containment tests start; PDFEngine to compare with in-process
+        // answers; the library and the shelf for a PDF issue installed and shown with its page-1 cover.
+        .testTarget(name: "PDFTests", dependencies: ["PDF", "PDFEngine", "CPoppler", "Imaging", "IssueArchive", "TextLayout",
+                                                    "NewsstandKit", "Shelf", "Pictures", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                                                    "newsstand-pdf"], swiftSettings: swift5),
         .testTarget(name: "TextLayoutTests", dependencies: ["TextLayout", "Markup"], swiftSettings: swift5),
         .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Imaging", "Terminal"], swiftSettings: swift5),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "TOMLReader", "CNcursesw"], swiftSettings: swift5),
         .testTarget(name: "ShelfTests", dependencies: ["Shelf", "Terminal", "NewsstandKit", "Imaging", "Pictures", "IssueArchive", "TextLayout"], swiftSettings: swift5),
-        .testTarget(name: "EndToEndTests", dependencies: ["newsstand", "NewsstandKit"], swiftSettings: swift5),
+        .testTarget(name: "EndToEndTests", dependencies: ["newsstand", "NewsstandKit", "Imaging"], swiftSettings: swift5),
     ]
 )

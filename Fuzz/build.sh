@@ -3,8 +3,11 @@
 # libFuzzer coverage and AddressSanitizer (-sanitize=fuzzer,address), one executable
 # per target in Fuzz/.build/. Not part of `swift build` or `swift test`.
 #
-#   Fuzz/build.sh [feed|archive|image|layout ...]     (default: all four)
+#   Fuzz/build.sh [feed|archive|image|layout|pdf ...]     (default: all five)
 #
+# The pdf target drives the real PDF worker: it links Fuzz/.build/newsstand-pdf to the
+# SwiftPM build's (release if built, else debug), so `swift build --product newsstand-pdf`
+# comes first.
 # With COVERAGE=1 the same targets go to Fuzz/.build/coverage/ with source-based coverage
 # instead of AddressSanitizer, for Fuzz/coverage.sh.
 set -eu
@@ -22,7 +25,9 @@ fi
 mkdir -p "$out"
 cd "$out"
 
-flags="-use-ld=lld -parse-as-library -wmo -O -g -swift-version 5 $sanitize -I $out"
+# One package name for every module: the PDF harness reads the worker's frames through
+# `package` declarations.
+flags="-use-ld=lld -parse-as-library -wmo -O -g -swift-version 5 $sanitize -I $out -package-name newsstand"
 cflags="-O1 -g $csanitize"
 zipfoundation="$root/.build/checkouts/ZIPFoundation/Sources"
 if [ ! -d "$zipfoundation/ZIPFoundation" ]; then
@@ -32,7 +37,8 @@ fi
 # Module maps for the C modules the Swift modules import.
 cmaps="-Xcc -fmodule-map-file=$root/Sources/CSystemZlib/module.modulemap
        -Xcc -fmodule-map-file=$zipfoundation/CZLib/module.modulemap
-       -Xcc -fmodule-map-file=$out/CImageCodecs.modulemap"
+       -Xcc -fmodule-map-file=$out/CImageCodecs.modulemap
+       -Xcc -fmodule-map-file=$root/Sources/CSpawn/module.modulemap"
 cat > CImageCodecs.modulemap <<MAP
 module CImageCodecs {
     header "$root/Sources/CImageCodecs/include/CImageCodecs.h"
@@ -66,7 +72,16 @@ harness() {
     swiftc $flags $cmaps -module-name "Fuzz_$name" "$src" "$@" -lz -lpng16 -ljpeg -ldeflate -o "fuzz-$name"
 }
 
-targets=${*:-feed archive image layout}
+# codecs: CImageCodecs.o, unless it is newer than its C source.
+codecs() {
+    if [ ! -f CImageCodecs.o ] || [ "$root/Sources/CImageCodecs/codecs.c" -nt CImageCodecs.o ]; then
+        echo "compiling CImageCodecs" >&2
+        # shellcheck disable=SC2086
+        clang $cflags -I "$root/Sources/CImageCodecs/include" -c "$root/Sources/CImageCodecs/codecs.c" -o CImageCodecs.o
+    fi
+}
+
+targets=${*:-feed archive image layout pdf}
 module Markup "$root"/Sources/Markup/*.swift
 for t in $targets; do
     case $t in
@@ -78,16 +93,28 @@ for t in $targets; do
         module IssueArchive "$root"/Sources/IssueArchive/*.swift
         harness archive Markup.o ZIPFoundation.o IssueArchive.o ;;
     image)
-        if [ ! -f CImageCodecs.o ] || [ "$root/Sources/CImageCodecs/codecs.c" -nt CImageCodecs.o ]; then
-            echo "compiling CImageCodecs" >&2
-            # shellcheck disable=SC2086
-            clang $cflags -I "$root/Sources/CImageCodecs/include" -c "$root/Sources/CImageCodecs/codecs.c" -o CImageCodecs.o
-        fi
+        codecs
         module Imaging "$root"/Sources/Imaging/*.swift
         harness image CImageCodecs.o Imaging.o ;;
     layout)
         module TextLayout "$root"/Sources/TextLayout/*.swift
         harness layout Markup.o TextLayout.o ;;
-    *) echo "unknown target $t (feed, archive, image, layout)" >&2; exit 2 ;;
+    pdf)
+        worker=""
+        for configuration in release debug; do
+            [ -x "$root/.build/$configuration/newsstand-pdf" ] && { worker="$root/.build/$configuration/newsstand-pdf"; break; }
+        done
+        if [ -z "$worker" ]; then
+            echo "the PDF worker is not built: run 'swift build -c release --product newsstand-pdf' in $root first" >&2
+            exit 1
+        fi
+        ln -sf "$worker" newsstand-pdf
+        codecs
+        module ZIPFoundation "$zipfoundation"/ZIPFoundation/*.swift
+        module IssueArchive "$root"/Sources/IssueArchive/*.swift
+        module Imaging "$root"/Sources/Imaging/*.swift
+        module PDF "$root"/Sources/PDF/*.swift
+        harness pdf Markup.o ZIPFoundation.o IssueArchive.o CImageCodecs.o Imaging.o PDF.o ;;
+    *) echo "unknown target $t (feed, archive, image, layout, pdf)" >&2; exit 2 ;;
     esac
 done

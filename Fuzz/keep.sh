@@ -5,10 +5,10 @@
 # coverage). run.sh reads it on the next run, so a new machine does not start again from
 # the seeds. Commit the directory afterwards.
 #
-#   Fuzz/keep.sh feed|archive|image|layout
+#   Fuzz/keep.sh feed|archive|image|layout|pdf
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-name=${1:?usage: keep.sh feed|archive|image|layout}
+name=${1:?usage: keep.sh feed|archive|image|layout|pdf}
 . "$here/target.sh"
 kept="$here/corpus/$name"
 fresh="$build/kept-$name.new"

@@ -11,8 +11,10 @@ import os
 import pathlib
 import plistlib
 import shutil
+import subprocess
 import sys
 import zipfile
+import zlib
 
 here = pathlib.Path(__file__).resolve().parent
 root = here.parent
@@ -275,9 +277,106 @@ def layouts():
     write(d, "plain.txt", bytes([4 * 20 + 2]) + "Plain text\twith tabs\n\nand 日本語 wide text and e\u0301.\n".encode())
 
 
+def pdf_file(objects):
+    """A PDF of the given object bodies (numbered from 1; object 1 is the catalog), with a
+    correct cross-reference table."""
+    out = bytearray(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    for offset in offsets:
+        out += b"%010d 00000 n \n" % offset
+    out += b"trailer\n<< /Size %d /Root 1 0 R /Info %d 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1, len(objects), xref)
+    return bytes(out)
+
+
+def stream(data, dictionary=b"", compress=False):
+    if compress:
+        data = zlib.compress(data)
+        dictionary += b" /Filter /FlateDecode"
+    return b"<< /Length %d%s >>\nstream\n" % (len(data), dictionary) + data + b"\nendstream"
+
+
+def magazine_pdf(pages=2, picture=True, compress=False):
+    """Pages with a heading and two columns of text (base-14 fonts), a small RGB picture,
+    an outline of two entries (one nested), page labels i, ii… and an info dictionary."""
+    objects = [None, None]  # catalog, page tree: filled in below
+    font = len(objects) + 1
+    objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+    image = len(objects) + 1
+    pixels = b"".join(bytes((x * 32, y * 32, ((x ^ y) * 32) & 255)) for y in range(8) for x in range(8))
+    objects.append(stream(pixels, b" /Type /XObject /Subtype /Image /Width 8 /Height 8 /ColorSpace /DeviceRGB"
+                          b" /BitsPerComponent 8", compress=compress))
+    page_numbers = []
+    for page in range(pages):
+        content = b"BT /F1 24 Tf 40 780 Td (Heading %d) Tj ET\n" % (page + 1)
+        for line in range(6):
+            content += b"BT /F1 10 Tf 40 %d Td (left column line %d) Tj ET\n" % (740 - line * 14, line)
+            content += b"BT /F1 10 Tf 300 %d Td (right column line %d) Tj ET\n" % (740 - line * 14, line)
+        if picture:
+            content += b"q 120 0 0 90 40 500 cm /Im1 Do Q\n"
+        content += b"0 0 0 rg 300 500 120 90 re f\n"
+        objects.append(stream(content, compress=compress))
+        contents = len(objects)
+        objects.append(b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents %d 0 R"
+                       b" /Resources << /Font << /F1 %d 0 R >> /XObject << /Im1 %d 0 R >> >> >>"
+                       % (contents, font, image))
+        page_numbers.append(len(objects))
+    objects[1] = b"<< /Type /Pages /Kids [%s] /Count %d >>" % (
+        b" ".join(b"%d 0 R" % n for n in page_numbers), pages)
+    outlines = len(objects) + 1
+    first, second, child = outlines + 1, outlines + 2, outlines + 3
+    objects.append(b"<< /Type /Outlines /First %d 0 R /Last %d 0 R /Count 3 >>" % (first, second))
+    objects.append(b"<< /Title (Cover) /Parent %d 0 R /Next %d 0 R /Dest [%d 0 R /Fit] >>"
+                   % (outlines, second, page_numbers[0]))
+    objects.append(b"<< /Title (Second article) /Parent %d 0 R /Prev %d 0 R /First %d 0 R /Last %d 0 R /Count 1"
+                   b" /Dest [%d 0 R /XYZ 0 842 0] >>" % (outlines, first, child, child, page_numbers[-1]))
+    objects.append(b"<< /Title (Letters) /Parent %d 0 R /Dest [%d 0 R /Fit] >>" % (second, page_numbers[-1]))
+    objects[0] = (b"<< /Type /Catalog /Pages 2 0 R /Outlines %d 0 R /PageLabels << /Nums [0 << /S /r >>] >> >>"
+                  % outlines)
+    objects.append(b"<< /Title (The Fuzz Monthly) /Author (Ada Writer) >>")
+    return pdf_file(objects)
+
+
+def worker_frame(reply, payload=b""):
+    """A frame as the PDF worker sends it (WorkerFraming), marked for the harness's frame mode."""
+    header = json.dumps(reply, separators=(",", ":")).encode()
+    return (b"NSWF" + len(header).to_bytes(4, "little") + header + len(payload).to_bytes(4, "little") + payload)
+
+
+def pdfs():
+    d = target("pdf")
+    write(d, "magazine.pdf", magazine_pdf())
+    write(d, "compressed.pdf", magazine_pdf(pages=3, compress=True))
+    write(d, "text-only.pdf", magazine_pdf(pages=1, picture=False))
+    # The same pages as cairo writes them (subsetted embedded fonts, its own object layout),
+    # when poppler-utils is installed.
+    source = out / "pdf-source.pdf"
+    source.write_bytes(magazine_pdf(pages=1, compress=True))
+    if shutil.which("pdftocairo"):
+        subprocess.run(["pdftocairo", "-pdf", str(source), str(d / "cairo.pdf")], check=True)
+    source.unlink()
+    write(d, "truncated.pdf", magazine_pdf()[:700])
+    info = {"title": "T", "author": "A", "pageCount": 2,
+            "pageSizes": [{"width": 595, "height": 842}, {"width": 100, "height": 50}],
+            "pageLabels": ["i", "ii"],
+            "outline": [{"title": "Cover", "page": 0, "children": [{"title": "c", "children": []}]}]}
+    write(d, "frame-info", worker_frame({"info": {"_0": info}}))
+    write(d, "frame-image", worker_frame({"image": {"width": 2, "height": 1}}, bytes(range(8))))
+    write(d, "frame-failure", worker_frame({"failure": {"_0": {"kind": "crashed", "description": "page 1: crashed"}}}))
+    write(d, "frame-texts", worker_frame({"pageTexts": {"_0": ["one", "two"]}}))
+    text = {"text": "Ab", "boxes": [1, 2, 3, 4, 5, 6, 7, 8], "runs": [{"count": 2, "size": 10, "font": "Helvetica"}],
+            "size": {"width": 595, "height": 842}, "figures": [{"x0": 0, "y0": 0, "x1": 10, "y1": 10}]}
+    write(d, "frame-text", worker_frame({"text": {"_0": text}}))
+
+
 if __name__ == "__main__":
-    wanted = sys.argv[1:] or ["feed", "archive", "image", "layout"]
-    makers = {"feed": feeds, "archive": archives, "image": images, "layout": layouts}
+    wanted = sys.argv[1:] or ["feed", "archive", "image", "layout", "pdf"]
+    makers = {"feed": feeds, "archive": archives, "image": images, "layout": layouts, "pdf": pdfs}
     for name in wanted:
         makers[name]()
         print(f"{name}: {len(os.listdir(out / name))} seeds in {out / name}")

@@ -5,10 +5,10 @@
 # A crash stops the run; its input is in Fuzz/.build/crashes/TARGET/. The per-input
 # timeout is 30 s of wall-clock time: at nice 19 on a busy machine 10 s gave a false alarm.
 #
-#   Fuzz/run.sh feed|archive|image|layout [SECONDS] [extra libFuzzer flags...]
+#   Fuzz/run.sh feed|archive|image|layout|pdf [SECONDS] [extra libFuzzer flags...]
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-name=${1:?usage: run.sh feed|archive|image|layout [SECONDS]}
+name=${1:?usage: run.sh feed|archive|image|layout|pdf [SECONDS]}
 seconds=${2:-1200}
 [ $# -ge 2 ] && shift 2 || shift $#
 . "$here/target.sh"

@@ -11,6 +11,7 @@ byte-identical files. See sample-feed/README.md for the source layout.
 
 import json
 import os
+import re
 import sys
 
 sys.dont_write_bytecode = True
@@ -19,6 +20,7 @@ sys.path.insert(0, os.path.join(ROOT, "tools"))
 
 import layouts  # noqa: E402
 import package  # noqa: E402
+import periodical  # noqa: E402
 import verify  # noqa: E402
 
 SOURCES = os.path.join(ROOT, "sources")
@@ -35,6 +37,18 @@ def load_json(path):
 def read_text(path):
     with open(path, encoding="utf-8") as f:
         return f.read()
+
+
+def issue_sources(slug):
+    """Each issue of a publication's sources, in name order: its folder and its issue.json
+    (whose id must be the folder's name)."""
+    issues_dir = os.path.join(SOURCES, slug, "issues")
+    for name in sorted(os.listdir(issues_dir)):
+        folder = os.path.join(issues_dir, name)
+        issue = load_json(os.path.join(folder, "issue.json"))
+        if issue["id"] != name:
+            raise SystemExit(f"sources/{slug}/issues/{name}: issue.json says id {issue['id']!r}; the folder must be named after the id")
+        yield folder, issue
 
 
 def merged(base, override):
@@ -88,19 +102,77 @@ def build_cbz(publication, issue, cover):
     return package.cbz_bytes(meta, pages)
 
 
+def build_pdf_publication(slug, publication, outputs):
+    """A PDF periodical with the Newsstand tutorial's feed: `issues.plist`, whose `Content`
+    is each issue's PDF. An issue whose `feed_cover` is false has no `Cover` in the feed:
+    its first page is its cover."""
+    default = layouts.cover(merged(publication["cover"], publication["default_cover"]))
+    outputs[f"{slug}/covers/default.png"] = default.png()
+    entries = []
+    for folder, issue in issue_sources(slug):
+        cover = layouts.cover(merged(publication["cover"], issue["cover"]))
+        pictures = {n: layouts.picture(spec) for n, spec in issue["images"].items()}
+        document, pages = periodical.build(publication, issue, folder, cover, pictures)
+        if pages < 12:
+            raise SystemExit(f"sources/{slug}/issues/{name}: {pages} pages; an issue has at least 12")
+        content_path = f"issues/{issue['id']}.pdf"
+        outputs[f"{slug}/{content_path}"] = document
+        entry = {"Name": issue["id"], "Title": issue["title"], "Date": issue["date"], "Summary": issue["summary"],
+                 "Content": content_path}
+        if issue.get("feed_cover", True):
+            entry["Cover"] = f"covers/{issue['id']}.png"
+            outputs[f"{slug}/{entry['Cover']}"] = cover.png()
+        entries.append(entry)
+    entries.sort(key=lambda e: e["Date"], reverse=True)
+    outputs[f"{slug}/issues.plist"] = package.plist_feed(publication, "covers/default.png", entries)
+    return f"{slug}/issues.plist"
+
+
+def build_news_publication(slug, publication, outputs):
+    """A plain news feed (RSS 2.0) of articles in two languages, which Newsstand gathers
+    into daily editions. Some articles carry their full HTML in content:encoded, the others
+    entity-escaped HTML in <description>; pictures are PNGs beside the feed, referenced by
+    relative URLs, from the article text or an enclosure."""
+    source_dir = os.path.join(SOURCES, slug)
+    default = layouts.cover(merged(publication["cover"], publication["default_cover"]))
+    outputs[f"{slug}/covers/default.png"] = default.png()
+    pictures = {}
+    for name, spec in publication["pictures"].items():
+        pictures[name] = layouts.picture(spec).png()
+        outputs[f"{slug}/pictures/{name}"] = pictures[name]
+    items = []
+    for article in load_json(os.path.join(source_dir, "articles.json")):
+        source = os.path.join(source_dir, "articles", f"{article['id']}.html")
+        fragment = read_text(source).strip()
+        for name in re.findall(r'src="pictures/([^"]+)"', fragment) + ([article["enclosure"]] if "enclosure" in article else []):
+            if name not in pictures:
+                raise SystemExit(f"{os.path.relpath(source, ROOT)}: picture {name!r} is not in publication.json")
+        paragraphs = re.findall(r"<p>(?!<img)(.*?)</p>", fragment, re.S)
+        item = dict(article, html=fragment, encoding=article["body"],
+                    summary=package.plain_text(paragraphs[0]) if paragraphs else article["title"])
+        if "enclosure" in article:
+            name = article["enclosure"]
+            item["enclosure"] = {"href": f"pictures/{name}", "length": len(pictures[name])}
+        items.append(item)
+    if len({i["id"] for i in items}) != len(items):
+        raise SystemExit(f"sources/{slug}/articles.json: two articles share an id")
+    items.sort(key=lambda i: i["date"], reverse=True)
+    outputs[f"{slug}/feed.xml"] = package.rss_news_feed(publication, items).encode()
+    return f"{slug}/feed.xml"
+
+
 def build_publication(slug, outputs):
     source_dir = os.path.join(SOURCES, slug)
     publication = load_json(os.path.join(source_dir, "publication.json"))
+    if publication["format"] == "pdf":
+        return build_pdf_publication(slug, publication, outputs)
+    if publication["format"] == "news":
+        return build_news_publication(slug, publication, outputs)
     comic = publication["format"] == "cbz"
     default = layouts.cover(merged(publication["cover"], publication["default_cover"]))
     outputs[f"{slug}/covers/default.png"] = default.png()
-    issues_dir = os.path.join(source_dir, "issues")
     entries = []
-    for name in sorted(os.listdir(issues_dir)):
-        folder = os.path.join(issues_dir, name)
-        issue = load_json(os.path.join(folder, "issue.json"))
-        if issue["id"] != name:
-            raise SystemExit(f"sources/{slug}/issues/{name}: issue.json says id {issue['id']!r}; the folder must be named after the id")
+    for folder, issue in issue_sources(slug):
         cover = layouts.cover(merged(publication["cover"], issue["cover"]))
         cover_png = cover.png()
         cover_path = f"covers/{issue['id']}.png"
@@ -137,7 +209,7 @@ def main(argv):
     expected = set(outputs)
     stale = []
     for slug in {path.split("/")[0] for path in outputs if "/" in path}:
-        for sub in ("covers", "issues"):
+        for sub in ("covers", "issues", "pictures"):
             folder = os.path.join(ROOT, slug, sub)
             if os.path.isdir(folder):
                 stale += [f"{slug}/{sub}/{n}" for n in os.listdir(folder) if f"{slug}/{sub}/{n}" not in expected]

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <jpeglib.h>
 #include <jerror.h>
 #include <zlib.h>
@@ -13,6 +14,20 @@
 static void set_error(char *err, size_t err_len, const char *message) {
     if (err == NULL || err_len == 0) return;
     snprintf(err, err_len, "%s", message);
+}
+
+// Asks for 2 MB pages for a freshly allocated, untouched output buffer. A full-size
+// photograph is tens of MB: in 4 KB pages its first touch costs thousands of page faults,
+// a fifth of a whole `newsstand render` of a 2400×3600 JPEG. Only a hint: failure is fine.
+static void prefer_huge_pages(void *buffer, size_t length) {
+    const uintptr_t huge = (uintptr_t)2 << 20;
+    uintptr_t start = ((uintptr_t)buffer + huge - 1) & ~(huge - 1);
+    uintptr_t end = ((uintptr_t)buffer + length) & ~(huge - 1);
+#ifdef MADV_HUGEPAGE
+    if (end > start) (void)madvise((void *)start, end - start, MADV_HUGEPAGE);
+#else
+    (void)start; (void)end;
+#endif
 }
 
 // MARK: - PNG (simplified API: errors are reported, never fatal)
@@ -540,6 +555,7 @@ int ns_jpeg_decode(const uint8_t *data, size_t size, int scale_num, uint8_t *rgb
     // Adobe writes CMYK inverted (0 = full ink); nearly every CMYK JPEG is Adobe's.
     int inverted = j.cinfo.saw_Adobe_marker;
     jpeg_start_decompress(&j.cinfo);
+    prefer_huge_pages(rgba, (size_t)width * height * 4);
     if (is_cmyk) {
         cmyk_row = malloc((size_t)width * 4);
         if (cmyk_row == NULL) {

@@ -4,11 +4,6 @@
 #include <poppler.h>
 #include <cairo.h>
 #include <cairo-pdf.h>
-#include <spawn.h>
-
-// glibc ≥ 2.34 declares this only under _GNU_SOURCE, which Swift's Glibc module does not set:
-// the PDF worker is spawned with no file of its parent's open.
-extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);
 
 // GObject's casting macros do not import into Swift; these are what the Swift side calls.
 static inline void shim_object_unref(void *object) { g_object_unref(object); }

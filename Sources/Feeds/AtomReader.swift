@@ -67,7 +67,7 @@ struct AtomReader {
         let finished = collector.finish(feedDate: feedDate, keepsEntriesWithoutContent: format == .newsstandAtom,
                                         itemWord: "entries")
         return FeedDocument(format: format, publication: publication, entries: finished.entries,
-                            problems: problems + finished.problems)
+                            articles: finished.articles, problems: problems + finished.problems)
     }
 
     private mutating func noteOPDS(rel: String, type: String?) {
@@ -82,6 +82,8 @@ struct AtomReader {
         var acquisitions: [ContentLink] = []
         var enclosures: [ContentLink] = []
         var images: [Element] = [], thumbnails: [Element] = [], catalogs: [Element] = []
+        var alternate: Element?, author: Element?
+        var article = ArticleDraft(baseURL: base.url)
         for child in entry.children {
             switch (vocabulary(of: child), child.localName) {
             case (.atom, "id"): id = id ?? child
@@ -90,6 +92,8 @@ struct AtomReader {
             case (.atom, "updated"), (.atom, "modified"): updated = updated ?? child
             case (.atom, "summary"): summary = summary ?? child
             case (.atom, "content"): content = content ?? child
+            case (.atom, "author"): author = author ?? child
+            case (.atom, "category"): article.addCategory(child.attribute("label") ?? child.attribute("term"))
             case (.dublinCore, "date"), (.dublinCore, "issued"): dcDate = dcDate ?? child
             case (.newsstand, "end_date"):
                 endDate = endDate ?? child
@@ -113,6 +117,8 @@ struct AtomReader {
                     thumbnails.append(child)
                 } else if AtomReader.isCatalog(rel: rel, type: child.attribute("type")) {
                     catalogs.append(child)
+                } else if rel == "alternate", alternate == nil {
+                    alternate = child
                 }
             default: continue
             }
@@ -143,6 +149,18 @@ struct AtomReader {
             enclosures.append(ContentLink(url: href, type: content.attribute("type")))
         }
         draft.content = ContentLink.best(acquisitions) ?? ContentLink.best(enclosures)
+        if draft.content == nil {
+            article.link = FeedLinks.resolve(alternate?.attribute("href"), against: alternate.map { $0.base(inside: base) } ?? base)
+            article.author = FeedText.fromHTML(author?.children.first { $0.localName == "name" }?.allText ?? author?.allText)
+            // The content's own `xml:base` is what its relative links mean.
+            if let body = content ?? summary, body.attribute("src") == nil {
+                article.html = body.allText
+                article.baseURL = body.base(inside: base).url
+            }
+            for enclosure in enclosures where (enclosure.type ?? "").hasPrefix("image/") { article.addPicture(enclosure.url) }
+            for image in images + thumbnails { article.addPicture(FeedLinks.resolve(image.attribute("href"), against: image.base(inside: base))) }
+            draft.article = article
+        }
 
         // Kept as navigation if the feed turns out to be an OPDS catalog.
         if draft.content == nil, acquisitions.isEmpty, let catalog = catalogLink {

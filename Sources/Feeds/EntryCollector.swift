@@ -10,6 +10,8 @@ struct EntryDraft {
     var thumbnailURL: URL?
     var content: ContentLink?
     var endDate: Date?
+    /// What the entry is as an article, should it carry no content link.
+    var article: ArticleDraft?
 }
 
 /// Where entries go while a feed is still being read, a batch at a time (`FeedParser.parse(_:url:batchSize:streaming:)`).
@@ -61,6 +63,8 @@ struct EntryCollector {
     }
 
     private var pending: [Pending] = []
+    private var articles: [FeedArticle] = []
+    private var articleNames = Set<String>()
     private var notes: [String] = []
     var sink: EntrySink?
 
@@ -76,13 +80,19 @@ struct EntryCollector {
                 contentLength: draft.content?.length, sha256: draft.content?.sha256, endDate: draft.endDate)
         }
         if let sink, let entry { sink.add(entry) }
+        if draft.content == nil, let article = draft.article?.article(id: draft.id, title: draft.title, date: draft.date),
+           articleNames.insert(article.name).inserted {
+            articles.append(article)
+        }
         pending.append(Pending(entry: entry, label: draft.title ?? draft.id, hasContent: draft.content != nil, dated: draft.date != nil))
     }
 
     /// The entries, in feed order, and every problem met. Undated entries get the feed's date
     /// (else the newest entry date, else the epoch).
+    /// Articles (entries without content) are kept unless entries without content are
+    /// issues themselves (a newsstand feed).
     mutating func finish(feedDate: Date?, keepsEntriesWithoutContent: Bool, itemWord: String = "items")
-        -> (entries: [FeedEntry], problems: [String]) {
+        -> (entries: [FeedEntry], articles: [FeedArticle], problems: [String]) {
         sink?.flush()
         var entries: [FeedEntry] = []
         entries.reserveCapacity(pending.count)
@@ -111,8 +121,10 @@ struct EntryCollector {
         // Every draft became the entry it was handed over as: none left out, none re-dated.
         sink?.final = entries.count == pending.count && undated.isEmpty && sink?.delivered == pending.count
         pending = []
+        let articles = keepsEntriesWithoutContent ? [] : self.articles
         if skippedWithoutContent > 0 {
-            problems.append("\(skippedWithoutContent) \(itemWord) carry no zip, EPUB, CBZ or PDF link and are not issues")
+            let fate = articles.isEmpty ? "are not issues" : "are articles, gathered into editions"
+            problems.append("\(skippedWithoutContent) \(itemWord) carry no zip, EPUB, CBZ or PDF link and \(fate)")
         }
         let fallback = feedDate
             ?? entries.map(\.date).filter { $0 != .distantPast }.max()
@@ -121,7 +133,7 @@ struct EntryCollector {
             entries[index].date = fallback
             problems.append("entry \"\(entries[index].title)\" has no readable date; the feed's date was used")
         }
-        return (entries, problems)
+        return (entries, articles, problems)
     }
 
     static func summary(_ text: String?) -> String? {

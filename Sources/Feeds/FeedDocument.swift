@@ -95,13 +95,18 @@ public struct FeedDocument: Codable, Sendable {
     public var format: FeedFormat
     public var publication: PublicationInfo
     public var entries: [FeedEntry]
+    /// Entries without an issue archive, in feed order: the articles editions are made of
+    /// (none in a newsstand feed, whose every entry is an issue).
+    public var articles: [FeedArticle]
     /// Entries or parts that could not be read, one sentence each.
     public var problems: [String]
 
-    public init(format: FeedFormat, publication: PublicationInfo, entries: [FeedEntry], problems: [String] = []) {
+    public init(format: FeedFormat, publication: PublicationInfo, entries: [FeedEntry], articles: [FeedArticle] = [],
+                problems: [String] = []) {
         self.format = format
         self.publication = publication
         self.entries = entries
+        self.articles = articles
         self.problems = problems
     }
 
@@ -110,6 +115,8 @@ public struct FeedDocument: Codable, Sendable {
     public mutating func append(page: FeedDocument) {
         var seen = Set(entries.map(\.name))
         for entry in page.entries where seen.insert(entry.name).inserted { entries.append(entry) }
+        var seenArticles = Set(articles.map(\.name))
+        for article in page.articles where seenArticles.insert(article.name).inserted { articles.append(article) }
         publication.links += page.publication.links.filter { !publication.links.contains($0) }
         problems += page.problems
         publication.nextPage = page.publication.nextPage

@@ -40,6 +40,14 @@ public enum FeedReport {
             }
             if let cover = entry.coverURL { lines.append("      cover    \(cover.absoluteString)") }
         }
+        if !document.articles.isEmpty {
+            lines.append("")
+            lines.append("Articles (\(document.articles.count)), gathered into editions:")
+            for article in document.articles {
+                let date = article.date.map { dateFormat.string(from: $0) } ?? "undated   "
+                lines.append("  \(date)  \(article.title)  [\(article.name)]")
+            }
+        }
         if !document.problems.isEmpty {
             lines.append("")
             lines.append("Problems (\(document.problems.count)):")

@@ -97,11 +97,25 @@ enum JSONReaders {
                                    sha256: attachment.any("_sha256", "sha256").string)
             }
             draft.content = ContentLink.best(attachments)
+            if draft.content == nil { draft.article = article(item, base: base, attachments: attachments) }
             collector.add(draft)
         }
         let finished = collector.finish(feedDate: nil, keepsEntriesWithoutContent: false)
         return FeedDocument(format: .jsonFeed, publication: publication, entries: finished.entries,
-                            problems: problems + finished.problems)
+                            articles: finished.articles, problems: problems + finished.problems)
+    }
+
+    /// A JSON Feed item as an article: its HTML (else its text, escaped), author, tags and pictures.
+    private static func article(_ item: Loose, base: LinkBase, attachments: [ContentLink]) -> ArticleDraft {
+        var article = ArticleDraft(baseURL: base.url)
+        article.link = FeedLinks.resolve(item["url"].string ?? item["external_url"].string, against: base)
+        article.author = FeedText.fromHTML(item["authors"].array.first?["name"].string ?? item["author"]["name"].string)
+        item["tags"].strings.forEach { article.addCategory($0) }
+        article.html = item["content_html"].string ?? item["content_text"].string.map(ArticleDraft.paragraphs)
+            ?? item["summary"].string.map(ArticleDraft.paragraphs)
+        article.addPicture(FeedLinks.resolve(item["image"].string ?? item["banner_image"].string, against: base))
+        for attachment in attachments where (attachment.type ?? "").hasPrefix("image/") { article.addPicture(attachment.url) }
+        return article
     }
 
     /// `"_newsstand": {"binding": {"type": "magazine", "edge": "left"}, "push": "https://..."}`

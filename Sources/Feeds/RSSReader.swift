@@ -62,7 +62,8 @@ struct RSSReader {
         let feedDate = [channel.plain("lastBuildDate"), channel.plain("pubDate"), channel.first("date", in: [NS.dc], prefix: "dc")]
             .lazy.compactMap { FeedDates.parse($0?.text) }.first
         let finished = collector.finish(feedDate: feedDate, keepsEntriesWithoutContent: false)
-        return FeedDocument(format: format, publication: publication, entries: finished.entries, problems: problems + finished.problems)
+        return FeedDocument(format: format, publication: publication, entries: finished.entries, articles: finished.articles,
+                            problems: problems + finished.problems)
     }
 
     private func draft(_ item: some MarkupElement, base: LinkBase) -> EntryDraft {
@@ -77,6 +78,8 @@ struct RSSReader {
         let description = item.plain("description") ?? item.first("encoded", in: [NS.contentModule], prefix: "content")
         draft.summary = EntryCollector.summary(FeedText.fromHTML(description?.allText))
         draft.endDate = FeedDates.parse(item.first("end_date", in: [NS.newsstand], prefix: "news")?.text)
+        // Its pictures and categories are gathered on the way; the rest only if it is an article.
+        var article = ArticleDraft(baseURL: base.url)
 
         var candidates: [ContentLink] = []
         for child in item.children {
@@ -86,6 +89,7 @@ struct RSSReader {
                 guard let href = FeedLinks.resolve(child.attribute("url") ?? child.attribute("resource"), against: base) else { continue }
                 let link = ContentLink(url: href, type: child.attribute("type"), length: child.attribute("length"), sha256: child.attribute("sha256"))
                 if (link.type ?? "").hasPrefix("image/") {
+                    article.addPicture(href)
                     if draft.coverURL == nil { draft.coverURL = href }
                 } else {
                     candidates.append(link)
@@ -94,12 +98,15 @@ struct RSSReader {
                 guard let href = FeedLinks.resolve(child.attribute("url"), against: base) else { continue }
                 let type = child.attribute("type")
                 if child.attribute("medium") == "image" || (type ?? "").hasPrefix("image/") {
+                    article.addPicture(href)
                     if draft.coverURL == nil { draft.coverURL = href }
                 } else {
                     candidates.append(ContentLink(url: href, type: type, length: child.attribute("fileSize")))
                 }
             case "thumbnail" where child.namespaceURI == NS.media || child.name == "media:thumbnail":
                 if draft.thumbnailURL == nil { draft.thumbnailURL = FeedLinks.resolve(child.attribute("url"), against: base) }
+            case "category" where child.namespaceURI == nil || child.name == "category":
+                article.addCategory(FeedText.fromHTML(child.allText))
             case "image" where child.namespaceURI == NS.itunes || child.name == "itunes:image":
                 if draft.coverURL == nil { draft.coverURL = FeedLinks.resolve(child.attribute("href"), against: base) }
             case "link" where child.namespaceURI.map(NS.atomVariants.contains) == true:
@@ -113,6 +120,14 @@ struct RSSReader {
         }
         draft.coverURL = item.newsstandCover(base: base) ?? draft.coverURL
         draft.content = ContentLink.best(candidates)
+        if draft.content == nil {
+            article.link = FeedLinks.resolve(item.plain("link")?.text, against: base)
+                ?? (item.plain("guid")?.attribute("isPermaLink") != "false" ? FeedLinks.resolve(item.plain("guid")?.text, against: base) : nil)
+            article.author = FeedText.fromHTML(item.first("creator", in: [NS.dc], prefix: "dc")?.allText)
+                ?? FeedText.fromHTML(item.plain("author")?.allText)
+            article.html = (item.first("encoded", in: [NS.contentModule], prefix: "content") ?? description)?.allText
+            draft.article = article
+        }
         return draft
     }
 

@@ -158,7 +158,8 @@ final class CoverCacheEngine: @unchecked Sendable {
             return try picture(forBytes: image.bytes, source: key, options: options)
         case .page(let page):
             // Hashing a whole document for one page would cost more than drawing it.
-            let hash = ContentHash.hash(Array("\(page.kind)|\(page.index)|\(key.file?.description ?? page.document.path)".utf8))
+            let region = page.region.map { "|\($0.x0),\($0.y0),\($0.x1),\($0.y1)" } ?? ""
+            let hash = ContentHash.hash(Array("\(page.kind)|\(page.index)|\(key.file?.description ?? page.document.path)\(region)".utf8))
             return try picture(hash: hash, source: key, options: options) {
                 try self.documents.render(page, fitting: options.pixelSize)
             }

@@ -22,8 +22,7 @@ public struct RenderOptions: Hashable, Sendable {
     }
 
     /// The pixel size a cover is resampled to at most (two pixels per cell, one above the
-    /// other): `ImageDecoder.decode(_:drawnWith:)` narrows it to the frame
-    /// an image of a given shape fills.
+    /// other); an image fills the part of it its shape allows (`frameSize`).
     public var pixelSize: (width: Int, height: Int) { (max(columns, 1), max(rows, 1) * 2) }
 
     /// `cellAspect` kept to sane values (0.5 when it is not a positive number).

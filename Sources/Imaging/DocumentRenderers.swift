@@ -2,9 +2,9 @@ import Foundation
 
 /// Draws the pages of one kind of document (PDF) as pictures.
 public protocol DocumentRenderer: Sendable {
-    /// Page `index` (0 is the first) of `document`, upright. `size` is the pixel size it
-    /// will be drawn at (nil: its natural size); a renderer may draw larger for quality.
-    func render(page index: Int, of document: URL, fitting size: (width: Int, height: Int)?) throws -> RGBAImage
+    /// The page (or its `region`) upright. `size` is the pixel size it will be drawn at
+    /// (nil: its natural size); a renderer may draw larger for quality.
+    func render(_ page: DocumentPage, fitting size: (width: Int, height: Int)?) throws -> RGBAImage
 }
 
 /// The document renderers a process has, by the kind of document they draw. A page of a
@@ -34,6 +34,6 @@ public final class DocumentRenderers: @unchecked Sendable {
             throw ImageError(.unsupported, "cannot draw pages of \(page.kind.rawValue.uppercased()) documents "
                              + "(\(page.document.lastPathComponent)): no renderer for them is installed")
         }
-        return try renderer.render(page: page.index, of: page.document, fitting: size)
+        return try renderer.render(page, fitting: size)
     }
 }

@@ -12,9 +12,10 @@ public enum ImageSource: Hashable, Sendable {
         .bytes(ImageBytes(bytes, identity: identity))
     }
 
-    /// Page `index` (0 is the first) of the document at `document`.
-    public static func page(_ index: Int, of document: URL, kind: DocumentKind) -> ImageSource {
-        .page(DocumentPage(document: document, kind: kind, index: index))
+    /// Page `index` (0 is the first) of the document at `document`; `region` cuts one part
+    /// of it (a figure), else the whole page.
+    public static func page(_ index: Int, of document: URL, kind: DocumentKind, region: PageRegion? = nil) -> ImageSource {
+        .page(DocumentPage(document: document, kind: kind, index: index, region: region))
     }
 
     /// The file the picture is read from, if it is read from one.
@@ -33,7 +34,8 @@ extension ImageSource: CustomStringConvertible {
         switch self {
         case .file(let url): return url.path
         case .bytes(let image): return image.identity
-        case .page(let page): return "page \(page.index + 1) of \(page.document.path)"
+        case .page(let page):
+            return (page.region == nil ? "" : "a picture on ") + "page \(page.index + 1) of \(page.document.path)"
         }
     }
 }
@@ -62,16 +64,37 @@ public struct DocumentKind: RawRepresentable, Hashable, Sendable, CustomStringCo
     public var description: String { rawValue }
 }
 
-/// One page of a document file.
+/// One page of a document file, or a part of it.
 public struct DocumentPage: Hashable, Sendable {
     public let document: URL
     public let kind: DocumentKind
     /// 0 is the first page.
     public let index: Int
+    /// The part of the page drawn (a figure); nil for the whole page.
+    public let region: PageRegion?
 
-    public init(document: URL, kind: DocumentKind, index: Int) {
+    public init(document: URL, kind: DocumentKind, index: Int, region: PageRegion? = nil) {
         self.document = document
         self.kind = kind
         self.index = index
+        self.region = region
     }
+}
+
+/// A rectangle of a page as fractions of its width and height (0…1, the origin at its top
+/// left), so the same part is meant whatever size the page is drawn at.
+public struct PageRegion: Hashable, Sendable, Codable {
+    public var x0: Double, y0: Double, x1: Double, y1: Double
+
+    /// Nil unless the rectangle has an area inside the page (clamped to it).
+    public init?(x0: Double, y0: Double, x1: Double, y1: Double) {
+        let clamp = { (value: Double) in value.isFinite ? max(0, min(1, value)) : 0 }
+        let (left, right) = (clamp(min(x0, x1)), clamp(max(x0, x1)))
+        let (top, bottom) = (clamp(min(y0, y1)), clamp(max(y0, y1)))
+        guard right > left, bottom > top else { return nil }
+        (self.x0, self.y0, self.x1, self.y1) = (left, top, right, bottom)
+    }
+
+    public var width: Double { x1 - x0 }
+    public var height: Double { y1 - y0 }
 }

@@ -36,24 +36,42 @@ public enum RenderTool {
         public static let fallback = CellSize(columns: 40, rows: 20)
     }
 
+    /// How pictures reach the terminal in pixels (kitty, sixel, iTerm2): the box of pixels
+    /// each is fitted into, and the bytes that draw a fitted picture (from Pictures, which
+    /// knows the protocols; Imaging only decodes and fits).
+    public struct PixelDrawing {
+        public var box: (width: Int, height: Int)
+        public var draw: (RGBAImage) throws -> [UInt8]
+
+        public init(box: (width: Int, height: Int), draw: @escaping (RGBAImage) throws -> [UInt8]) {
+            self.box = box
+            self.draw = draw
+        }
+    }
+
     /// Draws every image: the pictures' bytes, and one message per image that could not be
-    /// drawn (which names the file).
+    /// drawn (which names the file). In half blocks as `options` say, or in pixels when
+    /// `pixels` is given.
     /// `page` (1 is the first) is the page drawn of a document (a `.pdf`, or any file when
     /// `page` is given); documents without it show their first page.
-    public static func render(_ images: [String], page: Int? = nil, options: RenderOptions,
+    public static func render(_ images: [String], page: Int? = nil, options: RenderOptions, pixels: PixelDrawing? = nil,
                               documents: DocumentRenderers = .shared) -> (output: [UInt8], failures: [String]) {
         var output: [UInt8] = []
         var failures: [String] = []
         for image in images {
             do {
-                let decoded: RGBAImage
-                if page != nil || image.lowercased().hasSuffix(".pdf") {
-                    let source = ImageSource.page(max(1, page ?? 1) - 1, of: URL(fileURLWithPath: image), kind: .pdf)
-                    decoded = try ImageDecoder.decode(source, drawnWith: options, documents: documents)
+                let isDocument = page != nil || image.lowercased().hasSuffix(".pdf")
+                let source: ImageSource? = isDocument
+                    ? ImageSource.page(max(1, page ?? 1) - 1, of: URL(fileURLWithPath: image), kind: .pdf) : nil
+                if let pixels {
+                    let decoded = try source.map { try ImageDecoder.decode($0, size: pixels.box, documents: documents) }
+                        ?? ImageDecoder.decode(ImageDecoder.readBytes(atPath: image), minimumSize: pixels.box)
+                    output += try pixels.draw(PixelFitting.fitted(decoded, into: pixels.box))
                 } else {
-                    decoded = try ImageDecoder.decode(ImageDecoder.readBytes(atPath: image), drawnWith: options)
+                    let decoded = try source.map { try ImageDecoder.decode($0, drawnWith: options, documents: documents) }
+                        ?? ImageDecoder.decode(ImageDecoder.readBytes(atPath: image), drawnWith: options)
+                    CoverRenderer.render(decoded, options: options).appendANSI(to: &output)
                 }
-                CoverRenderer.render(decoded, options: options).appendANSI(to: &output)
             } catch let error as ImageError {
                 // A file read error already names the file.
                 failures.append(error.kind == .unreadable ? "\(error)" : "\(image): \(error)")
@@ -67,9 +85,9 @@ public enum RenderTool {
     /// Runs the command: the pictures on standard output in one write, and each image that
     /// failed handed to `report` (the images after a bad one are still drawn). False when
     /// any failed or the output could not be written.
-    public static func run(_ images: [String], page: Int? = nil, options: RenderOptions, output: Int32 = STDOUT_FILENO,
-                           report: (String) -> Void) -> Bool {
-        let (pictures, failures) = render(images, page: page, options: options)
+    public static func run(_ images: [String], page: Int? = nil, options: RenderOptions, pixels: PixelDrawing? = nil,
+                           output: Int32 = STDOUT_FILENO, report: (String) -> Void) -> Bool {
+        let (pictures, failures) = render(images, page: page, options: options, pixels: pixels)
         let written = writeAll(pictures, to: output)
         failures.forEach(report)
         return written && failures.isEmpty

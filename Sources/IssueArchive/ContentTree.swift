@@ -60,7 +60,8 @@ public struct ContentTree {
     }
 }
 
-enum MediaType {
+/// Media types by file extension, for the files of an issue.
+public enum MediaType {
     private static let byExtension: [String: String] = [
         "xhtml": "application/xhtml+xml", "xht": "application/xhtml+xml", "html": "text/html", "htm": "text/html",
         "md": "text/markdown", "markdown": "text/markdown", "txt": "text/plain", "text": "text/plain",
@@ -72,14 +73,14 @@ enum MediaType {
         "woff2": "font/woff2", "js": "text/javascript", "mp3": "audio/mpeg", "mp4": "video/mp4", "smil": "application/smil+xml",
     ]
 
-    static func of(_ path: String) -> String {
+    public static func of(_ path: String) -> String {
         let ext = (path as NSString).pathExtension.lowercased()
         return byExtension[ext] ?? "application/octet-stream"
     }
 
-    static func isImage(_ path: String) -> Bool { of(path).hasPrefix("image/") }
+    public static func isImage(_ path: String) -> Bool { of(path).hasPrefix("image/") }
 
-    static func isDocument(_ type: String) -> Bool {
+    public static func isDocument(_ type: String) -> Bool {
         ["application/xhtml+xml", "text/html", "text/markdown", "text/plain"].contains(type)
     }
 }

@@ -51,10 +51,14 @@ public struct Resource: Codable, Sendable, Equatable {
     /// Relative to the content root.
     public var path: String
     public var mediaType: String
+    /// What the publication calls this resource where that differs from its place in the
+    /// reading order: a PDF's page label ("xii" for the 14th page); nil when it says nothing.
+    public var label: String?
 
-    public init(path: String, mediaType: String) {
+    public init(path: String, mediaType: String, label: String? = nil) {
         self.path = path
         self.mediaType = mediaType
+        self.label = label
     }
 
     /// A page that is a picture (a comic page, an image in a spine); false for documents,

@@ -33,7 +33,13 @@ public enum IssueInstaller {
         return try install(into: contentDirectory, keepingOtherFiles: keepingOtherFiles) { staging in
             guard mkdir(staging.path, 0o755) == 0 else { throw ArchiveError.io("create", staging.path, errno: errno) }
             try FileSystem.place(download, at: staging.appendingPathComponent(name), storage: storage)
-            return try reader.open(ContentTree(root: staging))
+            do {
+                return try reader.open(ContentTree(root: staging))
+            } catch let error as ArchiveError where error.kind == .encrypted {
+                // A document locked with a password (a PDF) is whole: it installs, and the
+                // reader asks for the password when it is opened.
+                return IssueContent(format: reader.format)
+            }
         }
     }
 

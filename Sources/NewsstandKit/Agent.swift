@@ -26,6 +26,8 @@ public final class Agent: @unchecked Sendable {
         public var budgetCheckInterval: TimeInterval = 60
         /// The issue formats installs recognise (tests register stand-ins in their own).
         public var formats: IssueFormats = .shared
+        /// What an edition's pictures may take (count, bytes, time).
+        public var editionPictures = EditionPictureLimits()
         public init() {}
 
         /// Options from the user's config.toml.
@@ -47,6 +49,8 @@ public final class Agent: @unchecked Sendable {
     let lock = NSLock()
     private var running: [String: Transfer] = [:]   // asset identifier → transfer
     private var stopRequested = false
+    /// Signalled as each transfer ends, so the loop starts the next or exits at once, not on its next tick.
+    private let transferEnded = DispatchSemaphore(value: 0)
     var lastSpaceCheck: [String: Date] = [:]  // asset identifier → when it last looked for room
     /// Pauses the full disk kept the library from recording (asset identifier → bytes needed).
     var unrecordedPauses: [String: Int64] = [:]
@@ -90,7 +94,7 @@ public final class Agent: @unchecked Sendable {
                 if !options.watch { break }
             }
             if options.watch { enforceBudgetIfDue() }
-            Thread.sleep(forTimeInterval: 0.2)
+            _ = transferEnded.wait(timeout: .now() + 0.2)
         }
         group.wait()
         logger.info("agent idle, exiting")
@@ -137,6 +141,7 @@ public final class Agent: @unchecked Sendable {
             defer {
                 lock.withLock { running[asset.identifier] = nil }
                 group.leave()
+                transferEnded.signal()
             }
             perform(asset, transfer: transfer)
         }
@@ -152,6 +157,8 @@ public final class Agent: @unchecked Sendable {
                 logger.info("installing \(source.path) where it is")
                 file = source
                 ownsFile = false
+            } else if URL(string: asset.url)?.scheme == Library.editionScheme {
+                file = try builtEdition(asset)
             } else {
                 file = try transferred(asset, transfer: transfer)
             }
@@ -210,6 +217,19 @@ public final class Agent: @unchecked Sendable {
             progress: { reporter.report($0) })
         reporter.flush(written: result.bytes)
         return result.file
+    }
+
+    /// An edition is built, not fetched: its articles and pictures become an EPUB in the
+    /// asset's `.part`, installed from there like a downloaded one. A build interrupted
+    /// is simply done again.
+    private func builtEdition(_ asset: AssetDownload) throws -> URL {
+        guard let issue = try library.issue(id: asset.issueId) else { throw TransferError.cancelled }
+        logger.info("building edition '\(issue.name)'")
+        let file = library.partialFile(for: asset)
+        var builder = EditionBuilder(library: library)
+        builder.limits = options.editionPictures
+        try builder.build(issue, into: file)
+        return file
     }
 
     /// Nothing of a cancelled download stays: its `.part`, and content an install finished

@@ -41,11 +41,16 @@ public struct Config: Sendable {
     public var pollInterval: TimeInterval = 3600
     /// `dont_throttle_newsstand_content_notifications`: no 24 h limit on automatic downloads.
     public var dontThrottleContentNotifications = false
+    /// `images`: how pictures are drawn (`auto`, `kitty`, `sixel`, `iterm2` or `halfblock`); nil: not set.
+    public var images: String?
 
     public init() {}
 
+    /// The values `images` may take.
+    public static let imagesValues = ["auto", "kitty", "sixel", "iterm2", "halfblock"]
+
     public static let knownKeys: Set<String> = ["max_concurrent_downloads", "credentials", "theme", "cache_limit", "keys",
-                                                "dont_throttle_newsstand_content_notifications", "poll_interval"]
+                                                "dont_throttle_newsstand_content_notifications", "poll_interval", "images"]
 
     /// The configuration in `paths.configFile`, or the defaults when there is none.
     public static func load(paths: Paths) throws -> Config {
@@ -67,6 +72,12 @@ public struct Config: Sendable {
                 throw ConfigError(file: file, message: "max_concurrent_downloads must be a whole number from 1 to 16")
             }
             config.maxConcurrentDownloads = count
+        }
+        if let value = table["images"] {
+            guard let images = value.string, imagesValues.contains(images) else {
+                throw ConfigError(file: file, message: "images must be one of \(imagesValues.map { "\"\($0)\"" }.joined(separator: ", "))")
+            }
+            config.images = images
         }
         if let value = table["cache_limit"] { config.cacheLimit = try CacheLimitSetting.bytes(of: value, file: file) }
         try parsePushSettings(table, file: file, into: &config)

@@ -19,16 +19,36 @@ extension Library {
     }
 
     /// The picture an issue's tile shows: the feed's cover once fetched, else the cover inside
-    /// its installed content; nil when neither is on disk.
-    public func coverFile(of issue: Issue) -> URL? {
-        if let file = localFile(forCover: issue.coverURL) { return file }
+    /// its installed content (a picture, or a page of a document: a PDF's page 1); nil when
+    /// neither is on disk.
+    public func cover(of issue: Issue) -> CoverPicture? {
+        if let file = localFile(forCover: issue.coverURL) { return CoverPicture(file: file) }
         guard let inside = issue.contentCover, issue.status == .available else { return nil }
+        let page = PagePath(inside)
         let directory = contentDirectory(for: issue).standardizedFileURL
-        let file = directory.appendingPathComponent(inside).standardizedFileURL
+        let file = directory.appendingPathComponent(page?.file ?? inside).standardizedFileURL
         // The path came from the content: it must stay inside the issue's directory.
         guard file.path.hasPrefix(directory.path + "/"), FileManager.default.fileExists(atPath: file.path) else { return nil }
-        return file
+        return CoverPicture(file: file, page: page?.index)
     }
+
+    /// The file an issue's cover is drawn from (a document, for a page of one); see `cover(of:)`.
+    public func coverFile(of issue: Issue) -> URL? { cover(of: issue)?.file }
+}
+
+/// Where a cover is drawn from: an image file, or one page of a document file.
+public struct CoverPicture: Hashable, Sendable, CustomStringConvertible {
+    public var file: URL
+    /// The page of `file` (0 is the first) when it is a document; nil for an image.
+    public var page: Int?
+
+    public init(file: URL, page: Int? = nil) {
+        self.file = file
+        self.page = page
+    }
+
+    /// The file's path, with `#page=N` (N from 1) for a page of a document.
+    public var description: String { page.map { PagePath(file: file.path, index: $0).description } ?? file.path }
 }
 
 extension Issue {

@@ -9,7 +9,9 @@ public struct PublicationSummary: Sendable, Equatable {
     /// The newest issue whose content is on disk: its cover stands on the shelf.
     public var newestAvailable: Issue?
     /// Newest available issue's cover, else the publication's default cover (local files only).
-    public var coverFile: URL?
+    public var cover: CoverPicture?
+    /// The file `cover` is drawn from.
+    public var coverFile: URL? { cover?.file }
     /// The newest issue whatever its state: `d` on the shelf downloads it without a query.
     public var newestIssue: Issue? = nil
 }
@@ -153,9 +155,9 @@ public final class ShelfReader {
         return publications.map { publication in
             let id = publication.id ?? -2
             let available = counted.newest[id]
-            let cover = available.flatMap { library.coverFile(of: $0) } ?? library.localFile(forCover: publication.coverURL)
+            let cover = available.flatMap { library.cover(of: $0) } ?? library.localFile(forCover: publication.coverURL).map { CoverPicture(file: $0) }
             return PublicationSummary(publication: publication, issueCount: counted.counts[id]?.issues ?? 0,
-                                      unreadCount: counted.counts[id]?.unread ?? 0, newestAvailable: available, coverFile: cover,
+                                      unreadCount: counted.counts[id]?.unread ?? 0, newestAvailable: available, cover: cover,
                                       newestIssue: counted.latest[id])
         }
     }

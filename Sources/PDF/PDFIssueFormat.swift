@@ -6,8 +6,11 @@ extension IssueFormat {
 }
 
 /// PDF issues: the downloaded file is the issue, placed as `issue.pdf`; its reading order
-/// is its pages (`issue.pdf#page=N`, N from 1), its contents the PDF's outline. The PDF is
-/// read through the contained worker, so a hostile file fails the open, not the process.
+/// is its pages (`issue.pdf#page=N`, N from 1), its contents the PDF's outline, its cover
+/// page 1 (the feed's cover, when it gives one, wins in the library). A zip of PDFs and
+/// pictures (the Newsstand tutorial's multi-asset issue) is one issue too: every PDF's
+/// pages and every picture, in natural name order. PDFs are read through the contained
+/// worker, so a hostile file fails the open, not the process.
 public struct PDFIssueFormat: IssueFormatReader {
     public static let fileName = "issue.pdf"
     public static let mediaType = "application/pdf"
@@ -29,51 +32,89 @@ public struct PDFIssueFormat: IssueFormatReader {
         return found || (download.fileExtension == "pdf" && !download.isZip)
     }
 
-    /// A folder holding a PDF and nothing else to read.
-    public func recognizes(_ files: ContentTree) -> Bool { Self.document(in: files) != nil }
+    /// A folder holding one or more PDFs, perhaps pictures, and nothing else to read.
+    public func recognizes(_ files: ContentTree) -> Bool { !Self.assets(in: files).documents.isEmpty }
 
     public func open(_ files: ContentTree) throws -> IssueContent {
-        guard let name = Self.document(in: files) else {
+        let assets = Self.assets(in: files)
+        guard let first = assets.documents.first else {
             throw ArchiveError(.wrongFormat, "'\(files.root.path)' holds no PDF")
         }
+        var infos: [String: PDFInfo] = [:]
+        for name in assets.documents { infos[name] = try info(of: name, in: files) }
+        var readingOrder: [Resource] = []
+        var contents: [TOCEntry] = []
+        for name in assets.inOrder {
+            guard let info = infos[name] else {
+                readingOrder.append(Resource(path: name, mediaType: MediaType.of(name)))
+                continue
+            }
+            readingOrder += (0..<info.pageCount).map { index in
+                Resource(path: PagePath(file: name, index: index).description, mediaType: Self.mediaType,
+                         label: info.pageLabels.flatMap { $0.indices.contains(index) ? $0[index] : nil })
+            }
+            let outline = Self.contents(info.outline, file: name)
+            // In an issue of several files, a PDF without an outline is still listed, by its name.
+            contents += outline.isEmpty && assets.inOrder.count > 1
+                ? [TOCEntry(title: (name as NSString).lastPathComponent, path: PagePath(file: name, index: 0).description)] : outline
+        }
+        let metadata = infos[first].map { IssueMetadata(title: $0.title, creators: $0.author.map { [$0] } ?? []) }
+        return IssueContent(format: .pdf, metadata: metadata ?? IssueMetadata(), tableOfContents: contents,
+                            readingOrder: readingOrder, coverImage: Self.cover(assets.pictures, readingOrder))
+    }
+
+    /// What the worker says of one PDF of the issue, which must have a page.
+    private func info(of name: String, in files: ContentTree) throws -> PDFInfo {
         let info: PDFInfo
         do { info = try worker.info(of: files.root.appendingPathComponent(name)) } catch let error as PDFError {
             throw ArchiveError(error.kind == .needsPassword || error.kind == .wrongPassword ? .encrypted : .invalidContent,
                                error.description)
         }
         guard info.pageCount > 0 else { throw ArchiveError(.invalidContent, "\(name) has no pages") }
-        return IssueContent(
-            format: .pdf,
-            metadata: IssueMetadata(title: info.title, creators: info.author.map { [$0] } ?? []),
-            tableOfContents: Self.contents(info.outline, file: name),
-            readingOrder: (0..<info.pageCount).map { Resource(path: Self.path(of: $0, in: name), mediaType: Self.mediaType) }
-        )
-    }
-
-    /// The reading-order path of page `index` (0 is the first) of `file`.
-    public static func path(of index: Int, in file: String) -> String { "\(file)#page=\(index + 1)" }
-
-    /// The page (0 is the first) a reading-order path names, and the file it is in.
-    public static func page(of path: String) -> (file: String, index: Int)? {
-        guard let mark = path.range(of: "#page=", options: .backwards), let number = Int(path[mark.upperBound...]),
-              number >= 1 else { return nil }
-        return (String(path[..<mark.lowerBound]), number - 1)
+        return info
     }
 
     private static func contents(_ outline: [PDFOutlineItem], file: String) -> [TOCEntry] {
         outline.compactMap { item in
             let children = contents(item.children, file: file)
-            guard let page = item.page ?? children.first.flatMap({ self.page(of: $0.path)?.index }) else { return nil }
-            return TOCEntry(title: item.title.isEmpty ? "Page \(page + 1)" : item.title, path: path(of: page, in: file),
+            guard let page = item.page ?? children.first.flatMap({ PagePath($0.path)?.index }) else { return nil }
+            return TOCEntry(title: item.title.isEmpty ? "Page \(page + 1)" : item.title, path: PagePath(file: file, index: page).description,
                             children: children)
         }
     }
 
-    /// The PDF a folder's issue is: its only PDF, when nothing else in it is to be read.
-    private static func document(in files: ContentTree) -> String? {
-        let pdfs = files.files.filter { $0.lowercased().hasSuffix(".pdf") }
-        guard pdfs.count == 1 else { return pdfs.contains(fileName) ? fileName : nil }
-        let readable = files.files.filter { ["xhtml", "html", "htm", "md", "opf"].contains(($0 as NSString).pathExtension.lowercased()) }
-        return readable.isEmpty ? pdfs[0] : nil
+    /// The cover: a picture named `cover.…`, else what is read first (page 1 of a PDF, or a picture).
+    private static func cover(_ pictures: [String], _ readingOrder: [Resource]) -> String? {
+        pictures.first { ($0 as NSString).lastPathComponent.lowercased().hasPrefix("cover.") } ?? readingOrder.first?.path
+    }
+
+    /// The files an issue of this format reads: its PDFs, its pictures, and both in reading
+    /// order (natural name order, the tree's).
+    struct Assets {
+        var documents: [String] = []
+        var pictures: [String] = []
+        var inOrder: [String] = []
+    }
+
+    /// The PDFs and pictures of a folder that holds nothing else to read (no articles, no
+    /// EPUB package); none when it does. A folder with `issue.pdf` is that PDF alone: other
+    /// files beside it were downloaded with it (a cover), not pages.
+    static func assets(in files: ContentTree) -> Assets {
+        if files.files.contains(fileName) { return Assets(documents: [fileName], inOrder: [fileName]) }
+        var assets = Assets()
+        for file in files.files {
+            let type = MediaType.of(file)
+            if type == mediaType {
+                assets.documents.append(file)
+            } else if Resource(path: file, mediaType: type).isPicture {
+                assets.pictures.append(file)
+            } else if MediaType.isDocument(type) && type != "text/plain" || ["opf", "ncx"].contains((file as NSString).pathExtension.lowercased()) {
+                return Assets()
+            } else {
+                continue
+            }
+            assets.inOrder.append(file)
+        }
+        return assets.documents.isEmpty ? Assets() : assets
     }
 }

@@ -1,11 +1,12 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CPoppler
+import CSpawn
 import Foundation
 import Imaging
 
-/// PDF work done in a child process (`newsstand pdf-worker`) with CPU-time and memory
+/// PDF work done in a child process (`newsstand-pdf`, the only executable that links
+/// poppler) with CPU-time and memory
 /// limits and a wall-clock timeout here: a crash, hang or runaway allocation in poppler
 /// becomes one `PDFError` for that request, and the next request starts a fresh worker.
 public final class PDFWorker: @unchecked Sendable {
@@ -24,43 +25,55 @@ public final class PDFWorker: @unchecked Sendable {
         }
     }
 
-    /// The worker this program starts: its own executable with the hidden `pdf-worker` command.
-    public static let shared = PDFWorker(executable: URL(fileURLWithPath: (try? FileManager.default
-        .destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]))
+    /// The worker's executable name; it is built and installed beside `newsstand`.
+    public static let executableName = "newsstand-pdf"
+
+    /// The worker this program starts: `newsstand-pdf` beside the running executable (where
+    /// SwiftPM's build directory and `scripts/install.sh` put both).
+    public static let shared = PDFWorker(executable: besideThisProgram)
+
+    /// `newsstand-pdf` in the running executable's folder (symbolic links followed).
+    public static var besideThisProgram: URL {
+        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent(executableName)
+    }
 
     private let executable: URL
     private let arguments: [String]
     private let limits: Limits
+    private let passwords: DocumentPasswords
     // `lock` guards `child`: one request at a time goes to the worker, from any thread.
     private let lock = NSLock()
     private var child: (pid: pid_t, socket: Int32)?
 
-    /// A worker started as `executable pdf-worker …`; `testFaults` lets tests make it fail.
-    public init(executable: URL, limits: Limits = Limits(), testFaults: Bool = false) {
+    /// A worker started as `executable --cpu-seconds …`; `testFaults` lets tests make it fail.
+    public init(executable: URL, limits: Limits = Limits(), testFaults: Bool = false, passwords: DocumentPasswords = .shared) {
         self.executable = executable
         self.limits = limits
-        var options = PDFWorkerServer.Options(arguments: [])
+        self.passwords = passwords
+        var options = WorkerOptions()
         options.cpuSecondsPerRequest = limits.cpuSeconds
         options.memoryBytes = limits.memoryBytes
         options.testFaults = testFaults
-        arguments = [PDFWorkerServer.command] + options.arguments
+        arguments = options.arguments
     }
 
     deinit { lock.withLock { _ = stop(killing: true) } }
 
-    /// The document's metadata, pages, outline and labels.
+    /// The document's metadata, pages, outline and labels. Without `password`, the one the
+    /// user gave for the document in this process (`DocumentPasswords`) is used, if any.
     public func info(of document: URL, password: String? = nil) throws -> PDFInfo {
-        let (reply, _) = try ask(WorkerRequest(document: document.path, password: password, action: .info),
+        let (reply, _) = try ask(WorkerRequest(document: document.path, password: password ?? passwords.password(for: document), action: .info),
                                  failing: "\(document.lastPathComponent) could not be opened")
         guard case .info(let info) = reply else { throw Self.unexpected }
         return info
     }
 
-    /// Page `index` (0 is the first) drawn on white, fitted inside `size` pixels.
-    public func render(page index: Int, of document: URL, password: String? = nil,
+    /// Page `index` (0 is the first), or the `region` of it, drawn on white, fitted inside `size` pixels.
+    public func render(page index: Int, of document: URL, password: String? = nil, region: PageRegion? = nil,
                        fitting size: (width: Int, height: Int)?) throws -> RGBAImage {
-        let (reply, pixels) = try ask(WorkerRequest(document: document.path, password: password,
-                                                    action: .render(page: index, width: size?.width, height: size?.height)),
+        let (reply, pixels) = try ask(WorkerRequest(document: document.path, password: password ?? passwords.password(for: document),
+                                                    action: .render(page: index, width: size?.width, height: size?.height, region: region)),
                                       failing: "page \(index + 1) could not be drawn")
         guard case .image(let width, let height) = reply, width > 0, height > 0, pixels.count == width * height * 4 else {
             throw Self.unexpected
@@ -70,10 +83,39 @@ public final class PDFWorker: @unchecked Sendable {
 
     /// Page `index`'s text layer.
     public func text(page index: Int, of document: URL, password: String? = nil) throws -> PDFPageText {
-        let (reply, _) = try ask(WorkerRequest(document: document.path, password: password, action: .text(page: index)),
+        let (reply, _) = try ask(WorkerRequest(document: document.path, password: password ?? passwords.password(for: document),
+                                               action: .text(page: index)),
                                  failing: "the text of page \(index + 1) could not be read")
         guard case .text(let text) = reply else { throw Self.unexpected }
         return text
+    }
+
+    /// Page `index`'s text layer and its neighbours' running bands, as `PDFReflow` reads
+    /// them (`WorkerRequest.Action.readingText`).
+    public func readingText(page index: Int, of document: URL, password: String? = nil) throws -> (page: PDFPageText, neighbours: [PDFPageText?]) {
+        let (reply, _) = try ask(WorkerRequest(document: document.path, password: password ?? passwords.password(for: document),
+                                               action: .readingText(page: index)),
+                                 failing: "the text of page \(index + 1) could not be read")
+        guard case .readingText(let page, let neighbours) = reply, neighbours.count == PDFReflow.neighbourOffsets.count else {
+            throw Self.unexpected
+        }
+        return (page, neighbours)
+    }
+
+    /// The plain text of the pages in `pages` that exist (every page's without), in page order.
+    public func pageTexts(of document: URL, pages: Range<Int> = 0..<Int.max, password: String? = nil) throws -> [String] {
+        let (reply, _) = try ask(WorkerRequest(document: document.path, password: password ?? passwords.password(for: document),
+                                               action: .pageTexts(first: pages.lowerBound, count: pages.count)),
+                                 failing: "the text of \(document.lastPathComponent) could not be read")
+        guard case .pageTexts(let texts) = reply else { throw Self.unexpected }
+        return texts
+    }
+
+    /// Starts the worker now if none runs, without waiting for it: a program that knows it
+    /// will draw a PDF lets poppler load on the other core while it does its own start-up.
+    /// A worker that cannot start says so at the first request.
+    public func prepare() {
+        lock.withLock { if child == nil { _ = try? start() } }
     }
 
     /// The running worker's process, if one runs.
@@ -94,17 +136,22 @@ public final class PDFWorker: @unchecked Sendable {
             let deadline = Date().addingTimeInterval(limits.wallSeconds)
             do {
                 let frame = try WorkerFraming.frame(request)
-                guard PDFWorkerServer.writeAll(frame, to: worker.socket) else { throw WorkerEnded.closed }
+                guard WorkerSocket.writeAll(frame, to: worker.socket) else { throw WorkerEnded.closed }
                 let (reply, payload) = try WorkerFraming.read(WorkerReply.self) { try read($0, from: worker.socket, before: deadline) }
                 if case .failure(let error) = reply { throw error }
                 return (reply, payload)
-            } catch let error as PDFError {
-                throw error
             } catch WorkerEnded.timedOut {
                 stop(killing: true)
                 throw PDFError(.tookTooLong, "\(context): the PDF library took too long")
-            } catch {
+            } catch WorkerEnded.closed {
                 throw PDFError(ended: stop(killing: false), context: context)
+            } catch let error as PDFError {
+                // The worker's own answer: the document's error for this request.
+                throw error
+            } catch {
+                // A worker still talking, but not in frames: it cannot be trusted with the next request.
+                stop(killing: true)
+                throw PDFError(.workerUnavailable, "\(context): the PDF worker sent a malformed answer")
             }
         }
     }
@@ -132,6 +179,10 @@ public final class PDFWorker: @unchecked Sendable {
 
     /// Starts the worker on one end of a socket pair (its standard input and output).
     private func start() throws -> (pid: pid_t, socket: Int32) {
+        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
+            throw PDFError(.workerUnavailable, "PDFs cannot be read: the PDF worker \(executable.lastPathComponent) is missing "
+                + "(looked for \(executable.path); it is built and installed beside newsstand)")
+        }
         var sockets: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &sockets) == 0 else {
             throw PDFError(.workerUnavailable, "cannot start the PDF worker: \(String(cString: strerror(errno)))")

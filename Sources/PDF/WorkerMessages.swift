@@ -1,23 +1,35 @@
 import Foundation
+import Imaging
 
 /// What the parent asks the PDF worker: one action on one document (opened by the worker
 /// and kept open while the next requests name the same file and password).
-struct WorkerRequest: Codable {
-    enum Action: Codable, Equatable {
+package struct WorkerRequest: Codable {
+    package enum Action: Codable, Equatable {
         case info
-        case render(page: Int, width: Int?, height: Int?)
+        case render(page: Int, width: Int?, height: Int?, region: PageRegion?)
         case text(page: Int)
+        /// Page `page`'s text and its neighbours' running bands (`PDFPageText.runningBands`)
+        /// at `PDFReflow.neighbourOffsets`: all a page's reflow reads, in one request.
+        case readingText(page: Int)
+        /// The plain text of `count` pages from `first` (fewer at the end, none past it).
+        case pageTexts(first: Int, count: Int)
         /// Test faults, honoured only by a worker started with `--test-faults`.
         case misbehave(Misbehaviour)
     }
 
-    var document: String
-    var password: String?
-    var action: Action
+    package var document: String
+    package var password: String?
+    package var action: Action
+
+    package init(document: String, password: String?, action: Action) {
+        self.document = document
+        self.password = password
+        self.action = action
+    }
 }
 
 /// How a worker started for tests can be made to fail, to show the failure is contained.
-enum Misbehaviour: String, Codable {
+package enum Misbehaviour: String, Codable {
     /// Busy forever (a looping PDF).
     case spin
     /// Waits forever without using the CPU (a library stuck on a lock).
@@ -29,20 +41,25 @@ enum Misbehaviour: String, Codable {
 }
 
 /// The worker's answer; a rendered page's pixels follow as the frame's payload.
-enum WorkerReply: Codable {
+package enum WorkerReply: Codable {
     case failure(PDFError)
     case info(PDFInfo)
     case image(width: Int, height: Int)
     case text(PDFPageText)
+    /// The neighbours in `PDFReflow.neighbourOffsets`' order, nil where there is no such page.
+    case readingText(page: PDFPageText, neighbours: [PDFPageText?])
+    case pageTexts([String])
 }
 
 /// Frames on the worker's socket: a little-endian UInt32 length and that many bytes of JSON,
 /// then a UInt32 length and that many payload bytes (a page's RGBA pixels, else none).
-enum WorkerFraming {
+package enum WorkerFraming {
+    /// The largest picture a page is drawn into (a hostile page size cannot ask for more).
+    package static let maximumPixels = 40_000_000
     static let maximumHeader = 64 << 20
-    static let maximumPayload = PDFDocument.maximumPixels * 4
+    static let maximumPayload = maximumPixels * 4
 
-    static func frame<Message: Encodable>(_ message: Message, payload: [UInt8] = []) throws -> [UInt8] {
+    package static func frame<Message: Encodable>(_ message: Message, payload: [UInt8] = []) throws -> [UInt8] {
         let header = [UInt8](try JSONEncoder().encode(message))
         var bytes: [UInt8] = []
         bytes.reserveCapacity(8 + header.count + payload.count)
@@ -57,13 +74,16 @@ enum WorkerFraming {
         withUnsafeBytes(of: value.littleEndian) { bytes += $0 }
     }
 
+    /// A frame that cannot be one (the JSON inside that is not a message throws `DecodingError`).
+    package enum Malformed: Error { case tooLong(Int) }
+
     /// Reads one frame with `read` (which fills the buffer completely or throws).
-    static func read<Message: Decodable>(_ type: Message.Type, with read: (Int) throws -> [UInt8]) throws -> (Message, [UInt8]) {
+    package static func read<Message: Decodable>(_ type: Message.Type, with read: (Int) throws -> [UInt8]) throws -> (Message, [UInt8]) {
         let headerLength = length(try read(4))
-        guard headerLength <= maximumHeader else { throw PDFError(.workerUnavailable, "the PDF worker sent a malformed answer") }
+        guard headerLength <= maximumHeader else { throw Malformed.tooLong(headerLength) }
         let message = try JSONDecoder().decode(type, from: Data(try read(headerLength)))
         let payloadLength = length(try read(4))
-        guard payloadLength <= maximumPayload else { throw PDFError(.workerUnavailable, "the PDF worker sent a malformed answer") }
+        guard payloadLength <= maximumPayload else { throw Malformed.tooLong(payloadLength) }
         return (message, payloadLength == 0 ? [] : try read(payloadLength))
     }
 

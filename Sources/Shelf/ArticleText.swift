@@ -2,16 +2,19 @@ import Foundation
 import IssueArchive
 import TextLayout
 
-/// An article of an issue read into blocks, by its media type or file extension.
+/// An article of an issue read into blocks, by its media type or file extension; a page
+/// of a PDF is its words reflowed by the document's text reader.
 enum ArticleDocument {
-    static func load(_ resource: Resource, in root: URL) throws -> TextDocument {
-        let (text, kind) = try read(resource, in: root)
+    static func load(_ resource: Resource, in root: URL, texts: DocumentTexts = .shared) throws -> TextDocument {
+        let (text, kind) = try read(resource, in: root, texts: texts)
         return parse(text, kind)
     }
 
-    enum Kind: Sendable { case html, markdown, plain, image(String) }
+    /// `reflowed`: a document page, already read into blocks.
+    enum Kind: Sendable { case html, markdown, plain, image(String), reflowed(TextDocument) }
 
-    static func read(_ resource: Resource, in root: URL) throws -> (Data, Kind) {
+    static func read(_ resource: Resource, in root: URL, texts: DocumentTexts = .shared) throws -> (Data, Kind) {
+        if let page = PagePath(resource.path) { return (Data(), .reflowed(try reflow(page, in: root, texts: texts))) }
         let file = try IssueReader.resolve(resource.path, in: root)
         let type = resource.mediaType.lowercased()
         let ext = file.pathExtension.lowercased()
@@ -22,8 +25,16 @@ enum ArticleDocument {
         return (data, .html)
     }
 
+    /// A document page's words in reading order; no blocks when the page has no text layer.
+    static func reflow(_ page: PagePath, in root: URL, texts: DocumentTexts) throws -> TextDocument {
+        let file = try IssueReader.resolve(page.file, in: root)
+        guard let reader = texts.reader(for: file) else { throw PageTextError.noReader(page) }
+        do { return try reader.page(page.index, of: file) } catch { throw PageTextError.unreadable(page, "\(error)") }
+    }
+
     static func parse(_ data: Data, _ kind: Kind) -> TextDocument {
         switch kind {
+        case .reflowed(let document): return document
         case .image(let name): return TextDocument(title: nil, blocks: [.image(source: name, alt: "")])
         case .markdown: return MarkdownReader.document(markdown: String(decoding: data, as: UTF8.self))
         case .plain: return PlainTextReader.document(text: String(decoding: data, as: UTF8.self))

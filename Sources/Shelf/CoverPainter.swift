@@ -88,6 +88,16 @@ final class CoverPainter: PicturePainter {
     }
 }
 
+extension CoverPicture {
+    /// The picture to draw: the image file, or the document's page drawn by the renderer
+    /// registered for its kind (a PDF's through the contained worker), so it is rendered
+    /// once and kept by the cover cache like any cover.
+    var source: ImageSource {
+        guard let page else { return .file(file) }
+        return .page(page, of: file, kind: DocumentKind(rawValue: file.pathExtension.lowercased()))
+    }
+}
+
 /// A flag one thread sets and another takes.
 final class AtomicFlag: @unchecked Sendable {
     // `lock` guards `value`.

@@ -2,9 +2,10 @@ import Foundation
 import IssueArchive
 import TextLayout
 
-/// An issue's text in reading order, for pipes and screen readers (`read --plain`).
+/// An issue's text in reading order, for pipes and screen readers (`read --plain`); a
+/// PDF's pages reflowed, page by page.
 public enum PlainText {
-    public static func render(directory: URL, width: Int = 80) throws -> String {
+    public static func render(directory: URL, width: Int = 80, texts: DocumentTexts = .shared) throws -> String {
         let content = try IssueReader.open(directory: directory)
         var output = ""
         for resource in content.readingOrder {
@@ -12,7 +13,11 @@ public enum PlainText {
                 output += "[page: \(resource.path)]\n"
                 continue
             }
-            let document = try ArticleDocument.load(resource, in: directory)
+            let document = try ArticleDocument.load(resource, in: directory, texts: texts)
+            if let page = PagePath(resource.path) {
+                let name = PagePlace.describe(page.index, of: content.readingOrder.count, label: resource.label)
+                output += "[\(name)]\n" + (document.blocks.isEmpty ? "[this page has no text]\n" : "\n")
+            }
             for line in Layout.lines(for: document, width: width) {
                 switch line.kind {
                 case .blank, .rule:

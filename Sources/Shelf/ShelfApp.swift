@@ -150,7 +150,7 @@ public final class ShelfApp {
             switch effect {
             case .readLibrary: readInBackground()
             case .readStore: reload(storeOnly: true)
-            case .openReader(let issue): openReader(issue)
+            case .openReader(let issue, let password): openReader(issue, password: password)
             case .suspend: suspendRequested = true
             default: runner.perform(effect)
             }
@@ -244,15 +244,22 @@ public final class ShelfApp {
         return read
     }
 
-    /// Reads the issue's content into the reader, here: the reader draws with the app's painter.
-    private func openReader(_ issue: Issue) {
+    /// Reads the issue's content into the reader, here: the reader draws with the app's
+    /// painter. An encrypted PDF asks for its password, kept in memory for this process only.
+    private func openReader(_ issue: Issue, password: DocumentPassword? = nil) {
+        let directory = env.library.contentDirectory(for: issue)
+        let documents = DocumentPasswords.documents(in: directory)
+        if let password { DocumentPasswords.shared.set(password.text, forDocumentsIn: directory) }
         do {
-            let reader = try ReaderAdapter.open(issue, directory: env.library.contentDirectory(for: issue), painter: painter,
-                                                theme: env.theme, preferences: readerPreferences,
-                                                size: (state.width, state.height), clock: env.clock)
+            let reader = try ReaderAdapter.open(issue, directory: directory, painter: painter, theme: env.theme,
+                                                preferences: readerPreferences, size: (state.width, state.height), clock: env.clock,
+                                                view: env.library.readerView(for: issue))
             send(.readerOpened(reader))
+        } catch let error as ArchiveError where error.kind == .encrypted && !documents.isEmpty {
+            if password != nil { DocumentPasswords.shared.set(nil, forDocumentsIn: directory) }
+            send(.readerNeedsPassword(issue, wrong: password != nil))
         } catch {
-            send(.effectFailed("cannot open “\(issue.title)”: \(error)"))
+            send(.effectFailed("cannot open “\(issue.shownTitle)”: \(error)"))
         }
     }
 }

@@ -56,16 +56,16 @@ struct PaintedCovers: CoverSource {
     let library: Library
 
     func shelfCover(_ summary: PublicationSummary, columns: Int, rows: Int) -> CellPicture? {
-        guard let file = summary.coverFile else { return nil }
+        guard let cover = summary.cover else { return nil }
         let publication = summary.publication
-        return painter.cover(.file(file), size: CellSize(columns: columns, rows: rows),
+        return painter.cover(cover.source, size: CellSize(columns: columns, rows: rows),
                              binding: BindingType(rawValue: publication.bindingType.rawValue),
                              edge: BindingEdge(rawValue: publication.bindingEdge.rawValue) ?? .left, sash: summary.unreadCount > 0)
     }
 
     func tileCover(_ issue: Issue, columns: Int, rows: Int) -> CellPicture? {
-        guard let file = library.coverFile(of: issue) else { return nil }
-        return painter.cover(.file(file), size: CellSize(columns: columns, rows: rows), binding: nil, edge: .left,
+        guard let cover = library.cover(of: issue) else { return nil }
+        return painter.cover(cover.source, size: CellSize(columns: columns, rows: rows), binding: nil, edge: .left,
                              sash: issue.unread && issue.status == .available)
     }
 }

@@ -7,8 +7,8 @@ import Darwin
 /// What the terminal can show: the one detection the shelf, `read` and `render` use.
 ///
 /// Detection is a pure function of what was read (`detect`); `current` reads those inputs
-/// for this process. Today pictures are half blocks only; `graphics` and `cellPixels` are
-/// where pixel protocols (kitty, sixel, iTerm2) will be recorded once they are queried.
+/// for this process. `graphics` stays half blocks unless `GraphicsDetection` asked the
+/// terminal (it costs a round trip, so only commands that draw pixels ask).
 public struct TerminalCapabilities: Sendable, Equatable {
     /// The richest colours the terminal shows.
     public var colors: TerminalColors
@@ -76,17 +76,27 @@ extension TerminalCapabilities {
     /// Foundation's dictionary of every variable: `render` starts in a few milliseconds).
     public static var currentEnvironment: [String: String] {
         var environment: [String: String] = [:]
-        for name in ["NO_COLOR", "TERM", "COLORTERM", "LC_ALL", "LC_CTYPE", "LANG", "TERMINFO", "TERMINFO_DIRS", "HOME"] {
+        for name in ["NO_COLOR", "TERM", "COLORTERM", "LC_ALL", "LC_CTYPE", "LANG", "TERMINFO", "TERMINFO_DIRS", "HOME",
+                     "TMUX", "TERM_PROGRAM", "KITTY_WINDOW_ID"] {
             if let value = getenv(name) { environment[name] = String(cString: value) }
         }
         return environment
     }
 }
 
-/// How the terminal can draw pictures. Half blocks work everywhere; the pixel protocols of
-/// issue 24 (kitty, sixel, iTerm2) join this list when they are detected.
+/// How the terminal can draw pictures: half blocks work everywhere; the pixel protocols
+/// where `GraphicsDetection` finds them.
 public enum GraphicsProtocol: String, Sendable, CaseIterable {
     case halfBlocks
+    /// kitty's graphics protocol (`ESC _G … ESC \`).
+    case kitty
+    /// DEC sixel (`ESC P … q … ESC \`).
+    case sixel
+    /// iTerm2's inline images (`OSC 1337 ; File=… BEL`).
+    case iterm2
+
+    /// True for the protocols that draw pixels.
+    public var drawsPixels: Bool { self != .halfBlocks }
 }
 
 /// A width and height in pixels.

@@ -9,7 +9,7 @@ struct Newsstand: ParsableCommand {
         abstract: "A terminal newsstand: subscribe to periodicals, see their covers, read offline.",
         subcommands: [
             ShelfCommand.self, Subscribe.self, Unsubscribe.self, Refresh.self, Issues.self, Download.self,
-            Read.self, Remove.self, Cancel.self, CacheCommand.self, AgentCommand.self, Push.self, Inspect.self, Render.self,
+            Read.self, Export.self, Remove.self, Cancel.self, CacheCommand.self, AgentCommand.self, Push.self, Inspect.self, Render.self,
         ],
         defaultSubcommand: ShelfCommand.self
     )
@@ -23,13 +23,17 @@ struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
         abstract: "Show what a feed or an issue archive holds, without touching the library.",
-        subcommands: [InspectFeed.self, InspectArchive.self]
+        subcommands: [InspectFeed.self, InspectArchive.self, InspectArticle.self]
     )
 }
 
-// The PDF worker is this program started by itself (`PDFWorker`): it never reaches the commands.
-if CommandLine.arguments.dropFirst().first == PDFWorkerServer.command {
-    exit(PDFWorkerServer.main(arguments: Array(CommandLine.arguments.dropFirst(2))))
+// `render FILE.pdf`: the PDF worker loads poppler on the other core while this process
+// parses its arguments and asks the terminal what it shows (BENCHMARKS.md, one page as a
+// whole process).
+let arguments = CommandLine.arguments.dropFirst()
+if arguments.first == "render", arguments.contains(where: { $0.lowercased().hasSuffix(".pdf") }) {
+    PDFWorker.shared.prepare()
 }
 PDFSupport.register()
+EditionCoverSupport.register()
 CommandExit.main(Array(CommandLine.arguments.dropFirst()))

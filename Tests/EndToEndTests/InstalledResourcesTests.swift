@@ -32,6 +32,8 @@ import Testing
         let issues = try Self.run(sandbox, binary, ["issues"])
         #expect(issues.status == 0, "\(issues.output)")
         #expect(issues.output.contains("The Ferrybridge Courier\t"), "no samples: \(issues.output)")
+        #expect(issues.output.contains("The Lantern\tlantern-2026-09\t"), "no PDF sample: \(issues.output)")
+        #expect(issues.output.contains("Wendle Valley Wire\tedition:"), "no news sample: \(issues.output)")
         #expect(!issues.output.contains("looked"), "\(issues.output)")
         // A bundled theme other than the built-in one loads (standard input is no terminal,
         // so the shelf stops right after, for another reason).

@@ -11,6 +11,27 @@ import Testing
         #expect(courier.contains("\tFriday 20 November 2026\t"), "\(courier)")
         let tidewater = lines.first { $0.contains("tidewater-2026-10\t") } ?? ""
         #expect(tidewater.contains("\tNo. 30 · October 2026\t"), "\(tidewater)")
+        let lantern = lines.first { $0.contains("lantern-2026-09\t") } ?? ""
+        #expect(lantern.hasPrefix("The Lantern\t") && lantern.contains("\tNo. 7 · Autumn 2026\t"), "\(lantern)")
+        // The sample news feed's articles are gathered into editions, one a day (three days).
+        let editions = lines.filter { $0.hasPrefix("Wendle Valley Wire\tedition:") }
+        #expect(editions.count >= 2 && editions.allSatisfy { $0.contains(" November 2026\t") }, "\(lines)")
+    }
+
+    /// The sample PDF quarterly's newest issue has no cover in its feed: once downloaded,
+    /// its first page is its cover; the issue before it keeps the feed's.
+    @Test func aPDFIssueWithoutAFeedCoverHasItsFirstPageAsCover() throws {
+        let sandbox = Sandbox(["NEWSSTAND_RESOURCES=\(Sandbox.repository.path)"])
+        let download = try sandbox.run("download", "lantern-2026-09", "--wait")
+        #expect(download.status == 0, "\(download.output)")
+        let listed = try sandbox.run("issues", "--json")
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]])
+        let newest = try #require(rows.first { $0["name"] as? String == "lantern-2026-09" })
+        #expect(newest["status"] as? String == "available")
+        #expect((newest["cover"] as? String)?.hasSuffix("/issue.pdf#page=1") == true, "\(newest)")
+        #expect(newest["authors"] as? [String] == ["Isla Marchetti, Kofi Mensah-Lowe, Ruairi Penhale, Sunniva Dahl"])
+        let before = try #require(rows.first { $0["name"] as? String == "lantern-2026-06" })
+        #expect((before["cover"] as? String)?.hasSuffix("sample-feed/lantern-quarterly/covers/lantern-2026-06.png") == true, "\(before)")
     }
 
     @Test func aRunningDownloadShowsItsPercent() throws {

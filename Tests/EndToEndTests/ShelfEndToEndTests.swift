@@ -19,7 +19,10 @@ import Testing
 
         // First run: the sample publications are subscribed with no setup.
         try tmux.start(Self.command(home: home))
-        let shelf = tmux.waitFor { $0.contains("Tidewater") && $0.contains("Ferrybridge") && $0.contains("Rocket Badger") }
+        let shelf = tmux.waitFor {
+            $0.contains("Tidewater") && $0.contains("Ferrybridge") && $0.contains("Rocket Badger") && $0.contains("The Lantern")
+                && $0.contains("Wendle Valley Wire") && $0.contains("5 publications")
+        }
         #expect(shelf != nil, "shelf did not list the sample publications:\n\(tmux.lastScreen)")
 
         // Enter opens the first publication's store: issues newest first.

@@ -52,8 +52,8 @@ import Testing
         try Data().write(to: go)
         let titleBefore = try tmux.tmux(["display-message", "-p", "-t", tmux.session, "#{pane_title}"])
 
-        #expect(tmux.waitFor("4 publications") != nil, "\(tmux.lastScreen)")
-        // Select it (the fourth publication, on the next shelf) and open its store.
+        #expect(tmux.waitFor("6 publications") != nil, "\(tmux.lastScreen)")
+        // Select it (the sixth publication, after the five samples) and open its store.
         try tmux.send("End")
         let shelf = tmux.waitFor("Evil")
         #expect(shelf != nil, "the hostile publication is not on the shelf:\n\(tmux.lastScreen)")

@@ -34,11 +34,23 @@ final class Tmux {
     static func runWithStatus(_ arguments: [String]) throws -> (output: String, status: Int32) {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-out-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: output) }
+        let pid = try spawn(arguments, output: output.path)
+        var exitStatus: Int32 = 0
+        while waitpid(pid, &exitStatus, 0) < 0 && errno == EINTR {}
+        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        // WIFEXITED / WEXITSTATUS, which do not import into Swift.
+        let exited = exitStatus & 0x7f == 0
+        return (text, exited ? (exitStatus >> 8) & 0xff : 128 + (exitStatus & 0x7f))
+    }
+
+    /// Starts a program with standard output and error to `output` (created) and nothing
+    /// on standard input, in `environment` (nil: this process's); the caller reaps it.
+    static func spawn(_ arguments: [String], output: String, environment: [String: String]? = nil) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
@@ -55,15 +67,13 @@ final class Tmux {
         sigemptyset(&defaults)
         for signal in [SIGCHLD, SIGPIPE, SIGINT, SIGTERM, SIGHUP] { sigaddset(&defaults, signal) }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var envp: [UnsafeMutablePointer<CChar>?]? = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
+        defer { envp?.forEach { free($0) } }
         var pid: pid_t = 0
-        let status = posix_spawnp(&pid, arguments[0], &actions, &attributes, &argv, environ)
+        let status = envp == nil ? posix_spawnp(&pid, arguments[0], &actions, &attributes, &argv, environ)
+            : posix_spawnp(&pid, arguments[0], &actions, &attributes, &argv, &envp!)
         guard status == 0 else { throw TmuxError(message: "cannot start \(arguments[0]): error \(status)") }
-        var exitStatus: Int32 = 0
-        while waitpid(pid, &exitStatus, 0) < 0 && errno == EINTR {}
-        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-        // WIFEXITED / WEXITSTATUS, which do not import into Swift.
-        let exited = exitStatus & 0x7f == 0
-        return (text, exited ? (exitStatus >> 8) & 0xff : 128 + (exitStatus & 0x7f))
+        return pid
     }
 
     /// Starts `command` in a window of `width`×`height`; the pane stays after it exits.

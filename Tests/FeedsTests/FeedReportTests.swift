@@ -10,7 +10,9 @@ import Testing
         #expect(lines[0] == "The Evening Lantern  (rss2)")
         #expect(lines.contains("  push      https://lantern.example/events"))
         #expect(lines.contains("Issues (4), newest first:"))
-        let issueLines = lines.filter { $0.hasPrefix("  2026-") }
+        // The feed's item without an archive is listed after the issues, as an article.
+        #expect(lines.contains("Articles (1), gathered into editions:"))
+        let issueLines = lines.prefix { !$0.hasPrefix("Articles") }.filter { $0.hasPrefix("  2026-") }
         #expect(issueLines.first == "  2026-02-10  Tuesday edition  [lantern-2026-02-10]")
         #expect(issueLines.last?.hasPrefix("  2026-02-08  Sunday edition") == true)
         #expect(lines.contains("      content  https://lantern.example/issues/2026-02-10.epub (application/epub+zip) 120400 bytes"))

@@ -17,9 +17,9 @@ final class GreyPages: DocumentRenderer, @unchecked Sendable {
         return RGBAImage(width: width, height: height, filledWith: (grey, grey, grey, 255))
     }
 
-    func render(page index: Int, of document: URL, fitting size: (width: Int, height: Int)?) throws -> RGBAImage {
-        lock.withLock { drawn.append((index, size)) }
-        return Self.page(index)
+    func render(_ page: DocumentPage, fitting size: (width: Int, height: Int)?) throws -> RGBAImage {
+        lock.withLock { drawn.append((page.index, size)) }
+        return Self.page(page.index)
     }
 }
 
@@ -38,7 +38,7 @@ final class GreyPages: DocumentRenderer, @unchecked Sendable {
                 == ImageDecoder.decode(.file(file), drawnWith: options))
     }
 
-    @Test func aJPEGFileIsStillDecodedAtAReducedDCTScaleForASmallFrame() throws {
+    @Test func aJPEGFileForCellsIsDecodedWholeHoweverSmallTheFrame() throws {
         let directory = try CoverCacheTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("cover.jpg")
@@ -46,7 +46,7 @@ final class GreyPages: DocumentRenderer, @unchecked Sendable {
 
         let decoded = try ImageDecoder.decode(.file(file), drawnWith: RenderOptions(columns: 10, rows: 5))
 
-        #expect(decoded.width == 100 && decoded.height == 100, "1/8 scale keeps 8 × the frame's 10×10 pixels")
+        #expect(decoded.width == 800 && decoded.height == 800, "no DCT scaling: it would average in gamma space")
     }
 
     @Test func aPageIsDrawnByTheRendererRegisteredForItsKindAtTheSizeAsked() throws {

@@ -3,7 +3,7 @@ import Testing
 @testable import IssueArchive
 
 /// A format of the tests' own whose issue is one file, as a PDF's will be: a `.note` file
-/// beginning "NOTE", its second line the title.
+/// beginning "NOTE", its second line the title; one beginning "LOCKED" needs a password.
 struct NoteFormat: IssueFormatReader {
     static let fileName = "issue.note"
     var format: IssueFormat { IssueFormat(rawValue: "note") }
@@ -15,6 +15,7 @@ struct NoteFormat: IssueFormatReader {
     func open(_ files: ContentTree) throws -> IssueContent {
         let text = String(decoding: files.data(Self.fileName) ?? Data(), as: UTF8.self)
         let lines = text.split(separator: "\n").map(String.init)
+        if lines.first == "LOCKED" { throw ArchiveError(.encrypted, "\(Self.fileName) needs a password") }
         guard lines.first == "NOTE", lines.count > 1 else {
             throw ArchiveError(.invalidContent, "\(Self.fileName) is not a note")
         }
@@ -59,6 +60,21 @@ struct MisnamedFormat: IssueFormatReader {
         #expect(try String(contentsOf: content.appendingPathComponent(NoteFormat.fileName), encoding: .utf8) == "NOTE\nSpring issue\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.file("issues").path) == ["7"])
         #expect(try Self.notes().open(directory: content) == installed)
+    }
+
+    /// A document locked with a password (an encrypted PDF) is whole: it installs, and is
+    /// opened once the user gives the password.
+    @Test func aSingleFileThatNeedsAPasswordInstallsAllTheSame() throws {
+        let scratch = try Scratch()
+        let download = try Self.write("LOCKED\n", to: scratch.file("downloads/8.note"))
+        let content = scratch.file("issues/8")
+        try FileManager.default.createDirectory(at: scratch.file("issues"), withIntermediateDirectories: true)
+
+        let installed = try IssueInstaller.install(download: download, into: content, formats: Self.notes())
+
+        #expect(installed.format == IssueFormat(rawValue: "note") && installed.readingOrder.isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: content.path) == [NoteFormat.fileName])
+        #expect(throws: ArchiveError(.encrypted, "\(NoteFormat.fileName) needs a password")) { try Self.notes().open(directory: content) }
     }
 
     @Test func aSingleFileReplacesTheOldContentAndCanKeepItsOtherFiles() throws {

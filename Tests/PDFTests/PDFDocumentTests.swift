@@ -2,6 +2,7 @@ import Foundation
 import Imaging
 import Testing
 @testable import PDF
+@testable import PDFEngine
 
 @Suite struct PDFDocumentTests {
     private func withSample<Result>(pages: Int = 3, _ body: (URL) throws -> Result) throws -> Result {
@@ -44,6 +45,35 @@ import Testing
                           y: Int((SamplePDF.picture.y + SamplePDF.picture.height / 2) / 2))
             #expect(pixel(inside.x, inside.y) == [0, 0, 0, 255])
             #expect(pixel(200, 290) == [255, 255, 255, 255])
+        }
+    }
+
+    @Test func picturesAreFoundWhereTheyAreDrawnAndARegionIsDrawnAlone() throws {
+        try withSample { file in
+            let document = try PDFDocument(url: file)
+            let text = try document.text(page: 0)
+            #expect(abs(text.size.width - 420) < 0.5 && abs(text.size.height - 595) < 0.5)
+            let photo = SamplePDF.photo
+            let found = try #require(text.figures.first)
+            #expect(text.figures.count == 1)
+            #expect(abs(found.x0 - photo.x) < 1 && abs(found.y0 - photo.y) < 1)
+            #expect(abs(found.x1 - (photo.x + photo.width)) < 1 && abs(found.y1 - (photo.y + photo.height)) < 1)
+
+            let region = try #require(PageRegion(x0: found.x0 / 420, y0: found.y0 / 595, x1: found.x1 / 420, y1: found.y1 / 595))
+            let image = try document.render(page: 0, region: region, fitting: (width: 300, height: 300))
+            #expect(image.width == 300 && image.height == 200)
+            func pixel(_ x: Int, _ y: Int) -> [UInt8] { Array(image.pixels[(y * image.width + x) * 4..<(y * image.width + x) * 4 + 3]) }
+            // Red at the left edge, blue at the right: the photograph fills the picture.
+            #expect(pixel(3, 100)[0] > 200 && pixel(3, 100)[2] < 60)
+            #expect(pixel(296, 100)[2] > 200 && pixel(296, 100)[0] < 60)
+        }
+    }
+
+    @Test func everyPagesPlainTextComesInOneGo() throws {
+        try withSample(pages: 3) { file in
+            let texts = try PDFDocument(url: file).pageTexts()
+            #expect(texts.count == 3)
+            #expect(texts[2].contains("Heading 3") && texts[2].contains("right column 4"))
         }
     }
 

@@ -2,16 +2,15 @@ import Foundation
 import Imaging
 import IssueArchive
 import Testing
+import ZIPFoundation
 @testable import PDF
+@testable import PDFEngine
 
-/// The worker is the built `newsstand`, beside the test bundle.
-let builtNewsstand: URL = {
-    let me = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
-    return me.deletingLastPathComponent().appendingPathComponent("newsstand")
-}()
+/// The worker is the built `newsstand-pdf`, beside the test bundle as it is beside `newsstand`.
+let builtWorker = PDFWorker.besideThisProgram
 
 @Suite struct PDFIssueFormatTests {
-    private let format = PDFIssueFormat(worker: PDFWorker(executable: builtNewsstand))
+    private let format = PDFIssueFormat(worker: PDFWorker(executable: builtWorker))
 
     @Test func recognisesADownloadByItsHeaderOrName() {
         let folder = URL(fileURLWithPath: "/tmp")
@@ -34,12 +33,68 @@ let builtNewsstand: URL = {
         #expect(content.metadata.title == "The Test Monthly")
         #expect(content.metadata.creators == ["Ada Writer"])
         #expect(content.readingOrder.map(\.path) == ["issue.pdf#page=1", "issue.pdf#page=2", "issue.pdf#page=3"])
+        #expect(content.readingOrder.map(\.label) == ["i", "ii", "1"])
         #expect(content.tableOfContents == [
             TOCEntry(title: "Cover", path: "issue.pdf#page=1"),
             TOCEntry(title: "Second article", path: "issue.pdf#page=2", children: [TOCEntry(title: "Letters", path: "issue.pdf#page=3")]),
         ])
+        // No cover in the PDF but its first page.
+        #expect(content.coverImage == "issue.pdf#page=1")
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("issue/issue.pdf").path))
         #expect(try formats.open(directory: folder.appendingPathComponent("issue")) == content)
+    }
+
+    /// A zip of `files` (name → bytes) at `url`.
+    private func zip(_ files: [(String, Data)], to url: URL) throws {
+        let archive = try Archive(url: url, accessMode: .create)
+        for (path, data) in files {
+            try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(data.count), compressionMethod: .deflate) { position, size in
+                data.subdata(in: Int(position)..<Int(position) + size)
+            }
+        }
+    }
+
+    @Test func aZipOfPDFsAndPicturesIsOneIssueInNaturalNameOrder() throws {
+        let folder = try SamplePDF.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let magazine = folder.appendingPathComponent("magazine.pdf"), insert = folder.appendingPathComponent("insert.pdf")
+        SamplePDF.write(to: magazine, pages: 3)
+        SamplePDF.write(to: insert, pages: 2)
+        let picture = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        let download = folder.appendingPathComponent("magazine-2.zip")
+        // Natural order: 2 before 10, whatever order the zip holds them in.
+        try zip([("10-insert.pdf", try Data(contentsOf: insert)), ("3-map.png", picture),
+                 ("2-magazine.pdf", try Data(contentsOf: magazine)), ("1-front.jpg", picture), ("notes.txt", Data("hi".utf8))],
+                to: download)
+        let formats = IssueFormats()
+        formats.register(format)
+        let target = folder.appendingPathComponent("issue")
+        let content = try IssueInstaller.install(download: download, into: target, formats: formats)
+        #expect(content.format == .pdf)
+        #expect(content.readingOrder.map(\.path) == [
+            "1-front.jpg", "2-magazine.pdf#page=1", "2-magazine.pdf#page=2", "2-magazine.pdf#page=3", "3-map.png",
+            "10-insert.pdf#page=1", "10-insert.pdf#page=2",
+        ])
+        #expect(content.readingOrder.map(\.mediaType) == ["image/jpeg"] + Array(repeating: "application/pdf", count: 3)
+                + ["image/png", "application/pdf", "application/pdf"])
+        // The metadata of the first PDF; the contents of every PDF's outline, in order.
+        #expect(content.metadata.title == "The Test Monthly")
+        #expect(content.tableOfContents.map(\.path) == ["2-magazine.pdf#page=1", "2-magazine.pdf#page=2",
+                                                        "10-insert.pdf#page=1", "10-insert.pdf#page=2"])
+        #expect(content.tableOfContents[1].children == [TOCEntry(title: "Letters", path: "2-magazine.pdf#page=3")])
+        // What is read first is the cover: here a picture.
+        #expect(content.coverImage == "1-front.jpg")
+        #expect(try formats.open(directory: target) == content)
+    }
+
+    @Test func aFolderWithArticlesBesideItsPDFIsNotAPDFIssue() throws {
+        let folder = try SamplePDF.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        SamplePDF.write(to: folder.appendingPathComponent("extra.pdf"), pages: 1)
+        try Data("<html><body><h1>Article</h1></body></html>".utf8).write(to: folder.appendingPathComponent("article.html"))
+        #expect(!format.recognizes(try ContentTree(root: folder)))
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("article.html"))
+        #expect(format.recognizes(try ContentTree(root: folder)))
     }
 
     @Test func aBrokenPDFIsRefusedAtInstall() throws {
@@ -65,7 +120,7 @@ let builtNewsstand: URL = {
         let file = folder.appendingPathComponent("issue.pdf")
         SamplePDF.write(to: file, pages: 2)
         let renderers = DocumentRenderers()
-        renderers.register(PDFPageRenderer(worker: PDFWorker(executable: builtNewsstand)), for: .pdf)
+        renderers.register(PDFPageRenderer(worker: PDFWorker(executable: builtWorker)), for: .pdf)
         let page = try renderers.render(DocumentPage(document: file, kind: .pdf, index: 1), fitting: (width: 42, height: 60))
         #expect(page.width == 42 && page.height == 60)
         #expect(throws: ImageError(.corrupt, "issue.pdf has no page 3 (it has 2)")) {
@@ -81,7 +136,7 @@ let builtNewsstand: URL = {
         let file = folder.appendingPathComponent("magazine.pdf")
         SamplePDF.write(to: file, pages: 2)
         let documents = DocumentRenderers()
-        documents.register(PDFPageRenderer(worker: PDFWorker(executable: builtNewsstand)), for: .pdf)
+        documents.register(PDFPageRenderer(worker: PDFWorker(executable: builtWorker)), for: .pdf)
         let options = RenderOptions(columns: 20, rows: 14, colorMode: .truecolor, symbols: .half, letterbox: false)
         let drawn = RenderTool.render([file.path], page: 2, options: options, documents: documents)
         #expect(drawn.failures.isEmpty)

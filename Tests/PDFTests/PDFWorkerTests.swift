@@ -2,8 +2,8 @@ import Foundation
 import Imaging
 import Testing
 @testable import PDF
+@testable import PDFEngine
 
-private let newsstand = builtNewsstand
 
 @Suite struct PDFWorkerTests {
     private func withSample<Result>(_ body: (URL) throws -> Result) throws -> Result {
@@ -16,7 +16,7 @@ private let newsstand = builtNewsstand
 
     @Test func answersWhatTheDocumentAnswersInProcess() throws {
         try withSample { file in
-            let worker = PDFWorker(executable: newsstand)
+            let worker = PDFWorker(executable: builtWorker)
             let document = try PDFDocument(url: file)
             let info = try document.info(), picture = try document.render(page: 1, fitting: (width: 100, height: 100))
             let text = try document.text(page: 2)
@@ -28,7 +28,7 @@ private let newsstand = builtNewsstand
 
     @Test func aDocumentsOwnErrorsComeBackAsTheyAre() throws {
         try withSample { file in
-            let worker = PDFWorker(executable: newsstand)
+            let worker = PDFWorker(executable: builtWorker)
             #expect(throws: PDFError(.noSuchPage, "sample.pdf has no page 9 (it has 3)")) {
                 try worker.render(page: 8, of: file, fitting: nil)
             }
@@ -40,9 +40,22 @@ private let newsstand = builtNewsstand
         }
     }
 
+    @Test func aFileReplacedAtTheSamePathIsOpenedAfresh() throws {
+        try withSample { file in
+            let worker = PDFWorker(executable: builtWorker)
+            let before = try worker.info(of: file).pageCount
+            #expect(before == 3)
+            let replacement = file.deletingLastPathComponent().appendingPathComponent("new.pdf")
+            SamplePDF.write(to: replacement, pages: 5)
+            #expect(rename(replacement.path, file.path) == 0)
+            let after = try worker.info(of: file).pageCount
+            #expect(after == 5)
+        }
+    }
+
     @Test func aCrashIsOneErrorAndTheNextRequestWorks() throws {
         try withSample { file in
-            let worker = PDFWorker(executable: newsstand, testFaults: true)
+            let worker = PDFWorker(executable: builtWorker, testFaults: true)
             #expect(throws: PDFError(.crashed, "the test request failed: the PDF library crashed")) { try worker.misbehave(.crash) }
             let pages = try worker.info(of: file).pageCount
             #expect(pages == 3)
@@ -51,7 +64,7 @@ private let newsstand = builtNewsstand
 
     @Test func aHangEndsAtTheWallClockLimit() throws {
         try withSample { file in
-            let worker = PDFWorker(executable: newsstand, limits: PDFWorker.Limits(cpuSeconds: 60, wallSeconds: 2), testFaults: true)
+            let worker = PDFWorker(executable: builtWorker, limits: PDFWorker.Limits(cpuSeconds: 60, wallSeconds: 2), testFaults: true)
             let started = Date()
             #expect(throws: PDFError(.tookTooLong, "the test request failed: the PDF library took too long")) { try worker.misbehave(.block) }
             #expect(Date().timeIntervalSince(started) < 10)
@@ -61,7 +74,7 @@ private let newsstand = builtNewsstand
     }
 
     @Test func aHangEndsAtTheCPULimit() throws {
-        let worker = PDFWorker(executable: newsstand, limits: PDFWorker.Limits(cpuSeconds: 1, wallSeconds: 30), testFaults: true)
+        let worker = PDFWorker(executable: builtWorker, limits: PDFWorker.Limits(cpuSeconds: 1, wallSeconds: 30), testFaults: true)
         let started = Date()
         #expect(throws: PDFError(.tookTooLong, "the test request failed: the PDF library took too long")) { try worker.misbehave(.spin) }
         // SIGXCPU, not the 30 s clock, ended it.
@@ -69,7 +82,7 @@ private let newsstand = builtNewsstand
     }
 
     @Test func runawayMemoryEndsAtTheAddressSpaceLimit() throws {
-        let worker = PDFWorker(executable: newsstand, limits: PDFWorker.Limits(memoryBytes: 512 << 20, wallSeconds: 30), testFaults: true)
+        let worker = PDFWorker(executable: builtWorker, limits: PDFWorker.Limits(memoryBytes: 512 << 20, wallSeconds: 30), testFaults: true)
         #expect(throws: PDFError(.crashed, "the test request failed: the PDF library crashed")) { try worker.misbehave(.exhaustMemory) }
     }
 
@@ -80,7 +93,7 @@ private let newsstand = builtNewsstand
             let descriptor = open(held.path, O_WRONLY | O_CREAT, 0o600)
             #expect(descriptor >= 0)
             defer { close(descriptor) }
-            let worker = PDFWorker(executable: newsstand)
+            let worker = PDFWorker(executable: builtWorker)
             _ = try worker.info(of: file)
             let pid = try #require(worker.processID)
             let open = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").compactMap {
@@ -91,8 +104,89 @@ private let newsstand = builtNewsstand
         }
     }
 
+    @Test func aMissingWorkerIsOneErrorSayingWhereItLooked() throws {
+        let folder = try SamplePDF.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("sample.pdf")
+        SamplePDF.write(to: file, pages: 1)
+        let missing = folder.appendingPathComponent("bin/newsstand-pdf")
+        let worker = PDFWorker(executable: missing)
+        #expect(throws: PDFError(.workerUnavailable, "PDFs cannot be read: the PDF worker newsstand-pdf is missing (looked for "
+                                 + "\(missing.path); it is built and installed beside newsstand)")) {
+            try worker.info(of: file)
+        }
+    }
+
+    @Test func aWorkerAnsweringNonsenseIsEndedNotWaitedFor() throws {
+        try withSample { file in
+            // A "worker" that answers with a frame of five bytes that are not JSON, then lingers.
+            let liar = file.deletingLastPathComponent().appendingPathComponent("liar")
+            try Data("#!/bin/sh\nprintf '\\005\\000\\000\\000notjs'\nexec sleep 60\n".utf8).write(to: liar)
+            chmod(liar.path, 0o755)
+            let worker = PDFWorker(executable: liar)
+            let started = Date()
+            #expect(throws: PDFError(.workerUnavailable, "sample.pdf could not be opened: the PDF worker sent a malformed answer")) {
+                try worker.info(of: file)
+            }
+            #expect(Date().timeIntervalSince(started) < 10)
+            #expect(worker.processID == nil)
+        }
+    }
+
+    @Test func aTextAnswerWhoseRunsDoNotAddUpIsRefusedNotTrappedOn() throws {
+        // One character, and runs of -1 and 2 (which sum to 1 once the negative run is
+        // counted as none), then runs that would overflow a sum.
+        for runs in ["[{\"count\":-1,\"size\":1,\"font\":\"F\"},{\"count\":2,\"size\":1,\"font\":\"F\"}]",
+                     "[{\"count\":9223372036854775807,\"size\":1,\"font\":\"F\"},{\"count\":2,\"size\":1,\"font\":\"F\"}]"] {
+            let json = "{\"text\":{\"_0\":{\"text\":\"A\",\"boxes\":[0,0,1,1],\"runs\":\(runs),"
+                + "\"size\":{\"width\":1,\"height\":1},\"figures\":[]}}}"
+            var frame = Array(json.utf8)
+            frame = withUnsafeBytes(of: UInt32(frame.count).littleEndian, Array.init) + frame + [0, 0, 0, 0]
+            var offset = 0
+            #expect(throws: DecodingError.self) {
+                _ = try WorkerFraming.read(WorkerReply.self) { count in
+                    defer { offset += count }
+                    return Array(frame[offset..<offset + count])
+                }
+            }
+        }
+    }
+
+    /// The libraries the dynamic loader would load for `executable` (`ldd`'s answer, from ld.so itself).
+    private func loadedLibraries(_ executable: URL) throws -> String {
+        let process = Process()
+        process.executableURL = executable
+        process.environment = ["LD_TRACE_LOADED_OBJECTS": "1"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let listing = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return listing
+    }
+
+    @Test func onlyTheWorkerLoadsPoppler() throws {
+        let newsstand = builtWorker.deletingLastPathComponent().appendingPathComponent("newsstand")
+        let program = try loadedLibraries(newsstand), worker = try loadedLibraries(builtWorker)
+        #expect(program.contains("libc.so"))
+        #expect(!program.contains("libpoppler"))
+        #expect(!program.contains("libcairo"))
+        #expect(worker.contains("libpoppler-glib"))
+    }
+
+    @Test func preparingStartsTheWorkerBeforeTheFirstRequest() throws {
+        try withSample { file in
+            let worker = PDFWorker(executable: builtWorker)
+            #expect(worker.processID == nil)
+            worker.prepare()
+            let started = try #require(worker.processID)
+            #expect(try worker.info(of: file).pageCount == 3)
+            #expect(worker.processID == started)
+        }
+    }
+
     @Test func testFaultsAreOffUnlessAsked() throws {
-        let worker = PDFWorker(executable: newsstand)
+        let worker = PDFWorker(executable: builtWorker)
         #expect(throws: PDFError(.workerUnavailable, "test faults are off")) { try worker.misbehave(.crash) }
     }
 }

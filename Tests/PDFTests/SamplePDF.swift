@@ -7,6 +7,8 @@ enum SamplePDF {
     static let pageSize = (width: 420.0, height: 595.0)
     /// Where the picture is drawn on every page, in points.
     static let picture = (x: 40.0, y: 300.0, width: 150.0, height: 100.0)
+    /// Where a raster photograph (a red-to-blue gradient) is drawn on every page, in points.
+    static let photo = (x: 230.0, y: 300.0, width: 150.0, height: 100.0)
 
     /// A temporary folder, removed by the caller.
     static func folder() throws -> URL {
@@ -45,6 +47,7 @@ enum SamplePDF {
             }
             cairo_rectangle(cairo, picture.x, picture.y, picture.width, picture.height)
             cairo_fill(cairo)
+            drawPhoto(on: cairo)
             cairo_show_page(cairo)
         }
         _ = cairo_pdf_surface_add_outline(surface, CAIRO_PDF_OUTLINE_ROOT, "Cover", "page=1", CAIRO_PDF_OUTLINE_FLAG_OPEN)
@@ -54,5 +57,29 @@ enum SamplePDF {
         cairo_destroy(cairo)
         cairo_surface_finish(surface)
         cairo_surface_destroy(surface)
+    }
+
+    /// A 60×40-pixel picture scaled into `photo`: red at its left, blue at its right.
+    private static func drawPhoto(on cairo: OpaquePointer?) {
+        let image = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 60, 40)
+        let data = cairo_image_surface_get_data(image)!
+        let stride = Int(cairo_image_surface_get_stride(image))
+        for y in 0..<40 {
+            for x in 0..<60 {
+                let pixel = data + y * stride + x * 4
+                // Native-endian xRGB: bytes B, G, R, x.
+                pixel[0] = UInt8(x * 255 / 59)
+                pixel[1] = 0
+                pixel[2] = UInt8(255 - x * 255 / 59)
+            }
+        }
+        cairo_surface_mark_dirty(image)
+        cairo_save(cairo)
+        cairo_translate(cairo, photo.x, photo.y)
+        cairo_scale(cairo, photo.width / 60, photo.height / 40)
+        cairo_set_source_surface(cairo, image, 0, 0)
+        cairo_paint(cairo)
+        cairo_restore(cairo)
+        cairo_surface_destroy(image)
     }
 }

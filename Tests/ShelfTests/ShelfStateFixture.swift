@@ -31,12 +31,12 @@ enum ShelfStateFixture {
     static func summaries() -> [PublicationSummary] {
         [
             PublicationSummary(publication: publication(1, "Tidewater"), issueCount: 4, unreadCount: 0,
-                               newestAvailable: nil, coverFile: nil, newestIssue: tidewaterIssues()[0]),
+                               newestAvailable: nil, cover: nil, newestIssue: tidewaterIssues()[0]),
             PublicationSummary(publication: publication(2, "The Ferrybridge Courier"), issueCount: 2, unreadCount: 1,
-                               newestAvailable: issue(21, of: 2, "Friday", status: .available, unread: true), coverFile: nil,
+                               newestAvailable: issue(21, of: 2, "Friday", status: .available, unread: true), cover: nil,
                                newestIssue: issue(21, of: 2, "Friday", status: .available, unread: true)),
             PublicationSummary(publication: publication(3, "Rocket Badger"), issueCount: 0, unreadCount: 0,
-                               newestAvailable: nil, coverFile: nil),
+                               newestAvailable: nil, cover: nil),
         ]
     }
 
@@ -53,7 +53,7 @@ enum ShelfStateFixture {
     static func publications(_ count: Int) -> [PublicationSummary] {
         (1...count).map { n in
             PublicationSummary(publication: publication(Int64(n), "Publication \(n)"), issueCount: n, unreadCount: 0,
-                               newestAvailable: nil, coverFile: nil, newestIssue: nil)
+                               newestAvailable: nil, cover: nil, newestIssue: nil)
         }
     }
 

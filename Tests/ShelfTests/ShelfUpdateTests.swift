@@ -133,7 +133,7 @@ import Terminal
         _ = ShelfApp.update(&state, .key(.right))
         var summaries = Fixture.summaries()
         summaries.insert(PublicationSummary(publication: Fixture.publication(4, "Almanac"), issueCount: 1, unreadCount: 0,
-                                            newestAvailable: nil, coverFile: nil), at: 0)
+                                            newestAvailable: nil, cover: nil), at: 0)
         #expect(ShelfApp.update(&state, .libraryChanged) == [.readLibrary])
         #expect(ShelfApp.update(&state, .libraryRead(ShelfApp.LibraryRead(summaries: summaries, pendingDownloads: []))) == [.takeAlert])
         #expect(state.summaries.count == 4)

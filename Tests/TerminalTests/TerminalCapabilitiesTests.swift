@@ -79,9 +79,9 @@ import Testing
         #expect(!TerminalCapabilities.detect(environment: [:], terminfoColors: 256, localeIsUTF8: true).prefersASCII)
     }
 
-    @Test func picturesAreHalfBlocksUntilPixelProtocolsAreDetected() {
-        #expect(TerminalCapabilities.detect(environment: ["TERM": "xterm-kitty"], terminfoColors: 256).graphics == .halfBlocks)
-        #expect(GraphicsProtocol.allCases == [.halfBlocks])
+    @Test func picturesAreHalfBlocksUntilTheTerminalIsAsked() {
+        // The environment alone never turns pixels on: only `GraphicsDetection`'s replies do.
+        #expect(TerminalCapabilities.detect(environment: ["TERM": "xterm-kitty", "KITTY_WINDOW_ID": "1"], terminfoColors: 256).graphics == .halfBlocks)
     }
 
     @Test func theCellSizeInPixelsComesFromTheWindowWhenItIsReported() {

@@ -5,7 +5,9 @@ entries are written in a fixed order, so rebuilding gives byte-identical files.
 """
 
 import html
+import datetime
 import io
+import plistlib
 import re
 import zipfile
 from xml.sax.saxutils import escape, quoteattr
@@ -239,4 +241,65 @@ def atom_feed(publication, entries):
   <nst:binding type="{binding["type"]}" edge="{binding["edge"]}"/>
 {body}
 </feed>
+"""
+
+
+def plist_feed(publication, logo, entries):
+    """The Newsstand tutorial's feed: a property list of issues (`Name`, `Title`, `Date`,
+    `Summary`, `Cover`, `Content`), under a dictionary naming the publication, its cover
+    and its binding. entries: newest first, dates as ISO 8601 strings."""
+    def date(text):
+        return datetime.datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ")
+    root = {
+        "title": publication["title"],
+        "subtitle": publication["subtitle"],
+        "cover": logo,
+        "binding_type": publication["binding"]["type"],
+        "binding_edge": publication["binding"]["edge"],
+        "issues": [dict(e, Date=date(e["Date"])) for e in entries],
+    }
+    return plistlib.dumps(root, sort_keys=True)
+
+
+def rss_news_feed(publication, items):
+    """A plain news feed (RSS 2.0), the kind most sites publish: articles, not issues.
+    items: newest first, each {id, title, date (ISO 8601), lang, category, author, html,
+    encoding ("full": content:encoded with a plain summary; "escaped": entity-escaped HTML
+    in <description>), enclosure (a picture, or None)}. Links are relative to the feed."""
+    def rfc822(text):
+        return datetime.datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").strftime("%a, %d %b %Y %H:%M:%S +0000")
+    binding = publication["binding"]
+    rows = []
+    for item in items:
+        if item["encoding"] == "full":
+            body = (f"      <description>{escape(item['summary'])}</description>\n"
+                    f"      <content:encoded><![CDATA[{item['html']}]]></content:encoded>\n")
+        else:
+            body = f"      <description>{escape(item['html'])}</description>\n"
+        enclosure = item.get("enclosure")
+        if enclosure:
+            body += f"      <enclosure url={quoteattr(enclosure['href'])} type=\"image/png\" length=\"{enclosure['length']}\"/>\n"
+        rows.append(f"""    <item xml:lang="{item["lang"]}">
+      <title>{escape(item["title"])}</title>
+      <guid isPermaLink="false">{escape(item["id"])}</guid>
+      <pubDate>{rfc822(item["date"])}</pubDate>
+      <dc:creator>{escape(item["author"])}</dc:creator>
+      <dc:language>{item["lang"]}</dc:language>
+      <category>{escape(item["category"])}</category>
+{body}    </item>""")
+    items_xml = "\n".join(rows)
+    newest = rfc822(items[0]["date"])
+    return f"""<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:nst="urn:x-newsstand:1">
+  <channel>
+    <title>{escape(publication["title"])}</title>
+    <link>feed.xml</link>
+    <description>{escape(publication["subtitle"])}</description>
+    <language>{publication["language"]}</language>
+    <lastBuildDate>{newest}</lastBuildDate>
+    <image><url>covers/default.png</url><title>{escape(publication["title"])}</title><link>feed.xml</link></image>
+    <nst:binding type="{binding["type"]}" edge="{binding["edge"]}"/>
+{items_xml}
+  </channel>
+</rss>
 """

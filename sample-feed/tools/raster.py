@@ -268,16 +268,21 @@ class Canvas:
 
 def encode_png(width, height, pixels):
     """8-bit RGB PNG, filter 'Sub' on every row (flat shapes become runs of zeros)."""
+    return png_chunks(width, height, zlib.compress(filtered_rows(width, height, pixels), 9))
+
+
+def filtered_rows(width, height, pixels):
+    """The rows of RGB pixels, each as its filter byte (1, 'Sub') and each byte minus the one
+    3 to its left (mod 256): what PNG compresses, and PDF's FlateDecode with predictor 15 reads."""
     stride = width * 3
     raw = bytearray()
     for y in range(height):
         row = pixels[y * stride:(y + 1) * stride]
-        # Sub filter: each byte minus the byte 3 to the left (mod 256).
         shifted = bytes(3) + bytes(row[:-3])
         filtered = bytes((a - b) & 0xFF for a, b in zip(row, shifted))
         raw.append(1)
         raw += filtered
-    return png_chunks(width, height, zlib.compress(bytes(raw), 9))
+    return bytes(raw)
 
 
 def png_chunks(width, height, idat):

@@ -6,13 +6,15 @@ import GRDB
 extension Library {
     /// Adds a publication by its feed URL and lists its issues. `pushURL` overrides the
     /// feed's push channel; `autoDownload` turns automatic download of new issues on or off
-    /// (nil leaves it as it is).
+    /// (nil leaves it as it is); `editions` sets how its articles are gathered into editions
+    /// (nil leaves it as it is: daily by default).
     @discardableResult
-    public func subscribe(feedURL: URL, pushURL: URL? = nil, autoDownload: Bool? = nil) throws -> (Publication, SyncResult) {
+    public func subscribe(feedURL: URL, pushURL: URL? = nil, autoDownload: Bool? = nil,
+                          editions: EditionSchedule? = nil) throws -> (Publication, SyncResult) {
         guard case let .modified(data, validator) = try feeds.fetch(feedURL, validator: nil) else {
             throw DownloadError(message: "\(feedURL.absoluteString) answered 304 Not Modified to an unconditional request")
         }
-        return try store(data, validator: validator, from: feedURL, into: nil) { publication in
+        return try store(data, validator: validator, from: feedURL, into: nil, editions: editions) { publication in
             if let pushURL { publication.pushURL = pushURL.absoluteString }
             if let autoDownload { publication.autoDownload = autoDownload }
         }
@@ -44,14 +46,16 @@ extension Library {
 
     /// Reads a fetched feed into the library: the publication (`existing`, else the one with
     /// this feed URL, else a new one), its details from the feed, then `adjust`, and its
-    /// issues, all in one transaction, and brings its remote covers into the cache. The
+    /// issues and articles (gathered into editions: `storeArticles`), all in one
+    /// transaction (the articles in a second one when the whole feed is stored at once),
+    /// and brings its remote covers into the cache. The
     /// feed is parsed on a thread of its own and its entries are stored while the rest is
     /// still being read; when the end of the feed changes them (an undated entry, entries
     /// without content, more pages), that work is rolled back and the whole feed, with its
     /// pages, is stored as `sync` does. Covers are fetched while the transaction commits
     /// and its log is written back into the library: both are mostly waiting.
     private func store(_ data: Data, validator: TransferValidator, from url: URL, into existing: Publication?,
-                       adjust: (inout Publication) -> Void) throws -> (Publication, SyncResult) {
+                       editions: EditionSchedule? = nil, adjust: (inout Publication) -> Void) throws -> (Publication, SyncResult) {
         let parse = StreamedParse(data, url: url)
         defer { parse.cancel() }
         let covers = DispatchGroup()
@@ -70,7 +74,9 @@ extension Library {
                 guard streamedAreFinal, document.publication.nextPage == nil else { throw WholeFeedNeeded(document: document) }
                 update(&publication, from: document.publication, validator: validator, adjust: adjust)
                 try publication.save(db)
-                let result = try writer.finish()
+                var result = try writer.finish()
+                result.added += try Self.storeArticles(db, document.articles, publicationID: publicationID, now: clock.now(),
+                                                       schedule: editions)
                 let coverService = self.covers
                 let wanted = try coverService.wanted(db, for: publication, now: clock.now())
                 DispatchQueue.global().async(group: covers) { coverService.fetch(wanted) }
@@ -89,7 +95,12 @@ extension Library {
             ?? Publication(feedURL: url.absoluteString, title: document.publication.title)
         update(&publication, from: document.publication, validator: validator, adjust: adjust)
         publication = try save(publication)
-        let result = try sync(publication, entries: document.entries)
+        var result = try sync(publication, entries: document.entries)
+        if let publicationID = publication.id, editions != nil || !document.articles.isEmpty {
+            result.added += try write { db in
+                try Self.storeArticles(db, document.articles, publicationID: publicationID, now: clock.now(), schedule: editions)
+            }
+        }
         fetchRemoteCovers(for: publication)
         return (publication, result)
     }

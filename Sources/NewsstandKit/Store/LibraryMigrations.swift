@@ -92,6 +92,33 @@ enum LibraryMigrations {
             }
             try db.alter(table: "publication") { t in t.add(column: "copiesFiles", .boolean) }
         }
+        migrator.registerMigration("v7-reader-view: a PDF issue is read as pages or as text, kept per issue") { db in
+            try db.alter(table: "issue") { t in t.add(column: "readerView", .text) }
+        }
+        migrator.registerMigration("v8-editions: a feed's articles, gathered into editions") { db in
+            try db.alter(table: "publication") { t in t.add(column: "editionSchedule", .text) }
+            try db.create(table: "article") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("publicationId", .integer).notNull().references("publication", onDelete: .cascade)
+                t.column("name", .text).notNull()
+                t.column("title", .text).notNull()
+                t.column("link", .text)
+                t.column("date", .datetime)
+                t.column("firstSeen", .datetime).notNull()
+                t.column("author", .text)
+                t.column("categories", .text).notNull()
+                t.column("html", .text)
+                t.column("baseURL", .text).notNull()
+                t.column("pictures", .text).notNull()
+                // An edition removed leaves its articles known (a refresh does not bring them back) but in none.
+                t.column("editionId", .integer).references("issue", onDelete: .setNull)
+                t.uniqueKey(["publicationId", "name"])
+            }
+            try db.create(index: "article_by_edition", on: "article", columns: ["editionId"])
+        }
+        migrator.registerMigration("v9-full-text: a publication whose articles are read from their web pages") { db in
+            try db.alter(table: "publication") { t in t.add(column: "fullText", .boolean).notNull().defaults(to: false) }
+        }
         return migrator
     }
 }

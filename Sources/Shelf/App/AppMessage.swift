@@ -29,6 +29,8 @@ extension ShelfApp {
         /// Removed (to save space) between the tap and the open.
         case issueGone(Issue)
         case readerOpened(ReaderAdapter)
+        /// The issue is an encrypted PDF: ask for its password (again, when `wrong`).
+        case readerNeedsPassword(Issue, wrong: Bool)
         /// The program is about to end: the reader keeps its place.
         case quitting
     }
@@ -62,14 +64,17 @@ extension ShelfApp {
         case saveReadingPlace(issueID: Int64, Locator)
         /// Keeps the reader's text width (a preference, not a place).
         case saveTextWidth(Int)
+        /// Keeps a PDF issue's view (pages or text) for the next time it is opened.
+        case saveReaderView(issueID: Int64, ReaderView)
         /// Takes the newest push alert not shown yet.
         case takeAlert
         /// Reads the shelf and the open store for the screens (in the run loop).
         case readLibrary
         /// Reads the open store's issues only (opening a store changes nothing on the shelf).
         case readStore
-        /// Opens the issue's content in the reader (in the run loop).
-        case openReader(Issue)
+        /// Opens the issue's content in the reader (in the run loop), with the password the
+        /// user typed for its PDF, if asked.
+        case openReader(Issue, password: DocumentPassword? = nil)
         /// Ctrl-Z: hands the terminal back to the shell.
         case suspend
     }

@@ -48,6 +48,9 @@ extension ShelfApp {
         /// Each publication's last feed error as last read (nil inside: none), so only a new one is reported.
         var feedErrors: [Int64: String?] = [:]
 
+        /// An encrypted PDF asked for its password; keys go to the prompt.
+        var passwordPrompt: PasswordPrompt?
+
         /// The open issue while reading.
         var reader: ReaderAdapter?
         /// The reader was opened by `newsstand read`: leaving it leaves the program.

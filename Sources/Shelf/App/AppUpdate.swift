@@ -67,6 +67,10 @@ extension ShelfApp {
         case .issueGone(let issue):
             state.setStatus("“\(issue.title)” was removed to save space; tap to download it again.", error: true)
             return [.readLibrary]
+        case .readerNeedsPassword(let issue, let wrong):
+            state.passwordPrompt = PasswordPrompt(issue: issue, wasWrong: wrong)
+            state.setStatus(nil)
+            return []
         case .readerOpened(let reader):
             state.reader = reader
             state.screen = .reader
@@ -81,6 +85,7 @@ extension ShelfApp {
         if key == .control("c") { state.quit = true; return [] }
         if key == .control("z") { return [.suspend] }
         if state.editingFilter { editFilter(&state, key); return [] }
+        if state.passwordPrompt != nil { return editPassword(&state, key) }
         let yes = key == .character("y") || key == .character("Y")
         if let id = state.confirmRemoval {
             state.confirmRemoval = nil
@@ -148,6 +153,8 @@ extension ShelfApp {
                 if let id = reader.issue.id { effects.append(.saveReadingPlace(issueID: id, locator)) }
             case .keepTextWidth(let width):
                 effects.append(.saveTextWidth(width))
+            case .keepView(let view):
+                if let id = reader.issue.id { effects.append(.saveReaderView(issueID: id, view)) }
             case .leave:
                 state.reader = nil
                 state.screen = .store

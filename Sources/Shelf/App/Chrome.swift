@@ -38,8 +38,8 @@ enum Chrome {
     static func statusAndHints(_ state: ShelfApp.State, theme: Theme, into canvas: inout Canvas) {
         let statusY = state.height - 2
         canvas.fill(Rect(x: 0, y: statusY, width: state.width, height: 1), with: Cell(glyph: " ", style: theme.statusLine))
-        var status = state.status
-        var statusIsError = state.statusIsError
+        var status = state.passwordPrompt?.line ?? state.status
+        var statusIsError = state.passwordPrompt?.wasWrong ?? state.statusIsError
         var right = ""
         if state.screen == .reader, let reader = state.reader {
             // The reader's search prompt or message, and how far through the issue it is.
@@ -98,6 +98,7 @@ enum Chrome {
             return label.isEmpty ? nil : Hint(text: label + " " + text, rank: rank)
         }
         let essential = Hint.essential
+        if state.passwordPrompt != nil { return Hint.ranked(PasswordPrompt.hints) }
         let move = [Action.moveLeft, .down, .up, .moveRight]
         let items: [Hint?]
         switch state.screen {

@@ -72,6 +72,9 @@ final class EffectRunner {
                 box.post(.downloadCancelled(issue))
             case .saveTextWidth(let width):
                 try library.setReaderTextWidth(width)
+            case .saveReaderView(let id, let view):
+                guard let issue = try library.issue(id: id) else { return }
+                try library.setReaderView(view, for: issue)
             case .saveReadingPlace(let id, let locator):
                 guard let issue = try library.issue(id: id) else { return }
                 try library.saveLocator(locator, for: issue)
@@ -98,7 +101,7 @@ final class EffectRunner {
             }
             mailbox.post(.issueOpened(current))
         } catch {
-            mailbox.post(.effectFailed("cannot open “\(issue.title)”: \(error)"))
+            mailbox.post(.effectFailed("cannot open “\(issue.shownTitle)”: \(error)"))
         }
     }
 

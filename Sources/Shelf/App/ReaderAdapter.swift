@@ -1,5 +1,6 @@
 import Foundation
 import NewsstandKit
+import TextLayout
 import Terminal
 
 /// The reader as the app sees it: the app's keys and bindings turned into the reader's
@@ -11,6 +12,8 @@ struct ReaderAdapter {
         case save(Locator)
         /// The user chose another text width: a preference kept in the library.
         case keepTextWidth(Int)
+        /// A PDF issue's view changed: kept in the library for the issue.
+        case keepView(ReaderView)
         case leave
         case quit
         case help
@@ -21,9 +24,10 @@ struct ReaderAdapter {
 
     /// Reads the issue's content and opens it where the reader last was.
     static func open(_ issue: Issue, directory: URL, painter: CoverPainter, theme: Theme, preferences: ReaderPreferences,
-                     size: (width: Int, height: Int), clock: @escaping () -> Date) throws -> ReaderAdapter {
+                     size: (width: Int, height: Int), clock: @escaping () -> Date, view: ReaderView? = nil,
+                     texts: DocumentTexts = .shared) throws -> ReaderAdapter {
         ReaderAdapter(screen: try ReaderScreen(issue: issue, root: directory, painter: painter, theme: theme,
-                                               preferences: preferences, size: size, clock: clock))
+                                               preferences: preferences, size: size, clock: clock, view: view, texts: texts))
     }
 
     /// The shared moving and paging actions as the keys the reader knows them by.
@@ -59,6 +63,7 @@ struct ReaderAdapter {
         var outcomes: [Outcome] = screen.update(message).map {
             switch $0 {
             case .save(let locator): return .save(locator)
+            case .keepView(let view): return .keepView(view)
             case .leave: return .leave
             }
         }

@@ -64,16 +64,16 @@ enum StoreScreen {
             guard let issue = state.selectedTile?.issue, let id = issue.id else { break }
             if issue.status == .available {
                 state.confirmRemoval = id
-                state.setStatus("Remove the downloaded content of “\(issue.title)”? (y/n)")
+                state.setStatus("Remove the downloaded content of “\(issue.shownTitle)”? (y/n)")
             } else if issue.status == .downloading {
                 // The same key stops what is coming: removing something that is not there yet.
                 state.confirmCancel = issue
-                state.setStatus("Cancel the download of “\(issue.title)”? (y/n)")
+                state.setStatus("Cancel the download of “\(issue.shownTitle)”? (y/n)")
             }
         case .pin:
             if let issue = state.selectedTile?.issue, let id = issue.id {
-                state.setStatus(issue.pinned ? "Unpinned “\(issue.title)”."
-                                : "Pinned “\(issue.title)”: it is never removed to save space.")
+                state.setStatus(issue.pinned ? "Unpinned “\(issue.shownTitle)”."
+                                : "Pinned “\(issue.shownTitle)”: it is never removed to save space.")
                 return [.setPinned(issueID: id, !issue.pinned)]
             }
         case .back:
@@ -98,12 +98,12 @@ enum StoreScreen {
         switch issue.status {
         case .available:
             if allowRead { return [.markOpened(issue)] }
-            state.setStatus("“\(issue.title)” is already downloaded.")
+            state.setStatus("“\(issue.shownTitle)” is already downloaded.")
         case .downloading:
-            state.setStatus("“\(issue.title)” is downloading…")
+            state.setStatus("“\(issue.shownTitle)” is downloading…")
         case .none:
             guard let id = issue.id else { return [] }
-            state.setStatus("Downloading “\(issue.title)”…", cause: .download(issueID: id))
+            state.setStatus("Downloading “\(issue.shownTitle)”…", cause: .download(issueID: id))
             return [.enqueue(issueID: id), .startAgent]
         }
         return []
@@ -127,12 +127,12 @@ enum StoreScreen {
                 HalfBlockPainter.write(picture, into: &canvas, x: x + (thumbColumns - picture.columns) / 2,
                                        y: y + thumbRows - picture.rows, behind: theme.wall)
             } else {
-                Chrome.placeholderCover(title: tile.issue.title, rect: Rect(x: x, y: y, width: thumbColumns, height: thumbRows),
+                Chrome.placeholderCover(title: tile.issue.shownTitle, rect: Rect(x: x, y: y, width: thumbColumns, height: thumbRows),
                                         theme: theme, into: &canvas)
             }
             let textX = x + thumbColumns + 3
             let limit = state.width - 2
-            canvas.put(DisplayWidth.truncate(Sanitizer.clean(tile.issue.title), to: max(1, limit - textX)), x: textX, y: y,
+            canvas.put(DisplayWidth.truncate(Sanitizer.clean(tile.issue.shownTitle), to: max(1, limit - textX)), x: textX, y: y,
                        style: selected ? theme.selection : theme.title, limit: limit)
             canvas.put(TileMark.dateLine(tile.issue), x: textX, y: y + 1, style: theme.dimText, limit: limit)
             if let summary = tile.issue.summary {
@@ -141,7 +141,7 @@ enum StoreScreen {
             drawLabel(IssueLabel(tile), x: textX, y: y + 4, width: min(48, limit - textX), screenWidth: state.width, theme: theme, into: &canvas)
         }
         if state.tiles.isEmpty {
-            canvas.put("This publication has no issues yet. Press r to refresh.", x: 3, y: 3, style: theme.dimText)
+            canvas.put(Sanitizer.clean(EmptyStore.reason(for: publication)), x: 3, y: 3, style: theme.dimText, limit: canvas.width - 3)
         }
     }
 

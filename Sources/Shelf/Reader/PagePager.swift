@@ -6,9 +6,9 @@ import Pictures
 import Terminal
 import TextLayout
 
-/// Whole pages (comic pages today): one page fitted to the window, zoomed in steps and
-/// panned when larger than the window; pages turn in reading order, and the arrows follow
-/// a manga's right-to-left.
+/// Whole pages (a comic's, a PDF's): one page fitted to the window (or to its width, `w`),
+/// zoomed in steps and panned when larger than the window; pages turn in reading order, and
+/// the arrows follow a manga's right-to-left. A PDF's pages are searched through their text.
 struct PagePager: ReaderPager {
     static let zoomLevels: [Double] = [1, 1.5, 2, 3, 4]
 
@@ -30,9 +30,15 @@ struct PagePager: ReaderPager {
     private var keptAround: Int?
     /// What `/` looked for last, in the pages' text.
     var query: String?
+    /// The page fills the window's width and scrolls down, rather than fitting whole.
+    var fitWidth = false
+    /// A PDF's pages as plain text, for search; nil for a comic.
+    let pageTexts: DocumentPageTexts?
 
-    init(pages: [ReaderPage], rightToLeft: Bool, root: URL, painter: CoverPainter, theme: Theme, at start: Locator?) {
+    init(pages: [ReaderPage], rightToLeft: Bool, root: URL, painter: CoverPainter, theme: Theme, at start: Locator?,
+         pageTexts: DocumentPageTexts? = nil) {
         self.pages = pages
+        self.pageTexts = pageTexts
         self.rightToLeft = rightToLeft
         self.root = root
         self.painter = painter
@@ -45,9 +51,11 @@ struct PagePager: ReaderPager {
 
     var loadError: String? { pages.isEmpty ? "This issue has no articles." : nil }
     var isZoomed: Bool { zoomIndex > 0 }
+    /// Up and down move over the page rather than turning it.
+    var pansDown: Bool { isZoomed || fitWidth }
     var place: String {
         let zoom = isZoomed ? " · zoom \(Int(Self.zoomLevels[zoomIndex] * 100))%" : ""
-        return "page \(index + 1) of \(pages.count)\(zoom)"
+        return PagePlace.describe(index, of: pages.count, label: pages.indices.contains(index) ? pages[index].label : nil) + zoom
     }
     /// Each page counts the same; the page shown counts as read, except the first of several:
     /// an issue opened at its start has not been read yet.
@@ -55,9 +63,12 @@ struct PagePager: ReaderPager {
         if pages.isEmpty || (index == 0 && pages.count > 1) { return 0 }
         return Double(index + 1) / Double(pages.count)
     }
-    var canSearch: Bool { pages.contains { $0.text != nil } }
+    var canSearch: Bool { pageTexts != nil || pages.contains { $0.text != nil } }
     var takesBackspace: Bool { true }
-    var hints: String? { "Space/Bksp page  +/- zoom  arrows pan  t contents  g/G first/last  ? help  q back" }
+    var hints: String? {
+        pageTexts == nil ? "Space/Bksp page  +/- zoom  arrows pan  t contents  g/G first/last  ? help  q back"
+            : "Space/Bksp page  v text view  / search  w fit \(fitWidth ? "page" : "width")  +/- zoom  t contents  n/N match  arrows pan  ? help  q back"
+    }
 
     func locator(updated: Date) -> Locator {
         let resource = pages.indices.contains(index) ? pages[index].resource : ""
@@ -77,8 +88,17 @@ struct PagePager: ReaderPager {
         let stepX = max(1, view.width / 4)
         let stepY = max(1, view.height / 4)
         switch key {
-        case .character(" "), .pageDown, .enter, .character("f"): return turnPage(forward: true)
-        case .backspace, .pageUp, .character("b"): return turnPage(forward: false)
+        case .character(" "), .pageDown, .enter, .character("f"):
+            if fitWidth, let size = zoomedPageSize, pan.y + view.height < size.rows { pan.y += max(1, view.height - 1); return nil }
+            return turnPage(forward: true)
+        case .backspace, .pageUp, .character("b"):
+            if fitWidth, pan.y > 0 { pan.y = max(0, pan.y - max(1, view.height - 1)); return nil }
+            return turnPage(forward: false)
+        case .character("w"):
+            fitWidth.toggle()
+            zoomedPageSize = nil
+            pan = (0, 0)
+            return ReaderNote(text: fitWidth ? "Fit width — ↑↓ move down the page" : "Fit page")
         case .character("+"), .character("="), .character("z"): return zoom(by: 1)
         case .character("-"), .character("Z"): return zoom(by: -1)
         case .left, .character("h"):
@@ -86,9 +106,9 @@ struct PagePager: ReaderPager {
         case .right, .character("l"):
             if isZoomed { pan.x += stepX } else { return turnPage(forward: forwardArrow == .right) }
         case .up, .character("k"):
-            if isZoomed { pan.y -= stepY } else { return turnPage(forward: false) }
+            if pansDown { pan.y -= stepY } else { return turnPage(forward: false) }
         case .down, .character("j"):
-            if isZoomed { pan.y += stepY } else { return turnPage(forward: true) }
+            if pansDown { pan.y += stepY } else { return turnPage(forward: true) }
         case .character("]"): return turnPage(forward: !rightToLeft)
         case .character("["): return turnPage(forward: rightToLeft)
         case .character("g"), .home: goTo(page: 0)
@@ -125,13 +145,20 @@ struct PagePager: ReaderPager {
         let count = pages.count
         for step in firstStep...count {
             let candidate = ((forward ? index + step : index - step) % count + count) % count
-            guard let text = pages[candidate].text, Search.mayContain(text, query) else { continue }
-            let matches = ArticleText(document: text, width: frame.column(TextPager.defaultTextWidth)).matches(of: query)
-            guard !matches.isEmpty else { continue }
+            guard let found = matches(of: query, onPage: candidate), found > 0 else { continue }
             if candidate != index { goTo(page: candidate) }
-            return ReaderNote(text: "“\(query)”: \(matches.count) on page \(candidate + 1)")
+            return ReaderNote(text: "“\(query)”: \(found) on page \(candidate + 1)")
         }
         return ReaderNote(text: "No match for “\(query)”.", isError: true)
+    }
+
+    /// How often a page's text holds the query: its own words, else the document's text.
+    private func matches(of query: String, onPage page: Int) -> Int? {
+        if let text = pages[page].text {
+            guard Search.mayContain(text, query) else { return 0 }
+            return ArticleText(document: text, width: frame.column(TextPager.defaultTextWidth)).matches(of: query).count
+        }
+        return pageTexts?.count(of: query, at: page)
     }
 
     @discardableResult
@@ -174,7 +201,9 @@ struct PagePager: ReaderPager {
     private var zoomedBox: CellSize {
         let view = frame.pageView
         let zoom = Self.zoomLevels[zoomIndex]
-        return CellSize(columns: Int(Double(view.width) * zoom), rows: Int(Double(view.height) * zoom))
+        // Fitting the width, the height is no limit: room for a page four times as tall as wide.
+        let rows = fitWidth ? view.width * 2 : view.height
+        return CellSize(columns: Int(Double(view.width) * zoom), rows: Int(Double(rows) * zoom))
     }
 
     /// The size of the page's picture at the zoom, if ready (asking starts preparing it).
@@ -201,9 +230,11 @@ struct PagePager: ReaderPager {
             let near = Set((index - 1...index + 1).compactMap { pages.indices.contains($0) ? pages[$0].picture : nil })
             let folder = root.standardizedFileURL.resolvingSymlinksInPath().path + "/"
             painter.forget { source in source.file.map { $0.path.hasPrefix(folder) } == true && !near.contains(source) }
+            // A PDF page looked at may be switched to the text view next.
+            pageTexts?.prepareText(at: index)
         }
         if !isZoomed, pages.indices.contains(index + 1), let next = pages[index + 1].picture {
-            painter.prepare(next, size: CellSize(columns: view.width, rows: view.height))
+            painter.prepare(next, size: zoomedBox)
         }
     }
 
@@ -215,7 +246,7 @@ struct PagePager: ReaderPager {
         // While the larger picture renders, the fitted one stands in.
         var box = zoomedBox
         var state = painter.state(of: source, fittedIn: box)
-        if isZoomed, state == .pending {
+        if pansDown, state == .pending {
             let fitted = CellSize(columns: view.width, rows: view.height)
             let fittedState = painter.state(of: source, fittedIn: fitted)
             if case .ready = fittedState { (box, state) = (fitted, fittedState) }

@@ -13,9 +13,10 @@ struct ContentsEntry: Equatable {
 }
 
 extension ContentsEntry {
-    /// The issue's own table of contents (EPUB nav or NCX, a comic's chapters), entries
-    /// pointing outside the reading order left out; every article it does not name is added
-    /// in reading order under its own title (first heading), so each can be reached.
+    /// The issue's own table of contents (EPUB nav or NCX, a comic's chapters, a PDF's
+    /// outline), entries pointing outside the reading order left out; every article it does
+    /// not name is added in reading order under its own title (first heading), so each can
+    /// be reached. A document's pages are named by their whole path (`issue.pdf#page=3`).
     static func entries(for content: IssueContent, root: URL) -> [ContentsEntry] {
         var articleByPath: [String: Int] = [:]
         for (index, resource) in content.readingOrder.enumerated() where articleByPath[resource.path] == nil {
@@ -24,9 +25,11 @@ extension ContentsEntry {
         var entries: [ContentsEntry] = []
         func add(_ toc: [TOCEntry], depth: Int) {
             for entry in toc {
-                let parts = entry.path.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
+                let page = articleByPath[entry.path]
+                let parts = page != nil ? [Substring(entry.path)]
+                    : entry.path.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
                 let path = parts.first.map(String.init) ?? ""
-                if let article = articleByPath[path] ?? articleByPath[path.removingPercentEncoding ?? path] {
+                if let article = page ?? articleByPath[path] ?? articleByPath[path.removingPercentEncoding ?? path] {
                     let title = Sanitizer.clean(entry.title).trimmingCharacters(in: .whitespaces)
                     entries.append(ContentsEntry(title: title.isEmpty ? "Article \(article + 1)" : title, depth: min(depth, 6),
                                                  article: article, fragment: parts.count > 1 ? String(parts[1]) : nil))
@@ -35,12 +38,14 @@ extension ContentsEntry {
             }
         }
         add(content.tableOfContents, depth: 0)
-        // Comics list chapters; their pages need no entries of their own.
-        if content.format == .cbz && !entries.isEmpty { return entries }
+        // Comics list chapters and PDFs their outline; their pages need no entries of their own.
+        let isPaged = content.format == .cbz || content.readingOrder.contains { PagePath($0.path) != nil }
+        if isPaged && !entries.isEmpty { return entries }
         let named = Set(entries.map(\.article))
         for (index, resource) in content.readingOrder.enumerated() where !named.contains(index) {
-            // A comic without chapters lists its pages.
-            let title = content.format == .cbz ? "Page \(index + 1)" : Sanitizer.clean(IssueReader.articleTitle(resource.path, in: root))
+            // Pages without chapters or an outline are listed as pages.
+            let title = isPaged ? PagePlace.title(index, label: resource.label)
+                : Sanitizer.clean(IssueReader.articleTitle(resource.path, in: root))
             let entry = ContentsEntry(title: title.isEmpty ? "Article \(index + 1)" : title, depth: 0, article: index, fragment: nil)
             let position = entries.firstIndex { $0.article > index } ?? entries.count
             entries.insert(entry, at: position)

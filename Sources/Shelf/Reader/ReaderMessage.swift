@@ -18,6 +18,8 @@ enum ReaderMessage: Equatable {
 enum ReaderEffect: Equatable {
     /// Keep this place for the issue (the store's progress bar shows its total progression).
     case save(Locator)
+    /// Keep a PDF issue's view (pages or text) for the next time it is opened.
+    case keepView(ReaderView)
     /// Close the reader.
     case leave
 }

@@ -7,7 +7,8 @@ import TextLayout
 
 /// The reader: an issue, the place in it, and the mode (reading, the contents list, the
 /// search prompt) over one pager the content calls for — reflowed text for articles,
-/// whole pages for comics. Everything changes in `update`, which hands back effects (save
+/// whole pages for comics, either for a PDF (its pages drawn, or each page's words
+/// reflowed; `v` switches, on the same page). Everything changes in `update`, which hands back effects (save
 /// the place, leave) instead of touching the library; `view` draws and changes nothing.
 final class ReaderScreen {
     enum Mode: Equatable { case reading, contents, searchPrompt }
@@ -17,7 +18,13 @@ final class ReaderScreen {
     let root: URL
     let theme: Theme
     let preferences: ReaderPreferences
+    private let pagers: ReaderPagers
     private(set) var pager: any ReaderPager
+    /// A PDF issue's view, pages or text; nil for other issues, which have one view.
+    private(set) var view: ReaderView?
+    /// The text view's place when it was left for the pages: back on the same page, the
+    /// same words are at the top again.
+    private var leftText: Locator?
     private(set) var mode: Mode = .reading
     private(set) var frame: ReaderFrame
     /// The status line's note, until the next key.
@@ -36,41 +43,36 @@ final class ReaderScreen {
 
     /// Opens `issue`, installed in `root`, at its saved place: the locator, else a place
     /// saved by older versions, else the start.
+    /// `view` is a PDF issue's view as last kept (pages when never chosen); `texts` reads
+    /// its pages' words.
     init(issue: Issue, root: URL, painter: CoverPainter, theme: Theme, preferences: ReaderPreferences = ReaderPreferences(),
-         size: (width: Int, height: Int) = (80, 24), clock: @escaping () -> Date = Date.init) throws {
+         size: (width: Int, height: Int) = (80, 24), clock: @escaping () -> Date = Date.init, view: ReaderView? = nil,
+         texts: DocumentTexts = .shared) throws {
         self.issue = issue
         self.root = root
         self.theme = theme
         self.preferences = preferences
         self.clock = clock
-        content = try IssueReader.open(directory: root)
-        frame = ReaderFrame(width: size.width, height: size.height)
-        pager = Self.pager(for: content, root: root, painter: painter, theme: theme, preferences: preferences,
-                           at: Self.startingPlace(of: issue, in: content))
-        pager.resize(to: frame)
-        pager.settle()
+        let content = try IssueReader.open(directory: root)
+        let frame = ReaderFrame(width: size.width, height: size.height)
+        let pagers = ReaderPagers.of(content, root: root, painter: painter, theme: theme, preferences: preferences, texts: texts)
+        (self.content, self.frame, self.pagers) = (content, frame, pagers)
+        self.view = pagers.view(preferring: view)
+        pager = pagers.make(self.view, frame: frame, at: Self.startingPlace(of: issue, in: content))
     }
 
-    /// Comics and PDFs turn pages; everything else reads as text.
-    private static func pager(for content: IssueContent, root: URL, painter: CoverPainter, theme: Theme,
-                              preferences: ReaderPreferences, at start: Locator?) -> any ReaderPager {
-        if content.format == .cbz || content.format.rawValue == "pdf" {
-            let pages = content.format == .cbz ? ReaderPage.pictures(of: content, in: root) : documentPages(of: content, in: root)
-            return PagePager(pages: pages, rightToLeft: content.rightToLeft, root: root,
-                             painter: painter, theme: theme, at: start)
-        }
-        return TextPager(content: content, root: root, painter: painter, theme: theme, preferences: preferences, at: start)
-    }
-
-    /// A PDF's pages (`issue.pdf#page=N`, N from 1), each drawn by the renderer of PDF pages.
-    private static func documentPages(of content: IssueContent, in root: URL) -> [ReaderPage] {
-        content.readingOrder.map { resource in
-            let mark = resource.path.range(of: "#page=", options: .backwards)
-            let file = mark.map { String(resource.path[..<$0.lowerBound]) } ?? resource.path
-            let index = mark.flatMap { Int(resource.path[$0.upperBound...]) }.map { max(0, $0 - 1) } ?? 0
-            let document = try? IssueReader.resolve(file, in: root)
-            return ReaderPage(resource: resource.path, picture: document.map { .page(index, of: $0, kind: .pdf) }, text: nil)
-        }
+    /// `v`: the other view of a PDF, on the same page (and, back in text, at its top).
+    private func switchView() -> ReaderNote {
+        guard let view else { return ReaderNote(text: "This issue has one view.") }
+        let here = pager.locator(updated: clock())
+        self.view = view == .pages ? .text : .pages
+        if view == .text { leftText = here }
+        let samePage = leftText.map { $0.resource == here.resource } ?? false
+        pager = pagers.make(self.view, frame: frame, at: self.view == .text && samePage ? leftText
+                            : Locator(resource: here.resource, progression: 0, totalProgression: here.totalProgression,
+                                      page: pager.index, updated: here.updated))
+        return ReaderNote(text: self.view == .text ? "Text view: the page's words, reflowed (v for the pages)"
+                                                   : "Pages view (v for the text)")
     }
 
     static func startingPlace(of issue: Issue, in content: IssueContent) -> Locator? {
@@ -86,6 +88,13 @@ final class ReaderScreen {
     // MARK: Update
 
     func update(_ message: ReaderMessage) -> [ReaderEffect] {
+        let viewBefore = view
+        let effects = handle(message)
+        guard let view, view != viewBefore else { return effects }
+        return effects + [.keepView(view)]
+    }
+
+    private func handle(_ message: ReaderMessage) -> [ReaderEffect] {
         switch message {
         case .resize(let width, let height):
             frame = ReaderFrame(width: width, height: height)
@@ -127,6 +136,7 @@ final class ReaderScreen {
         case .character("/") where pager.canSearch:
             mode = .searchPrompt
             prompt = ""
+        case .character("v"): note = switchView()
         case .character("/"), .character("n"): note = pager.findNext(forward: true)
         case .character("N"): note = pager.findNext(forward: false)
         default: note = pager.handle(key)
@@ -213,6 +223,10 @@ final class ReaderScreen {
         ("Space PgDn, Bksp PgUp", "next, previous page (manga: ← is next)"),
         ("+ - z Z", "zoom in, out"),
         ("←↓↑→ hjkl", "pan when zoomed, else turn the page"),
+        ("PDFs:", ""),
+        ("v", "pages view or text view, on the same page (kept for the issue)"),
+        ("w", "pages: fit the width (↑↓ move down) or the whole page"),
+        ("/ n N", "search the whole document, in either view"),
         ("q, Esc", "back to the store; the place is kept"),
     ]
 

@@ -21,6 +21,11 @@ struct TextPager: ReaderPager {
     let preferences: ReaderPreferences
     /// Each article's share of the issue for the progress figure: its size in bytes.
     let weights: [Double]
+    /// Where a PDF page's words come from.
+    let texts: DocumentTexts
+    /// A PDF issue's pages as plain text, for finding pages that may hold a query; nil for
+    /// articles. Its presence makes each "article" a page of the document.
+    let pageTexts: DocumentPageTexts?
 
     private(set) var index = 0
     /// The first line shown, in `text.lines`.
@@ -63,13 +68,17 @@ struct TextPager: ReaderPager {
     var found: (article: Int, width: Int, matches: [SearchMatch])?
     var currentMatch: (article: Int, index: Int)?
 
-    init(content: IssueContent, root: URL, painter: CoverPainter, theme: Theme, preferences: ReaderPreferences, at start: Locator?) {
+    init(content: IssueContent, root: URL, painter: CoverPainter, theme: Theme, preferences: ReaderPreferences, at start: Locator?,
+         texts: DocumentTexts = .shared, pageTexts: DocumentPageTexts? = nil) {
         self.content = content
         self.root = root
         self.painter = painter
         self.theme = theme
         self.preferences = preferences
-        weights = content.readingOrder.map { resource in
+        self.texts = texts
+        self.pageTexts = pageTexts
+        // A document's pages count the same; an article counts by its size.
+        weights = pageTexts != nil ? content.readingOrder.map { _ in 1 } : content.readingOrder.map { resource in
             let file = try? IssueReader.resolve(resource.path, in: root)
             let size = file.flatMap { try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? NSNumber }
             return max(1, size?.doubleValue ?? 1)
@@ -87,19 +96,32 @@ struct TextPager: ReaderPager {
     var articleCount: Int { content.readingOrder.count }
     var visibleRows: Int { frame.visibleRows }
     var columnWidth: Int { frame.column(textWidth) }
-    var place: String { "article \(index + 1) of \(articleCount)" }
+    var place: String {
+        guard pageTexts != nil, content.readingOrder.indices.contains(index) else { return "article \(index + 1) of \(articleCount)" }
+        return PagePlace.describe(index, of: articleCount, label: content.readingOrder[index].label)
+    }
+    /// A document page without words: the line that says so, and offers the page view.
+    var pageWithoutText: String? {
+        guard pageTexts != nil, loadError == nil, pending == nil, document?.blocks.isEmpty == true else { return nil }
+        return "Page \(index + 1) has no text layer: v shows the page."
+    }
     var canSearch: Bool { true }
     /// Backspace goes back from a followed link, and leaves the reader otherwise.
     var takesBackspace: Bool { !linkTrail.isEmpty }
-    var hints: String? { chosenLink == nil ? nil : "Enter follow link  Tab next link  Shift-Tab previous  ? help  q back" }
+    var hints: String? {
+        if chosenLink != nil { return "Enter follow link  Tab next link  Shift-Tab previous  ? help  q back" }
+        return pageTexts == nil ? nil
+            : "v pages view  / search  t contents  Space page  ←→ page  ↑↓ scroll  n/N match  +/- width  ? help  q back"
+    }
 
     // MARK: Place
 
     func locator(updated: Date) -> Locator {
         let resource = content.readingOrder.indices.contains(index) ? content.readingOrder[index].path : ""
         let anchor = topAnchor
+        // A document's page is a page, in either view.
         return Locator(resource: resource, progression: withinArticle, totalProgression: progress,
-                       text: anchor.map { Locator.TextPlace(block: $0.block, offset: $0.offset) }, updated: updated)
+                       page: pageTexts == nil ? nil : index, text: anchor.map { Locator.TextPlace(block: $0.block, offset: $0.offset) }, updated: updated)
     }
 
     /// How much of this article has been shown, 0…1.
@@ -281,9 +303,9 @@ struct TextPager: ReaderPager {
         var drawn: [String: (box: CellSize, size: TextLayout.PixelSize)] = [:]
         for line in text.lines[min(top, text.lines.count)..<min(text.lines.count, top + visibleRows)] {
             guard case .image(let source, _, let rows, _) = line.kind, !undrawable.contains(source) else { continue }
-            guard let file = imageFile(source) else { lost.insert(source); continue }
+            guard let picture = pictureSource(source) else { lost.insert(source); continue }
             let box = pictureBox(of: line, width: text.width)
-            switch painter.state(of: .file(file), fittedIn: box) {
+            switch painter.state(of: picture, fittedIn: box) {
             case .failed: lost.insert(source)
             case .ready(let size) where size.rows + 2 <= rows && drawnPictures[source] == nil:
                 drawn[source] = (box, TextLayout.PixelSize(width: max(1, size.columns), height: max(1, size.rows) * 2))
@@ -318,7 +340,7 @@ struct TextPager: ReaderPager {
         guard content.readingOrder.indices.contains(index) else { loadError = "This issue has no articles."; return }
         let resource = content.readingOrder[index]
         do {
-            let (data, kind) = try ArticleDocument.read(resource, in: root)
+            let (data, kind) = try ArticleDocument.read(resource, in: root, texts: texts)
             if let first = ArticleDocument.firstPart(of: data, kind) {
                 document = ArticleDocument.parse(first, kind)
                 firstPartShare = Double(first.count) / Double(max(1, data.count))

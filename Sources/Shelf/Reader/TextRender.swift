@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import IssueArchive
 import Pictures
 import Terminal
@@ -8,6 +9,10 @@ import TextLayout
 /// Reads the pager only; pictures come from the painter's cache.
 extension TextPager {
     func render(into canvas: inout Canvas) {
+        if let note = pageWithoutText {
+            canvas.put(note, x: 2, y: 2, style: theme.readerQuote, limit: canvas.width - 2)
+            return
+        }
         guard let text else { return }
         let column = text.width
         let left = (canvas.width - column) / 2
@@ -56,9 +61,9 @@ extension TextPager {
     private func drawImageRow(source: String, alt: String, box: CellSize, row: Int, x: Int, y: Int, labelled: Bool,
                               into canvas: inout Canvas) {
         let width = box.columns
-        let file = imageFile(source)
-        let state = file.map { painter.state(of: .file($0), fittedIn: box) }
-        guard let file, case .ready(let picture) = state else {
+        let source = pictureSource(source)
+        let state = source.map { painter.state(of: $0, fittedIn: box) }
+        guard let source, case .ready(let picture) = state else {
             // The description stands in for a picture that cannot be drawn; one still
             // rendering leaves its rows blank for a moment.
             if labelled, state != .pending {
@@ -69,7 +74,7 @@ extension TextPager {
         guard row < picture.rows else { return }
         // Cells the picture leaves uncoloured show the paper.
         let paper = Style(foreground: theme.readerText.background, background: theme.readerText.background)
-        _ = painter.paint(.file(file), into: Rect(x: x, y: y, width: width, height: 1), of: &canvas,
+        _ = painter.paint(source, into: Rect(x: x, y: y, width: width, height: 1), of: &canvas,
                           layout: PictureLayout(size: box, row: row, behind: paper))
     }
 
@@ -78,6 +83,17 @@ extension TextPager {
     func pictureBox(of line: LayoutLine, width: Int) -> CellSize {
         guard case .image(let source, _, let rows, _) = line.kind else { return CellSize(columns: width - line.indent, rows: 1) }
         return drawnPictures[source]?.box ?? CellSize(columns: width - line.indent, rows: rows)
+    }
+
+    /// Where a picture of the article is drawn from: a figure of a PDF page is that region
+    /// of the page; anything else is an image file of the issue.
+    func pictureSource(_ source: String) -> ImageSource? {
+        if let figure = PageFigure(source: source) {
+            guard content.readingOrder.indices.contains(index), let page = PagePath(content.readingOrder[index].path),
+                  let region = PageRegion(x0: figure.x0, y0: figure.y0, x1: figure.x1, y1: figure.y1) else { return nil }
+            return PagePath(file: page.file, index: figure.page).picture(in: root, region: region)
+        }
+        return imageFile(source).map(ImageSource.file)
     }
 
     /// An image link inside the current article, resolved inside the issue; nil if it

@@ -66,7 +66,8 @@ extension TextPager {
     /// Another article laid out and searched without leaving this one; nil when it has no match.
     private func searchArticle(_ article: Int, query: String) -> (ArticleText, [SearchMatch])? {
         guard content.readingOrder.indices.contains(article), !content.readingOrder[article].isPicture,
-              let document = try? ArticleDocument.load(content.readingOrder[article], in: root),
+              pageTexts?.mayHold(query, at: article) ?? true,
+              let document = try? ArticleDocument.load(content.readingOrder[article], in: root, texts: texts),
               Search.mayContain(document, query) else { return nil }
         let laidOut = ArticleText(document: document, width: columnWidth)
         let matches = laidOut.matches(of: query)
@@ -83,6 +84,7 @@ extension TextPager {
                 top = min(top, max(0, text.lines.count - visibleRows))
             }
         }
-        return ReaderNote(text: "“\(query ?? "")”: match \(match + 1) of \(matches.count) in this article")
+        let here = pageTexts == nil ? "in this article" : "on page \(index + 1)"
+        return ReaderNote(text: "“\(query ?? "")”: match \(match + 1) of \(matches.count) \(here)")
     }
 }

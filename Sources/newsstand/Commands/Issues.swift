@@ -42,7 +42,7 @@ struct Issues: ParsableCommand {
             let download = issue.id.flatMap { downloads[$0] }
             return Row(publication: issue.publicationId.flatMap { publications[$0] } ?? "",
                        name: issue.name, title: issue.shownTitle, authors: issue.authors,
-                       cover: library.coverFile(of: issue)?.path, date: issue.date, status: issue.status.rawValue,
+                       cover: library.cover(of: issue)?.description, date: issue.date, status: issue.status.rawValue,
                        unread: issue.unread,
                        progress: issue.status == .available ? 1 : download?.fraction,
                        percent: issue.status == .downloading ? download?.fraction.map { Int($0 * 100) } : nil,

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import Imaging
+import IssueArchive
 import NewsstandKit
 import Shelf
 
@@ -9,8 +11,11 @@ struct Read: ParsableCommand {
     @Argument(help: "The issue's name.")
     var issue: String
 
-    @Flag(help: "Print the text in reading order to standard output.")
+    @Flag(help: "Print the text in reading order to standard output (a PDF's pages reflowed, page by page).")
     var plain = false
+
+    @Option(help: "The password of an encrypted PDF issue (kept in memory only, never stored).")
+    var password: String?
 
     @OptionGroup var screen: ScreenOptions
 
@@ -18,9 +23,12 @@ struct Read: ParsableCommand {
         let library = try Context.libraryWithSamples()
         let target = try library.issue(matching: issue)
         guard target.status == .available else { throw LibraryError.notDownloaded(target.name) }
+        if let password { DocumentPasswords.shared.set(password, forDocumentsIn: library.contentDirectory(for: target)) }
         if plain {
             do {
                 print(try PlainText.render(directory: library.contentDirectory(for: target)), terminator: "")
+            } catch let error as ArchiveError where error.kind == .encrypted {
+                throw CommandFailure("cannot read \(target.name): \(error) (give it with --password)")
             } catch { throw CommandFailure("cannot read \(target.name): \(error)") }
             // Recording that it was opened is a nicety: a full disk must not make reading fail.
             if library.diskFull == nil { try? library.markOpened(target) }

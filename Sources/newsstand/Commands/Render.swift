@@ -1,13 +1,16 @@
 import ArgumentParser
 import Imaging
+import NewsstandKit
+import Pictures
 import Terminal
 
-/// `newsstand render IMAGE...`: draws PNG or JPEG images, or a page of a PDF, with half
-/// blocks on standard output.
+/// `newsstand render IMAGE...`: draws PNG or JPEG images, or a page of a PDF, on standard
+/// output: in real pixels where the terminal draws them (kitty, sixel, iTerm2), else with
+/// half blocks.
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Draw PNG or JPEG images, or a page of a PDF, in the terminal with half-block characters."
+        abstract: "Draw PNG or JPEG images, or a page of a PDF, in the terminal: in pixels where it can, else with half blocks."
     )
 
     @Argument(help: "The PNG, JPEG or PDF files to draw, one after the other.")
@@ -18,6 +21,10 @@ struct Render: ParsableCommand {
 
     @Option(help: "The largest size in character cells, COLSxROWS (default: fits the terminal).")
     var size: Size?
+
+    @Option(name: .customLong("images"),
+            help: "Pictures: auto (asks the terminal), kitty, sixel, iterm2 or halfblock (default: config.toml's images, else auto).")
+    var imagesChoice: ImagesChoice?
 
     @OptionGroup var display: DisplayOptions
 
@@ -34,7 +41,11 @@ struct Render: ParsableCommand {
         let options = RenderOptions(columns: cells.columns, rows: cells.rows,
                                     colorMode: display.colorMode(detected: terminal.colors),
                                     symbols: display.symbols(for: terminal), letterbox: false)
-        guard RenderTool.run(images, page: page, options: options, report: printProblem) else { throw ExitCode.failure }
+        let choice = try imagesChoice ?? Config.load(paths: Paths()).images.flatMap(ImagesChoice.init(rawValue:)) ?? .auto
+        let detection = choice.asksTerminal ? GraphicsDetection.current(window: window) : .halfBlocks(window: window)
+        if let advice = detection.advice { printProblem(advice) }
+        let pixels = PixelPictures(graphics: choice.forced ?? detection.graphics, detection: detection).drawing(in: cells)
+        guard RenderTool.run(images, page: page, options: options, pixels: pixels, report: printProblem) else { throw ExitCode.failure }
     }
 }
 
@@ -48,3 +59,5 @@ extension Render {
         }
     }
 }
+
+extension ImagesChoice: ExpressibleByArgument {}

@@ -17,6 +17,12 @@ struct Subscribe: ParsableCommand {
     @Flag(help: "Download new issues by themselves when a push or a poll announces them (at most one a day).")
     var autoDownload = false
 
+    @Option(help: "How the feed's articles make editions: daily (the default), \"daily at HH\", weekly or \"per refresh\".")
+    var editions: String?
+
+    @Flag(inversion: .prefixedNo, help: "Read each article from its web page when the feed gives only a summary (kept for this publication).")
+    var fullText: Bool?
+
     func run() throws {
         let library = try Context.writableLibrary(withSamples: true)
         let feedURL = try FeedLocation.url(from: url)
@@ -32,15 +38,23 @@ struct Subscribe: ParsableCommand {
             }
             pushURL = parsed
         }
+        var schedule: EditionSchedule?
+        if let editions {
+            guard let parsed = EditionSchedule(editions) else {
+                throw CommandFailure("--editions must be daily, \"daily at HH\" (00 to 23), weekly or \"per refresh\", not \(editions)")
+            }
+            schedule = parsed
+        }
         let existing = try library.publications().first { $0.feedURL == feedURL.absoluteString }
-        if let existing, pushURL == nil, !autoDownload {
+        if let existing, pushURL == nil, !autoDownload, schedule == nil, fullText == nil {
             print("Already subscribed to \(existing.title) (`newsstand refresh` fetches its feed again).")
             return
         }
         do {
-            let (publication, result) = try library.subscribe(feedURL: feedURL, pushURL: pushURL, autoDownload: autoDownload ? true : nil)
-            let news = "\(result.added.count) new issue(s)"
-            print(existing == nil ? "Subscribed to \(publication.title): \(news)." : "Already subscribed to \(publication.title): settings updated, \(news).")
+            let (publication, result) = try library.subscribe(feedURL: feedURL, pushURL: pushURL, autoDownload: autoDownload ? true : nil,
+                                                              editions: schedule)
+            if let fullText { try library.setFullText(fullText, for: publication) }
+            print(SubscribeReport.line(publication, result, library: library, alreadySubscribed: existing != nil))
         } catch {
             throw CommandFailure("cannot subscribe to \(url): \(error)")
         }
@@ -49,7 +63,9 @@ struct Subscribe: ParsableCommand {
 
 extension Subscribe {
     private func subscribeOwnFiles(_ path: URL, library: Library) throws {
-        guard push == nil, !autoDownload else { throw CommandFailure("--push and --auto-download are for feeds, not your own files") }
+        guard push == nil, !autoDownload, fullText == nil else {
+            throw CommandFailure("--push, --auto-download and --full-text are for feeds, not your own files")
+        }
         do {
             let (publication, result) = try library.subscribe(localPath: path, copy: copy)
             let removed = result.removed.isEmpty ? "" : "; \(result.removed.count) file(s) removed"
@@ -57,6 +73,25 @@ extension Subscribe {
         } catch {
             throw CommandFailure("cannot add \(path.path): \(error)")
         }
+    }
+}
+
+/// What `subscribe` says in one line: new issues and editions, or that the feed has
+/// neither issue archives nor articles.
+enum SubscribeReport {
+    static func line(_ publication: Publication, _ result: Library.SyncResult, library: Library, alreadySubscribed: Bool) -> String {
+        let start = alreadySubscribed ? "Already subscribed to \(publication.title): settings updated" : "Subscribed to \(publication.title)"
+        let id = publication.id ?? -1
+        let issues = (try? library.issues(publicationID: id)) ?? []
+        if issues.isEmpty, ((try? library.articleCount(publicationID: id)) ?? 0) == 0 {
+            return start + ", but its feed lists neither issue archives nor articles: nothing to read until it does."
+        }
+        let editions = result.added.filter { name in issues.contains { $0.name == name && Library.isEdition($0) } }.count
+        let others = result.added.count - editions
+        let news = editions == 0 ? "\(others) new issue(s)"
+            : others == 0 ? "\(editions) new edition(s) of its articles"
+            : "\(others) new issue(s) and \(editions) new edition(s) of its articles"
+        return start + ": " + news + "."
     }
 }
 

@@ -4,6 +4,7 @@
 // benchmarks/reader/run.sh in release mode; never part of `swift test`.
 //
 //   newsstand-bench-reader [--shape one|chapters] [--turns N] [--pause-ms MS]
+//   newsstand-bench-reader --pdf FILE [--turns N] [--pause-ms MS]   (PDFReaderBenchmark)
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -166,6 +167,8 @@ var pause = 0.0
 /// With --install-only DIR: make the library under DIR (NEWSSTAND_HOME) and stop, for
 /// first-page.sh to time the real program on it.
 var installOnly: String?
+/// With --pdf FILE: the reader on FILE as a PDF issue instead (benchmarks/pdf/reader.sh).
+var pdf: String?
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     switch argument {
@@ -173,7 +176,18 @@ while let argument = arguments.next() {
     case "--turns": turns = Int(arguments.next() ?? "") ?? turns
     case "--pause-ms": pause = (Double(arguments.next() ?? "") ?? 0) / 1000
     case "--install-only": installOnly = arguments.next()
+    case "--pdf": pdf = arguments.next()
     default: FileHandle.standardError.write(Data("unknown argument \(argument)\n".utf8)); exit(2)
+    }
+}
+
+if let pdf {
+    do {
+        try PDFReaderBenchmark.run(pdf: URL(fileURLWithPath: pdf), turns: turns, pause: pause)
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("benchmark failed: \(error)\n".utf8))
+        exit(1)
     }
 }
 

@@ -1,13 +1,14 @@
 import CPoppler
 import Foundation
 import Imaging
+import PDF
 
 /// A PDF opened through poppler in this process. Not thread-safe: poppler's documents are
 /// used from one thread at a time. Code that must survive a hostile PDF goes through
 /// `PDFWorker`, which holds one of these in a child process.
 public final class PDFDocument {
     /// The largest picture a page is drawn into (a hostile page size cannot ask for more).
-    public static let maximumPixels = 40_000_000
+    public static let maximumPixels = WorkerFraming.maximumPixels
 
     private let document: OpaquePointer
     public let url: URL
@@ -112,15 +113,17 @@ public final class PDFDocument {
         return (1...max(1, pageCount)).contains(number) ? number - 1 : nil
     }
 
-    /// Page `index` drawn on white, fitted inside `size` pixels keeping its shape (nil: one
-    /// pixel a point).
-    public func render(page index: Int, fitting size: (width: Int, height: Int)?) throws -> RGBAImage {
+    /// Page `index` (or the `region` of it) drawn on white, fitted inside `size` pixels
+    /// keeping its shape (nil: one pixel a point).
+    public func render(page index: Int, region: PageRegion? = nil, fitting size: (width: Int, height: Int)?) throws -> RGBAImage {
         try withPage(index) { page in
-            var width = 0.0, height = 0.0
-            poppler_page_get_size(page, &width, &height)
-            guard width > 0, height > 0, width.isFinite, height.isFinite else {
+            var pageWidth = 0.0, pageHeight = 0.0
+            poppler_page_get_size(page, &pageWidth, &pageHeight)
+            guard pageWidth > 0, pageHeight > 0, pageWidth.isFinite, pageHeight.isFinite else {
                 throw PDFError(.unreadable, "page \(index + 1) has no size")
             }
+            let part = region ?? PageRegion(x0: 0, y0: 0, x1: 1, y1: 1)!
+            let width = pageWidth * part.width, height = pageHeight * part.height
             var scale = 1.0
             if let size { scale = min(Double(max(1, size.width)) / width, Double(max(1, size.height)) / height) }
             let area = width * height * scale * scale
@@ -128,9 +131,36 @@ public final class PDFDocument {
             let pixelWidth = max(1, Int((width * scale).rounded())), pixelHeight = max(1, Int((height * scale).rounded()))
             return try Self.draw(width: pixelWidth, height: pixelHeight) { cairo in
                 cairo_scale(cairo, Double(pixelWidth) / width, Double(pixelHeight) / height)
+                cairo_translate(cairo, -part.x0 * pageWidth, -part.y0 * pageHeight)
                 poppler_page_render(page, cairo)
             }
         }
+    }
+
+    /// Where page `index` draws pictures, in points from its top left.
+    public func figures(page index: Int) throws -> [PDFRect] {
+        try withPage(index) { page in
+            guard let mappings = poppler_page_get_image_mapping(page) else { return [] }
+            defer { poppler_page_free_image_mapping(mappings) }
+            var rectangles: [PDFRect] = []
+            var node: UnsafeMutablePointer<GList>? = mappings
+            while let current = node, rectangles.count < 1_000 {
+                if let mapping = current.pointee.data?.assumingMemoryBound(to: PopplerImageMapping.self) {
+                    let area = mapping.pointee.area
+                    rectangles.append(PDFRect(x0: min(area.x1, area.x2), y0: min(area.y1, area.y2),
+                                              x1: max(area.x1, area.x2), y1: max(area.y1, area.y2)))
+                }
+                node = current.pointee.next
+            }
+            return rectangles
+        }
+    }
+
+    /// The plain text of the pages from `first`, at most `count` of them (fewer at the end),
+    /// without rectangles (search reads these).
+    public func pageTexts(first: Int = 0, count: Int = .max) -> [String] {
+        let pages = max(0, first)..<max(first, first + min(count, pageCount - first))
+        return pages.map { index in (try? withPage(index) { Self.take(poppler_page_get_text($0)) }) ?? nil ?? "" }
     }
 
     /// A white picture of `width`×`height` with `paint` drawn on it, as RGBA.
@@ -171,14 +201,20 @@ public final class PDFDocument {
         return RGBAImage(width: width, height: height, pixels: pixels)
     }
 
-    /// Page `index`'s text layer: each character with its rectangle and font size.
-    public func text(page index: Int) throws -> PDFPageText {
+    /// Page `index`'s text layer: each character with its rectangle and font size, and
+    /// where its pictures are unless `figures` is false (a neighbour's text needs none, and
+    /// finding them is another pass over the page).
+    public func text(page index: Int, figures withFigures: Bool = true) throws -> PDFPageText {
         try withPage(index) { page in
-            guard let text = Self.take(poppler_page_get_text(page)) else { return PDFPageText(characters: []) }
+            var width = 0.0, height = 0.0
+            poppler_page_get_size(page, &width, &height)
+            let size = PDFSize(width: width, height: height)
+            let figures = withFigures ? try self.figures(page: index) : []
+            guard let text = Self.take(poppler_page_get_text(page)) else { return PDFPageText(characters: [], size: size, figures: figures) }
             var rectangles: UnsafeMutablePointer<PopplerRectangle>?
             var count: guint = 0
             guard poppler_page_get_text_layout(page, &rectangles, &count) != 0, let rectangles else {
-                return PDFPageText(characters: [])
+                return PDFPageText(characters: [], size: size, figures: figures)
             }
             defer { g_free(rectangles) }
             var sizes = [Double](repeating: 0, count: Int(count))
@@ -200,12 +236,23 @@ public final class PDFDocument {
                 }
                 poppler_page_free_text_attributes(attributes)
             }
-            let characters = zip(text.unicodeScalars, 0..<Int(count)).map { scalar, position in
+            // Poppler brackets right-to-left words in embedding marks that have no rectangle of
+            // their own: they keep their place in the text (the reflow reads the runs by them)
+            // but take no rectangle, or every later character would get its neighbour's.
+            var position = 0
+            let characters = text.unicodeScalars.compactMap { scalar -> PDFCharacter? in
+                if PDFCharacter.isEmbeddingMark(scalar) {
+                    let at = min(position, Int(count) - 1)
+                    return PDFCharacter(scalar: scalar, rect: PDFRect(x0: 0, y0: 0, x1: 0, y1: 0),
+                                        fontSize: at >= 0 ? sizes[at] : 0, fontName: at >= 0 ? fonts[at] : "")
+                }
+                guard position < Int(count) else { return nil }
+                defer { position += 1 }
                 let box = rectangles[position]
                 return PDFCharacter(scalar: scalar, rect: PDFRect(x0: box.x1, y0: box.y1, x1: box.x2, y1: box.y2),
                                     fontSize: sizes[position], fontName: fonts[position])
             }
-            return PDFPageText(characters: characters)
+            return PDFPageText(characters: characters, size: size, figures: figures)
         }
     }
 

@@ -2,39 +2,15 @@
 import Glibc
 #endif
 import Foundation
+import PDF
 
-/// The child side of `PDFWorker`: `newsstand pdf-worker` reads requests on its standard
+/// The child side of `PDFWorker`: `newsstand-pdf` reads requests on its standard
 /// input and answers on its standard output, under CPU-time and address-space limits, so
 /// that whatever poppler does with a hostile PDF ends in this process only.
 public enum PDFWorkerServer {
-    /// The hidden first argument that makes `newsstand` a PDF worker.
-    public static let command = "pdf-worker"
-
-    struct Options {
-        var cpuSecondsPerRequest = 10
-        var memoryBytes = 1 << 30
-        var testFaults = false
-
-        init(arguments: [String]) {
-            var rest = arguments[...]
-            while let argument = rest.popFirst() {
-                switch argument {
-                case "--cpu-seconds": cpuSecondsPerRequest = rest.popFirst().flatMap { Int($0) }.map { max(1, $0) } ?? cpuSecondsPerRequest
-                case "--memory-bytes": memoryBytes = rest.popFirst().flatMap { Int($0) }.map { max(64 << 20, $0) } ?? memoryBytes
-                case "--test-faults": testFaults = true
-                default: continue
-                }
-            }
-        }
-
-        var arguments: [String] {
-            ["--cpu-seconds", String(cpuSecondsPerRequest), "--memory-bytes", String(memoryBytes)] + (testFaults ? ["--test-faults"] : [])
-        }
-    }
-
     /// Serves until the parent closes the socket; the process's exit status.
     public static func main(arguments: [String]) -> Int32 {
-        let options = Options(arguments: arguments)
+        let options = WorkerOptions(arguments: arguments)
         // Started by hand or by another parent, it may still have inherited files: none are its own.
         closefrom(3)
         setLimit(RLIMIT_CORE, 0)
@@ -56,17 +32,17 @@ public enum PDFWorkerServer {
         var server = Session(options: options)
         while true {
             let request: WorkerRequest
-            do { (request, _) = try WorkerFraming.read(WorkerRequest.self) { try readExactly($0, from: input) } } catch { return 0 }
+            do { (request, _) = try WorkerFraming.read(WorkerRequest.self) { try WorkerSocket.readExactly($0, from: input) } } catch { return 0 }
             allowCPU(seconds: options.cpuSecondsPerRequest)
             let (reply, payload) = server.answer(request)
-            guard let frame = try? WorkerFraming.frame(reply, payload: payload), writeAll(frame, to: output) else { return 0 }
+            guard let frame = try? WorkerFraming.frame(reply, payload: payload), WorkerSocket.writeAll(frame, to: output) else { return 0 }
         }
     }
 
     /// One worker's state: the document it has open.
     struct Session {
-        let options: Options
-        var open: (path: String, password: String?, document: PDFDocument)?
+        let options: WorkerOptions
+        var open: (path: String, file: FileIdentity?, password: String?, document: PDFDocument)?
 
         mutating func answer(_ request: WorkerRequest) -> (WorkerReply, [UInt8]) {
             do {
@@ -77,11 +53,19 @@ public enum PDFWorkerServer {
                 let document = try self.document(request.document, password: request.password)
                 switch request.action {
                 case .info: return (.info(try document.info()), [])
-                case .render(let page, let width, let height):
+                case .render(let page, let width, let height, let region):
                     let size = width.flatMap { width in height.map { (width: width, height: $0) } }
-                    let image = try document.render(page: page, fitting: size)
+                    let image = try document.render(page: page, region: region, fitting: size)
                     return (.image(width: image.width, height: image.height), image.pixels)
                 case .text(let page): return (.text(try document.text(page: page)), [])
+                case .readingText(let page):
+                    let text = try document.text(page: page)
+                    let neighbours = PDFReflow.neighbourOffsets.map { offset -> PDFPageText? in
+                        // A neighbour that cannot be read only means its headers are not compared.
+                        (try? document.text(page: page + offset, figures: false))?.runningBands
+                    }
+                    return (.readingText(page: text, neighbours: neighbours), [])
+                case .pageTexts(let first, let count): return (.pageTexts(document.pageTexts(first: first, count: count)), [])
                 case .misbehave: return (.failure(PDFError(.workerUnavailable, "test faults are off")), [])
                 }
             } catch let error as PDFError {
@@ -92,11 +76,28 @@ public enum PDFWorkerServer {
         }
 
         private mutating func document(_ path: String, password: String?) throws -> PDFDocument {
-            if let open, open.path == path, open.password == password { return open.document }
+            let file = FileIdentity(path: path)
+            if let open, open.path == path, open.file == file, open.password == password { return open.document }
             self.open = nil
             let document = try PDFDocument(url: URL(fileURLWithPath: path), password: password)
-            self.open = (path, password, document)
+            self.open = (path, file, password, document)
             return document
+        }
+    }
+
+    /// A file as it is now: a PDF replaced or rewritten at the same path (a download
+    /// installed again) is opened afresh rather than read through the old one's state.
+    struct FileIdentity: Equatable {
+        var device: UInt, inode: UInt, size: Int, modified: Int, modifiedNanoseconds: Int
+
+        init?(path: String) {
+            var status = stat()
+            guard stat(path, &status) == 0 else { return nil }
+            device = UInt(status.st_dev)
+            inode = UInt(status.st_ino)
+            size = Int(status.st_size)
+            modified = Int(status.st_mtim.tv_sec)
+            modifiedNanoseconds = Int(status.st_mtim.tv_nsec)
         }
     }
 
@@ -136,30 +137,5 @@ public enum PDFWorkerServer {
         // RLIM_INFINITY (all ones) does not import as an unsigned constant.
         limit.rlim_cur = limit.rlim_max == rlim_t.max ? wanted : min(wanted, limit.rlim_max)
         setrlimit(__rlimit_resource_t(resource.rawValue), &limit)
-    }
-
-    static func readExactly(_ count: Int, from descriptor: Int32) throws -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: count)
-        var filled = 0
-        while filled < count {
-            let got = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + filled, count - filled) }
-            if got < 0 && errno == EINTR { continue }
-            guard got > 0 else { throw PDFError(.workerUnavailable, "the connection closed") }
-            filled += got
-        }
-        return bytes
-    }
-
-    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = send(descriptor, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
-                if written < 0 && errno == EINTR { continue }
-                guard written > 0 else { return false }
-                offset += written
-            }
-            return true
-        }
     }
 }

@@ -1,0 +1,73 @@
+import Foundation
+
+/// An entry that carries no issue archive: an article, which a newsstand gathers with
+/// others into editions. Its HTML is kept as the feed gave it (escaped HTML already
+/// unescaped once by the XML reader); cleaning it is the edition builder's work.
+public struct FeedArticle: Codable, Sendable, Equatable {
+    /// Stable within the feed: the entry's id, else its link.
+    public var name: String
+    public var title: String
+    /// The article's page on the web.
+    public var link: URL?
+    /// As the feed dates it; nil when it gives no readable date (an edition then goes by
+    /// when the article was first seen, never by the feed's own date).
+    public var date: Date?
+    public var author: String?
+    public var categories: [String]
+    /// The full content when the feed has it, else the summary, as HTML.
+    public var html: String?
+    /// What relative links in `html` resolve against (the feed URL with any `xml:base`).
+    public var baseURL: URL
+    /// Pictures the feed attaches (image enclosures, media:content, thumbnails), absolute.
+    public var pictures: [URL]
+
+    public init(name: String, title: String, link: URL? = nil, date: Date? = nil, author: String? = nil,
+                categories: [String] = [], html: String? = nil, baseURL: URL, pictures: [URL] = []) {
+        self.name = name
+        self.title = title
+        self.link = link
+        self.date = date
+        self.author = author
+        self.categories = categories
+        self.html = html
+        self.baseURL = baseURL
+        self.pictures = pictures
+    }
+}
+
+/// What a reader gathers for an article while it reads an entry, before knowing whether
+/// the entry is an issue (it then has a content link) or an article.
+struct ArticleDraft {
+    var link: URL?
+    var author: String?
+    var categories: [String] = []
+    var html: String?
+    var baseURL: URL
+    var pictures: [URL] = []
+
+    init(baseURL: URL) { self.baseURL = baseURL }
+
+    mutating func addPicture(_ url: URL?) {
+        if let url, !pictures.contains(url) { pictures.append(url) }
+    }
+
+    /// Plain text as HTML paragraphs (JSON Feed's `content_text`).
+    static func paragraphs(_ text: String) -> String {
+        let escaped = text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
+        return escaped.components(separatedBy: "\n\n").map { "<p>\($0)</p>" }.joined(separator: "\n")
+    }
+
+    mutating func addCategory(_ text: String?) {
+        if let text = FeedText.line(text), !categories.contains(text) { categories.append(text) }
+    }
+
+    /// The article, named by the entry's id, else its link; nil when it has neither.
+    func article(id: String?, title: String?, date: Date?) -> FeedArticle? {
+        guard let name = id ?? link?.absoluteString else { return nil }
+        return FeedArticle(name: name, title: title ?? link?.absoluteString ?? name, link: link, date: date,
+                           author: author, categories: categories,
+                           html: html.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 },
+                           baseURL: baseURL, pictures: pictures)
+    }
+}

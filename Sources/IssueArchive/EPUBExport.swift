@@ -1,0 +1,99 @@
+import Foundation
+import ZIPFoundation
+
+/// Packs an installed EPUB (its extracted folder, as `IssueInstaller` left it) back into one
+/// `.epub` file for another reader: `mimetype` first and stored, as the OCF container rules
+/// require, then every other file of the folder. The file is written beside its destination,
+/// read back and opened as an EPUB before it is renamed into place, so a reader of the
+/// destination never sees half a book, and an existing file is replaced only when asked.
+public enum EPUBExport {
+    public static let mimetype = "application/epub+zip"
+
+    /// Writes `folder` as an EPUB at `file`; returns how many files it holds.
+    @discardableResult
+    public static func write(folder: URL, to file: URL, replacing: Bool, formats: IssueFormats = .shared) throws -> Int {
+        let file = file.standardizedFileURL
+        if !replacing, FileSystem.exists(file) { throw exists(file) }
+        let tree = try ContentTree(root: folder.standardizedFileURL)
+        let staging = try FileSystem.unusedPath(beside: file, purpose: "exporting")
+        do {
+            try pack(tree, into: staging)
+            try check(staging, holds: tree, for: file, formats: formats)
+            if replacing {
+                guard rename(staging.path, file.path) == 0 else { throw ArchiveError.io("put in place", file.path, errno: errno) }
+            } else {
+                // Checked above, but another program may have made it since: never replaced unasked.
+                do { try FileSystem.renameNoReplace(staging, to: file) } catch let error as ArchiveError where error.kind == .destinationExists {
+                    throw exists(file)
+                }
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: staging)
+            throw error
+        }
+        return tree.files.filter { $0 != "mimetype" }.count + 1
+    }
+
+    private static func exists(_ file: URL) -> ArchiveError {
+        ArchiveError(.destinationExists, "'\(file.path)' already exists (give --force to replace it)")
+    }
+
+    private static func pack(_ tree: ContentTree, into url: URL) throws {
+        let archive: Archive
+        do { archive = try Archive(url: url, accessMode: .create) } catch {
+            throw ArchiveError.io("create", url.path, errno: EIO)
+        }
+        // The container's own signature, whatever the folder holds under that name.
+        let signature = Data(mimetype.utf8)
+        try add("mimetype", to: archive, size: signature.count, compressed: false) { position, size in
+            signature.subdata(in: position..<position + size)
+        }
+        for path in tree.files where path != "mimetype" {
+            let source = tree.root.appendingPathComponent(path)
+            let handle: FileHandle
+            do { handle = try FileHandle(forReadingFrom: source) } catch {
+                throw ArchiveError.io("read", source.path, errno: errno == 0 ? EIO : errno)
+            }
+            defer { try? handle.close() }
+            let size = Int((try? FileManager.default.attributesOfItem(atPath: source.path)[.size] as? Int) ?? 0)
+            // Pictures are compressed already; text is not.
+            let compressed = !["png", "jpg", "jpeg", "gif", "webp"].contains((path as NSString).pathExtension.lowercased())
+            try add(path, to: archive, size: size, compressed: compressed) { position, chunk in
+                try handle.seek(toOffset: UInt64(position))
+                return handle.readData(ofLength: chunk)
+            }
+        }
+    }
+
+    private static func add(_ path: String, to archive: Archive, size: Int, compressed: Bool,
+                            provider: @escaping (Int, Int) throws -> Data) throws {
+        do {
+            try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(size),
+                                 compressionMethod: compressed ? .deflate : .none) { position, chunk in
+                try provider(Int(position), chunk)
+            }
+        } catch {
+            throw ArchiveError.io("write \(path) into", archive.url.path, errno: EIO)
+        }
+    }
+
+    /// Reads the written file back as a reader would: its zip whole and safe, `mimetype`
+    /// first and stored, every file of the folder in it, and the book opening as an EPUB.
+    private static func check(_ written: URL, holds tree: ContentTree, for file: URL, formats: IssueFormats) throws {
+        let (_, entries) = try SafeExtractor.plan(archive: written, limits: .standard)
+        guard let first = entries.first?.record, first.name == "mimetype", first.method == 0 else {
+            throw ArchiveError(.inconsistent, "the EPUB written for '\(file.path)' does not begin with a stored mimetype")
+        }
+        let names = Set(entries.map(\.record.name))
+        if let missing = tree.files.first(where: { !names.contains($0) }) {
+            throw ArchiveError(.inconsistent, "the EPUB written for '\(file.path)' lacks '\(ArchiveError.printable(missing))'")
+        }
+        let opened = try FileSystem.makeStagingDirectory(beside: written, purpose: "checking")
+        defer { FileSystem.removeTree(opened) }
+        _ = try SafeExtractor.extractContents(of: written, into: opened, limits: .standard, storage: SystemStorage())
+        let content = try formats.open(directory: opened)
+        guard content.format == .epub else {
+            throw ArchiveError(.wrongFormat, "the folder exported is a \(content.format) issue, not an EPUB")
+        }
+    }
+}

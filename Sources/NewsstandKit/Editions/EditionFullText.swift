@@ -1,0 +1,84 @@
+import Foundation
+import IssueArchive
+
+/// The full-text setting of a publication (`subscribe --full-text`): its editions read
+/// each summary-only article from the article's web page.
+extension Library {
+    public func fullText(of publication: Publication) throws -> Bool {
+        try db.read { db in
+            try Bool.fetchOne(db, sql: "SELECT fullText FROM publication WHERE id = ?", arguments: [publication.id]) ?? false
+        }
+    }
+
+    public func setFullText(_ on: Bool, for publication: Publication) throws {
+        guard let id = publication.id else { throw LibraryError.noSuchPublication(publication.title) }
+        try write { db in try db.execute(sql: "UPDATE publication SET fullText = ? WHERE id = ?", arguments: [on, id]) }
+    }
+}
+
+/// Brings full text into an edition's articles: an article whose feed gives only a summary
+/// has its page fetched (a few at once, each within `ArticlePageLimits`) and its main text
+/// extracted; a page that fails, is too slow or holds no more than the summary leaves the
+/// summary as it was.
+struct EditionFullText {
+    let pages: ArticlePages
+    /// Whether articles may link to local pages (only those of a local feed may).
+    var allowsFiles = false
+
+    static let fetchesAtOnce = 4
+    /// Feed text shorter than this many characters (not counting markup or spaces) is a summary.
+    static let summaryLength = 600
+
+    static func isSummary(_ html: String?) -> Bool { textLength(html ?? "") < summaryLength }
+
+    /// Characters of text in `html`, markup and whitespace not counted.
+    static func textLength(_ html: String) -> Int {
+        var inTag = false
+        var count = 0
+        for scalar in html.unicodeScalars {
+            switch scalar {
+            case "<": inTag = true
+            case ">": inTag = false
+            default: if !inTag && !scalar.properties.isWhitespace { count += 1 }
+            }
+        }
+        return count
+    }
+
+    func complete(_ articles: [StoredArticle]) -> [StoredArticle] {
+        let wanted = articles.indices.filter { index in
+            guard let link = articles[index].link, allowsFiles || !link.isFileURL else { return false }
+            return Self.isSummary(articles[index].html)
+        }
+        guard !wanted.isEmpty else { return articles }
+        let deadline = Date().addingTimeInterval(pages.limits.totalTime)
+        let lock = NSLock()
+        var next = 0
+        var completed = articles
+        DispatchQueue.concurrentPerform(iterations: min(Self.fetchesAtOnce, wanted.count)) { _ in
+            while Date() < deadline {
+                let index: Int = lock.withLock { defer { next += 1 }; return next }
+                guard index < wanted.count else { return }
+                guard let article = fullText(of: articles[wanted[index]]) else { continue }
+                lock.withLock { completed[wanted[index]] = article }
+            }
+        }
+        return completed
+    }
+
+    /// The article with its page's main text, or nil when the page gives nothing better.
+    private func fullText(of article: StoredArticle) -> StoredArticle? {
+        guard let link = article.link, let page = try? pages.fetch(link),
+              let extracted = try? ArticleExtraction.extract(html: page.html, url: page.url),
+              Self.textLength(extracted.html) > Self.textLength(article.html ?? "") else { return nil }
+        var full = article
+        full.html = extracted.html
+        full.baseURL = page.url
+        full.author = article.author ?? extracted.byline
+        if let lead = extracted.leadPicture, !full.pictures.contains(lead),
+           !extracted.blocks.contains(where: { if case .picture(lead, _) = $0 { return true }; return false }) {
+            full.pictures.insert(lead, at: 0)
+        }
+        return full
+    }
+}

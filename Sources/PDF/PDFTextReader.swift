@@ -1,0 +1,187 @@
+import Foundation
+import TextLayout
+
+/// PDF pages as text to read, through the contained worker: a page reflowed (with its
+/// neighbours' running bands, for running headers, in the same request), every page's text
+/// for search. The last pages' texts and reflows are kept, so paging back and forth does not
+/// ask the worker again. Every page's text is read ahead in short batches once a document
+/// is opened (`readAhead`) and kept beside it (`KeptPageTexts`), so a search finds it read.
+public final class PDFTextReader: DocumentTextReader, @unchecked Sendable {
+    /// Pages asked of the worker at once when every page's text is read: one worker serves
+    /// one request at a time, and a page turn waits behind at most one batch (~10 ms).
+    static let batch = 8
+
+    private let worker: PDFWorker
+    private let delay: Double, pause: Double
+    // `lock` guards the caches: the reader may read ahead on another thread.
+    private let lock = NSLock()
+    private var texts = RecentlyUsed<PageKey, PDFPageText>(capacity: 24)
+    /// Pages' running bands (nil: no such page), which is all of a neighbour the reflow reads.
+    private var bands = RecentlyUsed<PageKey, PDFPageText?>(capacity: 48)
+    private var reflows = RecentlyUsed<PageKey, TextDocument>(capacity: 8)
+    /// Every page's text of the last documents, as far as it has been read, by path.
+    private var documents = RecentlyUsed<String, PageTexts>(capacity: 4)
+    private var readingAhead: Set<String> = []
+
+    /// `delay` is how long after `readAhead` is asked the first batch goes to the worker (the
+    /// first page and those rendered ahead go first), `pause` the worker's rest between batches.
+    public init(worker: PDFWorker, readingAheadAfter delay: Double = 1, pausing pause: Double = 0.02) {
+        self.worker = worker
+        self.delay = delay
+        self.pause = pause
+    }
+
+    /// A page the worker cannot read is a `PDFError` naming the page ("page 3 of x.pdf:
+    /// the PDF library crashed").
+    public func page(_ index: Int, of document: URL) throws -> TextDocument {
+        let key = PageKey(document: document, index: index)
+        if let done = lock.withLock({ reflows[key] }) { return done }
+        let (page, neighbours) = try reading(key)
+        let reflowed = PDFReflow.document(of: page, index: index, neighbours: neighbours.compactMap { $0 })
+        lock.withLock { reflows[key] = reflowed }
+        return reflowed
+    }
+
+    /// Page `key`'s text and its neighbours' bands, from the caches or in one worker request.
+    private func reading(_ key: PageKey) throws -> (page: PDFPageText, neighbours: [PDFPageText?]) {
+        let around = PDFReflow.neighbourOffsets.map { key.moved(by: $0) }
+        let known = lock.withLock { () -> (PDFPageText, [PDFPageText?])? in
+            guard let page = texts[key] else { return nil }
+            var neighbours: [PDFPageText?] = []
+            for neighbour in around {
+                guard neighbour.index >= 0 else { neighbours.append(nil); continue }
+                guard let band = bands[neighbour] else { return nil }
+                neighbours.append(band)
+            }
+            return (page, neighbours)
+        }
+        if let known { return known }
+        do {
+            let read = try worker.readingText(page: key.index, of: key.document)
+            lock.withLock {
+                texts[key] = read.page
+                bands[key] = .some(read.page.runningBands)
+                for (neighbour, band) in zip(around, read.neighbours) where neighbour.index >= 0 { bands[neighbour] = .some(band) }
+            }
+            return read
+        } catch let error as PDFError {
+            let page = "page \(key.index + 1)"
+            throw error.description.contains(page) ? error : PDFError(error.kind, "\(page) of \(key.document.lastPathComponent): \(error.description)")
+        }
+    }
+
+    /// Every page's text: kept from an earlier session, read ahead, or read now (the batches
+    /// not read ahead yet, back to back).
+    public func pageTexts(of document: URL) throws -> [String] {
+        try allTexts(of: document, pausing: 0)
+    }
+
+    /// Starts reading every page's text of `document` on another thread (once per document),
+    /// or loading the texts kept from an earlier session, so the first search need not.
+    public func readAhead(of document: URL) {
+        let path = document.standardizedFileURL.path
+        guard lock.withLock({ readingAhead.insert(path).inserted }) else { return }
+        Thread.detachNewThread { [self] in
+            Thread.sleep(forTimeInterval: delay)
+            _ = try? allTexts(of: document, pausing: pause)
+        }
+    }
+
+    /// Every page's text of `document`, read in batches of `batch` pages with `pause` seconds
+    /// between them, carrying on from what was read before (by this thread or another).
+    private func allTexts(of document: URL, pausing pause: Double) throws -> [String] {
+        let path = document.standardizedFileURL.path
+        guard let version = KeptPageTexts.Version(of: document) else {
+            // No file to key the texts by: the worker says why it cannot read it.
+            return try worker.pageTexts(of: document).map { Sanitizer.clean($0, multiline: true) }
+        }
+        func progress() -> PageTexts {
+            lock.withLock {
+                if let known = documents[path], known.version == version { return known }
+                documents[path] = PageTexts(version: version)
+                return PageTexts(version: version)
+            }
+        }
+        if progress().texts.isEmpty, let kept = KeptPageTexts.load(for: document) {
+            lock.withLock { documents[path] = PageTexts(version: version, texts: kept, complete: true) }
+        }
+        while true {
+            let known = progress()
+            if known.complete { return known.texts }
+            let first = known.texts.count
+            let read = try worker.pageTexts(of: document, pages: first..<first + Self.batch).map { Sanitizer.clean($0, multiline: true) }
+            let now = lock.withLock { () -> PageTexts? in
+                // Another thread may have read the same batch meanwhile: one copy is kept.
+                guard var texts = documents[path], texts.version == version, texts.texts.count == first else { return nil }
+                texts.texts += read
+                texts.complete = read.count < Self.batch
+                documents[path] = texts
+                return texts
+            }
+            if let now, now.complete {
+                KeptPageTexts.keep(now.texts, of: document, version: version)
+                return now.texts
+            }
+            if pause > 0 { Thread.sleep(forTimeInterval: pause) }
+        }
+    }
+
+    /// A document's pages' texts as far as they have been read.
+    private struct PageTexts {
+        var version: KeptPageTexts.Version
+        var texts: [String] = []
+        var complete = false
+    }
+
+    /// A page of a document as it is on disk now: a file replaced (a new download) is another.
+    private struct PageKey: Hashable {
+        var path: String
+        var modified: Date?
+        var size: Int?
+        var index: Int
+        var document: URL { URL(fileURLWithPath: path) }
+
+        init(document: URL, index: Int) {
+            path = document.standardizedFileURL.path
+            let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+            modified = attributes?[.modificationDate] as? Date
+            size = (attributes?[.size] as? NSNumber)?.intValue
+            self.index = index
+        }
+
+        /// The page `offset` pages on in the same document.
+        func moved(by offset: Int) -> PageKey {
+            var moved = self
+            moved.index += offset
+            return moved
+        }
+    }
+}
+
+/// A small cache that forgets the entry used longest ago once it holds `capacity`.
+struct RecentlyUsed<Key: Hashable, Value> {
+    let capacity: Int
+    private var entries: [Key: Value] = [:]
+    private var uses: [Key] = []
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    subscript(key: Key) -> Value? {
+        mutating get {
+            guard let value = entries[key] else { return nil }
+            touch(key)
+            return value
+        }
+        set {
+            entries[key] = newValue
+            if newValue == nil { uses.removeAll { $0 == key }; return }
+            touch(key)
+            while uses.count > capacity { entries[uses.removeFirst()] = nil }
+        }
+    }
+
+    private mutating func touch(_ key: Key) {
+        uses.removeAll { $0 == key }
+        uses.append(key)
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+import Imaging
+
+/// kitty's graphics protocol: a PNG sent in base64 chunks of at most 4096 bytes, under an
+/// id so that sending the same id again replaces the picture and `delete` removes it.
+public enum KittyGraphics {
+    /// The largest chunk of base64 one escape may carry (the protocol's limit).
+    public static let chunkSize = 4096
+
+    /// The escapes that show `png` at the cursor: `a=T` (send and show), `q=2` (no replies
+    /// to read back), `C=1` (the cursor stays where it is: the caller places it).
+    public static func show(png: [UInt8], id: UInt32) -> [[UInt8]] {
+        let payload = Array(Data(png).base64EncodedString().utf8)
+        var escapes: [[UInt8]] = []
+        var start = 0
+        repeat {
+            let end = min(start + chunkSize, payload.count)
+            let more = end < payload.count ? 1 : 0
+            let control = start == 0 ? "a=T,f=100,t=d,i=\(id),q=2,C=1,m=\(more)" : "m=\(more)"
+            escapes.append(Array("\u{1B}_G\(control);".utf8) + payload[start..<end] + Array("\u{1B}\\".utf8))
+            start = end
+        } while start < payload.count
+        return escapes
+    }
+
+    /// Removes the picture `id` from the screen and kitty's memory.
+    public static func delete(id: UInt32) -> [UInt8] {
+        Array("\u{1B}_Ga=d,d=I,i=\(id),q=2\u{1B}\\".utf8)
+    }
+}

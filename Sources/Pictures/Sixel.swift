@@ -1,0 +1,61 @@
+import Imaging
+
+/// DEC sixel: six rows of pixels at a time, each colour of a band drawn in turn as
+/// characters whose six bits say which of the six pixels it paints.
+public enum Sixel {
+    /// The escape that draws `image` at the cursor: its palette (only the colours used,
+    /// in percent as sixel wants), then each band run-length encoded. The terminal leaves
+    /// the cursor inside or below the picture: the caller places it afterwards.
+    public static func encode(_ image: IndexedImage) -> [UInt8] {
+        let width = image.width, height = image.height
+        // `P2 = 1`: pixels not painted keep what was there. `"1;1` makes pixels square.
+        var output: [UInt8] = Array("\u{1B}P0;1;0q\"1;1;\(width);\(height)".utf8)
+        var used = [Bool](repeating: false, count: 256)
+        for index in image.indices { used[Int(index)] = true }
+        for colour in 0..<min(256, image.palette.count / 3) where used[colour] {
+            let percent = (0..<3).map { Int((Double(image.palette[colour * 3 + $0]) * 100 / 255).rounded()) }
+            output += Array("#\(colour);2;\(percent[0]);\(percent[1]);\(percent[2])".utf8)
+        }
+        var bits = [UInt8](repeating: 0, count: width)
+        for top in stride(from: 0, to: height, by: 6) {
+            let rows = top..<min(top + 6, height)
+            var coloursInBand = [Bool](repeating: false, count: 256)
+            for y in rows { for x in 0..<width { coloursInBand[Int(image.indices[y * width + x])] = true } }
+            var first = true
+            for colour in 0..<256 where coloursInBand[colour] {
+                for x in 0..<width { bits[x] = 0 }
+                for y in rows {
+                    let bit = UInt8(1) << UInt8(y - top)
+                    for x in 0..<width where Int(image.indices[y * width + x]) == colour { bits[x] |= bit }
+                }
+                if !first { output.append(UInt8(ascii: "$")) }
+                first = false
+                output += Array("#\(colour)".utf8)
+                appendRuns(bits, to: &output)
+            }
+            output.append(UInt8(ascii: "-"))
+        }
+        output += Array("\u{1B}\\".utf8)
+        return output
+    }
+
+    /// Sixel characters (63 + bits), a run of four or more written `!count` once.
+    static func appendRuns(_ bits: [UInt8], to output: inout [UInt8]) {
+        // Trailing empty sixels draw nothing.
+        var end = bits.count
+        while end > 0 && bits[end - 1] == 0 { end -= 1 }
+        var x = 0
+        while x < end {
+            var run = 1
+            while x + run < end && bits[x + run] == bits[x] { run += 1 }
+            let character = 63 + bits[x]
+            if run >= 4 {
+                output += Array("!\(run)".utf8)
+                output.append(character)
+            } else {
+                output += [UInt8](repeating: character, count: run)
+            }
+            x += run
+        }
+    }
+}

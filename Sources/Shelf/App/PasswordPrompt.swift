@@ -1,0 +1,70 @@
+import Foundation
+import NewsstandKit
+import Terminal
+
+/// A password the user typed for an encrypted PDF: in memory only, and never shown, logged
+/// or written — its description is a mask.
+struct DocumentPassword: Equatable, CustomStringConvertible, CustomDebugStringConvertible {
+    let text: String
+    var description: String { "••••" }
+    var debugDescription: String { description }
+}
+
+/// Opening an encrypted PDF issue asks for its password on the status line: typed masked,
+/// Enter tries it (a wrong one asks again, saying so), Escape gives up.
+struct PasswordPrompt: Equatable, CustomStringConvertible, CustomDebugStringConvertible {
+    let issue: Issue
+    /// The last password tried was wrong.
+    var wasWrong: Bool
+    private(set) var typed = ""
+
+    init(issue: Issue, wasWrong: Bool) {
+        self.issue = issue
+        self.wasWrong = wasWrong
+    }
+
+    /// The status line: what is asked, and a dot per character typed.
+    var line: String {
+        (wasWrong ? "Wrong password. Password for “\(issue.title)”: " : "Password for “\(issue.title)”: ")
+            + String(repeating: "•", count: typed.count) + "▏"
+    }
+
+    /// What is typed never shows, not even in a dump of the state.
+    var description: String { "PasswordPrompt(\(issue.name), wasWrong: \(wasWrong), typed: \(typed.count) characters)" }
+    var debugDescription: String { description }
+
+    static let hints = "type the password  Enter open  Esc give up"
+
+    enum Outcome: Equatable { case stay, tryPassword(DocumentPassword), giveUp }
+
+    mutating func update(_ key: Key) -> Outcome {
+        switch key {
+        case .enter: return .tryPassword(DocumentPassword(text: typed))
+        case .escape: return .giveUp
+        case .backspace, .delete: if !typed.isEmpty { typed.removeLast() }
+        case .control("u"): typed = ""
+        case .character(let character): if typed.count < 1024 { typed.append(character) }
+        default: break
+        }
+        return .stay
+    }
+}
+
+extension ShelfApp {
+    /// Keys while the password prompt is up: none reach the screen behind it.
+    static func editPassword(_ state: inout State, _ key: Key) -> [Effect] {
+        guard var prompt = state.passwordPrompt else { return [] }
+        switch prompt.update(key) {
+        case .stay:
+            state.passwordPrompt = prompt
+        case .giveUp:
+            state.passwordPrompt = nil
+            state.setStatus("“\(prompt.issue.title)” stays closed: it needs its password.")
+        case .tryPassword(let password):
+            state.passwordPrompt = nil
+            state.setStatus("Opening “\(prompt.issue.title)”…")
+            return [.openReader(prompt.issue, password: password)]
+        }
+        return []
+    }
+}

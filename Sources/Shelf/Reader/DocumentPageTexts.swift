@@ -1,0 +1,122 @@
+import Foundation
+import IssueArchive
+import TextLayout
+
+/// Every page's plain text of the documents a paged issue's reading order points into,
+/// read ahead by the document's reader from the moment the issue is opened (or kept from an
+/// earlier session) and taken from it the first time a search needs it: both views find which pages may hold a query through it before laying
+/// any page out.
+final class DocumentPageTexts {
+    /// Each reading-order entry's page, or nil for one that is not a document page.
+    let pages: [PagePath?]
+    let root: URL
+    let texts: DocumentTexts
+    /// Each document's pages' texts as read and squeezed (see `squeezed`), by its path in
+    /// the issue; nil inside when unreadable. Squeezed once, so a search over hundreds of
+    /// pages only looks for the query in each.
+    private var read: [String: (texts: [String], squeezed: [String])?] = [:]
+    /// Pages' texts as words (for counting matches), by reading-order index, made when a
+    /// page may hold a query.
+    private var words: [Int: String] = [:]
+
+    init(readingOrder: [Resource], root: URL, texts: DocumentTexts) {
+        pages = readingOrder.map { PagePath($0.path) }
+        self.root = root
+        self.texts = texts
+        // Read while the first pages are looked at, so a search finds the texts read.
+        for file in Set(pages.compactMap { $0?.file }).sorted() {
+            guard let document = PagePath(file: file, index: 0).document(in: root) else { continue }
+            texts.reader(for: document)?.readAhead(of: document)
+        }
+    }
+
+    /// Reads entry `index`'s words reflowed in the background, so that `v` on a page looked
+    /// at in the pages view finds them read (the document's reader keeps its last pages);
+    /// a page left before its turn came is skipped.
+    func prepareText(at index: Int) {
+        guard pages.indices.contains(index), let page = pages[index], let file = page.document(in: root),
+              let reader = texts.reader(for: file) else { return }
+        let ahead = textAhead
+        ahead.want(index)
+        Self.textAheadQueue.async {
+            guard ahead.isWanted(index) else { return }
+            _ = try? reader.page(page.index, of: file)
+        }
+    }
+
+    /// One page at a time, behind the worker's interactive requests in importance.
+    private static let textAheadQueue = DispatchQueue(label: "newsstand.reader.text-ahead", qos: .utility)
+    private let textAhead = TextAhead()
+
+    /// The page whose words are wanted next, shared with the read-ahead queue.
+    final class TextAhead: @unchecked Sendable {
+        // `lock` guards `wanted`: set on the main thread, read on the read-ahead queue.
+        private let lock = NSLock()
+        private var wanted: Int?
+        func want(_ index: Int) { lock.withLock { wanted = index } }
+        func isWanted(_ index: Int) -> Bool { lock.withLock { wanted == index } }
+    }
+
+    /// Whether reading-order entry `index` may hold `query`; never false when its reflowed
+    /// text would (spaces and line-end hyphens are ignored, as reflowing joins and splits
+    /// lines). True when the text cannot be read: then the page is searched the slow way.
+    func mayHold(_ query: String, at index: Int) -> Bool {
+        guard let page = page(at: index) else { return true }
+        return page.squeezed.contains(Self.squeezed(query))
+    }
+
+    /// How often entry `index` holds `query` (case-insensitive, spaces as one); nil when it
+    /// is no document page or its text cannot be read.
+    func count(of query: String, at index: Int) -> Int? {
+        guard let page = page(at: index) else { return nil }
+        let needle = Self.words(query)
+        guard !needle.isEmpty, page.squeezed.contains(Self.squeezed(query)) else { return 0 }
+        if words[index] == nil { words[index] = Self.words(page.text) }
+        return (words[index] ?? "").components(separatedBy: needle).count - 1
+    }
+
+    /// Entry `index`'s text, read with the rest of its document the first time.
+    private func page(at index: Int) -> (text: String, squeezed: String)? {
+        guard pages.indices.contains(index), let page = pages[index] else { return nil }
+        if read[page.file] == nil {
+            let file = page.document(in: root)
+            let texts = file.flatMap { file in try? self.texts.reader(for: file)?.pageTexts(of: file) }
+            read[page.file] = .some(texts.map { ($0, $0.map(Self.squeezed)) })
+        }
+        guard let found = read[page.file] ?? nil, found.texts.indices.contains(page.index) else { return nil }
+        return (found.texts[page.index], found.squeezed[page.index])
+    }
+
+    /// Lower-cased, with whitespace and hyphens at line ends left out. One pass over the
+    /// scalars, ASCII lower-cased in place: Foundation's `CharacterSet` and
+    /// `replacingOccurrences` and `lowercased()` of the whole text took as long over a
+    /// 350-page magazine (half a second) as the worker took to read its text.
+    static func squeezed(_ text: String) -> String {
+        var squeezed = String.UnicodeScalarView()
+        var hyphen = false  // a "-" held back until the next scalar says whether it ends a line
+        for scalar in text.unicodeScalars {
+            if hyphen {
+                hyphen = false
+                if scalar == "\n" { continue }
+                squeezed.append("-")
+            }
+            if scalar == "-" {
+                hyphen = true
+            } else if scalar.isASCII {
+                if scalar == " " || (0x09...0x0D).contains(scalar.value) { continue }
+                squeezed.append(("A"..."Z").contains(scalar) ? Unicode.Scalar(scalar.value + 32) ?? scalar : scalar)
+            } else if !scalar.properties.isWhitespace && scalar != "\u{200B}" {
+                // Whitespace as Foundation's `whitespacesAndNewlines` has it (Unicode's, and
+                // the zero-width space).
+                squeezed.append(contentsOf: scalar.properties.lowercaseMapping.unicodeScalars)
+            }
+        }
+        if hyphen { squeezed.append("-") }
+        return String(squeezed)
+    }
+
+    /// Lower-cased, whitespace runs as one space.
+    static func words(_ text: String) -> String {
+        text.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+}

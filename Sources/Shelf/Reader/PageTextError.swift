@@ -1,0 +1,16 @@
+import IssueArchive
+
+/// Why a document page's words cannot be shown as text.
+enum PageTextError: Error, CustomStringConvertible {
+    /// This program has no text reader for the document's kind (a build without PDF support).
+    case noReader(PagePath)
+    /// The reader failed: the worker crashed or timed out on the page, or the PDF is broken there.
+    case unreadable(PagePath, String)
+
+    var description: String {
+        switch self {
+        case .noReader(let page): return "page \(page.index + 1) of \(page.file) cannot be read as text here"
+        case .unreadable(let page, let reason): return "page \(page.index + 1) of \(page.file) cannot be read as text: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,46 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// tmux's passthrough: bytes meant for the terminal tmux runs in (a picture, a query), which
+/// tmux hands on untouched when `allow-passthrough` is on and drops when it is off.
+public enum TmuxPassthrough {
+    /// `ESC P tmux ; … ESC \` with every ESC inside doubled, as tmux wants it.
+    public static func wrap(_ bytes: [UInt8]) -> [UInt8] {
+        var wrapped: [UInt8] = Array("\u{1B}Ptmux;".utf8)
+        wrapped.reserveCapacity(bytes.count + bytes.count / 8 + 10)
+        for byte in bytes {
+            if byte == 0x1B { wrapped.append(0x1B) }
+            wrapped.append(byte)
+        }
+        wrapped += [0x1B, UInt8(ascii: "\\")]
+        return wrapped
+    }
+
+    /// What the user must do to let pictures through, said once when passthrough is off.
+    public static let advice = "pictures in tmux need its passthrough: add `set -g allow-passthrough on` to ~/.tmux.conf "
+        + "(or run `tmux set -g allow-passthrough on`); drawing with half blocks meanwhile"
+
+    /// Whether tmux's `allow-passthrough` option (`on` or `all`) lets passthrough through, as
+    /// `tmux show -gv allow-passthrough` prints it; only read, never changed.
+    public static func isAllowed(showOutput: String) -> Bool {
+        let value = showOutput.split(whereSeparator: \.isWhitespace).first.map(String.init) ?? ""
+        return value == "on" || value == "all"
+    }
+
+    /// Asks the tmux this process runs in; false when tmux cannot be asked.
+    public static func isAllowed() -> Bool {
+        guard let pipe = popen("tmux show -gv allow-passthrough 2>/dev/null", "r") else { return false }
+        var output: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 256)
+        while true {
+            let count = fread(&buffer, 1, buffer.count, pipe)
+            if count <= 0 { break }
+            output += buffer[0..<count]
+        }
+        pclose(pipe)
+        return isAllowed(showOutput: String(decoding: output, as: UTF8.self))
+    }
+}

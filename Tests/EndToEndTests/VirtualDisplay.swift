@@ -1,0 +1,83 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A private X server (`Xvfb :N` on a display nobody uses) and the programs started on it,
+/// for tests that look at a real terminal's pixels. `close` (also run when it is freed)
+/// stops every program, then the server.
+final class VirtualDisplay {
+    let number: Int
+    private let server: pid_t
+    private var programs: [pid_t] = []
+
+    /// The programs the tests need, from Debian's xvfb, kitty, xterm and imagemagick.
+    static let tools = ["Xvfb", "kitty", "xterm", "import"]
+
+    init() throws {
+        guard let free = (90..<190).first(where: { !FileManager.default.fileExists(atPath: "/tmp/.X\($0)-lock")
+                                                   && !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\($0)") }) else {
+            throw TmuxError(message: "no free X display between :90 and :189")
+        }
+        number = free
+        server = try Self.spawn(["Xvfb", ":\(free)", "-screen", "0", "1280x900x24", "-nolisten", "tcp"], environment: Self.environment())
+        guard Tmux.poll(timeout: 10, { FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(free)") }) else {
+            close()
+            throw TmuxError(message: "Xvfb :\(free) did not start within 10 s")
+        }
+    }
+
+    deinit { close() }
+
+    /// This process's environment with `DISPLAY` set to this display, without tmux's
+    /// variables (a test run inside tmux must not make the terminals think they are in it).
+    func environment(_ extra: [String: String] = [:]) -> [String: String] {
+        Self.environment(extra.merging(["DISPLAY": ":\(number)"]) { first, _ in first })
+    }
+
+    private static func environment(_ extra: [String: String] = [:]) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMUX"] = nil
+        environment["TMUX_PANE"] = nil
+        return environment.merging(extra) { _, new in new }
+    }
+
+    /// Starts a program on this display; it is stopped by `stop` or `close`.
+    @discardableResult
+    func start(_ arguments: [String], environment extra: [String: String] = [:]) throws -> pid_t {
+        let pid = try Self.spawn(arguments, environment: environment(extra))
+        programs.append(pid)
+        return pid
+    }
+
+    func stop(_ pid: pid_t) {
+        Self.terminate(pid)
+        programs.removeAll { $0 == pid }
+    }
+
+    /// The whole screen as a PNG file (ImageMagick's `import`).
+    func screenshot(to file: URL) throws {
+        let (output, status) = try Tmux.runWithStatus(["env", "DISPLAY=:\(number)", "import", "-window", "root", file.path])
+        guard status == 0 else { throw TmuxError(message: "import failed: \(output)") }
+    }
+
+    func close() {
+        programs.forEach(Self.terminate)
+        programs = []
+        Self.terminate(server)
+    }
+
+    /// SIGTERM, then SIGKILL if it is still there after 2 s; always reaped.
+    private static func terminate(_ pid: pid_t) {
+        guard pid > 0, kill(pid, 0) == 0 else { return }
+        kill(pid, SIGTERM)
+        var status: Int32 = 0
+        if Tmux.poll(timeout: 2, { waitpid(pid, &status, WNOHANG) != 0 }) { return }
+        kill(pid, SIGKILL)
+        waitpid(pid, &status, 0)
+    }
+
+    private static func spawn(_ arguments: [String], environment: [String: String]) throws -> pid_t {
+        try Tmux.spawn(arguments, output: "/dev/null", environment: environment)
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// PNG files written by the tests themselves: one colour, stored (uncompressed) deflate.
+enum TestPNG {
+    static func make(width: Int, height: Int, rgb: (UInt8, UInt8, UInt8)) -> Data {
+        var raw: [UInt8] = []
+        for _ in 0..<height {
+            raw.append(0)
+            for _ in 0..<width { raw += [rgb.0, rgb.1, rgb.2] }
+        }
+        // zlib: a header, stored blocks of at most 65,535 bytes, Adler-32.
+        var zlib: [UInt8] = [0x78, 0x01]
+        var offset = 0
+        repeat {
+            let count = min(65_535, raw.count - offset)
+            let last: UInt8 = offset + count == raw.count ? 1 : 0
+            zlib += [last, UInt8(count & 0xFF), UInt8(count >> 8), UInt8(~count & 0xFF), UInt8((~count >> 8) & 0xFF)]
+            zlib += raw[offset..<offset + count]
+            offset += count
+        } while offset < raw.count
+        var a: UInt32 = 1, b: UInt32 = 0
+        for byte in raw { a = (a + UInt32(byte)) % 65_521; b = (b + a) % 65_521 }
+        zlib += bigEndian(b << 16 | a)
+        var header: [UInt8] = bigEndian(UInt32(width)) + bigEndian(UInt32(height))
+        header += [8, 2, 0, 0, 0]
+        var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        png += chunk("IHDR", header) + chunk("IDAT", zlib) + chunk("IEND", [])
+        return Data(png)
+    }
+
+    private static func chunk(_ kind: String, _ data: [UInt8]) -> [UInt8] {
+        let body = Array(kind.utf8) + data
+        return bigEndian(UInt32(data.count)) + body + bigEndian(crc32(body))
+    }
+
+    private static func bigEndian(_ value: UInt32) -> [UInt8] {
+        [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
+    }
+
+    private static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
+    }
+}

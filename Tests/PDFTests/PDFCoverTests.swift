@@ -1,0 +1,93 @@
+import Foundation
+import Imaging
+import Pictures
+import IssueArchive
+import Testing
+@testable import NewsstandKit
+@testable import PDF
+@testable import Shelf
+
+/// A PDF issue whose feed gives no cover stands on the shelf and in the store with its
+/// first page as its cover: drawn through the contained worker, once, then kept.
+@Suite struct PDFCoverTests {
+    /// Draws pages through the real worker and remembers which it was asked for.
+    final class RecordingRenderer: DocumentRenderer, @unchecked Sendable {
+        let inner: PDFPageRenderer
+        // `lock` guards `asked`: the cover cache's worker threads render.
+        private let lock = NSLock()
+        private var asked: [DocumentPage] = []
+        init(_ inner: PDFPageRenderer) { self.inner = inner }
+        var pages: [DocumentPage] { lock.withLock { asked } }
+        func render(_ page: DocumentPage, fitting size: (width: Int, height: Int)?) throws -> RGBAImage {
+            lock.withLock { asked.append(page) }
+            return try inner.render(page, fitting: size)
+        }
+    }
+
+    /// Asks until the painter has the picture (it renders on worker threads).
+    func waitFor(_ picture: () -> CellPicture?) -> CellPicture? {
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            if let done = picture() { return done }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return nil
+    }
+
+    @Test func page1IsTheCoverOfAPDFIssueWithoutAFeedCover() throws {
+        let root = try SamplePDF.folder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let pdf = root.appendingPathComponent("magazine-1.pdf")
+        SamplePDF.write(to: pdf, pages: 3)
+        let library = try Library(paths: Paths(environment: ["NEWSSTAND_HOME": root.appendingPathComponent("home").path]))
+        let publication = try library.save(Publication(feedURL: "file:///feeds/tutorial.plist", title: "The Test Monthly"))
+        var issue = try library.addIssue(name: "magazine-1", date: Date(timeIntervalSince1970: 1_780_000_000),
+                                         publicationID: publication.id, title: "Magazine 1")
+        issue.contentURL = pdf.absoluteString
+        issue.contentType = "application/pdf"
+        issue = try library.save(issue)
+        try library.enqueue(issue)
+        let worker = PDFWorker(executable: builtWorker)
+        var options = Agent.Options()
+        options.formats = IssueFormats()
+        options.formats.register(PDFIssueFormat(worker: worker))
+        #expect(try Agent(library: library, options: options).run() == .finished)
+
+        let installed = try #require(try library.issue(named: "magazine-1"))
+        #expect(installed.status == .available && installed.unread)
+        #expect(installed.contentCover == "issue.pdf#page=1")
+        let document = library.contentDirectory(for: installed).appendingPathComponent("issue.pdf").standardizedFileURL
+        let cover = try #require(library.cover(of: installed))
+        #expect(cover == CoverPicture(file: document, page: 0))
+        #expect(try library.shelfSummaries().first?.cover == cover)
+
+        // The store's tile: page 1 drawn through the worker, with the NEW sash.
+        let renderer = RecordingRenderer(PDFPageRenderer(worker: worker))
+        let documents = DocumentRenderers()
+        documents.register(renderer, for: .pdf)
+        let cacheFolder = root.appendingPathComponent("rendered")
+        let painter = CoverPainter(cache: CoverCache(directory: cacheFolder, documents: documents), colorMode: .truecolor, symbols: .half)
+        let covers = PaintedCovers(painter: painter, library: library)
+        let tile = try #require(waitFor { covers.tileCover(installed, columns: 12, rows: 7) })
+        #expect(renderer.pages == [DocumentPage(document: document, kind: .pdf, index: 0)])
+        let plain = try #require(waitFor {
+            painter.cover(.page(0, of: document, kind: .pdf), size: CellSize(columns: 12, rows: 7), binding: nil, edge: .left, sash: false)
+        })
+        #expect(tile != plain)  // the sash
+        #expect(tile == CoverAdornments.newSash(plain, mode: .truecolor))
+
+        // Rendered once: the same cover again, even in a new process's cache, is not drawn again.
+        _ = covers.tileCover(installed, columns: 12, rows: 7)
+        let later = PaintedCovers(painter: CoverPainter(cache: CoverCache(directory: cacheFolder, documents: documents),
+                                                       colorMode: .truecolor, symbols: .half), library: library)
+        #expect(waitFor { later.tileCover(installed, columns: 12, rows: 7) } == tile)
+        #expect(renderer.pages.count == 1)
+
+        // The feed's own cover, once it has one, wins over page 1.
+        var covered = installed
+        let feedCover = root.appendingPathComponent("cover.png")
+        try Data([0x89, 0x50, 0x4E, 0x47]).write(to: feedCover)
+        covered.coverURL = feedCover.absoluteString
+        #expect(library.cover(of: covered) == CoverPicture(file: feedCover))
+    }
+}

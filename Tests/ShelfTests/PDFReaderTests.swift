@@ -1,0 +1,316 @@
+import Foundation
+import Imaging
+import IssueArchive
+import Pictures
+import Terminal
+import Testing
+import TextLayout
+@testable import NewsstandKit
+@testable import Shelf
+
+/// A PDF issue in the reader, through the in-memory terminal: two views and `v` between
+/// them, kept per issue; page labels; search over the whole document; the outline as
+/// contents; the password an encrypted PDF asks for.
+@Suite(.serialized) struct PDFReaderTests {
+    init() { TestDocument.register() }
+
+    static func reading(_ document: TestDocument = .magazine(), name: String = "monthly-1") throws -> ShelfHarness {
+        try ShelfHarness.reading(["issue.pdf": document.data], name: name, width: 80, height: 24)
+    }
+
+    @Test func aPDFOpensOnItsPagesWithThePageLabelInTheTitleBar() throws {
+        let h = try Self.reading()
+        let reader = try #require(h.app.reader)
+        #expect(reader.view == .pages)
+        #expect(h.settle().row(0).contains("page i · 1 of 5"))
+        h.type("  ")
+        #expect(h.settle().row(0).contains("page 1 · 3 of 5"), "the PDF's label, then the place in the file")
+        #expect(h.settle().row(23).contains("v text view"))
+    }
+
+    @Test func switchingViewsAndBackKeepsThePage() throws {
+        let h = try Self.reading()
+        h.type("  ")
+        var screen = h.send(.key(.character("v")))
+        #expect(h.app.reader?.view == .text)
+        #expect(screen.row(0).contains("3 of 5"))
+        #expect(screen.text.contains("The tide tables for the month ahead."), "the page's words, reflowed")
+        screen = h.key(.right)
+        #expect(screen.text.contains("A zebra was seen near the lighthouse."))
+        screen = h.send(.key(.character("v")))
+        #expect(h.app.reader?.view == .pages)
+        #expect(screen.row(0).contains("page 2 · 4 of 5"), "back in the pages view on the page the text view was on")
+    }
+
+    @Test func backInTheTextViewOnTheSamePageTheSameWordsAreOnTop() throws {
+        var document = TestDocument.magazine()
+        document.pages[0].text = (0..<60).map { "Line \($0) of a long page." }.joined(separator: "\n")
+        let h = try Self.reading(document, name: "long-1")
+        h.type("v")
+        for _ in 0..<9 { _ = h.key(.down) }
+        let page = { (screen: Canvas) in (1..<22).map(screen.row) }
+        let before = page(h.settle())
+        #expect(before[2].contains("Line 5 of a long page."), "\(before)")
+        h.type("v")
+        #expect(h.settle().row(0).contains("1 of 5"))
+        h.type("v")
+        #expect(page(h.settle()) == before)
+    }
+
+    @Test func theViewIsKeptForTheIssueAfterReopening() throws {
+        let h = try Self.reading()
+        h.type("v")
+        _ = h.key(.character("q"))
+        let issue = try #require(try h.library.issue(named: "monthly-1"))
+        #expect(h.library.readerView(for: issue) == .text)
+
+        let again = try h.restart(reading: "monthly-1", width: 80, height: 24)
+        #expect(again.reader?.view == .text)
+        #expect(again.render().text.contains("The harbour at dawn."))
+    }
+
+    @Test func searchInTheTextViewFindsAWordOnALaterPage() throws {
+        let h = try Self.reading()
+        h.type("v/ZEBRA")
+        let screen = h.key(.enter)
+        #expect(screen.row(0).contains("4 of 5"))
+        #expect(screen.text.contains("“ZEBRA”: match 1 of 1 on page 4"))
+        #expect(h.key(.character("n")).text.contains("(from the start of the issue)"), "round the document to the one match")
+        #expect(h.app.reader?.pager.index == 3)
+    }
+
+    @Test func searchInThePagesViewTurnsToThePageWithTheWord() throws {
+        let h = try Self.reading()
+        h.type("/zebra")
+        let screen = h.key(.enter)
+        #expect(screen.row(0).contains("4 of 5"))
+        #expect(screen.text.contains("“zebra”: 1 on page 4"))
+        h.type("/walrus")
+        #expect(h.key(.enter).text.contains("No match for “walrus”"))
+    }
+
+    @Test func aPageWithoutTextSaysSoAndOffersThePages() throws {
+        let h = try Self.reading()
+        h.type(" v")
+        let screen = h.settle()
+        #expect(screen.row(0).contains("page ii · 2 of 5"))
+        #expect(screen.text.contains("Page 2 has no text layer: v shows the page."))
+    }
+
+    @Test func theOutlineIsTheContentsInBothViews() throws {
+        let h = try Self.reading()
+        var screen = h.key(.character("t"))
+        #expect(screen.text.contains("Cover story") && screen.text.contains("Wildlife"))
+        #expect(!screen.text.contains("Page 3"), "the outline is the contents; pages it does not name are not listed")
+        _ = h.key(.down)
+        screen = h.key(.enter)
+        #expect(screen.row(0).contains("4 of 5"))
+        h.type("vt")
+        _ = h.key(.up)
+        screen = h.key(.enter)
+        #expect(screen.row(0).contains("1 of 5") && screen.text.contains("The harbour at dawn."))
+    }
+
+    @Test func aPDFWithoutAnOutlineListsItsPagesByTheirLabels() throws {
+        var document = TestDocument.magazine()
+        document.outline = []
+        let h = try Self.reading(document, name: "no-outline-1")
+        let screen = h.key(.character("t"))
+        for title in ["Page i", "Page ii", "Page 1", "Page 3"] { #expect(screen.text.contains(title), "\(title)\n\(screen.text)") }
+        _ = h.key(.end)
+        #expect(h.key(.enter).row(0).contains("page 3 · 5 of 5"))
+    }
+
+    @Test func thePlaceInTheTextViewIsSavedWithItsPage() throws {
+        let h = try Self.reading()
+        h.type("v  ")
+        _ = h.key(.character("q"))
+        let saved = try #require(h.library.issue(named: "monthly-1")?.locator)
+        #expect(saved.page == 2 && saved.resource == "issue.pdf#page=3")
+        let again = try h.restart(reading: "monthly-1", width: 80, height: 24)
+        #expect(again.render().row(0).contains("3 of 5"))
+    }
+
+    // MARK: Passwords
+
+    @Test func anEncryptedPDFAsksForItsPasswordAndSaysWhenItIsWrong() throws {
+        let h = try Self.reading(.magazine(password: "s3same"), name: "locked-1")
+        #expect(h.app.reader == nil)
+        var screen = h.settle()
+        #expect(screen.row(22).contains("Password for “Fixture”: ▏"))
+        #expect(screen.row(23).contains("Esc give up"))
+        h.type("guess")
+        screen = h.settle()
+        #expect(screen.row(22).contains("•••••▏") && !screen.text.contains("guess"), "typed masked")
+        screen = h.key(.enter)
+        #expect(h.app.reader == nil)
+        #expect(screen.row(22).contains("Wrong password. Password for “Fixture”:"))
+        h.type("s3same")
+        screen = h.key(.enter)
+        #expect(h.app.reader != nil)
+        #expect(screen.row(0).contains("1 of 5"))
+        #expect(!screen.text.contains("s3same"))
+    }
+
+    @Test func escapeGivesUpOnThePassword() throws {
+        let h = try Self.reading(.magazine(password: "s3same"), name: "locked-2")
+        h.type("abc")
+        let screen = h.key(.escape)
+        #expect(h.app.reader == nil && h.app.state.passwordPrompt == nil)
+        #expect(screen.row(22).contains("stays closed: it needs its password"))
+    }
+
+    // MARK: Pictures
+
+    /// A reader on the test magazine drawing through a painter that records what it is asked.
+    static func screen(painter: RecordingPainter, view: ReaderView, insert: Bool = false) throws -> (ReaderScreen, URL) {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("pdf-reader-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try TestDocument.magazine().data.write(to: root.appendingPathComponent("issue.pdf"))
+        if insert { try Data("picture".utf8).write(to: root.appendingPathComponent("insert.png")) }
+        let covers = HalfBlockPainter(cache: CoverCache(directory: nil, workers: 1), colorMode: .truecolor, symbols: .half) {}
+        let shelfPainter = CoverPainter(pictures: painter, covers: covers, readyFlag: AtomicFlag())
+        let issue = NewsstandKit.Issue(publicationId: 1, name: "monthly", date: Date(), title: "Monthly")
+        return (try ReaderScreen(issue: issue, root: root, painter: shelfPainter, theme: .classic, view: view), root)
+    }
+
+    @Test func aFigureInTheTextViewIsDrawnFromItsRegionOfThePage() throws {
+        let painter = RecordingPainter(answer: .ready(CellSize(columns: 30, rows: 6)))
+        let (reader, root) = try Self.screen(painter: painter, view: .text)
+        defer { try? FileManager.default.removeItem(at: root) }
+        _ = reader.update(.key(.right))
+        _ = reader.update(.key(.right))
+        var canvas = Canvas(width: 80, height: 24)
+        reader.view(into: &canvas)
+        let document = root.appendingPathComponent("issue.pdf").standardizedFileURL.resolvingSymlinksInPath()
+        let figure = painter.painted.map(\.source).first { if case .page = $0 { return true } else { return false } }
+        #expect(figure == .page(2, of: document, kind: .pdf, region: PageRegion(x0: 0.1, y0: 0.5, x1: 0.6, y1: 0.8)))
+    }
+
+    @Test func aPictureBesideThePDFIsAPageDrawnFromItsFile() throws {
+        let painter = RecordingPainter(answer: .ready(CellSize(columns: 30, rows: 20)))
+        let (reader, root) = try Self.screen(painter: painter, view: .pages, insert: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        _ = reader.update(.key(.character("G")))
+        #expect(reader.pager.place == "page 6 of 6")
+        var canvas = Canvas(width: 80, height: 24)
+        reader.view(into: &canvas)
+        let picture = root.appendingPathComponent("insert.png").standardizedFileURL.resolvingSymlinksInPath()
+        #expect(painter.painted.last?.source == .file(picture))
+        _ = reader.update(.key(.character("v")))
+        let before = painter.painted.count
+        reader.view(into: &canvas)
+        #expect(painter.painted.dropFirst(before).contains { $0.source == .file(picture) }, "in the text view too")
+    }
+
+    @Test func fitWidthFillsTheWidthAndMovesDownThePage() throws {
+        let painter = RecordingPainter(answer: .ready(CellSize(columns: 78, rows: 60)))
+        let (reader, root) = try Self.screen(painter: painter, view: .pages)
+        defer { try? FileManager.default.removeItem(at: root) }
+        _ = reader.update(.key(.character("w")))
+        #expect(reader.statusLine.text?.contains("Fit width") == true)
+        _ = reader.update(.key(.character(" ")))
+        #expect(reader.pager.index == 0, "Space moves down a tall page before turning it")
+        var canvas = Canvas(width: 80, height: 24)
+        reader.view(into: &canvas)
+        let call = try #require(painter.painted.last)
+        #expect(call.layout.row > 0 && (call.layout.size?.rows ?? 0) > 20 * 2)
+        _ = reader.update(.key(.character(" ")))
+        _ = reader.update(.key(.character(" ")))
+        #expect(reader.pager.index == 0, "60 rows in a window of 20: four screens")
+        _ = reader.update(.key(.character(" ")))
+        #expect(reader.pager.index == 1, "past the page's bottom, Space turns it")
+        #expect(reader.pager.place == "page ii · 2 of 5")
+    }
+}
+
+/// `read --plain` of a PDF issue: each page's words reflowed under the page's name, and a
+/// page without a text layer says so.
+@Suite(.serialized) struct PDFPlainTextTests {
+    init() { TestDocument.register() }
+
+    @Test func aPDFsPagesArePrintedOneAfterAnotherAndAPageWithoutTextSaysSo() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("pdf-plain-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        try TestDocument.magazine().data.write(to: root.appendingPathComponent("issue.pdf"))
+
+        let text = try PlainText.render(directory: root, width: 60)
+
+        let pages = text.components(separatedBy: "[page ").dropFirst().map { "[page " + $0 }
+        #expect(pages.count == 5)
+        #expect(pages[0].hasPrefix("[page i · 1 of 5]\n\nCover story\n"), "\(pages[0])")
+        #expect(pages[1].hasPrefix("[page ii · 2 of 5]\n[this page has no text]\n"), "\(pages[1])")
+        #expect(pages[2].contains("The tide tables for the month ahead.") && pages[2].contains("[image: Figure]"))
+        #expect(pages[3].contains("A zebra was seen near the lighthouse."))
+    }
+}
+
+@Suite(.serialized) struct PDFReaderGoldenTests {
+    init() { TestDocument.register() }
+
+    /// The text view of a PDF page, the whole app's screen: the page's label and place in
+    /// the title bar, its words reflowed, the text view's keys in the hint bar.
+    @Test func aPagesWordsInTheTextViewAt80By24() throws {
+        let h = try PDFReaderTests.reading()
+        h.type("v")
+        _ = h.key(.right); _ = h.key(.right); _ = h.key(.right)
+        ReaderGoldenTests().expectScreen(h.settle(), [
+            " The Test Monthly                                               page 2 · 4 of 5",
+            "",
+            "  Wildlife",
+            "",
+            "  A zebra was seen near the lighthouse.",
+        ] + Array(repeating: "", count: 17) + [
+            "                                                                       read 80%",
+            " v pages view  / search  t contents  Space page  ←→ page  ? help  q back",
+        ])
+    }
+
+    /// An encrypted PDF's prompt over the store: what is typed shows as dots.
+    @Test func thePasswordPromptAt80By24() throws {
+        let h = try PDFReaderTests.reading(.magazine(password: "x"), name: "locked-g")
+        h.type("abc")
+        let screen = h.settle()
+        #expect(screen.row(22) == " Password for “Fixture”: •••▏")
+        #expect(screen.row(23) == " type the password  Enter open  Esc give up")
+    }
+}
+
+/// Words read ahead: a PDF page looked at in the pages view has its words reflowed in the
+/// background, so switching it to the text view finds them read.
+@Suite struct PDFTextAheadTests {
+    /// The test reader's pages, with every page asked for recorded.
+    final class RecordingTexts: DocumentTextReader, @unchecked Sendable {
+        private let lock = NSLock()
+        private var asked: [Int] = []
+        var pagesAsked: [Int] { lock.withLock { asked } }
+        func page(_ index: Int, of document: URL) throws -> TextDocument {
+            lock.withLock { asked.append(index) }
+            return try TestDocumentTexts().page(index, of: document)
+        }
+        func pageTexts(of document: URL) throws -> [String] { try TestDocumentTexts().pageTexts(of: document) }
+    }
+
+    @Test func thePageShownInThePagesViewHasItsWordsReadAhead() throws {
+        TestDocument.register()
+        let recording = RecordingTexts()
+        let texts = DocumentTexts()
+        texts.register(recording, forExtension: "pdf")
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("pdf-ahead-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        try TestDocument.magazine().data.write(to: root.appendingPathComponent("issue.pdf"))
+        let covers = HalfBlockPainter(cache: CoverCache(directory: nil, workers: 1), colorMode: .truecolor, symbols: .half) {}
+        let painter = CoverPainter(pictures: covers, covers: covers, readyFlag: AtomicFlag())
+        let issue = NewsstandKit.Issue(publicationId: 1, name: "monthly", date: Date(), title: "Monthly")
+        let screen = try ReaderScreen(issue: issue, root: root, painter: painter, theme: .classic, view: .pages, texts: texts)
+        _ = screen.update(.key(.character(" ")))
+        _ = screen.update(.key(.character(" ")))
+        // Page 3 (index 2) is on screen: its words are read without the text view being asked for.
+        let deadline = Date().addingTimeInterval(5)
+        while !recording.pagesAsked.contains(2), Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(recording.pagesAsked.contains(2))
+        #expect(screen.locator.page == 2)
+    }
+}
