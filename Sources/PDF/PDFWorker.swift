@@ -129,7 +129,7 @@ public final class PDFWorker: @unchecked Sendable {
     private static let unexpected = PDFError(.workerUnavailable, "the PDF worker gave an answer that does not fit the question")
 
     /// Sends one request and waits for its answer; a failure of the worker itself becomes
-    /// "`failing`: the PDF library crashed / took too long".
+    /// "`failing`: the PDF library crashed / took too long (…why)".
     private func ask(_ request: WorkerRequest, failing context: String) throws -> (WorkerReply, [UInt8]) {
         try lock.withLock {
             let worker = try child ?? start()
@@ -142,7 +142,7 @@ public final class PDFWorker: @unchecked Sendable {
                 return (reply, payload)
             } catch WorkerEnded.timedOut {
                 stop(killing: true)
-                throw PDFError(.tookTooLong, "\(context): the PDF library took too long")
+                throw PDFError(.tookTooLong, "\(context): the PDF library took too long (no answer within \(Self.seconds(limits.wallSeconds)))")
             } catch WorkerEnded.closed {
                 throw PDFError(ended: stop(killing: false), context: context)
             } catch let error as PDFError {
@@ -157,6 +157,11 @@ public final class PDFWorker: @unchecked Sendable {
     }
 
     private enum WorkerEnded: Error { case closed, timedOut }
+
+    /// "20 s", "2.5 s".
+    private static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+    }
 
     private func read(_ count: Int, from socket: Int32, before deadline: Date) throws -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
@@ -231,7 +236,7 @@ extension PDFError {
         }
         let signal = status & 0x7f
         if signal == SIGXCPU {
-            self.init(.tookTooLong, "\(context): the PDF library took too long")
+            self.init(.tookTooLong, "\(context): the PDF library took too long (it used up its CPU time)")
         } else {
             self.init(.crashed, "\(context): the PDF library crashed")
         }

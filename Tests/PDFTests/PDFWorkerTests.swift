@@ -65,20 +65,20 @@ import Testing
     @Test func aHangEndsAtTheWallClockLimit() throws {
         try withSample { file in
             let worker = PDFWorker(executable: builtWorker, limits: PDFWorker.Limits(cpuSeconds: 60, wallSeconds: 2), testFaults: true)
-            let started = Date()
-            #expect(throws: PDFError(.tookTooLong, "the test request failed: the PDF library took too long")) { try worker.misbehave(.block) }
-            #expect(Date().timeIntervalSince(started) < 10)
+            #expect(throws: PDFError(.tookTooLong, "the test request failed: the PDF library took too long (no answer within 2 s)")) {
+                try worker.misbehave(.block)
+            }
             let pages = try worker.info(of: file).pageCount
             #expect(pages == 3)
         }
     }
 
     @Test func aHangEndsAtTheCPULimit() throws {
-        let worker = PDFWorker(executable: builtWorker, limits: PDFWorker.Limits(cpuSeconds: 1, wallSeconds: 30), testFaults: true)
-        let started = Date()
-        #expect(throws: PDFError(.tookTooLong, "the test request failed: the PDF library took too long")) { try worker.misbehave(.spin) }
-        // SIGXCPU, not the 30 s clock, ended it.
-        #expect(Date().timeIntervalSince(started) < 10)
+        let worker = PDFWorker(executable: builtWorker, limits: PDFWorker.Limits(cpuSeconds: 1, wallSeconds: 300), testFaults: true)
+        // SIGXCPU, not the 300 s clock, ends it: the message says which.
+        #expect(throws: PDFError(.tookTooLong, "the test request failed: the PDF library took too long (it used up its CPU time)")) {
+            try worker.misbehave(.spin)
+        }
     }
 
     @Test func runawayMemoryEndsAtTheAddressSpaceLimit() throws {
@@ -124,11 +124,10 @@ import Testing
             try Data("#!/bin/sh\nprintf '\\005\\000\\000\\000notjs'\nexec sleep 60\n".utf8).write(to: liar)
             chmod(liar.path, 0o755)
             let worker = PDFWorker(executable: liar)
-            let started = Date()
+            // Waiting for it would end at the wall clock ("took too long"), not with this.
             #expect(throws: PDFError(.workerUnavailable, "sample.pdf could not be opened: the PDF worker sent a malformed answer")) {
                 try worker.info(of: file)
             }
-            #expect(Date().timeIntervalSince(started) < 10)
             #expect(worker.processID == nil)
         }
     }
