@@ -141,7 +141,10 @@ extension ReflowLine {
         let glyphs = fragment.filter { !$0.isSpace }.enumerated()
             .sorted { ($0.element.rect.x0 + $0.element.rect.x1, $0.offset) < ($1.element.rect.x0 + $1.element.rect.x1, $1.offset) }
             .map(\.element)
-        let spaces = fragment.filter { $0.isSpace }.map { ($0.rect.x0 + $0.rect.x1) / 2 }.sorted()
+        // Poppler's space between two right-to-left words spans from the far edge of the one
+        // to the far edge of the other (its rectangle reversed): its middle may fall inside a
+        // word. The gap between their glyphs says where they part instead.
+        let spaces = fragment.filter { $0.isSpace && $0.rect.x0 <= $0.rect.x1 }.map { ($0.rect.x0 + $0.rect.x1) / 2 }.sorted()
         var nextSpace = 0
         var result: [PDFCharacter] = []
         for glyph in glyphs {

@@ -203,9 +203,27 @@ struct DrawnPage {
         ])
     }
 
+    @Test func aPageWrittenRightToLeftKeepsItsFirstAndLastLines() throws {
+        // Read from its top left corner, poppler-glib gave the middle two lines of this page only.
+        var page = DrawnPage()
+        page.rightToLeft("שלום עולם וברוכים", right: 380, y: 100)
+        page.rightToLeft("הבאים לכאן היום", right: 380, y: 114)
+        page.rightToLeft("ומחר נשוב שוב", right: 380, y: 128)
+        page.rightToLeft("ונקרא עוד", right: 380, y: 142)
+        let blocks = try reflow([page])
+        #expect(blocks == [paragraph("שלום עולם וברוכים הבאים לכאן היום ומחר נשוב שוב ונקרא עוד")], "\(blocks)")
+        // Search reads the same text.
+        let folder = try SamplePDF.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("rtl.pdf")
+        DrawnPage.write([page], to: file)
+        let words = try PDFTextReader(worker: worker).pageTexts(of: file)[0]
+        #expect(words.contains("שלום") && words.contains("עוד"))
+    }
+
     @Test func aRightToLeftPageReadsItsColumnsFromTheRight() {
-        // Poppler-glib gives no text for a page whose main direction is right to left, so
-        // this page is built by hand: glyphs in visual order, 6 points apart.
+        // Poppler orders the lines of a right-to-left page with two columns itself, so this
+        // page is built by hand to show the reflow's own order: glyphs in visual order, 6 points apart.
         var layer = HandBuiltText()
         layer.line(visual: String("ימין ראשון".reversed()), x: 250, y: 100)
         layer.line(visual: String("ימין שני".reversed()), x: 262, y: 114)
