@@ -39,7 +39,7 @@ public final class PDFWorker: @unchecked Sendable {
     }
 
     private let executable: URL
-    private let arguments: [String]
+    private let options: WorkerOptions
     private let limits: Limits
     private let passwords: DocumentPasswords
     // `lock` guards `child`: one request at a time goes to the worker, from any thread.
@@ -55,7 +55,7 @@ public final class PDFWorker: @unchecked Sendable {
         options.cpuSecondsPerRequest = limits.cpuSeconds
         options.memoryBytes = limits.memoryBytes
         options.testFaults = testFaults
-        arguments = options.arguments
+        self.options = options
     }
 
     deinit { lock.withLock { _ = stop(killing: true) } }
@@ -111,11 +111,19 @@ public final class PDFWorker: @unchecked Sendable {
         return texts
     }
 
-    /// Starts the worker now if none runs, without waiting for it: a program that knows it
-    /// will draw a PDF lets poppler load on the other core while it does its own start-up.
-    /// A worker that cannot start says so at the first request.
-    public func prepare() {
-        lock.withLock { if child == nil { _ = try? start() } }
+    /// `render FILE.pdf` in half blocks: this process becomes `newsstand-pdf draw …`, which
+    /// draws page `page` (1 is the first) with `options` under this worker's limits and
+    /// ends, so the page waits for one process, not two in a row (BENCHMARKS.md, one PDF
+    /// page as a whole process). Returns only when the worker cannot be run; the caller then
+    /// draws through a worker, which says why.
+    public func drawInstead(page: Int, of document: String, options cells: RenderOptions) {
+        guard FileManager.default.isExecutableFile(atPath: executable.path) else { return }
+        let request = DrawRequest(document: document, page: page, options: cells, limits: options,
+                                  wallSeconds: Int(limits.wallSeconds.rounded(.up)))
+        let argv = ([executable.path] + request.arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        fflush(stdout)
+        execv(executable.path, argv)
     }
 
     /// The running worker's process, if one runs.
@@ -196,7 +204,7 @@ public final class PDFWorker: @unchecked Sendable {
         // The worker outlives requests: it must not hold this process's other files (the
         // library's database, the agent's lock, a file being written) open behind it.
         posix_spawn_file_actions_addclosefrom_np(&actions, 3)
-        let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
+        let argv = ([executable.path] + options.arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
         let status = posix_spawn(&pid, executable.path, &actions, nil, argv, environ)

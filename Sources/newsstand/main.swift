@@ -27,13 +27,6 @@ struct Inspect: ParsableCommand {
     )
 }
 
-// `render FILE.pdf`: the PDF worker loads poppler on the other core while this process
-// parses its arguments and asks the terminal what it shows (BENCHMARKS.md, one page as a
-// whole process).
-let arguments = CommandLine.arguments.dropFirst()
-if arguments.first == "render", arguments.contains(where: { $0.lowercased().hasSuffix(".pdf") }) {
-    PDFWorker.shared.prepare()
-}
 PDFSupport.register()
 EditionCoverSupport.register()
 CommandExit.main(Array(CommandLine.arguments.dropFirst()))
