@@ -1,9 +1,8 @@
 import Imaging
 
-/// `newsstand-pdf draw [limits] --page N --columns C --rows R --colors C --symbols S
-/// --cell-aspect A [--letterbox] --wall-seconds W [--misbehave FAULT] -- FILE`: one page
-/// drawn as half-block cells by the worker's executable alone, which `newsstand render
-/// FILE.pdf` execs in its own place (`PDFWorker.drawInstead`).
+/// One page of one PDF drawn as half-block cells by the worker's executable itself
+/// (`newsstand-pdf draw`, which `PDFWorker.draw` starts and hands this on its standard
+/// input): the page, the cells, and the limits it sets on itself.
 package struct DrawRequest: Equatable {
     package var document: String
     /// 1 is the first page, as `render --page` counts.
@@ -11,35 +10,31 @@ package struct DrawRequest: Equatable {
     package var options: RenderOptions
     /// The worker's limits (its CPU time for this one page, its address space).
     package var limits: WorkerOptions
-    /// How long the page may take before it is given up.
-    package var wallSeconds: Int
     /// A test fault, honoured only with `limits.testFaults`.
     package var misbehave: Misbehaviour?
 
-    package init(document: String, page: Int, options: RenderOptions, limits: WorkerOptions, wallSeconds: Int,
-                 misbehave: Misbehaviour? = nil) {
+    package init(document: String, page: Int, options: RenderOptions, limits: WorkerOptions, misbehave: Misbehaviour? = nil) {
         self.document = document
         self.page = page
         self.options = options
         self.limits = limits
-        self.wallSeconds = wallSeconds
         self.misbehave = misbehave
     }
 
+    /// The request as words: `[limits] --page N --columns C --rows R --colors C --symbols S
+    /// --cell-aspect A [--letterbox] [--misbehave FAULT] -- FILE`.
     package var arguments: [String] {
-        ["draw"] + limits.arguments + [
+        limits.arguments + [
             "--page", String(page), "--columns", String(options.columns), "--rows", String(options.rows),
-            "--colors", options.colorMode.rawValue, "--symbols", options.symbols.rawValue,
-            "--cell-aspect", String(options.cellAspect), "--wall-seconds", String(wallSeconds),
+            "--colors", options.colorMode.rawValue, "--symbols", options.symbols.rawValue, "--cell-aspect", String(options.cellAspect),
         ] + (options.letterbox ? ["--letterbox"] : []) + (misbehave.map { ["--misbehave", $0.rawValue] } ?? []) + ["--", document]
     }
 
-    /// What `arguments` wrote; nil for any other command line (the worker's own).
+    /// What `arguments` wrote; nil when a word is missing or malformed.
     package init?(arguments: [String]) {
-        guard arguments.first == "draw" else { return nil }
-        var rest = arguments.dropFirst()
+        var rest = arguments[...]
         var limitWords: [String] = []
-        var page: Int?, columns: Int?, rows: Int?, colors: ColorMode?, symbols: Symbols?, aspect: Double?, wall: Int?
+        var page: Int?, columns: Int?, rows: Int?, colors: ColorMode?, symbols: Symbols?, aspect: Double?
         var letterbox = false, misbehave: Misbehaviour?, document: String?
         while let word = rest.popFirst() {
             switch word {
@@ -49,16 +44,33 @@ package struct DrawRequest: Equatable {
             case "--colors": colors = rest.popFirst().flatMap(ColorMode.init(rawValue:))
             case "--symbols": symbols = rest.popFirst().flatMap(Symbols.init(rawValue:))
             case "--cell-aspect": aspect = rest.popFirst().flatMap { Double($0) }
-            case "--wall-seconds": wall = rest.popFirst().flatMap { Int($0) }
             case "--letterbox": letterbox = true
             case "--misbehave": misbehave = rest.popFirst().flatMap(Misbehaviour.init(rawValue:))
             case "--": document = rest.popFirst()
             default: limitWords.append(word)
             }
         }
-        guard let page, page >= 1, let columns, let rows, let colors, let symbols, let aspect, let wall, let document else { return nil }
+        guard let page, page >= 1, let columns, let rows, let colors, let symbols, let aspect, let document else { return nil }
         self.init(document: document, page: page,
                   options: RenderOptions(columns: columns, rows: rows, colorMode: colors, symbols: symbols, cellAspect: aspect, letterbox: letterbox),
-                  limits: WorkerOptions(arguments: limitWords), wallSeconds: wall, misbehave: misbehave)
+                  limits: WorkerOptions(arguments: limitWords), misbehave: misbehave)
     }
+
+    /// The words on the socket: a little-endian UInt32 length, then the words, each ended by a NUL.
+    package var frame: [UInt8] {
+        let words: [UInt8] = arguments.flatMap { Array($0.utf8) + [0] }
+        return withUnsafeBytes(of: UInt32(words.count).littleEndian) { Array($0) } + words
+    }
+
+    /// The request `frame` carries, read from `descriptor`; nil when it closes first or the
+    /// words are not a request.
+    package static func read(from descriptor: Int32) -> DrawRequest? {
+        guard let head = try? WorkerSocket.readExactly(4, from: descriptor) else { return nil }
+        let length = Int(head[0]) | Int(head[1]) << 8 | Int(head[2]) << 16 | Int(head[3]) << 24
+        guard length > 0, length <= maximumFrame, let words = try? WorkerSocket.readExactly(length, from: descriptor) else { return nil }
+        return DrawRequest(arguments: words.split(separator: 0, omittingEmptySubsequences: false).dropLast().map { String(decoding: $0, as: UTF8.self) })
+    }
+
+    /// A path and a few numbers: far below this.
+    static let maximumFrame = 1 << 20
 }

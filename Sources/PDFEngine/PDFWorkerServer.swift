@@ -14,13 +14,6 @@ public enum PDFWorkerServer {
         // Started by hand or by another parent, it may still have inherited files: none are its own.
         closefrom(3)
         limitItself(options)
-        // A parent's threads may block or ignore signals, and a spawned child inherits that:
-        // SIGXCPU must end this process when the CPU limit is reached.
-        signal(SIGXCPU, SIG_DFL)
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        sigaddset(&signals, SIGXCPU)
-        sigprocmask(SIG_UNBLOCK, &signals, nil)
         // Only frames may reach the parent: anything a library prints goes to /dev/null.
         let input = dup(STDIN_FILENO), output = dup(STDOUT_FILENO)
         let null = open("/dev/null", O_RDWR)
@@ -100,9 +93,16 @@ public enum PDFWorkerServer {
         }
     }
 
-    /// No core files, and the address space the parent chose.
+    /// No core files, the address space the parent chose, and SIGXCPU able to end it.
     static func limitItself(_ options: WorkerOptions) {
         setLimit(RLIMIT_CORE, 0)
+        // A parent's threads may block or ignore signals, and a spawned child inherits that:
+        // SIGXCPU must end this process when the CPU limit is reached.
+        signal(SIGXCPU, SIG_DFL)
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGXCPU)
+        sigprocmask(SIG_UNBLOCK, &signals, nil)
         setLimit(RLIMIT_AS, options.memoryBytes)
     }
 

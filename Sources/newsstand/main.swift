@@ -27,6 +27,13 @@ struct Inspect: ParsableCommand {
     )
 }
 
+// `render FILE.pdf`: the PDF worker's executable loads poppler on the other core while this
+// process parses its arguments and asks the terminal what it shows, then draws the page
+// (BENCHMARKS.md, one PDF page as a whole process).
+let arguments = CommandLine.arguments.dropFirst()
+if arguments.first == "render", arguments.filter({ $0.lowercased().hasSuffix(".pdf") }).count == 1 {
+    PDFWorker.shared.prepareDrawing()
+}
 PDFSupport.register()
 EditionCoverSupport.register()
 CommandExit.main(Array(CommandLine.arguments.dropFirst()))
