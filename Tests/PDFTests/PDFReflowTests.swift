@@ -221,6 +221,28 @@ struct DrawnPage {
         #expect(words.contains("שלום") && words.contains("עוד"))
     }
 
+    @Test func rightToLeftWordsPopplerPartedWithoutASpaceKeepTheirSpace() {
+        // As poppler-glib gives ArabicCIDTrueType.pdf's lines: each word between U+202B and
+        // U+202C, its letters in reading order and its rectangles from the left; the first two
+        // words back to back with no space, 1.5 points apart (less than a gap makes a space at
+        // this size); the space before the third spanning both words (reversed).
+        var layer = HandBuiltText()
+        func word(_ letters: String, left: Double) {
+            layer.characters.append(PDFCharacter(scalar: "\u{202B}", rect: PDFRect(x0: 0, y0: 0, x1: 0, y1: 0), fontSize: 10, fontName: "Hand"))
+            for (offset, scalar) in letters.unicodeScalars.enumerated() {
+                let x = left + Double(offset) * 6
+                layer.characters.append(PDFCharacter(scalar: scalar, rect: PDFRect(x0: x, y0: 91, x1: x + 6, y1: 103), fontSize: 10, fontName: "Hand"))
+            }
+            layer.characters.append(PDFCharacter(scalar: "\u{202C}", rect: PDFRect(x0: 0, y0: 0, x1: 0, y1: 0), fontSize: 10, fontName: "Hand"))
+        }
+        word("שלום", left: 145)
+        word("עולם", left: 119.5)
+        layer.characters.append(PDFCharacter(scalar: " ", rect: PDFRect(x0: 143.5, y0: 91, x1: 100, y1: 103), fontSize: 10, fontName: "Hand"))
+        word("טוב", left: 97.5)
+        layer.characters.append(PDFCharacter(scalar: "\n", rect: PDFRect(x0: 97.5, y0: 100, x1: 97.5, y1: 100), fontSize: 10, fontName: "Hand"))
+        #expect(PDFReflow.document(of: layer.page, index: 0).blocks == [paragraph("שלום עולם טוב")])
+    }
+
     @Test func aRightToLeftPageReadsItsColumnsFromTheRight() {
         // Poppler orders the lines of a right-to-left page with two columns itself, so this
         // page is built by hand to show the reflow's own order: glyphs in visual order, 6 points apart.
