@@ -1,30 +1,27 @@
 import Imaging
 
 /// One page of one PDF drawn as half-block cells by the worker's executable itself
-/// (`newsstand-pdf draw`, which `PDFWorker.draw` starts and hands this on its standard
-/// input): the page, the cells, and the limits it sets on itself.
+/// (`newsstand-pdf draw`, which `PDFWorker.draw` starts, under the worker's limits, and
+/// hands this on its standard input).
 package struct DrawRequest: Equatable {
     package var document: String
     /// 1 is the first page, as `render --page` counts.
     package var page: Int
     package var options: RenderOptions
-    /// The worker's limits (its CPU time for this one page, its address space).
-    package var limits: WorkerOptions
-    /// A test fault, honoured only with `limits.testFaults`.
+    /// A test fault, honoured only by a drawer started with test faults.
     package var misbehave: Misbehaviour?
 
-    package init(document: String, page: Int, options: RenderOptions, limits: WorkerOptions, misbehave: Misbehaviour? = nil) {
+    package init(document: String, page: Int, options: RenderOptions, misbehave: Misbehaviour? = nil) {
         self.document = document
         self.page = page
         self.options = options
-        self.limits = limits
         self.misbehave = misbehave
     }
 
-    /// The request as words: `[limits] --page N --columns C --rows R --colors C --symbols S
+    /// The request as words: `--page N --columns C --rows R --colors C --symbols S
     /// --cell-aspect A [--letterbox] [--misbehave FAULT] -- FILE`.
     package var arguments: [String] {
-        limits.arguments + [
+        [
             "--page", String(page), "--columns", String(options.columns), "--rows", String(options.rows),
             "--colors", options.colorMode.rawValue, "--symbols", options.symbols.rawValue, "--cell-aspect", String(options.cellAspect),
         ] + (options.letterbox ? ["--letterbox"] : []) + (misbehave.map { ["--misbehave", $0.rawValue] } ?? []) + ["--", document]
@@ -33,7 +30,6 @@ package struct DrawRequest: Equatable {
     /// What `arguments` wrote; nil when a word is missing or malformed.
     package init?(arguments: [String]) {
         var rest = arguments[...]
-        var limitWords: [String] = []
         var page: Int?, columns: Int?, rows: Int?, colors: ColorMode?, symbols: Symbols?, aspect: Double?
         var letterbox = false, misbehave: Misbehaviour?, document: String?
         while let word = rest.popFirst() {
@@ -47,13 +43,13 @@ package struct DrawRequest: Equatable {
             case "--letterbox": letterbox = true
             case "--misbehave": misbehave = rest.popFirst().flatMap(Misbehaviour.init(rawValue:))
             case "--": document = rest.popFirst()
-            default: limitWords.append(word)
+            default: return nil
             }
         }
         guard let page, page >= 1, let columns, let rows, let colors, let symbols, let aspect, let document else { return nil }
         self.init(document: document, page: page,
                   options: RenderOptions(columns: columns, rows: rows, colorMode: colors, symbols: symbols, cellAspect: aspect, letterbox: letterbox),
-                  limits: WorkerOptions(arguments: limitWords), misbehave: misbehave)
+                  misbehave: misbehave)
     }
 
     /// The words on the socket: a little-endian UInt32 length, then the words, each ended by a NUL.

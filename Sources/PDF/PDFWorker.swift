@@ -124,10 +124,12 @@ public final class PDFWorker: @unchecked Sendable {
     }
 
     /// Starts `newsstand-pdf draw` now, without waiting for it: `render FILE.pdf` lets it load
-    /// poppler on the other core while it parses its arguments, then hands it the page
-    /// (`draw`). Not asked, it ends when this process does.
-    public func prepareDrawing() {
-        lock.withLock { if drawer == nil { drawer = try? spawn(["draw"], output: (STDOUT_FILENO, STDERR_FILENO)) } }
+    /// poppler and open `document` on the other core while it parses its arguments, then
+    /// hands it the page (`draw`). Not asked, it ends when this process does.
+    public func prepareDrawing(_ document: String) {
+        lock.withLock {
+            if drawer == nil { drawer = try? spawn(["draw"] + options.arguments + ["--open", document], output: (STDOUT_FILENO, STDERR_FILENO)) }
+        }
     }
 
     /// Page `page` (1 is the first) of `document` drawn as cells with `options` by the
@@ -139,18 +141,16 @@ public final class PDFWorker: @unchecked Sendable {
     /// crash, a limit reached or a hang throws.
     public func draw(page: Int, of document: String, options cells: RenderOptions,
                      output: (cells: Int32, errors: Int32) = (STDOUT_FILENO, STDERR_FILENO)) throws -> Bool {
-        try draw(DrawRequest(document: document, page: page, options: cells, limits: options), output: output)
+        try draw(DrawRequest(document: document, page: page, options: cells), output: output)
     }
 
-    /// `request` drawn as `draw(page:of:options:output:)` does; its limits are this worker's.
+    /// `request` drawn as `draw(page:of:options:output:)` does.
     func draw(_ request: DrawRequest, output: (cells: Int32, errors: Int32)) throws -> Bool {
-        var request = request
-        request.limits = options
         let context = "page \(request.page) could not be drawn"
         return try lock.withLock {
             let prepared = output == (STDOUT_FILENO, STDERR_FILENO) ? drawer : nil
             if prepared != nil { drawer = nil }
-            let process = try prepared ?? spawn(["draw"], output: output)
+            let process = try prepared ?? spawn(["draw"] + options.arguments, output: output)
             defer { close(process.socket) }
             let deadline = Date().addingTimeInterval(limits.wallSeconds)
             var status: Int32 = 0

@@ -67,7 +67,7 @@ public enum PDFWorkerServer {
             }
         }
 
-        private mutating func document(_ path: String, password: String?) throws -> PDFDocument {
+        mutating func document(_ path: String, password: String?) throws -> PDFDocument {
             let file = FileIdentity(path: path)
             if let open, open.path == path, open.file == file, open.password == password { return open.document }
             self.open = nil

@@ -6,4 +6,4 @@ import PDFEngine
 // poppler ends here. `newsstand-pdf draw` draws one page as cells and ends: what
 // `newsstand render FILE.pdf` asks for (`PDFWorker.draw`).
 let arguments = Array(CommandLine.arguments.dropFirst())
-exit(arguments.first == "draw" ? PDFPageDrawing.main() : PDFWorkerServer.main(arguments: arguments))
+exit(arguments.first == "draw" ? PDFPageDrawing.main(arguments: Array(arguments.dropFirst())) : PDFWorkerServer.main(arguments: arguments))

@@ -31,8 +31,8 @@ struct Inspect: ParsableCommand {
 // process parses its arguments and asks the terminal what it shows, then draws the page
 // (BENCHMARKS.md, one PDF page as a whole process).
 let arguments = CommandLine.arguments.dropFirst()
-if arguments.first == "render", arguments.filter({ $0.lowercased().hasSuffix(".pdf") }).count == 1 {
-    PDFWorker.shared.prepareDrawing()
+if arguments.first == "render", case let documents = arguments.filter({ $0.lowercased().hasSuffix(".pdf") }), documents.count == 1 {
+    PDFWorker.shared.prepareDrawing(URL(fileURLWithPath: documents[0]).path)
 }
 PDFSupport.register()
 EditionCoverSupport.register()

@@ -35,7 +35,7 @@ import Testing
                             RenderOptions(columns: 30, rows: 12, colorMode: .palette256, symbols: .ascii, cellAspect: 0.45, letterbox: true)] {
                 let expected = throughAWorker(file, page: 2, options: options)
                 #expect(expected.failures.isEmpty && expected.output.count > 1000)
-                let drawn = try draw(DrawRequest(document: file.path, page: 2, options: options, limits: WorkerOptions()), with: worker)
+                let drawn = try draw(DrawRequest(document: file.path, page: 2, options: options), with: worker)
                 #expect(drawn.drawn && drawn.errors.isEmpty, "\(drawn.errors)")
                 #expect(drawn.cells == expected.output)
             }
@@ -47,8 +47,7 @@ import Testing
             let options = RenderOptions(columns: 40, rows: 20, letterbox: false)
             let expected = throughAWorker(file, page: 9, options: options).failures
             #expect(expected == ["\(file.path): sample.pdf has no page 9 (it has 3)"])
-            let drawn = try draw(DrawRequest(document: file.path, page: 9, options: options, limits: WorkerOptions()),
-                                 with: PDFWorker(executable: builtWorker))
+            let drawn = try draw(DrawRequest(document: file.path, page: 9, options: options), with: PDFWorker(executable: builtWorker))
             #expect(!drawn.drawn && drawn.cells.isEmpty)
             #expect(drawn.errors == expected.map { "newsstand: \($0)\n" }.joined())
         }
@@ -61,8 +60,7 @@ import Testing
             // The spin must meet the CPU limit, not the clock: only the blocked one waits for it.
             let limits = PDFWorker.Limits(cpuSeconds: 1, memoryBytes: 256 << 20, wallSeconds: fault == .block ? 1 : 50)
             let worker = PDFWorker(executable: builtWorker, limits: limits, testFaults: true)
-            let request = DrawRequest(document: file.path, page: 1, options: RenderOptions(columns: 40, rows: 20), limits: WorkerOptions(),
-                                      misbehave: fault)
+            let request = DrawRequest(document: file.path, page: 1, options: RenderOptions(columns: 40, rows: 20), misbehave: fault)
             #expect(throws: PDFError(kind, "page 1 could not be drawn: the PDF library \(said)")) { try draw(request, with: worker) }
             // A fault asked of a drawer started without test faults is not honoured.
             let plain = try draw(request, with: PDFWorker(executable: builtWorker))
@@ -72,7 +70,7 @@ import Testing
 
     @Test func aDrawerPreparedAndNeverAskedEndsWithItsWorker() throws {
         var worker: PDFWorker? = PDFWorker(executable: builtWorker)
-        worker?.prepareDrawing()
+        worker?.prepareDrawing("/nonexistent/never-opened.pdf")
         let drawer = try #require(worker?.drawerID)
         #expect(kill(drawer, 0) == 0)
         worker = nil
@@ -80,13 +78,11 @@ import Testing
     }
 
     @Test func itsWordsReadBackAsTheyWereWritten() throws {
-        var limits = WorkerOptions()
-        limits.testFaults = true
         let request = DrawRequest(document: "/tmp/a b/--page.pdf", page: 4,
                                   options: RenderOptions(columns: 7, rows: 3, colorMode: .none, symbols: .ascii, cellAspect: 0.4375, letterbox: true),
-                                  limits: limits, misbehave: .spin)
+                                  misbehave: .spin)
         #expect(DrawRequest(arguments: request.arguments) == request)
-        #expect(DrawRequest(arguments: limits.arguments) == nil)
+        #expect(DrawRequest(arguments: ["--page", "1", "--", "/tmp/a.pdf"]) == nil)
         var sockets: [Int32] = [-1, -1]
         #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &sockets) == 0)
         defer { close(sockets[0]) }
