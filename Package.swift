@@ -85,7 +85,7 @@ let package = Package(
         // and the reflow of a page's text (TextLayout's blocks).
         .target(name: "PDF", dependencies: ["CSpawn", "Imaging", "IssueArchive", "TextLayout"], swiftSettings: swift5),
         // Poppler itself and the worker's side of the socket: linked only into `newsstand-pdf`.
-        .target(name: "PDFEngine", dependencies: ["CPoppler", "PDF", "Imaging"], swiftSettings: swift5),
+        .target(name: "PDFEngine", dependencies: ["CPoppler", "PDF", "Imaging", "TextLayout"], swiftSettings: swift5),
         // Markup for HTML5's table of named character references, which feeds read too.
         .target(name: "TextLayout", dependencies: ["Markup"], swiftSettings: swift5),
         .target(name: "Terminal", dependencies: ["CNcursesw", "TextLayout", "TOMLReader"], swiftSettings: swift5),
@@ -108,7 +108,7 @@ let package = Package(
             linkerSettings: staticRuntime
         ),
 
-        .executableTarget(name: "newsstand-pdf", dependencies: ["PDFEngine"], swiftSettings: swift5, linkerSettings: staticRuntimeOffline),
+        .executableTarget(name: "newsstand-pdf", dependencies: ["PDFEngine", "PDF"], swiftSettings: swift5, linkerSettings: staticRuntimeOffline),
 
         // Transfer benchmark driver (benchmarks/transfer/run.sh); never run by `swift test`.
         .executableTarget(name: "newsstand-bench-transfer", dependencies: ["NewsstandKit"], swiftSettings: swift5),

@@ -84,10 +84,13 @@ public enum RenderTool {
 
     /// Runs the command: the pictures on standard output in one write, and each image that
     /// failed handed to `report` (the images after a bad one are still drawn). False when
-    /// any failed or the output could not be written.
+    /// any failed or the output could not be written. `drawn` is called once the pictures
+    /// are drawn, before they are written.
     public static func run(_ images: [String], page: Int? = nil, options: RenderOptions, pixels: PixelDrawing? = nil,
-                           output: Int32 = STDOUT_FILENO, report: (String) -> Void) -> Bool {
-        let (pictures, failures) = render(images, page: page, options: options, pixels: pixels)
+                           documents: DocumentRenderers = .shared, output: Int32 = STDOUT_FILENO,
+                           drawn: () -> Void = {}, report: (String) -> Void) -> Bool {
+        let (pictures, failures) = render(images, page: page, options: options, pixels: pixels, documents: documents)
+        drawn()
         let written = writeAll(pictures, to: output)
         failures.forEach(report)
         return written && failures.isEmpty

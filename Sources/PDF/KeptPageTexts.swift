@@ -1,4 +1,5 @@
 import Foundation
+import IssueArchive
 
 /// Every page's plain text of a PDF, kept in a file beside it (`.issue.pdf.texts.json`
 /// beside `issue.pdf`) once read, so a search in a later session reads that file rather
@@ -23,10 +24,8 @@ struct KeptPageTexts: Codable, Equatable {
     var version: Version
     var texts: [String]
 
-    /// Where `document`'s texts are kept: a hidden file beside it.
-    static func file(for document: URL) -> URL {
-        document.deletingLastPathComponent().appendingPathComponent(".\(document.lastPathComponent).texts.json")
-    }
+    /// Where `document`'s texts are kept: a hidden file beside it (which the cache counts).
+    static func file(for document: URL) -> URL { KeptBeside.pageTexts(of: document) }
 
     /// The texts kept for `document` as it is now, if any.
     static func load(for document: URL) -> [String]? {

@@ -141,7 +141,10 @@ extension ReflowLine {
         let glyphs = fragment.filter { !$0.isSpace }.enumerated()
             .sorted { ($0.element.rect.x0 + $0.element.rect.x1, $0.offset) < ($1.element.rect.x0 + $1.element.rect.x1, $1.offset) }
             .map(\.element)
-        let spaces = fragment.filter { $0.isSpace }.map { ($0.rect.x0 + $0.rect.x1) / 2 }.sorted()
+        // Poppler's space between two right-to-left words spans from the far edge of the one
+        // to the far edge of the other (its rectangle reversed): its middle may fall inside a
+        // word. The gap between their glyphs says where they part instead.
+        let spaces = fragment.filter { $0.isSpace && $0.rect.x0 <= $0.rect.x1 }.map { ($0.rect.x0 + $0.rect.x1) / 2 }.sorted()
         var nextSpace = 0
         var result: [PDFCharacter] = []
         for glyph in glyphs {
@@ -203,27 +206,47 @@ extension ReflowLine {
     /// carry no rectangle) and gives those words' letters in logical order while their
     /// rectangles stay in visual order: within each bracketed run the rectangles are handed
     /// out again in reverse, so each character keeps its own; the marks themselves go.
+    /// Between two such runs poppler's space, when it gives one, spans both words (its
+    /// rectangle reversed), and sometimes it gives none: the space there is put where the
+    /// two words are apart.
     static func aligned(_ characters: [PDFCharacter]) -> [PDFCharacter] {
         guard characters.contains(where: { PDFCharacter.isEmbeddingMark($0.scalar) }) else { return characters }
         var result: [PDFCharacter] = []
         result.reserveCapacity(characters.count)
         var index = 0
+        // The left edge of the run that ended just before, and the spaces since.
+        var previousRunLeft: Double?
+        var spacesAfterRun: [PDFCharacter] = []
         while index < characters.count {
-            let scalar = characters[index].scalar
+            let character = characters[index], scalar = character.scalar
             if scalar == "\u{202B}" || scalar == "\u{202E}" {
                 var end = index + 1
                 while end < characters.count, !PDFCharacter.isEmbeddingMark(characters[end].scalar) { end += 1 }
                 let run = characters[(index + 1)..<end]
-                for (character, box) in zip(run, run.map(\.rect).reversed()) {
-                    result.append(PDFCharacter(scalar: character.scalar, rect: box, fontSize: character.fontSize, fontName: character.fontName))
+                if let right = previousRunLeft, let first = run.first, let left = run.map(\.rect.x1).max(), left <= right {
+                    result.append(PDFCharacter(scalar: " ", rect: PDFRect(x0: left, y0: first.rect.y0, x1: right, y1: first.rect.y1),
+                                               fontSize: first.fontSize, fontName: first.fontName))
+                } else {
+                    result += spacesAfterRun
                 }
-                index = end
+                spacesAfterRun = []
+                for (letter, box) in zip(run, run.map(\.rect).reversed()) {
+                    result.append(PDFCharacter(scalar: letter.scalar, rect: box, fontSize: letter.fontSize, fontName: letter.fontName))
+                }
+                previousRunLeft = end < characters.count && characters[end].scalar == "\u{202C}" ? run.map(\.rect.x0).min() : nil
+                index = end + (previousRunLeft == nil ? 0 : 1)
+            } else if previousRunLeft != nil, scalar == " " {
+                spacesAfterRun.append(character)
+                index += 1
             } else {
-                if !PDFCharacter.isEmbeddingMark(scalar) { result.append(characters[index]) }
+                result += spacesAfterRun
+                spacesAfterRun = []
+                previousRunLeft = nil
+                if !PDFCharacter.isEmbeddingMark(scalar) { result.append(character) }
                 index += 1
             }
         }
-        return result
+        return result + spacesAfterRun
     }
 }
 

@@ -39,12 +39,14 @@ public final class PDFWorker: @unchecked Sendable {
     }
 
     private let executable: URL
-    private let arguments: [String]
+    private let options: WorkerOptions
     private let limits: Limits
     private let passwords: DocumentPasswords
     // `lock` guards `child`: one request at a time goes to the worker, from any thread.
     private let lock = NSLock()
     private var child: (pid: pid_t, socket: Int32)?
+    /// `newsstand-pdf draw` started ahead, waiting for its one page (`prepareDrawing`).
+    private var drawer: (pid: pid_t, socket: Int32)?
 
     /// A worker started as `executable --cpu-seconds …`; `testFaults` lets tests make it fail.
     public init(executable: URL, limits: Limits = Limits(), testFaults: Bool = false, passwords: DocumentPasswords = .shared) {
@@ -55,10 +57,20 @@ public final class PDFWorker: @unchecked Sendable {
         options.cpuSecondsPerRequest = limits.cpuSeconds
         options.memoryBytes = limits.memoryBytes
         options.testFaults = testFaults
-        arguments = options.arguments
+        self.options = options
     }
 
-    deinit { lock.withLock { _ = stop(killing: true) } }
+    deinit {
+        lock.withLock {
+            _ = stop(killing: true)
+            // A drawer never asked ends at the closed socket; it is reaped here.
+            if let drawer {
+                close(drawer.socket)
+                var status: Int32 = 0
+                while waitpid(drawer.pid, &status, 0) < 0 && errno == EINTR {}
+            }
+        }
+    }
 
     /// The document's metadata, pages, outline and labels. Without `password`, the one the
     /// user gave for the document in this process (`DocumentPasswords`) is used, if any.
@@ -111,15 +123,57 @@ public final class PDFWorker: @unchecked Sendable {
         return texts
     }
 
-    /// Starts the worker now if none runs, without waiting for it: a program that knows it
-    /// will draw a PDF lets poppler load on the other core while it does its own start-up.
-    /// A worker that cannot start says so at the first request.
-    public func prepare() {
-        lock.withLock { if child == nil { _ = try? start() } }
+    /// Starts `newsstand-pdf draw` now, without waiting for it: `render FILE.pdf` lets it load
+    /// poppler and open `document` on the other core while it parses its arguments, then
+    /// hands it the page (`draw`). Not asked, it ends when this process does.
+    public func prepareDrawing(_ document: String) {
+        lock.withLock {
+            if drawer == nil { drawer = try? spawn(["draw"] + options.arguments + ["--open", document], output: (STDOUT_FILENO, STDERR_FILENO)) }
+        }
+    }
+
+    /// Page `page` (1 is the first) of `document` drawn as cells with `options` by the
+    /// worker's executable itself (`newsstand-pdf draw`), written straight to `output`, so
+    /// one process, not two in a row, stands between the file and the picture (BENCHMARKS.md,
+    /// one PDF page as a whole process). It runs under this worker's limits and clock like
+    /// any request. False when the page could not be drawn for a reason of the document's,
+    /// which the drawer wrote to `errors` in `render`'s words ("newsstand: FILE: …"); a
+    /// crash, a limit reached or a hang throws.
+    public func draw(page: Int, of document: String, options cells: RenderOptions,
+                     output: (cells: Int32, errors: Int32) = (STDOUT_FILENO, STDERR_FILENO)) throws -> Bool {
+        try draw(DrawRequest(document: document, page: page, options: cells), output: output)
+    }
+
+    /// `request` drawn as `draw(page:of:options:output:)` does.
+    func draw(_ request: DrawRequest, output: (cells: Int32, errors: Int32)) throws -> Bool {
+        let context = "page \(request.page) could not be drawn"
+        return try lock.withLock {
+            let prepared = output == (STDOUT_FILENO, STDERR_FILENO) ? drawer : nil
+            if prepared != nil { drawer = nil }
+            let process = try prepared ?? spawn(["draw"] + options.arguments, output: output)
+            defer { close(process.socket) }
+            let deadline = Date().addingTimeInterval(limits.wallSeconds)
+            var status: Int32 = 0
+            do {
+                guard WorkerSocket.writeAll(request.frame, to: process.socket) else { throw WorkerEnded.closed }
+                // It says nothing on the socket: its end closes it.
+                _ = try read(1, from: process.socket, before: deadline)
+            } catch WorkerEnded.timedOut {
+                kill(process.pid, SIGKILL)
+                while waitpid(process.pid, &status, 0) < 0 && errno == EINTR {}
+                throw PDFError(.tookTooLong, "\(context): the PDF library took too long")
+            } catch {}
+            while waitpid(process.pid, &status, 0) < 0 && errno == EINTR {}
+            guard status & 0x7f == 0 else { throw PDFError(ended: status, context: context) }
+            return (status >> 8) & 0xff == 0
+        }
     }
 
     /// The running worker's process, if one runs.
     var processID: pid_t? { lock.withLock { child?.pid } }
+
+    /// The drawer started ahead and not asked yet, if any.
+    var drawerID: pid_t? { lock.withLock { drawer?.pid } }
 
     /// Makes a worker started with `testFaults` fail in the given way.
     func misbehave(_ fault: Misbehaviour) throws {
@@ -184,6 +238,14 @@ public final class PDFWorker: @unchecked Sendable {
 
     /// Starts the worker on one end of a socket pair (its standard input and output).
     private func start() throws -> (pid: pid_t, socket: Int32) {
+        let started = try spawn(options.arguments, output: nil)
+        child = started
+        return started
+    }
+
+    /// `executable arguments` on one end of a socket pair: its standard input, and its
+    /// output too unless `output` names the files it writes to (its cells and its errors).
+    private func spawn(_ arguments: [String], output: (cells: Int32, errors: Int32)?) throws -> (pid: pid_t, socket: Int32) {
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw PDFError(.workerUnavailable, "PDFs cannot be read: the PDF worker \(executable.lastPathComponent) is missing "
                 + "(looked for \(executable.path); it is built and installed beside newsstand)")
@@ -195,9 +257,15 @@ public final class PDFWorker: @unchecked Sendable {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, sockets[1], STDIN_FILENO)
-        posix_spawn_file_actions_adddup2(&actions, sockets[1], STDOUT_FILENO)
-        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
+        if let output {
+            posix_spawn_file_actions_adddup2(&actions, output.cells, STDOUT_FILENO)
+            posix_spawn_file_actions_adddup2(&actions, output.errors, STDERR_FILENO)
+            posix_spawn_file_actions_adddup2(&actions, sockets[1], STDIN_FILENO)
+        } else {
+            posix_spawn_file_actions_adddup2(&actions, sockets[1], STDIN_FILENO)
+            posix_spawn_file_actions_adddup2(&actions, sockets[1], STDOUT_FILENO)
+            posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
+        }
         // The worker outlives requests: it must not hold this process's other files (the
         // library's database, the agent's lock, a file being written) open behind it.
         posix_spawn_file_actions_addclosefrom_np(&actions, 3)
@@ -210,7 +278,6 @@ public final class PDFWorker: @unchecked Sendable {
             close(sockets[0])
             throw PDFError(.workerUnavailable, "cannot start the PDF worker \(executable.path): \(String(cString: strerror(status)))")
         }
-        child = (pid, sockets[0])
         return (pid, sockets[0])
     }
 

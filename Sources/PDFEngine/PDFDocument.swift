@@ -160,7 +160,7 @@ public final class PDFDocument {
     /// without rectangles (search reads these).
     public func pageTexts(first: Int = 0, count: Int = .max) -> [String] {
         let pages = max(0, first)..<max(first, first + min(count, pageCount - first))
-        return pages.map { index in (try? withPage(index) { Self.take(poppler_page_get_text($0)) }) ?? nil ?? "" }
+        return pages.map { index in (try? withPage(index) { Self.readingSelection(of: $0)?.text }) ?? nil ?? "" }
     }
 
     /// A white picture of `width`×`height` with `paint` drawn on it, as RGBA.
@@ -210,16 +210,18 @@ public final class PDFDocument {
             poppler_page_get_size(page, &width, &height)
             let size = PDFSize(width: width, height: height)
             let figures = withFigures ? try self.figures(page: index) : []
-            guard let text = Self.take(poppler_page_get_text(page)) else { return PDFPageText(characters: [], size: size, figures: figures) }
+            guard let selection = Self.readingSelection(of: page) else { return PDFPageText(characters: [], size: size, figures: figures) }
+            let text = selection.text
+            var area = selection.area
             var rectangles: UnsafeMutablePointer<PopplerRectangle>?
             var count: guint = 0
-            guard poppler_page_get_text_layout(page, &rectangles, &count) != 0, let rectangles else {
+            guard poppler_page_get_text_layout_for_area(page, &area, &rectangles, &count) != 0, let rectangles else {
                 return PDFPageText(characters: [], size: size, figures: figures)
             }
             defer { g_free(rectangles) }
             var sizes = [Double](repeating: 0, count: Int(count))
             var fonts = [String](repeating: "", count: Int(count))
-            if let attributes = poppler_page_get_text_attributes(page) {
+            if let attributes = poppler_page_get_text_attributes_for_area(page, &area) {
                 var node: UnsafeMutablePointer<GList>? = attributes
                 while let current = node {
                     if let run = current.pointee.data?.assumingMemoryBound(to: PopplerTextAttributes.self) {
@@ -254,6 +256,26 @@ public final class PDFDocument {
             }
             return PDFPageText(characters: characters, size: size, figures: figures)
         }
+    }
+
+    /// The page's whole text, and the selection that gave it (the text's layout and
+    /// attributes must come from the same one). Poppler-glib reads a page as a selection
+    /// from its first corner to its second, in reading order: from the top left, a page
+    /// whose main direction is right to left loses its first and last lines (the selection
+    /// starts at the end of the first and stops at the start of the last; ArabicCIDTrueType.pdf
+    /// gives 2 lines of 4). So a page with right-to-left words in it (poppler brackets them
+    /// in U+202B…U+202C) is also read from the top right, and the longer text wins; from
+    /// there a left-to-right page would lose lines the same way.
+    private static func readingSelection(of page: OpaquePointer) -> (text: String, area: PopplerRectangle)? {
+        var width = 0.0, height = 0.0
+        poppler_page_get_size(page, &width, &height)
+        var forward = PopplerRectangle(x1: 0, y1: 0, x2: width, y2: height)
+        guard let text = take(poppler_page_get_text_for_area(page, &forward)) else { return nil }
+        guard text.unicodeScalars.contains("\u{202B}") else { return (text, forward) }
+        var backward = PopplerRectangle(x1: width, y1: 0, x2: 0, y2: height)
+        guard let fromTheRight = take(poppler_page_get_text_for_area(page, &backward)),
+              fromTheRight.unicodeScalars.count > text.unicodeScalars.count else { return (text, forward) }
+        return (fromTheRight, backward)
     }
 
     private func withPage<Result>(_ index: Int, _ body: (OpaquePointer) throws -> Result) throws -> Result {

@@ -13,15 +13,7 @@ public enum PDFWorkerServer {
         let options = WorkerOptions(arguments: arguments)
         // Started by hand or by another parent, it may still have inherited files: none are its own.
         closefrom(3)
-        setLimit(RLIMIT_CORE, 0)
-        // A parent's threads may block or ignore signals, and a spawned child inherits that:
-        // SIGXCPU must end this process when the CPU limit is reached.
-        signal(SIGXCPU, SIG_DFL)
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        sigaddset(&signals, SIGXCPU)
-        sigprocmask(SIG_UNBLOCK, &signals, nil)
-        setLimit(RLIMIT_AS, options.memoryBytes)
+        limitItself(options)
         // Only frames may reach the parent: anything a library prints goes to /dev/null.
         let input = dup(STDIN_FILENO), output = dup(STDOUT_FILENO)
         let null = open("/dev/null", O_RDWR)
@@ -75,7 +67,7 @@ public enum PDFWorkerServer {
             }
         }
 
-        private mutating func document(_ path: String, password: String?) throws -> PDFDocument {
+        mutating func document(_ path: String, password: String?) throws -> PDFDocument {
             let file = FileIdentity(path: path)
             if let open, open.path == path, open.file == file, open.password == password { return open.document }
             self.open = nil
@@ -101,7 +93,20 @@ public enum PDFWorkerServer {
         }
     }
 
-    private static func misbehave(_ fault: Misbehaviour) -> Never {
+    /// No core files, the address space the parent chose, and SIGXCPU able to end it.
+    static func limitItself(_ options: WorkerOptions) {
+        setLimit(RLIMIT_CORE, 0)
+        // A parent's threads may block or ignore signals, and a spawned child inherits that:
+        // SIGXCPU must end this process when the CPU limit is reached.
+        signal(SIGXCPU, SIG_DFL)
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGXCPU)
+        sigprocmask(SIG_UNBLOCK, &signals, nil)
+        setLimit(RLIMIT_AS, options.memoryBytes)
+    }
+
+    static func misbehave(_ fault: Misbehaviour) -> Never {
         switch fault {
         case .spin:
             var counter = 0
@@ -123,7 +128,7 @@ public enum PDFWorkerServer {
 
     /// The next request may use `seconds` more CPU time; past it the kernel sends SIGXCPU,
     /// which ends the worker.
-    private static func allowCPU(seconds: Int) {
+    static func allowCPU(seconds: Int) {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
         let used = Int(usage.ru_utime.tv_sec) + Int(usage.ru_stime.tv_sec) + 1

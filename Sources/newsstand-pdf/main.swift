@@ -3,5 +3,7 @@ import PDFEngine
 
 // `newsstand-pdf`: the PDF worker `PDFWorker` starts beside `newsstand`. It alone links
 // poppler, so no other process of the program pays for loading it, and a crash or hang in
-// poppler ends here.
-exit(PDFWorkerServer.main(arguments: Array(CommandLine.arguments.dropFirst())))
+// poppler ends here. `newsstand-pdf draw` draws one page as cells and ends: what
+// `newsstand render FILE.pdf` asks for (`PDFWorker.draw`).
+let arguments = Array(CommandLine.arguments.dropFirst())
+exit(arguments.first == "draw" ? PDFPageDrawing.main(arguments: Array(arguments.dropFirst())) : PDFWorkerServer.main(arguments: arguments))

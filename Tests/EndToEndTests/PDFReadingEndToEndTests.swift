@@ -77,6 +77,24 @@ import Testing
         #expect(second.hasPrefix("\n[this page has no text]"), "\(output)")
     }
 
+    /// `render FILE.pdf` alone is drawn by the PDF worker's executable in `render`'s place;
+    /// two files still go through a worker: the cells are the same, and so is a failure.
+    @Test func renderOfOnePDFPageDrawsWhatAWorkerDraws() throws {
+        let sandbox = Sandbox()
+        try FileManager.default.createDirectory(at: sandbox.home, withIntermediateDirectories: true)
+        let file = sandbox.home.appendingPathComponent("harbour.pdf")
+        try Self.writePDF(to: file)
+        let words = ["--page", "3", "--size", "30x12", "--colors", "256", "--images", "halfblock"]
+        let one = try sandbox.run(["render", file.path] + words)
+        let two = try sandbox.run(["render", file.path, file.path] + words)
+        #expect(one.status == 0 && two.status == 0, "\(one.output)\(two.output)")
+        #expect(one.output.contains("\u{1B}[38;5;") && one.output.count > 300, "\(one.output)")
+        #expect(two.output == one.output + one.output)
+        let missing = try sandbox.run(["render", file.path, "--page", "9", "--size", "30x12"])
+        #expect(missing.status == 1)
+        #expect(missing.output == "newsstand: \(file.path): harbour.pdf has no page 9 (it has 3)\n", "\(missing.output)")
+    }
+
     @Test func readPasswordOpensAnEncryptedPDFAndAWrongOneSaysSo() throws {
         let sandbox = Sandbox(["NEWSSTAND_RESOURCES=/nonexistent"])
         let issue = try Self.addLocked(in: sandbox)

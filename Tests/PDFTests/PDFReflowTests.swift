@@ -203,9 +203,49 @@ struct DrawnPage {
         ])
     }
 
+    @Test func aPageWrittenRightToLeftKeepsItsFirstAndLastLines() throws {
+        // Read from its top left corner, poppler-glib gave the middle two lines of this page only.
+        var page = DrawnPage()
+        page.rightToLeft("שלום עולם וברוכים", right: 380, y: 100)
+        page.rightToLeft("הבאים לכאן היום", right: 380, y: 114)
+        page.rightToLeft("ומחר נשוב שוב", right: 380, y: 128)
+        page.rightToLeft("ונקרא עוד", right: 380, y: 142)
+        let blocks = try reflow([page])
+        #expect(blocks == [paragraph("שלום עולם וברוכים הבאים לכאן היום ומחר נשוב שוב ונקרא עוד")], "\(blocks)")
+        // Search reads the same text.
+        let folder = try SamplePDF.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("rtl.pdf")
+        DrawnPage.write([page], to: file)
+        let words = try PDFTextReader(worker: worker).pageTexts(of: file)[0]
+        #expect(words.contains("שלום") && words.contains("עוד"))
+    }
+
+    @Test func rightToLeftWordsPopplerPartedWithoutASpaceKeepTheirSpace() {
+        // As poppler-glib gives ArabicCIDTrueType.pdf's lines: each word between U+202B and
+        // U+202C, its letters in reading order and its rectangles from the left; the first two
+        // words back to back with no space, 1.5 points apart (less than a gap makes a space at
+        // this size); the space before the third spanning both words (reversed).
+        var layer = HandBuiltText()
+        func word(_ letters: String, left: Double) {
+            layer.characters.append(PDFCharacter(scalar: "\u{202B}", rect: PDFRect(x0: 0, y0: 0, x1: 0, y1: 0), fontSize: 10, fontName: "Hand"))
+            for (offset, scalar) in letters.unicodeScalars.enumerated() {
+                let x = left + Double(offset) * 6
+                layer.characters.append(PDFCharacter(scalar: scalar, rect: PDFRect(x0: x, y0: 91, x1: x + 6, y1: 103), fontSize: 10, fontName: "Hand"))
+            }
+            layer.characters.append(PDFCharacter(scalar: "\u{202C}", rect: PDFRect(x0: 0, y0: 0, x1: 0, y1: 0), fontSize: 10, fontName: "Hand"))
+        }
+        word("שלום", left: 145)
+        word("עולם", left: 119.5)
+        layer.characters.append(PDFCharacter(scalar: " ", rect: PDFRect(x0: 143.5, y0: 91, x1: 100, y1: 103), fontSize: 10, fontName: "Hand"))
+        word("טוב", left: 97.5)
+        layer.characters.append(PDFCharacter(scalar: "\n", rect: PDFRect(x0: 97.5, y0: 100, x1: 97.5, y1: 100), fontSize: 10, fontName: "Hand"))
+        #expect(PDFReflow.document(of: layer.page, index: 0).blocks == [paragraph("שלום עולם טוב")])
+    }
+
     @Test func aRightToLeftPageReadsItsColumnsFromTheRight() {
-        // Poppler-glib gives no text for a page whose main direction is right to left, so
-        // this page is built by hand: glyphs in visual order, 6 points apart.
+        // Poppler orders the lines of a right-to-left page with two columns itself, so this
+        // page is built by hand to show the reflow's own order: glyphs in visual order, 6 points apart.
         var layer = HandBuiltText()
         layer.line(visual: String("ימין ראשון".reversed()), x: 250, y: 100)
         layer.line(visual: String("ימין שני".reversed()), x: 262, y: 114)

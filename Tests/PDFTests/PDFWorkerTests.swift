@@ -6,13 +6,7 @@ import Testing
 
 
 @Suite struct PDFWorkerTests {
-    private func withSample<Result>(_ body: (URL) throws -> Result) throws -> Result {
-        let folder = try SamplePDF.folder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("sample.pdf")
-        SamplePDF.write(to: file, pages: 3)
-        return try body(file)
-    }
+    private func withSample<Result>(_ body: (URL) throws -> Result) throws -> Result { try SamplePDF.withSample(body) }
 
     @Test func answersWhatTheDocumentAnswersInProcess() throws {
         try withSample { file in
@@ -171,17 +165,6 @@ import Testing
         #expect(!program.contains("libpoppler"))
         #expect(!program.contains("libcairo"))
         #expect(worker.contains("libpoppler-glib"))
-    }
-
-    @Test func preparingStartsTheWorkerBeforeTheFirstRequest() throws {
-        try withSample { file in
-            let worker = PDFWorker(executable: builtWorker)
-            #expect(worker.processID == nil)
-            worker.prepare()
-            let started = try #require(worker.processID)
-            #expect(try worker.info(of: file).pageCount == 3)
-            #expect(worker.processID == started)
-        }
     }
 
     @Test func testFaultsAreOffUnlessAsked() throws {

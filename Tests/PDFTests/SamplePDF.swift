@@ -17,6 +17,15 @@ enum SamplePDF {
         return folder
     }
 
+    /// `body` given a magazine of three pages (`write`) named `sample.pdf` in a folder of its own, removed after.
+    static func withSample<Result>(_ body: (URL) throws -> Result) throws -> Result {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("sample.pdf")
+        write(to: file, pages: 3)
+        return try body(file)
+    }
+
     /// Writes a magazine of `pages` pages to `url`: metadata, labels "i", "ii", then 1, 2…,
     /// and an outline of "Cover" (page 1) and "Second article" (page 2, a named destination)
     /// with a child "Letters" (the last page).

@@ -29,6 +29,8 @@ public struct CacheReport: Sendable, Equatable, Codable {
 
     public var limit: Int64
     public var used: Int64
+    /// Of `used`, the page texts readers kept beside PDFs for search (`KeptBeside`).
+    public var keptTexts: Int64
     /// Bytes of `.part` files: downloads under way or paused (not counted in `used`).
     public var partial: Int64
     public var publications: [PublicationUse]
@@ -54,7 +56,7 @@ public struct CacheReport: Sendable, Equatable, Codable {
         }
         let ordered = uses.values.sorted { ($0.bytes, $1.title) > ($1.bytes, $0.title) }
         return CacheReport(
-            limit: budget.limit, used: cached.reduce(0) { $0 + $1.size },
+            limit: budget.limit, used: cached.reduce(0) { $0 + $1.size }, keptTexts: cached.reduce(0) { $0 + $1.kept },
             partial: Library.measureContent(at: library.paths.partialDirectory), publications: ordered,
             disk: CacheBudget.disk(at: library.paths.issuesDirectory, storage: storage),
             evicted: evicted.map { $0.map { EvictedIssue(name: $0.name, title: $0.title, publication: title($0.publicationID), bytes: $0.size) } },
@@ -89,6 +91,7 @@ public struct CacheReport: Sendable, Equatable, Codable {
         let percent = limit > 0 ? " (\(Int((Double(used) / Double(limit) * 100).rounded()))%)" : ""
         lines.append("")
         lines.append("cache: \(ByteSize.format(used)) of \(ByteSize.format(limit))\(percent)")
+        if keptTexts > 0 { lines.append("  of which page texts kept for search: \(ByteSize.format(keptTexts))") }
         if partial > 0 { lines.append("partial downloads: \(ByteSize.format(partial))") }
         if let disk {
             lines.append("disk: \(ByteSize.format(disk.free)) free of \(ByteSize.format(disk.total)); keeps \(ByteSize.format(disk.reserve)) free")

@@ -7,16 +7,18 @@ public struct CachedIssue: Sendable, Equatable, Codable {
     public var title: String
     public var publicationID: Int64?
     public var date: Date
-    /// Bytes its content directory holds.
+    /// Bytes its content directory holds, `kept` included.
     public var size: Int64
+    /// Of `size`, the files a reader kept beside the content (a PDF's page texts).
+    public var kept: Int64
     public var lastOpenedAt: Date?
     public var downloadedAt: Date?
     public var pinned: Bool
 
-    public init(id: Int64, name: String, title: String? = nil, publicationID: Int64?, date: Date, size: Int64,
+    public init(id: Int64, name: String, title: String? = nil, publicationID: Int64?, date: Date, size: Int64, kept: Int64 = 0,
                 lastOpenedAt: Date? = nil, downloadedAt: Date? = nil, pinned: Bool = false) {
         self.id = id; self.name = name; self.title = title ?? name; self.publicationID = publicationID
-        self.date = date; self.size = size; self.lastOpenedAt = lastOpenedAt
+        self.date = date; self.size = size; self.kept = kept; self.lastOpenedAt = lastOpenedAt
         self.downloadedAt = downloadedAt; self.pinned = pinned
     }
 

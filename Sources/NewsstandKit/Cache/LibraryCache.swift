@@ -14,16 +14,33 @@ extension Library {
         }
     }
 
-    /// Bytes of the regular files under `directory` (symbolic links are not followed).
+    /// Bytes of the regular files under `directory` (symbolic links are not followed), but
+    /// for the files a reader kept beside the content later (`measureKept`).
     public static func measureContent(at directory: URL) -> Int64 {
         guard let walker = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.fileSizeKey, .isRegularFileKey]) else { return 0 }
         var total: Int64 = 0
-        for case let file as URL in walker {
-            guard let values = try? file.resourceValues(forKeys: [.fileSizeKey, .isRegularFileKey]),
-                  values.isRegularFile == true else { continue }
-            total += Int64(values.fileSize ?? 0)
+        for case let file as URL in walker where !KeptBeside.isKept(file.lastPathComponent) {
+            total += regularFileSize(file)
         }
         return total
+    }
+
+    /// Bytes of the files a reader kept beside an issue's content once it was installed (a
+    /// PDF's page texts, `KeptBeside`): in its folder or the folders in it, where the
+    /// documents of an issue are; names only are read below that.
+    public static func measureKept(at directory: URL) -> Int64 {
+        guard let walker = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil) else { return 0 }
+        var total: Int64 = 0
+        for case let file as URL in walker {
+            if walker.level >= 2 { walker.skipDescendants() }
+            if KeptBeside.isKept(file.lastPathComponent) { total += regularFileSize(file) }
+        }
+        return total
+    }
+
+    private static func regularFileSize(_ file: URL) -> Int64 {
+        guard let values = try? file.resourceValues(forKeys: [.fileSizeKey, .isRegularFileKey]), values.isRegularFile == true else { return 0 }
+        return Int64(values.fileSize ?? 0)
     }
 
     /// Measures an installed issue's content and stores the size. Returns it.
@@ -37,15 +54,17 @@ extension Library {
     }
 
     /// Every issue whose content is on disk, with its size (measured now for issues that have
-    /// none stored yet, e.g. installed before sizes were kept).
+    /// none stored yet, e.g. installed before sizes were kept), the files a reader kept beside
+    /// it since included (looked at each time: they are written after the install).
     public func cachedIssues() throws -> [CachedIssue] {
         let available = try db.read { db in
             try Issue.fetchMany(db, Issue.filter(Column("status") == Issue.Status.available.rawValue).order(Column("id")))
         }
         return try available.map { issue in
+            let kept = Library.measureKept(at: contentDirectory(for: issue))
             let size = try issue.contentSize ?? recordContentSize(of: issue)
             return CachedIssue(id: issue.id ?? 0, name: issue.name, title: issue.title, publicationID: issue.publicationId,
-                               date: issue.date, size: size, lastOpenedAt: issue.lastOpenedAt,
+                               date: issue.date, size: size + kept, kept: kept, lastOpenedAt: issue.lastOpenedAt,
                                downloadedAt: issue.downloadedAt, pinned: issue.pinned)
         }
     }

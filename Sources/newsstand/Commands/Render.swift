@@ -1,6 +1,7 @@
 import ArgumentParser
 import Imaging
 import NewsstandKit
+import PDF
 import Pictures
 import Terminal
 
@@ -45,6 +46,16 @@ struct Render: ParsableCommand {
         let detection = choice.asksTerminal ? GraphicsDetection.current(window: window) : .halfBlocks(window: window)
         if let advice = detection.advice { printProblem(advice) }
         let pixels = PixelPictures(graphics: choice.forced ?? detection.graphics, detection: detection).drawing(in: cells)
+        // One PDF page in cells: the PDF worker's executable draws them itself.
+        if pixels == nil, images.count == 1, page != nil || images[0].lowercased().hasSuffix(".pdf") {
+            do {
+                guard try PDFWorker.shared.draw(page: page ?? 1, of: images[0], options: options) else { throw ExitCode.failure }
+                return
+            } catch let error as PDFError {
+                printProblem("\(images[0]): \(error)")
+                throw ExitCode.failure
+            }
+        }
         guard RenderTool.run(images, page: page, options: options, pixels: pixels, report: printProblem) else { throw ExitCode.failure }
     }
 }

@@ -260,6 +260,33 @@ final class BackgroundAgent: @unchecked Sendable {
         #expect(nothing.text.hasPrefix("Nothing to remove"))
     }
 
+    @Test func pageTextsAReaderKeptBesideAnIssueCountInItsSizeAndAreShownApart() throws {
+        let c = try CacheLibrary()
+        try c.publication("Alpha", prefix: "a", count: 2)
+        try c.download(["a1", "a2"])
+        let size = try #require(try c.issue("a1").contentSize)
+        // Written by a reader after the install was measured: beside a PDF, and beside one in a folder of the issue.
+        let content = c.library.contentDirectory(for: try c.issue("a1"))
+        try Data(count: 5_000).write(to: KeptBeside.pageTexts(of: content.appendingPathComponent("issue.pdf")))
+        try FileManager.default.createDirectory(at: content.appendingPathComponent("part"), withIntermediateDirectories: true)
+        try Data(count: 1_000).write(to: KeptBeside.pageTexts(of: content.appendingPathComponent("part/two.pdf")))
+        #expect(Library.measureContent(at: content) == size)
+
+        let disk = FixedDisk(free: 3 * ByteSize.gibibyte, total: 40 * ByteSize.gibibyte)
+        let report = try CacheReport.make(library: c.library, budget: CacheBudget(limit: 2 * ByteSize.gibibyte), storage: disk)
+        #expect(report.used == 2 * size + 6_000)
+        #expect(report.keptTexts == 6_000)
+        #expect(report.publications.map(\.bytes) == [2 * size + 6_000])
+        #expect(report.text.contains("""
+            cache: \(ByteSize.format(2 * size + 6_000)) of 2 GiB (0%)
+              of which page texts kept for search: \(ByteSize.format(6_000))
+            """), "\(report.text)")
+        // A budget that holds both downloads but not the texts as well: the older issue goes.
+        let evicted = try c.library.enforceBudget(CacheBudget(limit: 2 * size + 1_000), storage: disk)
+        #expect(evicted.map(\.name) == ["a1"])
+        #expect(try CacheReport.make(library: c.library, budget: CacheBudget(limit: 2 * size), storage: disk).keptTexts == 0)
+    }
+
     @Test func sizesInstalledBeforeTheyWereKeptAreMeasuredOnce() throws {
         let c = try CacheLibrary()
         try c.publication("Alpha", prefix: "a", count: 1)

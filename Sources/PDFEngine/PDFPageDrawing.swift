@@ -1,0 +1,57 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Imaging
+import PDF
+import TextLayout
+
+/// `newsstand-pdf draw`: one page of one PDF drawn as half-block cells on standard output
+/// by this process alone. `render FILE.pdf` starts it ahead (`PDFWorker.prepareDrawing`),
+/// so poppler loads while `render` parses its arguments, then sends the page
+/// (`DrawRequest`) on standard input: one process, not two in a row, on the page's
+/// critical path (BENCHMARKS.md). Contained like the worker: the same limits set on
+/// itself; the parent keeps the clock and tells how it ended.
+package enum PDFPageDrawing {
+    /// Draws the page asked for; the process's exit status (1 when it could not be drawn,
+    /// with one line on standard error; 0 when nothing was asked). `arguments` are the
+    /// worker's limits and perhaps `--open FILE`, the document to open while it waits.
+    package static func main(arguments: [String]) -> Int32 {
+        closefrom(3)
+        let options = WorkerOptions(arguments: arguments)
+        PDFWorkerServer.limitItself(options)
+        PDFWorkerServer.allowCPU(seconds: options.cpuSecondsPerRequest)
+        let renderer = InProcessRenderer(session: PDFWorkerServer.Session(options: options))
+        if let index = arguments.firstIndex(of: "--open"), index + 1 < arguments.count {
+            // A document that does not open now says why when it is asked for.
+            _ = try? renderer.session.document(arguments[index + 1], password: nil)
+        }
+        guard let request = DrawRequest.read(from: STDIN_FILENO) else { return 0 }
+        PDFWorkerServer.allowCPU(seconds: options.cpuSecondsPerRequest)
+        if options.testFaults, let fault = request.misbehave { PDFWorkerServer.misbehave(fault) }
+        let documents = DocumentRenderers()
+        documents.register(renderer, for: .pdf)
+        let drawn = RenderTool.run([request.document], page: request.page, options: request.options, documents: documents) { problem in
+            // As `newsstand` prints its problems (`printProblem`): named, cleaned, one line.
+            let line = Array("newsstand: \(Sanitizer.clean(problem, multiline: true))\n".utf8)
+            _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        }
+        return drawn ? 0 : 1
+    }
+
+    /// Pages drawn by poppler in this process from the session's document (the one opened
+    /// ahead when it is the same file), failing in the worker's words.
+    final class InProcessRenderer: DocumentRenderer, @unchecked Sendable {
+        var session: PDFWorkerServer.Session
+
+        init(session: PDFWorkerServer.Session) { self.session = session }
+
+        func render(_ page: DocumentPage, fitting size: (width: Int, height: Int)?) throws -> RGBAImage {
+            do {
+                return try session.document(page.document.path, password: nil).render(page: page.index, region: page.region, fitting: size)
+            } catch let error as PDFError {
+                throw ImageError(.corrupt, error.description)
+            }
+        }
+    }
+}
