@@ -161,7 +161,7 @@ public final class PDFWorker: @unchecked Sendable {
             } catch WorkerEnded.timedOut {
                 kill(process.pid, SIGKILL)
                 while waitpid(process.pid, &status, 0) < 0 && errno == EINTR {}
-                throw PDFError(.tookTooLong, "\(context): the PDF library took too long")
+                throw PDFError(.tookTooLong, "\(context): the PDF library took too long (no answer within \(Self.seconds(limits.wallSeconds)))")
             } catch {}
             while waitpid(process.pid, &status, 0) < 0 && errno == EINTR {}
             guard status & 0x7f == 0 else { throw PDFError(ended: status, context: context) }
