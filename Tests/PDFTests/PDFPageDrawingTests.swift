@@ -54,10 +54,11 @@ import Testing
     }
 
     @Test(arguments: [(Misbehaviour.crash, PDFError.Kind.crashed, "crashed"), (.exhaustMemory, .crashed, "crashed"),
-                      (.spin, .tookTooLong, "took too long"), (.block, .tookTooLong, "took too long")])
+                      (.spin, .tookTooLong, "took too long (it used up its CPU time)"),
+                      (.block, .tookTooLong, "took too long (no answer within 1 s)")])
     func aCrashARunawayOrAHangIsOneErrorAndNoPicture(_ fault: Misbehaviour, _ kind: PDFError.Kind, _ said: String) throws {
         try withSample { file in
-            // The spin must meet the CPU limit, not the clock: only the blocked one waits for it.
+            // The spin must meet the CPU limit, not the clock (the message says which): only the blocked one waits for it.
             let limits = PDFWorker.Limits(cpuSeconds: 1, memoryBytes: 256 << 20, wallSeconds: fault == .block ? 1 : 50)
             let worker = PDFWorker(executable: builtWorker, limits: limits, testFaults: true)
             let request = DrawRequest(document: file.path, page: 1, options: RenderOptions(columns: 40, rows: 20), misbehave: fault)
