@@ -39,3 +39,12 @@ public struct CatalogBrowser: Sendable {
         try self.page(at: try searchURL(for: page, terms: terms))
     }
 }
+
+extension Library {
+    /// Brings catalog books' covers into the cover cache (those not there yet), a few at
+    /// once, with the credentials of their host; how many arrived.
+    @discardableResult
+    public func fetchCatalogCovers(_ urls: [URL]) -> Int {
+        covers.fetch(urls.filter { !$0.isFileURL && localFile(forCover: $0.absoluteString) == nil })
+    }
+}
