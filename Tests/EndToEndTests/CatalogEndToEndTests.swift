@@ -211,8 +211,9 @@ final class CatalogTestServer {
         try tmux.send("Enter")
         var screen = try tmux.waitFor(text: "The Net Menders — Ada Quay")
         #expect(screen.contains("[EPUB]") && screen.contains("] next page"), "\(screen)")
-        // The cover arrives after the page, in half-blocks.
-        screen = try tmux.waitFor(showing: "a cover") { $0.contains("▀") || $0.contains("▄") }
+        // The cover arrives after the page, in place of the placeholder (a solid colour:
+        // the same cell over and over, `▀` or, where the painter picks ASCII, `=`).
+        screen = try tmux.waitFor(showing: "a cover") { $0.contains("▀▀▀▀") || $0.contains("====") }
         try tmux.send("]")
         _ = try tmux.waitFor(text: "Lamps of the Quay")
         try tmux.send("[")
@@ -224,9 +225,12 @@ final class CatalogTestServer {
 
         // Search through the catalog's OpenSearch description.
         try tmux.send("/")
+        _ = try tmux.waitFor(text: "Search:")
         try tmux.send("-l", "menders")
-        try tmux.send("Enter")
         _ = try tmux.waitFor(text: "Search: menders")
+        try tmux.send("Enter")
+        screen = try tmux.waitFor(showing: "the results") { $0.contains("Search: menders") && $0.contains("1 book") }
+        #expect(screen.contains("The Net Menders") && !screen.contains("Gull Almanac"), "\(screen)")
 
         // An OPDS 2 catalog added by its URL; Enter on a book takes it and downloads it.
         try tmux.send("Escape")
@@ -234,17 +238,21 @@ final class CatalogTestServer {
         try tmux.send("Escape")
         _ = try tmux.waitFor(text: "CATALOGS")
         try tmux.send("a")
+        _ = try tmux.waitFor(text: "Catalog URL:")
         try tmux.send("-l", server.url("/opds2/home.json"))
+        _ = try tmux.waitFor(text: "Catalog URL: " + server.url("/opds2/home.json"))
         try tmux.send("Enter")
         _ = try tmux.waitFor(text: "Quay Library, OPDS 2")
+        // Navigation, then the group's books, then the page's own.
         try tmux.send("Down")
-        screen = try tmux.waitFor(text: "Staff picks")
+        screen = try tmux.waitFor(text: "▶ Gull Almanac")
+        #expect(screen.contains("Staff picks") && screen.contains("Lamps of the Quay"), "\(screen)")
         try tmux.send("Enter")
         _ = try tmux.waitFor(showing: "the book downloaded") { _ in
-            (try? sandbox.sql("SELECT status FROM issue WHERE name = 'urn:e2e2:lamps'")) == "available"
+            (try? sandbox.sql("SELECT status FROM issue WHERE name = 'urn:e2e2:gulls'")) == "available"
         }
         try tmux.send("q")
-        screen = try tmux.waitFor(text: "From catalogs")
+        screen = try tmux.waitFor(showing: "the shelf") { $0.contains("NEWSSTAND") && $0.contains("From catalogs") }
         #expect(screen.contains("By Newest"), "\(screen)")
         try tmux.send("Q")
         #expect(tmux.waitUntilExited())
