@@ -231,3 +231,32 @@ struct FileCatalog {
         #expect(try h.library.catalogs().isEmpty)
     }
 }
+
+/// The password prompt: user, then password as dots, then the same work again.
+@Suite struct CatalogSignInUpdateTests {
+    @Test func aServerThatAsksGetsAUserAndPasswordAndTheWorkIsDoneAgain() {
+        var state = ShelfStateFixture.shelf()
+        _ = ShelfApp.update(&state, .key(.character("c")))
+        let retry = ShelfApp.Effect.loadCatalogPage(CatalogScreenUpdateTests.root, replacing: false)
+        _ = ShelfApp.update(&state, .catalogNeedsSignIn(host: "books.example", server: "Quay", wrong: false, retry: retry))
+        for character in "reader" { _ = ShelfApp.update(&state, .key(.character(character))) }
+        #expect(state.catalog.signIn?.line == "Quay asks you to sign in. User: reader")
+        _ = ShelfApp.update(&state, .key(.enter))
+        for character in "tidx" { _ = ShelfApp.update(&state, .key(.character(character))) }
+        _ = ShelfApp.update(&state, .key(.backspace))
+        _ = ShelfApp.update(&state, .key(.character("e")))
+        // Never shown: dots stand for it, on the screen too.
+        #expect(state.catalog.signIn?.line == "Password for reader at Quay: ••••")
+        let screen = ShelfApp.view(state, ShelfApp.ViewContext(theme: .classic, covers: KnownCovers())).text
+        #expect(screen.contains("Password for reader at Quay: ••••") && !screen.contains("tide"), "\(screen)")
+        #expect(ShelfApp.update(&state, .key(.enter)) == [.signIn(host: "books.example", user: "reader", password: "tide", retry: retry)])
+        #expect(state.catalog.signIn == nil)
+
+        // Refused: said in one line, and asked again.
+        _ = ShelfApp.update(&state, .catalogNeedsSignIn(host: "books.example", server: "Quay", wrong: true, retry: retry))
+        #expect(state.catalog.signIn?.line == "Wrong user name or password. Quay asks you to sign in. User: ")
+        _ = ShelfApp.update(&state, .key(.escape))
+        #expect(state.catalog.signIn == nil)
+        #expect(state.status == "Not signed in to Quay.")
+    }
+}

@@ -43,6 +43,8 @@ extension ShelfApp {
         case catalogSubscribed(String)
         /// A book from a catalog is now this issue: download it.
         case bookTaken(Issue)
+        /// The server wants a user name and password (again, when `wrong`) for `retry`.
+        case catalogNeedsSignIn(host: String, server: String, wrong: Bool, retry: Effect)
     }
 
     /// What the run loop read from the library (outside `update`): the shelf, the open
@@ -60,7 +62,7 @@ extension ShelfApp {
 
     /// What must be done, as values: `update` returns them, the app performs them (the
     /// library's writes and refreshes on the effect runner, reads for the screen in the run loop).
-    enum Effect: Equatable {
+    indirect enum Effect: Equatable {
         case enqueue(issueID: Int64)
         case startAgent
         case setPinned(issueID: Int64, Bool)
@@ -98,5 +100,7 @@ extension ShelfApp {
         case subscribeCatalogFeed(URL, title: String)
         case takeBook(CatalogBook)
         case fetchCatalogCovers([URL])
+        /// Keeps the user's credentials for `host` (never in the library), then does `retry`.
+        case signIn(host: String, user: String, password: String, retry: Effect)
     }
 }

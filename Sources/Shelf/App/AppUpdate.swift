@@ -77,6 +77,10 @@ extension ShelfApp {
             return []
         case .catalogPageLoaded(let page, let replacing):
             return CatalogScreen.pageLoaded(&state, page, replacing: replacing)
+        case .catalogNeedsSignIn(let host, let server, let wrong, let retry):
+            state.catalog.signIn = CatalogSignIn(host: host, server: server, wrong: wrong, retry: retry)
+            state.setStatus(nil)
+            return []
         case .catalogFailed(let text):
             CatalogScreen.failed(&state, text)
             return []

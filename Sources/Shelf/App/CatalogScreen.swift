@@ -15,6 +15,8 @@ struct CatalogBrowsing {
     /// What is being fetched, for the title bar; nil when nothing is.
     var loading: URL?
     var prompt: CatalogPrompt?
+    /// A server asked for a user name and password.
+    var signIn: CatalogSignIn?
 
     var page: CatalogStop? { stack.last }
 }
@@ -98,6 +100,7 @@ enum CatalogScreen {
     // MARK: Keys
 
     static func key(_ state: inout State, _ key: Key) -> [Effect] {
+        if state.catalog.signIn != nil { return CatalogSignIn.key(&state, key) }
         if state.catalog.prompt != nil { return editPrompt(&state, key) }
         guard let action = state.keyBindings.action(for: key, on: .catalog) else { return [] }
         switch action {

@@ -44,6 +44,10 @@ enum Chrome {
             status = prompt.line
             statusIsError = false
         }
+        if state.screen == .catalog, let signIn = state.catalog.signIn {
+            status = signIn.line
+            statusIsError = signIn.wrong
+        }
         var right = ""
         if state.screen == .reader, let reader = state.reader {
             // The reader's search prompt or message, and how far through the issue it is.
@@ -131,6 +135,7 @@ enum Chrome {
         case .help:
             items = [Hint(text: "any key to close", rank: essential)]
         case .catalog:
+            if state.catalog.signIn != nil { return Hint.ranked(CatalogSignIn.hints) }
             if state.catalog.prompt != nil { return [Hint(text: "Enter go", rank: essential), Hint(text: "Esc cancel", rank: essential)] }
             var list: [Hint?] = [hint([.up, .down], "move", 7), hint([.tap], "open", 8), hint([.help], "help", essential), hint([.back], "back", essential)]
             if let stop = state.catalog.page {

@@ -33,7 +33,7 @@ final class EffectRunner {
             return
         }
         if case .subscribeCatalogFeed(let url, let title) = effect {
-            refreshes.async { self.subscribe(catalogFeed: url, title: title) }
+            refreshes.async { self.subscribe(catalogFeed: url, title: title, effect: effect) }
             return
         }
         if performCatalogRead(effect) { return }
@@ -89,11 +89,6 @@ final class EffectRunner {
                 box.post(.libraryChanged)
             case .takeAlert:
                 if let alert = library.takeUnshownAlert(now: clock()) { box.post(.alert(alert.text)) }
-            case .addCatalog(let url):
-                let (catalog, page, added) = try library.addCatalog(url: url)
-                box.post(.catalogsRead(try library.catalogs()))
-                box.post(.catalogPageLoaded(page, replacing: false))
-                if !added { box.post(.catalogFailed("“\(catalog.title)” is already kept.")) }
             case .removeCatalog(let catalog):
                 try library.removeCatalog(catalog)
                 box.post(.catalogsRead(try library.catalogs()))
@@ -101,7 +96,7 @@ final class EffectRunner {
                 box.post(.bookTaken(try library.take(book)))
                 box.post(.libraryChanged)
             case .refresh, .readLibrary, .readStore, .openReader, .suspend, .subscribeCatalogFeed,
-                 .readCatalogs, .loadCatalogPage, .searchCatalog, .fetchCatalogCovers:
+                 .readCatalogs, .loadCatalogPage, .searchCatalog, .fetchCatalogCovers, .addCatalog, .signIn:
                 break   // not the runner's writes: see `ShelfApp.perform` and `perform(_:)`
             }
         } catch {

@@ -122,3 +122,25 @@ import Feeds
         }
     }
 }
+
+/// A catalog behind a password: the page's fetch says so in a typed error the screen can
+/// answer, and goes through once credentials are there.
+@Suite struct CatalogSignInTests {
+    @Test func aPageBehindAPasswordAsksForOneAndThenOpens() throws {
+        let web = MemoryHTTPClient()
+        let credentials = Credentials.basic(user: "reader", password: "tide")
+        web.serve(CatalogLibraryTests.root, body: CatalogLibraryTests.navigation(search: ""), requiring: credentials)
+        let anonymous = try TemporaryLibrary(access: HTTPAccess(client: web) { _ in nil })
+        do {
+            _ = try anonymous.library.catalogBrowser.page(at: CatalogLibraryTests.root)
+            Issue.record("a page behind a password opened without one")
+        } catch let asked as HTTPAuthenticationRequired {
+            #expect(asked.host == "books.example")
+            #expect(!asked.credentialsSent)
+        }
+        let wrong = try TemporaryLibrary(access: HTTPAccess(client: web) { _ in .basic(user: "reader", password: "sand") })
+        #expect(throws: HTTPAuthenticationRequired.self) { try wrong.library.catalogBrowser.page(at: CatalogLibraryTests.root) }
+        let right = try TemporaryLibrary(access: HTTPAccess(client: web) { _ in credentials })
+        #expect(try right.library.catalogBrowser.page(at: CatalogLibraryTests.root).title == "Shelf Server")
+    }
+}
