@@ -81,6 +81,16 @@ final class CatalogTestServer {
                 url = urlparse(self.path)
                 query = parse_qs(url.query)
                 path = url.path
+                if path.startswith("/private/"):
+                    # RFC 7617 Basic: user "reader", password "Kelp-7531".
+                    import base64
+                    if self.headers.get("Authorization") != "Basic " + base64.b64encode(b"reader:Kelp-7531").decode():
+                        self.send_response(401)
+                        self.send_header("WWW-Authenticate", 'Basic realm="Quay staff"')
+                        self.send_header("Content-Length", "0")
+                        self.end_headers()
+                        return
+                    path = path[len("/private"):]
                 if path == "/opds": self.send(ROOT, NAV)
                 elif path == "/opds/search.xml": self.send(OPENSEARCH, "application/opensearchdescription+xml")
                 elif path == "/opds/new" and query.get("page") == ["2"]:
@@ -192,6 +202,63 @@ final class CatalogTestServer {
         #expect(removed.output.contains("Removed the catalog Quay Library."), "\(removed.output)")
         let refused = try sandbox.run("browse", server.url("/nothing-here"))
         #expect(refused.status == 1 && refused.output.hasPrefix("newsstand: cannot browse"), "\(refused.output)")
+    }
+
+    @Test func aCatalogBehindAPasswordAsksForItOnce() throws {
+        let server = try CatalogTestServer()
+        defer { server.stop() }
+        let sandbox = Sandbox(["NEWSSTAND_RESOURCES=/nonexistent", "NEWSSTAND_KEYRING=off"])
+        let refused = try sandbox.run("catalog", "add", server.url("/private/opds"))
+        #expect(refused.status == 1 && refused.output.contains("asks for a user name and password"), "\(refused.output)")
+
+        let tmux = Tmux()
+        defer { tmux.stop() }
+        try tmux.start("env NEWSSTAND_HOME='\(sandbox.home.path)' NEWSSTAND_RESOURCES=/nonexistent NEWSSTAND_KEYRING=off TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 '\(Tmux.binary.path)'")
+        _ = try tmux.waitFor(text: "NEWSSTAND")
+        try tmux.send("c")
+        _ = try tmux.waitFor(text: "CATALOGS")
+        try tmux.send("a")
+        _ = try tmux.waitFor(text: "Catalog URL:")
+        try tmux.send("-l", server.url("/private/opds"))
+        _ = try tmux.waitFor(text: server.url("/private/opds"))
+        try tmux.send("Enter")
+        _ = try tmux.waitFor(text: "Quay staff asks you to sign in. User:")
+        // A wrong password first: said in one line, and asked again.
+        try tmux.send("-l", "reader")
+        try tmux.send("Enter")
+        _ = try tmux.waitFor(text: "Password for reader at Quay staff:")
+        try tmux.send("-l", "Sand-2468")
+        var screen = try tmux.waitFor(text: "Password for reader at Quay staff: •••••••••")
+        #expect(!screen.contains("Sand-2468"), "\(screen)")
+        try tmux.send("Enter")
+        _ = try tmux.waitFor(text: "Wrong user name or password. Quay staff asks you to sign in. User:")
+        try tmux.send("-l", "reader")
+        try tmux.send("Enter")
+        _ = try tmux.waitFor(text: "Password for reader")
+        try tmux.send("-l", "Kelp-7531")
+        try tmux.send("Enter")
+        screen = try tmux.waitFor(text: "▸ By Newest")
+        #expect(screen.contains("Quay Library"), "\(screen)")
+        // Every request to the server carries them now: a feed page and its covers.
+        try tmux.send("Enter")
+        _ = try tmux.waitFor(text: "The Net Menders — Ada Quay")
+        try tmux.send("Q")
+        #expect(tmux.waitUntilExited())
+
+        // Kept outside the library, in a file only the user can read; the command line has them too.
+        let file = sandbox.home.appendingPathComponent("config/credentials.json")
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int)
+        #expect(mode & 0o077 == 0)
+        let data = sandbox.home.appendingPathComponent("data")
+        let library = try ["library.sqlite", "library.sqlite-wal"].reduce(into: Data()) { all, name in
+            all += (try? Data(contentsOf: data.appendingPathComponent(name))) ?? Data()
+        }
+        #expect(!library.isEmpty)
+        #expect(library.range(of: Data("Kelp-7531".utf8)) == nil && library.range(of: Data("Sand-2468".utf8)) == nil)
+        #expect(try String(contentsOf: file, encoding: .utf8).contains("Kelp-7531"))
+        let browsed = try sandbox.run("browse", server.url("/private/opds/new"))
+        #expect(browsed.status == 0 && browsed.output.contains("The Net Menders"), "\(browsed.output)")
+        #expect(!browsed.output.contains("Kelp-7531"))
     }
 
     @Test func theCatalogScreenWalksSubscribesAndTakesABook() throws {
