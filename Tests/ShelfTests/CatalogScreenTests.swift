@@ -260,3 +260,28 @@ struct FileCatalog {
         #expect(state.status == "Not signed in to Quay.")
     }
 }
+
+/// The catalog keys came after many users' `[keys]`: a key a user gave another action keeps
+/// that action, and the catalog's default for it goes, rather than the config being refused.
+@Suite struct CatalogKeyTests {
+    @Test func aUsersKeyWinsOverACatalogDefault() throws {
+        let keys = try KeyBindings(config: Config.parse("""
+            [keys]
+            down = ["s", "Down"]
+            refresh = "a"
+            """, file: "/home/u/.config/newsstand/config.toml"))
+        #expect(keys.action(for: .character("s"), on: .catalog) == .down)
+        #expect(keys.action(for: .character("a"), on: .shelf) == .refresh)
+        #expect(keys.keys(for: .subscribe).isEmpty)
+        #expect(keys.keys(for: .addCatalog).isEmpty)
+        #expect(keys.action(for: .character("c"), on: .shelf) == .catalogs)
+        // Written by the user on both sides, it is still refused.
+        #expect(throws: ConfigError.self) {
+            try KeyBindings(config: Config.parse("""
+                [keys]
+                down = "s"
+                subscribe = "s"
+                """, file: "/home/u/.config/newsstand/config.toml"))
+        }
+    }
+}
