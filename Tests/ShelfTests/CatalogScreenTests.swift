@@ -150,6 +150,37 @@ struct FileCatalog {
         #expect(state.catalog.prompt == nil)
     }
 
+    @Test func groupsAndOtherViewsAreRowsAndHeadingsAreNeverSelected() {
+        var state = inCatalog()
+        var page = Self.page([Self.epub])
+        let featured = URL(string: "http://books.example/featured")!
+        page.groups = [CatalogGroup(title: "Featured", url: featured, books: [Self.mobi])]
+        page.facets = [CatalogLink(title: "Newest", url: Self.root, facetGroup: "Order", active: true),
+                       CatalogLink(title: "Title", url: URL(string: "http://books.example/by-title")!, facetGroup: "Order")]
+        _ = ShelfApp.update(&state, .catalogPageLoaded(page, replacing: false))
+        let rows = state.catalog.page?.rows ?? []
+        // Featured, its book, its "more"; Books, the page's book; Other views, the facet not shown now.
+        #expect(rows.count == 7)
+        #expect(rows.first == .heading("Featured"))
+        #expect(rows.last == .link(CatalogLink(title: "Order: Title", url: URL(string: "http://books.example/by-title")!,
+                                               facetGroup: "Order")))
+        #expect(state.catalog.page?.selection == 1)            // the first book, not the heading
+        _ = ShelfApp.update(&state, .key(.character("G")))
+        _ = ShelfApp.update(&state, .key(.up))
+        #expect(state.catalog.page?.selectedRow == .book(Self.epub))   // over the "Other views" heading
+        _ = ShelfApp.update(&state, .key(.up))                          // and the "Books" one
+        #expect(ShelfApp.update(&state, .key(.enter)) == [.loadCatalogPage(featured, replacing: false)])
+    }
+
+    @Test func xForgetsTheSelectedCatalog() {
+        var state = inCatalog()
+        let kept = state.catalog.catalogs[0]
+        #expect(ShelfApp.update(&state, .key(.character("x"))) == [.removeCatalog(kept)])
+        _ = ShelfApp.update(&state, .catalogsRead([]))
+        #expect(ShelfApp.update(&state, .key(.enter)).isEmpty)
+        #expect(state.catalog.prompt == .addURL(""))       // nothing kept: Enter asks for one
+    }
+
     @Test func addingACatalogByURL() {
         var state = inCatalog()
         _ = ShelfApp.update(&state, .key(.character("a")))
