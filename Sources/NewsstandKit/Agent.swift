@@ -135,6 +135,7 @@ public final class Agent: @unchecked Sendable {
                                 expectedLength: Agent.bindingLength(of: issue), expectedSHA256: issue?.sha256,
                                 credentials: options.config.credentials(for: url), storage: options.storage,
                                 maximumLength: Agent.maximumDownloadSize)
+        transfer.credentialsLookup = library.access.credentials  // what the user signed in with, after config.toml
         lock.withLock { running[asset.identifier] = transfer }
         group.enter()
         Thread.detachNewThread { [self] in

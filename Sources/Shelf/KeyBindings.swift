@@ -7,6 +7,12 @@ public enum Action: String, CaseIterable, Sendable {
     case moveLeft, moveRight, up, down, pageUp, pageDown, first, last
     case tap, download, remove, pin, refresh, refreshAll, filter, nextNew
     case help, back, quit
+    /// The catalog screen: open it from the shelf; in it, the next and previous page of a
+    /// paged feed, subscribe to the page shown, add a catalog by its URL.
+    case catalogs, nextPage, previousPage, subscribe, addCatalog
+
+    /// Actions whose default keys give way to a key the user bound to another action.
+    static let laterDefaults: [Action] = [.catalogs, .nextPage, .previousPage, .subscribe, .addCatalog]
 }
 
 /// Which keys do what, on which screen: the defaults, overridden by `[keys]` in
@@ -17,23 +23,28 @@ public struct KeyBindings: Sendable {
     static let table: [(action: Action, keys: [Key], screens: Set<ShelfApp.Screen>)] = [
         (.moveLeft, [.left, .character("h")], [.shelf, .store, .reader]),
         (.moveRight, [.right, .character("l")], [.shelf, .store, .reader]),
-        (.up, [.up, .character("k")], [.shelf, .store, .reader]),
-        (.down, [.down, .character("j")], [.shelf, .store, .reader]),
-        (.pageUp, [.pageUp, .character("b")], [.shelf, .store, .reader]),
-        (.pageDown, [.pageDown, .character(" ")], [.shelf, .store, .reader]),
-        (.first, [.home, .character("g")], [.shelf, .store, .reader]),
-        (.last, [.end, .character("G")], [.shelf, .store, .reader]),
-        (.tap, [.enter], [.shelf, .store]),
-        (.download, [.character("d")], [.shelf, .store]),
-        (.remove, [.character("x")], [.store]),
+        (.up, [.up, .character("k")], [.shelf, .store, .reader, .catalog]),
+        (.down, [.down, .character("j")], [.shelf, .store, .reader, .catalog]),
+        (.pageUp, [.pageUp, .character("b")], [.shelf, .store, .reader, .catalog]),
+        (.pageDown, [.pageDown, .character(" ")], [.shelf, .store, .reader, .catalog]),
+        (.first, [.home, .character("g")], [.shelf, .store, .reader, .catalog]),
+        (.last, [.end, .character("G")], [.shelf, .store, .reader, .catalog]),
+        (.tap, [.enter], [.shelf, .store, .catalog]),
+        (.download, [.character("d")], [.shelf, .store, .catalog]),
+        (.remove, [.character("x")], [.store, .catalog]),
         (.pin, [.character("p")], [.store]),
         (.refresh, [.character("r")], [.shelf, .store]),
         (.refreshAll, [.character("R")], [.shelf, .store]),
-        (.filter, [.character("/")], [.shelf, .store]),
+        (.filter, [.character("/")], [.shelf, .store, .catalog]),
         (.nextNew, [.character("n")], [.shelf, .store]),
-        (.help, [.character("?")], [.shelf, .store, .reader]),
-        (.back, [.character("q"), .escape, .backspace], [.shelf, .store, .reader]),
-        (.quit, [.character("Q")], [.shelf, .store, .reader]),
+        (.help, [.character("?")], [.shelf, .store, .reader, .catalog]),
+        (.back, [.character("q"), .escape, .backspace], [.shelf, .store, .reader, .catalog]),
+        (.quit, [.character("Q")], [.shelf, .store, .reader, .catalog]),
+        (.catalogs, [.character("c")], [.shelf]),
+        (.nextPage, [.character("]")], [.catalog]),
+        (.previousPage, [.character("[")], [.catalog]),
+        (.subscribe, [.character("s")], [.catalog]),
+        (.addCatalog, [.character("a")], [.catalog]),
     ]
 
     public static let defaults = KeyBindings(keys: Dictionary(uniqueKeysWithValues: table.map { ($0.action, $0.keys) }))
@@ -73,9 +84,15 @@ public struct KeyBindings: Sendable {
             keys[action] = bound
             lines[action] = entry.line
         }
+        // The catalog screen's keys came after many configs were written: a default of
+        // theirs that the user gave another action goes, rather than refusing the config.
+        let written = Set(lines.keys.flatMap { keys[$0] ?? [] })
+        for action in Action.laterDefaults where lines[action] == nil {
+            keys[action] = keys[action]?.filter { !written.contains($0) }
+        }
         self.init(keys: keys)
         // One key, one action per screen.
-        for screen in [ShelfApp.Screen.shelf, .store, .reader] {
+        for screen in [ShelfApp.Screen.shelf, .store, .reader, .catalog] {
             let rows = KeyBindings.table.filter { $0.screens.contains(screen) }
             var owner: [Key: Action] = [:]
             for row in rows {
@@ -123,6 +140,10 @@ public struct KeyBindings: Sendable {
         ([.refresh, .refreshAll], "refresh this / all publications"),
         ([.filter], "filter by title (Enter keeps, Escape clears)"),
         ([.nextNew], "next NEW"),
+        ([.catalogs], "catalogs (OPDS): Enter opens, / searches"),
+        ([.previousPage, .nextPage], "in a catalog: previous, next page"),
+        ([.subscribe], "in a catalog: subscribe to the books shown"),
+        ([.addCatalog], "add a catalog by its URL"),
         ([.help], "this help"),
         ([.back], "back; quit on the shelf"),
         ([.quit], "quit (Ctrl-C too)"),
@@ -136,6 +157,7 @@ extension ShelfApp.Screen {
         case .store: return "store"
         case .reader: return "reader"
         case .help: return "help"
+        case .catalog: return "catalog screen"
         }
     }
 }

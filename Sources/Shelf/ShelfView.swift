@@ -29,6 +29,7 @@ extension ShelfApp {
         case .store: StoreScreen.view(state, context, into: &canvas)
         case .reader: state.reader?.view(into: &canvas)
         case .help: HelpScreen.view(state, context, into: &canvas)
+        case .catalog: CatalogScreen.view(state, context, into: &canvas)
         }
         Chrome.statusAndHints(state, theme: theme, into: &canvas)
         return canvas
@@ -48,6 +49,12 @@ extension ShelfApp {
 protocol CoverSource {
     func shelfCover(_ summary: PublicationSummary, columns: Int, rows: Int) -> CellPicture?
     func tileCover(_ issue: Issue, columns: Int, rows: Int) -> CellPicture?
+    /// A catalog book's cover, once fetched into the cover cache.
+    func catalogCover(_ url: URL, columns: Int, rows: Int) -> CellPicture?
+}
+
+extension CoverSource {
+    func catalogCover(_ url: URL, columns: Int, rows: Int) -> CellPicture? { nil }
 }
 
 /// Covers rendered by the painter on worker threads, from the files the library keeps.
@@ -67,5 +74,10 @@ struct PaintedCovers: CoverSource {
         guard let cover = library.cover(of: issue) else { return nil }
         return painter.cover(cover.source, size: CellSize(columns: columns, rows: rows), binding: nil, edge: .left,
                              sash: issue.unread && issue.status == .available)
+    }
+
+    func catalogCover(_ url: URL, columns: Int, rows: Int) -> CellPicture? {
+        guard let file = library.localFile(forCover: url.absoluteString) else { return nil }
+        return painter.cover(.file(file), size: CellSize(columns: columns, rows: rows), binding: nil, edge: .left, sash: false)
     }
 }

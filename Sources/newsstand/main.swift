@@ -10,6 +10,7 @@ struct Newsstand: ParsableCommand {
         subcommands: [
             ShelfCommand.self, Subscribe.self, Unsubscribe.self, Refresh.self, Issues.self, Download.self,
             Read.self, Export.self, Remove.self, Cancel.self, CacheCommand.self, AgentCommand.self, Push.self, Inspect.self, Render.self,
+            Browse.self, CatalogCommand.self,
         ],
         defaultSubcommand: ShelfCommand.self
     )

@@ -26,6 +26,10 @@ extension Library {
     @discardableResult
     public func refresh(_ publication: Publication) throws -> SyncResult {
         if isLocal(publication) { return try refreshLocal(publication) }
+        if isFromCatalogs(publication) {
+            try markRefreshed(publication)
+            return SyncResult(added: [], updated: 0)
+        }
         guard let url = URL(string: publication.feedURL) else {
             throw DownloadError(message: "'\(publication.feedURL)' is not a URL")
         }

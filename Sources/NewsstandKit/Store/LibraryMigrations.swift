@@ -119,6 +119,7 @@ enum LibraryMigrations {
         migrator.registerMigration("v9-full-text: a publication whose articles are read from their web pages") { db in
             try db.alter(table: "publication") { t in t.add(column: "fullText", .boolean).notNull().defaults(to: false) }
         }
+        Library.registerCatalogMigration(&migrator)
         return migrator
     }
 }

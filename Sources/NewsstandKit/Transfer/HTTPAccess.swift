@@ -1,30 +1,52 @@
 import Foundation
+import Synchronization
 
 /// How the library's services reach the network: the one HTTP client (chosen by scheme in
-/// use, an in-memory one in tests) and the credentials config.toml gives each host, so a
-/// feed, a cover and a download from one host are asked for the same way.
+/// use, an in-memory one in tests) and the credentials each host answers a 401 with, so a
+/// feed, a cover, a page and a download from one host are asked for the same way. A 401
+/// we cannot answer, or whose answer is refused, throws `HTTPAuthenticationRequired`.
 struct HTTPAccess: Sendable {
     /// Nil: `SocketHTTPClient` for http, `URLSessionHTTPClient` for https.
     var client: (any HTTPFetching)?
-    /// `[credentials."host"]` for a URL, answered to that host's 401 as downloads do.
-    var credentials: @Sendable (URL) -> Credentials?
+    /// The credentials for a URL's host; asked only when the host answers 401. Throws
+    /// `CredentialStoreError` when the store cannot be read (a file others may read).
+    var credentials: @Sendable (URL) throws -> Credentials?
 
     static let anonymous = HTTPAccess(client: nil, credentials: { _ in nil })
 
-    /// The credentials in the user's config.toml. A config.toml that does not parse is
-    /// reported by the command that reads it; here it only means no credentials.
+    /// config.toml's `[credentials]` first, then what the user signed in with
+    /// (`CredentialStore`). A config.toml that does not parse is reported by the command
+    /// that reads it; here it only means no credentials from it.
     static func system(paths: Paths) -> HTTPAccess {
         let config = (try? Config.load(paths: paths)) ?? Config()
-        return HTTPAccess(client: nil, credentials: { config.credentials(for: $0) })
+        let store = LazyCredentialStore(paths: paths)
+        return HTTPAccess(client: nil, credentials: { url in
+            try config.credentials(for: url) ?? store.value.credentials(for: url)
+        })
     }
 
     /// A transfer of `url` into `partFile` through this client, with its host's credentials.
     func transfer(_ url: URL, headers: [String: String] = [:], into partFile: URL, timeout: TimeInterval,
                   maximumLength: Int64?, lowSpeedLimit: Transfer.LowSpeedLimit) -> Transfer {
         let transfer = Transfer(request: TransferRequest(url: url, headers: headers), partFile: partFile,
-                                credentials: credentials(url), timeout: timeout, maximumLength: maximumLength,
-                                lowSpeedLimit: lowSpeedLimit)
+                                timeout: timeout, maximumLength: maximumLength, lowSpeedLimit: lowSpeedLimit)
+        transfer.credentialsLookup = credentials
         transfer.clientOverride = client
         return transfer
+    }
+}
+
+/// The store, made at the first 401 (finding the keyring runs `secret-tool`), then kept.
+private final class LazyCredentialStore: Sendable {
+    private let paths: Paths
+    private let made = Mutex<CredentialStore?>(nil)
+    init(paths: Paths) { self.paths = paths }
+    var value: CredentialStore {
+        made.withLock { store in
+            if let store { return store }
+            let fresh = CredentialStore(paths: paths)
+            store = fresh
+            return fresh
+        }
     }
 }

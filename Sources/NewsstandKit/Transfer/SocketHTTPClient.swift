@@ -51,7 +51,8 @@ struct SocketHTTPClient: HTTPFetching {
                 head = try reader.readHead()  // interim responses (100 Continue, 103 Early Hints)
             }
             guard try onHead(head) == .read else { return }
-            try reader.readBody(of: head, splice: splice, onBody)
+            // Only a success's body may go straight to the file (a 401's document may not).
+            try reader.readBody(of: head, splice: (200..<300).contains(head.status) ? splice : nil, onBody)
         }
     }
 }

@@ -57,6 +57,9 @@ public final class Transfer: @unchecked Sendable {
     private let cancellation = Cancellation()
     /// Tests swap the http(s) client (e.g. URLSession for http) to run one suite on both.
     var clientOverride: HTTPFetching?
+    /// Where credentials come from when `credentials` is nil: asked at the first 401 only
+    /// (a keyring lookup runs a process). Set before `run`, by its creator (`HTTPAccess`).
+    var credentialsLookup: (@Sendable (URL) throws -> Credentials?)?
 
     public init(request: TransferRequest, partFile: URL, expectedLength: Int64? = nil, expectedSHA256: String? = nil, credentials: Credentials? = nil, timeout: TimeInterval = 30,
                 storage: Storage = SystemStorage(), maximumLength: Int64? = nil, lowSpeedLimit: LowSpeedLimit = .standard) {
@@ -113,7 +116,7 @@ public final class Transfer: @unchecked Sendable {
     private enum Outcome {
         case body(total: Int64?, validator: TransferValidator, resumedFrom: Int64)
         case redirect(URL)
-        case unauthorized
+        case unauthorized(HTTPResponseHead, body: Data?)
         case rangeNotSatisfiable(HTTPResponseHead)
     }
 
@@ -197,7 +200,10 @@ public final class Transfer: @unchecked Sendable {
     private func fetchOnce(part: PartFile, offset: Int64, saved: TransferValidator, onValidator: @escaping (TransferValidator) -> Void, throttle: ProgressThrottle) throws -> (Int64?, TransferValidator, Int64) {
         var url = request.url
         var visited: Set<String> = [url.absoluteString]
-        var credentialsOrigin: String?
+        // The answer to the last 401 and the origin it is for; a Digest answer is written
+        // afresh for each request (its URI and nonce count).
+        var authorization: (answer: HTTPAuthorization, origin: String)?
+        var renewedStaleNonce = false
         var redirects = 0
         while true {
             try cancellation.check()
@@ -207,13 +213,16 @@ public final class Transfer: @unchecked Sendable {
                 headers.append(("Range", "bytes=\(offset)-"))
                 if let ifRange = saved.ifRangeValue { headers.append(("If-Range", ifRange)) }
             }
-            if let credentials, credentialsOrigin == Transfer.origin(of: url) {
+            if var answer = authorization, answer.origin == Transfer.origin(of: url) {
                 headers.removeAll { $0.0.lowercased() == "authorization" }
-                headers.append(("Authorization", credentials.authorizationHeader))
+                headers.append(("Authorization", answer.answer.header(uri: HTTPAuthorization.requestTarget(of: url))))
+                authorization = answer
             }
 
             var outcome: Outcome?
             var total: Int64?
+            // A 401's OPDS Authentication Document, read into memory (never into the part file).
+            var authenticationBody: Data?
             let limit = expectedLength
             var window = (start: Date(), bytes: part.length)
             // After each piece of body written: no more than announced (or than the cap),
@@ -251,8 +260,12 @@ public final class Transfer: @unchecked Sendable {
                     outcome = .redirect(target)
                     return .skip
                 case 401:
-                    outcome = .unauthorized
-                    return .skip
+                    outcome = .unauthorized(head, body: nil)
+                    let type = head.header("content-type")?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+                    guard type == OPDSAuthenticationDocument.mediaType,
+                          (head.contentLength ?? 0) <= Int64(OPDSAuthenticationDocument.maximumSize) else { return .skip }
+                    authenticationBody = Data()
+                    return .read
                 case 416 where offset > 0:
                     outcome = .rangeNotSatisfiable(head)
                     return .skip
@@ -287,6 +300,11 @@ public final class Transfer: @unchecked Sendable {
                     throw Transfer.statusError(head, url: url)
                 }
             }, onBody: { bytes in
+                if let body = authenticationBody {
+                    // Beyond the limit the document is dropped (the 401 stands without it).
+                    authenticationBody = body.count + bytes.count <= OPDSAuthenticationDocument.maximumSize ? body + Data(bytes) : Data()
+                    return
+                }
                 try part.append(bytes)
                 try advanced()
             })
@@ -306,14 +324,8 @@ public final class Transfer: @unchecked Sendable {
                     throw TransferError.fatal("\(request.url.absoluteString) redirects more than \(Transfer.maxRedirects) times")
                 }
                 url = target
-            case .unauthorized?:
-                guard credentials != nil else {
-                    throw TransferError(message: "\(url.absoluteString) needs credentials (401); add them for this publication in config.toml", isRetryable: false, httpStatus: 401)
-                }
-                guard credentialsOrigin != Transfer.origin(of: url) else {
-                    throw TransferError(message: "\(url.absoluteString) refused the publication's credentials (401); check them in config.toml", isRetryable: false, httpStatus: 401)
-                }
-                credentialsOrigin = Transfer.origin(of: url)
+            case let .unauthorized(head, _)?:
+                authorization = try answer(head, document: authenticationBody, url: url, previous: authorization, renewedStaleNonce: &renewedStaleNonce)
             case let .rangeNotSatisfiable(head)?:
                 // With If-Range the server only answers 416 when our validator still holds:
                 // if it says the file is exactly as long as our part, we already have it all.
@@ -325,6 +337,33 @@ public final class Transfer: @unchecked Sendable {
                 throw TransferError.fatal("internal error: no response for \(url.absoluteString)")
             }
         }
+    }
+
+    /// How to answer the 401 `head` from `url`: with the credentials for its host, or, after
+    /// Digest's `stale=true`, with the same ones and the fresh nonce (once). Throws
+    /// `HTTPAuthenticationRequired` when there are none that fit, or they were refused.
+    private func answer(_ head: HTTPResponseHead, document body: Data?, url: URL, previous: (answer: HTTPAuthorization, origin: String)?,
+                        renewedStaleNonce: inout Bool) throws -> (answer: HTTPAuthorization, origin: String) {
+        let challenges = HTTPChallenge.parse(head.header("www-authenticate") ?? "")
+        let origin = Transfer.origin(of: url)
+        func required(sent: Bool) -> HTTPAuthenticationRequired {
+            let realm = challenges.compactMap(\.realm).first
+            return HTTPAuthenticationRequired(url: url, host: HTTPAuthenticationRequired.host(of: url), schemes: challenges.map(\.scheme),
+                                              realm: realm, credentialsSent: sent,
+                                              document: body.flatMap { OPDSAuthenticationDocument.parse($0, url: url) })
+        }
+        if var previous, previous.origin == origin {
+            if !renewedStaleNonce, previous.answer.digest != nil,
+               let fresh = challenges.compactMap(DigestChallenge.init).first(where: \.stale) {
+                renewedStaleNonce = true
+                previous.answer.renew(fresh)
+                return previous
+            }
+            throw required(sent: true)
+        }
+        guard let found = try credentials ?? credentialsLookup?(url),
+              let answer = HTTPAuthorization(credentials: found, challenges: challenges) else { throw required(sent: false) }
+        return (answer, origin)
     }
 
     /// The caller's headers, minus credentials when a redirect has left the original origin.

@@ -61,10 +61,23 @@ public struct TransferProgress: Sendable, Equatable {
     }
 }
 
-/// A publication's credentials from config, sent once in answer to a 401.
-public enum Credentials: Sendable, Equatable {
+/// What answers a host's 401 (from config.toml's `[credentials]` or the `CredentialStore`).
+/// Printing one never shows the secret.
+public enum Credentials: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// A user name and password, sent with HTTP Digest or Basic, whichever the server asks for.
     case basic(user: String, password: String)
+    /// A token, sent as `Bearer`.
     case bearer(String)
+
+    public var description: String {
+        switch self {
+        case let .basic(user, _): return "user \(user.debugDescription) with a password"
+        case .bearer: return "a token"
+        }
+    }
+
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
 
     var authorizationHeader: String {
         switch self {

@@ -24,6 +24,7 @@ struct URLSessionHTTPClient: HTTPFetching {
         configuration.timeoutIntervalForRequest = timeout
         configuration.urlCache = nil
         configuration.httpCookieStorage = nil
+        configuration.urlCredentialStorage = nil
 
         let delegate = StreamingDelegate(timeout: timeout, onHead: onHead, onBody: onBody)
         let queue = OperationQueue()
@@ -88,9 +89,11 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchec
     func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge, completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
         touch()
         // 401s are answered by the transfer itself (one retry with the credentials), and
-        // TLS trust is left to the system.
+        // TLS trust is left to the system. FoundationNetworking, told to reject, cancels the
+        // 401's body (an OPDS Authentication Document); default handling, with no credential
+        // storage, delivers it.
         #if canImport(FoundationNetworking)
-        completionHandler(.rejectProtectionSpace, nil)
+        completionHandler(.performDefaultHandling, nil)
         #else
         if challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodServerTrust {
             completionHandler(.performDefaultHandling, nil)

@@ -1,3 +1,4 @@
+import Feeds
 import Foundation
 import NewsstandKit
 import Terminal
@@ -33,6 +34,17 @@ extension ShelfApp {
         case readerNeedsPassword(Issue, wrong: Bool)
         /// The program is about to end: the reader keeps its place.
         case quitting
+        /// The kept catalogs, as read.
+        case catalogsRead([Catalog])
+        /// A catalog page arrived (in place of the one shown when `replacing`: another page of it).
+        case catalogPageLoaded(CatalogPage, replacing: Bool)
+        case catalogFailed(String)
+        /// Subscribed to a catalog's acquisition feed: what to say.
+        case catalogSubscribed(String)
+        /// A book from a catalog is now this issue: download it.
+        case bookTaken(Issue)
+        /// The server wants a user name and password (again, when `wrong`) for `retry`.
+        case catalogNeedsSignIn(host: String, server: String, wrong: Bool, retry: Effect)
     }
 
     /// What the run loop read from the library (outside `update`): the shelf, the open
@@ -50,7 +62,7 @@ extension ShelfApp {
 
     /// What must be done, as values: `update` returns them, the app performs them (the
     /// library's writes and refreshes on the effect runner, reads for the screen in the run loop).
-    enum Effect: Equatable {
+    indirect enum Effect: Equatable {
         case enqueue(issueID: Int64)
         case startAgent
         case setPinned(issueID: Int64, Bool)
@@ -77,5 +89,18 @@ extension ShelfApp {
         case openReader(Issue, password: DocumentPassword? = nil)
         /// Ctrl-Z: hands the terminal back to the shell.
         case suspend
+        /// The catalog screen's work (`EffectRunner+Catalogs`): read the kept catalogs, fetch
+        /// a page or a search, keep or forget a catalog, subscribe to a page, take a book,
+        /// fetch the covers of a page's books.
+        case readCatalogs
+        case loadCatalogPage(URL, replacing: Bool)
+        case searchCatalog(CatalogPage, terms: String)
+        case addCatalog(URL)
+        case removeCatalog(Catalog)
+        case subscribeCatalogFeed(URL, title: String)
+        case takeBook(CatalogBook)
+        case fetchCatalogCovers([URL])
+        /// Keeps the user's credentials for `host` (never in the library), then does `retry`.
+        case signIn(host: String, user: String, password: String, retry: Effect)
     }
 }

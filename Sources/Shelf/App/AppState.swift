@@ -4,8 +4,8 @@ import NewsstandKit
 import Terminal
 
 extension ShelfApp {
-    /// The screens the app routes keys and messages to; a catalog screen joins them later.
-    enum Screen: Hashable { case shelf, store, reader, help }
+    /// The screens the app routes keys and messages to.
+    enum Screen: Hashable { case shelf, store, reader, help, catalog }
 
     /// Everything the screens show, in one value: `update` changes it, `view` draws it.
     struct State {
@@ -50,6 +50,9 @@ extension ShelfApp {
 
         /// An encrypted PDF asked for its password; keys go to the prompt.
         var passwordPrompt: PasswordPrompt?
+
+        /// The catalog screen: the kept catalogs, the pages walked (`CatalogScreen`).
+        var catalog = CatalogBrowsing()
 
         /// The open issue while reading.
         var reader: ReaderAdapter?

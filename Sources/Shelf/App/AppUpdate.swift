@@ -71,6 +71,30 @@ extension ShelfApp {
             state.passwordPrompt = PasswordPrompt(issue: issue, wasWrong: wrong)
             state.setStatus(nil)
             return []
+        case .catalogsRead(let catalogs):
+            state.catalog.catalogs = catalogs
+            state.catalog.listSelection = max(0, min(state.catalog.listSelection, catalogs.count - 1))
+            return []
+        case .catalogPageLoaded(let page, let replacing):
+            return CatalogScreen.pageLoaded(&state, page, replacing: replacing)
+        case .catalogNeedsSignIn(let host, let server, let wrong, let retry):
+            state.catalog.signIn = CatalogSignIn(host: host, server: server, wrong: wrong, retry: retry)
+            state.setStatus(nil)
+            return []
+        case .catalogFailed(let text):
+            CatalogScreen.failed(&state, text)
+            return []
+        case .catalogSubscribed(let text):
+            state.setStatus(text)
+            return [.readLibrary]
+        case .bookTaken(let issue):
+            guard let id = issue.id else { return [] }
+            if issue.status == .available {
+                state.setStatus("“\(issue.title)” is already on the shelf, in From catalogs.")
+                return [.readLibrary]
+            }
+            state.setStatus("Downloading “\(issue.title)” into From catalogs…", cause: .download(issueID: id))
+            return [.enqueue(issueID: id), .startAgent, .readLibrary]
         case .readerOpened(let reader):
             state.reader = reader
             state.screen = .reader
@@ -107,6 +131,8 @@ extension ShelfApp {
             return readerKey(&state, key)
         case .help:
             return HelpScreen.update(&state, key)
+        case .catalog:
+            return CatalogScreen.key(&state, key)
         }
     }
 
@@ -128,6 +154,8 @@ extension ShelfApp {
         case .quit:
             state.quit = true
             return []
+        case .catalogs:
+            return CatalogScreen.open(&state)
         case .back where key == .escape && !state.filter.isEmpty:
             // Escape takes a filter away before it leaves the screen.
             editFilter(&state, .escape)
@@ -188,6 +216,7 @@ extension ShelfApp {
                 guard let reader = state.reader else { return [] }
                 return apply(reader.scroll(by: step * 3), from: reader, to: &state)
             case .help: break
+            case .catalog: CatalogScreen.move(&state, by: step)
             }
             return []
         case .left:
@@ -202,7 +231,7 @@ extension ShelfApp {
                 guard let index = StoreScreen.tile(at: x, y, in: state) else { return [] }
                 state.storeSelection = index
                 return StoreScreen.tapSelected(&state, allowRead: true)
-            case .reader, .help:
+            case .reader, .help, .catalog:
                 return []
             }
         default:

@@ -40,6 +40,14 @@ enum Chrome {
         canvas.fill(Rect(x: 0, y: statusY, width: state.width, height: 1), with: Cell(glyph: " ", style: theme.statusLine))
         var status = state.passwordPrompt?.line ?? state.status
         var statusIsError = state.passwordPrompt?.wasWrong ?? state.statusIsError
+        if state.screen == .catalog, let prompt = state.catalog.prompt {
+            status = prompt.line
+            statusIsError = false
+        }
+        if state.screen == .catalog, let signIn = state.catalog.signIn {
+            status = signIn.line
+            statusIsError = signIn.wrong
+        }
         var right = ""
         if state.screen == .reader, let reader = state.reader {
             // The reader's search prompt or message, and how far through the issue it is.
@@ -126,6 +134,20 @@ enum Chrome {
             return Hint.ranked(ownHints)
         case .help:
             items = [Hint(text: "any key to close", rank: essential)]
+        case .catalog:
+            if state.catalog.signIn != nil { return Hint.ranked(CatalogSignIn.hints) }
+            if state.catalog.prompt != nil { return [Hint(text: "Enter go", rank: essential), Hint(text: "Esc cancel", rank: essential)] }
+            var list: [Hint?] = [hint([.up, .down], "move", 7), hint([.tap], "open", 8), hint([.help], "help", essential), hint([.back], "back", essential)]
+            if let stop = state.catalog.page {
+                if case .book? = stop.selectedRow { list[1] = hint([.tap], "take", 8) }
+                if stop.page.search != nil { list.append(hint([.filter], "search", 5)) }
+                if stop.page.isAcquisitionFeed { list.append(hint([.subscribe], "subscribe", 6)) }
+                if stop.page.pages.next != nil || stop.page.pages.previous != nil { list.append(hint([.previousPage, .nextPage], "pages", 4)) }
+            } else {
+                list.append(hint([.addCatalog], "add", 6))
+                if !state.catalog.catalogs.isEmpty { list.append(hint([.remove], "remove", 3)) }
+            }
+            items = list
         }
         return items.compactMap { $0 }
     }

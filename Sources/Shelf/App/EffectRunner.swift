@@ -6,11 +6,13 @@ import NewsstandKit
 /// on one queue; feed refreshes, which take seconds, on another, so a pin never waits
 /// behind a refresh.
 final class EffectRunner {
-    private let library: Library
+    let library: Library
     private let startAgent: () -> Void
     private let clock: () -> Date
     private let writes = DispatchQueue(label: "newsstand.shelf.effects")
     private let refreshes = DispatchQueue(label: "newsstand.shelf.refresh")
+    /// Catalog pages, searches and covers: network reads, never behind a refresh.
+    let catalogs = DispatchQueue(label: "newsstand.shelf.catalogs")
     private let writesInFlight = Counter()
     /// Results for the run loop.
     let mailbox = Mailbox<ShelfApp.Message>()
@@ -30,6 +32,11 @@ final class EffectRunner {
             refreshes.async { self.refresh(publications) }
             return
         }
+        if case .subscribeCatalogFeed(let url, let title) = effect {
+            refreshes.async { self.subscribe(catalogFeed: url, title: title, effect: effect) }
+            return
+        }
+        if performCatalogRead(effect) { return }
         writesInFlight.add(1)
         writes.async {
             self.write(effect)
@@ -44,6 +51,7 @@ final class EffectRunner {
     func finishAll() {
         writes.sync {}
         refreshes.sync {}
+        catalogs.sync {}
     }
 
     private func write(_ effect: ShelfApp.Effect) {
@@ -81,8 +89,15 @@ final class EffectRunner {
                 box.post(.libraryChanged)
             case .takeAlert:
                 if let alert = library.takeUnshownAlert(now: clock()) { box.post(.alert(alert.text)) }
-            case .refresh, .readLibrary, .readStore, .openReader, .suspend:
-                break   // not the runner's: see `ShelfApp.perform`
+            case .removeCatalog(let catalog):
+                try library.removeCatalog(catalog)
+                box.post(.catalogsRead(try library.catalogs()))
+            case .takeBook(let book):
+                box.post(.bookTaken(try library.take(book)))
+                box.post(.libraryChanged)
+            case .refresh, .readLibrary, .readStore, .openReader, .suspend, .subscribeCatalogFeed,
+                 .readCatalogs, .loadCatalogPage, .searchCatalog, .fetchCatalogCovers, .addCatalog, .signIn:
+                break   // not the runner's writes: see `ShelfApp.perform` and `perform(_:)`
             }
         } catch {
             box.post(.effectFailed("\(error)"))

@@ -47,8 +47,8 @@ import Testing
             token = "t0k3n"
             """.write(to: paths.configFile, atomically: true, encoding: .utf8)
         let access = HTTPAccess.system(paths: paths)
-        #expect(access.credentials(feedURL) == .bearer("t0k3n"))
-        #expect(access.credentials(otherCoverURL) == nil)
+        #expect(try access.credentials(feedURL) == .bearer("t0k3n"))
+        #expect(try access.credentials(otherCoverURL) == nil)
     }
 
     @Test func theBindingOfAFeedIsStoredAsItsType() throws {

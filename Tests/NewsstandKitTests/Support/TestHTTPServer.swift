@@ -11,7 +11,7 @@ import Foundation
 /// `chunk=N&delay_ms=D` (slow body), `drop_after=N&drops=K[&drop_mode=reset]` (the first K
 /// requests lose the connection after N body bytes), `stall_after=N&stall_ms=D`,
 /// `fail=CODE&fail_times=K&retry_after=V`, `auth=basic&user=U&pass=P` or
-/// `auth=bearer&token=T`, `length_delta=D` (wrong Content-Length), `no_length=1`,
+/// `auth=bearer&token=T`, `auth=digest&user=U&pass=P` (see `digest_ok`), `length_delta=D` (wrong Content-Length), `no_length=1`,
 /// `chunked=1`, `change_after=K` (the file changes after K requests), `bad_range=D`
 /// (Content-Range off by D), `short_range=N` (206 carrying only N bytes), `huge_header=N`
 /// (an N-byte header line). `/to/KEY?location=L` redirects to L.
@@ -171,7 +171,7 @@ final class TestHTTPServer: @unchecked Sendable {
     static let script = #"""
 # Newsstand's test HTTP server (127.0.0.1 only). Started by the tests, it prints its port
 # on the first line of stdout and exits when its stdin closes (the test process ended).
-import base64, hashlib, json, os, random, socket, sys, threading, time
+import base64, hashlib, json, os, random, re, socket, sys, threading, time
 from email.utils import formatdate
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
@@ -180,6 +180,8 @@ LOG_DIR = sys.argv[1]
 lock = threading.Lock()
 arrivals = 0
 counts = {}
+nonces = {}
+stale_given = set()
 contents = {}
 
 
@@ -238,6 +240,62 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
+    def digest_ok(self, q):
+        """HTTP Digest (RFC 7616) for user/pass, algorithm=MD5|SHA-256 (qop auth or, with
+        qop=none, RFC 2069); stale_first=1 calls a right answer to the first nonce stale;
+        also_basic=1 offers Basic in a second WWW-Authenticate; auth_doc=1 sends an OPDS
+        Authentication Document with the 401."""
+        algorithm = q.get("algorithm", "MD5")
+        hash = hashlib.sha256 if algorithm.startswith("SHA-256") else hashlib.md5
+        h = lambda text: hash(text.encode()).hexdigest()
+        realm = 'Newsstand "digest", test'
+        given = {}
+        header = self.headers.get("Authorization", "")
+        if header.startswith("Digest "):
+            for m in re.finditer(r'([A-Za-z-]+)=(?:"((?:[^"\\]|\\.)*)"|([^,\s]*))', header[7:]):
+                given[m.group(1)] = re.sub(r'\\(.)', r'\1', m.group(2)) if m.group(2) is not None else m.group(3)
+        stale = False
+        if given:
+            ha1 = h("%s:%s:%s" % (q["user"], realm, q["pass"]))
+            ha2 = h("GET:%s" % given.get("uri", ""))
+            if q.get("qop") == "none":
+                wanted = h("%s:%s:%s" % (ha1, given.get("nonce", ""), ha2))
+            else:
+                wanted = h(":".join([ha1, given.get("nonce", ""), given.get("nc", ""), given.get("cnonce", ""), "auth", ha2]))
+            right = (given.get("response") == wanted and given.get("uri") == self.path and given.get("username") == q["user"]
+                     and given.get("realm") == realm and given.get("opaque") == "opaque-value")
+            with lock:
+                right = right and given.get("nonce") in nonces
+                stale = right and q.get("stale_first") and self.path not in stale_given
+                if stale:
+                    stale_given.add(self.path)
+            if right and not stale:
+                return True
+        with lock:
+            nonce = base64.b64encode(os.urandom(12)).decode()
+            nonces[nonce] = len(nonces) + 1
+        qop = '' if q.get("qop") == "none" else ', qop="auth,auth-int"'
+        challenge = 'Digest realm="%s"%s, algorithm=%s, nonce="%s", opaque="opaque-value"%s' % (
+            realm.replace('"', '\\"'), qop, algorithm, nonce, ", stale=true" if stale else "")
+        body = b"test server\n"
+        if q.get("auth_doc"):
+            body = json.dumps({"id": "/auth", "title": "Test Library", "description": "Sign in with your card",
+                               "links": [{"rel": "logo", "href": "/logo.png", "type": "image/png"},
+                                         {"rel": "register", "href": "https://example.org/join", "type": "text/html"}],
+                               "authentication": [{"type": "http://opds-spec.org/auth/basic",
+                                                   "labels": {"login": "Card number", "password": "PIN"}}]}).encode()
+        self.send_response(401)
+        self.send_header("WWW-Authenticate", challenge)
+        if q.get("also_basic"):
+            self.send_header("WWW-Authenticate", 'Basic realm="fallback"')
+        if q.get("auth_doc"):
+            self.send_header("Content-Type", "application/opds-authentication+json")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.wfile.write(body)
+        return False
+
     def record(self, key, status, n=None, **extra):
         entry = {"seq": self.seq, "n": n, "path": self.path, "status": status,
                  "range": self.headers.get("Range"), "if_range": self.headers.get("If-Range"),
@@ -263,7 +321,11 @@ class Handler(BaseHTTPRequestHandler):
             n = counts[key]
 
         auth = q.get("auth")
-        if auth:
+        if auth == "digest":
+            if not self.digest_ok(q):
+                self.record(key, 401, n)
+                return
+        elif auth:
             if auth == "basic":
                 wanted = "Basic " + base64.b64encode(("%s:%s" % (q["user"], q["pass"])).encode()).decode()
             else:

@@ -76,17 +76,64 @@ struct HTTPStatusTests {
     func refusedCredentials() throws {
         let scratch = try Scratch()
         let key = TestHTTPServer.uniqueKey("refused")
-        let (_, wrong) = run("/file/\(key)?size=10&auth=basic&user=ann&pass=right", credentials: .basic(user: "ann", password: "wrong"), scratch: scratch)
-        #expect(wrong?.httpStatus == 401)
-        #expect(wrong?.isRetryable == false)
-        #expect(wrong?.message.contains("refused") == true)
+        let transfer = makeTransfer(server.url("/file/\(key)?size=10&auth=basic&user=ann&pass=right"), part: scratch.partFile,
+                                    credentials: .basic(user: "ann", password: "wrong"))
+        let wrong = #expect(throws: HTTPAuthenticationRequired.self) { try transfer.run(validator: nil) { _ in } }
+        #expect(wrong?.credentialsSent == true)
+        #expect(wrong?.schemes == ["Basic"])
+        #expect(wrong?.realm == "newsstand")
+        #expect(wrong?.description.contains("refused the user name or password") == true)
         #expect(server.requests(for: key, atLeast: 2).count == 2)
 
         let bareKey = TestHTTPServer.uniqueKey("bare")
-        let (_, missing) = run("/file/\(bareKey)?size=10&auth=bearer&token=t", scratch: scratch)
-        #expect(missing?.httpStatus == 401)
-        #expect(missing?.message.contains("needs credentials") == true)
+        let bare = makeTransfer(server.url("/file/\(bareKey)?size=10&auth=bearer&token=t"), part: scratch.partFile)
+        let missing = #expect(throws: HTTPAuthenticationRequired.self) { try bare.run(validator: nil) { _ in } }
+        #expect(missing?.credentialsSent == false)
+        #expect(missing?.host == "127.0.0.1:\(server.port)")
+        #expect(missing?.description.contains("asks for a token") == true)
         #expect(server.requests(for: bareKey).count == 1)
+    }
+
+    @Test("Digest with MD5 and SHA-256, qop=auth or none, a stale nonce renewed once", arguments: HTTPClientKind.allCases)
+    func digest(client: HTTPClientKind) throws {
+        let scratch = try Scratch()
+        let user = Credentials.basic(user: "ann", password: "s3cret")
+        for query in ["algorithm=MD5", "algorithm=SHA-256", "algorithm=MD5&qop=none", "algorithm=SHA-256&stale_first=1&also_basic=1"] {
+            let key = TestHTTPServer.uniqueKey("digest")
+            try? FileManager.default.removeItem(at: scratch.partFile)
+            let (result, error) = run("/file/\(key)?size=3000&seed=4&auth=digest&user=ann&pass=s3cret&\(query)", client: client, credentials: user, scratch: scratch)
+            #expect(error == nil, "\(query): \(String(describing: error))")
+            #expect(result?.bytes == 3000, "\(query)")
+            #expect(try Data(contentsOf: scratch.partFile) == TestHTTPServer.expectedContent(size: 3000, seed: 4), "\(query)")
+            let requests = server.requests(for: key, atLeast: query.contains("stale") ? 3 : 2)
+            #expect(requests.map(\.status) == (query.contains("stale") ? [401, 401, 200] : [401, 200]), "\(query)")
+            #expect(requests.last?.authorization?.hasPrefix("Digest username=\"ann\"") == true, "\(query)")
+            // The password is in the test URL (so in Digest's uri="…"), never elsewhere in the field.
+            #expect(requests.allSatisfy { ($0.authorization ?? "").replacingOccurrences(of: $0.path, with: "").contains("s3cret") == false })
+        }
+    }
+
+    @Test("a wrong password to Digest fails after one answer, with the server's OPDS Authentication Document", arguments: HTTPClientKind.allCases)
+    func digestRefusedWithAuthenticationDocument(client: HTTPClientKind) throws {
+        let scratch = try Scratch()
+        let key = TestHTTPServer.uniqueKey("digest-wrong")
+        let transfer = makeTransfer(server.url("/file/\(key)?size=10&auth=digest&user=ann&pass=right&auth_doc=1&also_basic=1"), part: scratch.partFile,
+                                    client: client, credentials: .basic(user: "ann", password: "wrong"))
+        let error = #expect(throws: HTTPAuthenticationRequired.self) { try transfer.run(validator: nil) { _ in } }
+        let refused = try #require(error)
+        #expect(refused.credentialsSent)
+        #expect(refused.schemes == ["Digest", "Basic"])
+        #expect(refused.realm == #"Newsstand "digest", test"#)
+        let document = try #require(refused.document)
+        #expect(document.title == "Test Library")
+        #expect(document.basic?.loginLabel == "Card number")
+        #expect(document.basic?.passwordLabel == "PIN")
+        #expect(document.logo == server.url("/logo.png"))
+        #expect(document.register == URL(string: "https://example.org/join"))
+        #expect(refused.serverName == "Test Library")
+        #expect(server.requests(for: key, atLeast: 2).map(\.status) == [401, 401])
+        // The document never reaches the part file.
+        #expect(((try? Data(contentsOf: scratch.partFile)) ?? Data()).isEmpty)
     }
 
     @Test("a redirect chain is followed, a loop and more than 10 hops are refused", arguments: HTTPClientKind.allCases)

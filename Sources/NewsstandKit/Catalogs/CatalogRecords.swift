@@ -1,0 +1,76 @@
+import Foundation
+import Feeds
+import GRDB
+
+/// An OPDS catalog the user keeps (calibre's content server, Komga, Kavita…): its root URL
+/// and title. Only the address is kept; pages are fetched when they are shown. Credentials
+/// never come here.
+public struct Catalog: Codable, Sendable, Equatable, Identifiable, FetchableRecord, MutablePersistableRecord {
+    public static let databaseTableName = "catalog"
+    public var id: Int64?
+    public var url: String
+    public var title: String
+    public var addedAt: Date
+
+    public init(id: Int64? = nil, url: String, title: String, addedAt: Date) {
+        self.id = id
+        self.url = url
+        self.title = title
+        self.addedAt = addedAt
+    }
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+extension Library {
+    /// Its own migration, apart from the others', so branches that add theirs merge.
+    static func registerCatalogMigration(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("catalogs: OPDS catalogs the user keeps") { db in
+            try db.create(table: "catalog") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("url", .text).notNull().unique()
+                t.column("title", .text).notNull()
+                t.column("addedAt", .datetime).notNull()
+            }
+        }
+    }
+
+    /// The catalogs, in the order they were added.
+    public func catalogs() throws -> [Catalog] {
+        try db.read { db in try Catalog.order(Column("addedAt"), Column("id")).fetchAll(db) }
+    }
+
+    /// Keeps a catalog: its first page is fetched (so a URL that is no catalog is refused
+    /// before anything is stored) and gives the title. Adding one already kept returns it.
+    @discardableResult
+    public func addCatalog(url: URL) throws -> (catalog: Catalog, page: CatalogPage, added: Bool) {
+        let page = try catalogBrowser.page(at: url)
+        if let existing = try catalogs().first(where: { $0.url == url.absoluteString }) { return (existing, page, false) }
+        var catalog = Catalog(url: url.absoluteString, title: page.title, addedAt: clock.now())
+        try write { db in try catalog.insert(db) }
+        return (catalog, page, true)
+    }
+
+    /// A kept catalog by its number in `catalogs()` (from 1), its URL, or its title (exact,
+    /// then a unique case-insensitive prefix).
+    public func catalog(matching text: String) throws -> Catalog {
+        let all = try catalogs()
+        if let index = Int(text), index >= 1, index <= all.count { return all[index - 1] }
+        if let exact = all.first(where: { $0.url == text || $0.title == text }) { return exact }
+        let lowered = text.lowercased()
+        let candidates = all.filter { $0.title.lowercased().hasPrefix(lowered) }
+        guard candidates.count == 1 else {
+            throw CatalogError(candidates.isEmpty
+                ? "no catalog '\(text)' (see `newsstand catalog list`)"
+                : "'\(text)' could be any of \(candidates.map(\.title).joined(separator: ", ")); say which")
+        }
+        return candidates[0]
+    }
+
+    public func removeCatalog(_ catalog: Catalog) throws {
+        _ = try write { db in try Catalog.deleteOne(db, key: catalog.id) }
+    }
+
+    /// The catalog service: this library's HTTP access (credentials of each host).
+    public var catalogBrowser: CatalogBrowser { CatalogBrowser(feeds: feeds) }
+}

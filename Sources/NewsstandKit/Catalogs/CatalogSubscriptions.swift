@@ -1,0 +1,38 @@
+import Foundation
+import Feeds
+
+/// What a catalog's books become in the library: a whole acquisition feed subscribed to as
+/// a publication (its `next` pages followed, as any feed's), or one book taken as an issue
+/// of "From catalogs", a publication no feed refreshes.
+extension Library {
+    /// The feed URL of the publication single books from catalogs join.
+    public static let fromCatalogsFeedURL = "newsstand:from-catalogs"
+
+    /// Subscribes to an acquisition feed (a series, "By Newest"…) as a publication.
+    @discardableResult
+    public func subscribe(catalogFeed url: URL) throws -> (Publication, SyncResult) {
+        try subscribe(feedURL: url)
+    }
+
+    /// Takes one book as an issue of "From catalogs", its best readable format as the
+    /// content. Taking it again leaves the issue as it is.
+    @discardableResult
+    public func take(_ book: CatalogBook) throws -> Issue {
+        guard let entry = book.issueEntry(fallbackDate: clock.now()) else {
+            let formats = book.formats.isEmpty ? "no format at all" : book.formats.joined(separator: ", ")
+            throw CatalogError("\(book.title) comes as \(formats); only EPUB, CBZ, PDF and zip are read here")
+        }
+        var publication = try publications().first { $0.feedURL == Self.fromCatalogsFeedURL }
+            ?? Publication(feedURL: Self.fromCatalogsFeedURL, title: "From catalogs", addedAt: clock.now())
+        if publication.id == nil { publication = try save(publication) }
+        _ = try sync(publication, entries: [entry])
+        try markRefreshed(publication)
+        guard let issue = try issue(named: entry.name) else { throw LibraryError.noSuchIssue(entry.name) }
+        return issue
+    }
+
+    /// Whether a publication is the one books taken from catalogs join (nothing to refresh).
+    public func isFromCatalogs(_ publication: Publication) -> Bool {
+        publication.feedURL == Self.fromCatalogsFeedURL
+    }
+}

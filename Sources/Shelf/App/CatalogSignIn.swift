@@ -1,0 +1,67 @@
+import Foundation
+import NewsstandKit
+import Terminal
+
+/// A server asked for a user name and password (a 401): the catalog screen asks for them
+/// on the status line, the user first, then the password (shown as dots), and tries what
+/// it was doing again. The password lives here only until Enter hands it to the effect
+/// that keeps it (`CredentialStore`: the keyring, or a file only the user can read).
+struct CatalogSignIn: Equatable {
+    /// Where the credentials are kept (`host` or `host:port`).
+    var host: String
+    /// How the server names itself (its authentication document's title, its realm, or the host).
+    var server: String
+    /// The user name or password sent were refused.
+    var wrong: Bool
+    /// What to do again once signed in.
+    var retry: ShelfApp.Effect
+    var user = ""
+    var password = ""
+    var typingPassword = false
+
+    var line: String {
+        let refused = wrong ? "Wrong user name or password. " : ""
+        if typingPassword { return refused + "Password for \(user) at \(server): " + String(repeating: "•", count: password.count) }
+        return refused + "\(server) asks you to sign in. User: " + user
+    }
+
+    static let hints = "Enter next  Esc cancel"
+
+    /// Characters add, Backspace removes, Enter goes on (user, then password, then the
+    /// retry), Escape gives up.
+    static func key(_ state: inout ShelfApp.State, _ key: Key) -> [ShelfApp.Effect] {
+        guard var signIn = state.catalog.signIn else { return [] }
+        switch key {
+        case .escape:
+            state.catalog.signIn = nil
+            state.catalog.loading = nil
+            state.setStatus("Not signed in to \(signIn.server).")
+            return []
+        case .backspace:
+            if signIn.typingPassword {
+                if !signIn.password.isEmpty { signIn.password.removeLast() }
+            } else if !signIn.user.isEmpty {
+                signIn.user.removeLast()
+            }
+        case .character(let character):
+            if signIn.typingPassword {
+                if signIn.password.count < 1024 { signIn.password.append(character) }
+            } else if signIn.user.count < 256 {
+                signIn.user.append(character)
+            }
+        case .enter:
+            if !signIn.typingPassword {
+                guard !signIn.user.isEmpty else { return [] }
+                signIn.typingPassword = true
+            } else {
+                state.catalog.signIn = nil
+                state.setStatus("Signing in to \(signIn.server)…")
+                return [.signIn(host: signIn.host, user: signIn.user, password: signIn.password, retry: signIn.retry)]
+            }
+        default:
+            return []
+        }
+        state.catalog.signIn = signIn
+        return []
+    }
+}

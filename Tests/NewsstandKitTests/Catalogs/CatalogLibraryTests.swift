@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+import Feeds
+@testable import NewsstandKit
+
+/// Catalogs kept in the library, pages and searches fetched through the one HTTP seam,
+/// acquisition feeds subscribed to and single books taken as issues.
+@Suite struct CatalogLibraryTests {
+    static let root = URL(string: "http://books.example/opds")!
+    static let newest = URL(string: "http://books.example/opds/new")!
+
+    static func navigation(search: String) -> Data {
+        Data("""
+            <feed xmlns="http://www.w3.org/2005/Atom"><title>Shelf Server</title><id>urn:shelf</id>
+            \(search)
+            <entry><title>By Newest</title><id>n</id>
+              <link rel="http://opds-spec.org/sort/new" href="/opds/new" type="application/atom+xml;profile=opds-catalog;kind=acquisition"/></entry>
+            </feed>
+            """.utf8)
+    }
+
+    static func acquisition(page: Int, of pages: Int, perPage: Int = 2) -> Data {
+        var entries = ""
+        for i in 0..<perPage {
+            let n = page * perPage + i
+            entries += """
+                <entry><title>Book \(n)</title><id>urn:book:\(n)</id><author><name>Writer \(n)</name></author>
+                <updated>2026-01-\(String(format: "%02d", 1 + n % 28))T00:00:00Z</updated>
+                <link rel="http://opds-spec.org/acquisition" href="/get/\(n).epub" type="application/epub+zip"/></entry>
+                """
+        }
+        let next = page + 1 < pages ? #"<link rel="next" href="/opds/new?page=\#(page + 1)"/>"# : ""
+        return Data(#"<feed xmlns="http://www.w3.org/2005/Atom"><title>By Newest</title><id>urn:new</id>\#(next)\#(entries)</feed>"#.utf8)
+    }
+
+    func library(_ web: MemoryHTTPClient) throws -> TemporaryLibrary {
+        try TemporaryLibrary(access: HTTPAccess(client: web) { _ in nil })
+    }
+
+    @Test func catalogsAreKeptListedAndRemoved() throws {
+        let web = MemoryHTTPClient()
+        web.serve(Self.root, body: Self.navigation(search: ""))
+        let temp = try library(web)
+        let (catalog, page, added) = try temp.library.addCatalog(url: Self.root)
+        #expect(added)
+        #expect(catalog.title == "Shelf Server")
+        #expect(page.navigation.map(\.title) == ["By Newest"])
+        #expect(try temp.library.addCatalog(url: Self.root).added == false)
+        #expect(try temp.library.catalogs().map(\.url) == [Self.root.absoluteString])
+        #expect(try temp.library.catalog(matching: "1").id == catalog.id)
+        #expect(try temp.library.catalog(matching: "shelf").id == catalog.id)
+        #expect(throws: CatalogError.self) { try temp.library.catalog(matching: "nothing") }
+        try temp.library.removeCatalog(catalog)
+        #expect(try temp.library.catalogs().isEmpty)
+    }
+
+    @Test func aURLThatIsNoCatalogIsNotKept() throws {
+        let web = MemoryHTTPClient()
+        web.serve(Self.root, body: Data("<html><body>hello</body></html>".utf8))
+        let temp = try library(web)
+        #expect(throws: (any Error).self) { try temp.library.addCatalog(url: Self.root) }
+        #expect(try temp.library.catalogs().isEmpty)
+    }
+
+    @Test func searchThroughAnOpenSearchDescription() throws {
+        let web = MemoryHTTPClient()
+        let description = URL(string: "http://books.example/opds/search.xml")!
+        web.serve(Self.root, body: Self.navigation(search: #"<link rel="search" type="application/opensearchdescription+xml" href="/opds/search.xml"/>"#))
+        web.serve(description, body: Data("""
+            <OpenSearchDescription xmlns="http://a9.com/-/spec/opensearch/1.1/">
+              <Url type="text/html" template="/search.html?q={searchTerms}"/>
+              <Url type="application/atom+xml" template="/opds/search/{searchTerms}"/>
+            </OpenSearchDescription>
+            """.utf8))
+        web.serve(URL(string: "http://books.example/opds/search/net%20menders")!, body: Self.acquisition(page: 0, of: 1))
+        let temp = try library(web)
+        let browser = temp.library.catalogBrowser
+        let page = try browser.page(at: Self.root)
+        let results = try browser.search(page, terms: "net menders")
+        #expect(results.books.map(\.title) == ["Book 0", "Book 1"])
+        #expect(web.requests.map(\.url.path) == ["/opds", "/opds/search.xml", "/opds/search/net menders"])
+        #expect(throws: CatalogError.self) { try browser.searchURL(for: page, terms: "  ") }
+    }
+
+    @Test func anAcquisitionFeedIsSubscribedToWithAllItsPages() throws {
+        let web = MemoryHTTPClient()
+        web.serve(Self.newest, body: Self.acquisition(page: 0, of: 3))
+        web.serve(URL(string: "http://books.example/opds/new?page=1")!, body: Self.acquisition(page: 1, of: 3))
+        web.serve(URL(string: "http://books.example/opds/new?page=2")!, body: Self.acquisition(page: 2, of: 3))
+        let temp = try library(web)
+        let (publication, result) = try temp.library.subscribe(catalogFeed: Self.newest)
+        #expect(publication.title == "By Newest")
+        #expect(Set(result.added) == Set((0..<6).map { "urn:book:\($0)" }))
+        #expect(try temp.library.issues(publicationID: publication.id ?? -1).count == 6)
+    }
+
+    @Test func aBookIsTakenAsAnIssueFromCatalogs() throws {
+        let web = MemoryHTTPClient()
+        web.serve(Self.newest, body: Self.acquisition(page: 0, of: 1))
+        let temp = try library(web)
+        let page = try temp.library.catalogBrowser.page(at: Self.newest)
+        let issue = try temp.library.take(page.books[1])
+        #expect(issue.name == "urn:book:1")
+        #expect(issue.contentURL == "http://books.example/get/1.epub")
+        let again = try temp.library.take(page.books[1])
+        #expect(again.id == issue.id)
+        _ = try temp.library.take(page.books[0])
+        let publications = try temp.library.publications()
+        #expect(publications.map(\.title) == ["From catalogs"])
+        #expect(try temp.library.issues(publicationID: publications[0].id ?? -1).count == 2)
+        // Refreshing it fetches nothing.
+        let before = web.requests.count
+        let result = try temp.library.refresh(publications[0])
+        #expect(result.added.isEmpty)
+        #expect(web.requests.count == before)
+
+        let mobiOnly = CatalogBook(id: "m", title: "Kindle only",
+                                   acquisitions: [CatalogAcquisition(url: URL(string: "http://books.example/m.mobi")!,
+                                                                     type: "application/x-mobipocket-ebook", rel: "http://opds-spec.org/acquisition")])
+        #expect(throws: CatalogError("Kindle only comes as MOBI; only EPUB, CBZ, PDF and zip are read here")) {
+            try temp.library.take(mobiOnly)
+        }
+    }
+}
+
+/// A catalog behind a password: the page's fetch says so in a typed error the screen can
+/// answer, and goes through once credentials are there.
+@Suite struct CatalogSignInTests {
+    @Test func aPageBehindAPasswordAsksForOneAndThenOpens() throws {
+        let web = MemoryHTTPClient()
+        let credentials = Credentials.basic(user: "reader", password: "tide")
+        web.serve(CatalogLibraryTests.root, body: CatalogLibraryTests.navigation(search: ""), requiring: credentials)
+        let anonymous = try TemporaryLibrary(access: HTTPAccess(client: web) { _ in nil })
+        do {
+            _ = try anonymous.library.catalogBrowser.page(at: CatalogLibraryTests.root)
+            Issue.record("a page behind a password opened without one")
+        } catch let asked as HTTPAuthenticationRequired {
+            #expect(asked.host == "books.example")
+            #expect(!asked.credentialsSent)
+        }
+        let wrong = try TemporaryLibrary(access: HTTPAccess(client: web) { _ in .basic(user: "reader", password: "sand") })
+        #expect(throws: HTTPAuthenticationRequired.self) { try wrong.library.catalogBrowser.page(at: CatalogLibraryTests.root) }
+        let right = try TemporaryLibrary(access: HTTPAccess(client: web) { _ in credentials })
+        #expect(try right.library.catalogBrowser.page(at: CatalogLibraryTests.root).title == "Shelf Server")
+    }
+}
