@@ -40,7 +40,8 @@ struct EditionBuilder {
         let wanted = cleaned.flatMap { $0.compactMap { piece -> URL? in if case .picture(let url, _) = piece { return url }; return nil } }
         let fetched = EditionPictures(access: library.access, limits: limits, workDirectory: work).fetch(wanted)
 
-        var book = EPUBWriter(identifier: "urn:newsstand:\(issue.name)", title: "\(masthead) — \(issue.title)", language: "en",
+        var book = EPUBWriter(identifier: "urn:newsstand:\(issue.name)", title: "\(masthead) — \(issue.title)",
+                              language: Self.language(of: articles),
                               creator: masthead, date: issue.date, modified: library.clock.now())
         book.styleSheet = Self.style
         var paths: [URL: String] = [:]
@@ -63,7 +64,7 @@ struct EditionBuilder {
                 let path = "text/a\(index + 1).xhtml"
                 let body = articleBody(articles[index], section: section.title, pieces: cleaned[index], pictures: paths)
                 book.documents.append(EPUBWriter.Document(path: path, xhtml: EPUBWriter.xhtml(
-                    title: articles[index].title, language: book.language, body: body, styleSheet: "../" + EPUBWriter.styleSheetPath)))
+                    title: articles[index].title, language: articles[index].language ?? book.language, body: body, styleSheet: "../" + EPUBWriter.styleSheetPath)))
                 entries.append(EPUBWriter.ContentsEntry(title: articles[index].title, path: path))
             }
             // One section: the contents list its articles; several: each section, its articles under it.
@@ -109,6 +110,15 @@ struct EditionBuilder {
             body += "\n<p class=\"source\"><a href=\"\(e(link.absoluteString))\">Read it on the web</a></p>"
         }
         return body + "\n</article>"
+    }
+
+    /// The edition's language: its articles' most common one (the lead's among equals);
+    /// `und` (undetermined, BCP 47) when no feed said, rather than a guess.
+    static func language(of articles: [StoredArticle]) -> String {
+        var counts: [String: Int] = [:]
+        for article in articles { if let language = article.language { counts[language, default: 0] += 1 } }
+        let first = articles.compactMap(\.language)
+        return first.max { (counts[$0]!, -first.firstIndex(of: $0)!) < (counts[$1]!, -first.firstIndex(of: $1)!) } ?? "und"
     }
 
     private func isFeedLead(_ url: URL, _ article: StoredArticle) -> Bool { article.pictures.first == url }

@@ -55,14 +55,14 @@ extension Library {
         let schedule = try String.fetchOne(db, sql: "SELECT editionSchedule FROM publication WHERE id = ?", arguments: [publicationID])
             .flatMap(EditionSchedule.init) ?? .standard
         let insert = try db.cachedStatement(sql: """
-            INSERT INTO article (publicationId, name, date, firstSeen, title, link, author, categories, html, baseURL, pictures)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (publicationId, name) DO NOTHING
+            INSERT INTO article (publicationId, name, date, firstSeen, title, link, author, categories, html, baseURL, pictures, language)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (publicationId, name) DO NOTHING
             """)
         // A known article corrected by its feed changes only while its edition is open.
         let correct = try db.cachedStatement(sql: """
-            UPDATE article SET title = ?, link = ?, author = ?, categories = ?, html = ?, baseURL = ?, pictures = ?
+            UPDATE article SET title = ?, link = ?, author = ?, categories = ?, html = ?, baseURL = ?, pictures = ?, language = ?
             WHERE publicationId = ? AND name = ?
-              AND (title, link, author, categories, html, baseURL, pictures) IS NOT (?, ?, ?, ?, ?, ?, ?)
+              AND (title, link, author, categories, html, baseURL, pictures, language) IS NOT (?, ?, ?, ?, ?, ?, ?, ?)
               AND editionId IN (SELECT id FROM issue WHERE \(EditionRow.isOpen))
             RETURNING editionId
             """)
@@ -71,7 +71,7 @@ extension Library {
         for article in articles {
             let fields: [DatabaseValueConvertible?] = [
                 article.title, article.link?.absoluteString, article.author, jsonArray(article.categories), article.html,
-                article.baseURL.absoluteString, jsonArray(article.pictures.map(\.absoluteString)),
+                article.baseURL.absoluteString, jsonArray(article.pictures.map(\.absoluteString)), article.language,
             ]
             try insert.execute(arguments: StatementArguments([publicationID, article.name, article.date.map(DatabaseDate.value),
                                                               DatabaseDate.value(now)] + fields))
@@ -183,6 +183,8 @@ struct StoredArticle: Sendable {
     var html: String?
     var baseURL: URL
     var pictures: [URL]
+    /// As its feed gives it (BCP 47), nil when the feed does not say.
+    var language: String?
 
     init(_ row: Row) {
         id = row["id"]; name = row["name"]; title = row["title"]
@@ -193,6 +195,7 @@ struct StoredArticle: Sendable {
         let base: String = row["baseURL"]
         baseURL = URL(string: base) ?? URL(fileURLWithPath: "/")
         pictures = Self.strings(row["pictures"]).compactMap(URL.init(string:))
+        language = row["language"]
     }
 
     private static func strings(_ json: String?) -> [String] {

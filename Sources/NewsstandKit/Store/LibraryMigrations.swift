@@ -119,6 +119,9 @@ enum LibraryMigrations {
         migrator.registerMigration("v9-full-text: a publication whose articles are read from their web pages") { db in
             try db.alter(table: "publication") { t in t.add(column: "fullText", .boolean).notNull().defaults(to: false) }
         }
+        migrator.registerMigration("v10-article-language: each article's language, as its feed gives it") { db in
+            try db.alter(table: "article") { t in t.add(column: "language", .text) }
+        }
         return migrator
     }
 }
