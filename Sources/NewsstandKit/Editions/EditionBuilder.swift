@@ -11,6 +11,14 @@ struct EditionBuilder {
     /// For publications set to full text: the articles' own pages.
     var pageLimits = ArticlePageLimits()
     var calendar = Calendar.current
+    /// Where what the build fetches is kept, so a build started again fetches none of it
+    /// twice (the agent's, beside the download's `.part`); nil: a folder of its own, removed
+    /// when the build ends.
+    var workArea: EditionWorkArea?
+    /// Asked before each fetch: true stops the build (`EditionBuildStopped`), its work area kept.
+    var shouldStop: @Sendable () -> Bool = { false }
+    /// How far the build is, as it goes (from the fetching threads too).
+    var progress: @Sendable (EditionBuildProgress) -> Void = { _ in }
 
     /// The section of articles without a category.
     static let generalSection = "News"
@@ -21,11 +29,19 @@ struct EditionBuilder {
         guard !articles.isEmpty else {
             throw DownloadError(message: "edition '\(issue.title)' has no articles left to build it from")
         }
+        let ownWork = workArea == nil
+        let work = workArea ?? EditionWorkArea(directory: library.paths.partialDirectory
+            .appendingPathComponent(".edition-\(issue.id ?? 0)-\(UUID().uuidString)"))
+        defer { if ownWork { work.remove() } }
+        let tracker = ProgressTracker(EditionBuildProgress(articles: 0, articlesTotal: articles.count), report: progress)
         let publication = try issue.publicationId.flatMap { try library.publication(id: $0) }
         if let publication, try library.fullText(of: publication) {
             let local = URL(string: publication.feedURL)?.isFileURL == true
-            articles = EditionFullText(pages: ArticlePages(access: library.access, limits: pageLimits), allowsFiles: local).complete(articles)
+            articles = try EditionFullText(pages: ArticlePages(access: library.access, limits: pageLimits), allowsFiles: local,
+                                           workArea: work, shouldStop: shouldStop,
+                                           progress: { done, _ in tracker.update { $0.articles = done } }).complete(articles)
         }
+        tracker.update { $0.articles = $0.articlesTotal }
         let masthead = publication?.title ?? issue.title
         let cleaned = articles.map { article -> [ArticleHTML.Piece] in
             var pieces = ArticleHTML.clean(article.html ?? "", base: article.baseURL)
@@ -35,10 +51,10 @@ struct EditionBuilder {
             }
             return pieces
         }
-        let work = library.paths.partialDirectory.appendingPathComponent(".edition-\(issue.id ?? 0)-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: work) }
         let wanted = cleaned.flatMap { $0.compactMap { piece -> URL? in if case .picture(let url, _) = piece { return url }; return nil } }
-        let fetched = EditionPictures(access: library.access, limits: limits, workDirectory: work).fetch(wanted)
+        let fetched = try EditionPictures(access: library.access, limits: limits, workArea: work, shouldStop: shouldStop,
+                                          progress: { done, total in tracker.update { $0.pictures = done; $0.picturesTotal = total } })
+            .fetch(wanted)
 
         var book = EPUBWriter(identifier: "urn:newsstand:\(issue.name)", title: "\(masthead) — \(issue.title)",
                               language: Self.language(of: articles),
@@ -140,4 +156,26 @@ struct EditionBuilder {
         .cover img, img { max-width: 100%; }
 
         """
+}
+
+/// The build's progress, updated from several threads and reported as it changes.
+private final class ProgressTracker: @unchecked Sendable {
+    // Unchecked: `current` is read and written only under `lock`.
+    private let lock = NSLock()
+    private var current: EditionBuildProgress
+    private let report: @Sendable (EditionBuildProgress) -> Void
+
+    init(_ start: EditionBuildProgress, report: @escaping @Sendable (EditionBuildProgress) -> Void) {
+        current = start
+        self.report = report
+        report(start)
+    }
+
+    func update(_ change: (inout EditionBuildProgress) -> Void) {
+        let now: EditionBuildProgress = lock.withLock {
+            change(&current)
+            return current
+        }
+        report(now)
+    }
 }

@@ -149,6 +149,11 @@ extension Library {
     }
 }
 
+extension AssetDownload {
+    /// Whether this is an edition's build (counted in articles and pictures, not bytes).
+    public var buildsEdition: Bool { url.hasPrefix(Library.editionScheme + ":") }
+}
+
 /// An edition as the store sees it while gathering articles.
 struct EditionRow {
     var id: Int64

@@ -122,6 +122,14 @@ enum LibraryMigrations {
         migrator.registerMigration("v10-article-language: each article's language, as its feed gives it") { db in
             try db.alter(table: "article") { t in t.add(column: "language", .text) }
         }
+        migrator.registerMigration("v11-edition-build-progress: an edition's build, counted in articles and pictures") { db in
+            try db.alter(table: "assetDownload") { t in
+                t.add(column: "builtArticles", .integer)
+                t.add(column: "articlesToBuild", .integer)
+                t.add(column: "builtPictures", .integer)
+                t.add(column: "picturesToBuild", .integer)
+            }
+        }
         return migrator
     }
 }
