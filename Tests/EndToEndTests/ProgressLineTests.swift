@@ -23,7 +23,7 @@ import Testing
     @Test func aQueuedEditionWaitsToBeBuiltAndABuildShowsItsCounts() {
         #expect(ProgressDisplay.line(name: "e", download: Self.build(.queued, nil)) == "e waiting to be built")
         #expect(ProgressDisplay.line(name: "e", download: Self.build(.active, EditionBuildProgress(articles: 3, articlesTotal: 12)))
-                == "e building  articles 3 of 12")
+                == "e [###---------------------]   12%  articles 3 of 12")
         #expect(ProgressDisplay.line(name: "e", download: Self.build(.active, EditionBuildProgress(articles: 12, articlesTotal: 12,
                                                                                                     pictures: 18, picturesTotal: 48)))
                 == "e [############------------]   50%  articles 12 of 12, pictures 18 of 48")

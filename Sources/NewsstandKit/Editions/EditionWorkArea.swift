@@ -61,9 +61,10 @@ public struct EditionBuildProgress: Sendable, Equatable {
         self.picturesTotal = picturesTotal
     }
 
-    /// Done of all the steps, once they are all known.
-    public var fraction: Double? {
-        guard let picturesTotal else { return nil }
+    /// Done of all the steps. Until the pictures are known (the articles' pages are still
+    /// being read) the articles count as half the work, so a tile never shows 0 B for a build.
+    public var fraction: Double {
+        guard let picturesTotal else { return articlesTotal == 0 ? 0 : Double(articles) / Double(2 * articlesTotal) }
         let total = articlesTotal + picturesTotal
         return total == 0 ? 1 : Double(articles + pictures) / Double(total)
     }
