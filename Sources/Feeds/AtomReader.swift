@@ -157,6 +157,7 @@ struct AtomReader {
             if let body = content ?? summary, body.attribute("src") == nil {
                 article.html = body.allText
                 article.baseURL = body.base(inside: base).url
+                article.hasContent = content != nil
             }
             // `xml:lang` is inherited: the content's, else the entry's (else the feed's, at the end).
             article.language = FeedLanguage.tag((content ?? summary)?.attribute("xml:lang")) ?? FeedLanguage.tag(entry.attribute("xml:lang"))

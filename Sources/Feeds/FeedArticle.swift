@@ -24,9 +24,13 @@ public struct FeedArticle: Codable, Sendable, Equatable {
     /// `xml:lang`), else its feed's (`<language>`, `xml:lang`, JSON Feed `language`); nil when
     /// neither says.
     public var language: String?
+    /// Whether `html` is the entry's content element (RSS `content:encoded`, Atom `content`,
+    /// JSON Feed `content_html`/`content_text`) rather than its summary or description.
+    public var hasContent: Bool
 
     public init(name: String, title: String, link: URL? = nil, date: Date? = nil, author: String? = nil,
-                categories: [String] = [], html: String? = nil, baseURL: URL, pictures: [URL] = [], language: String? = nil) {
+                categories: [String] = [], html: String? = nil, baseURL: URL, pictures: [URL] = [], language: String? = nil,
+                hasContent: Bool = false) {
         self.name = name
         self.title = title
         self.link = link
@@ -37,6 +41,7 @@ public struct FeedArticle: Codable, Sendable, Equatable {
         self.baseURL = baseURL
         self.pictures = pictures
         self.language = language
+        self.hasContent = hasContent
     }
 }
 
@@ -83,6 +88,7 @@ struct ArticleDraft {
     var baseURL: URL
     var pictures: [URL] = []
     var language: String?
+    var hasContent = false
 
     init(baseURL: URL) { self.baseURL = baseURL }
 
@@ -107,6 +113,7 @@ struct ArticleDraft {
         return FeedArticle(name: name, title: title ?? link?.absoluteString ?? name, link: link, date: date,
                            author: author, categories: categories,
                            html: html.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 },
-                           baseURL: baseURL, pictures: pictures, language: language)
+                           baseURL: baseURL, pictures: pictures, language: language,
+                           hasContent: hasContent)
     }
 }

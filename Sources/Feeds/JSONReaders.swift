@@ -114,7 +114,8 @@ enum JSONReaders {
         article.author = FeedText.fromHTML(item["authors"].array.first?["name"].string ?? item["author"]["name"].string)
         item["tags"].strings.forEach { article.addCategory($0) }
         article.html = item["content_html"].string ?? item["content_text"].string.map(ArticleDraft.paragraphs)
-            ?? item["summary"].string.map(ArticleDraft.paragraphs)
+        article.hasContent = article.html != nil
+        article.html = article.html ?? item["summary"].string.map(ArticleDraft.paragraphs)
         article.addPicture(FeedLinks.resolve(item["image"].string ?? item["banner_image"].string, against: base))
         article.language = FeedLanguage.tag(item["language"].string)
         for attachment in attachments where (attachment.type ?? "").hasPrefix("image/") { article.addPicture(attachment.url) }

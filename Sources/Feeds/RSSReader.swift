@@ -128,7 +128,9 @@ struct RSSReader {
                 ?? (item.plain("guid")?.attribute("isPermaLink") != "false" ? FeedLinks.resolve(item.plain("guid")?.text, against: base) : nil)
             article.author = FeedText.fromHTML(item.first("creator", in: [NS.dc], prefix: "dc")?.allText)
                 ?? FeedText.fromHTML(item.plain("author")?.allText)
-            article.html = (item.first("encoded", in: [NS.contentModule], prefix: "content") ?? description)?.allText
+            let encoded = item.first("encoded", in: [NS.contentModule], prefix: "content")
+            article.html = (encoded ?? description)?.allText
+            article.hasContent = encoded != nil
             article.language = FeedLanguage.tag(item.first("language", in: [NS.dc], prefix: "dc")?.text)
                 ?? FeedLanguage.tag(item.attribute("xml:lang"))
             draft.article = article

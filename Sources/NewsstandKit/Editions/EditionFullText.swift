@@ -16,10 +16,10 @@ extension Library {
     }
 }
 
-/// Brings full text into an edition's articles: an article whose feed gives only a summary
-/// has its page fetched (a few at once, each within `ArticlePageLimits`) and its main text
-/// extracted; a page that fails, is too slow or holds no more than the summary leaves the
-/// summary as it was.
+/// Brings full text into an edition's articles: an article whose feed gives only a summary,
+/// or may (`ArticleCompleteness`), has its page fetched (a few at once, each within
+/// `ArticlePageLimits`) and its main text extracted; a page that fails, is too slow, or is
+/// not the same article longer leaves the feed's text as it was.
 struct EditionFullText {
     let pages: ArticlePages
     /// Whether articles may link to local pages (only those of a local feed may).
@@ -32,29 +32,11 @@ struct EditionFullText {
     var progress: @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in }
 
     static let fetchesAtOnce = 6
-    /// Feed text shorter than this many characters (not counting markup or spaces) is a summary.
-    static let summaryLength = 600
-
-    static func isSummary(_ html: String?) -> Bool { textLength(html ?? "") < summaryLength }
-
-    /// Characters of text in `html`, markup and whitespace not counted.
-    static func textLength(_ html: String) -> Int {
-        var inTag = false
-        var count = 0
-        for scalar in html.unicodeScalars {
-            switch scalar {
-            case "<": inTag = true
-            case ">": inTag = false
-            default: if !inTag && !scalar.properties.isWhitespace { count += 1 }
-            }
-        }
-        return count
-    }
 
     func complete(_ articles: [StoredArticle]) throws -> [StoredArticle] {
         let wanted = articles.indices.filter { index in
             guard let link = articles[index].link, allowsFiles || !link.isFileURL else { return false }
-            return Self.isSummary(articles[index].html)
+            return ArticleCompleteness.verdict(html: articles[index].html, hasContent: articles[index].hasContent) != .whole
         }
         // Articles that need no page are ready at once.
         let ready = articles.count - wanted.count
@@ -94,7 +76,9 @@ struct EditionFullText {
     private func fullText(of article: StoredArticle) -> StoredArticle? {
         guard let link = article.link, let page = page(link),
               let extracted = try? ArticleExtraction.extract(html: page.html, url: page.url),
-              Self.textLength(extracted.html) > Self.textLength(article.html ?? "") else { return nil }
+              ArticleCompleteness.pageIsBetter(feed: article.html, page: extracted.text,
+                                               verdict: ArticleCompleteness.verdict(html: article.html, hasContent: article.hasContent))
+        else { return nil }
         var full = article
         full.html = extracted.html
         full.baseURL = page.url

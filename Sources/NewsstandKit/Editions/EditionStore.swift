@@ -46,14 +46,14 @@ extension Library {
         let schedule = try String.fetchOne(db, sql: "SELECT editionSchedule FROM publication WHERE id = ?", arguments: [publicationID])
             .flatMap(EditionSchedule.init) ?? .standard
         let insert = try db.cachedStatement(sql: """
-            INSERT INTO article (publicationId, name, date, firstSeen, title, link, author, categories, html, baseURL, pictures, language)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (publicationId, name) DO NOTHING
+            INSERT INTO article (publicationId, name, date, firstSeen, title, link, author, categories, html, baseURL, pictures, language, hasContent)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (publicationId, name) DO NOTHING
             """)
         // A known article corrected by its feed changes only while its edition is open.
         let correct = try db.cachedStatement(sql: """
-            UPDATE article SET title = ?, link = ?, author = ?, categories = ?, html = ?, baseURL = ?, pictures = ?, language = ?
+            UPDATE article SET title = ?, link = ?, author = ?, categories = ?, html = ?, baseURL = ?, pictures = ?, language = ?, hasContent = ?
             WHERE publicationId = ? AND name = ?
-              AND (title, link, author, categories, html, baseURL, pictures, language) IS NOT (?, ?, ?, ?, ?, ?, ?, ?)
+              AND (title, link, author, categories, html, baseURL, pictures, language, hasContent) IS NOT (?, ?, ?, ?, ?, ?, ?, ?, ?)
               AND editionId IN (SELECT id FROM issue WHERE \(EditionRow.isOpen))
             RETURNING editionId
             """)
@@ -63,6 +63,7 @@ extension Library {
             let fields: [DatabaseValueConvertible?] = [
                 article.title, article.link?.absoluteString, article.author, jsonArray(article.categories), article.html,
                 article.baseURL.absoluteString, jsonArray(article.pictures.map(\.absoluteString)), article.language,
+                article.hasContent,
             ]
             try insert.execute(arguments: StatementArguments([publicationID, article.name, article.date.map(DatabaseDate.value),
                                                               DatabaseDate.value(now)] + fields))
@@ -219,6 +220,8 @@ struct StoredArticle: Sendable {
     var pictures: [URL]
     /// As its feed gives it (BCP 47), nil when the feed does not say.
     var language: String?
+    /// Whether the feed gave the entry's content, not only its summary.
+    var hasContent: Bool
 
     init(_ row: Row) {
         id = row["id"]; name = row["name"]; title = row["title"]
@@ -230,6 +233,7 @@ struct StoredArticle: Sendable {
         baseURL = URL(string: base) ?? URL(fileURLWithPath: "/")
         pictures = Self.strings(row["pictures"]).compactMap(URL.init(string:))
         language = row["language"]
+        hasContent = row["hasContent"]
     }
 
     private static func strings(_ json: String?) -> [String] {
