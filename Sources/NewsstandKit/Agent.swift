@@ -238,10 +238,11 @@ public final class Agent: @unchecked Sendable {
         builder.shouldStop = { [self] in isStopRequested || library.wasCancelled(asset) }
         let reporter = BuildProgressReporter(library: library, asset: asset, interval: options.progressInterval)
         builder.progress = { reporter.report($0) }
+        // What was done stays on the tile also when the build stops halfway.
+        defer { reporter.flush() }
         do { try builder.build(issue, into: file) } catch is EditionBuildStopped {
             throw library.wasCancelled(asset) ? TransferError.cancelled : EditionBuildStopped()
         }
-        reporter.flush()
         work.remove()
         return file
     }
