@@ -67,7 +67,8 @@ struct AtomReader {
         let finished = collector.finish(feedDate: feedDate, keepsEntriesWithoutContent: format == .newsstandAtom,
                                         itemWord: "entries")
         return FeedDocument(format: format, publication: publication, entries: finished.entries,
-                            articles: finished.articles, problems: problems + finished.problems)
+                            articles: finished.articles.inLanguage(FeedLanguage.tag(root.attribute("xml:lang"))),
+                            problems: problems + finished.problems)
     }
 
     private mutating func noteOPDS(rel: String, type: String?) {
@@ -156,7 +157,10 @@ struct AtomReader {
             if let body = content ?? summary, body.attribute("src") == nil {
                 article.html = body.allText
                 article.baseURL = body.base(inside: base).url
+                article.hasContent = content != nil
             }
+            // `xml:lang` is inherited: the content's, else the entry's (else the feed's, at the end).
+            article.language = FeedLanguage.tag((content ?? summary)?.attribute("xml:lang")) ?? FeedLanguage.tag(entry.attribute("xml:lang"))
             for enclosure in enclosures where (enclosure.type ?? "").hasPrefix("image/") { article.addPicture(enclosure.url) }
             for image in images + thumbnails { article.addPicture(FeedLinks.resolve(image.attribute("href"), against: image.base(inside: base))) }
             draft.article = article

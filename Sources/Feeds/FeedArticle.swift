@@ -20,9 +20,17 @@ public struct FeedArticle: Codable, Sendable, Equatable {
     public var baseURL: URL
     /// Pictures the feed attaches (image enclosures, media:content, thumbnails), absolute.
     public var pictures: [URL]
+    /// The article's language as a BCP 47 tag (`en`, `de-AT`): its own (`dc:language`,
+    /// `xml:lang`), else its feed's (`<language>`, `xml:lang`, JSON Feed `language`); nil when
+    /// neither says.
+    public var language: String?
+    /// Whether `html` is the entry's content element (RSS `content:encoded`, Atom `content`,
+    /// JSON Feed `content_html`/`content_text`) rather than its summary or description.
+    public var hasContent: Bool
 
     public init(name: String, title: String, link: URL? = nil, date: Date? = nil, author: String? = nil,
-                categories: [String] = [], html: String? = nil, baseURL: URL, pictures: [URL] = []) {
+                categories: [String] = [], html: String? = nil, baseURL: URL, pictures: [URL] = [], language: String? = nil,
+                hasContent: Bool = false) {
         self.name = name
         self.title = title
         self.link = link
@@ -32,6 +40,41 @@ public struct FeedArticle: Codable, Sendable, Equatable {
         self.html = html
         self.baseURL = baseURL
         self.pictures = pictures
+        self.language = language
+        self.hasContent = hasContent
+    }
+}
+
+/// Language tags as feeds write them (`en-us`, `de_DE`, ` EN `), made BCP 47 shaped; a
+/// value that is no language tag at all (`English`, `x`) is nil rather than mislabelling.
+public enum FeedLanguage {
+    public static func tag(_ text: String?) -> String? {
+        guard let text = text?.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "_", with: "-"),
+              !text.isEmpty, text.utf8.count <= 35 else { return nil }
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard let primary = parts.first, (2...3).contains(primary.count) || primary.lowercased() == "i",
+              primary.allSatisfy({ $0.isASCII && $0.isLetter }),
+              parts.dropFirst().allSatisfy({ (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } })
+        else { return nil }
+        // Conventional case: language lower, region upper, script title (`zh-Hant-TW`).
+        return parts.enumerated().map { index, part -> String in
+            if index == 0 { return part.lowercased() }
+            if part.count == 2, part.allSatisfy(\.isLetter) { return part.uppercased() }
+            if part.count == 4, part.allSatisfy(\.isLetter) { return part.prefix(1).uppercased() + part.dropFirst().lowercased() }
+            return part.lowercased()
+        }.joined(separator: "-")
+    }
+}
+
+extension Array where Element == FeedArticle {
+    /// The articles, those that do not name their language taking the feed's.
+    func inLanguage(_ feedLanguage: String?) -> [FeedArticle] {
+        guard let feedLanguage else { return self }
+        return map { article in
+            var article = article
+            if article.language == nil { article.language = feedLanguage }
+            return article
+        }
     }
 }
 
@@ -44,6 +87,8 @@ struct ArticleDraft {
     var html: String?
     var baseURL: URL
     var pictures: [URL] = []
+    var language: String?
+    var hasContent = false
 
     init(baseURL: URL) { self.baseURL = baseURL }
 
@@ -68,6 +113,7 @@ struct ArticleDraft {
         return FeedArticle(name: name, title: title ?? link?.absoluteString ?? name, link: link, date: date,
                            author: author, categories: categories,
                            html: html.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 },
-                           baseURL: baseURL, pictures: pictures)
+                           baseURL: baseURL, pictures: pictures, language: language,
+                           hasContent: hasContent)
     }
 }

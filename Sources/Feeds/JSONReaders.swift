@@ -101,8 +101,10 @@ enum JSONReaders {
             collector.add(draft)
         }
         let finished = collector.finish(feedDate: nil, keepsEntriesWithoutContent: false)
+        // JSON Feed 1.1 names a language for the whole feed (an item's own `language` is taken too).
         return FeedDocument(format: .jsonFeed, publication: publication, entries: finished.entries,
-                            articles: finished.articles, problems: problems + finished.problems)
+                            articles: finished.articles.inLanguage(FeedLanguage.tag(feed["language"].string)),
+                            problems: problems + finished.problems)
     }
 
     /// A JSON Feed item as an article: its HTML (else its text, escaped), author, tags and pictures.
@@ -112,8 +114,10 @@ enum JSONReaders {
         article.author = FeedText.fromHTML(item["authors"].array.first?["name"].string ?? item["author"]["name"].string)
         item["tags"].strings.forEach { article.addCategory($0) }
         article.html = item["content_html"].string ?? item["content_text"].string.map(ArticleDraft.paragraphs)
-            ?? item["summary"].string.map(ArticleDraft.paragraphs)
+        article.hasContent = article.html != nil
+        article.html = article.html ?? item["summary"].string.map(ArticleDraft.paragraphs)
         article.addPicture(FeedLinks.resolve(item["image"].string ?? item["banner_image"].string, against: base))
+        article.language = FeedLanguage.tag(item["language"].string)
         for attachment in attachments where (attachment.type ?? "").hasPrefix("image/") { article.addPicture(attachment.url) }
         return article
     }

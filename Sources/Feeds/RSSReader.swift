@@ -62,7 +62,10 @@ struct RSSReader {
         let feedDate = [channel.plain("lastBuildDate"), channel.plain("pubDate"), channel.first("date", in: [NS.dc], prefix: "dc")]
             .lazy.compactMap { FeedDates.parse($0?.text) }.first
         let finished = collector.finish(feedDate: feedDate, keepsEntriesWithoutContent: false)
-        return FeedDocument(format: format, publication: publication, entries: finished.entries, articles: finished.articles,
+        let language = [channel.plain("language")?.text, channel.first("language", in: [NS.dc], prefix: "dc")?.text,
+                        channel.attribute("xml:lang"), root.attribute("xml:lang")].lazy.compactMap(FeedLanguage.tag).first
+        return FeedDocument(format: format, publication: publication, entries: finished.entries,
+                            articles: finished.articles.inLanguage(language),
                             problems: problems + finished.problems)
     }
 
@@ -125,7 +128,11 @@ struct RSSReader {
                 ?? (item.plain("guid")?.attribute("isPermaLink") != "false" ? FeedLinks.resolve(item.plain("guid")?.text, against: base) : nil)
             article.author = FeedText.fromHTML(item.first("creator", in: [NS.dc], prefix: "dc")?.allText)
                 ?? FeedText.fromHTML(item.plain("author")?.allText)
-            article.html = (item.first("encoded", in: [NS.contentModule], prefix: "content") ?? description)?.allText
+            let encoded = item.first("encoded", in: [NS.contentModule], prefix: "content")
+            article.html = (encoded ?? description)?.allText
+            article.hasContent = encoded != nil
+            article.language = FeedLanguage.tag(item.first("language", in: [NS.dc], prefix: "dc")?.text)
+                ?? FeedLanguage.tag(item.attribute("xml:lang"))
             draft.article = article
         }
         return draft

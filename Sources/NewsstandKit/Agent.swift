@@ -221,15 +221,30 @@ public final class Agent: @unchecked Sendable {
     }
 
     /// An edition is built, not fetched: its articles and pictures become an EPUB in the
-    /// asset's `.part`, installed from there like a downloaded one. A build interrupted
-    /// is simply done again.
+    /// asset's `.part`, installed from there like a downloaded one. What the build fetches
+    /// is kept in its work area, so a build interrupted (the agent stopped or killed) goes
+    /// on where it was; the `.part` is written whole or not at all, so one that is there is done.
     private func builtEdition(_ asset: AssetDownload) throws -> URL {
         guard let issue = try library.issue(id: asset.issueId) else { throw TransferError.cancelled }
-        logger.info("building edition '\(issue.name)'")
         let file = library.partialFile(for: asset)
+        let work = EditionWorkArea(library: library, asset: asset)
+        if FileManager.default.fileExists(atPath: file.path) {
+            work.remove()
+            return file
+        }
+        logger.info("building edition '\(issue.name)'")
         var builder = EditionBuilder(library: library)
         builder.limits = options.editionPictures
-        try builder.build(issue, into: file)
+        builder.workArea = work
+        builder.shouldStop = { [self] in isStopRequested || library.wasCancelled(asset) }
+        let reporter = BuildProgressReporter(library: library, asset: asset, interval: options.progressInterval)
+        builder.progress = { reporter.report($0) }
+        // What was done stays on the tile also when the build stops halfway.
+        defer { reporter.flush() }
+        do { try builder.build(issue, into: file) } catch is EditionBuildStopped {
+            throw library.wasCancelled(asset) ? TransferError.cancelled : EditionBuildStopped()
+        }
+        work.remove()
         return file
     }
 
@@ -237,6 +252,7 @@ public final class Agent: @unchecked Sendable {
     /// just as the cancel came (unless the issue is downloaded: its other content stays).
     private func discardCancelled(_ asset: AssetDownload) {
         try? FileManager.default.removeItem(at: library.partialFile(for: asset))
+        EditionWorkArea(library: library, asset: asset).remove()
         if let issue = try? library.issue(id: asset.issueId), issue.status != .available {
             try? FileManager.default.removeItem(at: library.contentDirectory(for: issue))
         }
@@ -311,5 +327,35 @@ final class ProgressReporter: @unchecked Sendable {
 
     func flush(written: Int64) {
         try? library.recordProgress(asset, written: written, expected: written, bytesPerSecond: nil)
+    }
+}
+
+/// Writes an edition build's progress to the library a few times a second (and its last state at once).
+// @unchecked: `lastWrite` and `latest` are read and written only under `lock`.
+final class BuildProgressReporter: @unchecked Sendable {
+    let library: Library
+    let asset: AssetDownload
+    let interval: TimeInterval
+    private let lock = NSLock()
+    private var lastWrite = Date.distantPast
+    private var latest: EditionBuildProgress?
+
+    init(library: Library, asset: AssetDownload, interval: TimeInterval) {
+        self.library = library; self.asset = asset; self.interval = interval
+    }
+
+    func report(_ progress: EditionBuildProgress) {
+        let now = library.clock.now()
+        let due: Bool = lock.withLock {
+            latest = progress
+            guard now.timeIntervalSince(lastWrite) >= interval else { return false }
+            lastWrite = now
+            return true
+        }
+        if due { try? library.recordBuildProgress(asset, progress) }
+    }
+
+    func flush() {
+        if let latest = lock.withLock({ latest }) { try? library.recordBuildProgress(asset, latest) }
     }
 }

@@ -189,6 +189,15 @@ extension Library {
         }
     }
 
+    func recordBuildProgress(_ asset: AssetDownload, _ progress: EditionBuildProgress) throws {
+        try write { db in
+            try db.execute(sql: """
+                UPDATE assetDownload SET builtArticles = ?, articlesToBuild = ?, builtPictures = ?, picturesToBuild = ?
+                WHERE id = ? AND state IN ('queued', 'active')
+                """, arguments: [progress.articles, progress.articlesTotal, progress.pictures, progress.picturesTotal, asset.id])
+        }
+    }
+
     func recordValidator(_ asset: AssetDownload, etag: String?, lastModified: String?) throws {
         try write { db in
             try db.execute(sql: "UPDATE assetDownload SET etag = ?, lastModified = ? WHERE id = ?",
@@ -241,7 +250,8 @@ extension Library {
         let known = Set(try db.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM assetDownload WHERE state IN ('queued','active')") })
         let files = (try? FileManager.default.contentsOfDirectory(at: paths.partialDirectory, includingPropertiesForKeys: nil)) ?? []
         var removed = 0
-        for file in files where file.pathExtension == "part" && !known.contains(file.deletingPathExtension().lastPathComponent) {
+        // A `.part`, or an edition build's `.work` area.
+        for file in files where ["part", "work"].contains(file.pathExtension) && !known.contains(file.deletingPathExtension().lastPathComponent) {
             try? FileManager.default.removeItem(at: file)
             removed += 1
         }

@@ -219,6 +219,11 @@ public struct AssetDownload: Codable, Sendable, Equatable, Identifiable, Fetchab
     public var retryAttempt: Int? = nil
     public var retryAttempts: Int? = nil
     public var retryReason: String? = nil
+    /// An edition's build counts articles and pictures, not bytes (see `build`).
+    public var builtArticles: Int? = nil
+    public var articlesToBuild: Int? = nil
+    public var builtPictures: Int? = nil
+    public var picturesToBuild: Int? = nil
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 
@@ -229,7 +234,15 @@ public struct AssetDownload: Codable, Sendable, Equatable, Identifiable, Fetchab
         return TransferRetry(attempt: retryAttempt, attempts: retryAttempts, reason: retryReason ?? "")
     }
 
+    /// How far an edition's build is; nil for a download, or a build not started.
+    public var build: EditionBuildProgress? {
+        guard let builtArticles, let articlesToBuild else { return nil }
+        return EditionBuildProgress(articles: builtArticles, articlesTotal: articlesToBuild, pictures: builtPictures ?? 0,
+                                    picturesTotal: picturesToBuild)
+    }
+
     public var fraction: Double? {
+        if let build { return build.fraction }
         guard let expected = bytesExpected, expected > 0 else { return nil }
         return min(1, Double(bytesWritten) / Double(expected))
     }

@@ -55,4 +55,30 @@ import Testing
         #expect(result.status == 1 && result.output.contains("--editions must be daily, \"daily at HH\" (00 to 23), weekly or \"per refresh\""),
                 "\(result.output)")
     }
+
+    @Test func setChangesTheSchedulesOfEditionsNotYetReadAndTheFullTextSetting() throws {
+        let folder = try feedFolder()
+        let feed = folder.appendingPathComponent("lamp.xml")
+        try Data("""
+            <?xml version="1.0"?>
+            <rss version="2.0"><channel><title>The Daily Lamp</title>
+            <item><title>Monday</title><guid>a1</guid><pubDate>Mon, 23 Nov 2026 12:00:00 +0000</pubDate><description>One.</description></item>
+            <item><title>Tuesday</title><guid>a2</guid><pubDate>Tue, 24 Nov 2026 12:00:00 +0000</pubDate><description>Two.</description></item>
+            </channel></rss>
+            """.utf8).write(to: feed)
+        #expect(try sandbox.run("subscribe", feed.path).status == 0)
+        let editions = "SELECT title FROM issue WHERE publicationId = (SELECT id FROM publication WHERE title = 'The Daily Lamp') ORDER BY date"
+        #expect(try sandbox.sql(editions) == "Monday 23 November 2026\nTuesday 24 November 2026")
+
+        let set = try sandbox.run("set", "The Daily Lamp", "--editions", "weekly", "--full-text")
+        #expect(set.status == 0, "\(set.output)")
+        #expect(set.output == "The Daily Lamp: editions weekly (1 edition(s) not yet read made again), full text on.\n", "\(set.output)")
+        #expect(try sandbox.sql(editions) == "week of 23 November 2026")
+        #expect(try sandbox.sql("SELECT editionSchedule || fullText FROM publication WHERE title = 'The Daily Lamp'") == "weekly1")
+
+        let nothing = try sandbox.run("set", "The Daily Lamp")
+        #expect(nothing.status == 64 && nothing.output.contains("say what to set"), "\(nothing.output)")
+        let wrong = try sandbox.run("set", "The Daily Lamp", "--editions", "hourly")
+        #expect(wrong.status == 1 && wrong.output.contains("--editions must be daily"), "\(wrong.output)")
+    }
 }

@@ -2,7 +2,9 @@
 # Editions benchmark (issue #23): build an edition of 50 articles with 50 pictures from a
 # loopback server, newsstand's release build against calibre's `ebook-convert` running a
 # news recipe for the same feed (apt-get install --no-install-recommends calibre).
-# Usage: [ROUNDS=3] [NEWSSTAND_BIN=…] benchmarks/editions/run.sh [ARTICLES]     (run from anywhere)
+# Usage: [ROUNDS=3] [DELAY_MS=0] [NEWSSTAND_BIN=…] benchmarks/editions/run.sh [ARTICLES]     (run from anywhere)
+# DELAY_MS: the loopback server answers each picture after that many milliseconds, as a
+# remote host would (0: at once), so how many pictures a tool fetches at a time shows.
 #
 # newsstand, on a fresh NEWSSTAND_HOME each round: `subscribe URL --editions "per refresh"`
 # (fetch and store the feed: one edition of every article), then `download EDITION` queues
@@ -18,6 +20,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 articles="${1:-50}"
 rounds="${ROUNDS:-3}"
+delay="${DELAY_MS:-0}"
 work="$(mktemp -d /tmp/editions-bench.XXXXXX)"
 server_pid=""
 cleanup() {
@@ -41,10 +44,10 @@ base="http://127.0.0.1:$port"
 mkdir -p "$work/site"
 echo "== generating a feed of $articles articles with $articles pictures"
 python3 "$root/benchmarks/editions/generate.py" "$work/site" "$base" "$articles"
-python3 -m http.server "$port" --bind 127.0.0.1 --directory "$work/site" >/dev/null 2>&1 &
+python3 "$root/benchmarks/editions/serve.py" "$port" "$work/site" "$delay" >/dev/null 2>&1 &
 server_pid=$!
 for _ in $(seq 50); do curl -sf -o /dev/null "$base/feed.xml" && break; sleep 0.1; done
-echo "feed.xml $(wc -c < "$work/site/feed.xml") bytes, pictures $(du -ck "$work/site/pictures"/*.png | tail -1 | cut -f1) KB"
+echo "feed.xml $(wc -c < "$work/site/feed.xml") bytes, pictures $(du -ck "$work/site/pictures"/*.png | tail -1 | cut -f1) KB, each answered after $delay ms"
 sed "s|@FEED@|$base/feed.xml|" "$root/benchmarks/editions/bench.recipe.in" > "$work/loopback.recipe"
 # No sample publications in the fresh library.
 mkdir -p "$work/resources/sample-feed"

@@ -11,6 +11,14 @@ struct EditionBuilder {
     /// For publications set to full text: the articles' own pages.
     var pageLimits = ArticlePageLimits()
     var calendar = Calendar.current
+    /// Where what the build fetches is kept, so a build started again fetches none of it
+    /// twice (the agent's, beside the download's `.part`); nil: a folder of its own, removed
+    /// when the build ends.
+    var workArea: EditionWorkArea?
+    /// Asked before each fetch: true stops the build (`EditionBuildStopped`), its work area kept.
+    var shouldStop: @Sendable () -> Bool = { false }
+    /// How far the build is, as it goes (from the fetching threads too).
+    var progress: @Sendable (EditionBuildProgress) -> Void = { _ in }
 
     /// The section of articles without a category.
     static let generalSection = "News"
@@ -21,11 +29,19 @@ struct EditionBuilder {
         guard !articles.isEmpty else {
             throw DownloadError(message: "edition '\(issue.title)' has no articles left to build it from")
         }
+        let ownWork = workArea == nil
+        let work = workArea ?? EditionWorkArea(directory: library.paths.partialDirectory
+            .appendingPathComponent(".edition-\(issue.id ?? 0)-\(UUID().uuidString)"))
+        defer { if ownWork { work.remove() } }
+        let tracker = ProgressTracker(EditionBuildProgress(articles: 0, articlesTotal: articles.count), report: progress)
         let publication = try issue.publicationId.flatMap { try library.publication(id: $0) }
         if let publication, try library.fullText(of: publication) {
             let local = URL(string: publication.feedURL)?.isFileURL == true
-            articles = EditionFullText(pages: ArticlePages(access: library.access, limits: pageLimits), allowsFiles: local).complete(articles)
+            articles = try EditionFullText(pages: ArticlePages(access: library.access, limits: pageLimits), allowsFiles: local,
+                                           workArea: work, shouldStop: shouldStop,
+                                           progress: { done, _ in tracker.update { $0.articles = done } }).complete(articles)
         }
+        tracker.update { $0.articles = $0.articlesTotal }
         let masthead = publication?.title ?? issue.title
         let cleaned = articles.map { article -> [ArticleHTML.Piece] in
             var pieces = ArticleHTML.clean(article.html ?? "", base: article.baseURL)
@@ -35,12 +51,13 @@ struct EditionBuilder {
             }
             return pieces
         }
-        let work = library.paths.partialDirectory.appendingPathComponent(".edition-\(issue.id ?? 0)-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: work) }
         let wanted = cleaned.flatMap { $0.compactMap { piece -> URL? in if case .picture(let url, _) = piece { return url }; return nil } }
-        let fetched = EditionPictures(access: library.access, limits: limits, workDirectory: work).fetch(wanted)
+        let fetched = try EditionPictures(access: library.access, limits: limits, workArea: work, shouldStop: shouldStop,
+                                          progress: { done, total in tracker.update { $0.pictures = done; $0.picturesTotal = total } })
+            .fetch(wanted)
 
-        var book = EPUBWriter(identifier: "urn:newsstand:\(issue.name)", title: "\(masthead) — \(issue.title)", language: "en",
+        var book = EPUBWriter(identifier: "urn:newsstand:\(issue.name)", title: "\(masthead) — \(issue.title)",
+                              language: Self.language(of: articles),
                               creator: masthead, date: issue.date, modified: library.clock.now())
         book.styleSheet = Self.style
         var paths: [URL: String] = [:]
@@ -63,7 +80,7 @@ struct EditionBuilder {
                 let path = "text/a\(index + 1).xhtml"
                 let body = articleBody(articles[index], section: section.title, pieces: cleaned[index], pictures: paths)
                 book.documents.append(EPUBWriter.Document(path: path, xhtml: EPUBWriter.xhtml(
-                    title: articles[index].title, language: book.language, body: body, styleSheet: "../" + EPUBWriter.styleSheetPath)))
+                    title: articles[index].title, language: articles[index].language ?? book.language, body: body, styleSheet: "../" + EPUBWriter.styleSheetPath)))
                 entries.append(EPUBWriter.ContentsEntry(title: articles[index].title, path: path))
             }
             // One section: the contents list its articles; several: each section, its articles under it.
@@ -111,6 +128,15 @@ struct EditionBuilder {
         return body + "\n</article>"
     }
 
+    /// The edition's language: its articles' most common one (the lead's among equals);
+    /// `und` (undetermined, BCP 47) when no feed said, rather than a guess.
+    static func language(of articles: [StoredArticle]) -> String {
+        var counts: [String: Int] = [:]
+        for article in articles { if let language = article.language { counts[language, default: 0] += 1 } }
+        let first = articles.compactMap(\.language)
+        return first.max { (counts[$0]!, -first.firstIndex(of: $0)!) < (counts[$1]!, -first.firstIndex(of: $1)!) } ?? "und"
+    }
+
     private func isFeedLead(_ url: URL, _ article: StoredArticle) -> Bool { article.pictures.first == url }
 
     private func formatted(_ date: Date) -> String {
@@ -130,4 +156,26 @@ struct EditionBuilder {
         .cover img, img { max-width: 100%; }
 
         """
+}
+
+/// The build's progress, updated from several threads and reported as it changes.
+private final class ProgressTracker: @unchecked Sendable {
+    // Unchecked: `current` is read and written only under `lock`.
+    private let lock = NSLock()
+    private var current: EditionBuildProgress
+    private let report: @Sendable (EditionBuildProgress) -> Void
+
+    init(_ start: EditionBuildProgress, report: @escaping @Sendable (EditionBuildProgress) -> Void) {
+        current = start
+        self.report = report
+        report(start)
+    }
+
+    func update(_ change: (inout EditionBuildProgress) -> Void) {
+        let now: EditionBuildProgress = lock.withLock {
+            change(&current)
+            return current
+        }
+        report(now)
+    }
 }

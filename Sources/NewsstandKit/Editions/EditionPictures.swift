@@ -20,51 +20,69 @@ struct EditionPicture: Sendable {
     var fileExtension: String
 }
 
-/// Fetches an edition's pictures through the library's `HTTPAccess`, a few at once, each
+/// Fetches an edition's pictures through the library's `HTTPAccess`, several at once, each
 /// once, within `EditionPictureLimits`; a picture that fails, is too big, is not PNG, JPEG,
-/// GIF or WebP, or is a 1×1 tracker is simply missing from the result.
+/// GIF or WebP, or is a 1×1 tracker is simply missing from the result. What arrives is kept
+/// in the build's work area, so a build started again fetches it from there.
 struct EditionPictures {
     let access: HTTPAccess
     let limits: EditionPictureLimits
-    /// Where pictures collect while they arrive (removed by the caller).
-    let workDirectory: URL
+    let workArea: EditionWorkArea
+    /// Asked before each fetch: true stops the build (`EditionBuildStopped`).
+    var shouldStop: @Sendable () -> Bool = { false }
+    /// Called (from the fetching threads) with how many pictures are done, of how many.
+    var progress: @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in }
 
-    static let fetchesAtOnce = 6
+    /// Transfers at once: they wait on servers, not on the processor.
+    static let fetchesAtOnce = 8
 
-    func fetch(_ urls: [URL]) -> [URL: EditionPicture] {
+    /// The pictures wanted, each once, as many as the limits allow.
+    func wanted(_ urls: [URL]) -> [URL] {
         var seen = Set<URL>()
-        let wanted = Array(urls.filter { seen.insert($0).inserted }.prefix(limits.maximumCount))
+        return Array(urls.filter { seen.insert($0).inserted }.prefix(limits.maximumCount))
+    }
+
+    func fetch(_ urls: [URL]) throws -> [URL: EditionPicture] {
+        let wanted = wanted(urls)
+        progress(0, wanted.count)
         guard !wanted.isEmpty else { return [:] }
-        try? FileManager.default.createDirectory(at: workDirectory, withIntermediateDirectories: true)
         let deadline = Date().addingTimeInterval(limits.totalTime)
         let lock = NSLock()
-        var next = 0
         var bytes: Int64 = 0
+        var done = 0
+        var stopped = false
         var found: [URL: EditionPicture] = [:]
-        DispatchQueue.concurrentPerform(iterations: min(Self.fetchesAtOnce, wanted.count)) { _ in
-            while Date() < deadline {
-                let index: Int = lock.withLock { defer { next += 1 }; return next }
-                guard index < wanted.count else { return }
-                guard let picture = fetchOne(wanted[index], number: index) else { continue }
-                lock.withLock {
-                    guard bytes + Int64(picture.data.count) <= limits.maximumBytesPerEdition else { return }
+        FetchPool.run(wanted.count, width: Self.fetchesAtOnce) { index in
+            let go = lock.withLock { () -> Bool in
+                if !stopped, shouldStop() { stopped = true }
+                return !stopped
+            }
+            let picture = go && Date() < deadline ? fetchOne(wanted[index]) : nil
+            let count: Int = lock.withLock {
+                if let picture, bytes + Int64(picture.data.count) <= limits.maximumBytesPerEdition {
                     bytes += Int64(picture.data.count)
                     found[wanted[index]] = picture
                 }
+                done += 1
+                return done
             }
+            if go { progress(count, wanted.count) }
         }
+        if stopped { throw EditionBuildStopped() }
         return found
     }
 
-    private func fetchOne(_ url: URL, number: Int) -> EditionPicture? {
+    private func fetchOne(_ url: URL) -> EditionPicture? {
         let data: Data
         if url.isFileURL {
             // Only beside a local feed (the article cleaner keeps file links from no other).
             guard let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber,
                   size.int64Value <= limits.maximumBytesPerPicture, let read = try? Data(contentsOf: url) else { return nil }
             data = read
+        } else if let kept = workArea.kept(url, .picture) {
+            data = kept
         } else {
-            let part = workDirectory.appendingPathComponent("picture-\(number).part")
+            let part = workArea.partFile(for: url, .picture)
             defer { try? FileManager.default.removeItem(at: part) }
             let transfer = access.transfer(url, into: part, timeout: limits.timeout, maximumLength: limits.maximumBytesPerPicture,
                                            lowSpeedLimit: Transfer.LowSpeedLimit(minimumBytes: 1024, window: limits.timeout))
@@ -72,7 +90,8 @@ struct EditionPictures {
                                                        progress: { _ in }),
                   result.bytes <= limits.maximumBytesPerPicture,
                   let read = try? Data(contentsOf: result.file) else { return nil }
-            try? FileManager.default.removeItem(at: result.file)
+            // Kept as it came, tracker or not: a build started again asks for none of it twice.
+            workArea.keep(result.file, for: url, .picture)
             data = read
         }
         guard let kind = PictureBytes.kind(of: data) else { return nil }

@@ -22,13 +22,6 @@ extension Library {
         return text.flatMap(EditionSchedule.init) ?? .standard
     }
 
-    public func setEditionSchedule(_ schedule: EditionSchedule, for publication: Publication) throws {
-        guard let id = publication.id else { throw LibraryError.noSuchPublication(publication.title) }
-        try write { db in
-            try db.execute(sql: "UPDATE publication SET editionSchedule = ? WHERE id = ?", arguments: [schedule.description, id])
-        }
-    }
-
     /// How many articles of the publication the library holds (an articles-only feed has no other issues to show).
     public func articleCount(publicationID: Int64) throws -> Int {
         try db.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM article WHERE publicationId = ?", arguments: [publicationID]) ?? 0 }
@@ -48,21 +41,19 @@ extension Library {
     /// Returns the names of the editions it created.
     static func storeArticles(_ db: Database, _ articles: [FeedArticle], publicationID: Int64, now: Date,
                               schedule setting: EditionSchedule? = nil, calendar: Calendar = .current) throws -> [String] {
-        if let setting {
-            try db.execute(sql: "UPDATE publication SET editionSchedule = ? WHERE id = ?", arguments: [setting.description, publicationID])
-        }
-        guard !articles.isEmpty else { return [] }
+        let regathered = try setting.map { try changeSchedule(db, to: $0, publicationID: publicationID, now: now, calendar: calendar) } ?? []
+        guard !articles.isEmpty else { return regathered }
         let schedule = try String.fetchOne(db, sql: "SELECT editionSchedule FROM publication WHERE id = ?", arguments: [publicationID])
             .flatMap(EditionSchedule.init) ?? .standard
         let insert = try db.cachedStatement(sql: """
-            INSERT INTO article (publicationId, name, date, firstSeen, title, link, author, categories, html, baseURL, pictures)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (publicationId, name) DO NOTHING
+            INSERT INTO article (publicationId, name, date, firstSeen, title, link, author, categories, html, baseURL, pictures, language, hasContent)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (publicationId, name) DO NOTHING
             """)
         // A known article corrected by its feed changes only while its edition is open.
         let correct = try db.cachedStatement(sql: """
-            UPDATE article SET title = ?, link = ?, author = ?, categories = ?, html = ?, baseURL = ?, pictures = ?
+            UPDATE article SET title = ?, link = ?, author = ?, categories = ?, html = ?, baseURL = ?, pictures = ?, language = ?, hasContent = ?
             WHERE publicationId = ? AND name = ?
-              AND (title, link, author, categories, html, baseURL, pictures) IS NOT (?, ?, ?, ?, ?, ?, ?)
+              AND (title, link, author, categories, html, baseURL, pictures, language, hasContent) IS NOT (?, ?, ?, ?, ?, ?, ?, ?, ?)
               AND editionId IN (SELECT id FROM issue WHERE \(EditionRow.isOpen))
             RETURNING editionId
             """)
@@ -71,7 +62,8 @@ extension Library {
         for article in articles {
             let fields: [DatabaseValueConvertible?] = [
                 article.title, article.link?.absoluteString, article.author, jsonArray(article.categories), article.html,
-                article.baseURL.absoluteString, jsonArray(article.pictures.map(\.absoluteString)),
+                article.baseURL.absoluteString, jsonArray(article.pictures.map(\.absoluteString)), article.language,
+                article.hasContent,
             ]
             try insert.execute(arguments: StatementArguments([publicationID, article.name, article.date.map(DatabaseDate.value),
                                                               DatabaseDate.value(now)] + fields))
@@ -84,6 +76,16 @@ extension Library {
             periods[schedule.start(of: article.date ?? now, now: now, calendar: calendar), default: []].append(db.lastInsertedRowID)
         }
         for edition in corrected { try EditionRow.describe(db, edition: edition) }
+        return regathered + (try gather(db, periods: periods, publicationID: publicationID, schedule: schedule, calendar: calendar))
+    }
+
+    /// Puts articles (by id, in the periods they belong to under `schedule`) into editions:
+    /// first the periods whose edition is still open or not there yet; then the late
+    /// articles, whose period's editions are all closed: they join the next open edition
+    /// (made here too), else start one more edition of their period. Returns the names of
+    /// the editions it created.
+    private static func gather(_ db: Database, periods: [Date: [Int64]], publicationID: Int64, schedule: EditionSchedule,
+                               calendar: Calendar) throws -> [String] {
         var editions = try EditionRow.all(db, publicationID: publicationID)
         var created: [String] = []
         func gather(_ ids: [Int64], into target: Int64) throws {
@@ -98,9 +100,6 @@ extension Library {
             created.append(edition.name)
             return edition
         }
-        // First the periods whose edition is still open or not there yet; then the late
-        // articles, whose period's editions are all closed: they join the next open edition
-        // (made by this refresh too), else start one more edition of their period.
         var late: [(Date, [Int64])] = []
         for (start, ids) in periods.sorted(by: { $0.key < $1.key }) {
             let own = editions.filter { abs($0.date.timeIntervalSince(start)) < 0.001 }  // stored to the millisecond
@@ -118,6 +117,42 @@ extension Library {
         }
         return created
     }
+
+    /// Changes how the publication's articles make editions from now on. Editions already
+    /// being built, built or opened stay exactly as they are; the open ones (nobody has seen
+    /// them) are made again under the new schedule, so their articles are not left in
+    /// editions of the old one. Returns the names of the editions made.
+    @discardableResult
+    public func setEditionSchedule(_ schedule: EditionSchedule, for publication: Publication) throws -> [String] {
+        guard let id = publication.id else { throw LibraryError.noSuchPublication(publication.title) }
+        let now = clock.now()
+        return try write { db in try Self.changeSchedule(db, to: schedule, publicationID: id, now: now, calendar: .current) }
+    }
+
+    private static func changeSchedule(_ db: Database, to schedule: EditionSchedule, publicationID id: Int64, now: Date,
+                                       calendar: Calendar) throws -> [String] {
+        let old = try String.fetchOne(db, sql: "SELECT editionSchedule FROM publication WHERE id = ?", arguments: [id])
+            .flatMap(EditionSchedule.init) ?? .standard
+        try db.execute(sql: "UPDATE publication SET editionSchedule = ? WHERE id = ?", arguments: [schedule.description, id])
+        guard old != schedule else { return [] }
+        let open = try EditionRow.all(db, publicationID: id).filter { !$0.closed }.map(\.id)
+        guard !open.isEmpty else { return [] }
+        let list = "[" + open.map(String.init).joined(separator: ",") + "]"
+        var periods: [Date: [Int64]] = [:]
+        for row in try Row.fetchAll(db, sql: """
+            SELECT id, COALESCE(date, firstSeen) AS dated FROM article WHERE editionId IN (SELECT value FROM json_each(?))
+            """, arguments: [list]) {
+            // `per refresh` has no period of its own for articles already there: they make one edition now.
+            periods[schedule.start(of: row["dated"], now: now, calendar: calendar), default: []].append(row["id"])
+        }
+        try db.execute(sql: "DELETE FROM issue WHERE id IN (SELECT value FROM json_each(?))", arguments: [list])
+        return try gather(db, periods: periods, publicationID: id, schedule: schedule, calendar: calendar)
+    }
+}
+
+extension AssetDownload {
+    /// Whether this is an edition's build (counted in articles and pictures, not bytes).
+    public var buildsEdition: Bool { url.hasPrefix(Library.editionScheme + ":") }
 }
 
 /// An edition as the store sees it while gathering articles.
@@ -183,6 +218,10 @@ struct StoredArticle: Sendable {
     var html: String?
     var baseURL: URL
     var pictures: [URL]
+    /// As its feed gives it (BCP 47), nil when the feed does not say.
+    var language: String?
+    /// Whether the feed gave the entry's content, not only its summary.
+    var hasContent: Bool
 
     init(_ row: Row) {
         id = row["id"]; name = row["name"]; title = row["title"]
@@ -193,6 +232,8 @@ struct StoredArticle: Sendable {
         let base: String = row["baseURL"]
         baseURL = URL(string: base) ?? URL(fileURLWithPath: "/")
         pictures = Self.strings(row["pictures"]).compactMap(URL.init(string:))
+        language = row["language"]
+        hasContent = row["hasContent"]
     }
 
     private static func strings(_ json: String?) -> [String] {

@@ -119,6 +119,20 @@ enum LibraryMigrations {
         migrator.registerMigration("v9-full-text: a publication whose articles are read from their web pages") { db in
             try db.alter(table: "publication") { t in t.add(column: "fullText", .boolean).notNull().defaults(to: false) }
         }
+        migrator.registerMigration("v10-article-details: each article's language, and whether its feed gave its content") { db in
+            try db.alter(table: "article") { t in
+                t.add(column: "language", .text)
+                t.add(column: "hasContent", .boolean).notNull().defaults(to: false)
+            }
+        }
+        migrator.registerMigration("v11-edition-build-progress: an edition's build, counted in articles and pictures") { db in
+            try db.alter(table: "assetDownload") { t in
+                t.add(column: "builtArticles", .integer)
+                t.add(column: "articlesToBuild", .integer)
+                t.add(column: "builtPictures", .integer)
+                t.add(column: "picturesToBuild", .integer)
+            }
+        }
         Library.registerCatalogMigration(&migrator)
         return migrator
     }

@@ -21,8 +21,10 @@ final class ProgressDisplay {
         lastLine = line
     }
 
-    /// One line of progress: the bar or the state, sizes, speed and time left.
+    /// One line of progress: the bar or the state, sizes, speed and time left; for an
+    /// edition's build, articles and pictures done of all.
     static func line(name: String, download: AssetDownload?) -> String {
+        if let download, download.buildsEdition { return buildLine(name: name, download: download) }
         let written = download?.bytesWritten ?? 0
         let expected = download?.bytesExpected
         let fraction = download?.fraction
@@ -33,10 +35,7 @@ final class ProgressDisplay {
         } else if let retry = download?.retry {
             parts.append(retry.description)       // "retrying (2 of 6) — cannot resolve host"
         } else if let fraction {
-            let width = 24
-            let filled = Int(fraction * Double(width))
-            parts.append("[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "]")
-            parts.append(String(format: "%3d%%", Int(fraction * 100)))
+            parts.append(bar(fraction))
         } else {
             parts.append(download?.state == .queued ? "waiting" : "starting")
         }
@@ -49,6 +48,27 @@ final class ProgressDisplay {
             }
         }
         return "\(name) " + parts.joined(separator: "  ")
+    }
+
+    private static func buildLine(name: String, download: AssetDownload) -> String {
+        var parts: [String] = []
+        if download.waitingForSpace != nil, let reason = download.lastError {
+            parts.append(reason)
+        } else if let fraction = download.fraction {
+            parts.append(bar(fraction))
+        } else {
+            parts.append(download.state == .queued && download.build == nil ? "waiting to be built" : "building")
+        }
+        if let build = download.build { parts.append(build.description) }
+        return "\(name) " + parts.joined(separator: "  ")
+    }
+
+    /// `[#########---------------]  40%`
+    static func bar(_ fraction: Double) -> String {
+        let width = 24
+        let filled = Int(fraction * Double(width))
+        return "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "]"
+            + String(format: "  %3d%%", Int(fraction * 100))
     }
 
     func finish(_ message: String?) {

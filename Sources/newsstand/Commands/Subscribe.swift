@@ -17,7 +17,7 @@ struct Subscribe: ParsableCommand {
     @Flag(help: "Download new issues by themselves when a push or a poll announces them (at most one a day).")
     var autoDownload = false
 
-    @Option(help: "How the feed's articles make editions: daily (the default), \"daily at HH\", weekly or \"per refresh\".")
+    @Option(help: ArgumentHelp(EditionsOption.help))
     var editions: String?
 
     @Flag(inversion: .prefixedNo, help: "Read each article from its web page when the feed gives only a summary (kept for this publication).")
@@ -38,13 +38,7 @@ struct Subscribe: ParsableCommand {
             }
             pushURL = parsed
         }
-        var schedule: EditionSchedule?
-        if let editions {
-            guard let parsed = EditionSchedule(editions) else {
-                throw CommandFailure("--editions must be daily, \"daily at HH\" (00 to 23), weekly or \"per refresh\", not \(editions)")
-            }
-            schedule = parsed
-        }
+        let schedule = try EditionsOption.schedule(editions)
         let existing = try library.publications().first { $0.feedURL == feedURL.absoluteString }
         if let existing, pushURL == nil, !autoDownload, schedule == nil, fullText == nil {
             print("Already subscribed to \(existing.title) (`newsstand refresh` fetches its feed again).")

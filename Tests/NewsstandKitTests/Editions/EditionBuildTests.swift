@@ -154,6 +154,13 @@ import IssueArchive
         defer { built.server.stop() }
         let file = built.temporary.root.appendingPathComponent("edition.epub")
         try EditionBuilder(library: built.temporary.library).build(built.edition, into: file)
+        let (status, text) = try Self.epubcheck(file)
+        #expect(status == 0, "\(text)")
+        #expect(text.contains("0 fatals / 0 errors / 0 warnings"), "\(text)")
+    }
+
+    /// epubcheck's exit status and report on `file`.
+    static func epubcheck(_ file: URL) throws -> (status: Int32, text: String) {
         let check = Process()
         // The jar itself: Debian's /usr/bin/epubcheck needs jarwrapper's binfmt handler,
         // which containers often lack.
@@ -165,7 +172,6 @@ import IssueArchive
         try check.run()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         check.waitUntilExit()
-        #expect(check.terminationStatus == 0, "\(text)")
-        #expect(text.contains("0 fatals / 0 errors / 0 warnings"), "\(text)")
+        return (check.terminationStatus, text)
     }
 }

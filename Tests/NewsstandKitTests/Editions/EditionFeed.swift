@@ -10,10 +10,14 @@ struct EditionFeed {
         var category: String? = nil
         var html: String = "<p>Words.</p>"
         var archive: String? = nil
+        /// The item's `dc:language`.
+        var language: String? = nil
     }
 
     var title = "The Daily Lamp"
     var items: [Item]
+    /// The channel's `<language>`.
+    var language: String? = nil
 
     static func date(_ when: (Int, Int, Int, Int)) -> Date {
         Calendar.current.date(from: DateComponents(year: when.0, month: when.1, day: when.2, hour: when.3))!
@@ -28,15 +32,17 @@ struct EditionFeed {
             let date = item.when.map { "<pubDate>\(formatter.string(from: Self.date($0)))</pubDate>" } ?? ""
             let category = item.category.map { "<category>\($0)</category>" } ?? ""
             let archive = item.archive.map { "<enclosure url=\"\($0)\" type=\"application/zip\" length=\"10\"/>" } ?? ""
+            let language = item.language.map { "<dc:language>\($0)</dc:language>" } ?? ""
             let escaped = item.html.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
             return """
                 <item><title>\(item.title)</title><guid isPermaLink="false">\(item.id)</guid><link>articles/\(item.id).html</link>
-                \(date)\(category)<description>\(escaped)</description>\(archive)</item>
+                \(date)\(category)\(language)<description>\(escaped)</description>\(archive)</item>
                 """
         }.joined(separator: "\n")
         return """
             <?xml version="1.0" encoding="utf-8"?>
-            <rss version="2.0"><channel><title>\(title)</title><link>https://lamp.example/</link>
+            <rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/"><channel><title>\(title)</title><link>https://lamp.example/</link>
+            \(language.map { "<language>\($0)</language>" } ?? "")
             \(entries)
             </channel></rss>
             """

@@ -95,4 +95,35 @@ import IssueArchive
             #expect(texts.contains { $0.contains("Summary of \(id).") }, "\(id) lost its summary")
         }
     }
+
+    @Test func aWholeArticleInTheFeedIsNotFetchedAndATeaserEndingInAnEllipsisIs() throws {
+        let server = try FeedTestServer()
+        defer { server.stop() }
+        try FileManager.default.createDirectory(at: server.root.appendingPathComponent("articles"), withIntermediateDirectories: true)
+        try server.put("articles/teaser.html", Self.page(title: "Harbour reopens"))
+        try server.put("articles/whole.html", Self.page(title: "Harbour reopens"))
+        let whole = ArticleCompletenessTests.prose(450)
+        let teaser = Self.paragraphs[0].split(separator: " ").prefix(12).joined(separator: " ") + " [&#8230;]"
+        let escape = { (html: String) in html.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;") }
+        try server.put("lamp.xml", """
+            <?xml version="1.0"?><rss version="2.0"><channel><title>The Daily Lamp</title>
+            <item><title>Whole</title><guid isPermaLink="false">w1</guid><link>\(server.url("articles/whole.html").absoluteString)</link>
+            <pubDate>Tue, 24 Nov 2026 12:00:00 +0000</pubDate><description>\(escape("<p>" + whole + ".</p>"))</description></item>
+            <item><title>Teaser</title><guid isPermaLink="false">t1</guid><link>\(server.url("articles/teaser.html").absoluteString)</link>
+            <pubDate>Tue, 24 Nov 2026 11:00:00 +0000</pubDate><description>\(escape("<p>" + teaser + "</p>"))</description></item>
+            </channel></rss>
+            """)
+        let temporary = try TemporaryLibrary()
+        let (publication, _) = try temporary.library.subscribe(feedURL: server.url("lamp.xml"))
+        try temporary.library.setFullText(true, for: publication)
+        let edition = try #require(try temporary.library.issues(publicationID: publication.id!).first(where: Library.isEdition))
+        let file = temporary.root.appendingPathComponent("edition.epub")
+        try EditionBuilder(library: temporary.library).build(edition, into: file)
+        #expect(server.requests(path: "articles/teaser.html", atLeast: 1).count == 1)
+        #expect(server.requests(path: "articles/whole.html").isEmpty)
+        let first = try Self.articleText(file, in: temporary.root.appendingPathComponent("out"), number: 1)
+        let second = try Self.articleText(file, in: temporary.root.appendingPathComponent("out2"), number: 2)
+        #expect(first.contains(whole), "the whole article stays as the feed gave it")
+        for paragraph in Self.paragraphs { #expect(second.contains("<p>\(paragraph)</p>"), "\(second)") }
+    }
 }

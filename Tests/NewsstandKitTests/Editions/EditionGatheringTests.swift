@@ -140,6 +140,52 @@ import Testing
         #expect(try temporary.library.articles(ofEdition: editions[0]).first?.date == nil)
     }
 
+    @Test func aNewScheduleRemakesTheEditionsNobodyHasSeenAndLeavesTheReadOneAsItWas() throws {
+        let f = try Fixture()
+        defer { f.server.stop() }
+        try f.publish([.init(id: "a1", title: "Monday", when: (2026, 11, 23, 9)),
+                       .init(id: "a2", title: "Tuesday", when: (2026, 11, 24, 9)),
+                       .init(id: "a3", title: "Wednesday", when: (2026, 11, 25, 9))])
+        let (publication, _) = try f.library.subscribe(feedURL: f.server.url("lamp.xml"))
+        let daily = try f.editions(publication)
+        #expect(daily.count == 3)
+        try f.build(daily[0])
+        try f.library.markOpened(try #require(try f.library.issue(id: daily[0].id!)))
+        let read = try f.library.contentDirectory(for: daily[0]).appendingPathComponent("OEBPS/package.opf")
+        let before = try Data(contentsOf: read)
+
+        let made = try f.library.setEditionSchedule(.weekly, for: publication)
+        #expect(try f.library.editionSchedule(of: publication) == .weekly)
+        let editions = try f.editions(publication)
+        // The read Monday edition stays; Tuesday's and Wednesday's articles are one weekly edition.
+        #expect(editions.map(\.name) == [daily[0].name, "edition:\(publication.id!):week-2026-11-23"])
+        #expect(made == [editions[1].name])
+        #expect(try editions.map(f.articleNames) == [["a1"], ["a2", "a3"]])
+        #expect(editions[1].title == "week of 23 November 2026" && editions[1].summary == "2 articles: Wednesday · Tuesday")
+        #expect(try Data(contentsOf: read) == before)
+        #expect(try f.library.issue(id: daily[0].id!)?.status == .available)
+
+        // New articles follow the new schedule; the same schedule again changes nothing.
+        try f.publish([.init(id: "a4", title: "Thursday", when: (2026, 11, 26, 9))])
+        #expect(try f.library.refresh(try f.library.publication(id: publication.id!)!).added.isEmpty)
+        #expect(try f.articleNames(try f.editions(publication)[1]) == ["a2", "a3", "a4"])
+        #expect(try f.library.setEditionSchedule(.weekly, for: publication).isEmpty)
+        #expect(try f.editions(publication).map(\.id) == editions.map(\.id))
+    }
+
+    @Test func subscribingAgainWithEditionsRemakesTheOpenEditionsToo() throws {
+        let f = try Fixture()
+        defer { f.server.stop() }
+        try f.publish([.init(id: "a1", title: "Early", when: (2026, 11, 24, 5)), .init(id: "a2", title: "Late", when: (2026, 11, 24, 9))])
+        let (publication, _) = try f.library.subscribe(feedURL: f.server.url("lamp.xml"))
+        #expect(try f.editions(publication).count == 1)
+        _ = try f.library.subscribe(feedURL: f.server.url("lamp.xml"), editions: .daily(hour: 6))
+        // Before 06:00 belongs to the edition that began the day before.
+        let editions = try f.editions(publication)
+        #expect(editions.map(\.title) == ["Monday 23 November 2026, 06:00", "Tuesday 24 November 2026, 06:00"])
+        #expect(try editions.map(f.articleNames) == [["a1"], ["a2"]])
+    }
+
     @Test func schedulesReadAsWrittenAndPlaceArticlesInTheirPeriod() {
         let calendar = Calendar.current
         for text in ["daily", "daily at 06", "weekly", "per refresh"] { #expect(EditionSchedule(text)?.description == text) }
