@@ -80,13 +80,21 @@ public final class PixelPlacer {
 
     /// The escapes that draw `placement` with the cursor put at its top-left and then back.
     func bytes(for placement: PicturePlacement, id: UInt32) -> [UInt8]? {
-        guard let image = painter.pixels(for: placement), let escapes = try? writer.escapes(for: image, id: id) else { return nil }
+        guard let image = painter.pixels(for: placement) else { return nil }
         // DECSC/DECRC: ncurses moves the cursor relative to where it believes it is, and
         // xterm leaves it inside a sixel.
-        var output = wrapped(Array("\u{1B}7\u{1B}[\(origin.y + placement.rect.y + 1);\(origin.x + placement.rect.x + 1)H".utf8))
-        for escape in escapes { output += wrapped(escape) }
-        output += wrapped(Array("\u{1B}8".utf8))
-        return output
+        let cursor = Array("\u{1B}7\u{1B}[\(origin.y + placement.rect.y + 1);\(origin.x + placement.rect.x + 1)H".utf8)
+        let back = Array("\u{1B}8".utf8)
+        if writer.graphics == .kitty {
+            // Sent first, then shown by one short escape with the cursor moves: tmux draws
+            // its own changes between passthroughs, and moves the cursor as it does.
+            guard let png = try? ImageEncoder.png(image) else { return nil }
+            var output: [UInt8] = []
+            for chunk in KittyGraphics.transmit(png: png, id: id) { output += wrapped(chunk) }
+            return output + wrapped(cursor + KittyGraphics.place(id: id) + back)
+        }
+        guard let escapes = try? writer.escapes(for: image, id: id) else { return nil }
+        return wrapped(cursor + escapes.flatMap { $0 } + back)
     }
 
     private func wrapped(_ bytes: [UInt8]) -> [UInt8] {
