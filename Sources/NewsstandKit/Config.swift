@@ -43,8 +43,6 @@ public struct Config: Sendable {
     public var dontThrottleContentNotifications = false
     /// `images`: how pictures are drawn (`auto`, `kitty`, `sixel`, `iterm2` or `halfblock`); nil: not set.
     public var images: String?
-    /// `covers = "pixels"`: the shelf's covers in pixels where pictures are (default `"halfblock"`).
-    public var coversInPixels = false
 
     public init() {}
 
@@ -52,7 +50,7 @@ public struct Config: Sendable {
     public static let imagesValues = ["auto", "kitty", "sixel", "iterm2", "halfblock"]
 
     public static let knownKeys: Set<String> = ["max_concurrent_downloads", "credentials", "theme", "cache_limit", "keys",
-                                                "dont_throttle_newsstand_content_notifications", "poll_interval", "images", "covers"]
+                                                "dont_throttle_newsstand_content_notifications", "poll_interval", "images"]
 
     /// The configuration in `paths.configFile`, or the defaults when there is none.
     public static func load(paths: Paths) throws -> Config {
@@ -80,12 +78,6 @@ public struct Config: Sendable {
                 throw ConfigError(file: file, message: "images must be one of \(imagesValues.map { "\"\($0)\"" }.joined(separator: ", "))")
             }
             config.images = images
-        }
-        if let value = table["covers"] {
-            guard let covers = value.string, ["pixels", "halfblock"].contains(covers) else {
-                throw ConfigError(file: file, message: "covers must be \"pixels\" or \"halfblock\"")
-            }
-            config.coversInPixels = covers == "pixels"
         }
         if let value = table["cache_limit"] { config.cacheLimit = try CacheLimitSetting.bytes(of: value, file: file) }
         try parsePushSettings(table, file: file, into: &config)

@@ -8,6 +8,9 @@ import Terminal
 public final class PixelPainter: PicturePainter, @unchecked Sendable {
     /// One cell in pixels.
     public let cell: PixelSize
+    /// The protocol pictures are encoded for, ahead of time on the worker (a page turn then
+    /// only writes bytes).
+    public let graphics: GraphicsProtocol
     private let documents: DocumentRenderers
     private let onReady: @Sendable () -> Void
     private let work = DispatchQueue(label: "newsstand.pixels", qos: .userInitiated)
@@ -27,14 +30,17 @@ public final class PixelPainter: PicturePainter, @unchecked Sendable {
 
     private enum Entry {
         case pending
-        case ready(RGBAImage)
+        /// The fitted image, and the whole of it encoded (`encoded(_:)`).
+        case ready(RGBAImage, [UInt8]?)
         case failed(String)
     }
 
     /// `onReady` is called on a worker thread whenever a picture that was pending is ready
     /// (or has failed).
-    public init(cell: PixelSize, documents: DocumentRenderers = .shared, onReady: @escaping @Sendable () -> Void) {
+    public init(cell: PixelSize, graphics: GraphicsProtocol = .kitty, documents: DocumentRenderers = .shared,
+                onReady: @escaping @Sendable () -> Void) {
         self.cell = PixelSize(width: max(1, cell.width), height: max(1, cell.height))
+        self.graphics = graphics
         self.documents = documents
         self.onReady = onReady
     }
@@ -64,7 +70,8 @@ public final class PixelPainter: PicturePainter, @unchecked Sendable {
             work.async { [self] in
                 let done: Entry
                 do {
-                    done = .ready(PixelFitting.fitted(try ImageDecoder.decode(source, size: box, documents: documents), into: box))
+                    let image = PixelFitting.fitted(try ImageDecoder.decode(source, size: box, documents: documents), into: box)
+                    done = .ready(image, encoded(image))
                 } catch {
                     done = .failed("\(error)")
                 }
@@ -89,14 +96,14 @@ public final class PixelPainter: PicturePainter, @unchecked Sendable {
     /// The fitted image a canvas's picture number stands for, when it is ready.
     public func image(numbered number: Int) -> RGBAImage? {
         lock.withLock {
-            guard let fitting = fittings[number], case .ready(let image)? = entries[fitting] else { return nil }
+            guard let fitting = fittings[number], case .ready(let image, _)? = entries[fitting] else { return nil }
             return image
         }
     }
 
     public func state(of source: ImageSource, fittedIn size: CellSize) -> PictureState {
         switch entry(source, size) {
-        case .ready(let image): return .ready(cells(of: image, within: size))
+        case .ready(let image, _): return .ready(cells(of: image, within: size))
         case .pending: return .pending
         case .failed(let reason): return .failed(reason: reason)
         }
@@ -105,7 +112,7 @@ public final class PixelPainter: PicturePainter, @unchecked Sendable {
     public func paint(_ source: ImageSource, into rect: Rect, of canvas: inout Canvas, layout: PictureLayout) -> PaintOutcome {
         let size = layout.size ?? CellSize(columns: rect.width, rows: rect.height)
         switch entry(source, size) {
-        case .ready(let image):
+        case .ready(let image, _):
             let cells = cells(of: image, within: size)
             let across = HalfBlockPainter.place(cells.columns, in: rect.width, from: layout.column)
             let down = HalfBlockPainter.place(cells.rows, in: rect.height, from: layout.row)
@@ -133,6 +140,28 @@ public final class PixelPainter: PicturePainter, @unchecked Sendable {
             // Numbers stay: a canvas on screen may still name them (its image is then drawn
             // again when next asked for).
         }
+    }
+
+    /// `image` as the protocol carries it: PNG for kitty and iTerm2, the sixel escape.
+    func encoded(_ image: RGBAImage) -> [UInt8]? {
+        switch graphics {
+        case .kitty, .iterm2: return try? ImageEncoder.png(image)
+        case .sixel: return Sixel.encode(IndexedImage.xterm256(image))
+        case .halfBlocks: return nil
+        }
+    }
+
+    /// `placement`'s picture encoded (`encoded(_:)`): the whole picture as the worker
+    /// encoded it, a part (zoomed, or scrolled among text) encoded now.
+    public func encoded(for placement: PicturePlacement) -> [UInt8]? {
+        let whole: [UInt8]? = lock.withLock {
+            guard let fitting = fittings[placement.picture], case .ready(let image, let bytes)? = entries[fitting],
+                  placement.column == 0, placement.row == 0, cells(of: image, within: fitting.size) == CellSize(columns: placement.rect.width, rows: placement.rect.height)
+            else { return nil }
+            return bytes
+        }
+        if let whole { return whole }
+        return pixels(for: placement).flatMap(encoded)
     }
 
     /// The pixels of `placement` in its picture: the cells it shows, cut from the fitted

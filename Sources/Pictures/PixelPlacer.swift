@@ -8,7 +8,8 @@ import Terminal
 /// has are deleted (kitty, by id) or drawn over (sixel, iTerm2: their rows rewritten).
 public final class PixelPlacer {
     public let painter: PixelPainter
-    public let writer: PixelPictureWriter
+    /// Inside tmux: every escape wrapped in its passthrough.
+    public let throughTmux: Bool
     /// Inside tmux: the pane's top-left cell in the terminal around it (passthrough bytes
     /// reach that terminal, whose cursor knows nothing of panes).
     public let origin: (x: Int, y: Int)
@@ -21,9 +22,9 @@ public final class PixelPlacer {
     /// from 1, where others start.
     public static let firstID: UInt32 = 0x4E53_0001
 
-    public init(painter: PixelPainter, writer: PixelPictureWriter, origin: (x: Int, y: Int) = (0, 0)) {
+    public init(painter: PixelPainter, throughTmux: Bool = false, origin: (x: Int, y: Int) = (0, 0)) {
         self.painter = painter
-        self.writer = writer
+        self.throughTmux = throughTmux
         self.origin = origin
         nextID = Self.firstID
     }
@@ -37,7 +38,7 @@ public final class PixelPlacer {
         let sameScreen = screenSize.map { $0 == (canvas.width, canvas.height) } ?? false
         let gone = onScreen.keys.filter { !sameScreen || !wanted.contains($0) }
         var redraw = wanted.filter { !sameScreen || onScreen[$0] == nil }
-        if writer.graphics != .kitty {
+        if painter.graphics != .kitty {
             // Their pixels are in the cells: the rows they covered are written again, and
             // the pictures still wanted on those rows drawn again after.
             for placement in gone { backend.redrawRows(placement.rect.y..<placement.rect.maxY) }
@@ -49,11 +50,11 @@ public final class PixelPlacer {
         backend.draw(canvas)
         var output: [UInt8] = []
         for placement in gone {
-            if writer.graphics == .kitty, let id = onScreen[placement] { output += wrapped(KittyGraphics.delete(id: id)) }
+            if painter.graphics == .kitty, let id = onScreen[placement] { output += wrapped(KittyGraphics.delete(id: id)) }
             onScreen[placement] = nil
         }
         for placement in redraw {
-            if writer.graphics == .kitty, let id = onScreen[placement] { output += wrapped(KittyGraphics.delete(id: id)) }
+            if painter.graphics == .kitty, let id = onScreen[placement] { output += wrapped(KittyGraphics.delete(id: id)) }
             let id = nextID
             guard let bytes = bytes(for: placement, id: id) else { continue }
             nextID = nextID == UInt32.max ? Self.firstID : nextID + 1
@@ -69,7 +70,7 @@ public final class PixelPlacer {
     /// `draw` draws them all again.
     public func clear(on backend: TerminalBackend) {
         var output: [UInt8] = []
-        if writer.graphics == .kitty {
+        if painter.graphics == .kitty {
             for id in onScreen.values { output += wrapped(KittyGraphics.delete(id: id)) }
         }
         for placement in onScreen.keys { backend.redrawRows(placement.rect.y..<placement.rect.maxY) }
@@ -80,24 +81,25 @@ public final class PixelPlacer {
 
     /// The escapes that draw `placement` with the cursor put at its top-left and then back.
     func bytes(for placement: PicturePlacement, id: UInt32) -> [UInt8]? {
-        guard let image = painter.pixels(for: placement) else { return nil }
+        guard let payload = painter.encoded(for: placement) else { return nil }
         // DECSC/DECRC: ncurses moves the cursor relative to where it believes it is, and
         // xterm leaves it inside a sixel.
         let cursor = Array("\u{1B}7\u{1B}[\(origin.y + placement.rect.y + 1);\(origin.x + placement.rect.x + 1)H".utf8)
         let back = Array("\u{1B}8".utf8)
-        if writer.graphics == .kitty {
+        switch painter.graphics {
+        case .kitty:
             // Sent first, then shown by one short escape with the cursor moves: tmux draws
             // its own changes between passthroughs, and moves the cursor as it does.
-            guard let png = try? ImageEncoder.png(image) else { return nil }
             var output: [UInt8] = []
-            for chunk in KittyGraphics.transmit(png: png, id: id) { output += wrapped(chunk) }
+            for chunk in KittyGraphics.transmit(png: payload, id: id) { output += wrapped(chunk) }
             return output + wrapped(cursor + KittyGraphics.place(id: id) + back)
+        case .sixel: return wrapped(cursor + payload + back)
+        case .iterm2: return wrapped(cursor + ITermImage.show(png: payload) + back)
+        case .halfBlocks: return nil
         }
-        guard let escapes = try? writer.escapes(for: image, id: id) else { return nil }
-        return wrapped(cursor + escapes.flatMap { $0 } + back)
     }
 
     private func wrapped(_ bytes: [UInt8]) -> [UInt8] {
-        writer.throughTmux ? TmuxPassthrough.wrap(bytes) : bytes
+        throughTmux ? TmuxPassthrough.wrap(bytes) : bytes
     }
 }

@@ -35,16 +35,14 @@ public final class ShelfApp {
         }
     }
 
-    /// How pictures are drawn in pixels: the protocol and cell size detection found, the
-    /// tmux pane's place in the terminal around it, and whether covers are too.
+    /// How pictures are drawn in pixels: the protocol and cell size detection found, and the
+    /// tmux pane's place in the terminal around it. The shelf's covers stay half blocks.
     public struct PixelSettings {
         public var writer: PixelPictureWriter
         public var cell: Terminal.PixelSize
         public var origin: (x: Int, y: Int)
-        /// `covers = "pixels"`: the shelf's covers in pixels too (default: half blocks).
-        public var covers: Bool
-        public init(writer: PixelPictureWriter, cell: Terminal.PixelSize, origin: (x: Int, y: Int) = (0, 0), covers: Bool = false) {
-            self.writer = writer; self.cell = cell; self.origin = origin; self.covers = covers
+        public init(writer: PixelPictureWriter, cell: Terminal.PixelSize, origin: (x: Int, y: Int) = (0, 0)) {
+            self.writer = writer; self.cell = cell; self.origin = origin
         }
     }
 
@@ -78,9 +76,9 @@ public final class ShelfApp {
             let flag = AtomicFlag()
             let halfBlocks = HalfBlockPainter(cache: environment.coverCache, colorMode: environment.colorMode,
                                               symbols: environment.symbols) { flag.set() }
-            let pixelPainter = PixelPainter(cell: pixels.cell) { flag.set() }
+            let pixelPainter = PixelPainter(cell: pixels.cell, graphics: pixels.writer.graphics) { flag.set() }
             painter = CoverPainter(pictures: pixelPainter, covers: halfBlocks, readyFlag: flag)
-            placer = PixelPlacer(painter: pixelPainter, writer: pixels.writer, origin: pixels.origin)
+            placer = PixelPlacer(painter: pixelPainter, throughTmux: pixels.writer.throughTmux, origin: pixels.origin)
         } else {
             painter = CoverPainter(cache: environment.coverCache, colorMode: environment.colorMode, symbols: environment.symbols)
             placer = nil

@@ -34,11 +34,12 @@ struct PixelPlacerTests {
 
     /// A 40 × 12 screen whose page is rows 1–10, in `writer`'s protocol.
     struct Screen {
-        let painter = PixelPainter(cell: PixelPlacerTests.cell) {}
+        let painter: PixelPainter
         let placer: PixelPlacer
         let backend = MemoryBackend(width: 40, height: 12)
-        init(_ writer: PixelPictureWriter, origin: (x: Int, y: Int) = (0, 0)) {
-            placer = PixelPlacer(painter: painter, writer: writer, origin: origin)
+        init(_ graphics: GraphicsProtocol, throughTmux: Bool = false, origin: (x: Int, y: Int) = (0, 0)) {
+            painter = PixelPainter(cell: PixelPlacerTests.cell, graphics: graphics) {}
+            placer = PixelPlacer(painter: painter, throughTmux: throughTmux, origin: origin)
         }
 
         /// A frame with a page of one grey, 100 × 100 pixels, shown whole.
@@ -74,7 +75,7 @@ struct PixelPlacerTests {
     }
 
     @Test func kittyPicturesAreSentOnceDeletedWhenThePageTurnsAndOnQuitting() throws {
-        let screen = Screen(PixelPictureWriter(graphics: .kitty))
+        let screen = Screen(.kitty)
         let (placer, backend) = (screen.placer, screen.backend)
         let first = try screen.page("one", grey: 10)
         placer.draw(first, on: backend)
@@ -107,7 +108,7 @@ struct PixelPlacerTests {
     }
 
     @Test func sixelRowsAreRewrittenWhenAPictureGoesAndItsNeighboursDrawnAgain() throws {
-        let screen = Screen(PixelPictureWriter(graphics: .sixel))
+        let screen = Screen(.sixel)
         let (placer, backend) = (screen.placer, screen.backend)
         let page = try screen.page("page", grey: 10)
         placer.draw(page, on: backend)
@@ -126,7 +127,7 @@ struct PixelPlacerTests {
     }
 
     @Test func throughTmuxEveryEscapeIsWrappedAndTheCursorOffsetByThePane() throws {
-        let screen = Screen(PixelPictureWriter(graphics: .kitty, throughTmux: true), origin: (x: 3, y: 5))
+        let screen = Screen(.kitty, throughTmux: true, origin: (x: 3, y: 5))
         screen.placer.draw(try screen.page("tmux", grey: 10), on: screen.backend)
         let sent = Self.text(screen.backend.written)
         #expect(sent.hasPrefix("\u{1B}Ptmux;\u{1B}\u{1B}_Ga=t"))
