@@ -2,6 +2,7 @@ import Foundation
 import Imaging
 import IssueArchive
 import NewsstandKit
+import Pictures
 import Terminal
 import TextLayout
 
@@ -22,11 +23,26 @@ public final class ShelfApp {
         public var keyBindings: KeyBindings
         /// Now, for what the app stamps with a time (an issue opened, an alert shown).
         public var clock: () -> Date
+        /// Pictures in real pixels (comic and PDF pages, pictures in articles), when the
+        /// terminal draws them; nil: half blocks.
+        public var pixels: PixelSettings?
         public init(library: Library, theme: Theme, colorMode: ColorMode, symbols: Symbols, coverCache: CoverCache,
                     keyBindings: KeyBindings = .defaults, clock: @escaping () -> Date = Date.init,
-                    startAgent: @escaping () -> Void) {
+                    pixels: PixelSettings? = nil, startAgent: @escaping () -> Void) {
             self.library = library; self.theme = theme; self.colorMode = colorMode; self.symbols = symbols
-            self.coverCache = coverCache; self.keyBindings = keyBindings; self.clock = clock; self.startAgent = startAgent
+            self.coverCache = coverCache; self.keyBindings = keyBindings; self.clock = clock; self.pixels = pixels
+            self.startAgent = startAgent
+        }
+    }
+
+    /// How pictures are drawn in pixels: the protocol and cell size detection found, and the
+    /// tmux pane's place in the terminal around it. The shelf's covers stay half blocks.
+    public struct PixelSettings {
+        public var writer: PixelPictureWriter
+        public var cell: Terminal.PixelSize
+        public var origin: (x: Int, y: Int)
+        public init(writer: PixelPictureWriter, cell: Terminal.PixelSize, origin: (x: Int, y: Int) = (0, 0)) {
+            self.writer = writer; self.cell = cell; self.origin = origin
         }
     }
 
@@ -36,6 +52,8 @@ public final class ShelfApp {
     let readerPreferences: ReaderPreferences
     /// The shelf's pictures over the painter chosen here at start (half-block cells today).
     let painter: CoverPainter
+    /// Puts the pictures the canvas places in pixels on screen, after each frame; nil for half blocks.
+    let placer: PixelPlacer?
     let runner: EffectRunner
     /// The library's reads for the screens, one at a time (see `readInBackground`).
     private let reads = DispatchQueue(label: "newsstand.shelf.reads")
@@ -54,7 +72,17 @@ public final class ShelfApp {
         env = environment
         state = State(keyBindings: environment.keyBindings)
         readerPreferences = ReaderPreferences(textWidth: environment.library.readerTextWidth)
-        painter = CoverPainter(cache: environment.coverCache, colorMode: environment.colorMode, symbols: environment.symbols)
+        if let pixels = environment.pixels, pixels.writer.graphics.drawsPixels {
+            let flag = AtomicFlag()
+            let halfBlocks = HalfBlockPainter(cache: environment.coverCache, colorMode: environment.colorMode,
+                                              symbols: environment.symbols) { flag.set() }
+            let pixelPainter = PixelPainter(cell: pixels.cell, graphics: pixels.writer.graphics) { flag.set() }
+            painter = CoverPainter(pictures: pixelPainter, covers: halfBlocks, readyFlag: flag)
+            placer = PixelPlacer(painter: pixelPainter, throughTmux: pixels.writer.throughTmux, origin: pixels.origin)
+        } else {
+            painter = CoverPainter(cache: environment.coverCache, colorMode: environment.colorMode, symbols: environment.symbols)
+            placer = nil
+        }
         shelfReader = ShelfReader(library: environment.library)
         runner = EffectRunner(library: environment.library, startAgent: environment.startAgent, clock: environment.clock)
     }
@@ -67,6 +95,11 @@ public final class ShelfApp {
         // Until the reader is open (or said why not): what the library reads after that
         // arrives in the run loop, not before the first frame.
         finishEffects(until: { $0.reader != nil })
+    }
+
+    /// Says something on the status line of the first frame (how to let pictures through tmux).
+    public func tell(_ text: String) {
+        state.setStatus(text)
     }
 
     // MARK: Running
@@ -85,7 +118,7 @@ public final class ShelfApp {
         times?.mark("reload")
         let first = render()
         times?.mark("render")
-        backend.draw(first)
+        show(first, on: backend)
         times?.mark("draw")
         times?.frameDrawn(complete: !painter.isWaitingForCovers)
         times?.frameDetails("first", startedAt: runStart)
@@ -104,6 +137,7 @@ public final class ShelfApp {
             }
             if suspendRequested {
                 suspendRequested = false
+                placer?.clear(on: backend)
                 backend.suspend()
                 dirty = true
             }
@@ -112,7 +146,7 @@ public final class ShelfApp {
             if dirty {
                 let frame = render()
                 times?.mark("render")
-                backend.draw(frame)
+                show(frame, on: backend)
                 times?.mark("draw")
                 if let times, let curses = backend as? CursesBackend {
                     let draw = curses.lastDraw
@@ -125,9 +159,15 @@ public final class ShelfApp {
                 times?.discardPhases()
             }
         }
+        placer?.clear(on: backend)
         send(.quitting)
         runner.finishWrites()
         times?.write()
+    }
+
+    /// A frame on the terminal, and its pictures in pixels over it.
+    private func show(_ frame: Canvas, on backend: TerminalBackend) {
+        if let placer { placer.draw(frame, on: backend) } else { backend.draw(frame) }
     }
 
     /// Input from the terminal.

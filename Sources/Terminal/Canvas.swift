@@ -75,11 +75,30 @@ public struct Rect: Hashable, Sendable {
     }
 }
 
+/// Cells a picture drawn in pixels owns: which picture (a number its painter gave it), the
+/// rectangle on screen, and the picture's cell shown at the rectangle's top-left.
+public struct PicturePlacement: Hashable, Sendable {
+    public var picture: Int
+    public var rect: Rect
+    public var column: Int
+    public var row: Int
+
+    public init(picture: Int, rect: Rect, column: Int = 0, row: Int = 0) {
+        self.picture = picture
+        self.rect = rect
+        self.column = column
+        self.row = row
+    }
+}
+
 /// A frame: a grid of cells every view draws into and every backend copies out.
 public struct Canvas: Sendable, Equatable {
     public let width: Int
     public let height: Int
     public private(set) var cells: [Cell]
+    /// The rectangles a picture drawn in pixels owns, in the order painted: the backend
+    /// leaves them blank and a pixel placer draws over them once the cells are on screen.
+    public private(set) var pictures: [PicturePlacement] = []
 
     public init(width: Int, height: Int, fill: Cell = .blank) {
         self.width = max(0, width)
@@ -100,6 +119,26 @@ public struct Canvas: Sendable, Equatable {
     public mutating func fill(_ rect: Rect, with cell: Cell) {
         for y in max(0, rect.y)..<min(height, rect.maxY) {
             for x in max(0, rect.x)..<min(width, rect.maxX) { cells[y * width + x] = cell }
+        }
+    }
+
+    /// Gives `placement`'s cells (clipped to the canvas) to a picture, blanked with `blank`.
+    /// A placement that continues the one above it (the same picture, its next row: a
+    /// picture among lines of text is painted a row at a time) joins it.
+    public mutating func place(_ placement: PicturePlacement, blank: Cell = .blank) {
+        var placement = placement
+        let left = max(0, placement.rect.x), top = max(0, placement.rect.y)
+        placement.column += left - placement.rect.x
+        placement.row += top - placement.rect.y
+        placement.rect = Rect(x: left, y: top, width: min(width, placement.rect.maxX) - left, height: min(height, placement.rect.maxY) - top)
+        guard placement.rect.width > 0, placement.rect.height > 0 else { return }
+        fill(placement.rect, with: blank)
+        if let last = pictures.last, last.picture == placement.picture, last.rect.x == placement.rect.x,
+           last.rect.width == placement.rect.width, last.column == placement.column,
+           last.rect.maxY == placement.rect.y, last.row + last.rect.height == placement.row {
+            pictures[pictures.count - 1].rect.height += placement.rect.height
+        } else {
+            pictures.append(placement)
         }
     }
 

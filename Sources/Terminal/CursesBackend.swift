@@ -46,6 +46,10 @@ public final class CursesBackend: TerminalBackend {
     private var nextPair: Int32 = 1
     private var pairLimit: Int32 = 0
     private var lastFrame: Canvas?
+    private let inputDescriptor: Int32
+    /// Replies to detection's batch that may still arrive, and until when (monotonic ms).
+    private var lateReplies: LateReplies?
+    private var lateRepliesDeadline = 0
     /// What the last `draw` cost: for benchmarks and for finding slow frames.
     public private(set) var lastDraw = DrawStatistics()
 
@@ -70,9 +74,12 @@ public final class CursesBackend: TerminalBackend {
     ///     installed (`xterm-256color` → `xterm-direct`): the user asked for 24-bit colour.
     ///   - input, output: file descriptors of the terminal (a pty in tests, `/dev/tty` when
     ///     standard output is a pipe).
+    ///   - expectingLateReplies: detection gave up before the terminal answered it all:
+    ///     replies arriving within `lateRepliesMilliseconds` are taken out of the input.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment,
                 colors forced: TerminalColors? = nil,
-                input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO) throws {
+                input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO,
+                expectingLateReplies: Bool = false, lateRepliesMilliseconds: Int = 2000) throws {
         setlocale(LC_ALL, "")
         guard let term = environment["TERM"], !term.isEmpty else {
             throw TerminalError("TERM is not set: set TERM to a type your terminal supports (for example xterm-256color)")
@@ -104,6 +111,11 @@ public final class CursesBackend: TerminalBackend {
         }
         ownedFiles = opened
         outputFile = outFile
+        inputDescriptor = input
+        if expectingLateReplies {
+            lateReplies = LateReplies()
+            lateRepliesDeadline = TerminalQuery.milliseconds() + lateRepliesMilliseconds
+        }
         self.screen = screen
         terminalType = entry
 
@@ -316,6 +328,7 @@ public final class CursesBackend: TerminalBackend {
         guard !restored else { return nil }
         let window = nsc_stdscr()
         let deadline = timeout.map { Date().addingTimeInterval(max(0, $0)) }
+        if lateReplies != nil, !swallowLateReplies(until: deadline) { return nil }
         while true {
             var milliseconds: Int32 = -1
             if let deadline {
@@ -354,6 +367,37 @@ public final class CursesBackend: TerminalBackend {
         }
     }
 
+    /// While detection's late replies may come: reads the input here, drops the replies and
+    /// hands the rest (keys) to ncurses. False when `deadline` passed with no key.
+    private func swallowLateReplies(until deadline: Date?) -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while var filter = lateReplies {
+            let left = lateRepliesDeadline - TerminalQuery.milliseconds()
+            var wait = left
+            if let deadline { wait = min(wait, Int((deadline.timeIntervalSinceNow * 1000).rounded(.up))) }
+            var keys: [UInt8] = []
+            if left <= 0 {
+                keys = filter.flush()
+                lateReplies = nil
+            } else {
+                var descriptor = pollfd(fd: inputDescriptor, events: Int16(POLLIN), revents: 0)
+                let ready = poll(&descriptor, 1, Int32(max(0, wait)))
+                if ready < 0, errno == EINTR { continue }
+                if ready > 0 {
+                    let count = read(inputDescriptor, &buffer, buffer.count)
+                    if count > 0 { keys = filter.take(buffer[0..<count]) }
+                }
+                if filter.isFinished { keys += filter.flush() }
+                lateReplies = filter.isFinished ? nil : filter
+            }
+            // ncurses' ungetch puts a byte in front of the others: the last first.
+            for byte in keys.reversed() { ungetch(Int32(byte)) }
+            if !keys.isEmpty { return true }
+            if let deadline, deadline.timeIntervalSinceNow <= 0, lateReplies != nil { return false }
+        }
+        return true
+    }
+
     /// The rest of an SGR mouse report after its `ESC [ <` prefix: `Cb ; Cx ; Cy` and
     /// `M` (press) or `m` (release). The bytes arrive together, so a short wait suffices.
     private func readSGRMouseReport() -> Event? {
@@ -374,10 +418,31 @@ public final class CursesBackend: TerminalBackend {
 
     /// Bytes for the terminal that ncurses does not know about, after what it has queued.
     private func writeToTerminal(_ text: String) {
+        writeDirect(Array(text.utf8))
+    }
+
+    /// After what ncurses has queued, all of it (a picture is hundreds of kilobytes and the
+    /// terminal may take it in pieces).
+    public func writeDirect(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return }
         fflush(outputFile)
-        let bytes = Array(text.utf8)
         let descriptor = fileno(outputFile)
-        _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR || errno == EAGAIN { continue }
+                    return
+                }
+                offset += written
+            }
+        }
+    }
+
+    public func redrawRows(_ rows: Range<Int>) {
+        guard !restored, !rows.isEmpty else { return }
+        wredrawln(nsc_stdscr(), Int32(rows.lowerBound), Int32(rows.count))
     }
 
     public func restore() {

@@ -31,9 +31,17 @@ public protocol TerminalBackend: AnyObject {
     /// Hands the terminal to the shell until the program is continued (Ctrl-Z, which raw
     /// mode delivers as a key), then repaints.
     func suspend()
+    /// Sends bytes ncurses knows nothing of (a picture in pixels) after the last frame,
+    /// the cursor and attributes left as ncurses believes them to be.
+    func writeDirect(_ bytes: [UInt8])
+    /// The next `draw` rewrites these rows whole, changed or not: what a sixel drew over
+    /// them goes.
+    func redrawRows(_ rows: Range<Int>)
 }
 
 extension TerminalBackend {
     public var colors: TerminalColors { .direct }
     public func suspend() {}
+    public func writeDirect(_ bytes: [UInt8]) {}
+    public func redrawRows(_ rows: Range<Int>) {}
 }

@@ -9,6 +9,9 @@ public struct GraphicsDetection: Sendable, Equatable {
     public var throughTmux: Bool
     /// Something the user should be told once (tmux's passthrough is off).
     public var advice: String?
+    /// The terminal was asked and had not answered everything (DA1 last) in time: its
+    /// late replies may still arrive as input (`LateReplies`).
+    public var repliesMayFollow = false
 
     public init(graphics: GraphicsProtocol, cellPixels: PixelSize? = nil, throughTmux: Bool = false, advice: String? = nil) {
         self.graphics = graphics
@@ -67,6 +70,9 @@ extension GraphicsDetection {
         let answer = TerminalQuery.ask(GraphicsQuery.batch(throughTmux: inTmux), timeoutMilliseconds: timeoutMilliseconds) {
             TerminalReplies.parse($0).isComplete
         }
-        return decide(replies: TerminalReplies.parse(answer), environment: environment, window: window, throughTmux: inTmux)
+        let replies = TerminalReplies.parse(answer)
+        var detection = decide(replies: replies, environment: environment, window: window, throughTmux: inTmux)
+        detection.repliesMayFollow = !replies.isComplete
+        return detection
     }
 }

@@ -16,6 +16,9 @@ public final class MemoryBackend: TerminalBackend {
     public var colors: TerminalColors
     /// How many times the program asked to be suspended.
     public private(set) var suspensions = 0
+    /// What `writeDirect` sent, in order, and the rows `redrawRows` named since the last frame.
+    public private(set) var written: [UInt8] = []
+    public private(set) var redrawnRows: [Range<Int>] = []
     private var queue: [Event] = []
     private var head = 0
 
@@ -53,6 +56,16 @@ public final class MemoryBackend: TerminalBackend {
     public func draw(_ canvas: Canvas) {
         screen = canvas
         frames += 1
+    }
+
+    public func writeDirect(_ bytes: [UInt8]) { written += bytes }
+
+    public func redrawRows(_ rows: Range<Int>) { redrawnRows.append(rows) }
+
+    /// Forgets what was written (a test looks at the next frame's bytes alone).
+    public func clearWritten() {
+        written = []
+        redrawnRows = []
     }
 
     /// The next queued event, or nil at once when none is left (the timeout is not waited).

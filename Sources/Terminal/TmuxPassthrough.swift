@@ -32,7 +32,25 @@ public enum TmuxPassthrough {
 
     /// Asks the tmux this process runs in; false when tmux cannot be asked.
     public static func isAllowed() -> Bool {
-        guard let pipe = popen("tmux show -gv allow-passthrough 2>/dev/null", "r") else { return false }
+        isAllowed(showOutput: ask("show -gv allow-passthrough"))
+    }
+
+    /// The pane's top-left cell in the terminal around tmux, as `tmux display -p
+    /// '#{pane_left} #{pane_top}'` prints it; (0, 0) when it cannot be read.
+    public static func paneOrigin(displayOutput: String) -> (x: Int, y: Int) {
+        let numbers = displayOutput.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+        guard numbers.count == 2, numbers.allSatisfy({ $0 >= 0 }) else { return (0, 0) }
+        return (numbers[0], numbers[1])
+    }
+
+    /// The pane this process runs in (`TMUX_PANE`), asked of tmux.
+    public static func paneOrigin() -> (x: Int, y: Int) {
+        paneOrigin(displayOutput: ask("display -p '#{pane_left} #{pane_top}'"))
+    }
+
+    /// What `tmux ARGUMENTS` prints, read (never written) from the tmux this process runs in.
+    private static func ask(_ arguments: String) -> String {
+        guard let pipe = popen("tmux \(arguments) 2>/dev/null", "r") else { return "" }
         var output: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 256)
         while true {
@@ -41,6 +59,6 @@ public enum TmuxPassthrough {
             output += buffer[0..<count]
         }
         pclose(pipe)
-        return isAllowed(showOutput: String(decoding: output, as: UTF8.self))
+        return String(decoding: output, as: UTF8.self)
     }
 }

@@ -90,15 +90,7 @@ import Testing
         // of a second, as a settled one does (a user's is); late answers are read here.
         try """
         #!/bin/sh
-        stty -echo -icanon min 0 time 1
-        n=0
-        while [ $n -lt 100 ]; do
-            printf '\(probe)'
-            case "$(dd bs=256 count=1 2>/dev/null)" in *c*) break ;; esac
-            n=$((n + 1))
-        done
-        while [ -n "$(dd bs=256 count=1 2>/dev/null)" ]; do :; done
-        stty sane
+        \(settle(probe: probe))
         '\(Tmux.binary.path)' render '\(picture.path)' --images \(images) --size 40x20 --colors truecolor 2>'\(errors.path)'
         echo $? > '\(done.path)'
         exec sleep 60
@@ -130,16 +122,36 @@ import Testing
                      errors: (try? String(contentsOf: errors, encoding: .utf8)) ?? "")
     }
 
+    /// Shell lines that wait until the terminal answers `probe` within a tenth of a second,
+    /// as a settled terminal does, and read what it answered late.
+    static func settle(probe: String) -> String {
+        """
+        stty -echo -icanon min 0 time 1
+        n=0
+        while [ $n -lt 100 ]; do
+            printf '\(probe)'
+            case "$(dd bs=256 count=1 2>/dev/null)" in *c*) break ;; esac
+            n=$((n + 1))
+        done
+        while [ -n "$(dd bs=256 count=1 2>/dev/null)" ]; do :; done
+        stty sane
+        """
+    }
+
     /// Vertical stripes `stripe` pixels wide, black first.
     static func stripes(side: Int, stripe: Int) -> RGBAImage {
-        var pixels = [UInt8](repeating: 255, count: side * side * 4)
-        for y in 0..<side {
-            for x in 0..<side where (x / stripe) % 2 == 0 {
-                let offset = (y * side + x) * 4
+        stripes(width: side, height: side, stripe: stripe)
+    }
+
+    static func stripes(width: Int, height: Int, stripe: Int) -> RGBAImage {
+        var pixels = [UInt8](repeating: 255, count: width * height * 4)
+        for y in 0..<height {
+            for x in 0..<width where (x / stripe) % 2 == 0 {
+                let offset = (y * width + x) * 4
                 pixels[offset] = 0; pixels[offset + 1] = 0; pixels[offset + 2] = 0
             }
         }
-        return RGBAImage(width: side, height: side, pixels: pixels)
+        return RGBAImage(width: width, height: height, pixels: pixels)
     }
 
     /// Along each row, runs of at least 3 dark (< 64) or light (> 192) pixels; an edge is a

@@ -12,7 +12,7 @@ final class VirtualDisplay {
     private var programs: [pid_t] = []
 
     /// The programs the tests need, from Debian's xvfb, kitty, xterm and imagemagick.
-    static let tools = ["Xvfb", "kitty", "xterm", "import"]
+    static let tools = ["Xvfb", "kitty", "xterm", "import", "xdotool"]
 
     init() throws {
         guard let free = (90..<190).first(where: { !FileManager.default.fileExists(atPath: "/tmp/.X\($0)-lock")
@@ -59,6 +59,13 @@ final class VirtualDisplay {
     func screenshot(to file: URL) throws {
         let (output, status) = try Tmux.runWithStatus(["env", "DISPLAY=:\(number)", "import", "-window", "root", file.path])
         guard status == 0 else { throw TmuxError(message: "import failed: \(output)") }
+    }
+
+    /// Presses a key (xdotool's name: `space`, `q`, `ctrl+z`) in the window that has the focus
+    /// (without a window manager, the one window).
+    func key(_ name: String) throws {
+        let (output, status) = try Tmux.runWithStatus(["env", "DISPLAY=:\(number)", "xdotool", "key", name])
+        guard status == 0 else { throw TmuxError(message: "xdotool key \(name) failed: \(output)") }
     }
 
     func close() {

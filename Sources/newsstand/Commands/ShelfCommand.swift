@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Imaging
 import NewsstandKit
+import Pictures
 import Shelf
 import Terminal
 
@@ -27,8 +28,13 @@ enum ShelfLauncher {
         let themeName = options.theme ?? ThemeLoader.defaultThemeName(environment: environment)
         let searchPaths = [library.paths.userThemes] + (BundledResources.themes.map { [$0] } ?? [])
         let chosenTheme = try ThemeLoader.load(named: themeName, searchPaths: searchPaths)
-        let keyBindings = try KeyBindings(config: Config.load(paths: library.paths))
-        let backend = try CursesBackend(environment: environment)
+        let config = try Config.load(paths: library.paths)
+        let keyBindings = try KeyBindings(config: config)
+        // Asked once, before ncurses takes the screen.
+        let choice = options.imagesChoice ?? config.images.flatMap(ImagesChoice.init(rawValue:)) ?? .auto
+        let window = TerminalWindow.current()
+        let detection = choice.asksTerminal ? GraphicsDetection.current(window: window) : .halfBlocks(window: window)
+        let backend = try CursesBackend(environment: environment, expectingLateReplies: detection.repliesMayFollow)
         CursesBackend.installSignalHandlers { backend.restore() }
         defer { backend.restore() }
 
@@ -39,13 +45,25 @@ enum ShelfLauncher {
         let cache = CoverCache(directory: library.paths.renderedCoversDirectory)
         let app = ShelfApp(environment: .init(
             library: library, theme: chosenTheme, colorMode: mode, symbols: symbols, coverCache: cache,
-            keyBindings: keyBindings, startAgent: { AgentLauncher.startIfNeeded(paths: library.paths) }))
+            keyBindings: keyBindings,
+            pixels: pixelSettings(choice.forced ?? detection.graphics, detection: detection),
+            startAgent: { AgentLauncher.startIfNeeded(paths: library.paths) }))
         // Work queued earlier (a download the shelf was closed on) continues now.
         if (try? library.pendingDownloads().isEmpty) == false { AgentLauncher.startIfNeeded(paths: library.paths) }
         if let openIssue, let issue = try? library.issue(named: openIssue) { app.startReading(issue) }
         // While held, push alerts go to the status line instead of notify-send.
         let presence = ShelfPresence(paths: library.paths)
         defer { withExtendedLifetime(presence) {} }
+        if let advice = detection.advice { app.tell(advice) }
         app.run(backend: backend)
+    }
+
+    /// Pixels when the protocol draws them: at the cell size the terminal gave (else an
+    /// assumed one), through tmux's passthrough at the pane's place.
+    static func pixelSettings(_ graphics: GraphicsProtocol, detection: GraphicsDetection) -> ShelfApp.PixelSettings? {
+        guard graphics.drawsPixels else { return nil }
+        return ShelfApp.PixelSettings(writer: PixelPictureWriter(graphics: graphics, throughTmux: detection.throughTmux),
+                                      cell: detection.cellPixels ?? PixelPictures.assumedCell,
+                                      origin: detection.throughTmux ? TmuxPassthrough.paneOrigin() : (0, 0))
     }
 }

@@ -49,4 +49,8 @@ struct ScreenOptions: ParsableArguments {
     var theme: String?
 
     @OptionGroup var display: DisplayOptions
+
+    @Option(name: .customLong("images"),
+            help: "Pages and pictures: auto (asks the terminal), kitty, sixel, iterm2 or halfblock (default: config.toml's images, else auto).")
+    var imagesChoice: ImagesChoice?
 }

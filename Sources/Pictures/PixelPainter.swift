@@ -1,0 +1,183 @@
+import Foundation
+import Imaging
+import Terminal
+
+/// Paints pictures in real pixels: a picture is fitted into the pixels of its cells on a
+/// worker thread, and `paint` gives the cells it covers to it in the canvas (blank there);
+/// `PixelPlacer` draws it over them once ncurses has drawn the frame.
+public final class PixelPainter: PicturePainter, @unchecked Sendable {
+    /// One cell in pixels.
+    public let cell: PixelSize
+    /// The protocol pictures are encoded for, ahead of time on the worker (a page turn then
+    /// only writes bytes).
+    public let graphics: GraphicsProtocol
+    private let documents: DocumentRenderers
+    private let onReady: @Sendable () -> Void
+    private let work = DispatchQueue(label: "newsstand.pixels", qos: .userInitiated)
+
+    // `lock` guards `entries`, `numbers` and `fittings`.
+    private let lock = NSLock()
+    private var entries: [Fitting: Entry] = [:]
+    /// The number a picture at a size goes by in canvases (`PicturePlacement.picture`).
+    private var numbers: [Fitting: Int] = [:]
+    private var fittings: [Int: Fitting] = [:]
+    private var nextNumber = 1
+
+    private struct Fitting: Hashable {
+        var source: ImageSource
+        var size: CellSize
+    }
+
+    private enum Entry {
+        case pending
+        /// The fitted image, and the whole of it encoded (`encoded(_:)`).
+        case ready(RGBAImage, [UInt8]?)
+        case failed(String)
+    }
+
+    /// `onReady` is called on a worker thread whenever a picture that was pending is ready
+    /// (or has failed).
+    public init(cell: PixelSize, graphics: GraphicsProtocol = .kitty, documents: DocumentRenderers = .shared,
+                onReady: @escaping @Sendable () -> Void) {
+        self.cell = PixelSize(width: max(1, cell.width), height: max(1, cell.height))
+        self.graphics = graphics
+        self.documents = documents
+        self.onReady = onReady
+    }
+
+    /// The pixels of a box of cells.
+    func pixels(of size: CellSize) -> (width: Int, height: Int) {
+        (max(1, size.columns) * cell.width, max(1, size.rows) * cell.height)
+    }
+
+    /// The cells an image of these pixels covers (a part-cell counts).
+    func cells(of image: RGBAImage, within size: CellSize) -> CellSize {
+        CellSize(columns: min(size.columns, (image.width + cell.width - 1) / cell.width),
+                 rows: min(size.rows, (image.height + cell.height - 1) / cell.height))
+    }
+
+    /// The image of `source` fitted into `size`, starting its rendering if it is not there.
+    private func entry(_ source: ImageSource, _ size: CellSize) -> Entry {
+        let fitting = Fitting(source: source, size: size)
+        let (known, start) = lock.withLock { () -> (Entry?, Bool) in
+            if let known = entries[fitting] { return (known, false) }
+            entries[fitting] = .pending
+            return (nil, true)
+        }
+        if let known { return known }
+        if start {
+            let box = pixels(of: size)
+            work.async { [self] in
+                let done: Entry
+                do {
+                    let image = PixelFitting.fitted(try ImageDecoder.decode(source, size: box, documents: documents), into: box)
+                    done = .ready(image, encoded(image))
+                } catch {
+                    done = .failed("\(error)")
+                }
+                lock.withLock { if entries[fitting] != nil { entries[fitting] = done } }
+                onReady()
+            }
+        }
+        return .pending
+    }
+
+    private func number(for fitting: Fitting) -> Int {
+        lock.withLock {
+            if let known = numbers[fitting] { return known }
+            let number = nextNumber
+            nextNumber += 1
+            numbers[fitting] = number
+            fittings[number] = fitting
+            return number
+        }
+    }
+
+    /// The fitted image a canvas's picture number stands for, when it is ready.
+    public func image(numbered number: Int) -> RGBAImage? {
+        lock.withLock {
+            guard let fitting = fittings[number], case .ready(let image, _)? = entries[fitting] else { return nil }
+            return image
+        }
+    }
+
+    public func state(of source: ImageSource, fittedIn size: CellSize) -> PictureState {
+        switch entry(source, size) {
+        case .ready(let image, _): return .ready(cells(of: image, within: size))
+        case .pending: return .pending
+        case .failed(let reason): return .failed(reason: reason)
+        }
+    }
+
+    public func paint(_ source: ImageSource, into rect: Rect, of canvas: inout Canvas, layout: PictureLayout) -> PaintOutcome {
+        let size = layout.size ?? CellSize(columns: rect.width, rows: rect.height)
+        switch entry(source, size) {
+        case .ready(let image, _):
+            let cells = cells(of: image, within: size)
+            let across = HalfBlockPainter.place(cells.columns, in: rect.width, from: layout.column)
+            let down = HalfBlockPainter.place(cells.rows, in: rect.height, from: layout.row)
+            let shown = Rect(x: rect.x + across.offset, y: rect.y + down.offset,
+                             width: min(rect.width, cells.columns - across.from), height: min(rect.height, cells.rows - down.from))
+            guard shown.width > 0, shown.height > 0 else { return .painted }
+            canvas.place(PicturePlacement(picture: number(for: Fitting(source: source, size: size)), rect: shown,
+                                          column: across.from, row: down.from),
+                         blank: Cell(glyph: " ", style: layout.behind))
+            return .painted
+        case .pending:
+            return .pending
+        case .failed(let reason):
+            return .failed(reason: reason)
+        }
+    }
+
+    public func prepare(_ source: ImageSource, size: CellSize) {
+        _ = entry(source, size)
+    }
+
+    public func forget(where shouldForget: (ImageSource) -> Bool) {
+        lock.withLock {
+            entries = entries.filter { !shouldForget($0.key.source) }
+            // Numbers stay: a canvas on screen may still name them (its image is then drawn
+            // again when next asked for).
+        }
+    }
+
+    /// `image` as the protocol carries it: PNG for kitty and iTerm2, the sixel escape.
+    func encoded(_ image: RGBAImage) -> [UInt8]? {
+        switch graphics {
+        case .kitty, .iterm2: return try? ImageEncoder.png(image)
+        case .sixel: return Sixel.encode(IndexedImage.xterm256(image))
+        case .halfBlocks: return nil
+        }
+    }
+
+    /// `placement`'s picture encoded (`encoded(_:)`): the whole picture as the worker
+    /// encoded it, a part (zoomed, or scrolled among text) encoded now.
+    public func encoded(for placement: PicturePlacement) -> [UInt8]? {
+        let whole: [UInt8]? = lock.withLock {
+            guard let fitting = fittings[placement.picture], case .ready(let image, let bytes)? = entries[fitting],
+                  placement.column == 0, placement.row == 0, cells(of: image, within: fitting.size) == CellSize(columns: placement.rect.width, rows: placement.rect.height)
+            else { return nil }
+            return bytes
+        }
+        if let whole { return whole }
+        return pixels(for: placement).flatMap(encoded)
+    }
+
+    /// The pixels of `placement` in its picture: the cells it shows, cut from the fitted
+    /// image (nil when the image was let go meanwhile).
+    public func pixels(for placement: PicturePlacement) -> RGBAImage? {
+        guard let image = image(numbered: placement.picture) else { return nil }
+        let left = placement.column * cell.width, top = placement.row * cell.height
+        let width = min(image.width - left, placement.rect.width * cell.width)
+        let height = min(image.height - top, placement.rect.height * cell.height)
+        guard width > 0, height > 0 else { return nil }
+        if left == 0, top == 0, width == image.width, height == image.height { return image }
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        for row in 0..<height {
+            let from = ((top + row) * image.width + left) * 4
+            pixels.replaceSubrange(row * width * 4..<(row + 1) * width * 4, with: image.pixels[from..<from + width * 4])
+        }
+        return RGBAImage(width: width, height: height, pixels: pixels)
+    }
+}

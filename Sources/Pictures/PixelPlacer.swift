@@ -1,0 +1,105 @@
+import Imaging
+import Terminal
+
+/// The one effect that puts pictures in pixels on screen: each frame, after ncurses has
+/// drawn its cells, the pictures the canvas places (`Canvas.pictures`, given by
+/// `PixelPainter`) that are not on screen yet are written straight to the terminal, the
+/// cursor put where each goes and back where ncurses left it; those the frame no longer
+/// has are deleted (kitty, by id) or drawn over (sixel, iTerm2: their rows rewritten).
+public final class PixelPlacer {
+    public let painter: PixelPainter
+    /// Inside tmux: every escape wrapped in its passthrough.
+    public let throughTmux: Bool
+    /// Inside tmux: the pane's top-left cell in the terminal around it (passthrough bytes
+    /// reach that terminal, whose cursor knows nothing of panes).
+    public let origin: (x: Int, y: Int)
+    /// The pictures on screen, each with its kitty id.
+    private var onScreen: [PicturePlacement: UInt32] = [:]
+    private var screenSize: (width: Int, height: Int)?
+    private var nextID: UInt32
+
+    /// kitty's ids are the terminal's, shared with every program in the window: start far
+    /// from 1, where others start.
+    public static let firstID: UInt32 = 0x4E53_0001
+
+    public init(painter: PixelPainter, throughTmux: Bool = false, origin: (x: Int, y: Int) = (0, 0)) {
+        self.painter = painter
+        self.throughTmux = throughTmux
+        self.origin = origin
+        nextID = Self.firstID
+    }
+
+    /// The pictures on screen now.
+    public var placements: Set<PicturePlacement> { Set(onScreen.keys) }
+
+    /// Draws `canvas` on `backend`, then its pictures.
+    public func draw(_ canvas: Canvas, on backend: TerminalBackend) {
+        let wanted = canvas.pictures
+        let sameScreen = screenSize.map { $0 == (canvas.width, canvas.height) } ?? false
+        let gone = onScreen.keys.filter { !sameScreen || !wanted.contains($0) }
+        var redraw = wanted.filter { !sameScreen || onScreen[$0] == nil }
+        if painter.graphics != .kitty {
+            // Their pixels are in the cells: the rows they covered are written again, and
+            // the pictures still wanted on those rows drawn again after.
+            for placement in gone { backend.redrawRows(placement.rect.y..<placement.rect.maxY) }
+            for placement in wanted where !redraw.contains(placement)
+            && gone.contains(where: { $0.rect.y < placement.rect.maxY && placement.rect.y < $0.rect.maxY }) {
+                redraw.append(placement)
+            }
+        }
+        backend.draw(canvas)
+        var output: [UInt8] = []
+        for placement in gone {
+            if painter.graphics == .kitty, let id = onScreen[placement] { output += wrapped(KittyGraphics.delete(id: id)) }
+            onScreen[placement] = nil
+        }
+        for placement in redraw {
+            if painter.graphics == .kitty, let id = onScreen[placement] { output += wrapped(KittyGraphics.delete(id: id)) }
+            let id = nextID
+            guard let bytes = bytes(for: placement, id: id) else { continue }
+            nextID = nextID == UInt32.max ? Self.firstID : nextID + 1
+            output += bytes
+            onScreen[placement] = id
+        }
+        screenSize = (canvas.width, canvas.height)
+        backend.writeDirect(output)
+    }
+
+    /// Takes every picture off the screen (before Ctrl-Z hands the terminal to the shell, and
+    /// on quitting): kitty's are deleted; sixel's go with the screen ncurses leaves. The next
+    /// `draw` draws them all again.
+    public func clear(on backend: TerminalBackend) {
+        var output: [UInt8] = []
+        if painter.graphics == .kitty {
+            for id in onScreen.values { output += wrapped(KittyGraphics.delete(id: id)) }
+        }
+        for placement in onScreen.keys { backend.redrawRows(placement.rect.y..<placement.rect.maxY) }
+        onScreen = [:]
+        screenSize = nil
+        backend.writeDirect(output)
+    }
+
+    /// The escapes that draw `placement` with the cursor put at its top-left and then back.
+    func bytes(for placement: PicturePlacement, id: UInt32) -> [UInt8]? {
+        guard let payload = painter.encoded(for: placement) else { return nil }
+        // DECSC/DECRC: ncurses moves the cursor relative to where it believes it is, and
+        // xterm leaves it inside a sixel.
+        let cursor = Array("\u{1B}7\u{1B}[\(origin.y + placement.rect.y + 1);\(origin.x + placement.rect.x + 1)H".utf8)
+        let back = Array("\u{1B}8".utf8)
+        switch painter.graphics {
+        case .kitty:
+            // Sent first, then shown by one short escape with the cursor moves: tmux draws
+            // its own changes between passthroughs, and moves the cursor as it does.
+            var output: [UInt8] = []
+            for chunk in KittyGraphics.transmit(png: payload, id: id) { output += wrapped(chunk) }
+            return output + wrapped(cursor + KittyGraphics.place(id: id) + back)
+        case .sixel: return wrapped(cursor + payload + back)
+        case .iterm2: return wrapped(cursor + ITermImage.show(png: payload) + back)
+        case .halfBlocks: return nil
+        }
+    }
+
+    private func wrapped(_ bytes: [UInt8]) -> [UInt8] {
+        throughTmux ? TmuxPassthrough.wrap(bytes) : bytes
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import Imaging
+import Pictures
+import Terminal
+import Testing
+
+/// Pictures in pixels under a screen of cells: the painter gives cells to pictures in the
+/// canvas, the placer draws them after the frame and takes them away when the frame no
+/// longer has them. Run against `MemoryBackend`, which keeps what was written.
+struct PixelPlacerTests {
+    /// A PNG of `width` × `height` in one colour, as a source.
+    static func source(_ name: String, width: Int, height: Int, grey: UInt8) throws -> ImageSource {
+        let image = RGBAImage(width: width, height: height, pixels: Array(repeating: [grey, grey, grey, 255], count: width * height).flatMap { $0 })
+        return .bytes(ImageBytes(try ImageEncoder.png(image), identity: name))
+    }
+
+    static let cell = PixelSize(width: 10, height: 20)
+
+    /// Paints until the picture is ready (it is fitted on a worker thread).
+    static func painted(_ source: ImageSource, into rect: Rect, by painter: PixelPainter, size: (Int, Int) = (40, 12)) throws -> Canvas {
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            var canvas = Canvas(width: size.0, height: size.1)
+            switch painter.paint(source, into: rect, of: &canvas) {
+            case .painted: return canvas
+            case .pending: Thread.sleep(forTimeInterval: 0.005)
+            case .failed(let reason): throw PicturesTestError(reason)
+            }
+        }
+        throw PicturesTestError("the picture was not ready within 30 s")
+    }
+
+    static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+
+    /// A 40 × 12 screen whose page is rows 1–10, in `writer`'s protocol.
+    struct Screen {
+        let painter: PixelPainter
+        let placer: PixelPlacer
+        let backend = MemoryBackend(width: 40, height: 12)
+        init(_ graphics: GraphicsProtocol, throughTmux: Bool = false, origin: (x: Int, y: Int) = (0, 0)) {
+            painter = PixelPainter(cell: PixelPlacerTests.cell, graphics: graphics) {}
+            placer = PixelPlacer(painter: painter, throughTmux: throughTmux, origin: origin)
+        }
+
+        /// A frame with a page of one grey, 100 × 100 pixels, shown whole.
+        func page(_ name: String, grey: UInt8, width: Int = 100, height: Int = 100) throws -> Canvas {
+            try PixelPlacerTests.painted(PixelPlacerTests.source(name, width: width, height: height, grey: grey),
+                                         into: Rect(x: 0, y: 1, width: 40, height: 10), by: painter)
+        }
+    }
+
+    @Test func aPictureOwnsTheCellsItCoversCentredInItsRectangle() throws {
+        let painter = PixelPainter(cell: Self.cell) {}
+        // 100 × 200 pixels into 20 × 10 cells (200 × 200 px): 100 × 200 px, 10 × 10 cells, centred.
+        let canvas = try Self.painted(Self.source("tall", width: 100, height: 200, grey: 50), into: Rect(x: 2, y: 1, width: 20, height: 10),
+                                      by: painter)
+        #expect(canvas.pictures.count == 1)
+        #expect(canvas.pictures.first?.rect == Rect(x: 7, y: 1, width: 10, height: 10))
+        let placement = try #require(canvas.pictures.first)
+        let pixels = try #require(painter.pixels(for: placement))
+        #expect(pixels.width == 100 && pixels.height == 200)
+        // Blank cells under it: no half blocks there.
+        #expect(canvas.text.contains("▀") == false)
+    }
+
+    @Test func rowsOfAPicturePaintedOneByOneAreOnePlacement() {
+        var canvas = Canvas(width: 10, height: 6)
+        for row in 0..<3 { canvas.place(PicturePlacement(picture: 4, rect: Rect(x: 1, y: 2 + row, width: 5, height: 1), row: 3 + row)) }
+        canvas.place(PicturePlacement(picture: 5, rect: Rect(x: 1, y: 5, width: 5, height: 1)))
+        #expect(canvas.pictures == [PicturePlacement(picture: 4, rect: Rect(x: 1, y: 2, width: 5, height: 3), row: 3),
+                                    PicturePlacement(picture: 5, rect: Rect(x: 1, y: 5, width: 5, height: 1))])
+        // Clipped to the canvas, the part cut off counted in the picture's own cells.
+        canvas.place(PicturePlacement(picture: 6, rect: Rect(x: -2, y: -1, width: 4, height: 3)))
+        #expect(canvas.pictures.last == PicturePlacement(picture: 6, rect: Rect(x: 0, y: 0, width: 2, height: 2), column: 2, row: 1))
+    }
+
+    @Test func kittyPicturesAreSentOnceDeletedWhenThePageTurnsAndOnQuitting() throws {
+        let screen = Screen(.kitty)
+        let (placer, backend) = (screen.placer, screen.backend)
+        let first = try screen.page("one", grey: 10)
+        placer.draw(first, on: backend)
+        let sent = Self.text(backend.written)
+        let id = PixelPlacer.firstID
+        #expect(sent.contains("\u{1B}_Ga=t,f=100,t=d,i=\(id),q=2,m=0;"))
+        // 200 × 200 px, 20 × 10 cells centred: put at row 2, column 11 (from 1), the cursor then put back.
+        #expect(sent.hasSuffix("\u{1B}7\u{1B}[2;11H\u{1B}_Ga=p,i=\(id),q=2,C=1\u{1B}\\\u{1B}8"))
+        #expect(backend.frames == 1)
+
+        backend.clearWritten()
+        placer.draw(first, on: backend)
+        #expect(backend.written.isEmpty, "the same picture in the same place is not sent again")
+
+        let second = try screen.page("two", grey: 200)
+        backend.clearWritten()
+        placer.draw(second, on: backend)
+        let turned = Self.text(backend.written)
+        #expect(turned.hasPrefix(Self.text(KittyGraphics.delete(id: id))))
+        #expect(turned.contains("i=\(id + 1)"))
+
+        backend.clearWritten()
+        placer.clear(on: backend)
+        #expect(Self.text(backend.written) == Self.text(KittyGraphics.delete(id: id + 1)))
+        #expect(placer.placements.isEmpty)
+        // After Ctrl-Z, drawn again.
+        backend.clearWritten()
+        placer.draw(second, on: backend)
+        #expect(Self.text(backend.written).contains("a=p,i=\(id + 2)"))
+    }
+
+    @Test func sixelRowsAreRewrittenWhenAPictureGoesAndItsNeighboursDrawnAgain() throws {
+        let screen = Screen(.sixel)
+        let (placer, backend) = (screen.placer, screen.backend)
+        let page = try screen.page("page", grey: 10)
+        placer.draw(page, on: backend)
+        let sent = Self.text(backend.written)
+        #expect(sent.hasPrefix("\u{1B}7\u{1B}[2;1"))
+        #expect(sent.contains("\u{1B}P0;1;0q") && sent.hasSuffix("\u{1B}\\\u{1B}8"))
+        #expect(backend.redrawnRows.isEmpty)
+
+        // Another picture in its place: the old one's rows are rewritten by the frame, the new drawn after.
+        let small = try screen.page("small", grey: 200, width: 20, height: 20)
+        backend.clearWritten()
+        placer.draw(small, on: backend)
+        let old = try #require(page.pictures.first)
+        #expect(backend.redrawnRows == [old.rect.y..<old.rect.maxY])
+        #expect(Self.text(backend.written).contains("\u{1B}P0;1;0q"))
+    }
+
+    @Test func throughTmuxEveryEscapeIsWrappedAndTheCursorOffsetByThePane() throws {
+        let screen = Screen(.kitty, throughTmux: true, origin: (x: 3, y: 5))
+        screen.placer.draw(try screen.page("tmux", grey: 10), on: screen.backend)
+        let sent = Self.text(screen.backend.written)
+        #expect(sent.hasPrefix("\u{1B}Ptmux;\u{1B}\u{1B}_Ga=t"))
+        #expect(sent.hasSuffix("\u{1B}Ptmux;\u{1B}\u{1B}7\u{1B}\u{1B}[7;14H\u{1B}\u{1B}_Ga=p,i=\(PixelPlacer.firstID),q=2,C=1\u{1B}\u{1B}\\\u{1B}\u{1B}8\u{1B}\\"))
+        let origin = TmuxPassthrough.paneOrigin(displayOutput: "3 5\n"), unknown = TmuxPassthrough.paneOrigin(displayOutput: "")
+        #expect(origin.x == 3 && origin.y == 5)
+        #expect(unknown.x == 0 && unknown.y == 0)
+    }
+}
+
+struct PicturesTestError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
