@@ -100,18 +100,18 @@ import Testing
         let pid = try display.start(terminal + (terminal.contains("-e") ? [] : ["-e"]) + [script.path],
                                     environment: ["LIBGL_ALWAYS_SOFTWARE": "1", "NEWSSTAND_HOME": directory.path, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"])
         defer { display.stop(pid) }
-        guard Tmux.poll(timeout: 20, { FileManager.default.fileExists(atPath: done.path) }) else {
-            throw TmuxError(message: "newsstand render did not finish in \(terminal[0]) within 20 s")
+        guard Tmux.poll(timeout: 90, { FileManager.default.fileExists(atPath: done.path) }) else {
+            throw TmuxError(message: "newsstand render did not finish in \(terminal[0]) within 90 s")
         }
         // The terminal paints what it was sent: looked at once two screenshots agree.
         let shot = directory.appendingPathComponent("screen.png")
         var previous: [UInt8] = []
-        guard Tmux.poll(timeout: 20, {
+        guard Tmux.poll(timeout: 90, {
             guard (try? display.screenshot(to: shot)) != nil, let now = try? ImageDecoder.decode(contentsOf: shot).pixels else { return false }
             defer { previous = now }
             return now == previous
         }) else {
-            throw TmuxError(message: "the screen in \(terminal[0]) did not stop changing within 20 s")
+            throw TmuxError(message: "the screen in \(terminal[0]) did not stop changing within 90 s")
         }
         if let keep = ProcessInfo.processInfo.environment["NEWSSTAND_KEEP_SCREENSHOTS"] {
             try? FileManager.default.copyItem(at: shot, to: URL(fileURLWithPath: keep).appendingPathComponent(directory.lastPathComponent + ".png"))

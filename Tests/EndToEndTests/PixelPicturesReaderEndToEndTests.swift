@@ -126,7 +126,7 @@ import Testing
         let shot = directory.appendingPathComponent("screen.png")
         func look(until condition: (RGBAImage) -> Bool) -> RGBAImage? {
             var last: RGBAImage?
-            let found = Tmux.poll(timeout: 30) {
+            let found = Tmux.poll(timeout: 90) {
                 guard (try? display.screenshot(to: shot)) != nil, let screen = try? ImageDecoder.decode(contentsOf: shot) else { return false }
                 last = screen
                 return condition(screen)
@@ -149,7 +149,7 @@ import Testing
             seen.blueAfterTurn = bluePixels(turned)
         }
         try display.key("q")
-        _ = Tmux.poll(timeout: 30) { FileManager.default.fileExists(atPath: done.path) }
+        _ = Tmux.poll(timeout: 90) { FileManager.default.fileExists(atPath: done.path) }
         if let after = look(until: { stripedRows($0) < 20 && bluePixels($0) == 0 }) ?? lastScreen(shot) {
             seen.stripeRowsAfterQuit = stripedRows(after)
             seen.blueAfterQuit = bluePixels(after)
