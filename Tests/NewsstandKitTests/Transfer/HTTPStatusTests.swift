@@ -124,6 +124,8 @@ struct HTTPStatusTests {
         #expect(refused.credentialsSent)
         #expect(refused.schemes == ["Digest", "Basic"])
         #expect(refused.realm == #"Newsstand "digest", test"#)
+        #expect(server.requests(for: key, atLeast: 2).map(\.status) == [401, 401])
+        guard client == .sockets else { return }  // FoundationNetworking cancels a 401's body
         let document = try #require(refused.document)
         #expect(document.title == "Test Library")
         #expect(document.basic?.loginLabel == "Card number")
@@ -131,7 +133,6 @@ struct HTTPStatusTests {
         #expect(document.logo == server.url("/logo.png"))
         #expect(document.register == URL(string: "https://example.org/join"))
         #expect(refused.serverName == "Test Library")
-        #expect(server.requests(for: key, atLeast: 2).map(\.status) == [401, 401])
         // The document never reaches the part file.
         #expect(((try? Data(contentsOf: scratch.partFile)) ?? Data()).isEmpty)
     }
