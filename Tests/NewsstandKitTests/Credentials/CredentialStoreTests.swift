@@ -100,6 +100,9 @@ final class TestKeyring {
         let lines = bus.split(separator: "\n").map(String.init)
         guard lines.count >= 2, let pid = Int32(lines[1]) else { throw Failure(description: "dbus-daemon said \(bus.debugDescription)") }
         pids.append(pid)
+        // A failure from here on ends the bus (deinit does not run for an init that throws).
+        var started = false
+        defer { if !started { kill(pid, SIGKILL) } }
         environment["DBUS_SESSION_BUS_ADDRESS"] = lines[0]
         self.environment = environment
         // It forks; its first process exits once the daemon is up. Spawned directly and
@@ -131,6 +134,7 @@ final class TestKeyring {
         var status: Int32 = 0
         while waitpid(child, &status, 0) < 0 && errno == EINTR {}
         guard status == 0 else { throw Failure(description: "gnome-keyring-daemon exited with status \(status)") }
+        started = true
     }
 
     func stop() {
