@@ -28,9 +28,19 @@ import Testing
         #expect(lines(wrong.output) == ["newsstand: \(host) refused the user name or password for \"calibre\" (401): wrong password?"])
         #expect(!FileManager.default.fileExists(atPath: sandbox.home.appendingPathComponent("config/credentials.json").path))
 
-        let right = try login(sandbox, root, password: Self.password)
-        #expect(right.status == 0, "\(right.output)")
-        #expect(right.output.hasPrefix("Signed in to \(host) as reader; kept in "))
+        // The right one, typed on the terminal: not echoed.
+        let tmux = Tmux()
+        defer { tmux.stop() }
+        try tmux.start((["env"] + sandbox.environment + [Tmux.binary.path, "login", root]).map(Self.shellQuoted).joined(separator: " "))
+        _ = try tmux.waitFor(text: "User for \(host):")
+        try tmux.send("-l", "reader")
+        try tmux.send("Enter")
+        _ = try tmux.waitFor(text: "Password:")
+        try tmux.send("-l", Self.password)
+        try tmux.send("Enter")
+        let signedIn = try tmux.waitFor(text: "Signed in to \(host) as reader; kept in ")
+        #expect(!signedIn.contains(Self.password))
+        let right = (output: signedIn, status: Int32(0))
         var info = stat()
         #expect(stat(sandbox.home.appendingPathComponent("config/credentials.json").path, &info) == 0 && info.st_mode & 0o777 == 0o600)
 
@@ -64,6 +74,8 @@ import Testing
     }
 
     private func lines(_ output: String) -> [String] { output.split(separator: "\n").map(String.init) }
+
+    static func shellQuoted(_ word: String) -> String { "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'" }
 
     /// `newsstand login URL --user reader --password-stdin` with `password` on standard input.
     private func login(_ sandbox: Sandbox, _ url: String, password: String) throws -> (output: String, status: Int32) {
