@@ -12,6 +12,14 @@ struct HTTPAccess: Sendable {
     /// `CredentialStoreError` when the store cannot be read (a file others may read).
     var credentials: @Sendable (URL) throws -> Credentials?
 
+    /// The answers that worked, by origin, shared by every transfer made here.
+    let answers = HTTPAuthorizationCache()
+
+    init(client: (any HTTPFetching)?, credentials: @escaping @Sendable (URL) throws -> Credentials?) {
+        self.client = client
+        self.credentials = credentials
+    }
+
     static let anonymous = HTTPAccess(client: nil, credentials: { _ in nil })
 
     /// config.toml's `[credentials]` first, then what the user signed in with
@@ -31,6 +39,7 @@ struct HTTPAccess: Sendable {
         let transfer = Transfer(request: TransferRequest(url: url, headers: headers), partFile: partFile,
                                 timeout: timeout, maximumLength: maximumLength, lowSpeedLimit: lowSpeedLimit)
         transfer.credentialsLookup = credentials
+        transfer.authorizationCache = answers
         transfer.clientOverride = client
         return transfer
     }
