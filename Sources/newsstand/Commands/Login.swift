@@ -32,8 +32,12 @@ struct Login: ParsableCommand {
             ?? { throw ValidationError("no terminal to read the password from; use --password-stdin") }()
         let credentials: Credentials = token ? .bearer(secret) : .basic(user: name, password: secret)
         let store = CredentialStore(paths: Paths())
-        try SignIn.signIn(to: target, with: credentials, store: store)
-        print("Signed in to \(HTTPAuthenticationRequired.host(of: target))\(token ? "" : " as \(name)"); kept in \(store.location).")
+        let host = HTTPAuthenticationRequired.host(of: target)
+        if try SignIn.signIn(to: target, with: credentials, store: store) {
+            print("Signed in to \(host)\(token ? "" : " as \(name)"); kept in \(store.location).")
+        } else {
+            print("\(host) did not ask for a password at \(target.absoluteString); kept in \(store.location) for where it does.")
+        }
     }
 
     static func firstLineOfStandardInput() throws -> String {
@@ -64,6 +68,7 @@ struct Terminal {
     let fd: Int32
 
     static func open() -> Terminal? {
+        // Closed when the command ends (one question or two per run).
         let fd = Glibc.open("/dev/tty", O_RDWR | O_CLOEXEC)
         return fd >= 0 ? Terminal(fd: fd) : nil
     }
