@@ -136,6 +136,7 @@ public final class Agent: @unchecked Sendable {
                                 credentials: options.config.credentials(for: url), storage: options.storage,
                                 maximumLength: Agent.maximumDownloadSize)
         transfer.credentialsLookup = library.access.credentials  // what the user signed in with, after config.toml
+        transfer.authorizationCache = library.access.answers
         lock.withLock { running[asset.identifier] = transfer }
         group.enter()
         Thread.detachNewThread { [self] in

@@ -9,7 +9,7 @@ struct Newsstand: ParsableCommand {
         abstract: "A terminal newsstand: subscribe to periodicals, see their covers, read offline.",
         subcommands: [
             ShelfCommand.self, Subscribe.self, Unsubscribe.self, Refresh.self, Issues.self, Download.self,
-            SetCommand.self, Read.self, Export.self, Remove.self, Cancel.self, CacheCommand.self, AgentCommand.self, Push.self, Inspect.self, Render.self,
+            SetCommand.self, Read.self, Export.self, Remove.self, Cancel.self, CacheCommand.self, AgentCommand.self, Push.self, Inspect.self, Render.self, Login.self, Logout.self,
             Browse.self, CatalogCommand.self,
         ],
         defaultSubcommand: ShelfCommand.self

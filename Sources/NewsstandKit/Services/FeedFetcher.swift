@@ -30,6 +30,10 @@ public struct FeedFetcher: Sendable {
     /// The bytes of a feed (unconditionally), without credentials.
     public static func fetch(_ url: URL) throws -> Data { try FeedFetcher(access: .anonymous).fetch(url) }
 
+    /// The bytes of a feed, answering a 401 with the user's credentials for its host
+    /// (config.toml's, then what `newsstand login` kept) as the library does.
+    public static func fetch(_ url: URL, signedInAs paths: Paths) throws -> Data { try FeedFetcher(access: .system(paths: paths)).fetch(url) }
+
     /// Sends `If-None-Match` / `If-Modified-Since` from `validator`, without credentials.
     public static func fetch(_ url: URL, validator: TransferValidator?) throws -> Response {
         try FeedFetcher(access: .anonymous).fetch(url, validator: validator)

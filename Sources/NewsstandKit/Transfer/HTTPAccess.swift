@@ -12,14 +12,22 @@ struct HTTPAccess: Sendable {
     /// `CredentialStoreError` when the store cannot be read (a file others may read).
     var credentials: @Sendable (URL) throws -> Credentials?
 
+    /// The answers that worked, by origin, shared by every transfer made here.
+    let answers = HTTPAuthorizationCache()
+
+    init(client: (any HTTPFetching)?, credentials: @escaping @Sendable (URL) throws -> Credentials?) {
+        self.client = client
+        self.credentials = credentials
+    }
+
     static let anonymous = HTTPAccess(client: nil, credentials: { _ in nil })
 
     /// config.toml's `[credentials]` first, then what the user signed in with
     /// (`CredentialStore`). A config.toml that does not parse is reported by the command
     /// that reads it; here it only means no credentials from it.
-    static func system(paths: Paths) -> HTTPAccess {
+    static func system(paths: Paths, environment: [String: String] = ProcessInfo.processInfo.environment) -> HTTPAccess {
         let config = (try? Config.load(paths: paths)) ?? Config()
-        let store = LazyCredentialStore(paths: paths)
+        let store = LazyCredentialStore(paths: paths, environment: environment)
         return HTTPAccess(client: nil, credentials: { url in
             try config.credentials(for: url) ?? store.value.credentials(for: url)
         })
@@ -31,6 +39,7 @@ struct HTTPAccess: Sendable {
         let transfer = Transfer(request: TransferRequest(url: url, headers: headers), partFile: partFile,
                                 timeout: timeout, maximumLength: maximumLength, lowSpeedLimit: lowSpeedLimit)
         transfer.credentialsLookup = credentials
+        transfer.authorizationCache = answers
         transfer.clientOverride = client
         return transfer
     }
@@ -39,12 +48,13 @@ struct HTTPAccess: Sendable {
 /// The store, made at the first 401 (finding the keyring runs `secret-tool`), then kept.
 private final class LazyCredentialStore: Sendable {
     private let paths: Paths
+    private let environment: [String: String]
     private let made = Mutex<CredentialStore?>(nil)
-    init(paths: Paths) { self.paths = paths }
+    init(paths: Paths, environment: [String: String]) { self.paths = paths; self.environment = environment }
     var value: CredentialStore {
         made.withLock { store in
             if let store { return store }
-            let fresh = CredentialStore(paths: paths)
+            let fresh = CredentialStore(paths: paths, environment: environment)
             store = fresh
             return fresh
         }

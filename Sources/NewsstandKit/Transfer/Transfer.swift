@@ -60,6 +60,8 @@ public final class Transfer: @unchecked Sendable {
     /// Where credentials come from when `credentials` is nil: asked at the first 401 only
     /// (a keyring lookup runs a process). Set before `run`, by its creator (`HTTPAccess`).
     var credentialsLookup: (@Sendable (URL) throws -> Credentials?)?
+    /// Answers that worked for an origin, sent at once (shared by an `HTTPAccess`'s transfers).
+    var authorizationCache: HTTPAuthorizationCache?
 
     public init(request: TransferRequest, partFile: URL, expectedLength: Int64? = nil, expectedSHA256: String? = nil, credentials: Credentials? = nil, timeout: TimeInterval = 30,
                 storage: Storage = SystemStorage(), maximumLength: Int64? = nil, lowSpeedLimit: LowSpeedLimit = .standard) {
@@ -204,6 +206,8 @@ public final class Transfer: @unchecked Sendable {
         // afresh for each request (its URI and nonce count).
         var authorization: (answer: HTTPAuthorization, origin: String)?
         var renewedStaleNonce = false
+        // True while the request carries an answer from `authorizationCache`.
+        var sentCachedAnswer = false
         var redirects = 0
         while true {
             try cancellation.check()
@@ -213,10 +217,15 @@ public final class Transfer: @unchecked Sendable {
                 headers.append(("Range", "bytes=\(offset)-"))
                 if let ifRange = saved.ifRangeValue { headers.append(("If-Range", ifRange)) }
             }
+            sentCachedAnswer = false
             if var answer = authorization, answer.origin == Transfer.origin(of: url) {
                 headers.removeAll { $0.0.lowercased() == "authorization" }
                 headers.append(("Authorization", answer.answer.header(uri: HTTPAuthorization.requestTarget(of: url))))
                 authorization = answer
+            } else if !headers.contains(where: { $0.0.lowercased() == "authorization" }),
+                      let cached = authorizationCache?.header(origin: Transfer.origin(of: url), uri: HTTPAuthorization.requestTarget(of: url)) {
+                headers.append(("Authorization", cached))
+                sentCachedAnswer = true
             }
 
             var outcome: Outcome?
@@ -311,6 +320,9 @@ public final class Transfer: @unchecked Sendable {
 
             switch outcome {
             case let .body(total, validator, resumedFrom)?:
+                if let authorization, authorization.origin == Transfer.origin(of: url) {
+                    authorizationCache?.remember(authorization.answer, origin: authorization.origin)
+                }
                 return (total, validator, resumedFrom)
             case let .redirect(target)?:
                 guard ["http", "https"].contains(target.scheme?.lowercased() ?? "") else {
@@ -325,6 +337,10 @@ public final class Transfer: @unchecked Sendable {
                 }
                 url = target
             case let .unauthorized(head, _)?:
+                if sentCachedAnswer {
+                    // An old answer (expired nonce, changed password): answer this challenge afresh.
+                    authorizationCache?.forget(origin: Transfer.origin(of: url))
+                }
                 authorization = try answer(head, document: authenticationBody, url: url, previous: authorization, renewedStaleNonce: &renewedStaleNonce)
             case let .rangeNotSatisfiable(head)?:
                 // With If-Range the server only answers 416 when our validator still holds:

@@ -24,7 +24,6 @@ struct URLSessionHTTPClient: HTTPFetching {
         configuration.timeoutIntervalForRequest = timeout
         configuration.urlCache = nil
         configuration.httpCookieStorage = nil
-        configuration.urlCredentialStorage = nil
 
         let delegate = StreamingDelegate(timeout: timeout, onHead: onHead, onBody: onBody)
         let queue = OperationQueue()
@@ -66,6 +65,8 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchec
     private var expected: Int64?
     private var received: Int64 = 0
     private var skipped = false
+    /// A 401 whose body was asked for: its end (cancelled by FoundationNetworking) is no failure.
+    private var unauthorized = false
 
     private let timeout: TimeInterval
 
@@ -89,11 +90,10 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchec
     func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge, completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
         touch()
         // 401s are answered by the transfer itself (one retry with the credentials), and
-        // TLS trust is left to the system. FoundationNetworking, told to reject, cancels the
-        // 401's body (an OPDS Authentication Document); default handling, with no credential
-        // storage, delivers it.
+        // TLS trust is left to the system. (FoundationNetworking then cancels the 401's body:
+        // an OPDS Authentication Document does not arrive over https.)
         #if canImport(FoundationNetworking)
-        completionHandler(.performDefaultHandling, nil)
+        completionHandler(.rejectProtectionSpace, nil)
         #else
         if challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodServerTrust {
             completionHandler(.performDefaultHandling, nil)
@@ -130,6 +130,7 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchec
         do {
             let decision = try onHead?(head) ?? .skip
             skipped = decision == .skip
+            unauthorized = head.status == 401
             completionHandler(skipped ? .cancel : .allow)
         } catch {
             failure = error as? TransferError ?? .fatal("\(error)")
@@ -150,7 +151,7 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchec
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-        if failure == nil, !skipped {
+        if failure == nil, !skipped, !unauthorized {
             if let timeout = activityLock.withLock({ stalled }) {
                 failure = .network("no answer from the server for \(Int(timeout.rounded(.up))) s", summary: "no answer from the server")
             } else if let error, (error as NSError).code == NSURLErrorTimedOut {

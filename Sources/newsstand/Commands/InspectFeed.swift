@@ -17,7 +17,7 @@ struct InspectFeed: ParsableCommand {
 
     func run() throws {
         let url = try FeedLocation.url(from: source)
-        let data = try FeedFetcher.fetch(url)
+        let data = try FeedFetcher.fetch(url, signedInAs: Paths())
         let document = try FeedParser.parse(data, url: url)
         print(json ? try FeedReport.json(document) : FeedReport.text(document, formatSize: ByteSize.format), terminator: "")
     }

@@ -100,42 +100,78 @@ final class TestKeyring {
         let lines = bus.split(separator: "\n").map(String.init)
         guard lines.count >= 2, let pid = Int32(lines[1]) else { throw Failure(description: "dbus-daemon said \(bus.debugDescription)") }
         pids.append(pid)
+        // A failure from here on ends the bus (deinit does not run for an init that throws).
+        var started = false
+        defer { if !started { kill(pid, SIGKILL) } }
         environment["DBUS_SESSION_BUS_ADDRESS"] = lines[0]
-        let keyring = try Self.run("/usr/bin/gnome-keyring-daemon", ["--unlock", "--components=secrets", "--daemonize"], environment: environment, input: "throwaway")
-        guard keyring.contains("GNOME_KEYRING_CONTROL") else { throw Failure(description: "gnome-keyring-daemon said \(keyring.debugDescription)") }
         self.environment = environment
+        // It forks; its first process exits once the daemon is up. Spawned directly and
+        // waited for with waitpid: Foundation's Process notices an exit only when every
+        // copy of a socket it gives the child is closed, and the daemon keeps one. The
+        // password comes from a file, read to its end.
+        let password = home.appendingPathComponent("password")
+        try Data("throwaway".utf8).write(to: password)
+        var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, password.path, O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        let arguments = ["/usr/bin/gnome-keyring-daemon", "--unlock", "--components=secrets", "--daemonize"]
+        let environmentLines = environment.map { "\($0.key)=\($0.value)" }
+        var child: pid_t = 0
+        let spawned = Self.withCStrings(arguments) { argv in
+            Self.withCStrings(environmentLines) { envp in posix_spawn(&child, arguments[0], &actions, &attributes, argv, envp) }
+        }
+        guard spawned == 0 else { throw Failure(description: "cannot start gnome-keyring-daemon: \(String(cString: strerror(spawned)))") }
+        var status: Int32 = 0
+        while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+        guard status == 0 else { throw Failure(description: "gnome-keyring-daemon exited with status \(status)") }
+        started = true
     }
 
     func stop() {
         // The keyring daemon leaves when its bus goes.
-        for pid in pids { kill(pid, SIGTERM) }
+        for pid in pids { kill(pid, SIGKILL) }  // test threads block SIGTERM, and children inherit it
         pids = []
         try? FileManager.default.removeItem(at: home)
     }
 
     deinit { stop() }
 
-    private static func run(_ path: String, _ arguments: [String], environment: [String: String], input: String? = nil) throws -> String {
+    private static func withCStrings<T>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> T) -> T {
+        let pointers = strings.map { strdup($0) } + [nil]
+        defer { pointers.forEach { free($0) } }
+        return body(pointers)
+    }
+
+    /// dbus-daemon's two lines (address, pid); it forks, and the daemon keeps the pipe open.
+    private static func run(_ path: String, _ arguments: [String], environment: [String: String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         process.environment = environment
-        let stdin = Pipe(), stdout = Pipe()
-        process.standardInput = stdin
+        let stdout = Pipe()
+        process.standardInput = FileHandle.nullDevice
         process.standardOutput = stdout
         process.standardError = FileHandle.nullDevice
         try process.run()
-        if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
-        try stdin.fileHandleForWriting.close()
-        // Both fork: the parent prints and exits; the output's write end stays with the daemon.
         var output = Data()
         let deadline = Date().addingTimeInterval(20)
         let handle = stdout.fileHandleForReading
         while Date() < deadline {
-            output += handle.availableData
+            let chunk = handle.availableData  // empty only at the end
+            output += chunk
             let text = String(decoding: output, as: UTF8.self)
-            if path.hasSuffix("dbus-daemon") ? text.split(separator: "\n").count >= 2 : text.contains("\n") { return text }
-            if !process.isRunning && handle.availableData.isEmpty { break }
+            if text.split(separator: "\n").count >= 2 { return text }
+            if chunk.isEmpty { break }
         }
         return String(decoding: output, as: UTF8.self)
     }

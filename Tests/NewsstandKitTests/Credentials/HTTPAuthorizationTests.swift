@@ -27,6 +27,18 @@ struct HTTPAuthorizationTests {
         #expect(HTTPChallenge.parse("\"\",=,").isEmpty)
     }
 
+    @Test func hostileFieldsNeverCrashAndKeepEveryValueWithinTheField() {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["Digest", "Basic", " ", ",", "=", "==", "\"", "\\", "realm", "nonce", "a", "\t", "é", "\u{1b}[2J", "qop=\"auth", "/"]
+        for _ in 0..<3000 {
+            let field = (0..<Int.random(in: 0...24, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            for challenge in HTTPChallenge.parse(field) {
+                #expect(!challenge.scheme.isEmpty && field.contains(challenge.scheme), "\(field.debugDescription)")
+                _ = DigestChallenge(challenge)
+            }
+        }
+    }
+
     /// RFC 2617 §3.5: Mufasa / "Circle Of Life", MD5, qop=auth.
     @Test func rfc2617Example() throws {
         let challenge = try #require(DigestChallenge(HTTPChallenge.parse(#"Digest realm="testrealm@host.com", qop="auth,auth-int", nonce="dcd98b7102dd2f0e8b11d0f600bfb0c093", opaque="5ccc069c403ebaf9f0171e9517f40e41""#)[0]))

@@ -51,6 +51,44 @@ import Testing
         #expect(try access.credentials(otherCoverURL) == nil)
     }
 
+    @Test func whatTheUserSignedInWithIsAskedAfterConfigToml() throws {
+        let probe = try TemporaryLibrary()
+        let paths = probe.library.paths
+        try """
+            [credentials."news.example.com"]
+            token = "from-config"
+            """.write(to: paths.configFile, atomically: true, encoding: .utf8)
+        let store = CredentialStore(paths: paths, environment: ["NEWSSTAND_KEYRING": "off"])
+        try store.save(.basic(user: "signed", password: "in"), for: "news.example.com")
+        try store.save(.basic(user: "cdn", password: "pw"), for: "cdn.example.org")
+        let access = HTTPAccess.system(paths: paths, environment: ["NEWSSTAND_KEYRING": "off"])
+        #expect(try access.credentials(feedURL) == .bearer("from-config"))
+        #expect(try access.credentials(otherCoverURL) == .basic(user: "cdn", password: "pw"))
+
+        // A store others may read stops the request with its one line, not a silent 401.
+        chmod(store.file.path, 0o640)
+        let web = MemoryHTTPClient()
+        web.serve(otherCoverURL, body: Data("cover".utf8), requiring: .basic(user: "cdn", password: "pw"))
+        var locked = access
+        locked.client = web
+        let part = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: part) }
+        let transfer = locked.transfer(otherCoverURL, into: part, timeout: 5, maximumLength: nil, lowSpeedLimit: .standard)
+        let error = #expect(throws: CredentialStoreError.self) { try transfer.run(validator: nil) { _ in } }
+        #expect(error?.description.contains("may be read by others") == true)
+    }
+
+    @Test func aLockedFeedWithoutCredentialsSaysSoAndNamesTheHost() throws {
+        let web = MemoryHTTPClient()
+        web.serve(feedURL, body: feed(), requiring: .basic(user: "reader", password: "secret"))
+        let temp = try TemporaryLibrary(access: HTTPAccess(client: web) { _ in nil })
+        let error = #expect(throws: HTTPAuthenticationRequired.self) { try temp.library.subscribe(feedURL: feedURL) }
+        #expect(error?.host == "news.example.com")
+        #expect(error?.realm == "memory")
+        #expect(error?.credentialsSent == false)
+        #expect(try temp.library.publications().isEmpty)
+    }
+
     @Test func theBindingOfAFeedIsStoredAsItsType() throws {
         let web = MemoryHTTPClient()
         web.serve(feedURL, body: feed())
