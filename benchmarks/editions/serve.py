@@ -25,4 +25,10 @@ class Handler(SimpleHTTPRequestHandler):
         pass
 
 
-ThreadingHTTPServer(("127.0.0.1", port), functools.partial(Handler, directory=root)).serve_forever()
+class Server(ThreadingHTTPServer):
+    # socketserver listens with a backlog of 5: eight connections at once then lose a SYN
+    # and wait out TCP's one-second retransmit. Web servers listen with hundreds (nginx 511).
+    request_queue_size = 128
+
+
+Server(("127.0.0.1", port), functools.partial(Handler, directory=root)).serve_forever()
