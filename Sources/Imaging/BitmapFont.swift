@@ -1,9 +1,10 @@
 /// A blocky 5×7 capital font, enough for a generated cover's masthead and headline:
 /// letters, digits and common punctuation. Lower case is drawn as capitals, accented
 /// letters as their base letter, anything else as an open box.
-enum BitmapFont {
+public enum BitmapFont {
     static let width = 5
-    static let height = 7
+    /// Rows of a glyph, in font pixels.
+    public static let height = 7
     /// Cells between glyphs.
     static let spacing = 1
 
@@ -54,7 +55,28 @@ enum BitmapFont {
     }
 
     /// Width in pixels of `text` drawn at `scale` (pixels per cell).
-    static func width(of text: String, scale: Int) -> Int {
+    public static func width(of text: String, scale: Int) -> Int {
         text.isEmpty ? 0 : (text.count * (width + spacing) - spacing) * scale
+    }
+
+    /// Draws `text` into `image` in `color`, its top-left at (x, y), each font pixel a
+    /// `scale` × `scale` square (clipped to the image).
+    public static func draw(_ text: String, x: Int, y: Int, scale: Int, color: (UInt8, UInt8, UInt8), into image: inout RGBAImage) {
+        var left = x
+        for character in text {
+            for (row, bits) in rows(character).enumerated() {
+                for column in 0..<width where bits & (0x10 >> UInt8(column)) != 0 {
+                    let top = y + row * scale, start = left + column * scale
+                    for py in max(0, top)..<max(max(0, top), min(image.height, top + scale)) {
+                        for px in max(0, start)..<max(max(0, start), min(image.width, start + scale)) {
+                            let at = (py * image.width + px) * 4
+                            image.pixels[at] = color.0; image.pixels[at + 1] = color.1; image.pixels[at + 2] = color.2
+                            image.pixels[at + 3] = 255
+                        }
+                    }
+                }
+            }
+            left += (width + spacing) * scale
+        }
     }
 }

@@ -66,15 +66,7 @@ public enum EditionCoverPainter {
     }
 
     static func text(_ text: String, x: Int, y: Int, scale: Int, into image: inout RGBAImage) {
-        var left = x
-        for character in text {
-            for (row, bits) in BitmapFont.rows(character).enumerated() {
-                for column in 0..<BitmapFont.width where bits & (0x10 >> UInt8(column)) != 0 {
-                    fill(x: left + column * scale, y: y + row * scale, width: scale, height: scale, into: &image)
-                }
-            }
-            left += (BitmapFont.width + BitmapFont.spacing) * scale
-        }
+        BitmapFont.draw(text, x: x, y: y, scale: scale, color: ink, into: &image)
     }
 
     static func rule(y: Int, thickness: Int, margin: Int, into image: inout RGBAImage) {

@@ -43,14 +43,20 @@ public struct Config: Sendable {
     public var dontThrottleContentNotifications = false
     /// `images`: how pictures are drawn (`auto`, `kitty`, `sixel`, `iterm2` or `halfblock`); nil: not set.
     public var images: String?
+    /// `covers`: the shelf's covers in half blocks (`halfblock`, the default: the
+    /// newsstand's look) or in the terminal's pixels (`pixels`) when it draws them.
+    public var coversInPixels = false
 
     public init() {}
+
+    /// The values `covers` may take.
+    public static let coversValues = ["halfblock", "pixels"]
 
     /// The values `images` may take.
     public static let imagesValues = ["auto", "kitty", "sixel", "iterm2", "halfblock"]
 
     public static let knownKeys: Set<String> = ["max_concurrent_downloads", "credentials", "theme", "cache_limit", "keys",
-                                                "dont_throttle_newsstand_content_notifications", "poll_interval", "images"]
+                                                "dont_throttle_newsstand_content_notifications", "poll_interval", "images", "covers"]
 
     /// The configuration in `paths.configFile`, or the defaults when there is none.
     public static func load(paths: Paths) throws -> Config {
@@ -78,6 +84,12 @@ public struct Config: Sendable {
                 throw ConfigError(file: file, message: "images must be one of \(imagesValues.map { "\"\($0)\"" }.joined(separator: ", "))")
             }
             config.images = images
+        }
+        if let value = table["covers"] {
+            guard let covers = value.string, coversValues.contains(covers) else {
+                throw ConfigError(file: file, message: "covers must be one of \(coversValues.map { "\"\($0)\"" }.joined(separator: ", "))")
+            }
+            config.coversInPixels = covers == "pixels"
         }
         if let value = table["cache_limit"] { config.cacheLimit = try CacheLimitSetting.bytes(of: value, file: file) }
         try parsePushSettings(table, file: file, into: &config)

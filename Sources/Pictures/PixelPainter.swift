@@ -26,6 +26,8 @@ public final class PixelPainter: PicturePainter, @unchecked Sendable {
     private struct Fitting: Hashable {
         var source: ImageSource
         var size: CellSize
+        /// A cover's adornments, drawn into its pixels.
+        var dress = CoverDress.plain
     }
 
     private enum Entry {
@@ -57,8 +59,8 @@ public final class PixelPainter: PicturePainter, @unchecked Sendable {
     }
 
     /// The image of `source` fitted into `size`, starting its rendering if it is not there.
-    private func entry(_ source: ImageSource, _ size: CellSize) -> Entry {
-        let fitting = Fitting(source: source, size: size)
+    private func entry(_ source: ImageSource, _ size: CellSize, _ dress: CoverDress = .plain) -> Entry {
+        let fitting = Fitting(source: source, size: size, dress: dress)
         let (known, start) = lock.withLock { () -> (Entry?, Bool) in
             if let known = entries[fitting] { return (known, false) }
             entries[fitting] = .pending
@@ -70,7 +72,8 @@ public final class PixelPainter: PicturePainter, @unchecked Sendable {
             work.async { [self] in
                 let done: Entry
                 do {
-                    let image = PixelFitting.fitted(try ImageDecoder.decode(source, size: box, documents: documents), into: box)
+                    var image = PixelFitting.fitted(try ImageDecoder.decode(source, size: box, documents: documents), into: box)
+                    if dress != .plain { image = dress.dressed(image, cell: cell) }
                     done = .ready(image, encoded(image))
                 } catch {
                     done = .failed("\(error)")
@@ -102,7 +105,12 @@ public final class PixelPainter: PicturePainter, @unchecked Sendable {
     }
 
     public func state(of source: ImageSource, fittedIn size: CellSize) -> PictureState {
-        switch entry(source, size) {
+        state(of: source, fittedIn: size, dress: .plain)
+    }
+
+    /// The cells a cover wearing `dress` takes (`state(of:fittedIn:)`).
+    public func state(of source: ImageSource, fittedIn size: CellSize, dress: CoverDress) -> PictureState {
+        switch entry(source, size, dress) {
         case .ready(let image, _): return .ready(cells(of: image, within: size))
         case .pending: return .pending
         case .failed(let reason): return .failed(reason: reason)
@@ -110,8 +118,15 @@ public final class PixelPainter: PicturePainter, @unchecked Sendable {
     }
 
     public func paint(_ source: ImageSource, into rect: Rect, of canvas: inout Canvas, layout: PictureLayout) -> PaintOutcome {
+        paint(source, dress: .plain, into: rect, of: &canvas, layout: layout)
+    }
+
+    /// Paints a cover wearing `dress` (its binding's adornments, the NEW sash: drawn into
+    /// its pixels), as `paint(_:into:of:layout:)` paints any picture.
+    public func paint(_ source: ImageSource, dress: CoverDress, into rect: Rect, of canvas: inout Canvas,
+                      layout: PictureLayout) -> PaintOutcome {
         let size = layout.size ?? CellSize(columns: rect.width, rows: rect.height)
-        switch entry(source, size) {
+        switch entry(source, size, dress) {
         case .ready(let image, _):
             let cells = cells(of: image, within: size)
             let across = HalfBlockPainter.place(cells.columns, in: rect.width, from: layout.column)
@@ -119,7 +134,7 @@ public final class PixelPainter: PicturePainter, @unchecked Sendable {
             let shown = Rect(x: rect.x + across.offset, y: rect.y + down.offset,
                              width: min(rect.width, cells.columns - across.from), height: min(rect.height, cells.rows - down.from))
             guard shown.width > 0, shown.height > 0 else { return .painted }
-            canvas.place(PicturePlacement(picture: number(for: Fitting(source: source, size: size)), rect: shown,
+            canvas.place(PicturePlacement(picture: number(for: Fitting(source: source, size: size, dress: dress)), rect: shown,
                                           column: across.from, row: down.from),
                          blank: Cell(glyph: " ", style: layout.behind))
             return .painted

@@ -10,9 +10,15 @@ import Terminal
 final class CoverPainter: PicturePainter {
     /// The painter chosen at start: reader pages and article pictures.
     let pictures: any PicturePainter
-    /// Covers are cells (the binding and the sash change them), so they are half-block
-    /// whatever paints the other pictures.
+    /// Covers in cells (the binding and the sash change them): the shelf's, unless
+    /// `shelfInPixels`; every cover when the terminal draws no pixels.
     let covers: HalfBlockPainter
+    /// Covers in pixels, their binding and sash drawn into the pixels (`CoverDress`): the
+    /// store's thumbnails whenever the terminal draws pixels, the shelf's with
+    /// `covers = "pixels"`. nil: half blocks.
+    let pixels: PixelPainter?
+    /// `covers = "pixels"`: the shelf's covers in pixels too.
+    let shelfInPixels: Bool
     private var finished: [Key: CellPicture] = [:]
     /// Set from worker threads when a picture is ready (or a document read): the app redraws.
     let readyFlag: AtomicFlag
@@ -32,10 +38,13 @@ final class CoverPainter: PicturePainter {
     }
 
     /// `readyFlag` is the flag the painters' `onReady` sets.
-    init(pictures: any PicturePainter, covers: HalfBlockPainter, readyFlag: AtomicFlag) {
+    init(pictures: any PicturePainter, covers: HalfBlockPainter, readyFlag: AtomicFlag,
+         pixels: PixelPainter? = nil, shelfInPixels: Bool = false) {
         self.pictures = pictures
         self.covers = covers
         self.readyFlag = readyFlag
+        self.pixels = pixels
+        self.shelfInPixels = shelfInPixels && pixels != nil
     }
 
     /// Today's choice: half-block cells for every picture, rendered by `cache`.
@@ -55,6 +64,27 @@ final class CoverPainter: PicturePainter {
             if sash { picture = CoverAdornments.newSash(picture, mode: covers.colorMode) }
             finished[key] = picture
             return picture
+        case .pending:
+            isWaitingForCovers = true
+            return nil
+        case .failed:
+            return nil
+        }
+    }
+
+    /// The cover as the screen draws it: in pixels when `inPixels` and the terminal draws
+    /// them, else the cells of `cover(_:size:binding:edge:sash:)`; nil while it is prepared
+    /// (or if it cannot be).
+    func art(_ source: ImageSource, size: CellSize, dress: CoverDress, inPixels: Bool) -> CoverArt? {
+        guard inPixels, let pixels else {
+            return cover(source, size: size, binding: dress.binding, edge: dress.edge, sash: dress.sash).map(CoverArt.init(cells:))
+        }
+        switch pixels.state(of: source, fittedIn: size, dress: dress) {
+        case .ready(let cells):
+            return CoverArt(columns: cells.columns, rows: cells.rows) { canvas, x, y, behind in
+                _ = pixels.paint(source, dress: dress, into: Rect(x: x, y: y, width: cells.columns, height: cells.rows),
+                                 of: &canvas, layout: PictureLayout(size: size, behind: behind))
+            }
         case .pending:
             isWaitingForCovers = true
             return nil
@@ -85,6 +115,7 @@ final class CoverPainter: PicturePainter {
         finished = finished.filter { !shouldForget($0.key.source) }
         pictures.forget(where: shouldForget)
         if pictures !== covers { covers.forget(where: shouldForget) }
+        if let pixels, pixels !== pictures { pixels.forget(where: shouldForget) }
     }
 }
 

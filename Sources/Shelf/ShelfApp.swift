@@ -36,13 +36,15 @@ public final class ShelfApp {
     }
 
     /// How pictures are drawn in pixels: the protocol and cell size detection found, and the
-    /// tmux pane's place in the terminal around it. The shelf's covers stay half blocks.
+    /// tmux pane's place in the terminal around it. The store's thumbnails are in pixels;
+    /// the shelf's covers stay half blocks unless `shelfCovers` (`covers = "pixels"`).
     public struct PixelSettings {
         public var writer: PixelPictureWriter
         public var cell: Terminal.PixelSize
         public var origin: (x: Int, y: Int)
-        public init(writer: PixelPictureWriter, cell: Terminal.PixelSize, origin: (x: Int, y: Int) = (0, 0)) {
-            self.writer = writer; self.cell = cell; self.origin = origin
+        public var shelfCovers: Bool
+        public init(writer: PixelPictureWriter, cell: Terminal.PixelSize, origin: (x: Int, y: Int) = (0, 0), shelfCovers: Bool = false) {
+            self.writer = writer; self.cell = cell; self.origin = origin; self.shelfCovers = shelfCovers
         }
     }
 
@@ -77,7 +79,8 @@ public final class ShelfApp {
             let halfBlocks = HalfBlockPainter(cache: environment.coverCache, colorMode: environment.colorMode,
                                               symbols: environment.symbols) { flag.set() }
             let pixelPainter = PixelPainter(cell: pixels.cell, graphics: pixels.writer.graphics) { flag.set() }
-            painter = CoverPainter(pictures: pixelPainter, covers: halfBlocks, readyFlag: flag)
+            painter = CoverPainter(pictures: pixelPainter, covers: halfBlocks, readyFlag: flag, pixels: pixelPainter,
+                                   shelfInPixels: pixels.shelfCovers)
             placer = PixelPlacer(painter: pixelPainter, throughTmux: pixels.writer.throughTmux, origin: pixels.origin)
         } else {
             painter = CoverPainter(cache: environment.coverCache, colorMode: environment.colorMode, symbols: environment.symbols)

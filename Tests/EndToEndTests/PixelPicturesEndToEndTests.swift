@@ -10,8 +10,10 @@ import Testing
     static let xterm = ["xterm", "-fa", "DejaVu Sans Mono", "-fs", "12"]
     static let xtermWithSixel = ["xterm", "-ti", "vt340", "-xrm", "XTerm*decTerminalID: vt340",
                                  "-xrm", "XTerm*numColorRegisters: 256", "-fa", "DejaVu Sans Mono", "-fs", "12"]
+    /// `remember_window_size=no`: kitty otherwise opens at the size its last window had
+    /// (kept in its cache), which a test that resizes the window would change for the next.
     static let kitty = ["kitty", "--config", "NONE", "-o", "font_size=12", "-o", "initial_window_width=1000",
-                        "-o", "initial_window_height=640"]
+                        "-o", "initial_window_height=640", "-o", "remember_window_size=no"]
 
     /// kitty running a private tmux server whose configuration is `settings`.
     static func tmuxInKitty(socket: String, settings: String, directory: URL) throws -> [String] {

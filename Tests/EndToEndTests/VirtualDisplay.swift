@@ -68,6 +68,14 @@ final class VirtualDisplay {
         guard status == 0 else { throw TmuxError(message: "xdotool key \(name) failed: \(output)") }
     }
 
+    /// Resizes the window that has the focus (the one window) to `width` × `height` pixels,
+    /// as a user dragging its corner would: the terminal in it gets SIGWINCH.
+    func resizeFocusedWindow(width: Int, height: Int) throws {
+        let (output, status) = try Tmux.runWithStatus(["env", "DISPLAY=:\(number)", "xdotool", "getwindowfocus", "windowsize",
+                                                       "\(width)", "\(height)"])
+        guard status == 0 else { throw TmuxError(message: "xdotool windowsize failed: \(output)") }
+    }
+
     func close() {
         programs.forEach(Self.terminate)
         programs = []

@@ -147,13 +147,13 @@ enum ShelfScreen {
         let theme = context.theme
         let publication = summary.publication
         var coverRect = Rect(x: x, y: y, width: layout.coverColumns, height: layout.coverRows)
-        if let picture = context.covers.shelfCover(summary, columns: layout.coverColumns, rows: layout.coverRows) {
+        if let picture = context.covers.shelfArt(summary, columns: layout.coverColumns, rows: layout.coverRows) {
             // Stand the cover on the shelf, centred in its slot, with a shadow on the wall.
             let px = x + (layout.coverColumns - picture.columns) / 2
             let py = y + layout.coverRows - picture.rows
             coverRect = Rect(x: px, y: py, width: picture.columns, height: picture.rows)
             for row in 1..<max(1, picture.rows) { canvas[px + picture.columns, py + row] = Cell(glyph: "▌", style: theme.coverShadow) }
-            HalfBlockPainter.write(picture, into: &canvas, x: px, y: py, behind: theme.wall)
+            picture.draw(&canvas, px, py, theme.wall)
         } else {
             Chrome.placeholderCover(title: publication.title, rect: coverRect, theme: theme, into: &canvas)
         }

@@ -46,7 +46,7 @@ enum ShelfLauncher {
         let app = ShelfApp(environment: .init(
             library: library, theme: chosenTheme, colorMode: mode, symbols: symbols, coverCache: cache,
             keyBindings: keyBindings,
-            pixels: pixelSettings(choice.forced ?? detection.graphics, detection: detection),
+            pixels: pixelSettings(choice.forced ?? detection.graphics, detection: detection, shelfCovers: config.coversInPixels),
             startAgent: { AgentLauncher.startIfNeeded(paths: library.paths) }))
         // Work queued earlier (a download the shelf was closed on) continues now.
         if (try? library.pendingDownloads().isEmpty) == false { AgentLauncher.startIfNeeded(paths: library.paths) }
@@ -60,10 +60,11 @@ enum ShelfLauncher {
 
     /// Pixels when the protocol draws them: at the cell size the terminal gave (else an
     /// assumed one), through tmux's passthrough at the pane's place.
-    static func pixelSettings(_ graphics: GraphicsProtocol, detection: GraphicsDetection) -> ShelfApp.PixelSettings? {
+    static func pixelSettings(_ graphics: GraphicsProtocol, detection: GraphicsDetection, shelfCovers: Bool) -> ShelfApp.PixelSettings? {
         guard graphics.drawsPixels else { return nil }
         return ShelfApp.PixelSettings(writer: PixelPictureWriter(graphics: graphics, throughTmux: detection.throughTmux),
                                       cell: detection.cellPixels ?? PixelPictures.assumedCell,
-                                      origin: detection.throughTmux ? TmuxPassthrough.paneOrigin() : (0, 0))
+                                      origin: detection.throughTmux ? TmuxPassthrough.paneOrigin() : (0, 0),
+                                      shelfCovers: shelfCovers)
     }
 }

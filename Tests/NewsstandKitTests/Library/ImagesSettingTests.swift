@@ -16,4 +16,16 @@ struct ImagesSettingTests {
             #expect(error.description == "config.toml: images must be one of \"auto\", \"kitty\", \"sixel\", \"iterm2\", \"halfblock\"")
         }
     }
+
+    @Test func coversAreHalfBlocksUnlessPixelsIsAsked() throws {
+        #expect(try Config.parse("", file: "c").coversInPixels == false)
+        #expect(try Config.parse("covers = \"halfblock\"", file: "c").coversInPixels == false)
+        #expect(try Config.parse("covers = \"pixels\"", file: "c").coversInPixels == true)
+        #expect(throws: ConfigError.self) { try Config.parse("covers = true", file: "c") }
+        #expect {
+            try Config.parse("covers = \"kitty\"", file: "config.toml")
+        } throws: { error in
+            (error as? ConfigError)?.description == "config.toml: covers must be one of \"halfblock\", \"pixels\""
+        }
+    }
 }

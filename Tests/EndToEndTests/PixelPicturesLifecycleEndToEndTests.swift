@@ -1,0 +1,173 @@
+import Foundation
+import Imaging
+import Testing
+
+/// Pictures in pixels through what happens to a terminal, in kitty under Xvfb, judged by
+/// screenshots: Ctrl-Z takes the page away and the shell has the screen, `fg` brings it
+/// back, a smaller window gets the page again at its new size with nothing left of the
+/// old one; and the shelf with `covers = "pixels"` shows a cover in pixels, gone after quit.
+@Suite(.serialized) struct PixelPicturesLifecycleEndToEndTests {
+    typealias Screens = PixelPicturesEndToEndTests
+    typealias Reader = PixelPicturesReaderEndToEndTests
+
+    /// The green the shell paints while the reader is stopped.
+    static func greenPixels(_ image: RGBAImage) -> Int {
+        var count = 0
+        for offset in stride(from: 0, to: image.pixels.count, by: 4) where image.pixels[offset + 1] > 150
+            && image.pixels[offset] < 80 && image.pixels[offset + 2] < 80 { count += 1 }
+        return count
+    }
+
+    /// The lowest and rightmost screen pixel of rows crossing at least `edges` stripes.
+    static func stripedExtent(_ image: RGBAImage, edges: Int = 30) -> (rows: Int, bottom: Int) {
+        var rows = 0, bottom = -1
+        for y in 0..<image.height where (Reader.row(y: y, of: image).map(Screens.maximumEdges) ?? 0) >= edges {
+            rows += 1
+            bottom = y
+        }
+        return (rows, bottom)
+    }
+
+    /// Runs `script`'s lines in kitty after the terminal settled; returns a function that
+    /// looks at screenshots until a condition holds (90 s), giving the last one either way.
+    static func kitty(_ lines: String, display: VirtualDisplay, directory: URL) throws -> (pid: pid_t, look: ((RGBAImage) -> Bool) -> (RGBAImage?, Bool)) {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let script = directory.appendingPathComponent("run.sh")
+        try """
+        #!/bin/bash
+        \(Screens.settle(probe: Screens.deviceAttributes))
+        unset NO_COLOR
+        \(lines)
+        exec sleep 60
+        """.write(to: script, atomically: true, encoding: .utf8)
+        chmod(script.path, 0o755)
+        let pid = try display.start(Screens.kitty + ["-e", script.path],
+                                    environment: ["LIBGL_ALWAYS_SOFTWARE": "1", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"])
+        let shot = directory.appendingPathComponent("screen.png")
+        var count = 0
+        let look = { (condition: (RGBAImage) -> Bool) -> (RGBAImage?, Bool) in
+            var last: RGBAImage?
+            let found = Tmux.poll(timeout: 90) {
+                guard (try? display.screenshot(to: shot)) != nil, let screen = try? ImageDecoder.decode(contentsOf: shot) else { return false }
+                last = screen
+                return condition(screen)
+            }
+            count += 1
+            if let keep = ProcessInfo.processInfo.environment["NEWSSTAND_KEEP_SCREENSHOTS"] {
+                try? FileManager.default.copyItem(at: shot, to: URL(fileURLWithPath: keep)
+                    .appendingPathComponent("\(directory.lastPathComponent)-\(count).png"))
+            }
+            return (last, found)
+        }
+        return (pid, look)
+    }
+
+    @Test func ctrlZTakesThePageAwayFgBringsItBackAndAResizeDrawsItAgainAtTheNewSize() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pixels-life-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let comic = directory.appendingPathComponent("stripes.cbz")
+        try Reader.writeComic(to: comic, in: directory)
+        let sandbox = Sandbox(["LANG=C.UTF-8", "LC_ALL=C.UTF-8"])
+        defer { try? FileManager.default.removeItem(at: sandbox.home) }
+        #expect(try sandbox.run("subscribe", comic.path).status == 0)
+        let downloaded = try sandbox.run("download", "file://" + comic.path, "--wait")
+        try #require(downloaded.status == 0, "\(downloaded.output)")
+        let display = try VirtualDisplay()
+        defer { display.close() }
+        let stopped = directory.appendingPathComponent("stopped"), resume = directory.appendingPathComponent("resume")
+        let done = directory.appendingPathComponent("status"), errors = directory.appendingPathComponent("errors")
+        // Job control, as in an interactive shell: Ctrl-Z stops the reader and the script goes
+        // on; it paints the screen green (the shell has it), then waits to say `fg`.
+        let (pid, look) = try Self.kitty("""
+        set -m
+        env \(sandbox.environment.map { "'\($0)'" }.joined(separator: " ")) '\(Tmux.binary.path)' read 'file://\(comic.path)' --images auto --theme light --colors truecolor --symbols half 2>'\(errors.path)'
+        echo $? > '\(stopped.path)'
+        printf '\\033[2J\\033[H\\033[42m'
+        for i in $(seq 1 12); do printf '%80s\\n' ''; done
+        printf '\\033[0m'
+        while [ ! -f '\(resume.path)' ]; do sleep 0.1; done
+        fg
+        echo $? > '\(done.path)'
+        """, display: display, directory: directory.appendingPathComponent("kitty-reader"))
+        defer { display.stop(pid) }
+
+        let (first, shown) = look { Reader.stripedRows($0) >= 200 }
+        #expect(shown, "the stripes never showed: \(first.map(Reader.stripedRows) ?? -1) striped rows")
+        let before = first.map { Self.stripedExtent($0) } ?? (rows: 0, bottom: -1)
+
+        try display.key("ctrl+z")
+        #expect(Tmux.poll(timeout: 90) { FileManager.default.fileExists(atPath: stopped.path) }, "Ctrl-Z did not stop the reader")
+        let (shell, cleared) = look { Self.greenPixels($0) > 50_000 && Reader.stripedRows($0) < 20 }
+        #expect(cleared, "while stopped: \(shell.map(Reader.stripedRows) ?? -1) striped rows, \(shell.map(Self.greenPixels) ?? -1) green")
+        // Stopped (128 + SIGSTOP, as the shell sees it), not ended.
+        #expect((try? String(contentsOf: stopped, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) == "147")
+
+        try Data().write(to: resume)
+        let (back, resumed) = look { Reader.stripedRows($0) >= 200 && Self.greenPixels($0) == 0 }
+        #expect(resumed, "after fg: \(back.map(Reader.stripedRows) ?? -1) striped rows, \(back.map(Self.greenPixels) ?? -1) green")
+
+        // A smaller window: the page fitted again, wholly inside it, nothing below it left.
+        try display.resizeFocusedWindow(width: 760, height: 480)
+        let (resized, redrawn) = look { screen in
+            let extent = Self.stripedExtent(screen)
+            return extent.rows >= 150 && extent.bottom < 480 && Reader.offCentre(screen) <= 12
+        }
+        let after = resized.map { Self.stripedExtent($0) } ?? (rows: 0, bottom: -1)
+        let offCentre = resized.map(Reader.offCentre) ?? -1
+        #expect(redrawn, "after the resize: \(after.rows) striped rows down to y \(after.bottom) (before: \(before.rows) to \(before.bottom)), \(offCentre) px off centre")
+        #expect(after.rows < before.rows, "the page was not fitted to the smaller window")
+
+        try display.key("q")
+        #expect(Tmux.poll(timeout: 90) { FileManager.default.fileExists(atPath: done.path) }, "the reader did not end")
+        let (last, gone) = look { Reader.stripedRows($0) < 20 }
+        #expect(gone, "after quitting: \(last.map(Reader.stripedRows) ?? -1) striped rows")
+        #expect((try? String(contentsOf: done, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+        #expect(((try? String(contentsOf: errors, encoding: .utf8)) ?? "").isEmpty)
+    }
+
+    @Test func theShelfWithCoversInPixelsShowsACoverInPixelsAndNothingAfterQuitting() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pixels-shelf-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // A comic whose first page, its cover, is stripes about 8 screen pixels wide on the
+        // shelf: in half blocks (a cell is 10 pixels, 60 of the page) they are greys.
+        let pages = directory.appendingPathComponent("pages")
+        try FileManager.default.createDirectory(at: pages, withIntermediateDirectories: true)
+        try Data(ImageEncoder.png(Screens.stripes(width: 960, height: 1280, stripe: 48))).write(to: pages.appendingPathComponent("page01.png"))
+        let comic = directory.appendingPathComponent("cover.cbz")
+        let (output, status) = try Tmux.runWithStatus(["sh", "-c", "cd '\(pages.path)' && python3 -c \"import zipfile,sys; "
+            + "z=zipfile.ZipFile(sys.argv[1],'w'); z.write('page01.png'); z.close()\" '\(comic.path)'"])
+        try #require(status == 0, "\(output)")
+        let sandbox = Sandbox(["LANG=C.UTF-8", "LC_ALL=C.UTF-8"])
+        defer { try? FileManager.default.removeItem(at: sandbox.home) }
+        #expect(try sandbox.run("subscribe", comic.path).status == 0)
+        let downloaded = try sandbox.run("download", "file://" + comic.path, "--wait")
+        try #require(downloaded.status == 0, "\(downloaded.output)")
+        let config = sandbox.home.appendingPathComponent("config")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        try "covers = \"pixels\"\n".write(to: config.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+
+        let display = try VirtualDisplay()
+        defer { display.close() }
+        let done = directory.appendingPathComponent("status"), errors = directory.appendingPathComponent("errors")
+        let (pid, look) = try Self.kitty("""
+        env \(sandbox.environment.map { "'\($0)'" }.joined(separator: " ")) '\(Tmux.binary.path)' --images auto --theme light --colors truecolor --symbols half 2>'\(errors.path)'
+        echo $? > '\(done.path)'
+        """, display: display, directory: directory.appendingPathComponent("kitty-shelf"))
+        defer { display.stop(pid) }
+        // The samples are on the shelf too: filtered to "My files", the comic's publication,
+        // once the shelf is there (the title bar's light grey).
+        _ = look { screen in (0..<screen.width).count { x in (0..<3).allSatisfy { screen.pixels[(10 * screen.width + x) * 4 + $0] > 200 } } > 500 }
+        for key in ["slash", "m", "y", "space", "f", "i", "Return"] { try display.key(key) }
+        // The cover's stripes: rows crossing a dozen or more black↔white edges.
+        let (shelf, shown) = look { Self.stripedExtent($0, edges: 12).rows >= 40 }
+        #expect(shown, "no cover in pixels: \(shelf.map { Self.stripedExtent($0, edges: 12).rows } ?? -1) striped rows")
+        try display.key("q")
+        #expect(Tmux.poll(timeout: 90) { FileManager.default.fileExists(atPath: done.path) }, "the shelf did not end")
+        let (last, gone) = look { Self.stripedExtent($0, edges: 12).rows < 5 }
+        #expect(gone, "after quitting: \(last.map { Self.stripedExtent($0, edges: 12).rows } ?? -1) striped rows")
+        #expect((try? String(contentsOf: done, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+        #expect(((try? String(contentsOf: errors, encoding: .utf8)) ?? "").isEmpty)
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import Imaging
+import NewsstandKit
+import Pictures
+@testable import Shelf
+import Terminal
+import Testing
+
+/// Covers in pixels: the store's thumbnails whenever the terminal draws pixels, the shelf's
+/// with `covers = "pixels"`; their sash drawn into the pixels; moved, never piled up, as the
+/// screens scroll. Through `view`, `CoverPainter`, `PixelPlacer` and `MemoryBackend`.
+@Suite struct PixelCoversTests {
+    static let cell = PixelSize(width: 10, height: 20)
+
+    /// Every cover a 3 : 4 picture of one grey (the issue's or publication's id in it).
+    struct GreyCovers: CoverSource {
+        let painter: CoverPainter
+
+        static func source(_ id: Int64?) -> ImageSource {
+            let grey = UInt8(40 + (id ?? 0) % 20 * 10)
+            let image = RGBAImage(width: 90, height: 120, filledWith: (grey, grey, grey, 255))
+            return .bytes(ImageBytes((try? ImageEncoder.png(image)) ?? [], identity: "cover-\(id ?? 0)"))
+        }
+
+        func shelfCover(_ summary: PublicationSummary, columns: Int, rows: Int) -> CellPicture? { nil }
+        func tileCover(_ issue: NewsstandKit.Issue, columns: Int, rows: Int) -> CellPicture? { nil }
+        func shelfArt(_ summary: PublicationSummary, columns: Int, rows: Int) -> CoverArt? {
+            guard summary.issueCount > 0 else { return nil }
+            return painter.art(Self.source(summary.publication.id), size: CellSize(columns: columns, rows: rows),
+                               dress: PaintedCovers.dress(summary), inPixels: painter.shelfInPixels)
+        }
+        func tileArt(_ issue: NewsstandKit.Issue, columns: Int, rows: Int) -> CoverArt? {
+            painter.art(Self.source(issue.id), size: CellSize(columns: columns, rows: rows),
+                        dress: CoverDress(sash: PaintedCovers.sash(issue)), inPixels: true)
+        }
+    }
+
+    struct Screen {
+        let painter: CoverPainter
+        let pixels: PixelPainter
+        let placer: PixelPlacer
+        let backend: MemoryBackend
+
+        init(shelfInPixels: Bool, width: Int = 120, height: Int = 40) {
+            let flag = AtomicFlag()
+            let halfBlocks = HalfBlockPainter(cache: CoverCache(directory: FileManager.default.temporaryDirectory
+                .appendingPathComponent("pixel-covers-\(UUID().uuidString)")), colorMode: .truecolor, symbols: .half) { flag.set() }
+            pixels = PixelPainter(cell: PixelCoversTests.cell, graphics: .kitty) { flag.set() }
+            painter = CoverPainter(pictures: pixels, covers: halfBlocks, readyFlag: flag, pixels: pixels, shelfInPixels: shelfInPixels)
+            placer = PixelPlacer(painter: pixels)
+            backend = MemoryBackend(width: width, height: height)
+        }
+
+        /// The frame once no cover is still being prepared, drawn with its pictures.
+        func show(_ state: ShelfApp.State) throws -> Canvas {
+            let deadline = Date().addingTimeInterval(60)
+            while Date() < deadline {
+                painter.beginFrame()
+                let canvas = ShelfApp.view(state, ShelfApp.ViewContext(theme: .classic, covers: GreyCovers(painter: painter)))
+                if !painter.isWaitingForCovers {
+                    placer.draw(canvas, on: backend)
+                    return canvas
+                }
+                Thread.sleep(forTimeInterval: 0.005)
+            }
+            throw CoverTestError.notReady
+        }
+    }
+
+    enum CoverTestError: Error { case notReady }
+
+    static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+
+    @Test func storeThumbnailsArePicturesInPixelsTheNewOneWearingItsSash() throws {
+        let screen = Screen(shelfInPixels: false)
+        let canvas = try screen.show(ShelfStateFixture.store())
+        // 40 rows show four tiles: four thumbnails, none in half blocks.
+        #expect(canvas.pictures.count == 4)
+        #expect(screen.placer.placements.count == 4)
+        #expect(!canvas.text.contains("▀"))
+        // No. 30 (the second tile) is downloaded and unread: its picture carries the red sash.
+        let second = try #require(canvas.pictures.sorted { $0.rect.y < $1.rect.y }.dropFirst().first)
+        let image = try #require(screen.pixels.pixels(for: second))
+        let red = (0..<image.width * image.height).filter { image.pixels[$0 * 4] == 204 && image.pixels[$0 * 4 + 1] == 20 }.count
+        #expect(red > image.width * image.height / 20)
+        let first = try #require(canvas.pictures.min { $0.rect.y < $1.rect.y })
+        let plain = try #require(screen.pixels.pixels(for: first))
+        #expect(!(0..<plain.width * plain.height).contains { plain.pixels[$0 * 4] == 204 && plain.pixels[$0 * 4 + 1] == 20 })
+    }
+
+    @Test func theShelfsCoversStayHalfBlocksUnlessPixelsAreAskedFor() throws {
+        let halfBlock = try Screen(shelfInPixels: false).show(ShelfStateFixture.shelf())
+        #expect(halfBlock.pictures.isEmpty)
+        let screen = Screen(shelfInPixels: true)
+        let pixels = try screen.show(ShelfStateFixture.shelf())
+        // Tidewater and the Courier have issues; Rocket Badger shows its placeholder.
+        #expect(pixels.pictures.count == 2)
+        #expect(screen.placer.placements.count == 2)
+    }
+
+    @Test func scrollingTheStoreMovesItsThumbnailsAndDeletesThoseThatLeave() throws {
+        let issues = (0..<12).map { n in
+            ShelfStateFixture.issue(Int64(100 + n), of: 1, "No. \(n)", daysBefore: n * 30, status: .available, unread: n % 2 == 0)
+        }
+        let screen = Screen(shelfInPixels: false, height: 24)
+        var state = ShelfStateFixture.store(height: 24, issues: issues)
+        let visible = StoreScreen.visibleTiles(height: 24)
+        var placed = 0, deleted = 0
+        for _ in 0..<issues.count {
+            screen.backend.clearWritten()
+            let canvas = try screen.show(state)
+            let written = Self.text(screen.backend.written)
+            placed += written.components(separatedBy: "a=p,").count - 1
+            deleted += written.components(separatedBy: "a=d,d=I").count - 1
+            // Only the tiles on screen have pictures, and kitty holds those alone: each one
+            // that scrolled away was deleted.
+            #expect(canvas.pictures.count == visible)
+            #expect(screen.placer.placements == Set(canvas.pictures))
+            #expect(placed - deleted == visible)
+            _ = ShelfApp.update(&state, .key(.down))
+        }
+        // The store scrolled (pictures stood at other rows) and placed more than it shows.
+        #expect(placed > visible)
+        screen.backend.clearWritten()
+        screen.placer.clear(on: screen.backend)
+        #expect(deleted + Self.text(screen.backend.written).components(separatedBy: "a=d,d=I").count - 1 == placed)
+    }
+}
