@@ -80,18 +80,20 @@ final class CalibreWebServer {
     let port: Int
     private var pid: pid_t = 0
 
-    /// Where `./dev deps` installs calibre-web: the same path as in `dev`.
-    static var executable: URL {
+    /// Where `./dev deps` installs calibre-web (the same path as in `dev`), with the `installed`
+    /// stamp it writes last.
+    static var installation: URL {
         let environment = ProcessInfo.processInfo.environment
         let cache = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
             ?? URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory()).appendingPathComponent(".cache")
-        return cache.appendingPathComponent("newsstand-test/calibre-web/bin/cps")
+        return cache.appendingPathComponent("newsstand-test/calibre-web")
     }
 
     init(user: String, password: String) throws {
-        let cps = Self.executable
-        guard FileManager.default.isExecutableFile(atPath: cps.path) else {
-            throw CalibreServer.Failure(description: "calibre-web is not installed (no \(cps.path)): run ./dev deps")
+        let cps = Self.installation.appendingPathComponent("bin/cps")
+        guard FileManager.default.fileExists(atPath: Self.installation.appendingPathComponent("installed").path),
+              FileManager.default.isExecutableFile(atPath: cps.path) else {
+            throw CalibreServer.Failure(description: "calibre-web is not installed in \(Self.installation.path): run ./dev deps")
         }
         let library = directory.appendingPathComponent("library")
         let books = directory.appendingPathComponent("books")
