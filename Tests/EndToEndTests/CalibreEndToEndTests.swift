@@ -10,6 +10,8 @@ import Testing
     static let password = "Tide 7ables!"
 
     @Test func signInToCalibresContentServerWithDigest() throws {
+        CalibreServer.turn.wait()
+        defer { CalibreServer.turn.signal() }
         let server = try CalibreServer(user: "reader", password: Self.password)
         defer { server.stop() }
         let sandbox = Sandbox(["NEWSSTAND_KEYRING=off", "NEWSSTAND_RESOURCES=/nonexistent"])
@@ -23,7 +25,7 @@ import Testing
         #expect(lines(refused.output) == ["newsstand: cannot subscribe to \(newest): \(host) asks for a user name and password for \"calibre\" (401); sign in with: newsstand login \(newest)"])
 
         // A wrong password: one line, and nothing kept.
-        let wrong = try login(sandbox, root, password: "not the password")
+        let wrong = try sandbox.login(root, user: "reader", password: "not the password")
         #expect(wrong.status == 1)
         #expect(lines(wrong.output) == ["newsstand: \(host) refused the user name or password for \"calibre\" (401): wrong password?"])
         #expect(!FileManager.default.fileExists(atPath: sandbox.home.appendingPathComponent("config/credentials.json").path))
@@ -62,13 +64,13 @@ import Testing
         for output in [refused, wrong, right, catalog, subscribed, downloaded, text].map(\.output) {
             #expect(!output.contains(Self.password))
         }
-        let holders = try filesContaining(Self.password, under: sandbox.home)
+        let holders = try sandbox.filesContaining(Self.password)
         #expect(holders == ["config/credentials.json"])
         #expect(try sandbox.sql("SELECT count(*) FROM sqlite_master") != "0")
 
         // Signing out forgets it; the server refuses again.
         #expect(try sandbox.run("logout", root).output == "Signed out of \(host).\n")
-        #expect(try filesContaining(Self.password, under: sandbox.home).isEmpty)
+        #expect(try sandbox.filesContaining(Self.password).isEmpty)
         let again = try sandbox.run("inspect", "feed", root)
         #expect(again.status == 1 && again.output.contains("asks for a user name and password"))
     }
@@ -76,29 +78,6 @@ import Testing
     private func lines(_ output: String) -> [String] { output.split(separator: "\n").map(String.init) }
 
     static func shellQuoted(_ word: String) -> String { "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'" }
-
-    /// `newsstand login URL --user reader --password-stdin` with `password` on standard input.
-    private func login(_ sandbox: Sandbox, _ url: String, password: String) throws -> (output: String, status: Int32) {
-        let input = sandbox.home.deletingLastPathComponent().appendingPathComponent("password-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: sandbox.home, withIntermediateDirectories: true)
-        try (password + "\n").write(to: input, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: input) }
-        return try Tmux.runWithStatus(["sh", "-c", "exec env \"$@\" < \"$0\"", input.path] + sandbox.environment
-                                      + [Tmux.binary.path, "login", url, "--user", "reader", "--password-stdin"])
-    }
-
-    /// Paths (relative to `directory`) of the files whose bytes contain `text`.
-    private func filesContaining(_ text: String, under directory: URL) throws -> [String] {
-        let needle = Data(text.utf8)
-        var found: [String] = []
-        let enumerator = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.isRegularFileKey])
-        while let file = enumerator?.nextObject() as? URL {
-            guard (try? file.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true,
-                  let data = try? Data(contentsOf: file), data.range(of: needle) != nil else { continue }
-            found.append(String(file.standardizedFileURL.path.dropFirst(directory.standardizedFileURL.path.count + 1)))
-        }
-        return found.sorted()
-    }
 }
 
 /// A calibre library of the tests' own books (an EPUB and a CBZ) served by `calibre-server`
@@ -109,6 +88,11 @@ final class CalibreServer {
     private var pid: pid_t = 0
 
     struct Failure: Error, CustomStringConvertible { var description: String }
+
+    /// calibre's programs refuse to run beside one another for the same user ("Another calibre
+    /// program such as calibre-server … is running": an abstract socket), so the tests that run
+    /// `calibredb` or `calibre-server` take turns: each holds this from start to end.
+    static let turn = DispatchSemaphore(value: 1)
 
     init(user: String, password: String) throws {
         let library = directory.appendingPathComponent("library")
@@ -147,7 +131,7 @@ final class CalibreServer {
 
     deinit { stop() }
 
-    private static func run(_ arguments: [String], environment: [String: String], log: URL) throws {
+    static func run(_ arguments: [String], environment: [String: String], log: URL) throws {
         let child = try Tmux.spawn(arguments, output: log.path, environment: environment)
         var status: Int32 = 0
         while waitpid(child, &status, 0) < 0 && errno == EINTR {}
@@ -156,7 +140,7 @@ final class CalibreServer {
         }
     }
 
-    private static func freePort() throws -> Int {
+    static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in(sin_family: sa_family_t(AF_INET), sin_port: 0, sin_addr: in_addr(s_addr: inet_addr("127.0.0.1")), sin_zero: (0, 0, 0, 0, 0, 0, 0, 0))
@@ -168,7 +152,7 @@ final class CalibreServer {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    private static func accepts(port: Int) -> Bool {
+    static func accepts(port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in(sin_family: sa_family_t(AF_INET), sin_port: UInt16(port).bigEndian, sin_addr: in_addr(s_addr: inet_addr("127.0.0.1")), sin_zero: (0, 0, 0, 0, 0, 0, 0, 0))

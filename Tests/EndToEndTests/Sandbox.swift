@@ -28,5 +28,28 @@ final class Sandbox {
             .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// `newsstand login URL --user USER --password-stdin` with `password` on standard input.
+    func login(_ url: String, user: String, password: String) throws -> (output: String, status: Int32) {
+        let input = home.deletingLastPathComponent().appendingPathComponent("password-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        try (password + "\n").write(to: input, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: input) }
+        return try Tmux.runWithStatus(["sh", "-c", "exec env \"$@\" < \"$0\"", input.path] + environment
+                                      + [Tmux.binary.path, "login", url, "--user", user, "--password-stdin"])
+    }
+
+    /// Paths (relative to the home) of the files whose bytes contain `text`.
+    func filesContaining(_ text: String) throws -> [String] {
+        let needle = Data(text.utf8)
+        var found: [String] = []
+        let enumerator = FileManager.default.enumerator(at: home, includingPropertiesForKeys: [.isRegularFileKey])
+        while let file = enumerator?.nextObject() as? URL {
+            guard (try? file.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true,
+                  let data = try? Data(contentsOf: file), data.range(of: needle) != nil else { continue }
+            found.append(String(file.standardizedFileURL.path.dropFirst(home.standardizedFileURL.path.count + 1)))
+        }
+        return found.sorted()
+    }
+
     deinit { try? FileManager.default.removeItem(at: home) }
 }
