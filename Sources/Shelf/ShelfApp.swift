@@ -1,3 +1,4 @@
+import Feeds
 import Foundation
 import Imaging
 import IssueArchive
@@ -191,6 +192,7 @@ public final class ShelfApp {
             case .readLibrary: readInBackground()
             case .readStore: reload(storeOnly: true)
             case .openReader(let issue, let password): openReader(issue, password: password)
+            case .readStreamed(let book): openStreamed(book)
             case .suspend: suspendRequested = true
             default: runner.perform(effect)
             }
@@ -282,6 +284,19 @@ public final class ShelfApp {
             read.error = "\(error)"
         }
         return read
+    }
+
+    /// A book's pages from its server in the reader, `{maxWidth}` the window's width in
+    /// pixels (cells × the cell's width when the terminal told it, else 10 px a cell);
+    /// each page that arrives wakes the loop as a finished picture does.
+    private func openStreamed(_ book: CatalogBook) {
+        guard let stream = book.stream else { return }
+        let flag = painter.readyFlag
+        let cellWidth = env.pixels?.cell.width ?? 10
+        let comic = env.library.streamedComic(stream, title: book.title, maxWidth: max(200, min(4096, state.width * cellWidth)),
+                                              onChange: { flag.set() })
+        send(.readerOpened(.streaming(comic, painter: painter, theme: env.theme, preferences: readerPreferences,
+                                      size: (state.width, state.height), clock: env.clock)))
     }
 
     /// Reads the issue's content into the reader, here: the reader draws with the app's
