@@ -146,7 +146,7 @@ public struct KeyBindings: Sendable {
         ([.previousPage, .nextPage], "in a catalog: previous, next page"),
         ([.subscribe], "in a catalog: subscribe to the books shown"),
         ([.addCatalog], "add a catalog by its URL"),
-        ([.readOnline], "in a catalog: read a streamed comic page by page, nothing kept"),
+        ([.readOnline], "in a catalog: read a comic online, page by page"),
         ([.help], "this help"),
         ([.back], "back; quit on the shelf"),
         ([.quit], "quit (Ctrl-C too)"),
