@@ -125,9 +125,11 @@ public final class ShelfApp {
         times?.frameDetails("first", startedAt: runStart)
         while !state.quit {
             // Input wakes the loop at once; otherwise look for library changes ten times a
-            // second, for finished covers every 15 ms while some are still rendering, and
+            // second, for finished covers every 15 ms while some are still rendering (or a
+            // streamed page is on its way), and
             // for the result of a write every 5 ms while one runs (a refresh's can wait).
-            let timeout = painter.isWaitingForCovers ? 0.015 : (runner.isBusy || readsInFlight.value > 0 ? 0.005 : 0.1)
+            let waiting = painter.isWaitingForCovers || reader?.waitsForStreamedPage == true
+            let timeout = waiting ? 0.015 : (runner.isBusy || readsInFlight.value > 0 ? 0.005 : 0.1)
             let event = backend.nextEvent(timeout: timeout)
             let eventTime = DispatchTime.now().uptimeNanoseconds
             var dirty = false

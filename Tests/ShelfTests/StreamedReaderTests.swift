@@ -91,12 +91,14 @@ import Terminal
         var text = settle(screen) { $0.contains("▀") }
         #expect(text.contains("page 2 of 3"), "\(text)")
         #expect(!text.contains("Fetching"), "\(text)")
+        #expect(!screen.waitsForStreamedPage)
         // Nothing is kept in the library for a book read online.
         #expect(screen.issue.id == nil)
 
         _ = screen.update(.key(.character(" ")))
         text = settle(screen) { $0.contains("could not be fetched") }
         #expect(text.contains("Page 3 could not be fetched: the server answered 404"), "\(text)")
+        #expect(!screen.waitsForStreamedPage)   // a failed page is not waited for
         // The reader stays usable: back to page 2.
         _ = screen.update(.key(.backspace))
         text = settle(screen) { $0.contains("▀") }

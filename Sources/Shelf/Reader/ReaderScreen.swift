@@ -209,6 +209,13 @@ final class ReaderScreen {
 
     // MARK: For the app's bars
 
+    /// The page shown is on its way from the server: the app looks for it often rather than
+    /// at its idle pace.
+    var waitsForStreamedPage: Bool {
+        guard let streamed, mode == .reading else { return false }
+        return streamed.state(ofPage: pager.index) == .waiting
+    }
+
     /// Backspace turns a page back here rather than leaving the reader.
     var takesBackspace: Bool { mode == .reading && pager.takesBackspace }
 
