@@ -8,11 +8,12 @@ public enum Action: String, CaseIterable, Sendable {
     case tap, download, remove, pin, refresh, refreshAll, filter, nextNew
     case help, back, quit
     /// The catalog screen: open it from the shelf; in it, the next and previous page of a
-    /// paged feed, subscribe to the page shown, add a catalog by its URL.
-    case catalogs, nextPage, previousPage, subscribe, addCatalog
+    /// paged feed, subscribe to the page shown, add a catalog by its URL, read a comic the
+    /// server streams page by page (OPDS-PSE) without taking it.
+    case catalogs, nextPage, previousPage, subscribe, addCatalog, readOnline
 
     /// Actions whose default keys give way to a key the user bound to another action.
-    static let laterDefaults: [Action] = [.catalogs, .nextPage, .previousPage, .subscribe, .addCatalog]
+    static let laterDefaults: [Action] = [.catalogs, .nextPage, .previousPage, .subscribe, .addCatalog, .readOnline]
 }
 
 /// Which keys do what, on which screen: the defaults, overridden by `[keys]` in
@@ -45,6 +46,7 @@ public struct KeyBindings: Sendable {
         (.previousPage, [.character("[")], [.catalog]),
         (.subscribe, [.character("s")], [.catalog]),
         (.addCatalog, [.character("a")], [.catalog]),
+        (.readOnline, [.character("r")], [.catalog]),
     ]
 
     public static let defaults = KeyBindings(keys: Dictionary(uniqueKeysWithValues: table.map { ($0.action, $0.keys) }))
@@ -144,6 +146,7 @@ public struct KeyBindings: Sendable {
         ([.previousPage, .nextPage], "in a catalog: previous, next page"),
         ([.subscribe], "in a catalog: subscribe to the books shown"),
         ([.addCatalog], "add a catalog by its URL"),
+        ([.readOnline], "in a catalog: read a comic online, page by page"),
         ([.help], "this help"),
         ([.back], "back; quit on the shelf"),
         ([.quit], "quit (Ctrl-C too)"),

@@ -1,3 +1,4 @@
+import Feeds
 import Foundation
 import Imaging
 import IssueArchive
@@ -127,9 +128,11 @@ public final class ShelfApp {
         times?.frameDetails("first", startedAt: runStart)
         while !state.quit {
             // Input wakes the loop at once; otherwise look for library changes ten times a
-            // second, for finished covers every 15 ms while some are still rendering, and
+            // second, for finished covers every 15 ms while some are still rendering (or a
+            // streamed page is on its way), and
             // for the result of a write every 5 ms while one runs (a refresh's can wait).
-            let timeout = painter.isWaitingForCovers ? 0.015 : (runner.isBusy || readsInFlight.value > 0 ? 0.005 : 0.1)
+            let waiting = painter.isWaitingForCovers || reader?.waitsForStreamedPage == true
+            let timeout = waiting ? 0.015 : (runner.isBusy || readsInFlight.value > 0 ? 0.005 : 0.1)
             let event = backend.nextEvent(timeout: timeout)
             let eventTime = DispatchTime.now().uptimeNanoseconds
             var dirty = false
@@ -194,6 +197,7 @@ public final class ShelfApp {
             case .readLibrary: readInBackground()
             case .readStore: reload(storeOnly: true)
             case .openReader(let issue, let password): openReader(issue, password: password)
+            case .readStreamed(let book): openStreamed(book)
             case .suspend: suspendRequested = true
             default: runner.perform(effect)
             }
@@ -285,6 +289,19 @@ public final class ShelfApp {
             read.error = "\(error)"
         }
         return read
+    }
+
+    /// A book's pages from its server in the reader, `{maxWidth}` the window's width in
+    /// pixels (cells × the cell's width when the terminal told it, else 10 px a cell);
+    /// each page that arrives wakes the loop as a finished picture does.
+    private func openStreamed(_ book: CatalogBook) {
+        guard let stream = book.stream else { return }
+        let flag = painter.readyFlag
+        let cellWidth = env.pixels?.cell.width ?? 10
+        let comic = env.library.streamedComic(stream, title: book.title, maxWidth: max(200, min(4096, state.width * cellWidth)),
+                                              onChange: { flag.set() })
+        send(.readerOpened(.streaming(comic, painter: painter, theme: env.theme, preferences: readerPreferences,
+                                      size: (state.width, state.height), clock: env.clock)))
     }
 
     /// Reads the issue's content into the reader, here: the reader draws with the app's

@@ -224,12 +224,12 @@ import Terminal
         "    []                     in a catalog: previous, next page",
         "    s                      in a catalog: subscribe to the books shown",
         "    a                      add a catalog by its URL",
+        "    r                      in a catalog: read a comic online, page by page",
         "    ?                      this help",
         "    q Esc Backspace        back; quit on the shelf",
         "    Q                      quit (Ctrl-C too)",
         "",
         "    Reader",
-        "    ↑↓ j k, Enter          scroll a line",
         "",
         " any key to close",
     ]

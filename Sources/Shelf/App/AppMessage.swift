@@ -99,6 +99,10 @@ extension ShelfApp {
         case removeCatalog(Catalog)
         case subscribeCatalogFeed(URL, title: String)
         case takeBook(CatalogBook)
+        /// Opens a book's OPDS-PSE stream in the reader (in the run loop), nothing taken;
+        /// leaving it closes the stream, whose pages go from the cache.
+        case readStreamed(CatalogBook)
+        case closeStreamedComic(StreamedComic)
         case fetchCatalogCovers([URL])
         /// Keeps the user's credentials for `host` (never in the library), then does `retry`.
         case signIn(host: String, user: String, password: String, retry: Effect)

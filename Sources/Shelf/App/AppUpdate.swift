@@ -185,6 +185,12 @@ extension ShelfApp {
                 if let id = reader.issue.id { effects.append(.saveReaderView(issueID: id, view)) }
             case .leave:
                 state.reader = nil
+                if let comic = reader.screen.streamed {
+                    // Back to the catalog it was read from; its pages go.
+                    state.screen = .catalog
+                    effects.append(.closeStreamedComic(comic))
+                    break
+                }
                 state.screen = .store
                 effects.append(.readLibrary)
                 if state.readerIsWholeProgram { state.quit = true }

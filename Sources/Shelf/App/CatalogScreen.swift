@@ -141,6 +141,8 @@ enum CatalogScreen {
         case .addCatalog:
             state.catalog.prompt = .addURL("")
             return []
+        case .readOnline:
+            return readOnline(&state)
         case .remove:
             guard state.catalog.stack.isEmpty, state.catalog.catalogs.indices.contains(state.catalog.listSelection) else { return [] }
             let catalog = state.catalog.catalogs[state.catalog.listSelection]
@@ -214,6 +216,21 @@ enum CatalogScreen {
         default:
             return []
         }
+    }
+
+    /// `r` on a book the server streams page by page (OPDS-PSE): read it in the reader,
+    /// nothing taken onto the shelf.
+    private static func readOnline(_ state: inout State) -> [Effect] {
+        guard case .book(let book)? = state.catalog.page?.selectedRow else {
+            state.setStatus("Choose a book to read it online.")
+            return []
+        }
+        guard let stream = book.stream, stream.count > 0 else {
+            state.setStatus("“\(book.title)” cannot be read page by page from this server; Enter takes it.", error: true)
+            return []
+        }
+        state.setStatus(nil)
+        return [.readStreamed(book)]
     }
 
     private static func load(_ state: inout State, _ url: URL, replacing: Bool) -> [Effect] {
@@ -343,7 +360,8 @@ enum CatalogScreen {
             case .book(let book):
                 if selected { canvas.put("▶", x: 1, y: y, style: theme.title) }
                 let authors = book.authors.isEmpty ? "" : " — " + book.authors.joined(separator: ", ")
-                let formats = book.formats.isEmpty ? "" : "  [" + book.formats.joined(separator: " ") + "]"
+                let formats = (book.formats.isEmpty ? "" : "  [" + book.formats.joined(separator: " ") + "]")
+                    + (book.stream.map { "  " + streamNote($0) } ?? "")
                 let room = max(1, listWidth - 3 - DisplayWidth.of(formats))
                 let line = DisplayWidth.truncate(Sanitizer.clean(book.title + authors), to: room)
                 canvas.put(line, x: 3, y: y, style: selected ? theme.selection : theme.title, limit: listWidth)
@@ -384,13 +402,21 @@ enum CatalogScreen {
         if !book.authors.isEmpty { lines(book.authors.joined(separator: ", "), style: theme.text, max: 2) }
         if !book.formats.isEmpty { lines(book.formats.joined(separator: ", "), style: theme.dimText, max: 1) }
         if let stream = book.stream {
-            let read = stream.lastRead.map { $0 > 0 ? ", last read: page \($0)" : "" } ?? ""
-            lines("\(stream.count) pages, streamed\(read)", style: theme.dimText, max: 1)
+            lines("\(stream.count) pages, streamed: r reads online", style: theme.dimText, max: 1)
         }
         if let summary = book.summary {
             y += 1
             lines(summary, style: theme.text, max: max(0, state.height - 3 - y))
         }
+    }
+}
+
+extension CatalogScreen {
+    /// A streamed book on its line: where reading goes on ("continue at page 11 of 35",
+    /// from the server's `pse:lastRead`), or its length.
+    static func streamNote(_ stream: PageStream) -> String {
+        guard let last = stream.lastRead, last > 0, stream.count > 0 else { return "r: \(stream.count) pages online" }
+        return "r: continue at page \(min(last, stream.count)) of \(stream.count)"
     }
 }
 

@@ -50,6 +50,8 @@ extension EffectRunner {
                 }
                 self.perform(retry)
             }
+        case .closeStreamedComic(let comic):
+            comic.close()
         case .fetchCatalogCovers(let urls):
             // After the page: the covers arrive as they come, and the screen draws them then.
             catalogs.async {

@@ -96,7 +96,8 @@ final class EffectRunner {
                 box.post(.bookTaken(try library.take(book)))
                 box.post(.libraryChanged)
             case .refresh, .readLibrary, .readStore, .openReader, .suspend, .subscribeCatalogFeed,
-                 .readCatalogs, .loadCatalogPage, .searchCatalog, .fetchCatalogCovers, .addCatalog, .signIn:
+                 .readCatalogs, .loadCatalogPage, .searchCatalog, .fetchCatalogCovers, .addCatalog, .signIn,
+                 .readStreamed, .closeStreamedComic:
                 break   // not the runner's writes: see `ShelfApp.perform` and `perform(_:)`
             }
         } catch {

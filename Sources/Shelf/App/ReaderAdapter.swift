@@ -30,6 +30,13 @@ struct ReaderAdapter {
                                                preferences: preferences, size: size, clock: clock, view: view, texts: texts))
     }
 
+    /// A comic read from its server page by page, at the page after the one last read there.
+    static func streaming(_ comic: StreamedComic, painter: CoverPainter, theme: Theme, preferences: ReaderPreferences,
+                          size: (width: Int, height: Int), clock: @escaping () -> Date) -> ReaderAdapter {
+        ReaderAdapter(screen: ReaderScreen(streaming: comic, painter: painter, theme: theme, preferences: preferences, size: size,
+                                           clock: clock))
+    }
+
     /// The shared moving and paging actions as the keys the reader knows them by.
     private static let readerKeys: [Action: Key] = [.moveLeft: .left, .moveRight: .right, .up: .up, .down: .down,
                                                     .pageUp: .pageUp, .pageDown: .pageDown, .first: .home, .last: .end]

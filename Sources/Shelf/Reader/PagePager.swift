@@ -34,11 +34,14 @@ struct PagePager: ReaderPager {
     var fitWidth = false
     /// A PDF's pages as plain text, for search; nil for a comic.
     let pageTexts: DocumentPageTexts?
+    /// A comic read from its server: each page's picture is there once fetched (`StreamedPages`).
+    let stream: StreamedComic?
 
     init(pages: [ReaderPage], rightToLeft: Bool, root: URL, painter: CoverPainter, theme: Theme, at start: Locator?,
-         pageTexts: DocumentPageTexts? = nil) {
+         pageTexts: DocumentPageTexts? = nil, stream: StreamedComic? = nil) {
         self.pages = pages
         self.pageTexts = pageTexts
+        self.stream = stream
         self.rightToLeft = rightToLeft
         self.root = root
         self.painter = painter
@@ -197,6 +200,12 @@ struct PagePager: ReaderPager {
 
     // MARK: Pictures
 
+    /// Where page `index` is drawn from: the picture, or a streamed page once fetched.
+    private func picture(ofPage index: Int) -> ImageSource? {
+        guard let stream else { return pages[index].picture }
+        return StreamedPages.picture(stream, page: index)
+    }
+
     /// The cells the page's picture is fitted into at the zoom.
     private var zoomedBox: CellSize {
         let view = frame.pageView
@@ -207,8 +216,8 @@ struct PagePager: ReaderPager {
     }
 
     /// The size of the page's picture at the zoom, if ready (asking starts preparing it).
-    private func zoomedSize(of page: ReaderPage) -> CellSize? {
-        guard let source = page.picture, case .ready(let size) = painter.state(of: source, fittedIn: zoomedBox) else { return nil }
+    private func zoomedSize(ofPage page: Int) -> CellSize? {
+        guard let source = picture(ofPage: page), case .ready(let size) = painter.state(of: source, fittedIn: zoomedBox) else { return nil }
         return size
     }
 
@@ -217,7 +226,8 @@ struct PagePager: ReaderPager {
     mutating func settle() {
         guard pages.indices.contains(index) else { return }
         let view = frame.pageView
-        if let picture = zoomedSize(of: pages[index]) {
+        stream?.read(page: index)
+        if let picture = zoomedSize(ofPage: index) {
             zoomedPageSize = (picture.columns, picture.rows)
             pan = (picture.columns > view.width ? max(0, min(pan.x, picture.columns - view.width)) : 0,
                    picture.rows > view.height ? max(0, min(pan.y, picture.rows - view.height)) : 0)
@@ -227,13 +237,13 @@ struct PagePager: ReaderPager {
         if keptAround != index {
             // Keep this page and its neighbours; the cover cache has the rest if needed again.
             keptAround = index
-            let near = Set((index - 1...index + 1).compactMap { pages.indices.contains($0) ? pages[$0].picture : nil })
+            let near = Set((index - 1...index + 1).compactMap { pages.indices.contains($0) ? picture(ofPage: $0) : nil })
             let folder = root.standardizedFileURL.resolvingSymlinksInPath().path + "/"
             painter.forget { source in source.file.map { $0.path.hasPrefix(folder) } == true && !near.contains(source) }
             // A PDF page looked at may be switched to the text view next.
             pageTexts?.prepareText(at: index)
         }
-        if !isZoomed, pages.indices.contains(index + 1), let next = pages[index + 1].picture {
+        if !isZoomed, pages.indices.contains(index + 1), let next = picture(ofPage: index + 1) {
             painter.prepare(next, size: zoomedBox)
         }
     }
@@ -241,7 +251,11 @@ struct PagePager: ReaderPager {
     // MARK: Drawing
 
     func render(into canvas: inout Canvas) {
-        guard pages.indices.contains(index), let source = pages[index].picture else { return }
+        if let stream, let line = StreamedPages.waitingLine(stream, page: index) {
+            canvas.put(Sanitizer.clean(line.text), x: 2, y: 2, style: line.isError ? theme.error : theme.readerQuote, limit: canvas.width - 2)
+            return
+        }
+        guard pages.indices.contains(index), let source = picture(ofPage: index) else { return }
         let view = frame.pageView
         // While the larger picture renders, the fitted one stands in.
         var box = zoomedBox

@@ -18,6 +18,8 @@ struct ReaderPagers {
     /// A PDF issue's pages as plain text, read when a search first needs them; nil for
     /// issues that are not documents.
     let pageTexts: DocumentPageTexts?
+    /// A comic read from its server page by page; nil for an installed issue.
+    var stream: StreamedComic? = nil
 
     /// The pagers of `content`; a PDF's pages' texts are read for search through `texts`.
     static func of(_ content: IssueContent, root: URL, painter: CoverPainter, theme: Theme, preferences: ReaderPreferences,
@@ -33,7 +35,10 @@ struct ReaderPagers {
     /// Comics and a PDF's pages view turn pages; everything else reads as text.
     func make(_ view: ReaderView?, frame: ReaderFrame, at start: Locator?) -> any ReaderPager {
         var made: any ReaderPager
-        if content.format == .cbz || view == .pages {
+        if let stream {
+            made = PagePager(pages: StreamedPages.pages(of: stream), rightToLeft: false, root: stream.folder, painter: painter, theme: theme,
+                             at: start, stream: stream)
+        } else if content.format == .cbz || view == .pages {
             let pages = content.format == .cbz ? ReaderPage.pictures(of: content, in: root) : ReaderPage.documentPages(of: content, in: root)
             made = PagePager(pages: pages, rightToLeft: content.rightToLeft, root: root, painter: painter, theme: theme, at: start,
                              pageTexts: pageTexts)

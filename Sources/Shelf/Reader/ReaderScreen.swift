@@ -18,6 +18,8 @@ final class ReaderScreen {
     let root: URL
     let theme: Theme
     let preferences: ReaderPreferences
+    /// The comic when it is read from its server rather than installed.
+    private(set) var streamed: StreamedComic?
     private let pagers: ReaderPagers
     private(set) var pager: any ReaderPager
     /// A PDF issue's view, pages or text; nil for other issues, which have one view.
@@ -59,6 +61,25 @@ final class ReaderScreen {
         (self.content, self.frame, self.pagers) = (content, frame, pagers)
         self.view = pagers.view(preferring: view)
         pager = pagers.make(self.view, frame: frame, at: Self.startingPlace(of: issue, in: content))
+    }
+
+    /// A comic read from its server page by page (`r` in a catalog): nothing installed, no
+    /// place kept in the library (the server keeps its own `pse:lastRead`); it opens at the
+    /// page after the one the server says was read last.
+    init(streaming comic: StreamedComic, painter: CoverPainter, theme: Theme, preferences: ReaderPreferences = ReaderPreferences(),
+         size: (width: Int, height: Int) = (80, 24), clock: @escaping () -> Date = Date.init) {
+        issue = Issue(publicationId: nil, name: comic.title, date: clock(), title: comic.title)
+        root = comic.folder
+        self.theme = theme
+        self.preferences = preferences
+        self.clock = clock
+        streamed = comic
+        content = StreamedPages.content(of: comic)
+        frame = ReaderFrame(width: size.width, height: size.height)
+        pagers = ReaderPagers(content: content, root: root, painter: painter, theme: theme, preferences: preferences, texts: .shared,
+                              pageTexts: nil, stream: comic)
+        view = nil
+        pager = pagers.make(nil, frame: frame, at: StreamedPages.start(of: comic, at: clock()))
     }
 
     /// `v`: the other view of a PDF, on the same page (and, back in text, at its top).
@@ -187,6 +208,13 @@ final class ReaderScreen {
     }
 
     // MARK: For the app's bars
+
+    /// The page shown is on its way from the server: the app looks for it often rather than
+    /// at its idle pace.
+    var waitsForStreamedPage: Bool {
+        guard let streamed, mode == .reading else { return false }
+        return streamed.state(ofPage: pager.index) == .waiting
+    }
 
     /// Backspace turns a page back here rather than leaving the reader.
     var takesBackspace: Bool { mode == .reading && pager.takesBackspace }
