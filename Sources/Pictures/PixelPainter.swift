@@ -15,9 +15,14 @@ public final class PixelPainter: PicturePainter, @unchecked Sendable {
     private let onReady: @Sendable () -> Void
     private let work = DispatchQueue(label: "newsstand.pixels", qos: .userInitiated)
 
-    // `lock` guards `entries`, `numbers` and `fittings`.
+    // `lock` guards `entries`, `numbers`, `fittings` and `parts`.
     private let lock = NSLock()
     private var entries: [Fitting: Entry] = [:]
+    /// Parts of pictures encoded (the window on a zoomed page), the latest last: each view
+    /// is encoded once, and panning back to one seen lately costs nothing.
+    private var parts: [(part: Part, bytes: [UInt8])] = []
+    /// How many parts are kept: a few screens of panning about one page.
+    static let keptParts = 12
     /// The number a picture at a size goes by in canvases (`PicturePlacement.picture`).
     private var numbers: [Fitting: Int] = [:]
     private var fittings: [Int: Fitting] = [:]
@@ -28,6 +33,20 @@ public final class PixelPainter: PicturePainter, @unchecked Sendable {
         var size: CellSize
         /// A cover's adornments, drawn into its pixels.
         var dress = CoverDress.plain
+    }
+
+    /// A part of a picture, wherever on screen it is shown.
+    private struct Part: Equatable {
+        var picture: Int
+        var column: Int
+        var row: Int
+        var columns: Int
+        var rows: Int
+
+        init(_ placement: PicturePlacement) {
+            (picture, column, row) = (placement.picture, placement.column, placement.row)
+            (columns, rows) = (placement.rect.width, placement.rect.height)
+        }
     }
 
     private enum Entry {
@@ -152,6 +171,7 @@ public final class PixelPainter: PicturePainter, @unchecked Sendable {
     public func forget(where shouldForget: (ImageSource) -> Bool) {
         lock.withLock {
             entries = entries.filter { !shouldForget($0.key.source) }
+            parts.removeAll { fittings[$0.part.picture].map { shouldForget($0.source) } ?? true }
             // Numbers stay: a canvas on screen may still name them (its image is then drawn
             // again when next asked for).
         }
@@ -167,17 +187,30 @@ public final class PixelPainter: PicturePainter, @unchecked Sendable {
     }
 
     /// `placement`'s picture encoded (`encoded(_:)`): the whole picture as the worker
-    /// encoded it, a part (zoomed, or scrolled among text) encoded now.
+    /// encoded it; a part (the window on a zoomed page, a picture scrolled among text)
+    /// encoded when first shown and kept (`keptParts`).
     public func encoded(for placement: PicturePlacement) -> [UInt8]? {
-        let whole: [UInt8]? = lock.withLock {
-            guard let fitting = fittings[placement.picture], case .ready(let image, let bytes)? = entries[fitting],
-                  placement.column == 0, placement.row == 0, cells(of: image, within: fitting.size) == CellSize(columns: placement.rect.width, rows: placement.rect.height)
-            else { return nil }
-            return bytes
+        let part = Part(placement)
+        let known: [UInt8]? = lock.withLock {
+            guard let fitting = fittings[placement.picture], case .ready(let image, let bytes)? = entries[fitting] else { return nil }
+            if placement.column == 0, placement.row == 0,
+               cells(of: image, within: fitting.size) == CellSize(columns: part.columns, rows: part.rows) { return bytes }
+            guard let index = parts.firstIndex(where: { $0.part == part }) else { return nil }
+            let kept = parts.remove(at: index)
+            parts.append(kept)
+            return kept.bytes
         }
-        if let whole { return whole }
-        return pixels(for: placement).flatMap(encoded)
+        if let known { return known }
+        guard let bytes = pixels(for: placement).flatMap(encoded) else { return nil }
+        lock.withLock {
+            parts.append((part, bytes))
+            if parts.count > Self.keptParts { parts.removeFirst(parts.count - Self.keptParts) }
+        }
+        return bytes
     }
+
+    /// How many parts of pictures are kept encoded.
+    public var keptPartCount: Int { lock.withLock { parts.count } }
 
     /// The pixels of `placement` in its picture: the cells it shows, cut from the fitted
     /// image (nil when the image was let go meanwhile).

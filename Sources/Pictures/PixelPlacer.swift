@@ -49,18 +49,33 @@ public final class PixelPlacer {
         }
         backend.draw(canvas)
         var output: [UInt8] = []
+        // kitty: a picture panned or moved is sent again under the id it had, which replaces
+        // it and its placement in one go (no delete, no frame without it).
+        var reusable: [Int: UInt32] = [:]
         for placement in gone {
-            if painter.graphics == .kitty, let id = onScreen[placement] { output += wrapped(KittyGraphics.delete(id: id)) }
+            if painter.graphics == .kitty, let id = onScreen[placement] {
+                if sameScreen, reusable[placement.picture] == nil,
+                   redraw.contains(where: { $0.picture == placement.picture && onScreen[$0] == nil }) {
+                    reusable[placement.picture] = id
+                } else {
+                    output += wrapped(KittyGraphics.delete(id: id))
+                }
+            }
             onScreen[placement] = nil
         }
         for placement in redraw {
             if painter.graphics == .kitty, let id = onScreen[placement] { output += wrapped(KittyGraphics.delete(id: id)) }
-            let id = nextID
-            guard let bytes = bytes(for: placement, id: id) else { continue }
-            nextID = nextID == UInt32.max ? Self.firstID : nextID + 1
+            let reused = reusable.removeValue(forKey: placement.picture)
+            let id = reused ?? nextID
+            guard let bytes = bytes(for: placement, id: id) else {
+                if let reused { output += wrapped(KittyGraphics.delete(id: reused)) }
+                continue
+            }
+            if reused == nil { nextID = nextID == UInt32.max ? Self.firstID : nextID + 1 }
             output += bytes
             onScreen[placement] = id
         }
+        for id in reusable.values { output += wrapped(KittyGraphics.delete(id: id)) }
         screenSize = (canvas.width, canvas.height)
         backend.writeDirect(output)
     }

@@ -12,6 +12,9 @@ public struct GraphicsDetection: Sendable, Equatable {
     /// The terminal was asked and had not answered everything (DA1 last) in time: its
     /// late replies may still arrive as input (`LateReplies`).
     public var repliesMayFollow = false
+    /// kitty draws pictures where placeholder cells (U+10EEEE) name them (kitty 0.28 and
+    /// later, by XTVERSION): pictures as text, which tmux scrolls and clips right.
+    public var unicodePlaceholders = false
 
     public init(graphics: GraphicsProtocol, cellPixels: PixelSize? = nil, throughTmux: Bool = false, advice: String? = nil) {
         self.graphics = graphics
@@ -49,7 +52,18 @@ public struct GraphicsDetection: Sendable, Equatable {
            area.width >= window.columns, area.height >= window.rows {
             cell = PixelSize(width: area.width / window.columns, height: area.height / window.rows)
         }
-        return GraphicsDetection(graphics: graphics, cellPixels: cell ?? window?.cellPixels, throughTmux: throughTmux)
+        var detection = GraphicsDetection(graphics: graphics, cellPixels: cell ?? window?.cellPixels, throughTmux: throughTmux)
+        detection.unicodePlaceholders = graphics == .kitty && supportsUnicodePlaceholders(version: replies.version)
+        return detection
+    }
+
+    /// Whether XTVERSION names kitty 0.28 or later ("kitty(0.28.0)"), the first with
+    /// Unicode placeholders (0.26.5, Debian 12's, has none).
+    public static func supportsUnicodePlaceholders(version: String?) -> Bool {
+        guard let version, version.hasPrefix("kitty("), version.hasSuffix(")") else { return false }
+        let numbers = version.dropFirst(6).dropLast().split(separator: ".").map { Int($0) }
+        guard numbers.count >= 2, let major = numbers[0], let minor = numbers[1] else { return false }
+        return (major, minor) >= (0, 28)
     }
 }
 

@@ -135,3 +135,26 @@ struct GraphicsDetectionTests {
         }
     }
 }
+
+/// kitty's Unicode placeholders are used only where XTVERSION shows a kitty that has them.
+struct UnicodePlaceholderDetectionTests {
+    @Test func kittyFrom028OnHasPlaceholdersOthersAndOlderKittysDoNot() {
+        for version in ["kitty(0.28.0)", "kitty(0.28.1)", "kitty(0.35.2)", "kitty(1.0)"] {
+            #expect(GraphicsDetection.supportsUnicodePlaceholders(version: version), "\(version)")
+        }
+        for version in ["kitty(0.26.5)", "kitty(0.27.1)", "kitty()", "kitty(x.y)", "XTerm(379)", "tmux 3.3a", "WezTerm 20240203"] {
+            #expect(!GraphicsDetection.supportsUnicodePlaceholders(version: version), "\(version)")
+        }
+        #expect(!GraphicsDetection.supportsUnicodePlaceholders(version: nil))
+    }
+
+    @Test func theDecisionSaysSoOnlyWhenKittyGraphicsAnswered() {
+        let new = GraphicsDetectionTests.decide("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}P>|kitty(0.32.2)\u{1B}\\\u{1B}[?62;c")
+        #expect(new.graphics == .kitty && new.unicodePlaceholders)
+        let old = GraphicsDetectionTests.decide("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}P>|kitty(0.26.5)\u{1B}\\\u{1B}[?62;c")
+        #expect(old.graphics == .kitty && !old.unicodePlaceholders)
+        // The version alone, the graphics query unanswered: no pictures in pixels at all.
+        let silent = GraphicsDetectionTests.decide("\u{1B}P>|kitty(0.32.2)\u{1B}\\\u{1B}[?62;c")
+        #expect(silent.graphics == .halfBlocks && !silent.unicodePlaceholders)
+    }
+}
