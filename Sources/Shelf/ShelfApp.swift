@@ -136,6 +136,7 @@ public final class ShelfApp {
             if let event {
                 handle(event)
                 times?.mark("handle")
+                if case .key(let key) = event, state.isFetching { times?.workStarted(key.label, startedAt: eventTime) }
                 dirty = true
             }
             if suspendRequested {
@@ -161,6 +162,7 @@ public final class ShelfApp {
             } else {
                 times?.discardPhases()
             }
+            times?.workProgress(fetching: state.isFetching, settled: !runner.isFetching && !painter.isWaitingForCovers)
         }
         placer?.clear(on: backend)
         send(.quitting)
