@@ -84,6 +84,7 @@ struct AtomReader {
         var enclosures: [ContentLink] = []
         var images: [Element] = [], thumbnails: [Element] = [], catalogs: [Element] = []
         var alternate: Element?, author: Element?
+        var authors: [Element] = []
         var article = ArticleDraft(baseURL: base.url)
         for child in entry.children {
             switch (vocabulary(of: child), child.localName) {
@@ -93,7 +94,9 @@ struct AtomReader {
             case (.atom, "updated"), (.atom, "modified"): updated = updated ?? child
             case (.atom, "summary"): summary = summary ?? child
             case (.atom, "content"): content = content ?? child
-            case (.atom, "author"): author = author ?? child
+            case (.atom, "author"):
+                author = author ?? child
+                authors.append(child)
             case (.atom, "category"): article.addCategory(child.attribute("label") ?? child.attribute("term"))
             case (.dublinCore, "date"), (.dublinCore, "issued"): dcDate = dcDate ?? child
             case (.newsstand, "end_date"):
@@ -150,9 +153,13 @@ struct AtomReader {
             enclosures.append(ContentLink(url: href, type: content.attribute("type")))
         }
         draft.content = ContentLink.best(acquisitions) ?? ContentLink.best(enclosures)
+        if draft.content != nil {
+            // An issue's author(s): a catalog's book names them (calibre, calibre-web).
+            draft.authors = authors.compactMap { AtomReader.name(of: $0) }
+        }
         if draft.content == nil {
             article.link = FeedLinks.resolve(alternate?.attribute("href"), against: alternate.map { $0.base(inside: base) } ?? base)
-            article.author = FeedText.fromHTML(author?.children.first { $0.localName == "name" }?.allText ?? author?.allText)
+            article.author = author.flatMap { AtomReader.name(of: $0) }
             // The content's own `xml:base` is what its relative links mean.
             if let body = content ?? summary, body.attribute("src") == nil {
                 article.html = body.allText
@@ -210,6 +217,11 @@ struct AtomReader {
     }
 
     /// The cover in `<news:cover_art_icons>`: the `SOURCE` size, else the last one listed.
+    /// An Atom `author`'s name (its `name` child, else all its text), as one line.
+    static func name<Element: MarkupElement>(of author: Element) -> String? {
+        FeedText.fromHTML(author.children.first { $0.localName == "name" }?.allText ?? author.allText)
+    }
+
     static func newsstandCover<Element: MarkupElement>(_ icons: Element, base: LinkBase) -> URL? {
         var chosen: Element?
         for icon in icons.children where icon.localName == "cover_art_icon" {

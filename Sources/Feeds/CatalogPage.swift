@@ -175,7 +175,7 @@ public struct CatalogBook: Codable, Sendable, Equatable {
         guard let content = ContentLink.best(links) else { return nil }
         return FeedEntry(name: id, title: title, date: date ?? fallbackDate, summary: summary, coverURL: coverURL ?? thumbnailURL,
                          thumbnailURL: thumbnailURL, contentURL: content.url, contentType: content.type,
-                         contentLength: content.length)
+                         contentLength: content.length, authors: authors)
     }
 }
 

@@ -165,7 +165,7 @@ struct CatalogAtomReader {
             return
         }
         let authors = entry.children.filter { $0.localName == "author" && isAtom($0) }
-            .compactMap { author in FeedText.fromHTML(author.children.first { $0.localName == "name" }?.allText ?? author.allText) }
+            .compactMap { AtomReader.name(of: $0) }
         let dates = ["published", "issued", "updated"].lazy.compactMap { name in FeedDates.parse(self.child(entry, name)?.text) }
         let dcDate = entry.children.first { $0.localName == "issued" && ($0.namespaceURI == NS.dcTerms || $0.namespaceURI == NS.dc) }
         page.books.append(CatalogBook(
@@ -285,7 +285,7 @@ enum CatalogJSONReader {
                 problems.append("a publication has neither a title nor a way to get it; skipped")
                 return nil
             }
-            let authors = meta["author"].array.compactMap { FeedText.line($0.text) }
+            let authors = JSONReaders.opds2Authors(meta)
             return CatalogBook(
                 id: FeedText.line(meta["identifier"].string) ?? acquisitions.first?.url.absoluteString ?? details?.absoluteString ?? "\(base.url.absoluteString)#\(title ?? "")",
                 title: title ?? "Untitled", authors: authors,

@@ -10,6 +10,8 @@ struct EntryDraft {
     var thumbnailURL: URL?
     var content: ContentLink?
     var endDate: Date?
+    /// Its author(s), for an issue (an OPDS catalog's book).
+    var authors: [String] = []
     /// What the entry is as an article, should it carry no content link.
     var article: ArticleDraft?
 }
@@ -77,7 +79,8 @@ struct EntryCollector {
                 date: draft.date ?? .distantPast, summary: draft.summary,
                 coverURL: draft.coverURL, thumbnailURL: draft.thumbnailURL ?? draft.coverURL,
                 contentURL: draft.content?.url, contentType: draft.content?.type,
-                contentLength: draft.content?.length, sha256: draft.content?.sha256, endDate: draft.endDate)
+                contentLength: draft.content?.length, sha256: draft.content?.sha256, endDate: draft.endDate,
+                authors: draft.authors)
         }
         if let sink, let entry { sink.add(entry) }
         if draft.content == nil, let article = draft.article?.article(id: draft.id, title: draft.title, date: draft.date),

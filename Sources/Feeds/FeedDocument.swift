@@ -72,11 +72,14 @@ public struct FeedEntry: Codable, Sendable, Equatable {
     public var sha256: String?
     /// When the issue stops being current (`news:end_date`).
     public var endDate: Date?
+    /// The issue's author(s) as the feed names them (an OPDS catalog's books), in order.
+    public var authors: [String]
 
     public init(name: String, title: String, date: Date, summary: String? = nil, coverURL: URL? = nil,
                 thumbnailURL: URL? = nil, contentURL: URL? = nil, contentType: String? = nil,
-                contentLength: Int64? = nil, sha256: String? = nil, endDate: Date? = nil) {
+                contentLength: Int64? = nil, sha256: String? = nil, endDate: Date? = nil, authors: [String] = []) {
         self.name = name
+        self.authors = authors
         self.title = title
         self.date = date
         self.summary = summary

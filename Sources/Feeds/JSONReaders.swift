@@ -131,6 +131,11 @@ enum JSONReaders {
 
     // MARK: OPDS 2.0
 
+    /// A publication's `metadata.author`: a name, a contributor object, or a list of either.
+    static func opds2Authors(_ meta: Loose) -> [String] {
+        meta["author"].array.compactMap { FeedText.line($0.text) }
+    }
+
     static func opds2(_ root: [String: Any], url: URL) -> FeedDocument {
         let feed = Loose(root)
         let base = LinkBase(url)
@@ -196,6 +201,7 @@ enum JSONReaders {
                 draft.thumbnailURL = draft.thumbnailURL ?? smallest.0
             }
             draft.content = ContentLink.best(acquisitions)
+            draft.authors = opds2Authors(meta)
             if draft.content == nil, !acquisitions.isEmpty {
                 let types = Set(acquisitions.compactMap(\.type)).sorted().joined(separator: ", ")
                 collector.note("publication \"\(draft.title ?? draft.id ?? "?")\" offers only \(types.isEmpty ? "unknown types" : types), not zip, EPUB, CBZ or PDF; skipped")

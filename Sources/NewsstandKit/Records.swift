@@ -87,9 +87,12 @@ public struct Issue: Codable, Sendable, Equatable, Identifiable, FetchableRecord
     public var contentAuthors: String?
     /// The content's cover picture, relative to the issue's content directory.
     public var contentCover: String?
+    /// The author(s) the feed names (an OPDS catalog's book), one a line; nil when it names none.
+    public var feedAuthors: String?
 
-    /// The content's author(s), in the order it names them.
-    public var authors: [String] { contentAuthors?.split(separator: "\n").map(String.init) ?? [] }
+    /// The issue's author(s), in the order they are named: the feed's where it names them
+    /// (known before the download), else the installed content's.
+    public var authors: [String] { (feedAuthors ?? contentAuthors)?.split(separator: "\n").map(String.init) ?? [] }
 
     public init(id: Int64? = nil, publicationId: Int64?, name: String, date: Date, title: String,
                 summary: String? = nil, coverURL: String? = nil, contentURL: String? = nil,
@@ -115,7 +118,7 @@ public struct Issue: Codable, Sendable, Equatable, Identifiable, FetchableRecord
         enum Column: Int, CaseIterable {
             case id, publicationId, name, date, title, summary, coverURL, contentURL, contentType, contentLength,
                  sha256, status, unread, pinned, evicted, downloadedAt, lastOpenedAt, readingPosition,
-                 readingProgress, lastError, contentSize, locator, contentTitle, contentAuthors, contentCover
+                 readingProgress, lastError, contentSize, locator, contentTitle, contentAuthors, contentCover, feedAuthors
         }
         private var positions: [Int] = []
 
@@ -160,6 +163,7 @@ public struct Issue: Codable, Sendable, Equatable, Identifiable, FetchableRecord
         contentTitle = try row.decode(atIndex: columns[.contentTitle])
         contentAuthors = try row.decode(atIndex: columns[.contentAuthors])
         contentCover = try row.decode(atIndex: columns[.contentCover])
+        feedAuthors = try row.decode(atIndex: columns[.feedAuthors])
     }
 
     /// Many issues at once: the column positions are found once for the statement, not

@@ -1,8 +1,11 @@
 import Foundation
 
-/// Timing for the shelf benchmark (`benchmarks/shelf/`), on when `NEWSSTAND_FRAME_TIMES`
-/// names a file: when the first frame and the first frame with every cover were drawn,
-/// how long each key took to reach the screen, and the peak memory. Written at exit.
+/// Timing for the shelf benchmarks (`benchmarks/shelf/`, `benchmarks/catalogs/`), on when
+/// `NEWSSTAND_FRAME_TIMES` names a file: when the first frame and the first frame with
+/// every cover were drawn, how long each key took to reach the screen, for a key that set
+/// a fetch going (a catalog page) how long until the frame showing what it fetched and
+/// until the last frame its work caused (the page's covers), and the peak memory. Written
+/// at exit.
 final class FrameTimes {
     private let file: URL
     private let start = DispatchTime.now().uptimeNanoseconds
@@ -26,6 +29,7 @@ final class FrameTimes {
 
     /// After a frame reached the terminal; `complete` when no cover was still rendering.
     func frameDrawn(complete: Bool) {
+        lastFrame = DispatchTime.now().uptimeNanoseconds
         let now = FrameTimes.milliseconds(since: start)
         if firstFrame == nil { firstFrame = now; cpuAtFirstFrame = FrameTimes.processCPU() }
         if complete, coversDrawn == nil { coversDrawn = now; cpuAtCoversDrawn = FrameTimes.processCPU() }
@@ -37,6 +41,40 @@ final class FrameTimes {
         var time = timespec()
         clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
         return Double(time.tv_sec) * 1000 + Double(time.tv_nsec) / 1_000_000
+    }
+
+    // MARK: A key's fetch
+
+    private var lastFrame: UInt64 = 0
+    /// The key whose fetch is under way, and when the frame showing its result was drawn.
+    private var work: (key: String, start: UInt64, shown: UInt64?)?
+    private var pageLatencies: [Double] = []
+    private var settleLatencies: [Double] = []
+
+    /// A key set a fetch going (after it was handled, before its frame). A key that starts
+    /// another before the last one settled replaces it: that one is not counted.
+    func workStarted(_ key: String, startedAt: UInt64) {
+        work = (key, startedAt, nil)
+    }
+
+    /// After each turn of the run loop: `fetching` while the screen still waits for the
+    /// fetch, `settled` once nothing it set going is left (no fetch queued or running, no
+    /// cover rendering). The result was shown by the first frame drawn after the fetch
+    /// ended; everything it brought (covers) by the last frame drawn before it settled.
+    func workProgress(fetching: Bool, settled: Bool) {
+        guard var current = work, lastFrame > current.start else { return }
+        if current.shown == nil {
+            guard !fetching else { return }
+            current.shown = lastFrame
+            work = current
+        }
+        guard settled, let shown = current.shown else { return }
+        let page = Double(shown - current.start) / 1_000_000
+        let all = Double(lastFrame - current.start) / 1_000_000
+        pageLatencies.append(page)
+        settleLatencies.append(all)
+        keyDetails.append("fetch \(current.key) page=\(FrameTimes.format(page)) settled=\(FrameTimes.format(all))")
+        work = nil
     }
 
     private var note = ""
@@ -76,7 +114,10 @@ final class FrameTimes {
 
     func write() {
         let sorted = keyLatencies.sorted()
-        func percentile(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
+        func percentile(_ p: Double, of values: [Double]? = nil) -> Double {
+            let sorted = values?.sorted() ?? sorted
+            return sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
+        }
         let lines = [
             "process_age_at_run_ms \(FrameTimes.format(FrameTimes.processAgeAtStart(start)))",
             "first_frame_ms \(FrameTimes.format(firstFrame ?? -1))",
@@ -87,6 +128,11 @@ final class FrameTimes {
             "key_to_frame_p50_ms \(FrameTimes.format(percentile(0.5)))",
             "key_to_frame_p95_ms \(FrameTimes.format(percentile(0.95)))",
             "key_to_frame_max_ms \(FrameTimes.format(sorted.last ?? 0))",
+            "fetches \(pageLatencies.count)",
+            "key_to_fetched_p50_ms \(FrameTimes.format(percentile(0.5, of: pageLatencies)))",
+            "key_to_fetched_p95_ms \(FrameTimes.format(percentile(0.95, of: pageLatencies)))",
+            "key_to_settled_p50_ms \(FrameTimes.format(percentile(0.5, of: settleLatencies)))",
+            "key_to_settled_p95_ms \(FrameTimes.format(percentile(0.95, of: settleLatencies)))",
             "peak_rss_mb \(FrameTimes.format(FrameTimes.peakResidentMegabytes()))",
         ]
         try? ((lines + keyDetails).joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)

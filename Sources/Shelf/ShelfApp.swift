@@ -139,6 +139,7 @@ public final class ShelfApp {
             if let event {
                 handle(event)
                 times?.mark("handle")
+                if case .key(let key) = event, state.isFetching { times?.workStarted(key.label, startedAt: eventTime) }
                 dirty = true
             }
             if suspendRequested {
@@ -164,6 +165,7 @@ public final class ShelfApp {
             } else {
                 times?.discardPhases()
             }
+            times?.workProgress(fetching: state.isFetching, settled: !runner.isFetching && !painter.isWaitingForCovers)
         }
         placer?.clear(on: backend)
         send(.quitting)

@@ -34,6 +34,30 @@ import Testing
         #expect((before["cover"] as? String)?.hasSuffix("sample-feed/lantern-quarterly/covers/lantern-2026-06.png") == true, "\(before)")
     }
 
+    /// A book subscribed to from an OPDS acquisition feed (calibre's, calibre-web's) shows
+    /// the authors the feed names before it is downloaded.
+    @Test func aCatalogBooksAuthorsShowBeforeItsDownload() throws {
+        let sandbox = Sandbox(["NEWSSTAND_RESOURCES=/nonexistent"])
+        let feeds = sandbox.home.appendingPathComponent("feeds")
+        try FileManager.default.createDirectory(at: feeds, withIntermediateDirectories: true)
+        let feed = feeds.appendingPathComponent("by-newest.xml")
+        try Data("""
+            <feed xmlns="http://www.w3.org/2005/Atom"><title>By Newest</title><id>urn:calibre:new</id>
+            <updated>2026-03-01T00:00:00Z</updated>
+            <entry><title>The Harbour Ledger</title><id>urn:uuid:harbour</id><updated>2026-02-01T00:00:00Z</updated>
+            <author><name>Ada Reef</name></author><author><name>Bo Strand</name></author>
+            <link rel="http://opds-spec.org/acquisition" type="application/epub+zip" href="harbour.epub"/></entry>
+            </feed>
+            """.utf8).write(to: feed)
+        let subscribed = try sandbox.run("subscribe", feed.path)
+        #expect(subscribed.status == 0, "\(subscribed.output)")
+        let listed = try sandbox.run("issues", "--json")
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]], "\(listed.output)")
+        let book = try #require(rows.first { $0["name"] as? String == "urn:uuid:harbour" }, "\(rows)")
+        #expect(book["status"] as? String == "none", "\(book)")
+        #expect(book["authors"] as? [String] == ["Ada Reef", "Bo Strand"], "\(book)")
+    }
+
     @Test func aRunningDownloadShowsItsPercent() throws {
         let sandbox = Sandbox(["NEWSSTAND_RESOURCES=/nonexistent", "NEWSSTAND_FILE_THROTTLE_MS=250"])
         let feeds = sandbox.home.appendingPathComponent("feeds")

@@ -83,6 +83,9 @@ import Testing
         #expect(four.thumbnailURL?.absoluteString == "https://catalog.example/opds/covers/cat-4-small.jpg")
         #expect(four.summary == "A storm, a cat, a lamp that will not stay lit.")
         #expect(four.date == utc("2026-02-08T00:00:00Z"))
+        // The book's author, as the catalog names it (kept as the issue's before any download).
+        #expect(four.authors == ["R. Tern"])
+        #expect(doc.entries[1].authors.isEmpty)
         // The EPUB is chosen over the PDF, resolved against the entry's own xml:base.
         #expect(doc.entries[1].contentURL?.absoluteString == "https://mirror.example/books/cat-3.epub")
         // A PDF alone is an issue of one file.
@@ -134,6 +137,9 @@ import Testing
         #expect(seven.title == "Tide Tables, Issue 7")
         #expect(seven.summary == "High water at dawn.")
         #expect(seven.date == utc("2026-02-01T00:00:00Z"))
+        // `metadata.author`: a name, or a list of contributor objects (a name in a language map).
+        #expect(seven.authors == ["Mara Gull"])
+        #expect(doc.entries[1].authors == ["Mara Gull", "Ivo Reed"])
         #expect(seven.coverURL?.absoluteString == "https://catalog.example/covers/tide-7.jpg")
         #expect(seven.thumbnailURL?.absoluteString == "https://catalog.example/covers/tide-7-small.jpg")
         #expect(seven.sha256 == "aa11bb22cc33dd44ee55ff6600112233445566778899aabbccddeeff00112233")

@@ -38,7 +38,7 @@ extension Library {
         private let update: Statement
         private var added: [String] = []
         private var updated = 0
-        static let columns = "id, publicationId, name, date, title, summary, coverURL, contentURL, contentType, contentLength, sha256"
+        static let columns = "id, publicationId, name, date, title, summary, coverURL, contentURL, contentType, contentLength, sha256, feedAuthors"
 
         init(_ db: Database, publicationID: Int64) throws {
             self.db = db
@@ -47,7 +47,7 @@ extension Library {
             insert = InsertBatch(publicationID: publicationID)
             update = try db.cachedStatement(sql: """
                 UPDATE issue SET date = ?, title = ?, summary = ?, coverURL = ?, contentURL = ?, contentType = ?,
-                contentLength = ?, sha256 = ? WHERE id = ?
+                contentLength = ?, sha256 = ?, feedAuthors = ? WHERE id = ?
                 """)
         }
 
@@ -90,9 +90,10 @@ extension Library {
                     changed.contentType = entry.contentType ?? existing.contentType
                     changed.contentLength = entry.contentLength ?? existing.contentLength
                     changed.sha256 = entry.sha256 ?? existing.sha256
+                    changed.feedAuthors = FeedFields.authors(entry) ?? existing.feedAuthors
                     if changed != existing {
                         try update.execute(arguments: [DatabaseDate.value(changed.date), changed.title, changed.summary, changed.coverURL, changed.contentURL,
-                                                       changed.contentType, changed.contentLength, changed.sha256, changed.id])
+                                                       changed.contentType, changed.contentLength, changed.sha256, changed.feedAuthors, changed.id])
                         updated += 1
                     }
                 } else {
@@ -112,7 +113,7 @@ extension Library {
     /// is inserted once, the first entry with it.
     private struct InsertBatch {
         static let rowsPerStatement = 100
-        static let columns = 10
+        static let columns = 11
         let publicationID: Int64
         /// Every name queued so far, in this batch or an earlier one.
         private var queued = Set<String>()
@@ -140,13 +141,14 @@ extension Library {
             values.append(entry.contentType.databaseValue)
             values.append(entry.contentLength.databaseValue)
             values.append(entry.sha256.databaseValue)
+            values.append(FeedFields.authors(entry).databaseValue)
         }
 
         mutating func flush(_ db: Database, into added: inout [String]) throws {
             guard !names.isEmpty else { return }
             let row = "(" + Array(repeating: "?", count: Self.columns).joined(separator: ",") + ")"
             let statement = try db.cachedStatement(sql: """
-                INSERT INTO issue (publicationId, name, date, title, summary, coverURL, contentURL, contentType, contentLength, sha256)
+                INSERT INTO issue (publicationId, name, date, title, summary, coverURL, contentURL, contentType, contentLength, sha256, feedAuthors)
                 VALUES \(Array(repeating: row, count: names.count).joined(separator: ","))
                 """)
             // Bound and stepped with SQLite's own calls: GRDB's argument handling cost more
@@ -224,10 +226,18 @@ extension Library {
         var contentType: String?
         var contentLength: Int64?
         var sha256: String?
+        var feedAuthors: String?
 
         init(_ row: Row) {
             id = row[0]; publicationId = row[1]; date = row[3]; title = row[4]; summary = row[5]
             coverURL = row[6]; contentURL = row[7]; contentType = row[8]; contentLength = row[9]; sha256 = row[10]
+            feedAuthors = row[11]
+        }
+
+        /// The column's value for an entry's authors: one a line, nil for none.
+        static func authors(_ entry: FeedEntry) -> String? {
+            let names = entry.authors.map { $0.replacingOccurrences(of: "\n", with: " ") }.filter { !$0.isEmpty }
+            return names.isEmpty ? nil : names.joined(separator: "\n")
         }
     }
 }

@@ -134,6 +134,9 @@ enum LibraryMigrations {
             }
         }
         Library.registerCatalogMigration(&migrator)
+        migrator.registerMigration("v12-issue-authors-from-feed: the author(s) a catalog's feed names, shown before the download") { db in
+            try db.alter(table: "issue") { t in t.add(column: "feedAuthors", .text) }
+        }
         return migrator
     }
 }

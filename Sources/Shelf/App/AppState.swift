@@ -53,6 +53,8 @@ extension ShelfApp {
 
         /// The catalog screen: the kept catalogs, the pages walked (`CatalogScreen`).
         var catalog = CatalogBrowsing()
+        /// A key set a fetch going whose result the screen waits for (a catalog page).
+        var isFetching: Bool { catalog.loading != nil }
 
         /// The open issue while reading.
         var reader: ReaderAdapter?

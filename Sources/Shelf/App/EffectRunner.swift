@@ -14,6 +14,8 @@ final class EffectRunner {
     /// Catalog pages, searches and covers: network reads, never behind a refresh.
     let catalogs = DispatchQueue(label: "newsstand.shelf.catalogs")
     private let writesInFlight = Counter()
+    /// Catalog work queued or running (pages, searches, covers).
+    private let catalogWorkInFlight = Counter()
     /// Results for the run loop.
     let mailbox = Mailbox<ShelfApp.Message>()
 
@@ -23,9 +25,13 @@ final class EffectRunner {
         self.clock = clock
     }
 
-    /// True while a write is queued or running or its result waits: the run loop then
-    /// looks for results often rather than waiting for input.
-    var isBusy: Bool { writesInFlight.value > 0 || mailbox.hasMessages }
+    /// True while a write or catalog work is queued or running or its result waits: the
+    /// run loop then looks for results often rather than waiting for input (a page fetched
+    /// in 10 ms is shown then, not at the next tenth of a second).
+    var isBusy: Bool { writesInFlight.value > 0 || catalogWorkInFlight.value > 0 || mailbox.hasMessages }
+
+    /// True while catalog work (a page, a search, covers) is queued or running.
+    var isFetching: Bool { catalogWorkInFlight.value > 0 }
 
     func perform(_ effect: ShelfApp.Effect) {
         if case .refresh(let publications) = effect {
@@ -36,7 +42,12 @@ final class EffectRunner {
             refreshes.async { self.subscribe(catalogFeed: url, title: title, effect: effect) }
             return
         }
-        if performCatalogRead(effect) { return }
+        catalogWorkInFlight.add(1)
+        if performCatalogRead(effect) {
+            catalogs.async { self.catalogWorkInFlight.add(-1) }   // after the work just queued
+            return
+        }
+        catalogWorkInFlight.add(-1)
         writesInFlight.add(1)
         writes.async {
             self.write(effect)

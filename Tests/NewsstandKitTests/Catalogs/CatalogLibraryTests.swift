@@ -94,6 +94,44 @@ import Feeds
         #expect(try temp.library.issues(publicationID: publication.id ?? -1).count == 6)
     }
 
+    /// The feed's authors are the issue's before anything is downloaded, follow the feed
+    /// when it changes them, and stay when a later version of the feed names none.
+    @Test func theCatalogsAuthorsAreTheIssuesBeforeTheDownload() throws {
+        let web = MemoryHTTPClient()
+        web.serve(Self.newest, body: Data(#"""
+            <feed xmlns="http://www.w3.org/2005/Atom"><title>By Newest</title><id>urn:new</id>
+            <entry><title>Two hands</title><id>urn:book:two</id><author><name>Ada Reef</name></author><author><name>Bo
+            Strand</name></author><link rel="http://opds-spec.org/acquisition" href="/get/two.epub" type="application/epub+zip"/></entry>
+            <entry><title>No one's</title><id>urn:book:none</id>
+            <link rel="http://opds-spec.org/acquisition" href="/get/none.epub" type="application/epub+zip"/></entry>
+            </feed>
+            """#.utf8))
+        let temp = try library(web)
+        let (publication, _) = try temp.library.subscribe(catalogFeed: Self.newest)
+        let two = try #require(try temp.library.issue(named: "urn:book:two"))
+        #expect(two.status == .none)
+        #expect(two.authors == ["Ada Reef", "Bo Strand"])
+        #expect(try temp.library.issue(named: "urn:book:none")?.authors == [])
+
+        web.serve(Self.newest, body: Data(#"""
+            <feed xmlns="http://www.w3.org/2005/Atom"><title>By Newest</title><id>urn:new</id>
+            <entry><title>Two hands</title><id>urn:book:two</id><author><name>Ada Reef-Strand</name></author>
+            <link rel="http://opds-spec.org/acquisition" href="/get/two.epub" type="application/epub+zip"/></entry>
+            <entry><title>No one's</title><id>urn:book:none</id><author><name>Cy Tern</name></author>
+            <link rel="http://opds-spec.org/acquisition" href="/get/none.epub" type="application/epub+zip"/></entry>
+            </feed>
+            """#.utf8))
+        let result = try temp.library.refresh(publication)
+        #expect(result.updated == 2)
+        #expect(try temp.library.issue(named: "urn:book:two")?.authors == ["Ada Reef-Strand"])
+        #expect(try temp.library.issue(named: "urn:book:none")?.authors == ["Cy Tern"])
+
+        // A book taken alone from a page keeps its authors too.
+        web.serve(Self.newest, body: Self.acquisition(page: 0, of: 1))
+        let taken = try temp.library.take(try temp.library.catalogBrowser.page(at: Self.newest).books[1])
+        #expect(taken.authors == ["Writer 1"])
+    }
+
     @Test func aBookIsTakenAsAnIssueFromCatalogs() throws {
         let web = MemoryHTTPClient()
         web.serve(Self.newest, body: Self.acquisition(page: 0, of: 1))

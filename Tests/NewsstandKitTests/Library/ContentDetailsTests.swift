@@ -106,6 +106,25 @@ import ZIPFoundation
         #expect(temp.library.coverFile(of: try #require(try temp.library.issue(named: "tides"))) == nil)
     }
 
+    /// The authors a catalog's feed names win over the EPUB's; the EPUB's fill in where the feed names none.
+    @Test func theFeedsOwnAuthorsWin() throws {
+        let temp = try TemporaryLibrary()
+        let book = temp.root.appendingPathComponent("book.epub")
+        try Self.makeEPUB(at: book, title: "The Tide Tables", authors: ["Ada Reef"])
+        var (_, issue) = try temp.publicationWithIssue(named: "tides", content: book)
+        issue.feedAuthors = "A. Reef (catalog)"
+        issue = try temp.library.save(issue)
+        #expect(issue.authors == ["A. Reef (catalog)"])
+        try temp.library.enqueue(issue)
+        #expect(try runAgent(temp.library) == .finished)
+        var stored = try #require(try temp.library.issue(named: "tides"))
+        #expect(stored.status == .available)
+        #expect(stored.contentAuthors == "Ada Reef")
+        #expect(stored.authors == ["A. Reef (catalog)"])
+        stored.feedAuthors = nil
+        #expect(stored.authors == ["Ada Reef"])
+    }
+
     @Test func aCoverPathLeavingTheContentDirectoryIsNotShown() throws {
         let temp = try TemporaryLibrary()
         var (_, issue) = try temp.publicationWithIssue()

@@ -28,6 +28,7 @@ import Testing
         issue.readingPosition = #"{"page":3}"#; issue.readingProgress = 0.5; issue.lastError = "e"; issue.contentSize = 456
         issue.locator = Locator(resource: "p3.png", progression: 0, totalProgression: 0.5, page: 3, updated: Date(timeIntervalSince1970: 1_700_000_300))
         issue.contentTitle = "Inside"; issue.contentAuthors = "A\nB"; issue.contentCover = "OEBPS/cover.jpg"
+        issue.feedAuthors = "C\nD"
         issue = try temp.library.save(issue)
         for child in Mirror(reflecting: issue).children {
             let description = String(describing: child.value)
