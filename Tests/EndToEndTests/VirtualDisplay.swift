@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 #endif
 
-/// A private X server (`Xvfb :N` on a display nobody uses) and the programs started on it,
+/// A private X server (`Xvfb` on a display it chose itself) and the programs started on it,
 /// for tests that look at a real terminal's pixels. `close` (also run when it is freed)
 /// stops every program, then the server.
 final class VirtualDisplay {
@@ -15,16 +15,26 @@ final class VirtualDisplay {
     static let tools = ["Xvfb", "kitty", "xterm", "import", "xdotool"]
 
     init() throws {
-        guard let free = (90..<190).first(where: { !FileManager.default.fileExists(atPath: "/tmp/.X\($0)-lock")
-                                                   && !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\($0)") }) else {
-            throw TmuxError(message: "no free X display between :90 and :189")
+        // Xvfb picks a free display and writes its number to fd 3 (`-displayfd`): suites
+        // started side by side that chose a number themselves could both pick one, and the
+        // loser's programs would then live on the winner's server and die with it.
+        let numberFile = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-xvfb-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: numberFile) }
+        server = try Self.spawn(["sh", "-c", "exec Xvfb -displayfd 3 -screen 0 1280x900x24 -nolisten tcp 3>'\(numberFile.path)'"],
+                                environment: Self.environment())
+        var chosen: Int?
+        let started = Tmux.poll(timeout: 30) {
+            guard let text = try? String(contentsOf: numberFile, encoding: .utf8), text.hasSuffix("\n"),
+                  let value = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { return false }
+            chosen = value
+            return FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(value)")
         }
-        number = free
-        server = try Self.spawn(["Xvfb", ":\(free)", "-screen", "0", "1280x900x24", "-nolisten", "tcp"], environment: Self.environment())
-        guard Tmux.poll(timeout: 10, { FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(free)") }) else {
+        guard started, let chosen else {
+            number = -1
             close()
-            throw TmuxError(message: "Xvfb :\(free) did not start within 10 s")
+            throw TmuxError(message: "Xvfb did not start within 30 s")
         }
+        number = chosen
     }
 
     deinit { close() }
