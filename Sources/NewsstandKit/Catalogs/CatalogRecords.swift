@@ -44,6 +44,7 @@ extension Library {
     /// before anything is stored) and gives the title. Adding one already kept returns it.
     @discardableResult
     public func addCatalog(url: URL) throws -> (catalog: Catalog, page: CatalogPage, added: Bool) {
+        let url = try keepingCredentialsApart(url)
         let page = try catalogBrowser.page(at: url)
         if let existing = try catalogs().first(where: { $0.url == url.absoluteString }) { return (existing, page, false) }
         var catalog = Catalog(url: url.absoluteString, title: page.title, addedAt: clock.now())

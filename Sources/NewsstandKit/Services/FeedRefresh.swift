@@ -11,6 +11,7 @@ extension Library {
     @discardableResult
     public func subscribe(feedURL: URL, pushURL: URL? = nil, autoDownload: Bool? = nil,
                           editions: EditionSchedule? = nil) throws -> (Publication, SyncResult) {
+        let feedURL = try keepingCredentialsApart(feedURL)
         guard case let .modified(data, validator) = try feeds.fetch(feedURL, validator: nil) else {
             throw DownloadError(message: "\(feedURL.absoluteString) answered 304 Not Modified to an unconditional request")
         }

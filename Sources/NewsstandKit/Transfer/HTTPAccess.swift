@@ -12,12 +12,18 @@ struct HTTPAccess: Sendable {
     /// `CredentialStoreError` when the store cannot be read (a file others may read).
     var credentials: @Sendable (URL) throws -> Credentials?
 
+    /// Keeps credentials the user gave for a host (in a URL they typed) where signing in
+    /// keeps them; without a store (tests' in-memory access) it only remembers them here.
+    var keep: @Sendable (Credentials, String) throws -> Void
+
     /// The answers that worked, by origin, shared by every transfer made here.
     let answers = HTTPAuthorizationCache()
 
-    init(client: (any HTTPFetching)?, credentials: @escaping @Sendable (URL) throws -> Credentials?) {
+    init(client: (any HTTPFetching)?, credentials: @escaping @Sendable (URL) throws -> Credentials?,
+         keep: @escaping @Sendable (Credentials, String) throws -> Void = { _, _ in }) {
         self.client = client
         self.credentials = credentials
+        self.keep = keep
     }
 
     static let anonymous = HTTPAccess(client: nil, credentials: { _ in nil })
@@ -30,7 +36,7 @@ struct HTTPAccess: Sendable {
         let store = LazyCredentialStore(paths: paths, environment: environment)
         return HTTPAccess(client: nil, credentials: { url in
             try config.credentials(for: url) ?? store.value.credentials(for: url)
-        })
+        }, keep: { try store.value.save($0, for: $1) })
     }
 
     /// A transfer of `url` into `partFile` through this client, with its host's credentials.

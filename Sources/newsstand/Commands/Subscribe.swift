@@ -39,7 +39,7 @@ struct Subscribe: ParsableCommand {
             pushURL = parsed
         }
         let schedule = try EditionsOption.schedule(editions)
-        let existing = try library.publications().first { $0.feedURL == feedURL.absoluteString }
+        let existing = try library.publications().first { $0.feedURL == Library.bareURL(feedURL).url.absoluteString }
         if let existing, pushURL == nil, !autoDownload, schedule == nil, fullText == nil {
             print("Already subscribed to \(existing.title) (`newsstand refresh` fetches its feed again).")
             return
@@ -50,7 +50,7 @@ struct Subscribe: ParsableCommand {
             if let fullText { try library.setFullText(fullText, for: publication) }
             print(SubscribeReport.line(publication, result, library: library, alreadySubscribed: existing != nil))
         } catch {
-            throw CommandFailure("cannot subscribe to \(url): \(error)")
+            throw CommandFailure("cannot subscribe to \(Library.bareURL(feedURL).url.absoluteString): \(error)")
         }
     }
 }

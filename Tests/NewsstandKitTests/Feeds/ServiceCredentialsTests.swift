@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import NewsstandKit
 
@@ -37,6 +38,30 @@ import Testing
         #expect(Set(authorized) == [feedURL, coverURL])
         // Another host is never sent them.
         #expect(web.requests.filter { $0.url.host == "cdn.example.org" }.allSatisfy { $0.header("Authorization") == nil })
+    }
+
+    @Test func aPasswordWrittenIntoTheFeedURLIsKeptApartNeverInTheLibrary() throws {
+        let web = MemoryHTTPClient()
+        let credentials = Credentials.basic(user: "reader", password: "s3cret word")
+        web.serve(feedURL, headers: ["Content-Type": "application/feed+json"], body: feed(), requiring: credentials)
+        web.serve(coverURL, body: Data("cover".utf8), requiring: credentials)
+        web.serve(otherCoverURL, body: Data("other".utf8))
+        let kept = Mutex<[String: Credentials]>([:])
+        let access = HTTPAccess(client: web, credentials: { url in kept.withLock { $0[HTTPAuthenticationRequired.host(of: url)] } },
+                                keep: { given, host in kept.withLock { $0[host] = given } })
+        let temp = try TemporaryLibrary(access: access)
+
+        let typed = try #require(URL(string: "http://reader:s3cret%20word@news.example.com/feed.json"))
+        let (publication, result) = try temp.library.subscribe(feedURL: typed)
+        #expect(result.added == ["lw-1"])
+        #expect(publication.feedURL == feedURL.absoluteString)
+        #expect(kept.withLock { $0["news.example.com"] } == credentials)
+        let files = try FileManager.default.contentsOfDirectory(at: temp.library.paths.data, includingPropertiesForKeys: nil)
+        #expect(!files.isEmpty)
+        for file in files {
+            let bytes = try Data(contentsOf: file)
+            #expect(bytes.range(of: Data("s3cret".utf8)) == nil, "\(file.lastPathComponent)")
+        }
     }
 
     @Test func theLibraryTakesCredentialsFromConfigToml() throws {
