@@ -180,7 +180,8 @@ struct CatalogAtomReader {
               let count = link.attribute("count").flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }), count > 0 else { return nil }
         return PageStream(template: template, type: FeedText.line(link.attribute("type")), count: min(count, 100_000),
                           lastRead: link.attribute("lastRead").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.map { max(0, $0) },
-                          lastReadDate: FeedDates.parse(link.attribute("lastReadDate")))
+                          // OPDS-PSE 1.2 names it lastReadUpdate; some servers write lastReadDate.
+                          lastReadDate: FeedDates.parse(link.attribute("lastReadUpdate") ?? link.attribute("lastReadDate")))
     }
 
     /// An element of this feed's Atom vocabulary (or unqualified in a feed without a namespace).
