@@ -47,10 +47,11 @@ final class CoverPainter: PicturePainter {
         self.shelfInPixels = shelfInPixels && pixels != nil
     }
 
-    /// Today's choice: half-block cells for every picture, rendered by `cache`.
-    convenience init(cache: CoverCache, colorMode: ColorMode, symbols: Symbols) {
+    /// Today's choice: half-block cells for every picture, rendered by `cache`; `ready`, when
+    /// given, is signalled with the flag (for callers that wait rather than poll).
+    convenience init(cache: CoverCache, colorMode: ColorMode, symbols: Symbols, ready: ReadySignal? = nil) {
         let flag = AtomicFlag()
-        let halfBlocks = HalfBlockPainter(cache: cache, colorMode: colorMode, symbols: symbols) { flag.set() }
+        let halfBlocks = HalfBlockPainter(cache: cache, colorMode: colorMode, symbols: symbols) { flag.set(); ready?.onReady() }
         self.init(pictures: halfBlocks, covers: halfBlocks, readyFlag: flag)
     }
 

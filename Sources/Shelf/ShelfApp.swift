@@ -27,6 +27,9 @@ public final class ShelfApp {
         /// Pictures in real pixels (comic and PDF pages, pictures in articles), when the
         /// terminal draws them; nil: half blocks.
         public var pixels: PixelSettings?
+        /// Signalled, besides the shelf's own flag, whenever a picture that was pending is
+        /// ready: for callers (tests) that wait for pictures rather than poll.
+        public var pictureReady: ReadySignal?
         public init(library: Library, theme: Theme, colorMode: ColorMode, symbols: Symbols, coverCache: CoverCache,
                     keyBindings: KeyBindings = .defaults, clock: @escaping () -> Date = Date.init,
                     pixels: PixelSettings? = nil, startAgent: @escaping () -> Void) {
@@ -77,14 +80,16 @@ public final class ShelfApp {
         readerPreferences = ReaderPreferences(textWidth: environment.library.readerTextWidth)
         if let pixels = environment.pixels, pixels.writer.graphics.drawsPixels {
             let flag = AtomicFlag()
+            let ready = environment.pictureReady
             let halfBlocks = HalfBlockPainter(cache: environment.coverCache, colorMode: environment.colorMode,
-                                              symbols: environment.symbols) { flag.set() }
-            let pixelPainter = PixelPainter(cell: pixels.cell, graphics: pixels.writer.graphics) { flag.set() }
+                                              symbols: environment.symbols) { flag.set(); ready?.onReady() }
+            let pixelPainter = PixelPainter(cell: pixels.cell, graphics: pixels.writer.graphics) { flag.set(); ready?.onReady() }
             painter = CoverPainter(pictures: pixelPainter, covers: halfBlocks, readyFlag: flag, pixels: pixelPainter,
                                    shelfInPixels: pixels.shelfCovers)
             placer = PixelPlacer(painter: pixelPainter, throughTmux: pixels.writer.throughTmux, origin: pixels.origin)
         } else {
-            painter = CoverPainter(cache: environment.coverCache, colorMode: environment.colorMode, symbols: environment.symbols)
+            painter = CoverPainter(cache: environment.coverCache, colorMode: environment.colorMode, symbols: environment.symbols,
+                                   ready: environment.pictureReady)
             placer = nil
         }
         shelfReader = ShelfReader(library: environment.library)

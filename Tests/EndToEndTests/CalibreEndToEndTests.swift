@@ -121,9 +121,7 @@ final class CalibreServer {
         if pid > 0 {
             kill(pid, SIGTERM)
             var status: Int32 = 0
-            let deadline = Date().addingTimeInterval(10)
-            while waitpid(pid, &status, WNOHANG) == 0 && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-            if Date() >= deadline { kill(pid, SIGKILL); waitpid(pid, &status, 0) }
+            if !Tmux.poll(timeout: 10, { waitpid(pid, &status, WNOHANG) != 0 }) { kill(pid, SIGKILL); waitpid(pid, &status, 0) }
             pid = 0
         }
         try? FileManager.default.removeItem(at: directory)

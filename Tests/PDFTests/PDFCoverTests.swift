@@ -24,16 +24,6 @@ import Testing
         }
     }
 
-    /// Asks until the painter has the picture (it renders on worker threads).
-    func waitFor(_ picture: () -> CellPicture?) -> CellPicture? {
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
-            if let done = picture() { return done }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        return nil
-    }
-
     @Test func page1IsTheCoverOfAPDFIssueWithoutAFeedCover() throws {
         let root = try SamplePDF.folder()
         defer { try? FileManager.default.removeItem(at: root) }
@@ -66,11 +56,14 @@ import Testing
         let documents = DocumentRenderers()
         documents.register(renderer, for: .pdf)
         let cacheFolder = root.appendingPathComponent("rendered")
-        let painter = CoverPainter(cache: CoverCache(directory: cacheFolder, documents: documents), colorMode: .truecolor, symbols: .half)
+        // The painter renders on worker threads; each ready picture signals `ready`.
+        let ready = ReadySignal()
+        let painter = CoverPainter(cache: CoverCache(directory: cacheFolder, documents: documents), colorMode: .truecolor, symbols: .half,
+                                   ready: ready)
         let covers = PaintedCovers(painter: painter, library: library)
-        let tile = try #require(waitFor { covers.tileCover(installed, columns: 12, rows: 7) })
+        let tile = try #require(ready.wait { covers.tileCover(installed, columns: 12, rows: 7) })
         #expect(renderer.pages == [DocumentPage(document: document, kind: .pdf, index: 0)])
-        let plain = try #require(waitFor {
+        let plain = try #require(ready.wait {
             painter.cover(.page(0, of: document, kind: .pdf), size: CellSize(columns: 12, rows: 7), binding: nil, edge: .left, sash: false)
         })
         #expect(tile != plain)  // the sash
@@ -78,9 +71,10 @@ import Testing
 
         // Rendered once: the same cover again, even in a new process's cache, is not drawn again.
         _ = covers.tileCover(installed, columns: 12, rows: 7)
+        let laterReady = ReadySignal()
         let later = PaintedCovers(painter: CoverPainter(cache: CoverCache(directory: cacheFolder, documents: documents),
-                                                       colorMode: .truecolor, symbols: .half), library: library)
-        #expect(waitFor { later.tileCover(installed, columns: 12, rows: 7) } == tile)
+                                                       colorMode: .truecolor, symbols: .half, ready: laterReady), library: library)
+        #expect(laterReady.wait { later.tileCover(installed, columns: 12, rows: 7) } == tile)
         #expect(renderer.pages.count == 1)
 
         // The feed's own cover, once it has one, wins over page 1.

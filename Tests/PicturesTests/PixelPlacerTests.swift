@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import Synchronization
 import Pictures
 import Terminal
 import Testing
@@ -16,18 +17,33 @@ struct PixelPlacerTests {
 
     static let cell = PixelSize(width: 10, height: 20)
 
-    /// Paints until the picture is ready (it is fitted on a worker thread).
-    static func painted(_ source: ImageSource, into rect: Rect, by painter: PixelPainter, size: (Int, Int) = (40, 12)) throws -> Canvas {
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
+    /// A painter whose readiness `painted` waits on (it fits pictures on a worker thread).
+    static func painter(graphics: GraphicsProtocol = .kitty) -> PixelPainter {
+        let ready = ReadySignal()
+        let painter = PixelPainter(cell: cell, graphics: graphics, onReady: ready.onReady)
+        signals.withLock { $0[ObjectIdentifier(painter)] = ready }
+        return painter
+    }
+
+    private static let signals = Mutex<[ObjectIdentifier: ReadySignal]>([:])
+
+    /// Paints once the picture is ready: asked again each time `painter`'s `onReady` comes.
+    static func painted(_ source: ImageSource, into rect: Rect, by painter: PixelPainter, size: (Int, Int) = (40, 12),
+                        layout: PictureLayout? = nil) throws -> Canvas {
+        guard let ready = signals.withLock({ $0[ObjectIdentifier(painter)] }) else {
+            throw PicturesTestError("the painter was not made by PixelPlacerTests.painter")
+        }
+        let canvas = try ready.wait { () throws -> Canvas? in
             var canvas = Canvas(width: size.0, height: size.1)
-            switch painter.paint(source, into: rect, of: &canvas) {
+            let painted = layout.map { painter.paint(source, into: rect, of: &canvas, layout: $0) } ?? painter.paint(source, into: rect, of: &canvas)
+            switch painted {
             case .painted: return canvas
-            case .pending: Thread.sleep(forTimeInterval: 0.005)
+            case .pending: return nil
             case .failed(let reason): throw PicturesTestError(reason)
             }
         }
-        throw PicturesTestError("the picture was not ready within 30 s")
+        guard let canvas else { throw PicturesTestError("the picture was not ready within 30 s") }
+        return canvas
     }
 
     static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
@@ -38,7 +54,7 @@ struct PixelPlacerTests {
         let placer: PixelPlacer
         let backend = MemoryBackend(width: 40, height: 12)
         init(_ graphics: GraphicsProtocol, throughTmux: Bool = false, origin: (x: Int, y: Int) = (0, 0)) {
-            painter = PixelPainter(cell: PixelPlacerTests.cell, graphics: graphics) {}
+            painter = PixelPlacerTests.painter(graphics: graphics)
             placer = PixelPlacer(painter: painter, throughTmux: throughTmux, origin: origin)
         }
 
@@ -50,7 +66,7 @@ struct PixelPlacerTests {
     }
 
     @Test func aPictureOwnsTheCellsItCoversCentredInItsRectangle() throws {
-        let painter = PixelPainter(cell: Self.cell) {}
+        let painter = Self.painter()
         // 100 × 200 pixels into 20 × 10 cells (200 × 200 px): 100 × 200 px, 10 × 10 cells, centred.
         let canvas = try Self.painted(Self.source("tall", width: 100, height: 200, grey: 50), into: Rect(x: 2, y: 1, width: 20, height: 10),
                                       by: painter)

@@ -25,19 +25,10 @@ struct PixelZoomTests {
     /// Paints the page into the window, zoomed to `size` cells and panned to (column, row),
     /// once it is ready.
     static func frame(_ source: ImageSource, by painter: PixelPainter, size: CellSize?, column: Int = 0, row: Int = 0) throws -> Canvas {
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
-            var canvas = Canvas(width: 20, height: 8)
-            switch painter.paint(source, into: window, of: &canvas, layout: PictureLayout(size: size, column: column, row: row)) {
-            case .painted: return canvas
-            case .pending: Thread.sleep(forTimeInterval: 0.005)
-            case .failed(let reason): throw PicturesTestError(reason)
-            }
-        }
-        throw PicturesTestError("the page was not ready within 30 s")
+        try PixelPlacerTests.painted(source, into: window, by: painter, size: (20, 8),
+                                     layout: PictureLayout(size: size, column: column, row: row))
     }
 
-    /// The picture kitty was sent: the base64 of every `a=t` chunk joined and decoded.
     static func sentPicture(_ written: [UInt8]) throws -> RGBAImage {
         let text = String(decoding: written, as: UTF8.self)
         var payload = ""
@@ -57,7 +48,7 @@ struct PixelZoomTests {
     }
 
     @Test func aZoomedPageIsPlacedAsThePartTheWindowShowsAtTheCellsPixels() throws {
-        let painter = PixelPainter(cell: PixelPlacerTests.cell) {}
+        let painter = PixelPlacerTests.painter()
         let placer = PixelPlacer(painter: painter)
         let backend = MemoryBackend(width: 20, height: 8)
         let source = try Self.quarters()
@@ -74,7 +65,7 @@ struct PixelZoomTests {
     }
 
     @Test func panningSendsTheNewPartUnderTheSameIdAndPanningBackIsNotEncodedAgain() throws {
-        let painter = PixelPainter(cell: PixelPlacerTests.cell) {}
+        let painter = PixelPlacerTests.painter()
         let placer = PixelPlacer(painter: painter)
         let backend = MemoryBackend(width: 20, height: 8)
         let source = try Self.quarters()
@@ -104,7 +95,7 @@ struct PixelZoomTests {
     }
 
     @Test func zoomingOutPlacesTheWholePageAgain() throws {
-        let painter = PixelPainter(cell: PixelPlacerTests.cell) {}
+        let painter = PixelPlacerTests.painter()
         let placer = PixelPlacer(painter: painter)
         let backend = MemoryBackend(width: 20, height: 8)
         let source = try Self.quarters()

@@ -211,10 +211,7 @@ struct FileCatalog {
         #expect(screen.contains("The Net Menders — Ada Quay") && screen.contains("[EPUB]") && screen.contains("[MOBI]"), "\(screen)")
         #expect(screen.contains("Winter repairs on the east quay."), "\(screen)")
         // The cover arrives after the page (half-blocks, rendered in the background).
-        for _ in 0..<500 where !screen.contains("▀") {
-            Thread.sleep(forTimeInterval: 0.01)
-            screen = h.settle().text
-        }
+        screen = h.waitForPictures { $0.contains("▀") }
         #expect(screen.contains("▀"), "\(screen)")
 
         screen = h.key(.character("]")).text
@@ -240,10 +237,6 @@ struct FileCatalog {
         _ = h.key(.escape)
         _ = h.key(.enter)
         screen = h.key(.character("s")).text
-        for _ in 0..<500 where !screen.contains("Subscribed to") {
-            Thread.sleep(forTimeInterval: 0.01)
-            screen = h.settle().text
-        }
         // The comic already taken stays in From catalogs; the Kindle book is not one this program reads.
         #expect(screen.contains("Subscribed to “By Newest”: 1 new issue(s)"), "\(screen)")
         let newest = try #require(try h.library.publications().first { $0.title == "By Newest" })

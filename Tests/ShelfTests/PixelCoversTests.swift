@@ -40,12 +40,14 @@ import Testing
         let pixels: PixelPainter
         let placer: PixelPlacer
         let backend: MemoryBackend
+        let ready = ReadySignal()
 
         init(shelfInPixels: Bool, width: Int = 120, height: Int = 40) {
             let flag = AtomicFlag()
+            let ready = ready
             let halfBlocks = HalfBlockPainter(cache: CoverCache(directory: FileManager.default.temporaryDirectory
-                .appendingPathComponent("pixel-covers-\(UUID().uuidString)")), colorMode: .truecolor, symbols: .half) { flag.set() }
-            pixels = PixelPainter(cell: PixelCoversTests.cell, graphics: .kitty) { flag.set() }
+                .appendingPathComponent("pixel-covers-\(UUID().uuidString)")), colorMode: .truecolor, symbols: .half) { flag.set(); ready.onReady() }
+            pixels = PixelPainter(cell: PixelCoversTests.cell, graphics: .kitty) { flag.set(); ready.onReady() }
             painter = CoverPainter(pictures: pixels, covers: halfBlocks, readyFlag: flag, pixels: pixels, shelfInPixels: shelfInPixels)
             placer = PixelPlacer(painter: pixels)
             backend = MemoryBackend(width: width, height: height)
@@ -53,17 +55,14 @@ import Testing
 
         /// The frame once no cover is still being prepared, drawn with its pictures.
         func show(_ state: ShelfApp.State) throws -> Canvas {
-            let deadline = Date().addingTimeInterval(60)
-            while Date() < deadline {
+            let shown = ready.wait(timeout: 60) { () -> Canvas? in
                 painter.beginFrame()
                 let canvas = ShelfApp.view(state, ShelfApp.ViewContext(theme: .classic, covers: GreyCovers(painter: painter)))
-                if !painter.isWaitingForCovers {
-                    placer.draw(canvas, on: backend)
-                    return canvas
-                }
-                Thread.sleep(forTimeInterval: 0.005)
+                return painter.isWaitingForCovers ? nil : canvas
             }
-            throw CoverTestError.notReady
+            guard let shown else { throw CoverTestError.notReady }
+            placer.draw(shown, on: backend)
+            return shown
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import Pictures
 import Testing
 import Terminal
 @testable import NewsstandKit
@@ -11,6 +12,8 @@ final class ShelfHarness {
     let library: Library
     let app: ShelfApp
     var agentStarts = 0
+    /// Signalled when a picture the screen waited for is ready (they render on worker threads).
+    let pictureReady = ReadySignal()
 
     static var sampleFeed: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -23,9 +26,11 @@ final class ShelfHarness {
         library = try Library(paths: Paths(environment: ["NEWSSTAND_HOME": root.path]))
         if samples { #expect(library.subscribeSamplesOnFirstRun(sampleFeedDirectory: Self.sampleFeed).isEmpty) }
         var starts = 0
-        app = ShelfApp(environment: .init(
+        var environment = ShelfApp.Environment(
             library: library, theme: .classic, colorMode: .truecolor, symbols: .half,
-            coverCache: CoverCache(directory: nil), keyBindings: keyBindings, clock: clock, startAgent: { starts += 1 }))
+            coverCache: CoverCache(directory: nil), keyBindings: keyBindings, clock: clock, startAgent: { starts += 1 })
+        environment.pictureReady = pictureReady
+        app = ShelfApp(environment: environment)
         app.state.width = width
         app.state.height = height
         app.reload()
@@ -60,6 +65,16 @@ final class ShelfHarness {
 
     /// Runs the download agent until the queue is empty, on its own connection as the
     /// real agent process would have.
+    /// The screen once `condition` holds on it, settled again each time a picture is ready;
+    /// the last screen when none came within 30 s.
+    func waitForPictures(until condition: (String) -> Bool) -> String {
+        var last = settle().text
+        return pictureReady.wait { () -> String? in
+            last = settle().text
+            return condition(last) ? last : nil
+        } ?? last
+    }
+
     func runAgent() throws {
         _ = try Agent(library: Library(paths: library.paths)).run()
         _ = settle()
