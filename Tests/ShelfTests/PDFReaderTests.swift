@@ -285,8 +285,11 @@ import TextLayout
         private let lock = NSLock()
         private var asked: [Int] = []
         var pagesAsked: [Int] { lock.withLock { asked } }
+        /// Signalled at each page asked for.
+        let asking = ReadySignal()
         func page(_ index: Int, of document: URL) throws -> TextDocument {
             lock.withLock { asked.append(index) }
+            asking.onReady()
             return try TestDocumentTexts().page(index, of: document)
         }
         func pageTexts(of document: URL) throws -> [String] { try TestDocumentTexts().pageTexts(of: document) }
@@ -308,9 +311,7 @@ import TextLayout
         _ = screen.update(.key(.character(" ")))
         _ = screen.update(.key(.character(" ")))
         // Page 3 (index 2) is on screen: its words are read without the text view being asked for.
-        let deadline = Date().addingTimeInterval(5)
-        while !recording.pagesAsked.contains(2), Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        #expect(recording.pagesAsked.contains(2))
+        #expect(recording.asking.wait { recording.pagesAsked.contains(2) ? true : nil } == true, "\(recording.pagesAsked)")
         #expect(screen.locator.page == 2)
     }
 }
