@@ -159,7 +159,7 @@ extension ShelfHarness {
     }
 
     /// Settles until `condition` holds on the screen (pictures render on worker threads).
-    func waitFor(timeout: TimeInterval = 15, _ condition: (Canvas) -> Bool) -> Canvas {
+    func waitFor(timeout: TimeInterval = 60, _ condition: (Canvas) -> Bool) -> Canvas {
         var screen = settle()
         let deadline = Date().addingTimeInterval(timeout)
         while !condition(screen), Date() < deadline {
