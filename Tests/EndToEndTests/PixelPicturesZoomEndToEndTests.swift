@@ -103,15 +103,16 @@ import Testing
         }
         #expect(wider, "\(terminal.name) at 200 %: \(Self.describe(zoomed)) (fitted: \(fitWidth) px)")
 
-        // Panned down as far as it goes: the blue half only, not one black stripe left.
-        for _ in 0..<8 { try display.key("j") }
+        // Panned down as far as it goes (a step is a quarter of the window, from the middle):
+        // the blue half only, not one black stripe left.
+        for _ in 0..<5 { try display.key("j") }
         let (bottom, panned) = look { screen in
             Reader.stripedRows(screen) < 20 && Reader.bluePixels(screen) > 100_000
         }
         #expect(panned, "\(terminal.name) panned down: \(Self.describe(bottom))")
 
         // And up to the top: black stripes only, as wide as zoomed, not one blue pixel left.
-        for _ in 0..<8 { try display.key("k") }
+        for _ in 0..<6 { try display.key("k") }
         let (top, back) = look { screen in
             Reader.bluePixels(screen) == 0 && Reader.stripedRows(screen) >= 300 && Self.stripeWidth(screen) * 10 >= fitWidth * 17
         }
