@@ -156,6 +156,7 @@ public final class ShelfApp {
                 suspendRequested = false
                 placer?.clear(on: backend)
                 backend.suspend()
+                if placer?.throughTmux == true { TmuxPassthrough.waitForRedraw() }
                 dirty = true
             }
             if pollChanges() { dirty = true }

@@ -19,6 +19,17 @@ public enum TmuxPassthrough {
         return wrapped
     }
 
+    /// Waits until tmux has redrawn a pane that just went back to its alternate screen (a
+    /// program continued after Ctrl-Z): tmux redraws it after the pass that read the switch
+    /// and drops the passthrough it reads in that same pass, so a picture sent at once after
+    /// `fg` was lost (2 runs in 3 here). DA1, which tmux answers itself, is answered only
+    /// after that pass. At most `timeoutMilliseconds`; at once when input is no terminal.
+    public static func waitForRedraw(timeoutMilliseconds: Int = 2000) {
+        _ = TerminalQuery.ask(Array("\u{1B}[c".utf8), timeoutMilliseconds: timeoutMilliseconds) {
+            TerminalReplies.parse($0).isComplete
+        }
+    }
+
     /// What the user must do to let pictures through, said once when passthrough is off.
     public static let advice = "pictures in tmux need its passthrough: add `set -g allow-passthrough on` to ~/.tmux.conf "
         + "(or run `tmux set -g allow-passthrough on`); drawing with half blocks meanwhile"

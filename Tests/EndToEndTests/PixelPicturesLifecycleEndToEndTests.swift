@@ -28,20 +28,43 @@ import Testing
         return (rows, bottom)
     }
 
-    /// Runs `script`'s lines in kitty after the terminal settled; returns a function that
-    /// looks at screenshots until a condition holds (90 s), giving the last one either way.
-    static func kitty(_ lines: String, display: VirtualDisplay, directory: URL) throws -> (pid: pid_t, look: ((RGBAImage) -> Bool) -> (RGBAImage?, Bool)) {
+    /// A terminal to run the reader in: its command (the script's path is added), the probe
+    /// it settles with, and a smaller window size to resize it to.
+    struct Terminal {
+        var name: String
+        var command: [String]
+        var probe = Screens.deviceAttributes
+        var smaller: (width: Int, height: Int)
+    }
+
+    static let kittyTerminal = Terminal(name: "kitty", command: Screens.kitty + ["-e"], smaller: (760, 480))
+    /// xterm opens at 80×24 cells (about 560×340 pixels here): given a larger window first.
+    static let xtermSixel = Terminal(name: "xterm-sixel", command: Screens.xtermWithSixel + ["-geometry", "100x30", "-e"],
+                                     smaller: (560, 340))
+
+    /// tmux inside kitty with passthrough on; its server is `socket` (kill it after).
+    static func tmuxInKitty(socket: String, directory: URL) throws -> Terminal {
+        Terminal(name: "tmux-in-kitty", command: try Screens.tmuxInKitty(socket: socket, settings: "set -g allow-passthrough on", directory: directory),
+                 probe: Screens.deviceAttributesThroughTmux, smaller: (760, 480))
+    }
+
+    /// Runs `script`'s lines in `terminal` after it settled; returns a function that looks
+    /// at screenshots until a condition holds (90 s), giving the last one either way.
+    static func run(_ lines: String, in terminal: Terminal, display: VirtualDisplay, directory: URL) throws
+        -> (pid: pid_t, look: ((RGBAImage) -> Bool) -> (RGBAImage?, Bool)) {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let script = directory.appendingPathComponent("run.sh")
+        // xterm names itself plain `xterm` (8 colours); distributions set this.
         try """
         #!/bin/bash
-        \(Screens.settle(probe: Screens.deviceAttributes))
+        \(Screens.settle(probe: terminal.probe))
+        [ "$TERM" = xterm ] && TERM=xterm-256color && export TERM
         unset NO_COLOR
         \(lines)
         exec sleep 60
         """.write(to: script, atomically: true, encoding: .utf8)
         chmod(script.path, 0o755)
-        let pid = try display.start(Screens.kitty + ["-e", script.path],
+        let pid = try display.start(terminal.command + [script.path],
                                     environment: ["LIBGL_ALWAYS_SOFTWARE": "1", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"])
         let shot = directory.appendingPathComponent("screen.png")
         var count = 0
@@ -62,24 +85,50 @@ import Testing
         return (pid, look)
     }
 
+    /// A library in a sandbox with `comic` downloaded into it (remove `home` after).
+    static func library(with comic: URL) throws -> Sandbox {
+        let sandbox = Sandbox(["LANG=C.UTF-8", "LC_ALL=C.UTF-8"])
+        #expect(try sandbox.run("subscribe", comic.path).status == 0)
+        let downloaded = try sandbox.run("download", "file://" + comic.path, "--wait")
+        try #require(downloaded.status == 0, "\(downloaded.output)")
+        return sandbox
+    }
+
     @Test func ctrlZTakesThePageAwayFgBringsItBackAndAResizeDrawsItAgainAtTheNewSize() throws {
+        try suspendResumeAndResize(in: Self.kittyTerminal)
+    }
+
+    @Test func inXtermWithSixelCtrlZFgAndAResizeLeaveOnlyThePageWhereItBelongs() throws {
+        try suspendResumeAndResize(in: Self.xtermSixel)
+    }
+
+    @Test func inTmuxInsideKittyCtrlZFgAndAResizeLeaveOnlyThePageWhereItBelongs() throws {
+        let socket = "newsstand-life-\(UUID().uuidString.prefix(8))"
+        defer { _ = try? Tmux.runWithStatus(["tmux", "-L", socket, "kill-server"]) }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pixels-life-tmux-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try suspendResumeAndResize(in: Self.tmuxInKitty(socket: socket, directory: directory))
+    }
+
+    /// The stripes page read in `terminal`: Ctrl-Z leaves not one stripe while the shell has
+    /// the screen, `fg` brings the page back over the shell's green, a smaller window gets it
+    /// fitted again, wholly inside, centred, nothing left below; quitting leaves nothing.
+    func suspendResumeAndResize(in terminal: Terminal) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pixels-life-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let comic = directory.appendingPathComponent("stripes.cbz")
         try Reader.writeComic(to: comic, in: directory)
-        let sandbox = Sandbox(["LANG=C.UTF-8", "LC_ALL=C.UTF-8"])
+        let sandbox = try Self.library(with: comic)
         defer { try? FileManager.default.removeItem(at: sandbox.home) }
-        #expect(try sandbox.run("subscribe", comic.path).status == 0)
-        let downloaded = try sandbox.run("download", "file://" + comic.path, "--wait")
-        try #require(downloaded.status == 0, "\(downloaded.output)")
         let display = try VirtualDisplay()
         defer { display.close() }
         let stopped = directory.appendingPathComponent("stopped"), resume = directory.appendingPathComponent("resume")
         let done = directory.appendingPathComponent("status"), errors = directory.appendingPathComponent("errors")
         // Job control, as in an interactive shell: Ctrl-Z stops the reader and the script goes
         // on; it paints the screen green (the shell has it), then waits to say `fg`.
-        let (pid, look) = try Self.kitty("""
+        let (pid, look) = try Self.run("""
         set -m
         env \(sandbox.environment.map { "'\($0)'" }.joined(separator: " ")) '\(Tmux.binary.path)' read 'file://\(comic.path)' --images auto --theme light --colors truecolor --symbols half 2>'\(errors.path)'
         echo $? > '\(stopped.path)'
@@ -89,39 +138,48 @@ import Testing
         while [ ! -f '\(resume.path)' ]; do sleep 0.1; done
         fg
         echo $? > '\(done.path)'
-        """, display: display, directory: directory.appendingPathComponent("kitty-reader"))
+        """, in: terminal, display: display, directory: directory.appendingPathComponent(terminal.name))
         defer { display.stop(pid) }
 
-        let (first, shown) = look { Reader.stripedRows($0) >= 200 }
-        #expect(shown, "the stripes never showed: \(first.map(Reader.stripedRows) ?? -1) striped rows")
+        // The page whole: the same stripes on two screenshots in a row (xterm paints a sixel
+        // as it reads it).
+        var previous = (rows: 0, bottom: -1)
+        let (first, shown) = look { screen in
+            let extent = Self.stripedExtent(screen)
+            defer { previous = extent }
+            return extent.rows >= 200 && extent == previous
+        }
+        #expect(shown, "\(terminal.name): the stripes never showed: \(first.map(Reader.stripedRows) ?? -1) striped rows")
         let before = first.map { Self.stripedExtent($0) } ?? (rows: 0, bottom: -1)
 
         try display.key("ctrl+z")
-        #expect(Tmux.poll(timeout: 90) { FileManager.default.fileExists(atPath: stopped.path) }, "Ctrl-Z did not stop the reader")
+        #expect(Tmux.poll(timeout: 90) { FileManager.default.fileExists(atPath: stopped.path) }, "\(terminal.name): Ctrl-Z did not stop the reader")
         let (shell, cleared) = look { Self.greenPixels($0) > 50_000 && Reader.stripedRows($0) < 20 }
-        #expect(cleared, "while stopped: \(shell.map(Reader.stripedRows) ?? -1) striped rows, \(shell.map(Self.greenPixels) ?? -1) green")
+        #expect(cleared, "\(terminal.name) while stopped: \(shell.map(Reader.stripedRows) ?? -1) striped rows, \(shell.map(Self.greenPixels) ?? -1) green")
         // Stopped (128 + SIGSTOP, as the shell sees it), not ended.
         #expect((try? String(contentsOf: stopped, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) == "147")
 
         try Data().write(to: resume)
-        let (back, resumed) = look { Reader.stripedRows($0) >= 200 && Self.greenPixels($0) == 0 }
-        #expect(resumed, "after fg: \(back.map(Reader.stripedRows) ?? -1) striped rows, \(back.map(Self.greenPixels) ?? -1) green")
+        // The page where it was before Ctrl-Z, to the row, and nothing of the shell's screen.
+        let (back, resumed) = look { Self.stripedExtent($0) == before && Self.greenPixels($0) == 0 }
+        let backExtent = back.map { Self.stripedExtent($0) } ?? (rows: 0, bottom: -1)
+        #expect(resumed, "\(terminal.name) after fg: \(backExtent) striped rows and bottom (before: \(before)), \(back.map(Self.greenPixels) ?? -1) green")
 
         // A smaller window: the page fitted again, wholly inside it, nothing below it left.
-        try display.resizeFocusedWindow(width: 760, height: 480)
+        try display.resizeWindow(of: pid, width: terminal.smaller.width, height: terminal.smaller.height)
         let (resized, redrawn) = look { screen in
             let extent = Self.stripedExtent(screen)
-            return extent.rows >= 150 && extent.bottom < 480 && Reader.offCentre(screen) <= 12
+            return extent.rows >= 150 && extent.bottom < terminal.smaller.height && Reader.offCentre(screen) <= 12
         }
         let after = resized.map { Self.stripedExtent($0) } ?? (rows: 0, bottom: -1)
         let offCentre = resized.map(Reader.offCentre) ?? -1
-        #expect(redrawn, "after the resize: \(after.rows) striped rows down to y \(after.bottom) (before: \(before.rows) to \(before.bottom)), \(offCentre) px off centre")
-        #expect(after.rows < before.rows, "the page was not fitted to the smaller window")
+        #expect(redrawn, "\(terminal.name) after the resize: \(after.rows) striped rows down to y \(after.bottom) (before: \(before.rows) to \(before.bottom)), \(offCentre) px off centre")
+        #expect(after.rows < before.rows, "\(terminal.name): the page was not fitted to the smaller window")
 
         try display.key("q")
-        #expect(Tmux.poll(timeout: 90) { FileManager.default.fileExists(atPath: done.path) }, "the reader did not end")
+        #expect(Tmux.poll(timeout: 90) { FileManager.default.fileExists(atPath: done.path) }, "\(terminal.name): the reader did not end")
         let (last, gone) = look { Reader.stripedRows($0) < 20 }
-        #expect(gone, "after quitting: \(last.map(Reader.stripedRows) ?? -1) striped rows")
+        #expect(gone, "\(terminal.name) after quitting: \(last.map(Reader.stripedRows) ?? -1) striped rows")
         #expect((try? String(contentsOf: done, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
         #expect(((try? String(contentsOf: errors, encoding: .utf8)) ?? "").isEmpty)
     }
@@ -139,11 +197,8 @@ import Testing
         let (output, status) = try Tmux.runWithStatus(["sh", "-c", "cd '\(pages.path)' && python3 -c \"import zipfile,sys; "
             + "z=zipfile.ZipFile(sys.argv[1],'w'); z.write('page01.png'); z.close()\" '\(comic.path)'"])
         try #require(status == 0, "\(output)")
-        let sandbox = Sandbox(["LANG=C.UTF-8", "LC_ALL=C.UTF-8"])
+        let sandbox = try Self.library(with: comic)
         defer { try? FileManager.default.removeItem(at: sandbox.home) }
-        #expect(try sandbox.run("subscribe", comic.path).status == 0)
-        let downloaded = try sandbox.run("download", "file://" + comic.path, "--wait")
-        try #require(downloaded.status == 0, "\(downloaded.output)")
         let config = sandbox.home.appendingPathComponent("config")
         try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
         try "covers = \"pixels\"\n".write(to: config.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
@@ -151,10 +206,10 @@ import Testing
         let display = try VirtualDisplay()
         defer { display.close() }
         let done = directory.appendingPathComponent("status"), errors = directory.appendingPathComponent("errors")
-        let (pid, look) = try Self.kitty("""
+        let (pid, look) = try Self.run("""
         env \(sandbox.environment.map { "'\($0)'" }.joined(separator: " ")) '\(Tmux.binary.path)' --images auto --theme light --colors truecolor --symbols half 2>'\(errors.path)'
         echo $? > '\(done.path)'
-        """, display: display, directory: directory.appendingPathComponent("kitty-shelf"))
+        """, in: Self.kittyTerminal, display: display, directory: directory.appendingPathComponent("kitty-shelf"))
         defer { display.stop(pid) }
         // The samples are on the shelf too: filtered to "My files", the comic's publication,
         // once the shelf is there (the title bar's light grey).

@@ -78,11 +78,15 @@ final class VirtualDisplay {
         guard status == 0 else { throw TmuxError(message: "xdotool key \(name) failed: \(output)") }
     }
 
-    /// Resizes the window that has the focus (the one window) to `width` × `height` pixels,
-    /// as a user dragging its corner would: the terminal in it gets SIGWINCH.
-    func resizeFocusedWindow(width: Int, height: Int) throws {
-        let (output, status) = try Tmux.runWithStatus(["env", "DISPLAY=:\(number)", "xdotool", "getwindowfocus", "windowsize",
-                                                       "\(width)", "\(height)"])
+    /// Resizes the window of program `pid` (its top-level window, which names the pid) to
+    /// `width` × `height` pixels, as a user dragging its corner would: the terminal in it
+    /// gets SIGWINCH. (Not "the focused window": xterm takes no focus without a window manager.
+    /// `--all`: the pid *and* a class, which the root window lacks; xdotool's default is either.)
+    /// The pointer is put inside it: keys reach the window under the pointer when none has the focus.
+    func resizeWindow(of pid: pid_t, width: Int, height: Int) throws {
+        let (output, status) = try Tmux.runWithStatus(["env", "DISPLAY=:\(number)", "xdotool", "search", "--all", "--sync", "--pid",
+                                                       "\(pid)", "--class", ".", "windowsize", "%1", "\(width)", "\(height)",
+                                                       "mousemove", "--window", "%1", "5", "5"])
         guard status == 0 else { throw TmuxError(message: "xdotool windowsize failed: \(output)") }
     }
 

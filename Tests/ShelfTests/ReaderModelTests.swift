@@ -178,4 +178,19 @@ final class OpenReader {
                               root: URL(fileURLWithPath: "/nonexistent"), painter: painter, theme: .classic, at: nil)
         #expect(!comic.canSearch)
     }
+
+    /// `+` twice before the picture at 150 % is ready (keys come faster than pictures): the
+    /// middle of the page stays in the middle of the window, as one step at a time keeps it.
+    @Test func zoomingTwiceBeforeThePictureIsReadyKeepsTheMiddle() {
+        let painter = CoverPainter(cache: CoverCache(directory: nil), colorMode: .truecolor, symbols: .half)
+        var pager = PagePager(pages: [ReaderPage(resource: "p1", picture: nil, text: nil)], rightToLeft: false,
+                              root: URL(fileURLWithPath: "/nonexistent"), painter: painter, theme: .classic, at: nil)
+        pager.resize(to: ReaderFrame(width: 102, height: 31))
+        // Fitted, as `settle` found it: 45 × 27 cells in a window of 100 × 27.
+        pager.zoomedPageSize = (45, 27)
+        _ = pager.zoom(by: 1)
+        _ = pager.zoom(by: 1)
+        // At 200 % the page is 90 × 54 cells: the window's 27 rows start at its row 13 or 14.
+        #expect((13...14).contains(pager.pan.y), "\(pager.pan)")
+    }
 }

@@ -24,7 +24,9 @@ struct PagePager: ReaderPager {
     var zoomIndex = 0
     /// The top-left of the window on a zoomed page, in the page's cells (kept inside it by `settle`).
     var pan = (x: 0, y: 0)
-    /// The zoomed page's size once its picture is ready: zooming keeps the middle in place.
+    /// The zoomed page's size once its picture is ready, and meanwhile the size zooming
+    /// expects it to have: zooming keeps the middle in place, also when a second step comes
+    /// before the first one's picture is ready.
     var zoomedPageSize: (columns: Int, rows: Int)?
     /// The page whose neighbours' pictures are kept.
     private var keptAround: Int?
@@ -169,6 +171,7 @@ struct PagePager: ReaderPager {
         guard page >= 0, page < pages.count, page != index else { return false }
         index = page
         pan = (0, 0)
+        zoomedPageSize = nil
         return true
     }
 
@@ -194,7 +197,7 @@ struct PagePager: ReaderPager {
         let centreY = old.rows <= view.height ? Double(old.rows) / 2 : Double(pan.y) + Double(view.height) / 2
         pan = (Int(centreX * ratio) - view.width / 2, Int(centreY * ratio) - view.height / 2)
         zoomIndex = wanted
-        zoomedPageSize = nil
+        zoomedPageSize = (Int(Double(old.columns) * ratio), Int(Double(old.rows) * ratio))
         return ReaderNote(text: "Zoom \(Int(Self.zoomLevels[wanted] * 100))%" + (wanted > 0 ? " — arrows or hjkl pan" : ""))
     }
 
@@ -231,8 +234,6 @@ struct PagePager: ReaderPager {
             zoomedPageSize = (picture.columns, picture.rows)
             pan = (picture.columns > view.width ? max(0, min(pan.x, picture.columns - view.width)) : 0,
                    picture.rows > view.height ? max(0, min(pan.y, picture.rows - view.height)) : 0)
-        } else {
-            zoomedPageSize = nil
         }
         if keptAround != index {
             // Keep this page and its neighbours; the cover cache has the rest if needed again.
