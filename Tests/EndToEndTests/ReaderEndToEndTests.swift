@@ -9,10 +9,33 @@ import Testing
     }
 
     /// Header and text rows: everything above the status line, the rows that are not words
-    /// left blank: a picture renders in the background, and no text says when it is done,
-    /// so the place read is compared by its words (a wait for a quiet screen was a guess).
+    /// left blank, so a picture compares the same whatever symbols draw it.
     static func page(_ screen: String, height: Int) -> [String] {
         screen.components(separatedBy: "\n").prefix(height - 2).map { isText($0) ? $0 : "" }
+    }
+
+    /// Whether a picture is drawn on the page: a row below the header of symbols only (half
+    /// blocks or ASCII shades), no letter or digit.
+    static func showsAPicture(_ screen: String, height: Int) -> Bool {
+        screen.components(separatedBy: "\n").prefix(height - 2).dropFirst().contains { row in
+            let marks = row.filter { !$0.isWhitespace }
+            return !marks.isEmpty && !marks.contains { $0.isLetter || $0.isNumber }
+        }
+    }
+
+    /// The screen once its picture is drawn and it has then stayed the same for `quiet`
+    /// seconds. No text says when a picture is done, and the text below one moves by a row
+    /// when it is, after a frame or two in between: the quiet alone was a guess a slow
+    /// picture could beat, so it is counted only from the picture's first appearance.
+    static func settled(_ tmux: Tmux, height: Int, quiet: TimeInterval = 0.6) -> String? {
+        guard var last = tmux.waitFor({ showsAPicture($0, height: height) }) else { return nil }
+        var since = Date()
+        _ = Tmux.poll(timeout: 30) {
+            let now = (try? tmux.screen()) ?? ""
+            if now != last { last = now; since = Date() }
+            return Date().timeIntervalSince(since) >= quiet
+        }
+        return last
     }
 
     /// A row of words (not a picture drawn in symbols).
@@ -43,8 +66,8 @@ import Testing
         try tmux.send("NPage")
         try tmux.send("j")
         try tmux.send("-")
-        // Every key handled, in order: the words on screen are where reading stands.
-        let before = try #require(tmux.waitFor("Text width 70 columns"), "keys not handled:\n\(tmux.lastScreen)")
+        try #require(tmux.waitFor("Text width 70 columns") != nil, "keys not handled:\n\(tmux.lastScreen)")
+        let before = try #require(Self.settled(tmux, height: 30), "no figure drawn:\n\(tmux.lastScreen)")
         let page = Self.page(before, height: 30)
         let topText = try #require(page.dropFirst(2).first(where: Self.isText), "no text on screen:\n\(before)")
         #expect(!page[2].contains("Reading the Tide Tables"), "still on the article's first screen:\n\(before)")
@@ -55,7 +78,7 @@ import Testing
 
         // Start again: the same screen, the same progress.
         try tmux.start(Self.command(home: home, issue: "tidewater-2026-11"), width: 100, height: 30)
-        // (The saved place is read back and laid out: wait for the same words.)
+        // (The saved place is read back and laid out, its figure drawn: wait for the same words.)
         let after = tmux.waitFor { Self.page($0, height: 30) == page } ?? tmux.lastScreen
         #expect(Self.page(after, height: 30) == page, "resumed elsewhere.\nbefore:\n\(before)\nafter:\n\(after)")
         #expect(Self.progress(after) == progress)
