@@ -40,7 +40,7 @@ final class EventLog: @unchecked Sendable {
         try server.appendEvent("push.sse", "id: e4\ndata: {\"n\":4}")
         #expect(log.waitFor(count: 4).last?.lastEventID == "e4")
         // That connection closed after it too: once the client is back with e4, still four.
-        #expect(server.requests(where: { $0.path == "/push.sse" && $0.last_event_id == "e4" }, atLeast: 1).count == 1)
+        #expect(!server.requests(where: { $0.path == "/push.sse" && $0.last_event_id == "e4" }, atLeast: 1).isEmpty)
         #expect(log.all.count == 4)
         #expect(client.lastEventID == "e4")
     }

@@ -14,7 +14,6 @@ private func waitUntil(timeout: TimeInterval = 30, _ condition: () throws -> Boo
 }
 
 @Suite struct PushWatcherTests {
-
     @Test func aPushOnTheFeedsChannelDownloadsTheNewIssueAndResumesAfterReconnecting() throws {
         let server = try FeedTestServer()
         defer { server.stop() }

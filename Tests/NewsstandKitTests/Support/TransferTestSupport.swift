@@ -89,7 +89,7 @@ func transferError(_ body: () throws -> Void) -> TransferError? {
 
 /// What `body` returned on a thread of its own, once it has; nil when it had not within
 /// `seconds`. For a test that a cancel ends a wait that would otherwise last far longer (a
-/// server's ten-minute Retry-After): it waits for that state with a deadline far beyond a
+/// server's five-minute Retry-After): it waits for that state with a deadline far beyond a
 /// loaded machine's slowness, never timing it, and a failure does not sit the wait out.
 func returned<T>(within seconds: TimeInterval = 60, _ body: @escaping @Sendable () -> T) -> T? {
     let box = Returned<T>()

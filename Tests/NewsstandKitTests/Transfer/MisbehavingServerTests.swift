@@ -90,7 +90,7 @@ struct MisbehavingServerTests {
     func trickledBody() throws {
         let scratch = try Scratch()
         let error = fail("/drip-body?interval=0.2", timeout: 1,
-                                    lowSpeed: Transfer.LowSpeedLimit(minimumBytes: 1024, window: 1.5), scratch: scratch)
+                         lowSpeed: Transfer.LowSpeedLimit(minimumBytes: 1024, window: 1.5), scratch: scratch)
         let failure = try #require(error)
         #expect(failure.message.contains("the server is stalling"), "\(failure.message)")
         #expect(failure.isRetryable)

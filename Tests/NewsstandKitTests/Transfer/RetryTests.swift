@@ -115,8 +115,8 @@ struct RetryTests {
         let server = try TestHTTPServer.shared()
         let scratch = try Scratch()
         let key = TestHTTPServer.uniqueKey("runnerwait")
-        // The server asks for 600 s between attempts, the most the policy takes: only a cancel ends that wait.
-        let transfer = makeTransfer(server.url("/file/\(key)?size=10&fail=503&retry_after=600"), part: scratch.partFile)
+        // The server asks for 300 s between attempts (the policy takes up to 600): only a cancel ends that wait.
+        let transfer = makeTransfer(server.url("/file/\(key)?size=10&fail=503&retry_after=300"), part: scratch.partFile)
         DispatchQueue.global().async {
             _ = server.requests(for: key, atLeast: 1)   // answered 503: the runner waits, or is about to
             transfer.cancel()
@@ -124,7 +124,7 @@ struct RetryTests {
         let error = returned {
             transferError { _ = try TransferRunner.run(transfer, validator: nil, policy: .standard, progress: { _ in }) }
         }
-        #expect(error != nil, "the cancel did not end the 600 s wait")
+        #expect(error != nil, "the cancel did not end the 300 s wait")
         #expect(error??.isCancelled == true)
         #expect(server.requests(for: key).count == 1)
     }
