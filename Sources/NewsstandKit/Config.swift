@@ -46,6 +46,9 @@ public struct Config: Sendable {
     /// `covers`: the shelf's covers in half blocks (`halfblock`, the default: the
     /// newsstand's look) or in the terminal's pixels (`pixels`) when it draws them.
     public var coversInPixels = false
+    /// `kitty_placeholders`: kitty's pictures drawn as Unicode placeholder cells (`auto`:
+    /// when the terminal says it is kitty 0.28 or later; `on`; `off`); nil: not set.
+    public var kittyPlaceholders: String?
 
     public init() {}
 
@@ -55,8 +58,12 @@ public struct Config: Sendable {
     /// The values `images` may take.
     public static let imagesValues = ["auto", "kitty", "sixel", "iterm2", "halfblock"]
 
+    /// The values `kitty_placeholders` may take.
+    public static let kittyPlaceholdersValues = ["auto", "on", "off"]
+
     public static let knownKeys: Set<String> = ["max_concurrent_downloads", "credentials", "theme", "cache_limit", "keys",
-                                                "dont_throttle_newsstand_content_notifications", "poll_interval", "images", "covers"]
+                                                "dont_throttle_newsstand_content_notifications", "poll_interval", "images", "covers",
+                                                "kitty_placeholders"]
 
     /// The configuration in `paths.configFile`, or the defaults when there is none.
     public static func load(paths: Paths) throws -> Config {
@@ -90,6 +97,13 @@ public struct Config: Sendable {
                 throw ConfigError(file: file, message: "covers must be one of \(coversValues.map { "\"\($0)\"" }.joined(separator: ", "))")
             }
             config.coversInPixels = covers == "pixels"
+        }
+        if let value = table["kitty_placeholders"] {
+            guard let choice = value.string, kittyPlaceholdersValues.contains(choice) else {
+                throw ConfigError(file: file, message: "kitty_placeholders must be one of "
+                    + kittyPlaceholdersValues.map { "\"\($0)\"" }.joined(separator: ", "))
+            }
+            config.kittyPlaceholders = choice
         }
         if let value = table["cache_limit"] { config.cacheLimit = try CacheLimitSetting.bytes(of: value, file: file) }
         try parsePushSettings(table, file: file, into: &config)

@@ -272,7 +272,14 @@ public final class PDFWorker: @unchecked Sendable {
         let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, executable.path, &actions, nil, argv, environ)
+        var status = posix_spawn(&pid, executable.path, &actions, nil, argv, environ)
+        // A worker just written (an upgrade being installed, a test's stand-in) can be open
+        // for writing in some other process's child between its fork and its exec, which
+        // makes exec fail with ETXTBSY for that moment: try again a few times.
+        for _ in 0..<20 where status == ETXTBSY {
+            usleep(25_000)
+            status = posix_spawn(&pid, executable.path, &actions, nil, argv, environ)
+        }
         close(sockets[1])
         guard status == 0 else {
             close(sockets[0])

@@ -1,9 +1,76 @@
+import Terminal
+
 /// kitty's Unicode placeholders (kitty 0.28 and later): a picture sent as usual is given a
 /// virtual placement (`U=1`), and shown wherever the text holds placeholder cells naming it:
 /// U+10EEEE with a diacritic for its row and one for its column, coloured with the id (its
 /// lowest three bytes as a 24-bit foreground; the highest as a third diacritic). Being
 /// text, the cells scroll and clip with the text, tmux's panes and scrollback included.
 public enum KittyPlaceholders {
+    /// How placeholder cells carry their picture's id in their foreground colour: as a
+    /// 24-bit colour (the id's lowest three bytes), or, where ncurses draws in 256 colours,
+    /// as a palette index (the id's lowest byte, its middle bytes 0). The highest byte is a
+    /// diacritic either way.
+    public enum IDColours: Sendable, Equatable {
+        case direct, palette256
+
+        /// How ids can be coloured when the screen is drawn in `colors`; nil when they
+        /// cannot (16 colours or none: the id would be lost).
+        public init?(drawing colors: TerminalColors) {
+            switch colors {
+            case .direct: self = .direct
+            case .palette256: self = .palette256
+            case .palette16, .monochrome: return nil
+            }
+        }
+    }
+
+    /// `kitty_placeholders` in config.toml: `auto` (when detection finds kitty 0.28 or
+    /// later), `on` (a terminal that has them but does not say so: another kitty-protocol
+    /// terminal, a kitty behind ssh's XTVERSION), `off`.
+    public enum Choice: String, Sendable, CaseIterable {
+        case auto, on, off
+    }
+
+    /// How the shelf's pictures name their ids when drawn as placeholder cells; nil when
+    /// they are placed at the cursor instead: the protocol is not kitty, the choice or the
+    /// detection says no, or ncurses draws in too few colours to carry an id.
+    public static func idColours(graphics: GraphicsProtocol, choice: Choice, detected: Bool,
+                                 drawing colors: TerminalColors) -> IDColours? {
+        guard graphics == .kitty else { return nil }
+        switch choice {
+        case .off: return nil
+        case .auto where !detected: return nil
+        case .auto, .on: return IDColours(drawing: colors)
+        }
+    }
+
+    /// The id picture `number` (a painter's number, from 1) is sent under. Far from 1, where
+    /// other programs in the window start, and from `PixelPlacer.firstID` (0x4E53_0001 up,
+    /// pictures placed at the cursor): 0x5053_0000 + number in 24-bit colour; in 256
+    /// colours the index runs 16…255 (0–15 follow the user's theme: SGR 30–37 may not read
+    /// as an index) and the highest byte counts up from 0x50, never 0.
+    public static func id(picture number: Int, colours: IDColours) -> UInt32 {
+        let k = max(0, number - 1)
+        switch colours {
+        case .direct:
+            return 0x5053_0000 &+ UInt32(truncatingIfNeeded: (k % 0xAC_FFFF) + 1)
+        case .palette256:
+            let high = 1 + (0x4F + k / 240) % 255
+            return UInt32(high) << 24 | UInt32(16 + k % 240)
+        }
+    }
+
+    /// The foreground colour that names `id` in its cells.
+    public static func foreground(id: UInt32, colours: IDColours) -> Color {
+        switch colours {
+        case .direct:
+            let (red, green, blue) = colour(id: id)
+            return .rgb(red, green, blue)
+        case .palette256:
+            return .indexed(UInt8(truncatingIfNeeded: id))
+        }
+    }
+
     /// The placeholder character.
     public static let placeholder: Unicode.Scalar = "\u{10EEEE}"
 

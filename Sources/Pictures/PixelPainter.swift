@@ -11,11 +11,16 @@ public final class PixelPainter: PicturePainter, @unchecked Sendable {
     /// The protocol pictures are encoded for, ahead of time on the worker (a page turn then
     /// only writes bytes).
     public let graphics: GraphicsProtocol
+    /// kitty 0.28 and later: pictures are drawn as placeholder cells (`KittyPlaceholders`),
+    /// text ncurses draws, whose foreground names the picture's id in these colours; nil:
+    /// placed over blank cells at the cursor. A picture wider or taller than the
+    /// placeholders can number is placed at the cursor either way.
+    public let placeholders: KittyPlaceholders.IDColours?
     private let documents: DocumentRenderers
     private let onReady: @Sendable () -> Void
     private let work = DispatchQueue(label: "newsstand.pixels", qos: .userInitiated)
 
-    // `lock` guards `entries`, `numbers`, `fittings` and `parts`.
+    // `lock` guards `entries`, `numbers`, `fittings`, `parts` and `heldByPlaceholders`.
     private let lock = NSLock()
     private var entries: [Fitting: Entry] = [:]
     /// Parts of pictures encoded (the window on a zoomed page), the latest last: each view
@@ -27,6 +32,8 @@ public final class PixelPainter: PicturePainter, @unchecked Sendable {
     private var numbers: [Fitting: Int] = [:]
     private var fittings: [Int: Fitting] = [:]
     private var nextNumber = 1
+    /// The pictures (by number) painted as placeholder cells.
+    private var heldByPlaceholders: Set<Int> = []
 
     private struct Fitting: Hashable {
         var source: ImageSource
@@ -58,10 +65,11 @@ public final class PixelPainter: PicturePainter, @unchecked Sendable {
 
     /// `onReady` is called on a worker thread whenever a picture that was pending is ready
     /// (or has failed).
-    public init(cell: PixelSize, graphics: GraphicsProtocol = .kitty, documents: DocumentRenderers = .shared,
-                onReady: @escaping @Sendable () -> Void) {
+    public init(cell: PixelSize, graphics: GraphicsProtocol = .kitty, placeholders: KittyPlaceholders.IDColours? = nil,
+                documents: DocumentRenderers = .shared, onReady: @escaping @Sendable () -> Void) {
         self.cell = PixelSize(width: max(1, cell.width), height: max(1, cell.height))
         self.graphics = graphics
+        self.placeholders = graphics == .kitty ? placeholders : nil
         self.documents = documents
         self.onReady = onReady
     }
@@ -115,6 +123,23 @@ public final class PixelPainter: PicturePainter, @unchecked Sendable {
         }
     }
 
+    /// Whether the canvas's picture `number` was painted as placeholder cells (`placeholders`).
+    public func isHeldByPlaceholders(_ number: Int) -> Bool {
+        lock.withLock { heldByPlaceholders.contains(number) }
+    }
+
+    /// What kitty is sent once for a picture painted as placeholder cells: its id, the
+    /// whole picture encoded, and the cells it spans (its virtual placement's size); nil
+    /// when it is not one, or its image was let go meanwhile.
+    public func placeholderPicture(numbered number: Int) -> (id: UInt32, bytes: [UInt8], size: CellSize)? {
+        guard let colours = placeholders else { return nil }
+        return lock.withLock {
+            guard heldByPlaceholders.contains(number), let fitting = fittings[number],
+                  case .ready(let image, let bytes?)? = entries[fitting] else { return nil }
+            return (KittyPlaceholders.id(picture: number, colours: colours), bytes, cells(of: image, within: fitting.size))
+        }
+    }
+
     /// The fitted image a canvas's picture number stands for, when it is ready.
     public func image(numbered number: Int) -> RGBAImage? {
         lock.withLock {
@@ -153,9 +178,18 @@ public final class PixelPainter: PicturePainter, @unchecked Sendable {
             let shown = Rect(x: rect.x + across.offset, y: rect.y + down.offset,
                              width: min(rect.width, cells.columns - across.from), height: min(rect.height, cells.rows - down.from))
             guard shown.width > 0, shown.height > 0 else { return .painted }
-            canvas.place(PicturePlacement(picture: number(for: Fitting(source: source, size: size, dress: dress)), rect: shown,
-                                          column: across.from, row: down.from),
-                         blank: Cell(glyph: " ", style: layout.behind))
+            let number = number(for: Fitting(source: source, size: size, dress: dress))
+            let placement = PicturePlacement(picture: number, rect: shown, column: across.from, row: down.from)
+            if let colours = placeholders, cells.columns <= KittyPlaceholders.largest, cells.rows <= KittyPlaceholders.largest {
+                let id = KittyPlaceholders.id(picture: number, colours: colours)
+                let style = Style(foreground: KittyPlaceholders.foreground(id: id, colours: colours), background: layout.behind.background)
+                lock.withLock { _ = heldByPlaceholders.insert(number) }
+                canvas.place(placement) { column, row in
+                    Cell(glyph: KittyPlaceholders.cell(id: id, row: row, column: column) ?? " ", style: style)
+                }
+            } else {
+                canvas.place(placement, blank: Cell(glyph: " ", style: layout.behind))
+            }
             return .painted
         case .pending:
             return .pending

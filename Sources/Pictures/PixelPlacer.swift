@@ -6,6 +6,9 @@ import Terminal
 /// `PixelPainter`) that are not on screen yet are written straight to the terminal, the
 /// cursor put where each goes and back where ncurses left it; those the frame no longer
 /// has are deleted (kitty, by id) or drawn over (sixel, iTerm2: their rows rewritten).
+/// Pictures the painter drew as kitty's placeholder cells are text ncurses draws: each is
+/// only sent once, with its virtual placement, when a frame first has it, and deleted by id
+/// when a frame no longer does.
 public final class PixelPlacer {
     public let painter: PixelPainter
     /// Inside tmux: every escape wrapped in its passthrough.
@@ -17,6 +20,8 @@ public final class PixelPlacer {
     private var onScreen: [PicturePlacement: UInt32] = [:]
     private var screenSize: (width: Int, height: Int)?
     private var nextID: UInt32
+    /// The pictures drawn as placeholder cells that kitty has, by number, with their ids.
+    private var sentForPlaceholders: [Int: UInt32] = [:]
 
     /// kitty's ids are the terminal's, shared with every program in the window: start far
     /// from 1, where others start.
@@ -34,7 +39,8 @@ public final class PixelPlacer {
 
     /// Draws `canvas` on `backend`, then its pictures.
     public func draw(_ canvas: Canvas, on backend: TerminalBackend) {
-        let wanted = canvas.pictures
+        let held = Set(canvas.pictures.lazy.map(\.picture).filter(painter.isHeldByPlaceholders))
+        let wanted = canvas.pictures.filter { !held.contains($0.picture) }
         let sameScreen = screenSize.map { $0 == (canvas.width, canvas.height) } ?? false
         let gone = onScreen.keys.filter { !sameScreen || !wanted.contains($0) }
         var redraw = wanted.filter { !sameScreen || onScreen[$0] == nil }
@@ -76,8 +82,28 @@ public final class PixelPlacer {
             onScreen[placement] = id
         }
         for id in reusable.values { output += wrapped(KittyGraphics.delete(id: id)) }
+        output += placeholderPictures(held)
         screenSize = (canvas.width, canvas.height)
         backend.writeDirect(output)
+    }
+
+    /// The escapes for the pictures `held` in placeholder cells: those kitty has and the
+    /// frame no longer names deleted by id, those it names for the first time sent under
+    /// their id with one virtual placement of their whole size. No cursor moves: where
+    /// they show is where ncurses drew their cells.
+    private func placeholderPictures(_ held: Set<Int>) -> [UInt8] {
+        var output: [UInt8] = []
+        for (number, id) in sentForPlaceholders where !held.contains(number) {
+            output += wrapped(KittyGraphics.delete(id: id))
+            sentForPlaceholders[number] = nil
+        }
+        for number in held.sorted() where sentForPlaceholders[number] == nil {
+            guard let picture = painter.placeholderPicture(numbered: number) else { continue }
+            for chunk in KittyGraphics.transmit(png: picture.bytes, id: picture.id) { output += wrapped(chunk) }
+            output += wrapped(KittyPlaceholders.place(id: picture.id, columns: picture.size.columns, rows: picture.size.rows))
+            sentForPlaceholders[number] = picture.id
+        }
+        return output
     }
 
     /// Takes every picture off the screen (before Ctrl-Z hands the terminal to the shell, and
@@ -87,7 +113,9 @@ public final class PixelPlacer {
         var output: [UInt8] = []
         if painter.graphics == .kitty {
             for id in onScreen.values { output += wrapped(KittyGraphics.delete(id: id)) }
+            for id in sentForPlaceholders.values { output += wrapped(KittyGraphics.delete(id: id)) }
         }
+        sentForPlaceholders = [:]
         for placement in onScreen.keys { backend.redrawRows(placement.rect.y..<placement.rect.maxY) }
         onScreen = [:]
         screenSize = nil

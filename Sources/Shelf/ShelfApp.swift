@@ -47,8 +47,12 @@ public final class ShelfApp {
         public var cell: Terminal.PixelSize
         public var origin: (x: Int, y: Int)
         public var shelfCovers: Bool
-        public init(writer: PixelPictureWriter, cell: Terminal.PixelSize, origin: (x: Int, y: Int) = (0, 0), shelfCovers: Bool = false) {
+        /// kitty's pictures as placeholder cells, their ids in these colours; nil: placed at the cursor.
+        public var placeholders: KittyPlaceholders.IDColours?
+        public init(writer: PixelPictureWriter, cell: Terminal.PixelSize, origin: (x: Int, y: Int) = (0, 0), shelfCovers: Bool = false,
+                    placeholders: KittyPlaceholders.IDColours? = nil) {
             self.writer = writer; self.cell = cell; self.origin = origin; self.shelfCovers = shelfCovers
+            self.placeholders = placeholders
         }
     }
 
@@ -83,7 +87,8 @@ public final class ShelfApp {
             let ready = environment.pictureReady
             let halfBlocks = HalfBlockPainter(cache: environment.coverCache, colorMode: environment.colorMode,
                                               symbols: environment.symbols) { flag.set(); ready?.onReady() }
-            let pixelPainter = PixelPainter(cell: pixels.cell, graphics: pixels.writer.graphics) { flag.set(); ready?.onReady() }
+            let pixelPainter = PixelPainter(cell: pixels.cell, graphics: pixels.writer.graphics,
+                                            placeholders: pixels.placeholders) { flag.set(); ready?.onReady() }
             painter = CoverPainter(pictures: pixelPainter, covers: halfBlocks, readyFlag: flag, pixels: pixelPainter,
                                    shelfInPixels: pixels.shelfCovers)
             placer = PixelPlacer(painter: pixelPainter, throughTmux: pixels.writer.throughTmux, origin: pixels.origin)

@@ -122,17 +122,28 @@ public struct Canvas: Sendable, Equatable {
         }
     }
 
-    /// Gives `placement`'s cells (clipped to the canvas) to a picture, blanked with `blank`.
+    /// Gives `placement`'s cells (clipped to the canvas) to a picture, blanked with `blank`,
+    /// or, when `cell` is given, each holding what it returns for the picture's column and
+    /// row there (kitty's placeholder cells: the picture as text).
     /// A placement that continues the one above it (the same picture, its next row: a
     /// picture among lines of text is painted a row at a time) joins it.
-    public mutating func place(_ placement: PicturePlacement, blank: Cell = .blank) {
+    public mutating func place(_ placement: PicturePlacement, blank: Cell = .blank,
+                               cell: ((_ column: Int, _ row: Int) -> Cell)? = nil) {
         var placement = placement
         let left = max(0, placement.rect.x), top = max(0, placement.rect.y)
         placement.column += left - placement.rect.x
         placement.row += top - placement.rect.y
         placement.rect = Rect(x: left, y: top, width: min(width, placement.rect.maxX) - left, height: min(height, placement.rect.maxY) - top)
         guard placement.rect.width > 0, placement.rect.height > 0 else { return }
-        fill(placement.rect, with: blank)
+        if let cell {
+            for y in placement.rect.y..<placement.rect.maxY {
+                for x in placement.rect.x..<placement.rect.maxX {
+                    cells[y * width + x] = cell(placement.column + x - placement.rect.x, placement.row + y - placement.rect.y)
+                }
+            }
+        } else {
+            fill(placement.rect, with: blank)
+        }
         if let last = pictures.last, last.picture == placement.picture, last.rect.x == placement.rect.x,
            last.rect.width == placement.rect.width, last.column == placement.column,
            last.rect.maxY == placement.rect.y, last.row + last.rect.height == placement.row {

@@ -160,10 +160,10 @@ extension ShelfHarness {
 
     /// The screen once `condition` holds on it, settled again each time a picture is ready
     /// or has failed (they render on worker threads: `pictureReady`), never after a sleep;
-    /// the last screen when none came within 30 s.
-    func waitFor(_ condition: (Canvas) -> Bool) -> Canvas {
+    /// the last screen when none came within `timeout` seconds.
+    func waitFor(timeout: TimeInterval = 60, _ condition: (Canvas) -> Bool) -> Canvas {
         var last = settle()
-        return pictureReady.wait { () -> Canvas? in
+        return pictureReady.wait(timeout: timeout) { () -> Canvas? in
             last = settle()
             return condition(last) ? last : nil
         } ?? last

@@ -267,6 +267,39 @@ final class PseudoTerminal {
 }
 
 extension CursesBackendTests {
+    /// kitty's placeholder cells (a picture as text): U+10EEEE with its row's, column's and
+    /// id's diacritics in one cell, the id in the foreground colour, as the terminal needs them.
+    static let placeholderCells = ["\u{10EEEE}\u{0305}\u{0305}\u{06E1}", "\u{10EEEE}\u{0305}\u{030D}\u{06E1}",
+                                   "\u{10EEEE}\u{030D}\u{1D244}\u{06E1}"]
+
+    static func placeholderFrame(_ foreground: Color) -> Canvas {
+        var canvas = Canvas(width: 10, height: 4)
+        for (x, glyph) in placeholderCells.enumerated() { canvas[2 + x, 1] = Cell(glyph: glyph, style: Style(foreground: foreground)) }
+        canvas.put("ok", x: 0, y: 2, style: .plain)
+        return canvas
+    }
+
+    @Test func placeholderCellsReachA256ColourTerminalWithTheirMarksAndTheirIdsIndex() throws {
+        let pty = try PseudoTerminal(width: 10, height: 4)
+        let backend = try open(pty, ["TERM": "xterm-256color"])
+        defer { backend.restore() }
+        _ = pty.output()
+        backend.draw(Self.placeholderFrame(.indexed(16)))
+        let output = pty.output()
+        #expect(output.contains("38;5;16m" + Self.placeholderCells.joined()), "\(output.debugDescription)")
+    }
+
+    @Test func placeholderCellsReachADirectColourTerminalWithTheirMarksAndTheirIdsColour() throws {
+        let terminfo = try TestTerminfo.directEntry(pairs: 64)
+        let pty = try PseudoTerminal(width: 10, height: 4)
+        let backend = try open(pty, ["TERM": terminfo])
+        defer { backend.restore() }
+        _ = pty.output()
+        backend.draw(Self.placeholderFrame(.rgb(0x53, 0x00, 0x01)))
+        let output = pty.output()
+        #expect(output.contains("38;2;83;0;1m" + Self.placeholderCells.joined()), "\(output.debugDescription)")
+    }
+
     @Test func forcingDirectColourSwitchesToTheDirectSiblingEntry() throws {
         let (plain, direct) = try TestTerminfo.siblings()
         #expect(CursesBackend.directColorEntry(for: plain) == direct)

@@ -14,12 +14,12 @@
 Usage: benchmarks/pixels/run.py [--binary .build/release/newsstand] [--pages 10] [--runs 10]
 Needs: Xvfb, kitty, xterm, tmux, timg, chafa, ImageMagick's convert, python3.
 """
-import argparse, ctypes, json, os, shutil, statistics, subprocess, sys, tempfile, time, zipfile
+import argparse, ctypes, json, os, shutil, statistics, subprocess, sys, tempfile, time, zipfile, zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 COLS, ROWS = 100, 27          # the reader's page view in a 1000×640 kitty at 12 pt
 KITTY = ["kitty", "--config", "NONE", "-o", "font_size=12", "-o", "initial_window_width=1000",
-         "-o", "initial_window_height=640"]
+         "-o", "initial_window_height=640", "-o", "remember_window_size=no"]
 XTERM_SIXEL = ["xterm", "-ti", "vt340", "-xrm", "XTerm*decTerminalID: vt340", "-xrm", "XTerm*numColorRegisters: 256",
                "-fa", "DejaVu Sans Mono", "-fs", "12"]
 HUES = {"red": ("#e04020", "#601008"), "blue": ("#2050e0", "#081860")}
@@ -72,13 +72,59 @@ class Screen:
             raise SystemExit("cannot open display " + display)
         self.root = self.x.XDefaultRootWindow(self.display)
 
-    def colours(self, width=1000, height=640, step=8):
-        """How many sampled pixels of the window's area are red, and how many blue."""
+    def grab(self, width, height):
+        """The screen's top-left `width`×`height` pixels (BGRX), and the bytes of one row."""
         image = self.x.XGetImage(self.display, self.root, 0, 0, width, height, 0xFFFFFFFF, 2)
         data = ctypes.string_at(image.contents.data, image.contents.bytes_per_line * height)
         line = image.contents.bytes_per_line
         self.x.XFree(image.contents.data)
         self.x.XFree(image)
+        return data, line
+
+    def signature(self, width, height):
+        """A checksum of the screen's top-left `width`×`height` pixels, read through MIT-SHM:
+        1.3 ms for 1200×880 here, where `grab` (the pixels through the X socket) takes ~8."""
+        if getattr(self, "shared", None) is None or self.shared[0] != (width, height):
+            self.shared = ((width, height),) + self.shared_image(width, height)
+        _, image, pixels = self.shared
+        self.xext.XShmGetImage(self.display, self.root, image, 0, 0, 0xFFFFFFFF)
+        return zlib.adler32(pixels)
+
+    def shared_image(self, width, height):
+        class Segment(ctypes.Structure):
+            _fields_ = [("shmseg", ctypes.c_ulong), ("shmid", ctypes.c_int), ("shmaddr", ctypes.c_void_p), ("readOnly", ctypes.c_int)]
+        self.xext = ctypes.CDLL("libXext.so.6")
+        libc = ctypes.CDLL("libc.so.6")
+        self.x.XDefaultVisual.restype = ctypes.c_void_p
+        self.x.XDefaultVisual.argtypes = [ctypes.c_void_p, ctypes.c_int]
+        self.x.XDefaultDepth.argtypes = [ctypes.c_void_p, ctypes.c_int]
+        self.x.XSync.argtypes = [ctypes.c_void_p, ctypes.c_int]
+        self.xext.XShmCreateImage.restype = ctypes.POINTER(Screen.XImage)
+        self.xext.XShmCreateImage.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint, ctypes.c_int, ctypes.c_void_p,
+                                              ctypes.POINTER(Segment), ctypes.c_uint, ctypes.c_uint]
+        self.xext.XShmAttach.argtypes = [ctypes.c_void_p, ctypes.POINTER(Segment)]
+        self.xext.XShmGetImage.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.POINTER(Screen.XImage), ctypes.c_int,
+                                           ctypes.c_int, ctypes.c_ulong]
+        libc.shmget.argtypes = [ctypes.c_int, ctypes.c_size_t, ctypes.c_int]
+        libc.shmat.restype = ctypes.c_void_p
+        libc.shmat.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_int]
+        libc.shmctl.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_void_p]
+        self.segment = Segment()   # kept: the image points into it
+        image = self.xext.XShmCreateImage(self.display, self.x.XDefaultVisual(self.display, 0), self.x.XDefaultDepth(self.display, 0),
+                                          2, None, ctypes.byref(self.segment), width, height)
+        size = image.contents.bytes_per_line * height
+        self.segment.shmid = libc.shmget(0, size, 0o1000 | 0o600)          # IPC_PRIVATE, IPC_CREAT
+        self.segment.shmaddr = libc.shmat(self.segment.shmid, None, 0)
+        image.contents.data = ctypes.cast(self.segment.shmaddr, ctypes.POINTER(ctypes.c_ubyte))
+        if not self.xext.XShmAttach(self.display, ctypes.byref(self.segment)):
+            raise SystemExit("the X server does not share memory (MIT-SHM)")
+        self.x.XSync(self.display, 0)
+        libc.shmctl(self.segment.shmid, 0, None)   # IPC_RMID: gone once both sides detach
+        return image, (ctypes.c_char * size).from_address(self.segment.shmaddr)
+
+    def colours(self, width=1000, height=640, step=8):
+        """How many sampled pixels of the window's area are red, and how many blue."""
+        data, line = self.grab(width, height)
         red = blue = 0
         for y in range(0, height, step):
             row = y * line
@@ -123,8 +169,10 @@ def picture_size(output):
 
 
 def start(arguments, environment):
+    # A process group of its own (stopped as one), in the script's session: a new session
+    # would be a new autogroup, outside the priority the script was started with.
     return subprocess.Popen(arguments, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            start_new_session=True)
+                            process_group=0)
 
 
 def stop(process):

@@ -46,7 +46,8 @@ enum ShelfLauncher {
         let app = ShelfApp(environment: .init(
             library: library, theme: chosenTheme, colorMode: mode, symbols: symbols, coverCache: cache,
             keyBindings: keyBindings,
-            pixels: pixelSettings(choice.forced ?? detection.graphics, detection: detection, shelfCovers: config.coversInPixels),
+            pixels: pixelSettings(choice.forced ?? detection.graphics, detection: detection, config: config,
+                                  drawing: backend.drawingColors),
             startAgent: { AgentLauncher.startIfNeeded(paths: library.paths) }))
         // Work queued earlier (a download the shelf was closed on) continues now.
         if (try? library.pendingDownloads().isEmpty) == false { AgentLauncher.startIfNeeded(paths: library.paths) }
@@ -59,12 +60,18 @@ enum ShelfLauncher {
     }
 
     /// Pixels when the protocol draws them: at the cell size the terminal gave (else an
-    /// assumed one), through tmux's passthrough at the pane's place.
-    static func pixelSettings(_ graphics: GraphicsProtocol, detection: GraphicsDetection, shelfCovers: Bool) -> ShelfApp.PixelSettings? {
+    /// assumed one), through tmux's passthrough at the pane's place; kitty's as placeholder
+    /// cells when the terminal has them (or `kitty_placeholders = "on"`) and ncurses draws
+    /// in colours that can name their ids.
+    static func pixelSettings(_ graphics: GraphicsProtocol, detection: GraphicsDetection, config: Config,
+                              drawing: TerminalColors) -> ShelfApp.PixelSettings? {
         guard graphics.drawsPixels else { return nil }
+        let choice = config.kittyPlaceholders.flatMap(KittyPlaceholders.Choice.init(rawValue:)) ?? .auto
+        let placeholders = KittyPlaceholders.idColours(graphics: graphics, choice: choice, detected: detection.unicodePlaceholders,
+                                                       drawing: drawing)
         return ShelfApp.PixelSettings(writer: PixelPictureWriter(graphics: graphics, throughTmux: detection.throughTmux),
                                       cell: detection.cellPixels ?? PixelPictures.assumedCell,
                                       origin: detection.throughTmux ? TmuxPassthrough.paneOrigin() : (0, 0),
-                                      shelfCovers: shelfCovers)
+                                      shelfCovers: config.coversInPixels, placeholders: placeholders)
     }
 }

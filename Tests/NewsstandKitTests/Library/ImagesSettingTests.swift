@@ -28,4 +28,17 @@ struct ImagesSettingTests {
             (error as? ConfigError)?.description == "config.toml: covers must be one of \"halfblock\", \"pixels\""
         }
     }
+
+    @Test func kittyPlaceholdersAreAutoOnOrOff() throws {
+        #expect(try Config.parse("", file: "c").kittyPlaceholders == nil)
+        for value in ["auto", "on", "off"] {
+            #expect(try Config.parse("kitty_placeholders = \"\(value)\"", file: "c").kittyPlaceholders == value)
+        }
+        #expect(throws: ConfigError.self) { try Config.parse("kitty_placeholders = true", file: "c") }
+        #expect {
+            try Config.parse("kitty_placeholders = \"yes\"", file: "config.toml")
+        } throws: { error in
+            (error as? ConfigError)?.description == "config.toml: kitty_placeholders must be one of \"auto\", \"on\", \"off\""
+        }
+    }
 }
