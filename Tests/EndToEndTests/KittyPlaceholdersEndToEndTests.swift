@@ -38,7 +38,11 @@ struct KittyPlaceholdersEndToEndTests {
         try tmux.tmux(["pipe-pane", "-O", "-t", tmux.session, "cat > '\(bytes.path)'"])
         try tmux.send("Enter")
 
-        let screen = try tmux.waitFor(showing: "placeholder cells", timeout: 60) { Self.grid(of: $0).count >= 10 }
+        // The whole picture: a capture can land while tmux is still writing the frame's rows.
+        let screen = try tmux.waitFor(showing: "placeholder cells", timeout: 60) { screen in
+            let grid = Self.grid(of: screen)
+            return grid.count >= 10 && grid.allSatisfy { $0.count == grid[0].count }
+        }
         // Every row of the picture numbers its row, every cell its column, all under one id.
         let grid = Self.grid(of: screen)
         let marks = grid.flatMap { $0 }.map { $0.count >= 3 ? $0[2] : 0 }
