@@ -22,13 +22,18 @@ public final class PDFTextReader: DocumentTextReader, @unchecked Sendable {
     /// Every page's text of the last documents, as far as it has been read, by path.
     private var documents = RecentlyUsed<String, PageTexts>(capacity: 4)
     private var readingAhead: Set<String> = []
+    /// Told when a read-ahead has ended, its texts kept (or it failed), on its thread.
+    private let readAheadEnded: @Sendable () -> Void
 
     /// `delay` is how long after `readAhead` is asked the first batch goes to the worker (the
-    /// first page and those rendered ahead go first), `pause` the worker's rest between batches.
-    public init(worker: PDFWorker, readingAheadAfter delay: Double = 1, pausing pause: Double = 0.02) {
+    /// first page and those rendered ahead go first), `pause` the worker's rest between batches;
+    /// `readAheadEnded` lets a caller (a test) wait for a read-ahead rather than poll for its file.
+    public init(worker: PDFWorker, readingAheadAfter delay: Double = 1, pausing pause: Double = 0.02,
+                readAheadEnded: @escaping @Sendable () -> Void = {}) {
         self.worker = worker
         self.delay = delay
         self.pause = pause
+        self.readAheadEnded = readAheadEnded
     }
 
     /// A page the worker cannot read is a `PDFError` naming the page ("page 3 of x.pdf:
@@ -84,6 +89,7 @@ public final class PDFTextReader: DocumentTextReader, @unchecked Sendable {
         Thread.detachNewThread { [self] in
             Thread.sleep(forTimeInterval: delay)
             _ = try? allTexts(of: document, pausing: pause)
+            readAheadEnded()
         }
     }
 

@@ -32,7 +32,7 @@ import Testing
         // The agent ends once its queue is empty, and is reaped a moment later: wait until
         // the shelf has no child at all. A child left defunct stays, and fails below.
         var children = Self.children(of: shelf)
-        _ = Tmux.poll(timeout: 20) {
+        _ = Tmux.poll(timeout: 60) {
             children = Self.children(of: shelf)
             return children.isEmpty
         }

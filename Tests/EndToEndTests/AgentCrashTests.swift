@@ -43,19 +43,15 @@ import Glibc
         let partial = home.appendingPathComponent("cache/partial")
         let lock = home.appendingPathComponent("state/agent.lock")
         var killedAt: Int64 = 0
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
+        _ = Tmux.poll(timeout: 60) {
             let parts = (try? FileManager.default.contentsOfDirectory(at: partial, includingPropertiesForKeys: [.fileSizeKey])) ?? []
             let size = parts.compactMap { try? $0.resourceValues(forKeys: [.fileSizeKey]).fileSize }.max() ?? 0
-            if size > 1 << 20,
-               let text = try? String(contentsOf: lock, encoding: .utf8),
-               let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
-                kill(pid, SIGKILL)
-                killedAt = Int64(size)
-                #expect(Tmux.waitUntilEnded(pid: pid), "the killed agent did not end")
-                break
-            }
-            Thread.sleep(forTimeInterval: 0.02)
+            guard size > 1 << 20, let text = try? String(contentsOf: lock, encoding: .utf8),
+                  let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { return false }
+            kill(pid, SIGKILL)
+            killedAt = Int64(size)
+            #expect(Tmux.waitUntilEnded(pid: pid), "the killed agent did not end")
+            return true
         }
         #expect(killedAt > 0, "the transfer never got under way")
         let midway = try Tmux.run(env + [Tmux.binary.path, "issues", "--json"])
@@ -116,18 +112,16 @@ import Glibc
         try tmux.send("Enter")
         #expect(tmux.waitFor("TAP TO DOWNLOAD") != nil)
         try tmux.send("Enter")
-        #expect(tmux.waitFor(timeout: 10) { $0.contains("%") || $0.contains("WAITING") } != nil, "\(tmux.lastScreen)")
+        #expect(tmux.waitFor { $0.contains("%") || $0.contains("WAITING") } != nil, "\(tmux.lastScreen)")
         try tmux.send("Q")                       // quit mid-download
         #expect(tmux.waitUntilExited())
         try tmux.tmux(["kill-server"])           // and the terminal goes away too
         let env = ["env", "NEWSSTAND_HOME=\(home.path)"]
         var listing = ""
-        let deadline = Date().addingTimeInterval(30)
-        repeat {
-            listing = try Tmux.run(env + [Tmux.binary.path, "issues", "--json"])
-            if listing.contains("\"status\" : \"available\"") { break }
-            Thread.sleep(forTimeInterval: 0.2)
-        } while Date() < deadline
+        _ = Tmux.poll(timeout: 60) {
+            listing = (try? Tmux.run(env + [Tmux.binary.path, "issues", "--json"])) ?? listing
+            return listing.contains("\"status\" : \"available\"")
+        }
         #expect(listing.contains("\"name\" : \"tidewater-2026-11\""))
         #expect(listing.contains("\"status\" : \"available\""), "the agent did not finish after the shelf quit:\n\(listing)")
     }

@@ -20,7 +20,8 @@ import Testing
         var result = try sandbox.run("cancel", "slow-issue")
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains("Cancelled the download of slow-issue"), "\(result.output)")
-        let stopped = Tmux.poll(timeout: 10) {
+        // A cancel that did not work would end in "available", never "none": the wait can be generous.
+        let stopped = Tmux.poll(timeout: 60) {
             Self.partFiles(in: cache).isEmpty && ((try? sandbox.sql("SELECT status FROM issue WHERE name = 'slow-issue'")) == "none")
         }
         let issues = try sandbox.run("issues").output

@@ -14,7 +14,7 @@ import Testing
         let errors = sandbox.home.appendingPathComponent("stderr.txt")
         let command = (["env"] + sandbox.environment + [Tmux.binary.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
         try tmux.start("\(command) 2>'\(errors.path)'; echo \"exit status $?\"; sleep 5")
-        let screen = tmux.waitFor("exit status", timeout: 10)
+        let screen = tmux.waitFor("exit status")
         #expect(screen?.contains("exit status 1") == true, "\(arguments) did not refuse:\n\(tmux.lastScreen)")
         let text = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
         #expect(text.split(separator: "\n").count == 1, "expected one line, got:\n\(text)")

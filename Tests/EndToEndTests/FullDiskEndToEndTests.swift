@@ -155,7 +155,7 @@ final class SmallFilesystem {
         #expect(try run("subscribe", waiting.feed.path).status == 0)
         #expect(try run("download", "start-1", "--wait").status == 0)
         // Let the agent that download started finish and close the library.
-        _ = Tmux.poll(timeout: 20) { !Tmux.isLocked(lock) }
+        _ = Tmux.poll(timeout: 60) { !Tmux.isLocked(lock) }
         #expect(!Tmux.isLocked(lock), "the agent did not finish")
         let before = try run("issues", "--json")
         #expect(before.status == 0)
@@ -192,11 +192,11 @@ final class SmallFilesystem {
         let agentLog = root.appendingPathComponent("agent.out")
         _ = try Tmux.runWithStatus(["sh", "-c", "\(env.joined(separator: " ")) '\(Tmux.binary.path)' agent --watch > '\(agentLog.path)' 2>&1 &"])
         func agentSaid(_ text: String) -> Bool { ((try? String(contentsOf: agentLog, encoding: .utf8)) ?? "").contains(text) }
-        _ = Tmux.poll(timeout: 20) { agentSaid("waiting for space") }
+        _ = Tmux.poll(timeout: 60) { agentSaid("waiting for space") }
         #expect(agentSaid("is full") && agentSaid("waiting for space"))
         // ...and carries on when there is some: a download queued then is installed.
         try FileManager.default.removeItem(at: disk.mountPoint.appendingPathComponent("filler"))
-        _ = Tmux.poll(timeout: 20) { agentSaid("room on the disk again") }
+        _ = Tmux.poll(timeout: 60) { agentSaid("room on the disk again") }
         #expect(agentSaid("room on the disk again"))
         #expect(try run("download", "start-2", "--wait").status == 0)
         #expect(try run("issues").output.contains("start-2\tWaiting\t2026-11-01\tavailable"))

@@ -65,12 +65,10 @@ import Testing
         #expect(first.output.contains("Harbour Post: downloading hp-2"), "\(first.output)")
 
         // The agent was started: the issue arrives.
-        let deadline = Date().addingTimeInterval(30)
         var issues = ""
-        while Date() < deadline {
-            issues = try Tmux.run(newsstand + ["issues"])
-            if issues.contains("hp-2\thp-2\t2026-10-02\tavailable") { break }
-            Thread.sleep(forTimeInterval: 0.2)
+        _ = Tmux.poll(timeout: 60) {
+            issues = (try? Tmux.run(newsstand + ["issues"])) ?? issues
+            return issues.contains("hp-2\thp-2\t2026-10-02\tavailable")
         }
         #expect(issues.contains("hp-2\thp-2\t2026-10-02\tavailable"), "\(issues)")
 

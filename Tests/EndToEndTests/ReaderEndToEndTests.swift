@@ -8,21 +8,32 @@ import Testing
         "env NEWSSTAND_HOME='\(home.path)' TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 '\(Tmux.binary.path)' read \(issue)"
     }
 
-    /// Header and text rows: everything above the status line.
+    /// Header and text rows: everything above the status line, the rows that are not words
+    /// left blank, so a picture compares the same whatever symbols draw it.
     static func page(_ screen: String, height: Int) -> [String] {
-        Array(screen.components(separatedBy: "\n").prefix(height - 2))
+        screen.components(separatedBy: "\n").prefix(height - 2).map { isText($0) ? $0 : "" }
     }
 
-    /// The screen once it has stayed the same for `quiet` seconds: a picture still
-    /// rendering in the background leaves its rows blank, so no text says it is done.
-    static func settled(_ tmux: Tmux, quiet: TimeInterval = 0.6) -> String {
-        var last = (try? tmux.screen()) ?? ""
+    /// Whether a picture is drawn on the page: a row below the header of symbols only (half
+    /// blocks or ASCII shades), no letter or digit.
+    static func showsAPicture(_ screen: String, height: Int) -> Bool {
+        screen.components(separatedBy: "\n").prefix(height - 2).dropFirst().contains { row in
+            let marks = row.filter { !$0.isWhitespace }
+            return !marks.isEmpty && !marks.contains { $0.isLetter || $0.isNumber }
+        }
+    }
+
+    /// The screen once its picture is drawn and it has then stayed the same for `quiet`
+    /// seconds. No text says when a picture is done, and the text below one moves by a row
+    /// when it is, after a frame or two in between: the quiet alone was a guess a slow
+    /// picture could beat, so it is counted only from the picture's first appearance.
+    static func settled(_ tmux: Tmux, height: Int, quiet: TimeInterval = 0.6) -> String? {
+        guard var last = tmux.waitFor({ showsAPicture($0, height: height) }) else { return nil }
         var since = Date()
-        let deadline = Date().addingTimeInterval(10)
-        while Date().timeIntervalSince(since) < quiet, Date() < deadline {
-            Thread.sleep(forTimeInterval: Tmux.pollInterval)
+        _ = Tmux.poll(timeout: 30) {
             let now = (try? tmux.screen()) ?? ""
             if now != last { last = now; since = Date() }
+            return Date().timeIntervalSince(since) >= quiet
         }
         return last
     }
@@ -56,7 +67,7 @@ import Testing
         try tmux.send("j")
         try tmux.send("-")
         try #require(tmux.waitFor("Text width 70 columns") != nil, "keys not handled:\n\(tmux.lastScreen)")
-        let before = Self.settled(tmux)
+        let before = try #require(Self.settled(tmux, height: 30), "no figure drawn:\n\(tmux.lastScreen)")
         let page = Self.page(before, height: 30)
         let topText = try #require(page.dropFirst(2).first(where: Self.isText), "no text on screen:\n\(before)")
         #expect(!page[2].contains("Reading the Tide Tables"), "still on the article's first screen:\n\(before)")
@@ -67,8 +78,8 @@ import Testing
 
         // Start again: the same screen, the same progress.
         try tmux.start(Self.command(home: home, issue: "tidewater-2026-11"), width: 100, height: 30)
-        // (Pictures render in the background: wait for the whole page.)
-        let after = tmux.waitFor(timeout: 10) { Self.page($0, height: 30) == page } ?? tmux.lastScreen
+        // (The saved place is read back and laid out, its figure drawn: wait for the same words.)
+        let after = tmux.waitFor { Self.page($0, height: 30) == page } ?? tmux.lastScreen
         #expect(Self.page(after, height: 30) == page, "resumed elsewhere.\nbefore:\n\(before)\nafter:\n\(after)")
         #expect(Self.progress(after) == progress)
 

@@ -38,7 +38,7 @@ import Testing
 
         // Tap: a progress bar with a percentage, then TAP TO READ and NEW.
         try tmux.send("Enter")
-        let progress = tmux.waitFor(timeout: 20) { $0.range(of: #"\d+%"#, options: .regularExpression) != nil && ($0.contains("█") || $0.contains("░")) }
+        let progress = tmux.waitFor(timeout: 60) { $0.range(of: #"\d+%"#, options: .regularExpression) != nil && ($0.contains("█") || $0.contains("░")) }
         #expect(progress != nil, "no progress bar appeared:\n\(tmux.lastScreen)")
         let ready = tmux.waitFor("TAP TO READ", timeout: 60)
         #expect(ready != nil, "download did not finish:\n\(tmux.lastScreen)")

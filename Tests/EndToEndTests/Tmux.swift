@@ -113,40 +113,40 @@ final class Tmux {
     }
 
     /// Waits until the screen satisfies `condition`; returns the screen, or nil on timeout.
-    func waitFor(timeout: TimeInterval = 20, _ condition: (String) -> Bool) -> String? {
+    func waitFor(timeout: TimeInterval = 30, _ condition: (String) -> Bool) -> String? {
         var last = ""
         if Self.poll(timeout: timeout, { last = (try? screen()) ?? ""; return condition(last) }) { return last }
         lastScreen = last
         return nil
     }
 
-    func waitFor(_ text: String, timeout: TimeInterval = 20) -> String? {
+    func waitFor(_ text: String, timeout: TimeInterval = 30) -> String? {
         waitFor(timeout: timeout) { $0.contains(text) }
     }
 
     /// Waits until the screen shows `text` and returns it; throws, with the last screen, when
     /// it never does: the state to wait for before reading the screen or sending a key.
     @discardableResult
-    func waitFor(text: String, timeout: TimeInterval = 20) throws -> String {
+    func waitFor(text: String, timeout: TimeInterval = 30) throws -> String {
         try waitFor(showing: "'\(text)'", timeout: timeout) { $0.contains(text) }
     }
 
     /// As `waitFor(text:timeout:)` for any `condition`; `what` names it in the failure.
     @discardableResult
-    func waitFor(showing what: String, timeout: TimeInterval = 20, _ condition: (String) -> Bool) throws -> String {
+    func waitFor(showing what: String, timeout: TimeInterval = 30, _ condition: (String) -> Bool) throws -> String {
         guard let screen = waitFor(timeout: timeout, condition) else {
             throw TmuxError(message: "the screen did not show \(what) within \(Int(timeout)) s; it showed:\n\(lastScreen)")
         }
         return screen
     }
 
-    func waitUntilExited(timeout: TimeInterval = 10) -> Bool {
+    func waitUntilExited(timeout: TimeInterval = 30) -> Bool {
         Self.poll(timeout: timeout) { paneIsDead }
     }
 
     /// Waits until process `pid` has ended (gone, or a zombie no one reaped: its files and
     /// locks are closed either way); false on timeout.
-    static func waitUntilEnded(pid: pid_t, timeout: TimeInterval = 10) -> Bool {
+    static func waitUntilEnded(pid: pid_t, timeout: TimeInterval = 30) -> Bool {
         poll(timeout: timeout) {
             // /proc/PID/stat: "pid (name) S ...", the state after the last parenthesis.
             guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
@@ -157,7 +157,7 @@ final class Tmux {
 
     /// Waits until the file at `url` holds `bytes`, for a file a pipe may still be filling;
     /// false on timeout.
-    static func waitUntil(_ url: URL, contains bytes: [UInt8], timeout: TimeInterval = 10) -> Bool {
+    static func waitUntil(_ url: URL, contains bytes: [UInt8], timeout: TimeInterval = 30) -> Bool {
         poll(timeout: timeout) { (try? Data(contentsOf: url))?.firstRange(of: bytes) != nil }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Pictures
 import Testing
 import TextLayout
 @testable import PDF
@@ -84,12 +85,11 @@ import TextLayout
 
     @Test func textsAreReadAheadAndKeptWithoutASearch() throws {
         try withSample(pages: PDFTextReader.batch + 1) { file in
-            let reader = PDFTextReader(worker: worker, readingAheadAfter: 0, pausing: 0)
+            let ended = ReadySignal()
+            let reader = PDFTextReader(worker: worker, readingAheadAfter: 0, pausing: 0, readAheadEnded: ended.onReady)
             reader.readAhead(of: file)
-            // Waits for the other thread, not timed: the test asserts what it wrote.
-            let deadline = Date().addingTimeInterval(30)
-            while KeptPageTexts.load(for: file) == nil && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-            let kept = try #require(KeptPageTexts.load(for: file))
+            // Waits for the other thread to say it has ended, not for a time: the test asserts what it wrote.
+            let kept = try #require(ended.wait { KeptPageTexts.load(for: file) })
             #expect(kept.count == PDFTextReader.batch + 1)
             // The search then takes what was read ahead: its worker is gone.
             kill(try #require(worker.processID), SIGKILL)

@@ -82,7 +82,7 @@ extension ShelfHarness {
         for (page, kind) in [(2, "a JPEG cut short"), (3, "a 0-byte PNG"), (4, "garbage bytes")] {
             _ = h.key(.character(" "))
             // Ready or failed, never pending for good: what can be shown, or one line why not.
-            screen = h.waitFor(timeout: 10) { !$0.text.contains("Drawing the page…") }
+            screen = h.waitFor { !$0.text.contains("Drawing the page…") }
             #expect(screen.text.contains("page \(page) of 5"), "\(kind)")
             #expect(!screen.text.contains("Drawing the page…"), "\(kind) never draws:\n\(screen.text)")
             let drawn = screen.cells(near: ReaderFixture.red).isEmpty == false || screen.text.contains("This page cannot be shown: ")

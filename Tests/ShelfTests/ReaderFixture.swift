@@ -158,15 +158,15 @@ extension ShelfHarness {
         return app
     }
 
-    /// Settles until `condition` holds on the screen (pictures render on worker threads).
+    /// The screen once `condition` holds on it, settled again each time a picture is ready
+    /// or has failed (they render on worker threads: `pictureReady`), never after a sleep;
+    /// the last screen when none came within `timeout` seconds.
     func waitFor(timeout: TimeInterval = 60, _ condition: (Canvas) -> Bool) -> Canvas {
-        var screen = settle()
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition(screen), Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.03)
-            screen = settle()
-        }
-        return screen
+        var last = settle()
+        return pictureReady.wait(timeout: timeout) { () -> Canvas? in
+            last = settle()
+            return condition(last) ? last : nil
+        } ?? last
     }
 
     func type(_ text: String) {

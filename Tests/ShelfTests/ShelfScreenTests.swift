@@ -65,14 +65,9 @@ final class ShelfHarness {
 
     /// Runs the download agent until the queue is empty, on its own connection as the
     /// real agent process would have.
-    /// The screen once `condition` holds on it, settled again each time a picture is ready;
-    /// the last screen when none came within 30 s.
+    /// The screen's text once `condition` holds on it (`waitFor`).
     func waitForPictures(until condition: (String) -> Bool) -> String {
-        var last = settle().text
-        return pictureReady.wait { () -> String? in
-            last = settle().text
-            return condition(last) ? last : nil
-        } ?? last
+        waitFor { condition($0.text) }.text
     }
 
     func runAgent() throws {
@@ -125,15 +120,14 @@ final class ShelfHarness {
     /// not the placeholder with its title, stands in the first thumbnail.
     @Test func theStoreDrawsEachVisibleIssuesCover() throws {
         let h = try ShelfHarness()
-        var screen = h.key(.enter)
+        _ = h.key(.enter)
         // The newest issue's thumbnail: rows 2 to 8, columns 3 to 14 (covers render in the background).
-        func thumbnail() -> [String] { screen.text.components(separatedBy: "\n")[2...8].map { String($0.dropFirst(4).prefix(12)) } }
-        for _ in 0..<500 where !thumbnail().joined().contains("▀") {
-            Thread.sleep(forTimeInterval: 0.01)
-            screen = h.settle()
+        func thumbnail(_ screen: Canvas) -> [String] {
+            screen.text.components(separatedBy: "\n")[2...8].map { String($0.dropFirst(4).prefix(12)) }
         }
-        #expect(thumbnail().filter { $0.contains("▀") }.count >= 5, "\(screen.text)")
-        #expect(!thumbnail().joined().contains("No."), "\(screen.text)")
+        let screen = h.waitFor { thumbnail($0).joined().contains("▀") }
+        #expect(thumbnail(screen).filter { $0.contains("▀") }.count >= 5, "\(screen.text)")
+        #expect(!thumbnail(screen).joined().contains("No."), "\(screen.text)")
     }
 
     @Test func tappingDownloadsThenTheCoverAndSashFollowTheReadyIssue() throws {
@@ -345,15 +339,11 @@ final class ShelfHarness {
         _ = h.key(.enter)
         _ = h.key(.enter)
         try h.runAgent()
-        var screen = h.key(.enter)                 // "Ninety-One Nights Alone" has gull-rock.png
-        let deadline = Date().addingTimeInterval(5)
+        _ = h.key(.enter)                          // "Ninety-One Nights Alone" has gull-rock.png
         func pictureCells(_ canvas: Canvas) -> Int {
             canvas.cells.filter { $0.glyph == "▀" && $0.foreground != h.app.env.theme.readerText.foreground }.count
         }
-        while pictureCells(screen) < 100, Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.05)
-            screen = h.settle()
-        }
+        let screen = h.waitFor { pictureCells($0) >= 100 }
         #expect(pictureCells(screen) >= 100, "\(screen.text)")
         #expect(!screen.text.contains("[image:"))
     }

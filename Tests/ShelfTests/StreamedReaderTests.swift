@@ -47,17 +47,19 @@ import Terminal
         #expect(canvas.text.contains("Night Trains — Rue Marsh  [CBZ]  r: continue at page 2 of 3"), "\(canvas.text)")
     }
 
-    func painter() -> CoverPainter {
-        let covers = HalfBlockPainter(cache: CoverCache(directory: nil, workers: 1), colorMode: .truecolor, symbols: .half) {}
+    func painter(_ ready: ReadySignal) -> CoverPainter {
+        let covers = HalfBlockPainter(cache: CoverCache(directory: nil, workers: 1), colorMode: .truecolor, symbols: .half,
+                                      onReady: ready.onReady)
         return CoverPainter(pictures: covers, covers: covers, readyFlag: AtomicFlag())
     }
 
-    /// A reader over the stream, pages served by `web`, its pictures drawn in half blocks.
-    func reader(_ web: MemoryHTTPClient, in temp: URL) throws -> (ReaderScreen, StreamedComic, Library) {
+    /// A reader over the stream, pages served by `web`, its pictures drawn in half blocks;
+    /// `ready` is signalled when a page arrives or fails and when a picture is drawn.
+    func reader(_ web: MemoryHTTPClient, in temp: URL, ready: ReadySignal = ReadySignal()) throws -> (ReaderScreen, StreamedComic, Library) {
         let paths = Paths(environment: ["NEWSSTAND_HOME": temp.path])
         let library = try Library(paths: paths, access: HTTPAccess(client: web) { _ in nil })
-        let comic = library.streamedComic(Self.stream, title: "Night Trains", maxWidth: 800, onChange: {})
-        return (ReaderScreen(streaming: comic, painter: painter(), theme: .classic, size: (80, 24)), comic, library)
+        let comic = library.streamedComic(Self.stream, title: "Night Trains", maxWidth: 800, onChange: ready.onReady)
+        return (ReaderScreen(streaming: comic, painter: painter(ready), theme: .classic, size: (80, 24)), comic, library)
     }
 
     func screenText(_ screen: ReaderScreen) -> String {
@@ -66,16 +68,14 @@ import Terminal
         return canvas.text
     }
 
-    /// Takes in what arrived until `done` holds, as the app does at each wake-up.
-    func settle(_ screen: ReaderScreen, until done: (String) -> Bool) -> String {
-        let deadline = Date().addingTimeInterval(30)
-        var text = screenText(screen)
-        while !done(text), Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.02)
+    /// Takes in what arrived until `done` holds, as the app does at each wake-up: waits for
+    /// `ready` (a page came, a picture was drawn), never for a time.
+    func settle(_ screen: ReaderScreen, _ ready: ReadySignal, until done: (String) -> Bool) -> String {
+        ready.wait {
             _ = screen.update(.backgroundReady)
-            text = screenText(screen)
-        }
-        return text
+            let text = screenText(screen)
+            return done(text) ? text : nil
+        } ?? screenText(screen)
     }
 
     @Test func theReaderStartsAtLastReadWaitsForThePageAndShowsAFailureInALine() throws {
@@ -85,10 +85,11 @@ import Terminal
         web.serve(URL(string: "http://comics.example/pse/7/1?w=800")!, headers: ["Content-Type": "image/png"],
                   body: try DetailsFixture.png(ReaderFixture.red))
         // Page 3 is missing on the server.
-        let (screen, comic, _) = try reader(web, in: temp)
+        let ready = ReadySignal()
+        let (screen, comic, _) = try reader(web, in: temp, ready: ready)
         // pse:lastRead 2 (from 1): page 2 is where reading goes on.
         #expect(screen.pager.index == 1)
-        var text = settle(screen) { $0.contains("▀") }
+        var text = settle(screen, ready) { $0.contains("▀") }
         #expect(text.contains("page 2 of 3"), "\(text)")
         #expect(!text.contains("Fetching"), "\(text)")
         #expect(!screen.waitsForStreamedPage)
@@ -96,12 +97,12 @@ import Terminal
         #expect(screen.issue.id == nil)
 
         _ = screen.update(.key(.character(" ")))
-        text = settle(screen) { $0.contains("could not be fetched") }
+        text = settle(screen, ready) { $0.contains("could not be fetched") }
         #expect(text.contains("Page 3 could not be fetched: the server answered 404"), "\(text)")
         #expect(!screen.waitsForStreamedPage)   // a failed page is not waited for
         // The reader stays usable: back to page 2.
         _ = screen.update(.key(.backspace))
-        text = settle(screen) { $0.contains("▀") }
+        text = settle(screen, ready) { $0.contains("▀") }
         #expect(text.contains("page 2 of 3"), "\(text)")
         #expect(web.requests.map(\.url.absoluteString) == ["http://comics.example/pse/7/1?w=800", "http://comics.example/pse/7/2?w=800"])
         comic.close()

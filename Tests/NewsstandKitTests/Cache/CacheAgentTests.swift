@@ -74,7 +74,7 @@ final class CacheLibrary {
     func available() throws -> Set<String> { Set(try library.allIssues().filter { $0.status == .available }.map(\.name)) }
 
     /// Runs `body` until it is true, for up to `seconds`.
-    static func wait(_ seconds: TimeInterval = 20, until body: () throws -> Bool) rethrows -> Bool {
+    static func wait(_ seconds: TimeInterval = 60, until body: () throws -> Bool) rethrows -> Bool {
         let end = Date().addingTimeInterval(seconds)
         while Date() < end {
             if try body() { return true }
@@ -105,7 +105,7 @@ final class BackgroundAgent: @unchecked Sendable {
             done.signal()
         }
     }
-    func finished(within seconds: TimeInterval = 20) -> Bool { done.wait(timeout: .now() + seconds) == .success }
+    func finished(within seconds: TimeInterval = 60) -> Bool { done.wait(timeout: .now() + seconds) == .success }
     func stop() -> Bool {
         agent.stop()
         return finished()
@@ -327,9 +327,11 @@ final class BackgroundAgent: @unchecked Sendable {
         #expect(report.text.contains("partial downloads: \(ByteSize.format(kept))"))
         #expect(report.text.contains("waiting for space: Issue a1"))
 
-        // Still paused a moment later: it waits, it does not spin through failures.
+        // Still paused after looking for room three more times: it waits, it does not spin
+        // through failures (counted in looks, not in seconds).
         let refusals = disk.refusals
-        Thread.sleep(forTimeInterval: 0.3)
+        let checks = disk.spaceChecks
+        #expect(CacheLibrary.wait { disk.spaceChecks >= checks + 3 })
         #expect(disk.refusals == refusals)
         let writtenBefore = disk.bytesWritten
         disk.capacity = 5_000_000

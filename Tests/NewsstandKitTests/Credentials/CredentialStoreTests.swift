@@ -72,11 +72,9 @@ struct CredentialStoreTests {
         var environment = ProcessInfo.processInfo.environment
         environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=\(scratch.file("no-bus").path)"
         environment["DISPLAY"] = nil
-        let started = Date()
         let store = CredentialStore(paths: paths, environment: environment)
         #expect(store.keyring == nil)
         #expect(store.location == paths.config.appendingPathComponent("credentials.json").path)
-        #expect(Date().timeIntervalSince(started) < 3)   // the probe's own limit
         #expect(CredentialStore(paths: paths, environment: ["NEWSSTAND_KEYRING": "off", "PATH": "/usr/bin"]).keyring == nil)
     }
 }

@@ -54,13 +54,11 @@ import IssueArchive
         /// The pictures fetched, once the server has logged at least `atLeast` of them (it
         /// logs a request as its response ends, a moment after the client has it).
         func fetches(atLeast: Int) -> [String: Int] {
-            let deadline = Date().addingTimeInterval(5)
-            while true {
-                var counts: [String: Int] = [:]
-                for request in server.requests() where request.path.hasPrefix("/img/") { counts[String(request.path.dropFirst()), default: 0] += 1 }
-                if counts.values.reduce(0, +) >= atLeast || Date() > deadline { return counts }
-                Thread.sleep(forTimeInterval: 0.02)
+            var counts: [String: Int] = [:]
+            for request in server.requests(where: { $0.path.hasPrefix("/img/") }, atLeast: atLeast) {
+                counts[String(request.path.dropFirst()), default: 0] += 1
             }
+            return counts
         }
     }
 

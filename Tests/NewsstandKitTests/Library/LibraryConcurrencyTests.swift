@@ -37,7 +37,7 @@ import Testing
         }
         // A bound, not a pause: a read that waits for the commit never arrives, as the
         // commit waits for the read.
-        let readWhileWriting = readsDone.wait(timeout: .now() + 10) == .success
+        let readWhileWriting = readsDone.wait(timeout: .now() + 30) == .success
         release.signal()
         committed.wait()
 

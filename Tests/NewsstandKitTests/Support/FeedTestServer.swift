@@ -75,12 +75,17 @@ final class FeedTestServer: @unchecked Sendable {
     /// The logged requests, once at least `atLeast` are there: the server logs a request
     /// as its response ends, so the log may lag the client by a moment.
     func requests(path: String? = nil, atLeast: Int = 0) -> [LoggedRequest] {
-        let deadline = Date().addingTimeInterval(5)
+        requests(where: { path == nil || $0.path == "/" + path! }, atLeast: atLeast)
+    }
+
+    /// The logged requests `included`, once at least `atLeast` of them are there (30 s at most).
+    func requests(where included: (LoggedRequest) -> Bool, atLeast: Int) -> [LoggedRequest] {
+        let deadline = Date().addingTimeInterval(30)
         while true {
             let text = (try? String(contentsOf: directory.appendingPathComponent("log.jsonl"), encoding: .utf8)) ?? ""
             let found = text.split(separator: "\n")
                 .compactMap { try? JSONDecoder().decode(LoggedRequest.self, from: Data($0.utf8)) }
-                .filter { path == nil || $0.path == "/" + path! }
+                .filter(included)
                 .sorted { $0.seq < $1.seq }
             if found.count >= atLeast || Date() > deadline { return found }
             Thread.sleep(forTimeInterval: 0.02)

@@ -12,6 +12,7 @@ final class SmallDisk: Storage, @unchecked Sendable {
     private var _overstatement: Int64 = 0
     private var _written: Int64 = 0
     private var _refusals = 0
+    private var _spaceChecks = 0
 
     init(root: URL, capacity: Int64) {
         self.root = root
@@ -32,6 +33,8 @@ final class SmallDisk: Storage, @unchecked Sendable {
     /// Bytes written through this disk, and writes refused for want of room.
     var bytesWritten: Int64 { lock.withLock { _written } }
     var refusals: Int { lock.withLock { _refusals } }
+    /// Times free space was asked for (an agent waiting for room asks at each of its checks).
+    var spaceChecks: Int { lock.withLock { _spaceChecks } }
 
     var used: Int64 { Library.measureContent(at: root) }
 
@@ -47,7 +50,10 @@ final class SmallDisk: Storage, @unchecked Sendable {
         return result
     }
 
-    func freeBytes(in directory: URL) -> Int64? { max(0, capacity - used) + overstatement }
+    func freeBytes(in directory: URL) -> Int64? {
+        lock.withLock { _spaceChecks += 1 }
+        return max(0, capacity - used) + overstatement
+    }
     func totalBytes(in directory: URL) -> Int64? { capacity }
 }
 

@@ -117,11 +117,11 @@ final class TestHTTPServer: @unchecked Sendable {
     }
 
     /// The requests logged for `key`, once at least `atLeast` are there (the server logs a
-    /// request after sending its response, so the log may lag the client by a moment).
+    /// request after sending its response, so the log may lag the client by a moment; 30 s at most).
     func requests(for key: String, atLeast: Int = 1) -> [LoggedRequest] {
         let file = logDirectory.appendingPathComponent("\(key).jsonl")
         var entries: [LoggedRequest] = []
-        let deadline = Date().addingTimeInterval(5)
+        let deadline = Date().addingTimeInterval(30)
         repeat {
             entries = ((try? String(contentsOf: file, encoding: .utf8)) ?? "")
                 .split(separator: "\n")

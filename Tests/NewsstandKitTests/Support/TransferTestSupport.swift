@@ -60,7 +60,7 @@ func makeTransfer(
     expectedLength: Int64? = nil,
     expectedSHA256: String? = nil,
     credentials: Credentials? = nil,
-    timeout: TimeInterval = 10
+    timeout: TimeInterval = 30
 ) -> Transfer {
     let transfer = Transfer(request: TransferRequest(url: url, headers: headers), partFile: part, expectedLength: expectedLength, expectedSHA256: expectedSHA256, credentials: credentials, timeout: timeout)
     transfer.clientOverride = client.client
@@ -85,4 +85,26 @@ func transferError(_ body: () throws -> Void) -> TransferError? {
     } catch {
         return TransferError(message: "unexpected error type: \(error)", isRetryable: false)
     }
+}
+
+/// What `body` returned on a thread of its own, once it has; nil when it had not within
+/// `seconds`. For a test that a cancel ends a wait that would otherwise last far longer (a
+/// server's five-minute Retry-After): it waits for that state with a deadline far beyond a
+/// loaded machine's slowness, never timing it, and a failure does not sit the wait out.
+func returned<T>(within seconds: TimeInterval = 60, _ body: @escaping @Sendable () -> T) -> T? {
+    let box = Returned<T>()
+    Thread.detachNewThread {
+        let value = body()
+        box.lock.withLock { box.value = value }
+        box.done.signal()
+    }
+    guard box.done.wait(timeout: .now() + seconds) == .success else { return nil }
+    return box.lock.withLock { box.value }
+}
+
+// @unchecked: `value` is written once by the thread, read after `done`, both under `lock`.
+private final class Returned<T>: @unchecked Sendable {
+    let lock = NSLock()
+    let done = DispatchSemaphore(value: 0)
+    var value: T?
 }

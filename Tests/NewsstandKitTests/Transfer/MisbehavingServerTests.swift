@@ -46,34 +46,33 @@ struct MisbehavingServerTests {
 
     init() throws { server = try BadServer() }
 
+    /// The error `path` ends in. Each test tells which limit ended it by the error's words
+    /// ("no answer", "the server is stalling", "sent more than"), not by the time it took:
+    /// a limit that did not work would end otherwise, or not at all.
     private func fail(_ path: String, timeout: TimeInterval = 10, maximumLength: Int64? = nil,
-                      lowSpeed: Transfer.LowSpeedLimit = .standard, scratch: Scratch) -> (TransferError?, TimeInterval) {
+                      lowSpeed: Transfer.LowSpeedLimit = .standard, scratch: Scratch) -> TransferError? {
         let transfer = Transfer(request: TransferRequest(url: server.url(path), headers: [:]), partFile: scratch.partFile,
                                 timeout: timeout, maximumLength: maximumLength, lowSpeedLimit: lowSpeed)
-        let started = Date()
-        let error = transferError { _ = try transfer.run(validator: nil) { _ in } }
-        return (error, Date().timeIntervalSince(started))
+        return transferError { _ = try transfer.run(validator: nil) { _ in } }
     }
 
     @Test("an endless body (close-delimited or chunked) stops at the size cap and its bytes are deleted",
           arguments: ["/endless", "/endless-chunked", "/endless-feed"])
     func endlessBody(path: String) throws {
         let scratch = try Scratch()
-        let (error, seconds) = fail(path, maximumLength: 2 << 20, scratch: scratch)
+        let error = fail(path, maximumLength: 2 << 20, scratch: scratch)
         let failure = try #require(error)
         #expect(failure.message.contains("sent more than 2 MiB"), "\(failure.message)")
         #expect(!failure.isRetryable)
-        #expect(seconds < 10)
         #expect(!FileManager.default.fileExists(atPath: scratch.partFile.path) || fileSize(scratch.partFile) == 0)
     }
 
     @Test("a declared length beyond the cap is refused before any byte is kept")
     func hugeDeclaredLength() throws {
         let scratch = try Scratch()
-        let (error, seconds) = fail("/huge-length", maximumLength: 64 << 20, scratch: scratch)
+        let error = fail("/huge-length", maximumLength: 64 << 20, scratch: scratch)
         let failure = try #require(error)
         #expect(failure.message.contains("more than the 64 MiB accepted"), "\(failure.message)")
-        #expect(seconds < 5)
         #expect(fileSize(scratch.partFile) <= 0)
     }
 
@@ -81,31 +80,28 @@ struct MisbehavingServerTests {
     func drippedHeaders() throws {
         let scratch = try Scratch()
         // A byte every 0.3 s keeps a 1 s inactivity timeout from ever firing.
-        let (error, seconds) = fail("/drip-headers?interval=0.3", timeout: 1, scratch: scratch)
+        let error = fail("/drip-headers?interval=0.3", timeout: 1, scratch: scratch)
         let failure = try #require(error)
         #expect(failure.message.contains("to send its response headers"), "\(failure.message)")
         #expect(failure.isRetryable)
-        #expect(seconds < 4)
     }
 
     @Test("a body trickling under the low-speed limit counts as stalled")
     func trickledBody() throws {
         let scratch = try Scratch()
-        let (error, seconds) = fail("/drip-body?interval=0.2", timeout: 1,
-                                    lowSpeed: Transfer.LowSpeedLimit(minimumBytes: 1024, window: 1.5), scratch: scratch)
+        let error = fail("/drip-body?interval=0.2", timeout: 1,
+                         lowSpeed: Transfer.LowSpeedLimit(minimumBytes: 1024, window: 1.5), scratch: scratch)
         let failure = try #require(error)
         #expect(failure.message.contains("the server is stalling"), "\(failure.message)")
         #expect(failure.isRetryable)
-        #expect(seconds < 5)
     }
 
     @Test("a server that never answers, or stops mid-body, times out", arguments: ["/stall", "/stall-body"])
     func stalled(path: String) throws {
         let scratch = try Scratch()
-        let (error, seconds) = fail(path, timeout: 1, scratch: scratch)
+        let error = fail(path, timeout: 1, scratch: scratch)
         let failure = try #require(error)
         #expect(failure.message.contains("no answer"), "\(failure.message)")
-        #expect(seconds < 4)
     }
 
     @Test("huge or countless headers, redirect loops and long chains are refused",
@@ -113,11 +109,10 @@ struct MisbehavingServerTests {
                       ("/loop", "redirects in a loop"), ("/ping", "redirects in a loop"), ("/chain/12", "more than 10 times")])
     func refused(path: String, reason: String) throws {
         let scratch = try Scratch()
-        let (error, seconds) = fail(path, scratch: scratch)
+        let error = fail(path, scratch: scratch)
         let failure = try #require(error)
         #expect(failure.message.contains(reason), "\(failure.message)")
         #expect(!failure.isRetryable)
-        #expect(seconds < 5)
     }
 
     @Test("a cap leaves a legitimate body alone")

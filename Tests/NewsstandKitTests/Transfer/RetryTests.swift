@@ -114,14 +114,19 @@ struct RetryTests {
     func runnerDefaultWaitIsCancellable() throws {
         let server = try TestHTTPServer.shared()
         let scratch = try Scratch()
-        let transfer = makeTransfer(server.url("/file/\(TestHTTPServer.uniqueKey("runnerwait"))?size=10&fail=503&retry_after=30"), part: scratch.partFile)
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.5) { transfer.cancel() }
-        let started = Date()
-        let error = transferError {
-            _ = try TransferRunner.run(transfer, validator: nil, policy: .standard, progress: { _ in })
+        let key = TestHTTPServer.uniqueKey("runnerwait")
+        // The server asks for 300 s between attempts (the policy takes up to 600): only a cancel ends that wait.
+        let transfer = makeTransfer(server.url("/file/\(key)?size=10&fail=503&retry_after=300"), part: scratch.partFile)
+        DispatchQueue.global().async {
+            _ = server.requests(for: key, atLeast: 1)   // answered 503: the runner waits, or is about to
+            transfer.cancel()
         }
-        #expect(error?.isCancelled == true)
-        #expect(Date().timeIntervalSince(started) < 5)
+        let error = returned {
+            transferError { _ = try TransferRunner.run(transfer, validator: nil, policy: .standard, progress: { _ in }) }
+        }
+        #expect(error != nil, "the cancel did not end the 300 s wait")
+        #expect(error??.isCancelled == true)
+        #expect(server.requests(for: key).count == 1)
     }
 
     @Test("cancel during the wait between attempts stops the runner")
