@@ -40,11 +40,11 @@ struct KittyPlaceholdersEndToEndTests {
 
         // A whole picture's cells, then the screen once it stays the same: a capture can fall
         // between the writes of one frame, and the page can be laid out again once.
-        _ = try tmux.waitFor(showing: "placeholder cells", timeout: 60) { screen in
+        let whole = try tmux.waitFor(showing: "placeholder cells", timeout: 60) { screen in
             let grid = Self.grid(of: screen)
             return grid.count >= 10 && grid.allSatisfy { $0.count == grid[0].count && $0.allSatisfy { $0.count == grid[0][0].count } }
         }
-        let screen = ReaderEndToEndTests.settled(tmux, quiet: 1)
+        let screen = tmux.settled(from: whole, quiet: 1)
         // Every row of the picture numbers its row, every cell its column, all under one id.
         let grid = Self.grid(of: screen)
         let marks = grid.flatMap { $0 }.map { $0.count >= 3 ? $0[2] : 0 }

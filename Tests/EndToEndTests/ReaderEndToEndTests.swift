@@ -28,14 +28,8 @@ import Testing
     /// when it is, after a frame or two in between: the quiet alone was a guess a slow
     /// picture could beat, so it is counted only from the picture's first appearance.
     static func settled(_ tmux: Tmux, height: Int, quiet: TimeInterval = 0.6) -> String? {
-        guard var last = tmux.waitFor({ showsAPicture($0, height: height) }) else { return nil }
-        var since = Date()
-        _ = Tmux.poll(timeout: 30) {
-            let now = (try? tmux.screen()) ?? ""
-            if now != last { last = now; since = Date() }
-            return Date().timeIntervalSince(since) >= quiet
-        }
-        return last
+        guard let first = tmux.waitFor({ showsAPicture($0, height: height) }) else { return nil }
+        return tmux.settled(from: first, quiet: quiet)
     }
 
     /// A row of words (not a picture drawn in symbols).

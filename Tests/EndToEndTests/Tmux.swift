@@ -103,6 +103,19 @@ final class Tmux {
     static let pollInterval: TimeInterval = 0.02
 
     /// Looks at `condition` every `pollInterval` until it holds (true) or `timeout` passes (false).
+    /// The screen once it has stayed the same for `quiet` seconds, counted from `screen`
+    /// (given up after 30 s: the last one seen).
+    func settled(from screen: String, quiet: TimeInterval) -> String {
+        var last = screen
+        var since = Date()
+        _ = Tmux.poll(timeout: 30) {
+            let now = (try? self.screen()) ?? ""
+            if now != last { last = now; since = Date() }
+            return Date().timeIntervalSince(since) >= quiet
+        }
+        return last
+    }
+
     static func poll(timeout: TimeInterval, _ condition: () -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         repeat {
