@@ -367,6 +367,10 @@ public final class CursesBackend: TerminalBackend {
         }
     }
 
+    /// How long the rest of a reply may take after its first bytes: a terminal writes a
+    /// reply at once, so an Escape with nothing behind it for this long is a key.
+    static let replyRestMilliseconds = 100
+
     /// While detection's late replies may come: reads the input here, drops the replies and
     /// hands the rest (keys) to ncurses. False when `deadline` passed with no key.
     private func swallowLateReplies(until deadline: Date?) -> Bool {
@@ -380,12 +384,16 @@ public final class CursesBackend: TerminalBackend {
                 keys = filter.flush()
                 lateReplies = nil
             } else {
+                // Bytes held as a reply's start (an Escape) wait only for the reply's rest.
+                let holding = filter.isHolding && Self.replyRestMilliseconds < wait
                 var descriptor = pollfd(fd: inputDescriptor, events: Int16(POLLIN), revents: 0)
-                let ready = poll(&descriptor, 1, Int32(max(0, wait)))
+                let ready = poll(&descriptor, 1, Int32(max(0, holding ? Self.replyRestMilliseconds : wait)))
                 if ready < 0, errno == EINTR { continue }
                 if ready > 0 {
                     let count = read(inputDescriptor, &buffer, buffer.count)
                     if count > 0 { keys = filter.take(buffer[0..<count]) }
+                } else if ready == 0, holding {
+                    keys = filter.flush()
                 }
                 if filter.isFinished { keys += filter.flush() }
                 lateReplies = filter.isFinished ? nil : filter

@@ -37,7 +37,11 @@ public struct LateReplies: Sendable, Equatable {
         return keys
     }
 
-    /// What is left of a sequence never finished, as keys (time is up).
+    /// Bytes held as the start of a reply whose end has not come (a lone Escape, so far).
+    public var isHolding: Bool { !pending.isEmpty }
+
+    /// What is left of a sequence never finished, as keys (time is up, or nothing followed
+    /// it soon enough to be a reply: a terminal writes each reply at once).
     public mutating func flush() -> [UInt8] {
         defer { pending = [] }
         return pending

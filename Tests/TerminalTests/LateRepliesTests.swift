@@ -53,4 +53,18 @@ extension CursesBackendTests {
         pty.type("\u{1B}")
         #expect(backend.nextEvent(timeout: 30) == .key(.escape))
     }
+
+    /// An Escape typed while late replies may still come is a key as soon as nothing follows
+    /// it, not when the window for replies closes (a minute here).
+    @Test func aLoneEscapeIsAKeyBeforeTheRepliesWindowCloses() throws {
+        let pty = try PseudoTerminal(width: 40, height: 10)
+        let backend = try CursesBackend(environment: ["TERM": "xterm-256color"], input: pty.slave, output: pty.slave,
+                                        expectingLateReplies: true, lateRepliesMilliseconds: 60_000)
+        defer { backend.restore() }
+        pty.type("\u{1B}")
+        #expect(backend.nextEvent(timeout: 30) == .key(.escape))
+        // The replies that come after it are still taken out.
+        pty.type(String(decoding: LateRepliesTests.kitty, as: UTF8.self) + "j")
+        #expect(backend.nextEvent(timeout: 30) == .key(.character("j")))
+    }
 }
