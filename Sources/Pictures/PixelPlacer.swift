@@ -7,8 +7,9 @@ import Terminal
 /// cursor put where each goes and back where ncurses left it. kitty is sent each image
 /// once (`a=t` under its id) and then only placed (`a=p`, a few tens of bytes) wherever a
 /// frame has it: a placement that moves is placed again under its placement id, one that
-/// goes is deleted before ncurses draws the next frame, keeping the image; an image is
-/// freed when the painter forgets its picture, past `heldBudget`, and on `clear`. sixel's
+/// goes is deleted before ncurses draws the next frame, keeping the image; images are
+/// freed when the painter forgets their picture, past `heldBudget`, on a resize and on
+/// `clear` (see `release` for which go together). sixel's
 /// and iTerm2's pictures that go are drawn over (their rows rewritten). Pictures the painter
 /// drew as kitty's placeholder cells are text ncurses draws: each is only sent once, with
 /// its virtual placement, when a frame first has it.
@@ -29,7 +30,7 @@ public final class PixelPlacer {
     /// The pictures drawn as placeholder cells that kitty has, by number (sent once with
     /// their virtual placement; where no cells name them, nothing shows).
     private var sentForPlaceholders: [Int: Held] = [:]
-    /// Counts frames: a held image not on screen is freed the longest unused first.
+    /// Counts frames (a placeholder picture is idle when the frame does not have it).
     private var frame = 0
 
     /// kitty's ids are the terminal's, shared with every program in the window: start far
@@ -50,7 +51,8 @@ public final class PixelPlacer {
         var id: UInt32
         /// Its pixels as kitty keeps them (at most its cells' pixels, 4 bytes each).
         var bytes: Int
-        var lastShown: Int
+        /// The frame that last had it (placeholder pictures: their cells are its placement).
+        var shownIn = 0
     }
 
     public init(painter: PixelPainter, throughTmux: Bool = false, origin: (x: Int, y: Int) = (0, 0),
@@ -80,12 +82,16 @@ public final class PixelPlacer {
         }
         // What goes first, before ncurses draws (the next screen's text is never under a
         // picture of the last): the images the painter let go, the placements that go.
-        var before = free(painter.takeForgotten())
+        var before: [UInt8] = []
         if !sameScreen {
-            // A new size: kitty may have moved or cut what it showed; everything is placed afresh.
-            for shown in onScreen.values { before += deletePlacement(shown) }
+            // A new size: ncurses clears the screen (ED 2), which takes kitty's placements
+            // and every image left without one: all are sent afresh.
+            before += release(parts: Array(held.keys))
             onScreen = [:]
         }
+        let forgotten = painter.takeForgotten()
+        before += release(parts: held.keys.filter { forgotten.contains($0.picture) },
+                          numbers: sentForPlaceholders.keys.filter(forgotten.contains))
         let gone = onScreen.keys.filter { !wanted.contains($0) }
         let redraw = wanted.filter { onScreen[$0] == nil }
         // A placement that goes lends its placement id to a new one of the same image:
@@ -116,7 +122,7 @@ public final class PixelPlacer {
                     nextID = nextID == UInt32.max ? Self.firstID : nextID + 1
                 }
                 for chunk in KittyGraphics.transmit(png: payload, id: id) { after += wrapped(chunk) }
-                held[part] = Held(id: id, bytes: pixelBytes(placement.rect.width, placement.rect.height), lastShown: frame)
+                held[part] = Held(id: id, bytes: pixelBytes(placement.rect.width, placement.rect.height))
             }
             let placementID = movable[id]?.popLast() ?? newPlacementID()
             after += wrapped(cursor(at: placement) + KittyGraphics.place(id: id, placement: placementID) + Array("\u{1B}8".utf8))
@@ -125,9 +131,8 @@ public final class PixelPlacer {
         for (id, placementIDs) in movable {
             for placementID in placementIDs { before += deletePlacement(Shown(id: id, placementID: placementID)) }
         }
-        for part in inUse { held[part]?.lastShown = frame }
         after += placeholderPictures(asCells)
-        after += freeOverBudget()
+        after += releaseIdle()
         screenSize = (canvas.width, canvas.height)
         backend.writeDirect(before)
         backend.draw(canvas)
@@ -165,53 +170,48 @@ public final class PixelPlacer {
         var output: [UInt8] = []
         for number in numbers.sorted() {
             if sentForPlaceholders[number] != nil {
-                sentForPlaceholders[number]?.lastShown = frame
+                sentForPlaceholders[number]?.shownIn = frame
                 continue
             }
             guard let picture = painter.placeholderPicture(numbered: number) else { continue }
             for chunk in KittyGraphics.transmit(png: picture.bytes, id: picture.id) { output += wrapped(chunk) }
             output += wrapped(KittyPlaceholders.place(id: picture.id, columns: picture.size.columns, rows: picture.size.rows))
-            sentForPlaceholders[number] = Held(id: picture.id, bytes: pixelBytes(picture.size.columns, picture.size.rows),
-                                               lastShown: frame)
+            sentForPlaceholders[number] = Held(id: picture.id, bytes: pixelBytes(picture.size.columns, picture.size.rows), shownIn: frame)
         }
         return output
     }
 
-    /// Frees the images of the pictures `numbers` (the painter let them go): their
-    /// placements go with them.
-    private func free(_ numbers: Set<Int>) -> [UInt8] {
-        guard !numbers.isEmpty else { return [] }
+    /// Frees kitty's images of `parts` and of the placeholder pictures `numbers`, their
+    /// placements with them, and, when it frees any, every image no placement shows: kitty
+    /// 0.26 (its `filter_refs`) frees all of those on any `d=I`, so none is counted on after one.
+    private func release(parts: [PicturePart] = [], numbers: [Int] = []) -> [UInt8] {
+        guard !parts.isEmpty || !numbers.isEmpty else { return [] }
+        let placedIDs = Set(onScreen.values.map(\.id))
+        let unplaced = held.filter { !placedIDs.contains($0.value.id) }.keys
         var output: [UInt8] = []
-        for (part, image) in held where numbers.contains(part.picture) {
-            output += wrapped(KittyGraphics.delete(id: image.id))
+        let freed = Set(parts).union(unplaced).compactMap { part in held[part].map { (part, $0) } }.sorted { $0.1.id < $1.1.id }
+        for (part, image) in freed {
             held[part] = nil
+            output += wrapped(KittyGraphics.delete(id: image.id))
             for (placement, shown) in onScreen where shown.id == image.id { onScreen[placement] = nil }
         }
-        for number in numbers {
+        for number in numbers.sorted() {
             guard let image = sentForPlaceholders.removeValue(forKey: number) else { continue }
             output += wrapped(KittyGraphics.delete(id: image.id))
         }
         return output
     }
 
-    /// Frees the images no frame shows, the longest unused first, while kitty holds more
-    /// than `heldBudget` bytes of them.
-    private func freeOverBudget() -> [UInt8] {
-        let shownIDs = Set(onScreen.values.map(\.id))
-        let parts = held.filter { !shownIDs.contains($0.value.id) }
-        let placeholders = sentForPlaceholders.filter { $0.value.lastShown < frame }
-        var total = parts.values.reduce(0) { $0 + $1.bytes } + placeholders.values.reduce(0) { $0 + $1.bytes }
-        guard total > heldBudget else { return [] }
-        let idle = parts.map { (part: Optional($0.key), number: Int?.none, image: $0.value) }
-            + placeholders.map { (part: PicturePart?.none, number: Optional($0.key), image: $0.value) }
-        var output: [UInt8] = []
-        for entry in idle.sorted(by: { $0.image.lastShown < $1.image.lastShown }) where total > heldBudget {
-            output += wrapped(KittyGraphics.delete(id: entry.image.id))
-            if let part = entry.part { held[part] = nil }
-            if let number = entry.number { sentForPlaceholders[number] = nil }
-            total -= entry.image.bytes
-        }
-        return output
+    /// Frees the images no frame shows when kitty holds more than `heldBudget` bytes of
+    /// them, and, inside tmux (whose redraws clear the outer screen, and with it every image
+    /// without a placement), those placed at the cursor after every frame.
+    private func releaseIdle() -> [UInt8] {
+        let placedIDs = Set(onScreen.values.map(\.id))
+        let parts = held.filter { !placedIDs.contains($0.value.id) }
+        let numbers = sentForPlaceholders.filter { $0.value.shownIn < frame }
+        let bytes = parts.values.reduce(0) { $0 + $1.bytes } + numbers.values.reduce(0) { $0 + $1.bytes }
+        if bytes > heldBudget { return release(parts: Array(parts.keys), numbers: Array(numbers.keys)) }
+        return throughTmux ? release(parts: Array(parts.keys)) : []
     }
 
     /// Takes every picture off the screen and out of kitty's memory (before Ctrl-Z hands
