@@ -25,6 +25,18 @@ public enum KittyGraphics {
         Array("\u{1B}_Ga=p,i=\(id),q=2,C=1\u{1B}\\".utf8)
     }
 
+    /// Shows the picture sent as `id` at the cursor as its placement `placement`: placing
+    /// it again under the same two ids moves it there (the old placement is replaced).
+    public static func place(id: UInt32, placement: UInt32) -> [UInt8] {
+        Array("\u{1B}_Ga=p,i=\(id),p=\(placement),q=2,C=1\u{1B}\\".utf8)
+    }
+
+    /// Takes placement `placement` of picture `id` off the screen; kitty keeps the picture
+    /// (`d=i`, lower case), to be placed again without sending it.
+    public static func deletePlacement(id: UInt32, placement: UInt32) -> [UInt8] {
+        Array("\u{1B}_Ga=d,d=i,i=\(id),p=\(placement),q=2\u{1B}\\".utf8)
+    }
+
     private static func chunks(png: [UInt8], control first: String) -> [[UInt8]] {
         let payload = Array(Data(png).base64EncodedString().utf8)
         var escapes: [[UInt8]] = []
@@ -39,7 +51,8 @@ public enum KittyGraphics {
         return escapes
     }
 
-    /// Removes the picture `id` from the screen and kitty's memory.
+    /// Removes the picture `id` from the screen and kitty's memory (`d=I`, upper case: its
+    /// placements and its data).
     public static func delete(id: UInt32) -> [UInt8] {
         Array("\u{1B}_Ga=d,d=I,i=\(id),q=2\u{1B}\\".utf8)
     }

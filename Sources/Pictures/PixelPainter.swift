@@ -20,12 +20,12 @@ public final class PixelPainter: PicturePainter, @unchecked Sendable {
     private let onReady: @Sendable () -> Void
     private let work = DispatchQueue(label: "newsstand.pixels", qos: .userInitiated)
 
-    // `lock` guards `entries`, `numbers`, `fittings`, `parts` and `heldByPlaceholders`.
+    // `lock` guards `entries`, `numbers`, `fittings`, `parts`, `heldByPlaceholders` and `forgotten`.
     private let lock = NSLock()
     private var entries: [Fitting: Entry] = [:]
     /// Parts of pictures encoded (the window on a zoomed page), the latest last: each view
     /// is encoded once, and panning back to one seen lately costs nothing.
-    private var parts: [(part: Part, bytes: [UInt8])] = []
+    private var parts: [(part: PicturePart, bytes: [UInt8])] = []
     /// How many parts are kept: a few screens of panning about one page.
     static let keptParts = 12
     /// The number a picture at a size goes by in canvases (`PicturePlacement.picture`).
@@ -34,26 +34,14 @@ public final class PixelPainter: PicturePainter, @unchecked Sendable {
     private var nextNumber = 1
     /// The pictures (by number) painted as placeholder cells.
     private var heldByPlaceholders: Set<Int> = []
+    /// The pictures (by number) let go since `takeForgotten` was last asked (`forget`).
+    private var forgotten: Set<Int> = []
 
     private struct Fitting: Hashable {
         var source: ImageSource
         var size: CellSize
         /// A cover's adornments, drawn into its pixels.
         var dress = CoverDress.plain
-    }
-
-    /// A part of a picture, wherever on screen it is shown.
-    private struct Part: Equatable {
-        var picture: Int
-        var column: Int
-        var row: Int
-        var columns: Int
-        var rows: Int
-
-        init(_ placement: PicturePlacement) {
-            (picture, column, row) = (placement.picture, placement.column, placement.row)
-            (columns, rows) = (placement.rect.width, placement.rect.height)
-        }
     }
 
     private enum Entry {
@@ -206,8 +194,18 @@ public final class PixelPainter: PicturePainter, @unchecked Sendable {
         lock.withLock {
             entries = entries.filter { !shouldForget($0.key.source) }
             parts.removeAll { fittings[$0.part.picture].map { shouldForget($0.source) } ?? true }
+            for (number, fitting) in fittings where shouldForget(fitting.source) { forgotten.insert(number) }
             // Numbers stay: a canvas on screen may still name them (its image is then drawn
             // again when next asked for).
+        }
+    }
+
+    /// The pictures (by number) `forget` let go since this was last asked: a terminal
+    /// holding their images may free them (drawn again, they are encoded afresh).
+    public func takeForgotten() -> Set<Int> {
+        lock.withLock {
+            defer { forgotten = [] }
+            return forgotten
         }
     }
 
@@ -224,7 +222,7 @@ public final class PixelPainter: PicturePainter, @unchecked Sendable {
     /// encoded it; a part (the window on a zoomed page, a picture scrolled among text)
     /// encoded when first shown and kept (`keptParts`).
     public func encoded(for placement: PicturePlacement) -> [UInt8]? {
-        let part = Part(placement)
+        let part = PicturePart(placement)
         let known: [UInt8]? = lock.withLock {
             guard let fitting = fittings[placement.picture], case .ready(let image, let bytes)? = entries[fitting] else { return nil }
             if placement.column == 0, placement.row == 0,
@@ -261,5 +259,21 @@ public final class PixelPainter: PicturePainter, @unchecked Sendable {
             pixels.replaceSubrange(row * width * 4..<(row + 1) * width * 4, with: image.pixels[from..<from + width * 4])
         }
         return RGBAImage(width: width, height: height, pixels: pixels)
+    }
+}
+
+/// A part of a picture (a painter's number), wherever on screen it is shown: the cells a
+/// placement shows, from its cell (`column`, `row`). Encoded once by the painter, held once
+/// by kitty (`PixelPlacer`).
+struct PicturePart: Hashable {
+    var picture: Int
+    var column: Int
+    var row: Int
+    var columns: Int
+    var rows: Int
+
+    init(_ placement: PicturePlacement) {
+        (picture, column, row) = (placement.picture, placement.column, placement.row)
+        (columns, rows) = (placement.rect.width, placement.rect.height)
     }
 }

@@ -6,8 +6,8 @@ import Terminal
 import Testing
 
 /// kitty's pictures drawn as placeholder cells: the canvas holds them as text in the id's
-/// colour, the placer sends each picture once with one virtual placement and deletes it by
-/// id when a frame no longer has it. Without placeholders nothing changes
+/// colour, the placer sends each picture once with one virtual placement, and frees it when
+/// the painter forgets it or the screen is cleared. Without placeholders nothing changes
 /// (`PixelPlacerTests`).
 struct KittyPlaceholderDrawingTests {
     typealias T = PixelPlacerTests
@@ -89,21 +89,24 @@ struct KittyPlaceholderDrawingTests {
         #expect(screen.draw(scrolled) == "")
     }
 
-    @Test func aPictureTheFrameNoLongerHasIsDeletedByIdAndItsSuccessorSent() throws {
+    @Test func aPictureTheFrameNoLongerHasStaysInKittyUntilForgottenOrCleared() throws {
         let screen = Screen(.direct)
         _ = screen.draw(try screen.page("one", grey: 80))
         let turned = screen.draw(try screen.page("two", grey: 160))
-        #expect(turned.contains("\u{1B}_Ga=d,d=I,i=1347616769,q=2\u{1B}\\"))
+        #expect(!turned.contains("a=d"), "no cell names it: nothing shows it, nothing to delete")
         #expect(Self.count("a=t,f=100,t=d,i=1347616770,", in: turned) == 1)
         #expect(Self.count("a=p,U=1,i=1347616770,c=20,r=10", in: turned) == 1)
         #expect(!turned.contains("a=t,f=100,t=d,i=1347616769,"))
-        let empty = screen.draw(Canvas(width: 40, height: 12))
-        #expect(empty == "\u{1B}_Ga=d,d=I,i=1347616770,q=2\u{1B}\\")
-        // Coming back sends it again; Ctrl-Z and quitting delete it.
-        #expect(Self.count("a=p,U=1,i=1347616769,", in: screen.draw(try screen.page("one", grey: 80))) == 1)
+        #expect(screen.draw(Canvas(width: 40, height: 12)) == "")
+        // Coming back (the shelf after a store) sends nothing: kitty has it.
+        #expect(screen.draw(try screen.page("one", grey: 80)) == "")
+        // A picture the painter forgets is freed; Ctrl-Z and quitting free the rest.
+        screen.painter.forget { $0.description == "two" }
+        #expect(screen.draw(try screen.page("one", grey: 80)) == "\u{1B}_Ga=d,d=I,i=1347616770,q=2\u{1B}\\")
         screen.backend.clearWritten()
         screen.placer.clear(on: screen.backend)
         #expect(T.text(screen.backend.written) == "\u{1B}_Ga=d,d=I,i=1347616769,q=2\u{1B}\\")
+        #expect(Self.count("a=t,f=100,t=d,i=1347616769,", in: screen.draw(try screen.page("one", grey: 80))) == 1)
     }
 
     @Test func cellsAreClippedAtTheCanvasEdgeWithTheColumnsTheyShow() throws {
@@ -141,7 +144,7 @@ struct KittyPlaceholderDrawingTests {
         #expect(canvas.pictures.count == 1)
         #expect(canvas[0, 1].glyph == " " && canvas[39, 2].glyph == " ")
         let output = screen.draw(canvas)
-        #expect(output.contains("\u{1B}7\u{1B}[2;1H\u{1B}_Ga=p,i=1314062337,q=2,C=1\u{1B}\\\u{1B}8"))
+        #expect(output.contains("\u{1B}7\u{1B}[2;1H\u{1B}_Ga=p,i=1314062337,p=1,q=2,C=1\u{1B}\\\u{1B}8"))
         #expect(!output.contains("U=1"))
     }
 

@@ -104,31 +104,42 @@ import Testing
         let screen = Screen(shelfInPixels: false, height: 24)
         var state = ShelfStateFixture.store(height: 24, issues: issues)
         let visible = StoreScreen.visibleTiles(height: 24)
-        // kitty's ids with a picture on screen: placed (`a=p`), until deleted; a thumbnail
-        // that moved is sent again under its id, which replaces it.
-        var live = Set<String>(), placed = 0
+        // kitty's placements on screen, as "image id,placement id": placed (`a=p`), until
+        // deleted (`a=d,d=i`); a thumbnail that moved is placed again under its placement id,
+        // which moves it; kitty keeps the images, sent once each.
+        var live = Set<String>(), placed = 0, sent: [String] = []
         func ids(_ written: String, after key: String) -> [String] {
             written.components(separatedBy: key).dropFirst().map { String($0.prefix { $0.isNumber }) }
+        }
+        /// "i,p" of each escape `key` starts (`key` ends with "i=", the placement id follows as ",p=").
+        func placements(_ written: String, after key: String) -> [String] {
+            written.components(separatedBy: key).dropFirst().map { escape in
+                let id = escape.prefix { $0.isNumber }
+                return id + "," + escape.dropFirst(id.count + 3).prefix { $0.isNumber }
+            }
         }
         for _ in 0..<issues.count {
             screen.backend.clearWritten()
             let canvas = try screen.show(state)
             let written = Self.text(screen.backend.written)
-            live.subtract(ids(written, after: "a=d,d=I,i="))
-            let shown = ids(written, after: "a=p,i=")
+            live.subtract(placements(written, after: "a=d,d=i,i="))
+            let shown = placements(written, after: "a=p,i=")
             placed += shown.count
             live.formUnion(shown)
-            // Only the tiles on screen have pictures, and kitty holds those alone: each one
+            sent += ids(written, after: "a=t,f=100,t=d,i=")
+            // Only the tiles on screen have pictures, and kitty shows those alone: each one
             // that scrolled away was deleted.
             #expect(canvas.pictures.count == visible)
             #expect(screen.placer.placements == Set(canvas.pictures))
             #expect(live.count == visible)
             _ = ShelfApp.update(&state, .key(.down))
         }
-        // The store scrolled (pictures stood at other rows) and placed more than it shows.
+        // The store scrolled (pictures stood at other rows) and placed more than it shows,
+        // sending each thumbnail once.
         #expect(placed > visible)
+        #expect(sent.count == Set(sent).count)
         screen.backend.clearWritten()
         screen.placer.clear(on: screen.backend)
-        #expect(Set(ids(Self.text(screen.backend.written), after: "a=d,d=I,i=")) == live)
+        #expect(Set(ids(Self.text(screen.backend.written), after: "a=d,d=I,i=")) == Set(sent))
     }
 }

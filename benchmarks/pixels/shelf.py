@@ -11,8 +11,12 @@ library, in alternating rounds; the store's thumbnails are in pixels in both.
 Libraries: the bundled sample feeds as a first start subscribes them (`sample`), and 50
 publications × 20 issues made by benchmarks/shelf/make_library.py (`many`).
 
+With `--before OTHER/newsstand` (a build of another commit, its newsstand-pdf beside it), a
+third setting runs in the same rounds: `covers = "pixels"` in that build ("before"), and the
+report compares the two builds' pixel covers.
+
 Usage: benchmarks/pixels/shelf.py [--binary .build/release/newsstand] [--rounds 4]
-       [--library sample,many] [--nice -10]
+       [--library sample,many] [--nice -10] [--before /tmp/main-release/newsstand]
 Needs what run.py needs (Xvfb, kitty, ImageMagick not used here), python3.
 """
 import argparse, json, os, shutil, statistics, subprocess, sys, tempfile, time
@@ -25,6 +29,8 @@ WIDTH, HEIGHT = 1200, 880     # 120×40 cells of 10×22 px (kitty 0.26.5 at 12 p
 WINDOW = KITTY + ["-o", "initial_window_width=%d" % WIDTH, "-o", "initial_window_height=%d" % HEIGHT,
                   "-o", "cursor_blink_interval=0"]
 SETTINGS = ["halfblock", "pixels"]
+BEFORE = "pixels, before"
+COVERS = {"halfblock": "halfblock", "pixels": "pixels", BEFORE: "pixels"}
 
 MOVE, OPEN, STORE, BACK = "move between covers", "open a store", "move in a store", "back to the shelf"
 # Every key changes the screen.
@@ -150,12 +156,15 @@ def main():
     parser.add_argument("--library", default="sample,many")
     parser.add_argument("--nice", type=int, default=0, help="priority of the whole run (negative needs root): its autogroup and the program's")
     parser.add_argument("--json", help="also write every sample here")
+    parser.add_argument("--before", help="another build's newsstand: its pixel covers run as a third setting, \"before\"")
     options = parser.parse_args()
     if options.nice:
         with open("/proc/self/autogroup", "w") as f:
             f.write(str(options.nice))
         os.setpriority(os.PRIO_PROCESS, 0, options.nice)
     binary = os.path.abspath(options.binary)
+    settings = SETTINGS + ([BEFORE] if options.before else [])
+    binaries = {"halfblock": binary, "pixels": binary, BEFORE: os.path.abspath(options.before) if options.before else None}
     work = tempfile.mkdtemp(prefix="pixels-shelf-")
     number = next(n for n in range(150, 250) if not os.path.exists("/tmp/.X%d-lock" % n))
     display = ":%d" % number
@@ -163,21 +172,24 @@ def main():
     for name in ["TMUX", "TMUX_PANE", "NO_COLOR", "NEWSSTAND_RESOURCES", "NEWSSTAND_FRAME_TIMES"]:
         environment.pop(name, None)
     xvfb = start(["Xvfb", display, "-screen", "0", "1280x900x24", "-nolisten", "tcp"], environment)
-    results = {"machine": " ".join(os.uname()[2:5]), "cores": os.cpu_count(), "nice": options.nice, "libraries": {}}
+    results = {"machine": " ".join(os.uname()[2:5]), "cores": os.cpu_count(), "nice": options.nice, "libraries": {},
+               "settings": settings}
     try:
         wait_file("/tmp/.X11-unix/X%d" % number, 10)
         screen = Screen(display)
         for name in options.library.split(","):
             env = library(name, work, binary, environment)
             runner = Run(screen, work, binary, env, options.nice)
-            for covers in SETTINGS:           # covers rendered once, a library read once: a usual start
-                use(env, covers)
+            for setting in settings:           # covers rendered once, a library read once: a usual start
+                use(env, COVERS[setting])
+                runner.binary = binaries[setting]
                 runner.once(KEYS[name], measure=False)
-            runs = {covers: [] for covers in SETTINGS}
+            runs = {setting: [] for setting in settings}
             loads = []
             for round in range(options.rounds):
-                for covers in (SETTINGS if round % 2 == 0 else SETTINGS[::-1]):
-                    use(env, covers)
+                for covers in (settings if round % 2 == 0 else settings[::-1]):
+                    use(env, COVERS[covers])
+                    runner.binary = binaries[covers]
                     loads.append(load())
                     runs[covers].append(runner.once(KEYS[name]))
                     print("%s, %s, round %d done (load %.1f)" % (name, covers, round + 1, loads[-1]), file=sys.stderr)
@@ -197,26 +209,45 @@ def percentile(values, p):
 
 
 def report(results):
+    settings = results.get("settings", SETTINGS)
     print("machine %s, %d cores, nice %d" % (results["machine"], results["cores"], results["nice"]))
     for name, data in results["libraries"].items():
         runs = data["runs"]
         print("\n%s library, %d runs of each setting, load %.1f–%.1f" % (name, len(runs["pixels"]), *data["load"]))
-        print("  %-20s %-26s %20s %20s %14s %16s" % ("", "", "key → visible (kitty)", "key → written (own)", "bytes", "changed/keys"))
-        print("  %-20s %-26s %9s %10s %9s %10s %14s" % ("", "", "median", "p95", "median", "p95", "median"))
+        print("  %-20s %-30s %20s %20s %14s %16s" % ("", "", "key → visible (kitty)", "key → written (own)", "bytes", "changed/keys"))
+        print("  %-20s %-30s %9s %10s %9s %10s %14s" % ("", "", "median", "p95", "median", "p95", "median"))
         for what in [MOVE, OPEN, STORE, BACK]:
             rows = {}
-            for covers in SETTINGS:
+            for covers in settings:
                 samples = [s for run in runs[covers] for s in run["keys"] if s["what"] == what]
                 shown = [s for s in samples if s["changed"]]
                 rows[covers] = (statistics.median(s["visible_ms"] for s in shown), percentile([s["visible_ms"] for s in shown], 0.95),
                                 statistics.median(s["inside_ms"] for s in samples), percentile([s["inside_ms"] for s in samples], 0.95),
                                 statistics.median(s["bytes"] for s in samples), "%d/%d" % (len(shown), len(samples)))
-                print("  %-20s %-26s %9.1f %10.1f %9.1f %10.1f %14d %16s" % (what, "covers = " + covers, *rows[covers]))
-            ratio = [p / h if h else float("nan") for p, h in zip(rows["pixels"][:5], rows["halfblock"][:5])]
-            print("  %-20s %-26s %8.2f× %9.2f× %8.2f× %9.2f× %13.2f×" % ("", "pixels / halfblock", *ratio))
+                print("  %-20s %-30s %9.1f %10.1f %9.1f %10.1f %14d %16s" % (what, "covers = " + covers, *rows[covers]))
+            for over, under in [("pixels", "halfblock")] + ([("pixels", BEFORE)] if BEFORE in settings else []):
+                ratio = [p / h if h else float("nan") for p, h in zip(rows[over][:5], rows[under][:5])]
+                print("  %-20s %-30s %8.2f× %9.2f× %8.2f× %9.2f× %13.2f×" % ("", "%s / %s" % (over, under), *ratio))
+        # The moves that scroll the shelf: those whose half-block frame rewrote most of the
+        # screen (over 8 KB), the same keys in every run.
+        count = len(runs["halfblock"][0]["keys"])
+        scrolling = [i for i in range(count) if runs["halfblock"][0]["keys"][i]["what"] == MOVE
+                     and statistics.median(run["keys"][i]["bytes"] for run in runs["halfblock"]) > 8000]
+        print("  moves that scroll the shelf (%d of each run): visible median / p95, written median / p95 / max, bytes median" % len(scrolling))
+        for covers in settings:
+            samples = [run["keys"][i] for run in runs[covers] for i in scrolling]
+            if not samples:
+                continue
+            visible, inside = [s["visible_ms"] for s in samples], [s["inside_ms"] for s in samples]
+            print("  %-20s %-30s %9.1f %10.1f %9.1f %10.1f %9.1f %14d" % ("", "covers = " + covers, statistics.median(visible), percentile(visible, 0.95),
+                  statistics.median(inside), percentile(inside, 0.95), max(inside), statistics.median(s["bytes"] for s in samples)))
+        print("  every key, key → written (own): median / p95 / max, ms")
+        for covers in settings:
+            inside = [s["inside_ms"] for run in runs[covers] for s in run["keys"]]
+            print("  %-20s %-30s %9.1f %10.1f %9.1f" % ("", "covers = " + covers, statistics.median(inside), percentile(inside, 0.95), max(inside)))
         for figure in ["first_frame_ms", "covers_drawn_ms", "peak_rss_mb"]:
             print("  %-20s %s" % (figure, "   ".join("%s %s" % (covers, " ".join("%.0f" % run["figures"].get(figure, -1) for run in runs[covers]))
-                                                   for covers in SETTINGS)))
+                                                   for covers in settings)))
 
 
 if __name__ == "__main__":
