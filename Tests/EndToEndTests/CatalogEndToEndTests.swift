@@ -319,7 +319,8 @@ final class CatalogTestServer {
             (try? sandbox.sql("SELECT status FROM issue WHERE name = 'urn:e2e2:gulls'")) == "available"
         }
         try tmux.send("q")
-        screen = try tmux.waitFor(showing: "the shelf") { $0.contains("NEWSSTAND") && $0.contains("From catalogs") }
+        // The shelf's own key line: the catalog screen's status also names "From catalogs".
+        screen = try tmux.waitFor(showing: "the shelf") { $0.contains("Enter open") && $0.contains("From catalogs") }
         #expect(screen.contains("By Newest"), "\(screen)")
         try tmux.send("Q")
         #expect(tmux.waitUntilExited())
