@@ -97,9 +97,10 @@ import Testing
         echo $? > '\(done.path)'
         exec sleep 60
         """.write(to: script, atomically: true, encoding: .utf8)
-        chmod(script.path, 0o755)
-        // `-e` once: tmux in kitty already has it (tmux's own `-e` means something else).
-        let pid = try display.start(terminal + (terminal.contains("-e") ? [] : ["-e"]) + [script.path],
+        // `-e` once: tmux in kitty already has it (tmux's own `-e` means something else). The
+        // script is read by sh, not executed: a file just written can still be open in another
+        // test's child between its fork and exec, and executing it then fails (ETXTBSY).
+        let pid = try display.start(terminal + (terminal.contains("-e") ? [] : ["-e"]) + ["/bin/sh", script.path],
                                     environment: ["LIBGL_ALWAYS_SOFTWARE": "1", "NEWSSTAND_HOME": directory.path, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"])
         defer { display.stop(pid) }
         guard Tmux.poll(timeout: 90, { FileManager.default.fileExists(atPath: done.path) }) else {

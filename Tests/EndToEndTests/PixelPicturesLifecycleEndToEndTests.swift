@@ -63,8 +63,9 @@ import Testing
         \(lines)
         exec sleep 60
         """.write(to: script, atomically: true, encoding: .utf8)
-        chmod(script.path, 0o755)
-        let pid = try display.start(terminal.command + [script.path],
+        // Read by bash, not executed: a file just written can still be open in another test's
+        // child between its fork and exec, and executing it then fails (ETXTBSY).
+        let pid = try display.start(terminal.command + ["/bin/bash", script.path],
                                     environment: ["LIBGL_ALWAYS_SOFTWARE": "1", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"])
         let shot = directory.appendingPathComponent("screen.png")
         var count = 0

@@ -118,8 +118,9 @@ import Testing
         echo $? > '\(done.path)'
         exec sleep 60
         """.write(to: script, atomically: true, encoding: .utf8)
-        chmod(script.path, 0o755)
-        let pid = try display.start(terminal + (terminal.contains("-e") ? [] : ["-e"]) + [script.path],
+        // Read by sh, not executed: a file just written can still be open in another test's
+        // child between its fork and exec, and executing it then fails (ETXTBSY).
+        let pid = try display.start(terminal + (terminal.contains("-e") ? [] : ["-e"]) + ["/bin/sh", script.path],
                                     environment: ["LIBGL_ALWAYS_SOFTWARE": "1", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"])
         defer { display.stop(pid) }
         var seen = Seen(terminal: name)
