@@ -129,7 +129,28 @@ final class CalibreServer {
 
     deinit { stop() }
 
+    /// Ends the calibre programs a test run that was killed left behind: those serving one of
+    /// these tests' directories (`newsstand-calibre-…`) whose parent is gone (reparented to
+    /// pid 1). One would hold calibre's per-user lock, and every later run's `calibredb`
+    /// would be refused ("Another calibre program … is running").
+    static func endLeftovers() {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return }
+        for entry in entries {
+            guard let pid = pid_t(entry), pid != getpid(),
+                  let command = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(entry)/cmdline")),
+                  let status = try? String(contentsOfFile: "/proc/\(entry)/status", encoding: .utf8) else { continue }
+            let words = command.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            let parent = status.split(separator: "\n").first { $0.hasPrefix("PPid:") }?.split(separator: "\t").last.map(String.init)
+            guard parent == "1", words.contains(where: { $0.hasSuffix("/calibre-server") || $0.hasSuffix("/calibredb") || $0 == "calibre-server" }),
+                  words.contains(where: { $0.contains("/newsstand-calibre-") }) else { continue }
+            kill(pid, SIGKILL)
+            // Gone once its command line is (a zombie has none): its lock goes with it.
+            _ = Tmux.poll(timeout: 10) { ((try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(entry)/cmdline"))) ?? Data()).isEmpty }
+        }
+    }
+
     static func run(_ arguments: [String], environment: [String: String], log: URL) throws {
+        endLeftovers()
         let child = try Tmux.spawn(arguments, output: log.path, environment: environment)
         var status: Int32 = 0
         while waitpid(child, &status, 0) < 0 && errno == EINTR {}
