@@ -150,7 +150,7 @@ import Testing
             defer { previous = extent }
             return extent.rows >= 200 && extent == previous
         }
-        #expect(shown, "\(terminal.name): the stripes never showed: \(first.map(Reader.stripedRows) ?? -1) striped rows")
+        #expect(shown, "\(terminal.name): the stripes never showed: \(first.map(Reader.stripedRows) ?? -1) striped rows; the terminal said: \(display.output(of: pid))")
         let before = first.map { Self.stripedExtent($0) } ?? (rows: 0, bottom: -1)
 
         try display.key("ctrl+z")

@@ -91,7 +91,7 @@ import Testing
             return Reader.stripedRows(screen) >= 150 && Reader.bluePixels(screen) > 20_000 && now == previous
         }
         let fitWidth = fitted.map(Self.stripeWidth) ?? 0
-        #expect(shown && fitWidth >= 3, "\(terminal.name) fitted: \(Self.describe(fitted))")
+        #expect(shown && fitWidth >= 3, "\(terminal.name) fitted: \(Self.describe(fitted)); the terminal said: \(display.output(of: pid))")
 
         // 200 %, the middle of the page kept in the middle: stripes twice as wide, as many rows
         // of the black half as of the blue one (the keys come faster than the 150 % picture).

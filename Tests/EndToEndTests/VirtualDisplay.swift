@@ -10,6 +10,7 @@ final class VirtualDisplay {
     let number: Int
     private let server: pid_t
     private var programs: [pid_t] = []
+    private var logs: [pid_t: URL] = [:]
 
     /// The programs the tests need, from Debian's xvfb, kitty, xterm and imagemagick.
     static let tools = ["Xvfb", "kitty", "xterm", "import", "xdotool"]
@@ -55,9 +56,18 @@ final class VirtualDisplay {
     /// Starts a program on this display; it is stopped by `stop` or `close`.
     @discardableResult
     func start(_ arguments: [String], environment extra: [String: String] = [:]) throws -> pid_t {
-        let pid = try Self.spawn(arguments, environment: environment(extra))
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-xvfb-\(number)-\(UUID().uuidString).log")
+        let pid = try Tmux.spawn(arguments, output: log.path, environment: environment(extra))
         programs.append(pid)
+        logs[pid] = log
         return pid
+    }
+
+    /// What program `pid` wrote to its standard output and error (a terminal that showed
+    /// nothing says why there), the last 2,000 characters.
+    func output(of pid: pid_t) -> String {
+        guard let log = logs[pid], let text = try? String(contentsOf: log, encoding: .utf8) else { return "" }
+        return String(text.suffix(2000))
     }
 
     func stop(_ pid: pid_t) {
@@ -93,6 +103,8 @@ final class VirtualDisplay {
     func close() {
         programs.forEach(Self.terminate)
         programs = []
+        logs.values.forEach { try? FileManager.default.removeItem(at: $0) }
+        logs = [:]
         Self.terminate(server)
     }
 
