@@ -128,7 +128,10 @@ import Testing
         let stopped = directory.appendingPathComponent("stopped"), resume = directory.appendingPathComponent("resume")
         let done = directory.appendingPathComponent("status"), errors = directory.appendingPathComponent("errors")
         // Job control, as in an interactive shell: Ctrl-Z stops the reader and the script goes
-        // on; it paints the screen green (the shell has it), then waits to say `fg`.
+        // on; it paints the screen green (the shell has it), then reads `resume`, a FIFO, which
+        // holds it until the test opens the other end, and says `fg`.
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        guard mkfifo(resume.path, 0o600) == 0 else { throw TmuxError(message: "mkfifo \(resume.path): \(errno)") }
         let (pid, look) = try Self.run("""
         set -m
         env \(sandbox.environment.map { "'\($0)'" }.joined(separator: " ")) '\(Tmux.binary.path)' read 'file://\(comic.path)' --images auto --theme light --colors truecolor --symbols half 2>'\(errors.path)'
@@ -136,7 +139,7 @@ import Testing
         printf '\\033[2J\\033[H\\033[42m'
         for i in $(seq 1 12); do printf '%80s\\n' ''; done
         printf '\\033[0m'
-        while [ ! -f '\(resume.path)' ]; do sleep 0.1; done
+        read go < '\(resume.path)'
         fg
         echo $? > '\(done.path)'
         """, in: terminal, display: display, directory: directory.appendingPathComponent(terminal.name))
@@ -160,7 +163,10 @@ import Testing
         // Stopped (128 + SIGSTOP, as the shell sees it), not ended.
         #expect((try? String(contentsOf: stopped, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) == "147")
 
-        try Data().write(to: resume)
+        // The script's end of the FIFO is open once it waits in `read` (it opens no reader before).
+        var writer: Int32 = -1
+        #expect(Tmux.poll(timeout: 90) { writer = open(resume.path, O_WRONLY | O_NONBLOCK); return writer >= 0 }, "the script waits to resume")
+        if writer >= 0 { close(writer) }
         // The page where it was before Ctrl-Z, to the row, and nothing of the shell's screen.
         let (back, resumed) = look { Self.stripedExtent($0) == before && Self.greenPixels($0) == 0 }
         let backExtent = back.map { Self.stripedExtent($0) } ?? (rows: 0, bottom: -1)
@@ -218,7 +224,7 @@ import Testing
         for key in ["slash", "m", "y", "space", "f", "i", "Return"] { try display.key(key) }
         // The cover's stripes: rows crossing a dozen or more black↔white edges.
         let (shelf, shown) = look { Self.stripedExtent($0, edges: 12).rows >= 40 }
-        #expect(shown, "no cover in pixels: \(shelf.map { Self.stripedExtent($0, edges: 12).rows } ?? -1) striped rows")
+        #expect(shown, "no cover in pixels: \(shelf.map { Self.stripedExtent($0, edges: 12).rows } ?? -1) striped rows; the terminal said: \(display.output(of: pid))")
         try display.key("q")
         #expect(Tmux.poll(timeout: 90) { FileManager.default.fileExists(atPath: done.path) }, "the shelf did not end")
         let (last, gone) = look { Self.stripedExtent($0, edges: 12).rows < 5 }

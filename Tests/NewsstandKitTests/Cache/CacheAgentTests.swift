@@ -75,12 +75,7 @@ final class CacheLibrary {
 
     /// Runs `body` until it is true, for up to `seconds`.
     static func wait(_ seconds: TimeInterval = 60, until body: () throws -> Bool) rethrows -> Bool {
-        let end = Date().addingTimeInterval(seconds)
-        while Date() < end {
-            if try body() { return true }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        return try body()
+        try waitUntil(timeout: seconds, body)
     }
 }
 

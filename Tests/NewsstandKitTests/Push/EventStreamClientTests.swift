@@ -10,8 +10,7 @@ final class EventLog: @unchecked Sendable {
     func add(_ event: ServerSentEvent) { lock.withLock { events.append(event) } }
 
     func waitFor(count: Int, timeout: TimeInterval = 30) -> [ServerSentEvent] {
-        let deadline = Date().addingTimeInterval(timeout)
-        while all.count < count && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        waitUntil(timeout: timeout) { all.count >= count }
         return all
     }
 }

@@ -2,17 +2,6 @@ import Foundation
 import Testing
 @testable import NewsstandKit
 
-/// Whether `condition` came to hold within `timeout` seconds (a watcher, a server and an
-/// agent at work on a loaded machine: generous, and no slower when it holds at once).
-private func waitUntil(timeout: TimeInterval = 30, _ condition: () throws -> Bool) rethrows -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        if try condition() { return true }
-        Thread.sleep(forTimeInterval: 0.05)
-    }
-    return try condition()
-}
-
 @Suite struct PushWatcherTests {
     @Test func aPushOnTheFeedsChannelDownloadsTheNewIssueAndResumesAfterReconnecting() throws {
         let server = try FeedTestServer()

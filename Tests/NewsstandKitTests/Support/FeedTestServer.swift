@@ -80,16 +80,16 @@ final class FeedTestServer: @unchecked Sendable {
 
     /// The logged requests `included`, once at least `atLeast` of them are there (30 s at most).
     func requests(where included: (LoggedRequest) -> Bool, atLeast: Int) -> [LoggedRequest] {
-        let deadline = Date().addingTimeInterval(30)
-        while true {
+        var found: [LoggedRequest] = []
+        waitUntil {
             let text = (try? String(contentsOf: directory.appendingPathComponent("log.jsonl"), encoding: .utf8)) ?? ""
-            let found = text.split(separator: "\n")
+            found = text.split(separator: "\n")
                 .compactMap { try? JSONDecoder().decode(LoggedRequest.self, from: Data($0.utf8)) }
                 .filter(included)
                 .sorted { $0.seq < $1.seq }
-            if found.count >= atLeast || Date() > deadline { return found }
-            Thread.sleep(forTimeInterval: 0.02)
+            return found.count >= atLeast
         }
+        return found
     }
 
     static let script = #"""

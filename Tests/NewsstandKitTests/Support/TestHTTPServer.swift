@@ -121,18 +121,13 @@ final class TestHTTPServer: @unchecked Sendable {
     func requests(for key: String, atLeast: Int = 1) -> [LoggedRequest] {
         let file = logDirectory.appendingPathComponent("\(key).jsonl")
         var entries: [LoggedRequest] = []
-        let deadline = Date().addingTimeInterval(30)
-        repeat {
+        waitUntil {
             entries = ((try? String(contentsOf: file, encoding: .utf8)) ?? "")
                 .split(separator: "\n")
                 .compactMap { try? JSONDecoder().decode(LoggedRequest.self, from: Data($0.utf8)) }
-            if entries.count >= atLeast { break }
-            Thread.sleep(forTimeInterval: 0.02)
-        } while Date() < deadline
-        Thread.sleep(forTimeInterval: 0.05)
-        return ((try? String(contentsOf: file, encoding: .utf8)) ?? "")
-            .split(separator: "\n")
-            .compactMap { try? JSONDecoder().decode(LoggedRequest.self, from: Data($0.utf8)) }
+            return entries.count >= atLeast
+        }
+        return entries
             .sorted { $0.seq < $1.seq }
     }
 
