@@ -6,10 +6,7 @@ import Testing
 /// description, an acquisition feed of two pages, search results, an OPDS 2 home with
 /// navigation, a group and a templated search link; EPUBs and PNG covers made by Python.
 final class CatalogTestServer {
-    let port: Int
-    private let process: Process
-    private let input: Pipe
-    private let directory: URL
+    private let server: PythonTestServer
 
     static let script = #"""
         import io, json, struct, sys, zipfile, zlib
@@ -131,41 +128,11 @@ final class CatalogTestServer {
         sys.stdin.read()   # until the test closes it
         """#
 
-    init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-opds-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let script = directory.appendingPathComponent("server.py")
-        try Data(Self.script.utf8).write(to: script)
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path]
-        input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var line = Data()
-        let handle = output.fileHandleForReading
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            line += chunk
-        }
-        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            process.terminate()
-            throw TmuxError(message: "the OPDS test server (python3) did not start")
-        }
-        self.port = port
-    }
+    init() throws { server = try PythonTestServer(script: Self.script, named: "opds") }
 
-    func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
-
-    func stop() {
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        try? FileManager.default.removeItem(at: directory)
-    }
+    var port: Int { server.port }
+    func url(_ path: String) -> String { server.url(path) }
+    func stop() { server.stop() }
 }
 
 /// Catalogs from the command line and the shelf, against the server above (issue #25).

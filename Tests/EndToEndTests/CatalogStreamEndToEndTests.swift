@@ -6,11 +6,8 @@ import Testing
 /// `pse:count`, `pse:lastRead` from 1) behind HTTP Basic (RFC 7617): an acquisition feed of
 /// two comics whose pages are PNGs the script makes, each request written to a log.
 final class ComicStreamTestServer {
-    let port: Int
     let log: URL
-    private let process: Process
-    private let input: Pipe
-    private let directory: URL
+    private let server: PythonTestServer
 
     static let user = "reader"
     static let password = "Wharf-8642"
@@ -82,46 +79,21 @@ final class ComicStreamTestServer {
         """#
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-pse-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let script = directory.appendingPathComponent("server.py")
-        log = directory.appendingPathComponent("requests.log")
-        try Data(Self.script.utf8).write(to: script)
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, log.path, "\(Self.user):\(Self.password)"]
-        input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var line = Data()
-        let handle = output.fileHandleForReading
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            line += chunk
+        server = try PythonTestServer(script: Self.script, named: "pse") { directory in
+            [directory.appendingPathComponent("requests.log").path, "\(Self.user):\(Self.password)"]
         }
-        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            process.terminate()
-            throw TmuxError(message: "the OPDS-PSE test server (python3) did not start")
-        }
-        self.port = port
+        log = server.directory.appendingPathComponent("requests.log")
     }
 
-    func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+    var port: Int { server.port }
+    func url(_ path: String) -> String { server.url(path) }
 
     /// The requests so far: "path signed|anonymous", oldest first.
     var requests: [String] {
         ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
     }
 
-    func stop() {
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        try? FileManager.default.removeItem(at: directory)
-    }
+    func stop() { server.stop() }
 }
 
 /// Comics read page by page from a catalog (issue #25, OPDS-PSE), against the server above.
