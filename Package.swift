@@ -93,7 +93,7 @@ let package = Package(
         .target(name: "Pictures", dependencies: ["Imaging", "Terminal"], swiftSettings: swift5),
         .target(
             name: "Shelf",
-            dependencies: ["Terminal", "Imaging", "Pictures", "TextLayout", "NewsstandKit", "IssueArchive"],
+            dependencies: ["Terminal", "Imaging", "Pictures", "TextLayout", "NewsstandKit", "IssueArchive", "Feeds"],
             swiftSettings: swift5
         ),
         .executableTarget(
@@ -108,7 +108,7 @@ let package = Package(
             linkerSettings: staticRuntime
         ),
 
-        .executableTarget(name: "newsstand-pdf", dependencies: ["PDFEngine", "PDF"], swiftSettings: swift5, linkerSettings: staticRuntimeOffline),
+        .executableTarget(name: "newsstand-pdf", dependencies: ["PDFEngine"], swiftSettings: swift5, linkerSettings: staticRuntimeOffline),
 
         // Transfer benchmark driver (benchmarks/transfer/run.sh); never run by `swift test`.
         .executableTarget(name: "newsstand-bench-transfer", dependencies: ["NewsstandKit"], swiftSettings: swift5),
@@ -128,9 +128,9 @@ let package = Package(
                                                     "NewsstandKit", "Shelf", "Pictures", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                                                     "newsstand-pdf"], swiftSettings: swift5),
         .testTarget(name: "TextLayoutTests", dependencies: ["TextLayout", "Markup"], swiftSettings: swift5),
-        .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Imaging", "Terminal"], swiftSettings: swift5),
+        .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Imaging", "Terminal", "CNcursesw"], swiftSettings: swift5),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "TOMLReader", "CNcursesw"], swiftSettings: swift5),
-        .testTarget(name: "ShelfTests", dependencies: ["Shelf", "Terminal", "NewsstandKit", "Imaging", "Pictures", "IssueArchive", "TextLayout"], swiftSettings: swift5),
+        .testTarget(name: "ShelfTests", dependencies: ["Shelf", "Terminal", "NewsstandKit", "Imaging", "Pictures", "IssueArchive", "TextLayout", "Feeds"], swiftSettings: swift5),
         .testTarget(name: "EndToEndTests", dependencies: ["newsstand", "NewsstandKit", "Imaging", "Pictures"], swiftSettings: swift5),
     ]
 )
