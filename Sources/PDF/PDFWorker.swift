@@ -9,6 +9,7 @@ import Imaging
 /// poppler) with CPU-time and memory
 /// limits and a wall-clock timeout here: a crash, hang or runaway allocation in poppler
 /// becomes one `PDFError` for that request, and the next request starts a fresh worker.
+/// Unchecked Sendable: `lock` guards `child` and `drawer` and lets one request at a time through.
 public final class PDFWorker: @unchecked Sendable {
     public struct Limits: Sendable {
         /// CPU time one request may use in the worker.
