@@ -1,8 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Swift 5 language mode: ncurses' C globals and GRDB's callbacks would otherwise need
-// unchecked wrappers everywhere; concurrency is confined to a few explicit places.
+// Swift 5 language mode, for the modules not moved to Swift 6 yet (issue #29). ncurses' C
+// globals compile in Swift 6 through `@preconcurrency import CNcursesw` (Terminal).
 let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 /// The parsers' small accessors (an XML node's name, attribute, children) are called across
 /// modules for every element of a feed; full cross-module optimization lets them inline.
@@ -60,19 +60,21 @@ let package = Package(
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("z"), .linkedLibrary("deflate")]
         ),
 
+        // One atomic file write (a staging file beside its place, renamed in) for every module that writes one.
+        .target(name: "FileWrites"),
         .target(name: "Markup", swiftSettings: parsing),
         // The TOML subset themes and config.toml need (TOMLKit's dependencies are not available here).
-        .target(name: "TOMLReader", swiftSettings: swift5),
+        .target(name: "TOMLReader"),
         .target(name: "Feeds", dependencies: ["Markup"], swiftSettings: parsing),
         .target(
             name: "IssueArchive",
-            dependencies: ["Markup", "CSystemZlib", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            dependencies: ["Markup", "FileWrites", "CSystemZlib", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             swiftSettings: swift5
         ),
         .target(
             name: "NewsstandKit",
             dependencies: [
-                "Feeds", "IssueArchive", "TOMLReader", "CSystemCrypto",
+                "Feeds", "IssueArchive", "TOMLReader", "FileWrites", "CSystemCrypto",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The SQLite C API itself: storing a feed binds and steps one prepared statement by hand.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -80,17 +82,17 @@ let package = Package(
             ],
             swiftSettings: swift5
         ),
-        .target(name: "Imaging", dependencies: ["CImageCodecs"], swiftSettings: swift5),
+        .target(name: "Imaging", dependencies: ["CImageCodecs", "FileWrites"]),
         // PDF issues without poppler: the contained worker's client, a format reader, a page renderer
         // and the reflow of a page's text (TextLayout's blocks).
-        .target(name: "PDF", dependencies: ["CSpawn", "Imaging", "IssueArchive", "TextLayout"], swiftSettings: swift5),
+        .target(name: "PDF", dependencies: ["CSpawn", "Imaging", "IssueArchive", "TextLayout"]),
         // Poppler itself and the worker's side of the socket: linked only into `newsstand-pdf`.
-        .target(name: "PDFEngine", dependencies: ["CPoppler", "PDF", "Imaging", "TextLayout"], swiftSettings: swift5),
+        .target(name: "PDFEngine", dependencies: ["CPoppler", "PDF", "Imaging", "TextLayout"]),
         // Markup for HTML5's table of named character references, which feeds read too.
         .target(name: "TextLayout", dependencies: ["Markup"], swiftSettings: swift5),
-        .target(name: "Terminal", dependencies: ["CNcursesw", "TextLayout", "TOMLReader"], swiftSettings: swift5),
+        .target(name: "Terminal", dependencies: ["CNcursesw", "TextLayout", "TOMLReader"]),
         // The painter seam: how a picture from any source reaches a screen's canvas.
-        .target(name: "Pictures", dependencies: ["Imaging", "Terminal"], swiftSettings: swift5),
+        .target(name: "Pictures", dependencies: ["Imaging", "Terminal"]),
         .target(
             name: "Shelf",
             dependencies: ["Terminal", "Imaging", "Pictures", "TextLayout", "NewsstandKit", "IssueArchive", "Feeds"],
@@ -108,7 +110,7 @@ let package = Package(
             linkerSettings: staticRuntime
         ),
 
-        .executableTarget(name: "newsstand-pdf", dependencies: ["PDFEngine"], swiftSettings: swift5, linkerSettings: staticRuntimeOffline),
+        .executableTarget(name: "newsstand-pdf", dependencies: ["PDFEngine"], linkerSettings: staticRuntimeOffline),
 
         // Transfer benchmark driver (benchmarks/transfer/run.sh); never run by `swift test`.
         .executableTarget(name: "newsstand-bench-transfer", dependencies: ["NewsstandKit"], swiftSettings: swift5),
@@ -116,6 +118,7 @@ let package = Package(
         .executableTarget(name: "newsstand-bench-reader", dependencies: ["Shelf", "NewsstandKit", "Terminal", "Imaging", "IssueArchive", "TextLayout", "PDF"],
                           path: "benchmarks/reader/driver", swiftSettings: swift5),
 
+        .testTarget(name: "FileWritesTests", dependencies: ["FileWrites"]),
         .testTarget(name: "TOMLReaderTests", dependencies: ["TOMLReader"], swiftSettings: swift5),
         .testTarget(name: "MarkupTests", dependencies: ["Markup"], swiftSettings: swift5),
         .testTarget(name: "FeedsTests", dependencies: ["Feeds", "Markup"], resources: [.copy("Fixtures")], swiftSettings: swift5),

@@ -1,3 +1,4 @@
+import FileWrites
 import Foundation
 
 /// Rendered pictures (covers, pages, article images), kept in memory and on disk and
@@ -7,8 +8,7 @@ import Foundation
 /// path, size, modification time and page number) and the render options, so a renamed
 /// or re-downloaded copy of a cover is still a hit. Disk entries are written to a
 /// temporary file and renamed into place; a damaged entry is ignored and rewritten.
-/// Sendable because its only state is the engine, which guards its own.
-public final class CoverCache: @unchecked Sendable {
+public final class CoverCache: Sendable {
     private let engine: CoverCacheEngine
 
     /// `directory`: where rendered pictures are kept on disk (nil: memory only).
@@ -72,7 +72,7 @@ public final class CoverCache: @unchecked Sendable {
 }
 
 /// The cache itself; the worker threads hold it, so that `CoverCache` can go away.
-/// `lock` guards every mutable field.
+/// Unchecked Sendable: `lock` (the condition its workers wait on) guards every mutable field.
 final class CoverCacheEngine: @unchecked Sendable {
     var memoryLimit: Int {
         get { lock.lock(); defer { lock.unlock() }; return limit }
@@ -258,15 +258,8 @@ final class CoverCacheEngine: @unchecked Sendable {
 
     private func writeDisk(_ picture: CellPicture, for key: PictureKey) {
         guard let url = diskURL(key) else { return }
-        let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
-        do {
-            try Data(PictureCoding.encode(picture)).write(to: temporary)
-            if rename(temporary.path, url.path) != 0 { try? FileManager.default.removeItem(at: temporary) }
-        } catch {
-            // A cache that cannot be written only costs a render next time.
-            try? FileManager.default.removeItem(at: temporary)
-        }
+        // A cache that cannot be written only costs a render next time.
+        try? AtomicFile.write(Data(PictureCoding.encode(picture)), to: url)
     }
 }
 

@@ -1,24 +1,24 @@
 import Foundation
+import Synchronization
 
 /// Passwords the user gave for encrypted documents in this process, by file: every request
 /// for that document (its pages drawn, its text read, the issue opened) uses it. Kept in
 /// memory only; never written anywhere.
-public final class DocumentPasswords: @unchecked Sendable {
+public final class DocumentPasswords: Sendable {
     public static let shared = DocumentPasswords()
 
-    // `lock` guards `passwords`: the reader sets one while renderers read them on their threads.
-    private let lock = NSLock()
-    private var passwords: [String: String] = [:]
+    // The reader sets one while renderers read them on their threads.
+    private let passwords = Mutex<[String: String]>([:])
 
     public init() {}
 
     /// Uses `password` for `document` from now on (nil forgets it).
     public func set(_ password: String?, for document: URL) {
-        lock.withLock { passwords[Self.key(document)] = password }
+        passwords.withLock { $0[Self.key(document)] = password }
     }
 
     public func password(for document: URL) -> String? {
-        lock.withLock { passwords[Self.key(document)] }
+        passwords.withLock { $0[Self.key(document)] }
     }
 
     /// Uses `password` for every PDF inside `folder` (an issue's content: the user gives

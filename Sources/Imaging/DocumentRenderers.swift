@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Draws the pages of one kind of document (PDF) as pictures.
 public protocol DocumentRenderer: Sendable {
@@ -9,23 +10,22 @@ public protocol DocumentRenderer: Sendable {
 
 /// The document renderers a process has, by the kind of document they draw. A page of a
 /// kind nobody registered fails with an `ImageError` of kind `.unsupported`.
-public final class DocumentRenderers: @unchecked Sendable {
+public final class DocumentRenderers: Sendable {
     /// The renderers every picture is drawn with unless a caller passes its own.
     public static let shared = DocumentRenderers()
 
-    // `lock` guards `renderers`: registration may happen while workers render.
-    private let lock = NSLock()
-    private var renderers: [DocumentKind: any DocumentRenderer] = [:]
+    // Registration may happen while workers render.
+    private let renderers = Mutex<[DocumentKind: any DocumentRenderer]>([:])
 
     public init() {}
 
     /// Makes `renderer` draw every document of `kind` (replacing the one before, if any).
     public func register(_ renderer: any DocumentRenderer, for kind: DocumentKind) {
-        lock.withLock { renderers[kind] = renderer }
+        renderers.withLock { $0[kind] = renderer }
     }
 
     public func renderer(for kind: DocumentKind) -> (any DocumentRenderer)? {
-        lock.withLock { renderers[kind] }
+        renderers.withLock { $0[kind] }
     }
 
     /// The page drawn by the renderer registered for its kind.

@@ -1,3 +1,4 @@
+import FileWrites
 import Foundation
 import ZIPFoundation
 
@@ -15,21 +16,14 @@ public enum EPUBExport {
         let file = file.standardizedFileURL
         if !replacing, FileSystem.exists(file) { throw exists(file) }
         let tree = try ContentTree(root: folder.standardizedFileURL)
-        let staging = try FileSystem.unusedPath(beside: file, purpose: "exporting")
         do {
-            try pack(tree, into: staging)
-            try check(staging, holds: tree, for: file, formats: formats)
-            if replacing {
-                guard rename(staging.path, file.path) == 0 else { throw ArchiveError.io("put in place", file.path, errno: errno) }
-            } else {
-                // Checked above, but another program may have made it since: never replaced unasked.
-                do { try FileSystem.renameNoReplace(staging, to: file) } catch let error as ArchiveError where error.kind == .destinationExists {
-                    throw exists(file)
-                }
+            // Checked above, but another program may have made it since: never replaced unasked.
+            try AtomicFile.write(to: file, replacing: replacing, purpose: "exporting") { staging in
+                try pack(tree, into: staging)
+                try check(staging, holds: tree, for: file, formats: formats)
             }
-        } catch {
-            try? FileManager.default.removeItem(at: staging)
-            throw error
+        } catch let error as FileWriteError {
+            throw error.kind == .destinationExists ? exists(file) : ArchiveError.io(error.operation, error.path, errno: error.errno)
         }
         return tree.files.filter { $0 != "mimetype" }.count + 1
     }

@@ -1,3 +1,4 @@
+import FileWrites
 import Foundation
 import ZIPFoundation
 
@@ -73,13 +74,8 @@ public struct EPUBWriter {
 
     /// Writes the book at `url`, replacing what is there in one rename.
     public func write(to url: URL) throws {
-        let staging = try FileSystem.unusedPath(beside: url, purpose: "writing")
-        do {
-            try writeArchive(at: staging)
-            guard rename(staging.path, url.path) == 0 else { throw ArchiveError.io("put in place", url.path, errno: errno) }
-        } catch {
-            try? FileManager.default.removeItem(at: staging)
-            throw error
+        do { try AtomicFile.write(to: url, purpose: "writing", writeArchive(at:)) } catch let error as FileWriteError {
+            throw ArchiveError.io(error.operation, error.path, errno: error.errno)
         }
     }
 

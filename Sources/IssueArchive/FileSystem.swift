@@ -1,3 +1,4 @@
+import FileWrites
 import Foundation
 
 /// The few file-system operations extraction and installation need, done with system calls so
@@ -50,42 +51,16 @@ enum FileSystem {
         }
     }
 
-    private typealias Renameat2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
-
-    /// glibc's renameat2 needs _GNU_SOURCE to be declared, so it is looked up at run time.
-    private static let renameat2: Renameat2? = {
-        #if os(Linux)
-        guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "renameat2") else { return nil }
-        return unsafeBitCast(symbol, to: Renameat2.self)
-        #else
-        return nil
-        #endif
-    }()
-
-    private static let atCurrentDirectory: Int32 = -100 // AT_FDCWD
-    private static let renameNoReplace: UInt32 = 1
-    private static let renameExchange: UInt32 = 2
-
     /// Renames `source` to `destination`, failing if `destination` exists.
     static func renameNoReplace(_ source: URL, to destination: URL) throws {
-        if let renameat2 {
-            if renameat2(atCurrentDirectory, source.path, atCurrentDirectory, destination.path, renameNoReplace) == 0 { return }
-            if errno == EEXIST { throw destinationExists(destination) }
-            if errno != EINVAL && errno != ENOSYS {
-                throw ArchiveError.io("move the extracted issue to", destination.path, errno: errno)
-            }
-        }
-        if exists(destination) { throw destinationExists(destination) }
-        guard rename(source.path, destination.path) == 0 else {
-            throw ArchiveError.io("move the extracted issue to", destination.path, errno: errno)
+        do { try FileRename.noReplace(source, to: destination) } catch let error as FileWriteError {
+            if error.kind == .destinationExists { throw destinationExists(destination) }
+            throw ArchiveError.io("move the extracted issue to", destination.path, errno: error.errno)
         }
     }
 
     /// Swaps two existing paths in one step where the kernel allows it; returns false if it cannot.
-    static func exchange(_ first: URL, _ second: URL) -> Bool {
-        guard let renameat2 else { return false }
-        return renameat2(atCurrentDirectory, first.path, atCurrentDirectory, second.path, renameExchange) == 0
-    }
+    static func exchange(_ first: URL, _ second: URL) -> Bool { FileRename.exchange(first, second) }
 
     /// Puts the regular file `file` at `destination` (which must not exist): a hard link
     /// where the file system allows one (no bytes written), else a copy through `storage`.

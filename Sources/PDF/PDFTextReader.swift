@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TextLayout
 
 /// PDF pages as text to read, through the contained worker: a page reflowed (with its
@@ -6,24 +7,28 @@ import TextLayout
 /// for search. The last pages' texts and reflows are kept, so paging back and forth does not
 /// ask the worker again. Every page's text is read ahead in short batches once a document
 /// is opened (`readAhead`) and kept beside it (`KeptPageTexts`), so a search finds it read.
-public final class PDFTextReader: DocumentTextReader, @unchecked Sendable {
+public final class PDFTextReader: DocumentTextReader, Sendable {
     /// Pages asked of the worker at once when every page's text is read: one worker serves
     /// one request at a time, and a page turn waits behind at most one batch (~10 ms).
     static let batch = 8
 
     private let worker: PDFWorker
     private let delay: Double, pause: Double
-    // `lock` guards the caches: the reader may read ahead on another thread.
-    private let lock = NSLock()
-    private var texts = RecentlyUsed<PageKey, PDFPageText>(capacity: 24)
-    /// Pages' running bands (nil: no such page), which is all of a neighbour the reflow reads.
-    private var bands = RecentlyUsed<PageKey, PDFPageText?>(capacity: 48)
-    private var reflows = RecentlyUsed<PageKey, TextDocument>(capacity: 8)
-    /// Every page's text of the last documents, as far as it has been read, by path.
-    private var documents = RecentlyUsed<String, PageTexts>(capacity: 4)
-    private var readingAhead: Set<String> = []
+    // The reader may read ahead on another thread.
+    private let kept = Mutex(Kept())
     /// Told when a read-ahead has ended, its texts kept (or it failed), on its thread.
     private let readAheadEnded: @Sendable () -> Void
+
+    /// What has been read of the last pages and documents.
+    private struct Kept {
+        var texts = RecentlyUsed<PageKey, PDFPageText>(capacity: 24)
+        /// Pages' running bands (nil: no such page), which is all of a neighbour the reflow reads.
+        var bands = RecentlyUsed<PageKey, PDFPageText?>(capacity: 48)
+        var reflows = RecentlyUsed<PageKey, TextDocument>(capacity: 8)
+        /// Every page's text of the last documents, as far as it has been read, by path.
+        var documents = RecentlyUsed<String, PageTexts>(capacity: 4)
+        var readingAhead: Set<String> = []
+    }
 
     /// `delay` is how long after `readAhead` is asked the first batch goes to the worker (the
     /// first page and those rendered ahead go first), `pause` the worker's rest between batches;
@@ -40,22 +45,22 @@ public final class PDFTextReader: DocumentTextReader, @unchecked Sendable {
     /// the PDF library crashed").
     public func page(_ index: Int, of document: URL) throws -> TextDocument {
         let key = PageKey(document: document, index: index)
-        if let done = lock.withLock({ reflows[key] }) { return done }
+        if let done = kept.withLock({ $0.reflows[key] }) { return done }
         let (page, neighbours) = try reading(key)
         let reflowed = PDFReflow.document(of: page, index: index, neighbours: neighbours.compactMap { $0 })
-        lock.withLock { reflows[key] = reflowed }
+        kept.withLock { $0.reflows[key] = reflowed }
         return reflowed
     }
 
     /// Page `key`'s text and its neighbours' bands, from the caches or in one worker request.
     private func reading(_ key: PageKey) throws -> (page: PDFPageText, neighbours: [PDFPageText?]) {
         let around = PDFReflow.neighbourOffsets.map { key.moved(by: $0) }
-        let known = lock.withLock { () -> (PDFPageText, [PDFPageText?])? in
-            guard let page = texts[key] else { return nil }
+        let known = kept.withLock { kept -> (PDFPageText, [PDFPageText?])? in
+            guard let page = kept.texts[key] else { return nil }
             var neighbours: [PDFPageText?] = []
             for neighbour in around {
                 guard neighbour.index >= 0 else { neighbours.append(nil); continue }
-                guard let band = bands[neighbour] else { return nil }
+                guard let band = kept.bands[neighbour] else { return nil }
                 neighbours.append(band)
             }
             return (page, neighbours)
@@ -63,10 +68,10 @@ public final class PDFTextReader: DocumentTextReader, @unchecked Sendable {
         if let known { return known }
         do {
             let read = try worker.readingText(page: key.index, of: key.document)
-            lock.withLock {
-                texts[key] = read.page
-                bands[key] = .some(read.page.runningBands)
-                for (neighbour, band) in zip(around, read.neighbours) where neighbour.index >= 0 { bands[neighbour] = .some(band) }
+            kept.withLock { kept in
+                kept.texts[key] = read.page
+                kept.bands[key] = .some(read.page.runningBands)
+                for (neighbour, band) in zip(around, read.neighbours) where neighbour.index >= 0 { kept.bands[neighbour] = .some(band) }
             }
             return read
         } catch let error as PDFError {
@@ -85,7 +90,7 @@ public final class PDFTextReader: DocumentTextReader, @unchecked Sendable {
     /// or loading the texts kept from an earlier session, so the first search need not.
     public func readAhead(of document: URL) {
         let path = document.standardizedFileURL.path
-        guard lock.withLock({ readingAhead.insert(path).inserted }) else { return }
+        guard kept.withLock({ $0.readingAhead.insert(path).inserted }) else { return }
         Thread.detachNewThread { [self] in
             Thread.sleep(forTimeInterval: delay)
             _ = try? allTexts(of: document, pausing: pause)
@@ -102,26 +107,26 @@ public final class PDFTextReader: DocumentTextReader, @unchecked Sendable {
             return try worker.pageTexts(of: document).map { Sanitizer.clean($0, multiline: true) }
         }
         func progress() -> PageTexts {
-            lock.withLock {
-                if let known = documents[path], known.version == version { return known }
-                documents[path] = PageTexts(version: version)
+            kept.withLock { kept in
+                if let known = kept.documents[path], known.version == version { return known }
+                kept.documents[path] = PageTexts(version: version)
                 return PageTexts(version: version)
             }
         }
         if progress().texts.isEmpty, let kept = KeptPageTexts.load(for: document) {
-            lock.withLock { documents[path] = PageTexts(version: version, texts: kept, complete: true) }
+            self.kept.withLock { $0.documents[path] = PageTexts(version: version, texts: kept, complete: true) }
         }
         while true {
             let known = progress()
             if known.complete { return known.texts }
             let first = known.texts.count
             let read = try worker.pageTexts(of: document, pages: first..<first + Self.batch).map { Sanitizer.clean($0, multiline: true) }
-            let now = lock.withLock { () -> PageTexts? in
+            let now = kept.withLock { kept -> PageTexts? in
                 // Another thread may have read the same batch meanwhile: one copy is kept.
-                guard var texts = documents[path], texts.version == version, texts.texts.count == first else { return nil }
+                guard var texts = kept.documents[path], texts.version == version, texts.texts.count == first else { return nil }
                 texts.texts += read
                 texts.complete = read.count < Self.batch
-                documents[path] = texts
+                kept.documents[path] = texts
                 return texts
             }
             if let now, now.complete {

@@ -4,12 +4,13 @@ import Glibc
 import CSpawn
 import Foundation
 import Imaging
+import Synchronization
 
 /// PDF work done in a child process (`newsstand-pdf`, the only executable that links
 /// poppler) with CPU-time and memory
 /// limits and a wall-clock timeout here: a crash, hang or runaway allocation in poppler
 /// becomes one `PDFError` for that request, and the next request starts a fresh worker.
-public final class PDFWorker: @unchecked Sendable {
+public final class PDFWorker: Sendable {
     public struct Limits: Sendable {
         /// CPU time one request may use in the worker.
         public var cpuSeconds: Int
@@ -42,11 +43,27 @@ public final class PDFWorker: @unchecked Sendable {
     private let options: WorkerOptions
     private let limits: Limits
     private let passwords: DocumentPasswords
-    // `lock` guards `child`: one request at a time goes to the worker, from any thread.
-    private let lock = NSLock()
-    private var child: (pid: pid_t, socket: Int32)?
-    /// `newsstand-pdf draw` started ahead, waiting for its one page (`prepareDrawing`).
-    private var drawer: (pid: pid_t, socket: Int32)?
+    // Held for a whole request: one request at a time goes to the worker, from any thread.
+    private let processes = Mutex(Processes())
+
+    /// The worker's processes, each with its end of the socket pair.
+    private struct Processes {
+        var child: (pid: pid_t, socket: Int32)?
+        /// `newsstand-pdf draw` started ahead, waiting for its one page (`prepareDrawing`).
+        var drawer: (pid: pid_t, socket: Int32)?
+
+        /// Ends the worker (killing it first when asked) and reaps it: how it ended.
+        @discardableResult
+        mutating func stop(killing: Bool) -> Int32? {
+            guard let worker = child else { return nil }
+            child = nil
+            close(worker.socket)
+            if killing { kill(worker.pid, SIGKILL) }
+            var status: Int32 = 0
+            while waitpid(worker.pid, &status, 0) < 0 && errno == EINTR {}
+            return status
+        }
+    }
 
     /// A worker started as `executable --cpu-seconds …`; `testFaults` lets tests make it fail.
     public init(executable: URL, limits: Limits = Limits(), testFaults: Bool = false, passwords: DocumentPasswords = .shared) {
@@ -61,10 +78,10 @@ public final class PDFWorker: @unchecked Sendable {
     }
 
     deinit {
-        lock.withLock {
-            _ = stop(killing: true)
+        processes.withLock { processes in
+            processes.stop(killing: true)
             // A drawer never asked ends at the closed socket; it is reaped here.
-            if let drawer {
+            if let drawer = processes.drawer {
                 close(drawer.socket)
                 var status: Int32 = 0
                 while waitpid(drawer.pid, &status, 0) < 0 && errno == EINTR {}
@@ -127,8 +144,10 @@ public final class PDFWorker: @unchecked Sendable {
     /// poppler and open `document` on the other core while it parses its arguments, then
     /// hands it the page (`draw`). Not asked, it ends when this process does.
     public func prepareDrawing(_ document: String) {
-        lock.withLock {
-            if drawer == nil { drawer = try? spawn(["draw"] + options.arguments + ["--open", document], output: (STDOUT_FILENO, STDERR_FILENO)) }
+        processes.withLock { processes in
+            if processes.drawer == nil {
+                processes.drawer = try? spawn(["draw"] + options.arguments + ["--open", document], output: (STDOUT_FILENO, STDERR_FILENO))
+            }
         }
     }
 
@@ -147,9 +166,9 @@ public final class PDFWorker: @unchecked Sendable {
     /// `request` drawn as `draw(page:of:options:output:)` does.
     func draw(_ request: DrawRequest, output: (cells: Int32, errors: Int32)) throws -> Bool {
         let context = "page \(request.page) could not be drawn"
-        return try lock.withLock {
-            let prepared = output == (STDOUT_FILENO, STDERR_FILENO) ? drawer : nil
-            if prepared != nil { drawer = nil }
+        return try processes.withLock { processes in
+            let prepared = output == (STDOUT_FILENO, STDERR_FILENO) ? processes.drawer : nil
+            if prepared != nil { processes.drawer = nil }
             let process = try prepared ?? spawn(["draw"] + options.arguments, output: output)
             defer { close(process.socket) }
             let deadline = Date().addingTimeInterval(limits.wallSeconds)
@@ -170,10 +189,10 @@ public final class PDFWorker: @unchecked Sendable {
     }
 
     /// The running worker's process, if one runs.
-    var processID: pid_t? { lock.withLock { child?.pid } }
+    var processID: pid_t? { processes.withLock { $0.child?.pid } }
 
     /// The drawer started ahead and not asked yet, if any.
-    var drawerID: pid_t? { lock.withLock { drawer?.pid } }
+    var drawerID: pid_t? { processes.withLock { $0.drawer?.pid } }
 
     /// Makes a worker started with `testFaults` fail in the given way.
     func misbehave(_ fault: Misbehaviour) throws {
@@ -185,8 +204,8 @@ public final class PDFWorker: @unchecked Sendable {
     /// Sends one request and waits for its answer; a failure of the worker itself becomes
     /// "`failing`: the PDF library crashed / took too long (…why)".
     private func ask(_ request: WorkerRequest, failing context: String) throws -> (WorkerReply, [UInt8]) {
-        try lock.withLock {
-            let worker = try child ?? start()
+        try processes.withLock { processes in
+            let worker = try processes.child ?? start(&processes)
             let deadline = Date().addingTimeInterval(limits.wallSeconds)
             do {
                 let frame = try WorkerFraming.frame(request)
@@ -195,16 +214,16 @@ public final class PDFWorker: @unchecked Sendable {
                 if case .failure(let error) = reply { throw error }
                 return (reply, payload)
             } catch WorkerEnded.timedOut {
-                stop(killing: true)
+                processes.stop(killing: true)
                 throw PDFError(.tookTooLong, "\(context): the PDF library took too long (no answer within \(Self.seconds(limits.wallSeconds)))")
             } catch WorkerEnded.closed {
-                throw PDFError(ended: stop(killing: false), context: context)
+                throw PDFError(ended: processes.stop(killing: false), context: context)
             } catch let error as PDFError {
                 // The worker's own answer: the document's error for this request.
                 throw error
             } catch {
                 // A worker still talking, but not in frames: it cannot be trusted with the next request.
-                stop(killing: true)
+                processes.stop(killing: true)
                 throw PDFError(.workerUnavailable, "\(context): the PDF worker sent a malformed answer")
             }
         }
@@ -237,9 +256,9 @@ public final class PDFWorker: @unchecked Sendable {
     }
 
     /// Starts the worker on one end of a socket pair (its standard input and output).
-    private func start() throws -> (pid: pid_t, socket: Int32) {
+    private func start(_ processes: inout Processes) throws -> (pid: pid_t, socket: Int32) {
         let started = try spawn(options.arguments, output: nil)
-        child = started
+        processes.child = started
         return started
     }
 
@@ -286,18 +305,6 @@ public final class PDFWorker: @unchecked Sendable {
             throw PDFError(.workerUnavailable, "cannot start the PDF worker \(executable.path): \(String(cString: strerror(status)))")
         }
         return (pid, sockets[0])
-    }
-
-    /// Ends the worker (killing it first when asked) and reaps it: how it ended.
-    @discardableResult
-    private func stop(killing: Bool) -> Int32? {
-        guard let worker = child else { return nil }
-        child = nil
-        close(worker.socket)
-        if killing { kill(worker.pid, SIGKILL) }
-        var status: Int32 = 0
-        while waitpid(worker.pid, &status, 0) < 0 && errno == EINTR {}
-        return status
     }
 }
 

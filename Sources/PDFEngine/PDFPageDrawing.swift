@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 import Imaging
 import PDF
+import Synchronization
 import TextLayout
 
 /// `newsstand-pdf draw`: one page of one PDF drawn as half-block cells on standard output
@@ -21,10 +22,10 @@ package enum PDFPageDrawing {
         let options = WorkerOptions(arguments: arguments)
         PDFWorkerServer.limitItself(options)
         PDFWorkerServer.allowCPU(seconds: options.cpuSecondsPerRequest)
-        let renderer = InProcessRenderer(session: PDFWorkerServer.Session(options: options))
+        let renderer = InProcessRenderer(options: options)
         if let index = arguments.firstIndex(of: "--open"), index + 1 < arguments.count {
             // A document that does not open now says why when it is asked for.
-            _ = try? renderer.session.document(arguments[index + 1], password: nil)
+            _ = try? renderer.session.withLock { _ = try $0.document(arguments[index + 1], password: nil) }
         }
         guard let request = DrawRequest.read(from: STDIN_FILENO) else { return 0 }
         PDFWorkerServer.allowCPU(seconds: options.cpuSecondsPerRequest)
@@ -41,14 +42,16 @@ package enum PDFPageDrawing {
 
     /// Pages drawn by poppler in this process from the session's document (the one opened
     /// ahead when it is the same file), failing in the worker's words.
-    final class InProcessRenderer: DocumentRenderer, @unchecked Sendable {
-        var session: PDFWorkerServer.Session
+    final class InProcessRenderer: DocumentRenderer {
+        let session: Mutex<PDFWorkerServer.Session>
 
-        init(session: PDFWorkerServer.Session) { self.session = session }
+        init(options: WorkerOptions) { session = Mutex(PDFWorkerServer.Session(options: options)) }
 
         func render(_ page: DocumentPage, fitting size: (width: Int, height: Int)?) throws -> RGBAImage {
             do {
-                return try session.document(page.document.path, password: nil).render(page: page.index, region: page.region, fitting: size)
+                return try session.withLock { session in
+                    try session.document(page.document.path, password: nil).render(page: page.index, region: page.region, fitting: size)
+                }
             } catch let error as PDFError {
                 throw ImageError(.corrupt, error.description)
             }

@@ -1,11 +1,12 @@
 import Foundation
 import Imaging
+import Synchronization
 import Terminal
 
 /// Paints pictures in real pixels: a picture is fitted into the pixels of its cells on a
 /// worker thread, and `paint` gives the cells it covers to it in the canvas (blank there);
 /// `PixelPlacer` draws it over them once ncurses has drawn the frame.
-public final class PixelPainter: PicturePainter, @unchecked Sendable {
+public final class PixelPainter: PicturePainter, Sendable {
     /// One cell in pixels.
     public let cell: PixelSize
     /// The protocol pictures are encoded for, ahead of time on the worker (a page turn then
@@ -20,22 +21,26 @@ public final class PixelPainter: PicturePainter, @unchecked Sendable {
     private let onReady: @Sendable () -> Void
     private let work = DispatchQueue(label: "newsstand.pixels", qos: .userInitiated)
 
-    // `lock` guards `entries`, `numbers`, `fittings`, `parts`, `heldByPlaceholders` and `forgotten`.
-    private let lock = NSLock()
-    private var entries: [Fitting: Entry] = [:]
-    /// Parts of pictures encoded (the window on a zoomed page), the latest last: each view
-    /// is encoded once, and panning back to one seen lately costs nothing.
-    private var parts: [(part: PicturePart, bytes: [UInt8])] = []
+    // Painted from the screen's thread, filled in by the worker.
+    private let kept = Mutex(Kept())
     /// How many parts are kept: a few screens of panning about one page.
     static let keptParts = 12
-    /// The number a picture at a size goes by in canvases (`PicturePlacement.picture`).
-    private var numbers: [Fitting: Int] = [:]
-    private var fittings: [Int: Fitting] = [:]
-    private var nextNumber = 1
-    /// The pictures (by number) painted as placeholder cells.
-    private var heldByPlaceholders: Set<Int> = []
-    /// The pictures (by number) let go since `takeForgotten` was last asked (`forget`).
-    private var forgotten: Set<Int> = []
+
+    /// The pictures fitted so far and what is known of them.
+    private struct Kept {
+        var entries: [Fitting: Entry] = [:]
+        /// Parts of pictures encoded (the window on a zoomed page), the latest last: each view
+        /// is encoded once, and panning back to one seen lately costs nothing.
+        var parts: [(part: PicturePart, bytes: [UInt8])] = []
+        /// The number a picture at a size goes by in canvases (`PicturePlacement.picture`).
+        var numbers: [Fitting: Int] = [:]
+        var fittings: [Int: Fitting] = [:]
+        var nextNumber = 1
+        /// The pictures (by number) painted as placeholder cells.
+        var heldByPlaceholders: Set<Int> = []
+        /// The pictures (by number) let go since `takeForgotten` was last asked (`forget`).
+        var forgotten: Set<Int> = []
+    }
 
     private struct Fitting: Hashable {
         var source: ImageSource
@@ -76,9 +81,9 @@ public final class PixelPainter: PicturePainter, @unchecked Sendable {
     /// The image of `source` fitted into `size`, starting its rendering if it is not there.
     private func entry(_ source: ImageSource, _ size: CellSize, _ dress: CoverDress = .plain) -> Entry {
         let fitting = Fitting(source: source, size: size, dress: dress)
-        let (known, start) = lock.withLock { () -> (Entry?, Bool) in
-            if let known = entries[fitting] { return (known, false) }
-            entries[fitting] = .pending
+        let (known, start) = kept.withLock { kept -> (Entry?, Bool) in
+            if let known = kept.entries[fitting] { return (known, false) }
+            kept.entries[fitting] = .pending
             return (nil, true)
         }
         if let known { return known }
@@ -93,7 +98,7 @@ public final class PixelPainter: PicturePainter, @unchecked Sendable {
                 } catch {
                     done = .failed("\(error)")
                 }
-                lock.withLock { if entries[fitting] != nil { entries[fitting] = done } }
+                kept.withLock { kept in if kept.entries[fitting] != nil { kept.entries[fitting] = done } }
                 onReady()
             }
         }
@@ -101,19 +106,19 @@ public final class PixelPainter: PicturePainter, @unchecked Sendable {
     }
 
     private func number(for fitting: Fitting) -> Int {
-        lock.withLock {
-            if let known = numbers[fitting] { return known }
-            let number = nextNumber
-            nextNumber += 1
-            numbers[fitting] = number
-            fittings[number] = fitting
+        kept.withLock { kept in
+            if let known = kept.numbers[fitting] { return known }
+            let number = kept.nextNumber
+            kept.nextNumber += 1
+            kept.numbers[fitting] = number
+            kept.fittings[number] = fitting
             return number
         }
     }
 
     /// Whether the canvas's picture `number` was painted as placeholder cells (`placeholders`).
     public func isHeldByPlaceholders(_ number: Int) -> Bool {
-        lock.withLock { heldByPlaceholders.contains(number) }
+        kept.withLock { $0.heldByPlaceholders.contains(number) }
     }
 
     /// What kitty is sent once for a picture painted as placeholder cells: its id, the
@@ -121,17 +126,17 @@ public final class PixelPainter: PicturePainter, @unchecked Sendable {
     /// when it is not one, or its image was let go meanwhile.
     public func placeholderPicture(numbered number: Int) -> (id: UInt32, bytes: [UInt8], size: CellSize)? {
         guard let colours = placeholders else { return nil }
-        return lock.withLock {
-            guard heldByPlaceholders.contains(number), let fitting = fittings[number],
-                  case .ready(let image, let bytes?)? = entries[fitting] else { return nil }
+        return kept.withLock { kept in
+            guard kept.heldByPlaceholders.contains(number), let fitting = kept.fittings[number],
+                  case .ready(let image, let bytes?)? = kept.entries[fitting] else { return nil }
             return (KittyPlaceholders.id(picture: number, colours: colours), bytes, cells(of: image, within: fitting.size))
         }
     }
 
     /// The fitted image a canvas's picture number stands for, when it is ready.
     public func image(numbered number: Int) -> RGBAImage? {
-        lock.withLock {
-            guard let fitting = fittings[number], case .ready(let image, _)? = entries[fitting] else { return nil }
+        kept.withLock { kept in
+            guard let fitting = kept.fittings[number], case .ready(let image, _)? = kept.entries[fitting] else { return nil }
             return image
         }
     }
@@ -171,7 +176,7 @@ public final class PixelPainter: PicturePainter, @unchecked Sendable {
             if let colours = placeholders, cells.columns <= KittyPlaceholders.largest, cells.rows <= KittyPlaceholders.largest {
                 let id = KittyPlaceholders.id(picture: number, colours: colours)
                 let style = Style(foreground: KittyPlaceholders.foreground(id: id, colours: colours), background: layout.behind.background)
-                lock.withLock { _ = heldByPlaceholders.insert(number) }
+                kept.withLock { _ = $0.heldByPlaceholders.insert(number) }
                 canvas.place(placement) { column, row in
                     Cell(glyph: KittyPlaceholders.cell(id: id, row: row, column: column) ?? " ", style: style)
                 }
@@ -191,10 +196,11 @@ public final class PixelPainter: PicturePainter, @unchecked Sendable {
     }
 
     public func forget(where shouldForget: (ImageSource) -> Bool) {
-        lock.withLock {
-            entries = entries.filter { !shouldForget($0.key.source) }
-            parts.removeAll { fittings[$0.part.picture].map { shouldForget($0.source) } ?? true }
-            for (number, fitting) in fittings where shouldForget(fitting.source) { forgotten.insert(number) }
+        kept.withLock { kept in
+            kept.entries = kept.entries.filter { !shouldForget($0.key.source) }
+            let fittings = kept.fittings
+            kept.parts.removeAll { fittings[$0.part.picture].map { shouldForget($0.source) } ?? true }
+            for (number, fitting) in fittings where shouldForget(fitting.source) { kept.forgotten.insert(number) }
             // Numbers stay: a canvas on screen may still name them (its image is then drawn
             // again when next asked for).
         }
@@ -203,9 +209,9 @@ public final class PixelPainter: PicturePainter, @unchecked Sendable {
     /// The pictures (by number) `forget` let go since this was last asked: a terminal
     /// holding their images may free them (drawn again, they are encoded afresh).
     public func takeForgotten() -> Set<Int> {
-        lock.withLock {
-            defer { forgotten = [] }
-            return forgotten
+        kept.withLock { kept in
+            defer { kept.forgotten = [] }
+            return kept.forgotten
         }
     }
 
@@ -223,26 +229,26 @@ public final class PixelPainter: PicturePainter, @unchecked Sendable {
     /// encoded when first shown and kept (`keptParts`).
     public func encoded(for placement: PicturePlacement) -> [UInt8]? {
         let part = PicturePart(placement)
-        let known: [UInt8]? = lock.withLock {
-            guard let fitting = fittings[placement.picture], case .ready(let image, let bytes)? = entries[fitting] else { return nil }
+        let known: [UInt8]? = kept.withLock { kept in
+            guard let fitting = kept.fittings[placement.picture], case .ready(let image, let bytes)? = kept.entries[fitting] else { return nil }
             if placement.column == 0, placement.row == 0,
                cells(of: image, within: fitting.size) == CellSize(columns: part.columns, rows: part.rows) { return bytes }
-            guard let index = parts.firstIndex(where: { $0.part == part }) else { return nil }
-            let kept = parts.remove(at: index)
-            parts.append(kept)
-            return kept.bytes
+            guard let index = kept.parts.firstIndex(where: { $0.part == part }) else { return nil }
+            let used = kept.parts.remove(at: index)
+            kept.parts.append(used)
+            return used.bytes
         }
         if let known { return known }
         guard let bytes = pixels(for: placement).flatMap(encoded) else { return nil }
-        lock.withLock {
-            parts.append((part, bytes))
-            if parts.count > Self.keptParts { parts.removeFirst(parts.count - Self.keptParts) }
+        kept.withLock { kept in
+            kept.parts.append((part, bytes))
+            if kept.parts.count > Self.keptParts { kept.parts.removeFirst(kept.parts.count - Self.keptParts) }
         }
         return bytes
     }
 
     /// How many parts of pictures are kept encoded.
-    public var keptPartCount: Int { lock.withLock { parts.count } }
+    public var keptPartCount: Int { kept.withLock { $0.parts.count } }
 
     /// The pixels of `placement` in its picture: the cells it shows, cut from the fitted
     /// image (nil when the image was let go meanwhile).

@@ -479,6 +479,8 @@ public final class CursesBackend: TerminalBackend {
 
     // MARK: signals
 
+    // `lock` guards the three below: set by `register` and `installSignalHandlers`, read by the
+    // signal thread. Not a Mutex: the backend, which is not Sendable, could not be put in one.
     private static let lock = NSLock()
     private nonisolated(unsafe) static weak var active: CursesBackend?
     private nonisolated(unsafe) static var cleanup: (() -> Void)?

@@ -26,7 +26,7 @@ public struct ThemeError: Error, CustomStringConvertible, Equatable {
 /// with the file, line, key and reason.
 public enum ThemeLoader {
     /// Every role a theme file may set, by its table name.
-    public static let roles: [(name: String, keyPath: WritableKeyPath<Theme, Style>)] = [
+    public static let roles: [(name: String, keyPath: WritableKeyPath<Theme, Style> & Sendable)] = [
         ("wall", \.wall), ("shelf", \.shelf), ("shelf_edge", \.shelfEdge), ("cover_shadow", \.coverShadow),
         ("sash", \.sash), ("text", \.text), ("dim_text", \.dimText), ("title", \.title),
         ("selection", \.selection), ("progress_filled", \.progressFilled), ("progress_empty", \.progressEmpty),

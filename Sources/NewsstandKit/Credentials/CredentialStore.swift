@@ -1,3 +1,4 @@
+import FileWrites
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -102,16 +103,8 @@ public struct CredentialStore: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         let data = try encoder.encode(entries)
-        let temporary = directory.appendingPathComponent(".credentials-\(UUID().uuidString)")
-        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw CredentialStoreError("cannot write \(temporary.path): \(String(cString: strerror(errno)))") }
-        let written = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        let synced = fsync(fd) == 0
-        close(fd)
-        guard written == data.count, synced, rename(temporary.path, file.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary.path)
-            throw CredentialStoreError("cannot write \(file.path): \(reason)")
+        do { try AtomicFile.write(data, to: file, permissions: 0o600, sync: true) } catch let error as FileWriteError {
+            throw CredentialStoreError("cannot write \(file.path): \(error.reason)")
         }
     }
 }
