@@ -43,12 +43,6 @@ import Terminal
         expectScreen(Self.screen(Fixture.store(width: 120, height: 40)), Self.store120x40)
     }
 
-    @Test func theHelpScreen() {
-        var state = Fixture.shelf(width: 80, height: 24)
-        _ = ShelfApp.update(&state, .key(.character("?")))
-        expectScreen(Self.screen(state), Self.help80x24)
-    }
-
     static let shelf80x24: [String] = [
         " NEWSSTAND                                                                1 new",
         "",
@@ -205,32 +199,5 @@ import Terminal
         "",
         // What Enter does to the selected issue, in plain words.
         " ↑↓ move  Enter download  d download  x remove  p pin  / filter  n next new  ? help  q back",
-    ]
-
-    static let help80x24: [String] = [
-        " Keys                                                          any key to close",
-        "",
-        "    ←↓↑→ hjkl              move (in the reader: ← → article, ↑ ↓ line)",
-        "    PgUp/PgDn b/Space      page up, down",
-        "    Home/End gG            first, last (in the reader: start, end)",
-        "    Enter                  open, download or read (or click)",
-        "    d                      download",
-        "    x                      remove the content, or cancel its download (asks)",
-        "    p                      pin / unpin: a pinned issue is never removed to save",
-        "    rR                     refresh this / all publications",
-        "    /                      filter by title (Enter keeps, Escape clears)",
-        "    n                      next NEW",
-        "    c                      catalogs (OPDS): Enter opens, / searches",
-        "    []                     in a catalog: previous, next page",
-        "    s                      in a catalog: subscribe to the books shown",
-        "    a                      add a catalog by its URL",
-        "    r                      in a catalog: read a comic online, page by page",
-        "    ?                      this help",
-        "    q Esc Backspace        back; quit on the shelf",
-        "    Q                      quit (Ctrl-C too)",
-        "",
-        "    Reader",
-        "",
-        " any key to close",
     ]
 }

@@ -1,0 +1,207 @@
+import Feeds
+import Foundation
+import Testing
+import Terminal
+@testable import NewsstandKit
+@testable import Shelf
+
+/// One navigation model on every screen: q, Escape and Backspace go back one level (Escape
+/// first cancels what is typed), Q quits, ? opens help, a click selects and a click on the
+/// selected item opens it.
+@Suite struct NavigationTests {
+    typealias Fixture = ShelfStateFixture
+    typealias Catalogs = CatalogScreenUpdateTests
+
+    func view(_ state: ShelfApp.State) -> String {
+        ShelfApp.view(state, ShelfApp.ViewContext(theme: .classic, covers: KnownCovers())).text
+    }
+
+    /// The catalog screen two pages deep: the kept catalog, its root, a page of books.
+    func twoPagesDeep() -> ShelfApp.State {
+        var state = Fixture.shelf()
+        _ = ShelfApp.update(&state, .key(.character("c")))
+        _ = ShelfApp.update(&state, .catalogsRead([Catalog(id: 1, url: Catalogs.root.absoluteString, title: "Harbour Books", addedAt: Date())]))
+        _ = ShelfApp.update(&state, .key(.enter))
+        _ = ShelfApp.update(&state, .catalogPageLoaded(Catalogs.page(navigation: [CatalogLink(title: "New", url: Catalogs.root)]), replacing: false))
+        _ = ShelfApp.update(&state, .key(.enter))
+        _ = ShelfApp.update(&state, .catalogPageLoaded(Catalogs.page([Catalogs.epub, Catalogs.mobi]), replacing: false))
+        return state
+    }
+
+    @Test(arguments: [Key.character("q"), .escape, .backspace])
+    func backGoesOneLevelInTheCatalogs(_ back: Key) {
+        var state = twoPagesDeep()
+        #expect(state.screens == [.shelf, .catalog] && state.catalog.stack.count == 2)
+        _ = ShelfApp.update(&state, .key(back))
+        #expect(state.screen == .catalog && state.catalog.stack.count == 1)
+        _ = ShelfApp.update(&state, .key(back))
+        #expect(state.screen == .catalog && state.catalog.stack.isEmpty)
+        #expect(view(state).contains("CATALOGS"))
+        _ = ShelfApp.update(&state, .key(back))
+        #expect(state.screens == [.shelf])
+        #expect(!state.quit)
+    }
+
+    @Test(arguments: [Key.character("q"), .escape, .backspace])
+    func backLeavesTheStoreForTheShelf(_ back: Key) {
+        var state = Fixture.store()
+        _ = ShelfApp.update(&state, .key(back))
+        #expect(state.screens == [.shelf] && state.storePublicationID == nil && !state.quit)
+    }
+
+    @Test func escapeFirstCancelsWhatIsTyped() {
+        // A catalog's search prompt: Escape closes the prompt, the page stays.
+        var state = twoPagesDeep()
+        state.catalog.stack[1].page.search = .template("http://books.example/s/{searchTerms}", base: Catalogs.root)
+        _ = ShelfApp.update(&state, .key(.character("/")))
+        _ = ShelfApp.update(&state, .key(.character("q")))      // typed, not back
+        #expect(state.catalog.prompt == .search("q") && state.catalog.stack.count == 2)
+        _ = ShelfApp.update(&state, .key(.escape))
+        #expect(state.catalog.prompt == nil && state.catalog.stack.count == 2)
+
+        // A filter being typed, then a filter kept: Escape clears it before leaving the store.
+        var store = Fixture.store()
+        _ = ShelfApp.update(&store, .key(.character("/")))
+        _ = ShelfApp.update(&store, .key(.character("q")))
+        #expect(store.filter == "q" && store.screen == .store)
+        _ = ShelfApp.update(&store, .key(.enter))
+        _ = ShelfApp.update(&store, .key(.escape))
+        #expect(store.filter == "" && store.screen == .store)
+        _ = ShelfApp.update(&store, .key(.escape))
+        #expect(store.screen == .shelf)
+    }
+
+    @Test func onTheShelfQAndEscapeQuitButBackspaceDoesNot() {
+        var state = Fixture.shelf()
+        _ = ShelfApp.update(&state, .key(.backspace))
+        #expect(!state.quit)
+        _ = ShelfApp.update(&state, .key(.character("q")))
+        #expect(state.quit)
+        var again = Fixture.shelf()
+        _ = ShelfApp.update(&again, .key(.escape))
+        #expect(again.quit)
+    }
+
+    /// Q and Ctrl-C quit from every screen, help included; ? opens help over each.
+    @Test(arguments: [Key.character("Q"), .control("c")])
+    func quitWorksOnEveryScreen(_ quit: Key) {
+        var help = Fixture.store()
+        _ = ShelfApp.update(&help, .key(.character("?")))
+        for var state in [Fixture.shelf(), Fixture.store(), twoPagesDeep(), help] {
+            _ = ShelfApp.update(&state, .key(quit))
+            #expect(state.quit, "\(state.screens)")
+        }
+    }
+
+    @Test func helpOpensOverEveryScreenAndClosesBackToIt() {
+        for var state in [Fixture.shelf(), Fixture.store(), twoPagesDeep()] {
+            let before = state.screens
+            _ = ShelfApp.update(&state, .key(.character("?")))
+            #expect(state.screen == .help && Array(state.screens.dropLast()) == before)
+            _ = ShelfApp.update(&state, .key(.character("q")))
+            #expect(state.screens == before)
+        }
+    }
+
+    @Test(arguments: [Key.character("q"), .escape, .character("?"), .backspace])
+    func helpClosesOnBackAndOnQuestionMark(_ key: Key) {
+        var state = Fixture.store()
+        _ = ShelfApp.update(&state, .key(.character("?")))
+        _ = ShelfApp.update(&state, .key(key))
+        #expect(state.screen == .store && !state.quit)
+    }
+
+    @Test func otherKeysDoNothingOnHelp() {
+        var state = Fixture.shelf(width: 80, height: 24)
+        _ = ShelfApp.update(&state, .key(.character("?")))
+        for key in [Key.character("x"), .character("d"), .enter, .character("c"), .character("r")] {
+            #expect(ShelfApp.update(&state, .key(key)) == [])
+            #expect(state.screen == .help && state.helpScroll == 0, "\(key)")
+        }
+    }
+
+    /// At 80×24 help is longer than the window: the moving keys scroll it to every line,
+    /// the reader's, the contents' and the prompts' included.
+    @Test func helpScrollsToEveryKeyAt80By24() {
+        var state = Fixture.shelf(width: 80, height: 24)
+        _ = ShelfApp.update(&state, .key(.character("?")))
+        let lines = HelpScreen.lines(state)
+        let rows = HelpScreen.rows(state)
+        #expect(lines.count > rows)
+        var seen = view(state)
+        #expect(seen.contains("Shelf and store") && !seen.contains("Prompts"))
+        _ = ShelfApp.update(&state, .key(.character("j")))
+        #expect(state.helpScroll == 1)
+        _ = ShelfApp.update(&state, .key(.character("k")))
+        _ = ShelfApp.update(&state, .key(.up))
+        #expect(state.helpScroll == 0)
+        while state.helpScroll < lines.count - rows {
+            let before = state.helpScroll
+            _ = ShelfApp.update(&state, .key(.pageDown))
+            #expect(state.helpScroll > before)
+            seen += view(state)
+        }
+        for text in ["Reader", "scroll a line", "table of contents", "Contents (t in the reader)", "Prompts",
+                     "search the catalog", "add a catalog by its URL", "pin / unpin", "Ctrl-Z"] {
+            #expect(seen.contains(text), "\(text)")
+        }
+        _ = ShelfApp.update(&state, .key(.pageDown))
+        #expect(state.helpScroll == lines.count - rows)       // not past the end
+        _ = ShelfApp.update(&state, .key(.character("g")))
+        #expect(state.helpScroll == 0)
+        _ = ShelfApp.update(&state, .key(.character("G")))
+        #expect(state.helpScroll == lines.count - rows)
+        #expect(view(state).contains("cancel"))
+        _ = ShelfApp.update(&state, .mouse(.wheelUp, x: 10, y: 10))
+        #expect(state.helpScroll == lines.count - rows - 3)
+    }
+
+    @Test func helpOpenedFromTheCatalogsShowsTheirKeysFirst() {
+        var state = twoPagesDeep()
+        _ = ShelfApp.update(&state, .key(.character("?")))
+        #expect(HelpScreen.lines(state).first?.keys == "Catalogs")
+    }
+
+    @Test func aClickSelectsACatalogAndASecondOpensIt() {
+        var state = Fixture.shelf()
+        _ = ShelfApp.update(&state, .key(.character("c")))
+        let second = URL(string: "http://books.example/second")!
+        _ = ShelfApp.update(&state, .catalogsRead([Catalog(id: 1, url: Catalogs.root.absoluteString, title: "Harbour Books", addedAt: Date()),
+                                                  Catalog(id: 2, url: second.absoluteString, title: "Second", addedAt: Date())]))
+        // The list starts on row 2.
+        #expect(ShelfApp.update(&state, .mouse(.left, x: 5, y: 3)) == [])
+        #expect(state.catalog.listSelection == 1)
+        #expect(ShelfApp.update(&state, .mouse(.left, x: 5, y: 3)) == [.loadCatalogPage(second, replacing: false)])
+        #expect(ShelfApp.update(&state, .mouse(.left, x: 5, y: 20)) == [])   // below the list
+    }
+
+    @Test func aClickSelectsABookAndASecondTakesIt() {
+        var state = twoPagesDeep()
+        // A page of books only has no heading: the two books are rows 2 and 3.
+        #expect(state.catalog.page?.selection == 0)
+        #expect(ShelfApp.update(&state, .mouse(.left, x: 5, y: 3)) == [])
+        #expect(state.catalog.page?.selection == 1)
+        #expect(ShelfApp.update(&state, .mouse(.left, x: 5, y: 2)) == [])
+        #expect(state.catalog.page?.selection == 0)
+        #expect(ShelfApp.update(&state, .mouse(.left, x: 5, y: 2)) == [.takeBook(Catalogs.epub)])
+    }
+
+    /// The page scrolls only as far as the selection needs: a row clicked stays under the
+    /// pointer, so the second click lands on it.
+    @Test func aCatalogPageScrollsOnlyAsFarAsItMust() {
+        var state = twoPagesDeep()
+        let books = (1...40).map { n in
+            CatalogBook(id: "urn:b:\(n)", title: "Book \(n)", acquisitions: Catalogs.epub.acquisitions)
+        }
+        _ = ShelfApp.update(&state, .catalogPageLoaded(Catalogs.page(books), replacing: true))
+        let visible = CatalogScreen.visibleRows(state)
+        for _ in 0..<(visible - 1) { _ = ShelfApp.update(&state, .key(.down)) }
+        #expect(state.catalog.page?.scroll == 0)
+        _ = ShelfApp.update(&state, .key(.down))
+        #expect(state.catalog.page?.scroll == 1)
+        // Clicking the row at the top selects it where it is.
+        #expect(ShelfApp.update(&state, .mouse(.left, x: 5, y: 2)) == [])
+        #expect(state.catalog.page?.selection == 1 && state.catalog.page?.scroll == 1)
+        #expect(ShelfApp.update(&state, .mouse(.left, x: 5, y: 2)) == [.takeBook(books[1])])
+    }
+}
