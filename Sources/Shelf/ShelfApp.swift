@@ -135,12 +135,8 @@ public final class ShelfApp: RunLoopEffects {
         times?.frameDrawn(complete: !painter.isWaitingForCovers)
         times?.frameDetails("first", startedAt: runStart)
         while !state.quit {
-            // Input wakes the loop at once; otherwise look for library changes ten times a
-            // second, for finished covers every 15 ms while some are still rendering (or a
-            // streamed page is on its way), and
-            // for the result of a write every 5 ms while one runs (a refresh's can wait).
             let waiting = painter.isWaitingForCovers || reader?.waitsForStreamedPage == true
-            let timeout = waiting ? 0.015 : (runner.isBusy ? 0.005 : 0.1)
+            let timeout = Self.pollInterval(state, waitingForPictures: waiting, busy: runner.isBusy, refreshing: runner.isRefreshing)
             let event = backend.nextEvent(timeout: timeout)
             let eventTime = DispatchTime.now().uptimeNanoseconds
             var dirty = false
@@ -180,6 +176,20 @@ public final class ShelfApp: RunLoopEffects {
         send(.quitting)
         runner.finishWrites()
         times?.write()
+    }
+
+    /// How long the run loop sleeps when no input comes (input always wakes it at once):
+    /// 15 ms while pictures render or a streamed page is on its way, 5 ms while the
+    /// runner's work is queued or its results wait, a tenth of a second while something
+    /// moves on its own (a refresh, a download on screen or in the status line, the
+    /// reader's background work), and otherwise a second, to see another process's changes
+    /// (the agent's downloads, a refresh from the command line): an idle shelf wakes once a
+    /// second.
+    static func pollInterval(_ state: State, waitingForPictures: Bool, busy: Bool, refreshing: Bool) -> Double {
+        if waitingForPictures { return 0.015 }
+        if busy { return 0.005 }
+        if refreshing || state.showsProgress { return 0.1 }
+        return 1
     }
 
     /// A frame on the terminal, and its pictures in pixels over it.

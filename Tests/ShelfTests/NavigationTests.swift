@@ -205,3 +205,36 @@ import Terminal
         #expect(ShelfApp.update(&state, .mouse(.left, x: 5, y: 2)) == [.takeBook(books[1])])
     }
 }
+
+/// The run loop's sleep when no key comes: an idle shelf wakes once a second.
+@Suite struct PollIntervalTests {
+    typealias Fixture = ShelfStateFixture
+
+    func interval(_ state: ShelfApp.State, pictures: Bool = false, busy: Bool = false, refreshing: Bool = false) -> Double {
+        ShelfApp.pollInterval(state, waitingForPictures: pictures, busy: busy, refreshing: refreshing)
+    }
+
+    @Test func anIdleShelfStoreOrCatalogWakesOnceASecond() {
+        var catalogs = Fixture.shelf()
+        _ = ShelfApp.update(&catalogs, .key(.character("c")))
+        for state in [Fixture.shelf(), Fixture.store(), catalogs] { #expect(interval(state) == 1, "\(state.screens)") }
+    }
+
+    @Test func workUnderWayIsLookedForOften() {
+        let shelf = Fixture.shelf()
+        #expect(interval(shelf, pictures: true) == 0.015)
+        #expect(interval(shelf, busy: true) == 0.005)
+        #expect(interval(shelf, refreshing: true) == 0.1)
+    }
+
+    @Test func aDownloadOnScreenMovesItsBarTenTimesASecond() {
+        var downloading = Fixture.tidewaterIssues()
+        downloading[0].status = .downloading
+        #expect(interval(Fixture.store(issues: downloading)) == 0.1)
+        // "Downloading …" on the status line goes when the download ends.
+        var shelf = Fixture.shelf()
+        _ = ShelfApp.update(&shelf, .key(.character("d")))
+        #expect(shelf.statusCause == .download(issueID: 11))
+        #expect(interval(shelf) == 0.1)
+    }
+}

@@ -81,6 +81,17 @@ extension ShelfApp {
             tiles.indices.contains(storeSelection) ? tiles[storeSelection] : nil
         }
 
+        /// Something on screen moves without a key: a download's progress in the store or
+        /// the status line, or the reader (a long article read in the background).
+        var showsProgress: Bool {
+            if statusCause != nil { return true }
+            switch screen {
+            case .store: return StoreScreen.visible(self).contains { tiles[$0.index].issue.status == .downloading }
+            case .reader: return true
+            case .shelf, .help, .catalog: return false
+            }
+        }
+
         var isTooSmall: Bool { width < ShelfApp.minimumSize.width || height < ShelfApp.minimumSize.height }
 
         /// Opens `screen` over the one shown.
