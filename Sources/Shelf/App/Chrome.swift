@@ -107,6 +107,7 @@ enum Chrome {
         }
         let essential = Hint.essential
         if state.passwordPrompt != nil { return Hint.ranked(PasswordPrompt.hints) }
+        if state.editingFilter { return Hint.ranked("type to filter by title  Enter keep  Esc clear") }
         let move = [Action.moveLeft, .down, .up, .moveRight]
         let items: [Hint?]
         switch state.screen {

@@ -79,11 +79,24 @@ enum HelpScreen {
         }
         sections.insert(sections.remove(at: first), at: 0)
         var all: [Line] = []
+        let room = max(10, state.width - 1 - keyColumn(sections.flatMap { $0 }, width: state.width))
         for section in sections {
             if !all.isEmpty { all.append(Line(keys: "", text: "")) }
-            all += section
+            for line in section {
+                // A text too long for the window goes on below its keys.
+                let wrapped = line.isHeading ? [] : LineWrap.wrap(line.text, width: room)
+                guard wrapped.count > 1 else { all.append(line); continue }
+                all.append(Line(keys: line.keys, text: wrapped[0]))
+                all += wrapped.dropFirst().map { Line(keys: "", text: $0) }
+            }
         }
         return all
+    }
+
+    /// Where the texts start: after the widest keys, at most half the window.
+    static func keyColumn(_ lines: [Line], width: Int) -> Int {
+        let widest = lines.filter { !$0.isHeading }.map { DisplayWidth.of($0.keys) }.max() ?? 0
+        return min(width / 2, 4 + widest + 2)
     }
 
     static func view(_ state: ShelfApp.State, _ context: ShelfApp.ViewContext, into canvas: inout Canvas) {
@@ -94,8 +107,7 @@ enum HelpScreen {
         let shown = lines.count <= rows ? counted(lines.count, "line")
             : "\(scroll + 1)–\(min(lines.count, scroll + rows)) of \(lines.count)"
         Chrome.titleBar("Keys", right: shown, theme: theme, into: &canvas)
-        let widest = lines.filter { !$0.isHeading }.map { DisplayWidth.of($0.keys) }.max() ?? 0
-        let keyColumn = min(state.width / 2, 4 + widest + 2)
+        let keyColumn = Self.keyColumn(lines, width: state.width)
         for (offset, line) in lines.dropFirst(scroll).prefix(rows).enumerated() {
             let y = 2 + offset
             if line.isHeading {
