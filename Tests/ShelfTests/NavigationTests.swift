@@ -238,3 +238,36 @@ import Terminal
         #expect(interval(shelf) == 0.1)
     }
 }
+
+/// Every prompt is typed the same way (`TextField`).
+@Suite struct TextFieldTests {
+    @Test func charactersAddBackspaceAndDeleteRemoveCtrlUClears() {
+        var field = TextField("ab", limit: 4)
+        #expect(field.update(.character("c")) == .edited && field.text == "abc")
+        #expect(field.update(.character("d")) == .edited)
+        #expect(field.update(.character("e")) == .unchanged && field.text == "abcd")   // the limit
+        #expect(field.update(.backspace) == .edited && field.text == "abc")
+        #expect(field.update(.delete) == .edited && field.text == "ab")
+        #expect(field.update(.control("u")) == .edited && field.text == "")
+        #expect(field.update(.backspace) == .unchanged)
+        #expect(field.update(.up) == .unchanged)
+        #expect(field.update(.enter) == .submit && field.update(.escape) == .cancel)
+    }
+
+    /// Ctrl-U clears a catalog search, a filter and a user name alike, as it cleared a password.
+    @Test func ctrlUClearsEveryPrompt() {
+        var state = ShelfStateFixture.store()
+        for key in [Key.character("/"), .character("n"), .character("o"), .control("u")] { _ = ShelfApp.update(&state, .key(key)) }
+        #expect(state.filter == "" && state.editingFilter)
+
+        var catalogs = ShelfStateFixture.shelf()
+        _ = ShelfApp.update(&catalogs, .key(.character("c")))
+        _ = ShelfApp.update(&catalogs, .catalogsRead([]))
+        for key in [Key.character("a"), .character("h"), .control("u")] { _ = ShelfApp.update(&catalogs, .key(key)) }
+        #expect(catalogs.catalog.prompt == .addURL(""))
+        _ = ShelfApp.update(&catalogs, .key(.escape))
+        _ = ShelfApp.update(&catalogs, .catalogNeedsSignIn(host: "h", server: "H", wrong: false, retry: .readCatalogs))
+        for key in [Key.character("a"), .character("d"), .control("u"), .character("b")] { _ = ShelfApp.update(&catalogs, .key(key)) }
+        #expect(catalogs.catalog.signIn?.user == "b")
+    }
+}

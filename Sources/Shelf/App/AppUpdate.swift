@@ -251,19 +251,19 @@ extension ShelfApp {
 
     // MARK: Filter, next new, refresh
 
-    /// Typing a filter: characters add, Backspace removes, Enter keeps it, Escape clears it.
+    /// Typing a filter (`TextField`): the titles shown follow each key, Enter keeps it,
+    /// Escape clears it.
     static func editFilter(_ state: inout State, _ key: Key) {
-        switch key {
-        case .enter:
+        var field = TextField(state.filter, limit: 256)
+        switch field.update(key) {
+        case .submit:
             state.editingFilter = false
-        case .escape:
+        case .cancel:
             state.editingFilter = false
             state.filter = ""
-        case .backspace:
-            if !state.filter.isEmpty { state.filter.removeLast() }
-        case .character(let character):
-            state.filter.append(character)
-        default:
+        case .edited:
+            state.filter = field.text
+        case .unchanged:
             return
         }
         state.setStatus(state.editingFilter ? "/" + state.filter

@@ -274,23 +274,20 @@ enum CatalogScreen {
         return [.loadCatalogPage(url, replacing: replacing)]
     }
 
-    /// Typing a URL or search words: characters add, Backspace removes, Enter goes, Escape cancels.
+    /// Typing a URL or search words (`TextField`): Enter goes, Escape cancels.
     private static func editPrompt(_ state: inout State, _ key: Key) -> [Effect] {
         guard let prompt = state.catalog.prompt else { return [] }
-        var text: String
-        switch prompt { case .addURL(let t), .search(let t): text = t }
-        switch key {
-        case .escape:
+        var field: TextField
+        switch prompt { case .addURL(let text), .search(let text): field = TextField(text, limit: 2048) }
+        switch field.update(key) {
+        case .cancel:
             state.catalog.prompt = nil
             return []
-        case .backspace:
-            if !text.isEmpty { text.removeLast() }
-        case .character(let character):
-            guard text.count < 2048 else { return [] }
-            text.append(character)
-        case .enter:
+        case .edited, .unchanged:
+            break
+        case .submit:
             state.catalog.prompt = nil
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            let trimmed = field.text.trimmingCharacters(in: .whitespaces)
             guard !trimmed.isEmpty else { return [] }
             switch prompt {
             case .addURL:
@@ -306,12 +303,10 @@ enum CatalogScreen {
                 state.setStatus("Searching “\(stop.page.title)” for “\(trimmed)”…")
                 return [.searchCatalog(stop.page, terms: trimmed)]
             }
-        default:
-            return []
         }
         switch prompt {
-        case .addURL: state.catalog.prompt = .addURL(text)
-        case .search: state.catalog.prompt = .search(text)
+        case .addURL: state.catalog.prompt = .addURL(field.text)
+        case .search: state.catalog.prompt = .search(field.text)
         }
         return []
     }
