@@ -116,7 +116,7 @@ import Terminal
         _ = ShelfApp.update(&state, .key(.character("?")))
         for key in [Key.character("x"), .character("d"), .enter, .character("c"), .character("r")] {
             #expect(ShelfApp.update(&state, .key(key)) == [])
-            #expect(state.screen == .help && state.helpScroll == 0, "\(key)")
+            #expect(state.screen == .help && state.help?.scroll == 0, "\(key)")
         }
     }
 
@@ -125,20 +125,20 @@ import Terminal
     @Test func helpScrollsToEveryKeyAt80By24() {
         var state = Fixture.shelf(width: 80, height: 24)
         _ = ShelfApp.update(&state, .key(.character("?")))
-        let lines = HelpScreen.lines(state)
-        let rows = HelpScreen.rows(state)
+        let lines = state.help?.lines(keys: state.keyBindings, width: 80) ?? []
+        let rows = HelpScreen.rows(height: 24)
         #expect(lines.count > rows)
         var seen = view(state)
         #expect(seen.contains("Shelf and store") && !seen.contains("Prompts"))
         _ = ShelfApp.update(&state, .key(.character("j")))
-        #expect(state.helpScroll == 1)
+        #expect(state.help?.scroll == 1)
         _ = ShelfApp.update(&state, .key(.character("k")))
         _ = ShelfApp.update(&state, .key(.up))
-        #expect(state.helpScroll == 0)
-        while state.helpScroll < lines.count - rows {
-            let before = state.helpScroll
+        #expect(state.help?.scroll == 0)
+        while (state.help?.scroll ?? .max) < lines.count - rows {
+            let before = state.help?.scroll ?? .max
             _ = ShelfApp.update(&state, .key(.pageDown))
-            #expect(state.helpScroll > before)
+            #expect((state.help?.scroll ?? 0) > before)
             seen += view(state)
         }
         for text in ["Reader", "scroll a line", "table of contents", "Contents (t in the reader)", "Prompts",
@@ -146,20 +146,20 @@ import Terminal
             #expect(seen.contains(text), "\(text)")
         }
         _ = ShelfApp.update(&state, .key(.pageDown))
-        #expect(state.helpScroll == lines.count - rows)       // not past the end
+        #expect(state.help?.scroll == lines.count - rows)       // not past the end
         _ = ShelfApp.update(&state, .key(.character("g")))
-        #expect(state.helpScroll == 0)
+        #expect(state.help?.scroll == 0)
         _ = ShelfApp.update(&state, .key(.character("G")))
-        #expect(state.helpScroll == lines.count - rows)
+        #expect(state.help?.scroll == lines.count - rows)
         #expect(view(state).contains("cancel"))
         _ = ShelfApp.update(&state, .mouse(.wheelUp, x: 10, y: 10))
-        #expect(state.helpScroll == lines.count - rows - 3)
+        #expect(state.help?.scroll == lines.count - rows - 3)
     }
 
     @Test func helpOpenedFromTheCatalogsShowsTheirKeysFirst() {
         var state = twoPagesDeep()
         _ = ShelfApp.update(&state, .key(.character("?")))
-        #expect(HelpScreen.lines(state).first?.keys == "Catalogs")
+        #expect(state.help?.lines(keys: state.keyBindings, width: 120).first?.keys == "Catalogs")
     }
 
     @Test func aClickSelectsACatalogAndASecondOpensIt() {

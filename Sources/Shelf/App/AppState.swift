@@ -14,8 +14,8 @@ extension ShelfApp {
         /// Escape, Backspace) closes the top one and shows the one under it.
         private(set) var screens: [Screen] = [.shelf]
         var screen: Screen { screens.last ?? .shelf }
-        /// The first line of help shown (help scrolls; it opens at its top).
-        var helpScroll = 0
+        /// Help, while it is open (`?`).
+        var help: HelpScreen?
         var width = 80
         var height = 24
 
@@ -96,13 +96,14 @@ extension ShelfApp {
 
         /// Opens `screen` over the one shown.
         mutating func push(_ screen: Screen) {
-            if screen == .help { helpScroll = 0 }
+            if screen == .help { help = HelpScreen(opener: self.screen) }
             screens.append(screen)
         }
 
         /// Closes the screen shown, back to the one under it; the shelf stays.
         mutating func pop() {
-            if screens.count > 1 { screens.removeLast() }
+            guard screens.count > 1 else { return }
+            if screens.removeLast() == .help { help = nil }
         }
 
         /// A new status line; `cause` is what ends it (nil: it stays until the next one).

@@ -132,7 +132,15 @@ extension ShelfApp {
         case .reader:
             return readerKey(&state, key)
         case .help:
-            return HelpScreen.update(&state, key)
+            guard var help = state.help else { state.pop(); return [] }
+            let outcome = help.update(key, keys: state.keyBindings, width: state.width, height: state.height)
+            state.help = help
+            switch outcome {
+            case .stay: break
+            case .close: state.pop()
+            case .quit: state.quit = true
+            }
+            return []
         case .catalog:
             return CatalogScreen.key(&state, key)
         }
@@ -221,7 +229,7 @@ extension ShelfApp {
             case .reader:
                 guard let reader = state.reader else { return [] }
                 return apply(reader.scroll(by: step * 3), from: reader, to: &state)
-            case .help: HelpScreen.scroll(&state, by: step * 3)
+            case .help: state.help?.scroll(by: step * 3, keys: state.keyBindings, width: state.width, height: state.height)
             case .catalog: CatalogScreen.move(&state, by: step)
             }
             return []

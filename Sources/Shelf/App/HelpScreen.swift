@@ -4,8 +4,17 @@ import TextLayout
 
 /// `?`: every key of every screen, as bound, the section of the screen it was opened from
 /// first. A screen of its own that scrolls (it is longer than 80×24): the moving keys
-/// scroll it, back and `?` close it, any other key does nothing.
-enum HelpScreen {
+/// scroll it, back and `?` close it, any other key does nothing. A component: its own
+/// state (what it was opened over, how far it is scrolled), `update` and a pure `view`;
+/// what it shares with the app (the key bindings, the window's size) is passed in.
+struct HelpScreen: Equatable {
+    /// The screen help was opened over: its keys come first.
+    let opener: ShelfApp.Screen
+    /// The first line shown.
+    private(set) var scroll = 0
+
+    init(opener: ShelfApp.Screen) { self.opener = opener }
+
     /// One line of help: the keys, and what they do (a section's title has no text).
     struct Line: Equatable {
         var keys: String
@@ -13,39 +22,37 @@ enum HelpScreen {
         var isHeading: Bool { text.isEmpty && !keys.isEmpty }
     }
 
-    static func update(_ state: inout ShelfApp.State, _ key: Key) -> [ShelfApp.Effect] {
-        guard let action = state.keyBindings.action(for: key, on: .help) else { return [] }
-        let page = max(1, rows(state) - 1)
+    enum Outcome: Equatable { case stay, close, quit }
+
+    /// A key: the moving ones scroll, back and help close, quit quits, others do nothing.
+    mutating func update(_ key: Key, keys: KeyBindings, width: Int, height: Int) -> Outcome {
+        guard let action = keys.action(for: key, on: .help) else { return .stay }
+        let page = max(1, Self.rows(height: height) - 1)
         switch action {
-        case .up: scroll(&state, by: -1)
-        case .down: scroll(&state, by: 1)
-        case .pageUp: scroll(&state, by: -page)
-        case .pageDown: scroll(&state, by: page)
-        case .first: scroll(&state, by: -Int.max / 2)
-        case .last: scroll(&state, by: Int.max / 2)
-        case .back, .help: state.pop()
-        case .quit: state.quit = true
+        case .up: scroll(by: -1, keys: keys, width: width, height: height)
+        case .down: scroll(by: 1, keys: keys, width: width, height: height)
+        case .pageUp: scroll(by: -page, keys: keys, width: width, height: height)
+        case .pageDown: scroll(by: page, keys: keys, width: width, height: height)
+        case .first: scroll(by: -Int.max / 2, keys: keys, width: width, height: height)
+        case .last: scroll(by: Int.max / 2, keys: keys, width: width, height: height)
+        case .back, .help: return .close
+        case .quit: return .quit
         default: break
         }
-        return []
+        return .stay
     }
 
-    static func scroll(_ state: inout ShelfApp.State, by delta: Int) {
-        let last = max(0, lines(state).count - rows(state))
-        state.helpScroll = max(0, min(last, state.helpScroll + max(-1_000_000, min(1_000_000, delta))))
+    /// Scrolls by lines (the wheel too), never past the first or the last line.
+    mutating func scroll(by delta: Int, keys: KeyBindings, width: Int, height: Int) {
+        let last = max(0, lines(keys: keys, width: width).count - Self.rows(height: height))
+        scroll = max(0, min(last, scroll + max(-1_000_000, min(1_000_000, delta))))
     }
 
     /// Rows for help's lines: below the title bar and a blank row, above the status and hint bars.
-    static func rows(_ state: ShelfApp.State) -> Int { max(1, state.height - 4) }
+    static func rows(height: Int) -> Int { max(1, height - 4) }
 
-    /// The screen help was opened over.
-    static func opener(_ state: ShelfApp.State) -> ShelfApp.Screen {
-        state.screens.dropLast().last ?? .shelf
-    }
-
-    /// Every section, the opener's first.
-    static func lines(_ state: ShelfApp.State) -> [Line] {
-        let keys = state.keyBindings
+    /// Every section, the opener's first, the texts wrapped to `width`.
+    func lines(keys: KeyBindings, width: Int) -> [Line] {
         func rows(_ rows: [(actions: [Action], text: String)]) -> [Line] {
             rows.map { Line(keys: keys.label($0.actions), text: $0.text) }
         }
@@ -72,14 +79,14 @@ enum HelpScreen {
                        Line(keys: "Esc", text: "cancel; a filter kept with Enter: Esc clears it")]
         var sections = [everywhere, shelf, catalogs, reader, contents, prompts]
         let first: Int
-        switch opener(state) {
+        switch opener {
         case .shelf, .store, .help: first = 1
         case .catalog: first = 2
         case .reader: first = 3
         }
         sections.insert(sections.remove(at: first), at: 0)
         var all: [Line] = []
-        let room = max(10, state.width - 1 - keyColumn(sections.flatMap { $0 }, width: state.width))
+        let room = max(10, width - 1 - Self.keyColumn(sections.flatMap { $0 }, width: width))
         for section in sections {
             if !all.isEmpty { all.append(Line(keys: "", text: "")) }
             for line in section {
@@ -99,23 +106,29 @@ enum HelpScreen {
         return min(width / 2, 4 + widest + 2)
     }
 
+    /// The app's view of help: the component's, with what it shares.
     static func view(_ state: ShelfApp.State, _ context: ShelfApp.ViewContext, into canvas: inout Canvas) {
-        let theme = context.theme
-        let lines = lines(state)
-        let rows = rows(state)
-        let scroll = max(0, min(state.helpScroll, lines.count - rows))
+        state.help?.view(keys: state.keyBindings, theme: context.theme, into: &canvas)
+    }
+
+    /// Draws into the canvas, whose size is the window's.
+    func view(keys: KeyBindings, theme: Theme, into canvas: inout Canvas) {
+        let width = canvas.width
+        let lines = lines(keys: keys, width: width)
+        let rows = Self.rows(height: canvas.height)
+        let scroll = max(0, min(scroll, lines.count - rows))
         let shown = lines.count <= rows ? counted(lines.count, "line")
             : "\(scroll + 1)–\(min(lines.count, scroll + rows)) of \(lines.count)"
         Chrome.titleBar("Keys", right: shown, theme: theme, into: &canvas)
-        let keyColumn = Self.keyColumn(lines, width: state.width)
+        let keyColumn = Self.keyColumn(lines, width: width)
         for (offset, line) in lines.dropFirst(scroll).prefix(rows).enumerated() {
             let y = 2 + offset
             if line.isHeading {
-                canvas.put(line.keys, x: 2, y: y, style: theme.title.with(.bold), limit: state.width - 1)
+                canvas.put(line.keys, x: 2, y: y, style: theme.title.with(.bold), limit: width - 1)
                 continue
             }
             canvas.put(line.keys, x: 4, y: y, style: theme.title, limit: keyColumn - 1)
-            canvas.put(line.text, x: keyColumn, y: y, style: theme.text, limit: state.width - 1)
+            canvas.put(line.text, x: keyColumn, y: y, style: theme.text, limit: width - 1)
         }
     }
 }
