@@ -20,16 +20,16 @@ public enum Action: String, CaseIterable, Sendable {
 /// config.toml (`down = ["j", "Down"]`). Ctrl-C (quit) and Ctrl-Z (suspend) are fixed.
 public struct KeyBindings: Sendable {
     /// One row per action: its default keys and the screens it works on. Adding an action:
-    /// a case above, a row here, and its line in `helpRows`.
+    /// a case above, a row here, and its line in a `help…` list below.
     static let table: [(action: Action, keys: [Key], screens: Set<ShelfApp.Screen>)] = [
         (.moveLeft, [.left, .character("h")], [.shelf, .store, .reader]),
         (.moveRight, [.right, .character("l")], [.shelf, .store, .reader]),
-        (.up, [.up, .character("k")], [.shelf, .store, .reader, .catalog]),
-        (.down, [.down, .character("j")], [.shelf, .store, .reader, .catalog]),
-        (.pageUp, [.pageUp, .character("b")], [.shelf, .store, .reader, .catalog]),
-        (.pageDown, [.pageDown, .character(" ")], [.shelf, .store, .reader, .catalog]),
-        (.first, [.home, .character("g")], [.shelf, .store, .reader, .catalog]),
-        (.last, [.end, .character("G")], [.shelf, .store, .reader, .catalog]),
+        (.up, [.up, .character("k")], [.shelf, .store, .reader, .catalog, .help]),
+        (.down, [.down, .character("j")], [.shelf, .store, .reader, .catalog, .help]),
+        (.pageUp, [.pageUp, .character("b")], [.shelf, .store, .reader, .catalog, .help]),
+        (.pageDown, [.pageDown, .character(" ")], [.shelf, .store, .reader, .catalog, .help]),
+        (.first, [.home, .character("g")], [.shelf, .store, .reader, .catalog, .help]),
+        (.last, [.end, .character("G")], [.shelf, .store, .reader, .catalog, .help]),
         (.tap, [.enter], [.shelf, .store, .catalog]),
         (.download, [.character("d")], [.shelf, .store, .catalog]),
         (.remove, [.character("x")], [.store, .catalog]),
@@ -38,9 +38,9 @@ public struct KeyBindings: Sendable {
         (.refreshAll, [.character("R")], [.shelf, .store]),
         (.filter, [.character("/")], [.shelf, .store, .catalog]),
         (.nextNew, [.character("n")], [.shelf, .store]),
-        (.help, [.character("?")], [.shelf, .store, .reader, .catalog]),
-        (.back, [.character("q"), .escape, .backspace], [.shelf, .store, .reader, .catalog]),
-        (.quit, [.character("Q")], [.shelf, .store, .reader, .catalog]),
+        (.help, [.character("?")], [.shelf, .store, .reader, .catalog, .help]),
+        (.back, [.character("q"), .escape, .backspace], [.shelf, .store, .reader, .catalog, .help]),
+        (.quit, [.character("Q")], [.shelf, .store, .reader, .catalog, .help]),
         (.catalogs, [.character("c")], [.shelf]),
         (.nextPage, [.character("]")], [.catalog]),
         (.previousPage, [.character("[")], [.catalog]),
@@ -94,7 +94,7 @@ public struct KeyBindings: Sendable {
         }
         self.init(keys: keys)
         // One key, one action per screen.
-        for screen in [ShelfApp.Screen.shelf, .store, .reader, .catalog] {
+        for screen in [ShelfApp.Screen.shelf, .store, .reader, .catalog, .help] {
             let rows = KeyBindings.table.filter { $0.screens.contains(screen) }
             var owner: [Key: Action] = [:]
             for row in rows {
@@ -130,26 +130,39 @@ public struct KeyBindings: Sendable {
         return parts.joined(separator: " ")
     }
 
-    /// The help screen's lines: the keys of some actions, and what they do.
-    static let helpRows: [(actions: [Action], text: String)] = [
-        ([.moveLeft, .down, .up, .moveRight], "move (in the reader: ← → article, ↑ ↓ line)"),
+    /// The help screen's lines (`HelpScreen`), a section per screen: the keys of some
+    /// actions, and what they do.
+    static let helpEverywhere: [(actions: [Action], text: String)] = [
+        ([.help], "this help (↑↓ scroll it, q closes it)"),
+        ([.back], "back one level; quit on the shelf (Esc first cancels what is typed)"),
+        ([.quit], "quit"),
+    ]
+
+    static let helpShelfAndStore: [(actions: [Action], text: String)] = [
+        ([.moveLeft, .down, .up, .moveRight], "move"),
         ([.pageUp, .pageDown], "page up, down"),
-        ([.first, .last], "first, last (in the reader: start, end)"),
-        ([.tap], "open, download or read (or click)"),
+        ([.first, .last], "first, last"),
+        ([.tap], "open the store; read or download the issue"),
         ([.download], "download"),
         ([.remove], "remove the content, or cancel its download (asks)"),
         ([.pin], "pin / unpin: a pinned issue is never removed to save space"),
         ([.refresh, .refreshAll], "refresh this / all publications"),
         ([.filter], "filter by title (Enter keeps, Escape clears)"),
         ([.nextNew], "next NEW"),
-        ([.catalogs], "catalogs (OPDS): Enter opens, / searches"),
-        ([.previousPage, .nextPage], "in a catalog: previous, next page"),
-        ([.subscribe], "in a catalog: subscribe to the books shown"),
+        ([.catalogs], "catalogs (OPDS), from the shelf"),
+    ]
+
+    static let helpCatalogs: [(actions: [Action], text: String)] = [
+        ([.down, .up], "move"),
+        ([.pageUp, .pageDown], "page up, down"),
+        ([.tap], "open a catalog or a link; take a book (and download it)"),
+        ([.filter], "search the catalog"),
+        ([.previousPage, .nextPage], "previous, next page"),
+        ([.subscribe], "subscribe to the books shown"),
         ([.addCatalog], "add a catalog by its URL"),
-        ([.readOnline], "in a catalog: read a comic online, page by page"),
-        ([.help], "this help"),
-        ([.back], "back; quit on the shelf"),
-        ([.quit], "quit (Ctrl-C too)"),
+        ([.remove], "forget the selected catalog"),
+        ([.readOnline], "read a comic online, page by page"),
+        ([.back], "back to the page before, the catalogs, the shelf"),
     ]
 }
 

@@ -12,7 +12,7 @@ import TextLayout
 /// values; `view` turns it into a canvas. Here the run loop feeds messages in and performs
 /// the effects: library writes and refreshes on the effect runner, the reads for the
 /// screens here, when the library changed (any process) or after the program's own writes.
-public final class ShelfApp {
+public final class ShelfApp: RunLoopEffects {
     public struct Environment {
         public var library: Library
         public var theme: Theme
@@ -65,9 +65,6 @@ public final class ShelfApp {
     /// Puts the pictures the canvas places in pixels on screen, after each frame; nil for half blocks.
     let placer: PixelPlacer?
     let runner: EffectRunner
-    /// The library's reads for the screens, one at a time (see `readInBackground`).
-    private let reads = DispatchQueue(label: "newsstand.shelf.reads")
-    private let readsInFlight = Counter()
     /// The newest read asked for and not yet started.
     private let latestRead = Latest<ReadRequest>()
     /// Reads the shelf and the store, issues only when they changed.
@@ -99,6 +96,7 @@ public final class ShelfApp {
         }
         shelfReader = ShelfReader(library: environment.library)
         runner = EffectRunner(library: environment.library, startAgent: environment.startAgent, clock: environment.clock)
+        runner.loop = self
     }
 
     /// Starts in the reader on an issue (`newsstand read ISSUE`); the first q leaves the program.
@@ -137,12 +135,8 @@ public final class ShelfApp {
         times?.frameDrawn(complete: !painter.isWaitingForCovers)
         times?.frameDetails("first", startedAt: runStart)
         while !state.quit {
-            // Input wakes the loop at once; otherwise look for library changes ten times a
-            // second, for finished covers every 15 ms while some are still rendering (or a
-            // streamed page is on its way), and
-            // for the result of a write every 5 ms while one runs (a refresh's can wait).
             let waiting = painter.isWaitingForCovers || reader?.waitsForStreamedPage == true
-            let timeout = waiting ? 0.015 : (runner.isBusy || readsInFlight.value > 0 ? 0.005 : 0.1)
+            let timeout = Self.pollInterval(state, waitingForPictures: waiting, busy: runner.isBusy, refreshing: runner.isRefreshing)
             let event = backend.nextEvent(timeout: timeout)
             let eventTime = DispatchTime.now().uptimeNanoseconds
             var dirty = false
@@ -184,6 +178,20 @@ public final class ShelfApp {
         times?.write()
     }
 
+    /// How long the run loop sleeps when no input comes (input always wakes it at once):
+    /// 15 ms while pictures render or a streamed page is on its way, 5 ms while the
+    /// runner's work is queued or its results wait, a tenth of a second while something
+    /// moves on its own (a refresh, a download on screen or in the status line, the
+    /// reader's background work), and otherwise a second, to see another process's changes
+    /// (the agent's downloads, a refresh from the command line): an idle shelf wakes once a
+    /// second.
+    static func pollInterval(_ state: State, waitingForPictures: Bool, busy: Bool, refreshing: Bool) -> Double {
+        if waitingForPictures { return 0.015 }
+        if busy { return 0.005 }
+        if refreshing || state.showsProgress { return 0.1 }
+        return 1
+    }
+
     /// A frame on the terminal, and its pictures in pixels over it.
     private func show(_ frame: Canvas, on backend: TerminalBackend) {
         if let placer { placer.draw(frame, on: backend) } else { backend.draw(frame) }
@@ -205,16 +213,7 @@ public final class ShelfApp {
     }
 
     private func perform(_ effects: [Effect]) {
-        for effect in effects {
-            switch effect {
-            case .readLibrary: readInBackground()
-            case .readStore: reload(storeOnly: true)
-            case .openReader(let issue, let password): openReader(issue, password: password)
-            case .readStreamed(let book): openStreamed(book)
-            case .suspend: suspendRequested = true
-            default: runner.perform(effect)
-            }
-        }
+        for effect in effects { runner.run(effect) }
     }
 
     /// Takes the runner's results, library changes and finished covers. True when the
@@ -243,19 +242,19 @@ public final class ShelfApp {
     func finishEffects(until done: (State) -> Bool = { _ in false }) {
         while !done(state) {
             runner.finishAll()
-            reads.sync {}
             let messages = runner.mailbox.takeAll()
             if messages.isEmpty { return }
             for message in messages { send(message) }
         }
     }
 
-    /// Reads what the shelf and the open store show from the library, now (at start, and
-    /// when a store opens: that frame must show its issues).
-    func reload(storeOnly: Bool = false) {
+    /// Reads what the shelf and the open store show from the library, now: the first frame
+    /// (`run`, and `startReading` before it) shows the library, never an empty shelf.
+    /// Everything later reads in the background (`readLibrary`).
+    func reload() {
         hasReadLibrary = true
-        let request = ReadRequest(storeOnly: storeOnly, storePublicationID: state.storePublicationID, watched: state.watchedDownloads)
-        send(.libraryRead(reads.sync { read(request) }))
+        let request = ReadRequest(storePublicationID: state.storePublicationID, watched: state.watchedDownloads)
+        send(.libraryRead(runner.reads.sync { read(request) }))
     }
 
     /// What a read needs from the state, taken on the main thread when it is asked for.
@@ -265,20 +264,27 @@ public final class ShelfApp {
         var watched: Set<Int64> = []
     }
 
-    /// Reads the library after a change, on the reads queue, so that no key waits for
-    /// SQLite (after a 20,000-entry refresh the shelf's read takes ~10 ms, more on a busy
-    /// machine); the result comes back through the mailbox. Changes that come while a read
-    /// waits to start are covered by it: it reads what is there when it runs.
-    private func readInBackground() {
-        let request = ReadRequest(storePublicationID: state.storePublicationID, watched: state.watchedDownloads)
-        guard latestRead.replace(with: request) else { return }
-        readsInFlight.add(1)
+    /// Reads the library after a change, or a store just opened, on the reads queue, so
+    /// that no key waits for SQLite (after a 20,000-entry refresh the shelf's read takes
+    /// ~10 ms, more on a busy machine); the result comes back through the mailbox. Changes
+    /// that come while a read waits to start are covered by it: it reads what is there when
+    /// it runs, the shelf too when any request waiting wanted it.
+    func readLibrary(storeOnly: Bool) {
+        let request = ReadRequest(storeOnly: storeOnly, storePublicationID: state.storePublicationID, watched: state.watchedDownloads)
+        let first = latestRead.replace(with: request) { waiting, new in
+            var merged = new
+            merged.storeOnly = waiting.storeOnly && new.storeOnly
+            return merged
+        }
+        guard first else { return }
         let mailbox = runner.mailbox
-        reads.async { [self] in
+        runner.submit(.reads) { [self] in
             if let request = latestRead.take() { mailbox.post(.libraryRead(read(request))) }
-            readsInFlight.add(-1)
         }
     }
+
+    /// Ctrl-Z: the run loop hands the terminal to the shell after this message.
+    func suspend() { suspendRequested = true }
 
     /// The library's reads for the screens: the shelf (unless only the store is wanted),
     /// the open store's issues, and how the downloads watched last time ended. Only ever
@@ -307,7 +313,7 @@ public final class ShelfApp {
     /// A book's pages from its server in the reader, `{maxWidth}` the window's width in
     /// pixels (cells × the cell's width when the terminal told it, else 10 px a cell);
     /// each page that arrives wakes the loop as a finished picture does.
-    private func openStreamed(_ book: CatalogBook) {
+    func openStreamed(_ book: CatalogBook) {
         guard let stream = book.stream else { return }
         let flag = painter.readyFlag
         let cellWidth = env.pixels?.cell.width ?? 10
@@ -319,7 +325,7 @@ public final class ShelfApp {
 
     /// Reads the issue's content into the reader, here: the reader draws with the app's
     /// painter. An encrypted PDF asks for its password, kept in memory for this process only.
-    private func openReader(_ issue: Issue, password: DocumentPassword? = nil) {
+    func openReader(_ issue: Issue, password: DocumentPassword?) {
         let directory = env.library.contentDirectory(for: issue)
         let documents = DocumentPasswords.documents(in: directory)
         if let password { DocumentPasswords.shared.set(password.text, forDocumentsIn: directory) }

@@ -285,6 +285,9 @@ final class CatalogTestServer {
         _ = try tmux.waitFor(showing: "the book downloaded") { _ in
             (try? sandbox.sql("SELECT status FROM issue WHERE name = 'urn:e2e2:gulls'")) == "available"
         }
+        // q goes back one level: the page to the catalogs, the catalogs to the shelf.
+        try tmux.send("q")
+        _ = try tmux.waitFor(text: "CATALOGS")
         try tmux.send("q")
         // The shelf's own key line: the catalog screen's status also names "From catalogs".
         screen = try tmux.waitFor(showing: "the shelf") { $0.contains("Enter open") && $0.contains("From catalogs") }

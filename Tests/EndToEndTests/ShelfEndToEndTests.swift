@@ -70,6 +70,30 @@ import Testing
         #expect(tmux.waitUntilExited())
     }
 
+    /// Help at 80×24 is longer than the window: j, G and the like scroll it down to the
+    /// prompts' keys, another key leaves it be, and q closes it.
+    @Test func helpScrollsAt80By24AndOnlyBackClosesIt() throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-e2e-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let tmux = Tmux()
+        defer { tmux.stop() }
+        try tmux.start(Self.command(home: home), width: 80, height: 24)
+        _ = try tmux.waitFor(text: "5 publications")
+        try tmux.send("?")
+        var screen = try tmux.waitFor(text: "Shelf and store")
+        #expect(screen.contains(" 1–20 of ") && !screen.contains("Prompts"), "\(screen)")
+        try tmux.send("j")
+        _ = try tmux.waitFor(text: " 2–21 of ")
+        try tmux.send("x")
+        try tmux.send("G")
+        screen = try tmux.waitFor(text: "Prompts (filter")
+        #expect(screen.contains("Keys") && screen.contains("Esc"), "\(screen)")
+        try tmux.send("q")
+        _ = try tmux.waitFor(text: "5 publications")
+        try tmux.send("q")
+        #expect(tmux.waitUntilExited(), "q on the shelf did not quit")
+    }
+
     @Test func anUnknownTerminalGivesOneClearLine() throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-e2e-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: home) }

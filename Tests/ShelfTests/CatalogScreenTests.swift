@@ -241,6 +241,9 @@ struct FileCatalog {
         #expect(screen.contains("Subscribed to “By Newest”: 1 new issue(s)"), "\(screen)")
         let newest = try #require(try h.library.publications().first { $0.title == "By Newest" })
         #expect(try h.library.issues(publicationID: newest.id ?? -1).map(\.name) == ["urn:b:menders"])
+        // q goes back one page at a time, to the catalogs, then to the shelf.
+        for _ in h.app.state.catalog.stack { screen = h.key(.character("q")).text }
+        #expect(screen.contains("CATALOGS"), "\(screen)")
         screen = h.key(.character("q")).text
         #expect(screen.contains("NEWSSTAND") && screen.contains("By Newest"), "\(screen)")
     }

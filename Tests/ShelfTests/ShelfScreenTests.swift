@@ -242,12 +242,13 @@ final class ShelfHarness {
         #expect(screens[1].text.contains("Issue"))
     }
 
-    @Test func helpListsTheKeysAndAnyKeyCloses() throws {
+    @Test func helpListsTheKeysAndOnlyBackClosesIt() throws {
         let h = try ShelfHarness()
         let help = h.key(.character("?")).text
         #expect(help.contains("download"))
         #expect(help.contains("refresh"))
-        #expect(h.key(.character("x")).text.contains("Tidewater"))
+        #expect(h.key(.character("x")).text.contains("Keys"))
+        #expect(h.key(.character("q")).text.contains("Tidewater"))
     }
 }
 

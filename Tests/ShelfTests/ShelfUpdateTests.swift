@@ -119,13 +119,14 @@ import Terminal
         #expect(ShelfApp.update(&shelf, .mouse(.left, x: 0, y: 0)) == [] && shelf.shelfSelection == 0)
     }
 
-    @Test func aClickOnATileTapsItAndTheWheelOnlyMoves() {
+    @Test func aClickOnATileSelectsItASecondTapsItAndTheWheelOnlyMoves() {
         var state = Fixture.store()
         // A tile takes nine rows from the one above its cover (row 1): row 12 is the second, row 30 the fourth.
         #expect(ShelfApp.update(&state, .mouse(.wheelDown, x: 30, y: 12)) == [])
         #expect(state.storeSelection == 1)
-        #expect(ShelfApp.update(&state, .mouse(.left, x: 30, y: 30)) == [.enqueue(issueID: 14), .startAgent])
+        #expect(ShelfApp.update(&state, .mouse(.left, x: 30, y: 30)) == [])
         #expect(state.storeSelection == 3)
+        #expect(ShelfApp.update(&state, .mouse(.left, x: 30, y: 30)) == [.enqueue(issueID: 14), .startAgent])
     }
 
     @Test func whatTheLibraryReadReplacesTheListsAndKeepsTheSelection() {
@@ -186,9 +187,9 @@ import Terminal
         let issue = try #require(try h.library.issue(named: "tidewater-2026-11"))
         let id = try #require(issue.id)
 
-        runner.perform(.setPinned(issueID: id, true))
-        runner.perform(.enqueue(issueID: id))
-        runner.perform(.startAgent)
+        runner.run(.setPinned(issueID: id, true))
+        runner.run(.enqueue(issueID: id))
+        runner.run(.startAgent)
         runner.finishAll()
         #expect(try h.library.issue(id: id)?.pinned == true)
         #expect(try h.library.issue(id: id)?.status == .downloading)
@@ -198,13 +199,13 @@ import Terminal
         #expect(messages.allSatisfy { if case .libraryChanged = $0 { true } else { false } })
 
         let place = Locator(resource: "OEBPS/ch2.xhtml", progression: 0.5, totalProgression: 0.25, updated: opened)
-        runner.perform(.saveReadingPlace(issueID: id, place))
+        runner.run(.saveReadingPlace(issueID: id, place))
         runner.finishAll()
         #expect(try h.library.issue(id: id)?.locator == place)
         #expect(try h.library.issue(id: id)?.readingProgress == 0.25)
 
         // Opening stamps the issue with the injected clock; still downloading, it is not there to read.
-        runner.perform(.markOpened(issue))
+        runner.run(.markOpened(issue))
         runner.finishAll()
         #expect(try h.library.issue(id: id)?.lastOpenedAt == opened)
         guard case .issueGone(let gone)? = runner.mailbox.takeAll().last else {
@@ -217,7 +218,7 @@ import Terminal
     @Test func aRefreshThatFailsComesBackWithWhy() throws {
         let h = try ShelfHarness()
         let runner = EffectRunner(library: h.library, startAgent: {}, clock: Date.init)
-        runner.perform(.refresh([Publication(id: 99, feedURL: "file:///nonexistent/feed.xml", title: "Nowhere")]))
+        runner.run(.refresh([Publication(id: 99, feedURL: "file:///nonexistent/feed.xml", title: "Nowhere")]))
         runner.finishAll()
         let messages = runner.mailbox.takeAll()
         let refreshed = messages.compactMap { message -> [String]? in

@@ -26,7 +26,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
 
 # Moves on the shelf, into a store and through it, back, and a help screen: every key
 # draws a different frame.
-KEYS = (["l"] * 8 + ["j"] * 4 + ["G", "g", "Enter"] + ["j"] * 12 + ["G", "g", "q", "?", "x"]
+KEYS = (["l"] * 8 + ["j"] * 4 + ["G", "g", "Enter"] + ["j"] * 12 + ["G", "g", "q", "?", "q"]
         + ["h"] * 4 + ["k"] * 2 + ["n", "n", "Enter"] + ["j"] * 6 + ["q"])
 
 

@@ -45,6 +45,8 @@ extension ShelfApp {
         case bookTaken(Issue)
         /// The server wants a user name and password (again, when `wrong`) for `retry`.
         case catalogNeedsSignIn(host: String, server: String, wrong: Bool, retry: Effect)
+        /// The credentials typed are kept: do `retry` again with them.
+        case signedIn(retry: Effect)
     }
 
     /// What the run loop read from the library (outside `update`): the shelf, the open

@@ -10,8 +10,12 @@ extension ShelfApp {
     /// Everything the screens show, in one value: `update` changes it, `view` draws it.
     struct State {
         var keyBindings: KeyBindings = .defaults
-        var screen: Screen = .shelf
-        var previousScreen: Screen = .shelf
+        /// The screens open, the shelf at the bottom and the one shown on top: back (q,
+        /// Escape, Backspace) closes the top one and shows the one under it.
+        private(set) var screens: [Screen] = [.shelf]
+        var screen: Screen { screens.last ?? .shelf }
+        /// Help, while it is open (`?`).
+        var help: HelpScreen?
         var width = 80
         var height = 24
 
@@ -27,6 +31,8 @@ extension ShelfApp {
         var storeSelection = 0
         /// The first tile shown; follows the selection (see `StoreScreen.followSelection`).
         var storeScroll = 0
+        /// The open store's issues have been read (they are read after it opens).
+        var storeIsRead = false
         /// The issue to select once the store's issues are read (`newsstand read`).
         var issueToSelect: Int64?
 
@@ -75,7 +81,30 @@ extension ShelfApp {
             tiles.indices.contains(storeSelection) ? tiles[storeSelection] : nil
         }
 
+        /// Something on screen moves without a key: a download's progress in the store or
+        /// the status line, or the reader (a long article read in the background).
+        var showsProgress: Bool {
+            if statusCause != nil { return true }
+            switch screen {
+            case .store: return StoreScreen.visible(self).contains { tiles[$0.index].issue.status == .downloading }
+            case .reader: return true
+            case .shelf, .help, .catalog: return false
+            }
+        }
+
         var isTooSmall: Bool { width < ShelfApp.minimumSize.width || height < ShelfApp.minimumSize.height }
+
+        /// Opens `screen` over the one shown.
+        mutating func push(_ screen: Screen) {
+            if screen == .help { help = HelpScreen(opener: self.screen) }
+            screens.append(screen)
+        }
+
+        /// Closes the screen shown, back to the one under it; the shelf stays.
+        mutating func pop() {
+            guard screens.count > 1 else { return }
+            if screens.removeLast() == .help { help = nil }
+        }
 
         /// A new status line; `cause` is what ends it (nil: it stays until the next one).
         mutating func setStatus(_ text: String?, error: Bool = false, cause: StatusCause? = nil) {

@@ -81,6 +81,8 @@ extension ShelfApp {
             state.catalog.signIn = CatalogSignIn(host: host, server: server, wrong: wrong, retry: retry)
             state.setStatus(nil)
             return []
+        case .signedIn(let retry):
+            return [retry]
         case .catalogFailed(let text):
             CatalogScreen.failed(&state, text)
             return []
@@ -97,7 +99,7 @@ extension ShelfApp {
             return [.enqueue(issueID: id), .startAgent, .readLibrary]
         case .readerOpened(let reader):
             state.reader = reader
-            state.screen = .reader
+            state.push(.reader)
             state.setStatus(nil)
             return [.readLibrary]
         }
@@ -130,7 +132,15 @@ extension ShelfApp {
         case .reader:
             return readerKey(&state, key)
         case .help:
-            return HelpScreen.update(&state, key)
+            guard var help = state.help else { state.pop(); return [] }
+            let outcome = help.update(key, keys: state.keyBindings, width: state.width, height: state.height)
+            state.help = help
+            switch outcome {
+            case .stay: break
+            case .close: state.pop()
+            case .quit: state.quit = true
+            }
+            return []
         case .catalog:
             return CatalogScreen.key(&state, key)
         }
@@ -168,7 +178,7 @@ extension ShelfApp {
 
     /// The reader gets every key the app does not take: leaving, quitting and help are the app's.
     private static func readerKey(_ state: inout State, _ key: Key) -> [Effect] {
-        guard let reader = state.reader else { state.screen = .store; return [] }
+        guard let reader = state.reader else { state.pop(); return [] }
         return apply(reader.update(key, bindings: state.keyBindings), from: reader, to: &state)
     }
 
@@ -185,13 +195,12 @@ extension ShelfApp {
                 if let id = reader.issue.id { effects.append(.saveReaderView(issueID: id, view)) }
             case .leave:
                 state.reader = nil
+                if state.screen == .reader { state.pop() }
                 if let comic = reader.screen.streamed {
                     // Back to the catalog it was read from; its pages go.
-                    state.screen = .catalog
                     effects.append(.closeStreamedComic(comic))
                     break
                 }
-                state.screen = .store
                 effects.append(.readLibrary)
                 if state.readerIsWholeProgram { state.quit = true }
             case .quit:
@@ -204,8 +213,7 @@ extension ShelfApp {
     }
 
     static func showHelp(_ state: inout State) {
-        state.previousScreen = state.screen
-        state.screen = .help
+        state.push(.help)
     }
 
     // MARK: Mouse
@@ -221,12 +229,13 @@ extension ShelfApp {
             case .reader:
                 guard let reader = state.reader else { return [] }
                 return apply(reader.scroll(by: step * 3), from: reader, to: &state)
-            case .help: break
+            case .help: state.help?.scroll(by: step * 3, keys: state.keyBindings, width: state.width, height: state.height)
             case .catalog: CatalogScreen.move(&state, by: step)
             }
             return []
         case .left:
-            guard !state.isTooSmall else { return [] }
+            // On every screen a click selects, and a click on what is selected opens it (as Enter).
+            guard !state.isTooSmall, !state.editingFilter, state.passwordPrompt == nil else { return [] }
             switch state.screen {
             case .shelf:
                 guard let index = ShelfScreen.publication(at: x, y, in: state) else { return [] }
@@ -235,9 +244,12 @@ extension ShelfApp {
                 return []
             case .store:
                 guard let index = StoreScreen.tile(at: x, y, in: state) else { return [] }
+                if state.storeSelection == index { return StoreScreen.tapSelected(&state, allowRead: true) }
                 state.storeSelection = index
-                return StoreScreen.tapSelected(&state, allowRead: true)
-            case .reader, .help, .catalog:
+                return []
+            case .catalog:
+                return CatalogScreen.click(&state, x: x, y: y)
+            case .reader, .help:
                 return []
             }
         default:
@@ -247,19 +259,19 @@ extension ShelfApp {
 
     // MARK: Filter, next new, refresh
 
-    /// Typing a filter: characters add, Backspace removes, Enter keeps it, Escape clears it.
+    /// Typing a filter (`TextField`): the titles shown follow each key, Enter keeps it,
+    /// Escape clears it.
     static func editFilter(_ state: inout State, _ key: Key) {
-        switch key {
-        case .enter:
+        var field = TextField(state.filter, limit: 256)
+        switch field.update(key) {
+        case .submit:
             state.editingFilter = false
-        case .escape:
+        case .cancel:
             state.editingFilter = false
             state.filter = ""
-        case .backspace:
-            if !state.filter.isEmpty { state.filter.removeLast() }
-        case .character(let character):
-            state.filter.append(character)
-        default:
+        case .edited:
+            state.filter = field.text
+        case .unchanged:
             return
         }
         state.setStatus(state.editingFilter ? "/" + state.filter
@@ -303,6 +315,7 @@ extension ShelfApp {
         }
         if let store = read.store, store.publicationID == state.storePublicationID {
             state.allTiles = store.tiles
+            state.storeIsRead = true
             if let id = state.issueToSelect {
                 state.storeSelection = store.tiles.firstIndex { $0.issue.id == id } ?? 0
                 state.issueToSelect = nil

@@ -47,6 +47,14 @@ struct CatalogStop {
     }
 
     var selectedRow: CatalogRow? { rows.indices.contains(selection) ? rows[selection] : nil }
+
+    /// Keeps the selection on screen, the page moving only as far as it must (so a row
+    /// clicked stays under the pointer for the click that opens it).
+    mutating func followSelection(visible: Int) {
+        if selection < scroll { scroll = selection }
+        if selection >= scroll + visible { scroll = selection - visible + 1 }
+        scroll = max(0, min(scroll, rows.count - visible))
+    }
 }
 
 /// A line of a page: a heading (a group's title), a link to another page, or a book.
@@ -91,8 +99,7 @@ enum CatalogScreen {
 
     /// From the shelf: the list of catalogs, read again.
     static func open(_ state: inout State) -> [Effect] {
-        state.previousScreen = state.screen
-        state.screen = .catalog
+        state.push(.catalog)
         state.setStatus(nil)
         return [.readCatalogs]
     }
@@ -148,7 +155,9 @@ enum CatalogScreen {
             let catalog = state.catalog.catalogs[state.catalog.listSelection]
             return [.removeCatalog(catalog)]
         case .back:
-            if key == .character("q") || state.catalog.stack.isEmpty {
+            // One level: a page goes back to the one before it, the first to the list of
+            // catalogs, the list to the shelf.
+            if state.catalog.stack.isEmpty {
                 leave(&state)
             } else {
                 state.catalog.stack.removeLast()
@@ -167,7 +176,7 @@ enum CatalogScreen {
     }
 
     static func leave(_ state: inout State) {
-        state.screen = .shelf
+        state.pop()
         state.catalog.stack = []
         state.catalog.loading = nil
         state.setStatus(nil)
@@ -186,6 +195,32 @@ enum CatalogScreen {
         guard let position = selectable.firstIndex(of: stop.selection) ?? selectable.first.map({ _ in 0 }) else { return }
         let target = max(0, min(selectable.count - 1, position + clampStep(delta)))
         stop.selection = selectable[target]
+        stop.followSelection(visible: visibleRows(state))
+    }
+
+    /// Rows of a page on screen: below the title bar and a blank row, above the pages line,
+    /// the status and the hints.
+    static func visibleRows(_ state: State) -> Int { max(1, state.height - 5) }
+
+    /// A click selects the catalog or row under it; a click on the selected one opens it (as Enter).
+    static func click(_ state: inout State, x: Int, y: Int) -> [Effect] {
+        guard state.catalog.prompt == nil, state.catalog.signIn == nil else { return [] }
+        guard var stop = state.catalog.page else {
+            let index = y - 2
+            guard state.catalog.catalogs.indices.contains(index), 2 + index < state.height - 3 else { return [] }
+            if index == state.catalog.listSelection { return tap(&state, download: false) }
+            state.catalog.listSelection = index
+            return []
+        }
+        let listWidth = state.width - detailsWidth(state) - 1
+        stop.followSelection(visible: visibleRows(state))   // the rows as drawn
+        let index = stop.scroll + y - 2
+        guard x < listWidth, y >= 2, y - 2 < visibleRows(state), stop.rows.indices.contains(index),
+              stop.rows[index].isSelectable else { return [] }
+        if index == stop.selection { return tap(&state, download: false) }
+        stop.selection = index
+        state.catalog.stack[state.catalog.stack.count - 1] = stop
+        return []
     }
 
     private static func clampStep(_ delta: Int) -> Int { max(-1_000_000, min(1_000_000, delta)) }
@@ -239,23 +274,20 @@ enum CatalogScreen {
         return [.loadCatalogPage(url, replacing: replacing)]
     }
 
-    /// Typing a URL or search words: characters add, Backspace removes, Enter goes, Escape cancels.
+    /// Typing a URL or search words (`TextField`): Enter goes, Escape cancels.
     private static func editPrompt(_ state: inout State, _ key: Key) -> [Effect] {
         guard let prompt = state.catalog.prompt else { return [] }
-        var text: String
-        switch prompt { case .addURL(let t), .search(let t): text = t }
-        switch key {
-        case .escape:
+        var field: TextField
+        switch prompt { case .addURL(let text), .search(let text): field = TextField(text, limit: 2048) }
+        switch field.update(key) {
+        case .cancel:
             state.catalog.prompt = nil
             return []
-        case .backspace:
-            if !text.isEmpty { text.removeLast() }
-        case .character(let character):
-            guard text.count < 2048 else { return [] }
-            text.append(character)
-        case .enter:
+        case .edited, .unchanged:
+            break
+        case .submit:
             state.catalog.prompt = nil
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            let trimmed = field.text.trimmingCharacters(in: .whitespaces)
             guard !trimmed.isEmpty else { return [] }
             switch prompt {
             case .addURL:
@@ -271,12 +303,10 @@ enum CatalogScreen {
                 state.setStatus("Searching “\(stop.page.title)” for “\(trimmed)”…")
                 return [.searchCatalog(stop.page, terms: trimmed)]
             }
-        default:
-            return []
         }
         switch prompt {
-        case .addURL: state.catalog.prompt = .addURL(text)
-        case .search: state.catalog.prompt = .search(text)
+        case .addURL: state.catalog.prompt = .addURL(field.text)
+        case .search: state.catalog.prompt = .search(field.text)
         }
         return []
     }
@@ -291,7 +321,7 @@ enum CatalogScreen {
 
     static func pageLoaded(_ state: inout State, _ page: CatalogPage, replacing: Bool) -> [Effect] {
         state.catalog.loading = nil
-        guard state.screen == .catalog || state.previousScreen == .catalog else { return [] }
+        guard state.screens.contains(.catalog) else { return [] }
         var page = page
         // A page without a search of its own searches the catalog it was reached from.
         if page.search == nil { page.search = state.catalog.page?.page.search }
@@ -322,7 +352,7 @@ enum CatalogScreen {
         let theme = context.theme
         let browsing = state.catalog
         let loading = browsing.loading != nil ? "loading…" : nil
-        guard let stop = browsing.page else {
+        guard var stop = browsing.page else {
             Chrome.titleBar("CATALOGS", right: loading ?? counted(browsing.catalogs.count, "catalog"), theme: theme, into: &canvas)
             if browsing.catalogs.isEmpty {
                 let message = "No catalogs yet: a to add one by its URL"
@@ -341,11 +371,12 @@ enum CatalogScreen {
         let books = page.allBooks.count
         Chrome.titleBar(Sanitizer.clean(page.title), right: loading ?? (books > 0 ? counted(books, "book") : counted(stop.rows.count, "item")),
                         theme: theme, into: &canvas)
-        let detailsWidth = state.width >= 80 ? state.width * 2 / 5 : 0
+        let detailsWidth = Self.detailsWidth(state)
         let listWidth = state.width - detailsWidth - 1
         let top = 2
-        let visible = max(1, state.height - top - 3)
-        let scroll = max(0, min(stop.selection - visible / 2, stop.rows.count - visible))
+        let visible = visibleRows(state)
+        stop.followSelection(visible: visible)   // the window may have shrunk since
+        let scroll = stop.scroll
         for (offset, row) in stop.rows.dropFirst(scroll).prefix(visible).enumerated() {
             let y = top + offset
             let index = scroll + offset
@@ -374,6 +405,9 @@ enum CatalogScreen {
             details(book, x: listWidth + 1, width: detailsWidth, state: state, context: context, into: &canvas)
         }
     }
+
+    /// Columns for the selected book's details, right of the list (none below 80 columns).
+    static func detailsWidth(_ state: State) -> Int { state.width >= 80 ? state.width * 2 / 5 : 0 }
 
     /// The selected book: its cover (half-blocks, once fetched), title, authors, formats, summary.
     private static func details(_ book: CatalogBook, x: Int, width: Int, state: State, context: ShelfApp.ViewContext,

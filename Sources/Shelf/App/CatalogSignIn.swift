@@ -15,9 +15,18 @@ struct CatalogSignIn: Equatable {
     var wrong: Bool
     /// What to do again once signed in.
     var retry: ShelfApp.Effect
-    var user = ""
-    var password = ""
-    var typingPassword = false
+    private var userField = TextField(limit: 256)
+    private var passwordField = TextField(limit: 1024)
+    var user: String { userField.text }
+    var password: String { passwordField.text }
+    private(set) var typingPassword = false
+
+    init(host: String, server: String, wrong: Bool, retry: ShelfApp.Effect) {
+        self.host = host
+        self.server = server
+        self.wrong = wrong
+        self.retry = retry
+    }
 
     var line: String {
         let refused = wrong ? "Wrong user name or password. " : ""
@@ -27,39 +36,26 @@ struct CatalogSignIn: Equatable {
 
     static let hints = "Enter next  Esc cancel"
 
-    /// Characters add, Backspace removes, Enter goes on (user, then password, then the
-    /// retry), Escape gives up.
+    /// Typed as every prompt is (`TextField`); Enter goes on (user, then password, then
+    /// the retry), Escape gives up.
     static func key(_ state: inout ShelfApp.State, _ key: Key) -> [ShelfApp.Effect] {
         guard var signIn = state.catalog.signIn else { return [] }
-        switch key {
-        case .escape:
+        let outcome = signIn.typingPassword ? signIn.passwordField.update(key) : signIn.userField.update(key)
+        switch outcome {
+        case .cancel:
             state.catalog.signIn = nil
             state.catalog.loading = nil
             state.setStatus("Not signed in to \(signIn.server).")
             return []
-        case .backspace:
-            if signIn.typingPassword {
-                if !signIn.password.isEmpty { signIn.password.removeLast() }
-            } else if !signIn.user.isEmpty {
-                signIn.user.removeLast()
-            }
-        case .character(let character):
-            if signIn.typingPassword {
-                if signIn.password.count < 1024 { signIn.password.append(character) }
-            } else if signIn.user.count < 256 {
-                signIn.user.append(character)
-            }
-        case .enter:
-            if !signIn.typingPassword {
-                guard !signIn.user.isEmpty else { return [] }
-                signIn.typingPassword = true
-            } else {
-                state.catalog.signIn = nil
-                state.setStatus("Signing in to \(signIn.server)…")
-                return [.signIn(host: signIn.host, user: signIn.user, password: signIn.password, retry: signIn.retry)]
-            }
-        default:
-            return []
+        case .submit where !signIn.typingPassword:
+            guard !signIn.user.isEmpty else { return [] }
+            signIn.typingPassword = true
+        case .submit:
+            state.catalog.signIn = nil
+            state.setStatus("Signing in to \(signIn.server)…")
+            return [.signIn(host: signIn.host, user: signIn.user, password: signIn.password, retry: signIn.retry)]
+        case .edited, .unchanged:
+            break
         }
         state.catalog.signIn = signIn
         return []

@@ -107,6 +107,7 @@ enum Chrome {
         }
         let essential = Hint.essential
         if state.passwordPrompt != nil { return Hint.ranked(PasswordPrompt.hints) }
+        if state.editingFilter { return Hint.ranked("type to filter by title  Enter keep  Esc clear") }
         let move = [Action.moveLeft, .down, .up, .moveRight]
         let items: [Hint?]
         switch state.screen {
@@ -133,7 +134,8 @@ enum Chrome {
             }
             return Hint.ranked(ownHints)
         case .help:
-            items = [Hint(text: "any key to close", rank: essential)]
+            items = [hint([.down, .up], "scroll", 7), hint([.pageDown, .pageUp], "page", 6), hint([.first, .last], "top/end", 5),
+                     hint([.back], "close", essential)]
         case .catalog:
             if state.catalog.signIn != nil { return Hint.ranked(CatalogSignIn.hints) }
             if state.catalog.prompt != nil { return [Hint(text: "Enter go", rank: essential), Hint(text: "Esc cancel", rank: essential)] }

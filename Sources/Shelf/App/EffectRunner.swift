@@ -1,10 +1,54 @@
+import Feeds
 import Foundation
 import NewsstandKit
 
-/// Performs the effects that touch the library, off the main thread, and posts what came
-/// of them as messages for the run loop to feed to `update`. Writes go one after another
-/// on one queue; feed refreshes, which take seconds, on another, so a pin never waits
-/// behind a refresh.
+/// Where an effect runs: every effect names its queue (`Effect.queue`), and `run` sends it there.
+enum EffectQueue: Equatable {
+    /// On the run loop itself, at once: what changes the screen's own objects (the reader)
+    /// or the terminal (suspending).
+    case runLoop
+    /// The library's reads for the screens, one at a time, the newest request wins.
+    case reads
+    /// The library's writes, one after another, in the order asked.
+    case writes
+    /// Feed refreshes and subscriptions, which take seconds: never in front of a write.
+    case refresh
+    /// Catalog pages, searches and covers: network reads, never behind a refresh.
+    case catalog
+}
+
+extension ShelfApp.Effect {
+    /// The queue this effect runs on. A new effect does not compile until it says.
+    var queue: EffectQueue {
+        switch self {
+        case .openReader, .readStreamed, .suspend, .closeStreamedComic:
+            return .runLoop
+        case .readLibrary, .readStore:
+            return .reads
+        case .enqueue, .startAgent, .setPinned, .markOpened, .evictContent, .cancelDownload, .saveReadingPlace,
+             .saveTextWidth, .saveReaderView, .takeAlert, .removeCatalog, .takeBook:
+            return .writes
+        case .refresh, .subscribeCatalogFeed:
+            return .refresh
+        case .readCatalogs, .loadCatalogPage, .searchCatalog, .addCatalog, .signIn, .fetchCatalogCovers:
+            return .catalog
+        }
+    }
+}
+
+/// What only the run loop can do: it owns the screens' state, the reader and the terminal.
+protocol RunLoopEffects: AnyObject {
+    /// Reads the shelf (unless `storeOnly`) and the open store on the reads queue.
+    func readLibrary(storeOnly: Bool)
+    func openReader(_ issue: Issue, password: DocumentPassword?)
+    func openStreamed(_ book: CatalogBook)
+    func suspend()
+}
+
+/// Performs every effect `update` returns, each on its queue (`EffectQueue`), and posts
+/// what came of them as messages for the run loop to feed to `update`. Writes go one after
+/// another on one queue; feed refreshes, which take seconds, on another, so a pin never
+/// waits behind a refresh.
 final class EffectRunner {
     let library: Library
     private let startAgent: () -> Void
@@ -12,12 +56,18 @@ final class EffectRunner {
     private let writes = DispatchQueue(label: "newsstand.shelf.effects")
     private let refreshes = DispatchQueue(label: "newsstand.shelf.refresh")
     /// Catalog pages, searches and covers: network reads, never behind a refresh.
-    let catalogs = DispatchQueue(label: "newsstand.shelf.catalogs")
+    private let catalogs = DispatchQueue(label: "newsstand.shelf.catalogs")
+    /// The library's reads for the screens (`ShelfApp.read`), one at a time.
+    let reads = DispatchQueue(label: "newsstand.shelf.reads")
     private let writesInFlight = Counter()
+    private let refreshesInFlight = Counter()
     /// Catalog work queued or running (pages, searches, covers).
     private let catalogWorkInFlight = Counter()
+    private let readsInFlight = Counter()
     /// Results for the run loop.
     let mailbox = Mailbox<ShelfApp.Message>()
+    /// The app whose run loop performs the `.runLoop` effects (none in tests of the runner alone).
+    weak var loop: RunLoopEffects?
 
     init(library: Library, startAgent: @escaping () -> Void, clock: @escaping () -> Date) {
         self.library = library
@@ -25,95 +75,151 @@ final class EffectRunner {
         self.clock = clock
     }
 
-    /// True while a write or catalog work is queued or running or its result waits: the
-    /// run loop then looks for results often rather than waiting for input (a page fetched
-    /// in 10 ms is shown then, not at the next tenth of a second).
-    var isBusy: Bool { writesInFlight.value > 0 || catalogWorkInFlight.value > 0 || mailbox.hasMessages }
+    /// True while a write, a read or catalog work is queued or running or its result waits:
+    /// the run loop then looks for results often rather than waiting for input (a page
+    /// fetched in 10 ms is shown then, not at the next poll).
+    var isBusy: Bool {
+        writesInFlight.value > 0 || readsInFlight.value > 0 || catalogWorkInFlight.value > 0 || mailbox.hasMessages
+    }
+
+    /// True while a refresh or subscription runs: its result is looked for, less often.
+    var isRefreshing: Bool { refreshesInFlight.value > 0 }
 
     /// True while catalog work (a page, a search, covers) is queued or running.
     var isFetching: Bool { catalogWorkInFlight.value > 0 }
 
-    func perform(_ effect: ShelfApp.Effect) {
-        if case .refresh(let publications) = effect {
-            refreshes.async { self.refresh(publications) }
-            return
+    /// The one place an effect is performed: each case says what it does, on its queue.
+    func run(_ effect: ShelfApp.Effect) {
+        let library = library
+        let box = mailbox
+        let queue = effect.queue
+        switch effect {
+        case .readLibrary:
+            loop?.readLibrary(storeOnly: false)
+        case .readStore:
+            loop?.readLibrary(storeOnly: true)
+        case .openReader(let issue, let password):
+            loop?.openReader(issue, password: password)
+        case .readStreamed(let book):
+            loop?.openStreamed(book)
+        case .suspend:
+            loop?.suspend()
+        case .closeStreamedComic(let comic):
+            comic.close()
+        case .enqueue(let id):
+            submit(queue) {
+                guard let issue = try library.issue(id: id) else { return }
+                try library.enqueue(issue)
+                box.post(.libraryChanged)
+            }
+        case .startAgent:
+            submit(queue) { self.startAgent() }
+        case .setPinned(let id, let pinned):
+            submit(queue) {
+                guard let issue = try library.issue(id: id) else { return }
+                try library.setPinned(issue, pinned)
+                box.post(.libraryChanged)
+            }
+        case .markOpened(let issue):
+            submit(queue) { self.open(issue) }
+        case .evictContent(let id):
+            submit(queue) {
+                guard let issue = try library.issue(id: id) else { return }
+                try library.evictContent(of: issue, toSaveSpace: false)
+                box.post(.contentRemoved(issue))
+            }
+        case .cancelDownload(let id):
+            submit(queue) {
+                guard let issue = try library.issue(id: id) else { return }
+                try library.cancelDownload(issue)
+                box.post(.downloadCancelled(issue))
+            }
+        case .saveTextWidth(let width):
+            submit(queue) { try library.setReaderTextWidth(width) }
+        case .saveReaderView(let id, let view):
+            submit(queue) {
+                guard let issue = try library.issue(id: id) else { return }
+                try library.setReaderView(view, for: issue)
+            }
+        case .saveReadingPlace(let id, let locator):
+            submit(queue) {
+                guard let issue = try library.issue(id: id) else { return }
+                try library.saveLocator(locator, for: issue)
+                box.post(.libraryChanged)
+            }
+        case .takeAlert:
+            submit(queue) { if let alert = library.takeUnshownAlert(now: self.clock()) { box.post(.alert(alert.text)) } }
+        case .removeCatalog(let catalog):
+            submit(queue) {
+                try library.removeCatalog(catalog)
+                box.post(.catalogsRead(try library.catalogs()))
+            }
+        case .takeBook(let book):
+            submit(queue) {
+                box.post(.bookTaken(try library.take(book)))
+                box.post(.libraryChanged)
+            }
+        case .refresh(let publications):
+            submit(queue) { self.refresh(publications) }
+        case .subscribeCatalogFeed(let url, let title):
+            submit(queue) { self.subscribe(catalogFeed: url, title: title, effect: effect) }
+        case .readCatalogs:
+            submit(queue) {
+                do { box.post(.catalogsRead(try library.catalogs())) } catch { box.post(.catalogFailed("catalogs: \(error)")) }
+            }
+        case .loadCatalogPage(let url, let replacing):
+            submit(queue) {
+                do { box.post(.catalogPageLoaded(try library.catalogBrowser.page(at: url), replacing: replacing)) } catch {
+                    self.report(error, retry: effect, as: "")
+                }
+            }
+        case .searchCatalog(let page, let terms):
+            submit(queue) {
+                do { box.post(.catalogPageLoaded(try library.catalogBrowser.search(page, terms: terms), replacing: false)) } catch {
+                    self.report(error, retry: effect, as: "search: ")
+                }
+            }
+        case .addCatalog(let url):
+            submit(queue) { self.addCatalog(url, effect: effect) }
+        case .signIn(let host, let user, let password, let retry):
+            submit(queue) { self.signIn(host: host, user: user, password: password, retry: retry) }
+        case .fetchCatalogCovers(let urls):
+            // After the page: the covers arrive as they come, and the screen draws them then.
+            submit(queue) { if library.fetchCatalogCovers(urls) > 0 { box.post(.coverReady) } }
         }
-        if case .subscribeCatalogFeed(let url, let title) = effect {
-            refreshes.async { self.subscribe(catalogFeed: url, title: title, effect: effect) }
+    }
+
+    /// Runs `work` on `queue`, counted while it waits or runs; what it throws reaches the
+    /// status line. The run loop's own work runs at once.
+    func submit(_ queue: EffectQueue, _ work: @escaping () throws -> Void) {
+        let box = mailbox
+        let (dispatch, count): (DispatchQueue, Counter)
+        switch queue {
+        case .runLoop:
+            do { try work() } catch { box.post(.effectFailed("\(error)")) }
             return
+        case .reads: (dispatch, count) = (reads, readsInFlight)
+        case .writes: (dispatch, count) = (writes, writesInFlight)
+        case .refresh: (dispatch, count) = (refreshes, refreshesInFlight)
+        case .catalog: (dispatch, count) = (catalogs, catalogWorkInFlight)
         }
-        catalogWorkInFlight.add(1)
-        if performCatalogRead(effect) {
-            catalogs.async { self.catalogWorkInFlight.add(-1) }   // after the work just queued
-            return
-        }
-        catalogWorkInFlight.add(-1)
-        writesInFlight.add(1)
-        writes.async {
-            self.write(effect)
-            self.writesInFlight.add(-1)
+        count.add(1)
+        dispatch.async {
+            do { try work() } catch { box.post(.effectFailed("\(error)")) }
+            count.add(-1)
         }
     }
 
     /// Waits for the writes queued so far (at exit, so a pin pressed just before q is kept).
     func finishWrites() { writes.sync {} }
 
-    /// Waits for everything queued so far, refreshes too (tests, and `newsstand read` before the first frame).
+    /// Waits for everything queued so far, refreshes and reads too (tests, and `newsstand
+    /// read` before the first frame).
     func finishAll() {
         writes.sync {}
         refreshes.sync {}
         catalogs.sync {}
-    }
-
-    private func write(_ effect: ShelfApp.Effect) {
-        let box = mailbox
-        do {
-            switch effect {
-            case .enqueue(let id):
-                guard let issue = try library.issue(id: id) else { return }
-                try library.enqueue(issue)
-                box.post(.libraryChanged)
-            case .startAgent:
-                startAgent()
-            case .setPinned(let id, let pinned):
-                guard let issue = try library.issue(id: id) else { return }
-                try library.setPinned(issue, pinned)
-                box.post(.libraryChanged)
-            case .markOpened(let issue):
-                open(issue)
-            case .evictContent(let id):
-                guard let issue = try library.issue(id: id) else { return }
-                try library.evictContent(of: issue, toSaveSpace: false)
-                box.post(.contentRemoved(issue))
-            case .cancelDownload(let id):
-                guard let issue = try library.issue(id: id) else { return }
-                try library.cancelDownload(issue)
-                box.post(.downloadCancelled(issue))
-            case .saveTextWidth(let width):
-                try library.setReaderTextWidth(width)
-            case .saveReaderView(let id, let view):
-                guard let issue = try library.issue(id: id) else { return }
-                try library.setReaderView(view, for: issue)
-            case .saveReadingPlace(let id, let locator):
-                guard let issue = try library.issue(id: id) else { return }
-                try library.saveLocator(locator, for: issue)
-                box.post(.libraryChanged)
-            case .takeAlert:
-                if let alert = library.takeUnshownAlert(now: clock()) { box.post(.alert(alert.text)) }
-            case .removeCatalog(let catalog):
-                try library.removeCatalog(catalog)
-                box.post(.catalogsRead(try library.catalogs()))
-            case .takeBook(let book):
-                box.post(.bookTaken(try library.take(book)))
-                box.post(.libraryChanged)
-            case .refresh, .readLibrary, .readStore, .openReader, .suspend, .subscribeCatalogFeed,
-                 .readCatalogs, .loadCatalogPage, .searchCatalog, .fetchCatalogCovers, .addCatalog, .signIn,
-                 .readStreamed, .closeStreamedComic:
-                break   // not the runner's writes: see `ShelfApp.perform` and `perform(_:)`
-            }
-        } catch {
-            box.post(.effectFailed("\(error)"))
-        }
+        reads.sync {}
     }
 
     /// Being the issue read first keeps the agent's eviction away from it; then make sure
@@ -163,7 +269,13 @@ final class Counter: @unchecked Sendable {
 final class Latest<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value?
-    /// Keeps `newValue`; true when none was waiting (the caller then schedules a take).
-    func replace(with newValue: Value) -> Bool { lock.withLock { defer { value = newValue }; return value == nil } }
+    /// Keeps `newValue`, or what `merge` makes of the value waiting and it; true when none
+    /// was waiting (the caller then schedules a take).
+    func replace(with newValue: Value, merging merge: (Value, Value) -> Value = { $1 }) -> Bool {
+        lock.withLock {
+            defer { value = value.map { merge($0, newValue) } ?? newValue }
+            return value == nil
+        }
+    }
     func take() -> Value? { lock.withLock { defer { value = nil }; return value } }
 }

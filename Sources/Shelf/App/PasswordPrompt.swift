@@ -16,7 +16,8 @@ struct PasswordPrompt: Equatable, CustomStringConvertible, CustomDebugStringConv
     let issue: Issue
     /// The last password tried was wrong.
     var wasWrong: Bool
-    private(set) var typed = ""
+    private var field = TextField(limit: 1024)
+    var typed: String { field.text }
 
     init(issue: Issue, wasWrong: Bool) {
         self.issue = issue
@@ -38,15 +39,11 @@ struct PasswordPrompt: Equatable, CustomStringConvertible, CustomDebugStringConv
     enum Outcome: Equatable { case stay, tryPassword(DocumentPassword), giveUp }
 
     mutating func update(_ key: Key) -> Outcome {
-        switch key {
-        case .enter: return .tryPassword(DocumentPassword(text: typed))
-        case .escape: return .giveUp
-        case .backspace, .delete: if !typed.isEmpty { typed.removeLast() }
-        case .control("u"): typed = ""
-        case .character(let character): if typed.count < 1024 { typed.append(character) }
-        default: break
+        switch field.update(key) {
+        case .submit: return .tryPassword(DocumentPassword(text: typed))
+        case .cancel: return .giveUp
+        case .edited, .unchanged: return .stay
         }
-        return .stay
     }
 }
 

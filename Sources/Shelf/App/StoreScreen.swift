@@ -38,8 +38,9 @@ enum StoreScreen {
         state.setStatus(nil)
         state.storeSelection = 0
         state.storeScroll = 0
-        state.screen = .store
+        state.push(.store)
         state.allTiles = []
+        state.storeIsRead = false
         ShelfApp.applyFilter(&state)
         return [.readStore]
     }
@@ -77,7 +78,7 @@ enum StoreScreen {
                 return [.setPinned(issueID: id, !issue.pinned)]
             }
         case .back:
-            state.screen = .shelf
+            state.pop()
             state.storePublicationID = nil
             state.filter = ""
             state.setStatus(nil)
@@ -139,7 +140,7 @@ enum StoreScreen {
             }
             drawLabel(IssueLabel(tile), x: textX, y: y + 4, width: min(48, limit - textX), screenWidth: state.width, theme: theme, into: &canvas)
         }
-        if state.tiles.isEmpty {
+        if state.tiles.isEmpty, state.storeIsRead {
             canvas.put(Sanitizer.clean(EmptyStore.reason(for: publication)), x: 3, y: 3, style: theme.dimText, limit: canvas.width - 3)
         }
     }
