@@ -173,6 +173,7 @@ def main():
             for size in sizes:
                 for name, values in measure(Library(work, f"{measure.__name__}-{size}"), size).items():
                     medians.setdefault(name, []).append((size, statistics.median(values)))
+                print(f"scaling: {measure.__name__} at {size} done ({time.monotonic() - started:.0f} s)", file=sys.stderr, flush=True)
     except Failure as failure:
         print(f"scaling: FAILED to measure: {failure}")
         return 1
