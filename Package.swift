@@ -117,6 +117,9 @@ let package = Package(
         // Reader benchmark driver (benchmarks/reader/run.sh); never run by `swift test`.
         .executableTarget(name: "newsstand-bench-reader", dependencies: ["Shelf", "NewsstandKit", "Terminal", "Imaging", "IssueArchive", "TextLayout", "PDF"],
                           path: "benchmarks/reader/driver", swiftSettings: swift5),
+        // The shelf and a store opened on an in-memory terminal, timed by benchmarks/scaling/run.py.
+        .executableTarget(name: "newsstand-bench-scaling", dependencies: ["Shelf", "NewsstandKit", "Terminal", "Imaging"],
+                          path: "benchmarks/scaling/driver", swiftSettings: swift5),
 
         .testTarget(name: "FileWritesTests", dependencies: ["FileWrites"]),
         .testTarget(name: "TOMLReaderTests", dependencies: ["TOMLReader"], swiftSettings: swift5),

@@ -1,6 +1,5 @@
 import FileWrites
 import Foundation
-import ZIPFoundation
 
 /// Packs an installed EPUB (its extracted folder, as `IssueInstaller` left it) back into one
 /// `.epub` file for another reader: `mimetype` first and stored, as the OCF container rules
@@ -33,42 +32,20 @@ public enum EPUBExport {
     }
 
     private static func pack(_ tree: ContentTree, into url: URL) throws {
-        let archive: Archive
-        do { archive = try Archive(url: url, accessMode: .create) } catch {
-            throw ArchiveError.io("create", url.path, errno: EIO)
-        }
+        let archive = try ZipWriter(url: url)
         // The container's own signature, whatever the folder holds under that name.
-        let signature = Data(mimetype.utf8)
-        try add("mimetype", to: archive, size: signature.count, compressed: false) { position, size in
-            signature.subdata(in: position..<position + size)
-        }
+        try archive.add("mimetype", Data(mimetype.utf8), compressed: false)
         for path in tree.files where path != "mimetype" {
             let source = tree.root.appendingPathComponent(path)
-            let handle: FileHandle
-            do { handle = try FileHandle(forReadingFrom: source) } catch {
+            let data: Data
+            do { data = try Data(contentsOf: source) } catch {
                 throw ArchiveError.io("read", source.path, errno: errno == 0 ? EIO : errno)
             }
-            defer { try? handle.close() }
-            let size = Int((try? FileManager.default.attributesOfItem(atPath: source.path)[.size] as? Int) ?? 0)
             // Pictures are compressed already; text is not.
             let compressed = !["png", "jpg", "jpeg", "gif", "webp"].contains((path as NSString).pathExtension.lowercased())
-            try add(path, to: archive, size: size, compressed: compressed) { position, chunk in
-                try handle.seek(toOffset: UInt64(position))
-                return handle.readData(ofLength: chunk)
-            }
+            try archive.add(path, data, compressed: compressed)
         }
-    }
-
-    private static func add(_ path: String, to archive: Archive, size: Int, compressed: Bool,
-                            provider: @escaping (Int, Int) throws -> Data) throws {
-        do {
-            try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(size),
-                                 compressionMethod: compressed ? .deflate : .none) { position, chunk in
-                try provider(Int(position), chunk)
-            }
-        } catch {
-            throw ArchiveError.io("write \(path) into", archive.url.path, errno: EIO)
-        }
+        try archive.finish()
     }
 
     /// Reads the written file back as a reader would: its zip whole and safe, `mimetype`

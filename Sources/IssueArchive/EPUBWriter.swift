@@ -1,6 +1,5 @@
 import FileWrites
 import Foundation
-import ZIPFoundation
 
 /// Writes an EPUB 3 book: the `mimetype` first and stored (readers find the type at a
 /// fixed offset), `META-INF/container.xml`, a package document with its manifest and
@@ -80,10 +79,7 @@ public struct EPUBWriter {
     }
 
     private func writeArchive(at url: URL) throws {
-        let archive: Archive
-        do { archive = try Archive(url: url, accessMode: .create) } catch {
-            throw ArchiveError.io("create", url.path, errno: EIO)
-        }
+        let archive = try ZipWriter(url: url)
         try add("mimetype", Data("application/epub+zip".utf8), to: archive, compressed: false)
         try add("META-INF/container.xml", Data(Self.container.utf8), to: archive)
         try add("OEBPS/package.opf", Data(packageDocument().utf8), to: archive)
@@ -94,17 +90,11 @@ public struct EPUBWriter {
             // Pictures are compressed already.
             try add("OEBPS/" + resource.path, resource.data, to: archive, compressed: !resource.mediaType.hasPrefix("image/"))
         }
+        try archive.finish()
     }
 
-    private func add(_ path: String, _ data: Data, to archive: Archive, compressed: Bool = true) throws {
-        do {
-            try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(data.count),
-                                 compressionMethod: compressed ? .deflate : .none) { position, size in
-                data.subdata(in: Int(position)..<Int(position) + size)
-            }
-        } catch {
-            throw ArchiveError.io("write \(path) into", archive.url.path, errno: EIO)
-        }
+    private func add(_ path: String, _ data: Data, to archive: ZipWriter, compressed: Bool = true) throws {
+        try archive.add(path, data, compressed: compressed)
     }
 
     static let container = """
