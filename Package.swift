@@ -121,12 +121,15 @@ let package = Package(
         .executableTarget(name: "newsstand-bench-scaling", dependencies: ["Shelf", "NewsstandKit", "Terminal", "Imaging"],
                           path: "benchmarks/scaling/driver", swiftSettings: swift5),
 
+        // The one way tests wait (`poll`, `waitUntil`, `settled`): only test targets depend on it.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+
         .testTarget(name: "FileWritesTests", dependencies: ["FileWrites"]),
         .testTarget(name: "TOMLReaderTests", dependencies: ["TOMLReader"], swiftSettings: swift5),
         .testTarget(name: "MarkupTests", dependencies: ["Markup"], swiftSettings: swift5),
         .testTarget(name: "FeedsTests", dependencies: ["Feeds", "Markup"], resources: [.copy("Fixtures")], swiftSettings: swift5),
         .testTarget(name: "IssueArchiveTests", dependencies: ["IssueArchive", "CSystemZlib", .product(name: "ZIPFoundation", package: "ZIPFoundation")], swiftSettings: swift5),
-        .testTarget(name: "NewsstandKitTests", dependencies: ["NewsstandKit", "Feeds", "IssueArchive", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "ZIPFoundation", package: "ZIPFoundation")], swiftSettings: swift5),
+        .testTarget(name: "NewsstandKitTests", dependencies: ["NewsstandKit", "Feeds", "IssueArchive", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "ZIPFoundation", package: "ZIPFoundation")], swiftSettings: swift5),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "CImageCodecs"], swiftSettings: swift5),
         // `newsstand-pdf`, the worker the containment tests start; PDFEngine to compare with in-process
         // answers; the library and the shelf for a PDF issue installed and shown with its page-1 cover.
@@ -137,6 +140,6 @@ let package = Package(
         .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Imaging", "Terminal", "CNcursesw"], swiftSettings: swift5),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "TOMLReader", "CNcursesw"], swiftSettings: swift5),
         .testTarget(name: "ShelfTests", dependencies: ["Shelf", "Terminal", "NewsstandKit", "Imaging", "Pictures", "IssueArchive", "TextLayout", "Feeds"], exclude: ["Goldens"], swiftSettings: swift5),
-        .testTarget(name: "EndToEndTests", dependencies: ["newsstand", "NewsstandKit", "Imaging", "Pictures"], swiftSettings: swift5),
+        .testTarget(name: "EndToEndTests", dependencies: ["newsstand", "NewsstandKit", "Imaging", "Pictures", "TestSupport"], swiftSettings: swift5),
     ]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -99,36 +100,25 @@ final class Tmux {
 
     var paneIsDead: Bool { ((try? tmux(["display-message", "-p", "-t", session, "#{pane_dead}"])) ?? "").hasPrefix("1") }
 
-    /// How often a wait looks again: one `capture-pane` costs a few milliseconds.
-    static let pollInterval: TimeInterval = 0.02
-
-    /// Looks at `condition` every `pollInterval` until it holds (true) or `timeout` passes (false).
     /// The screen once it has stayed the same for `quiet` seconds, counted from `screen`
-    /// (given up after 30 s: the last one seen).
+    /// (given up after 30 s: the last one seen). One `capture-pane` costs a few milliseconds,
+    /// so the screen is looked at every `pollInterval` as any wait does.
     func settled(from screen: String, quiet: TimeInterval) -> String {
-        var last = screen
-        var since = Date()
-        _ = Tmux.poll(timeout: 30) {
-            let now = (try? self.screen()) ?? ""
-            if now != last { last = now; since = Date() }
-            return Date().timeIntervalSince(since) >= quiet
-        }
-        return last
+        TestSupport.settled(from: screen, quiet: quiet) { (try? self.screen()) ?? "" }
     }
 
+    /// Whether `condition` holds within `timeout` seconds (`waitUntil`).
     static func poll(timeout: TimeInterval, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        repeat {
-            if condition() { return true }
-            Thread.sleep(forTimeInterval: pollInterval)
-        } while Date() < deadline
-        return false
+        TestSupport.waitUntil(timeout: timeout, condition)
     }
 
     /// Waits until the screen satisfies `condition`; returns the screen, or nil on timeout.
     func waitFor(timeout: TimeInterval = 30, _ condition: (String) -> Bool) -> String? {
         var last = ""
-        if Self.poll(timeout: timeout, { last = (try? screen()) ?? ""; return condition(last) }) { return last }
+        if let shown = TestSupport.poll(timeout: timeout, { () -> String? in
+            last = (try? screen()) ?? ""
+            return condition(last) ? last : nil
+        }) { return shown }
         lastScreen = last
         return nil
     }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import IssueArchive
+import TestSupport
 import Testing
 import ZIPFoundation
 @testable import NewsstandKit

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A Python 3 server on 127.0.0.1 for feed and push tests, one per test (call `stop()`).
 /// It serves the files of `root` (written by the test) with an ETag and Last-Modified and

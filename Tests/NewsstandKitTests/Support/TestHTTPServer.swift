@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// The test HTTP server: a Python 3 standard-library script (below) started on 127.0.0.1
 /// with a port chosen by the OS, once per test process, by the first test that needs it.
