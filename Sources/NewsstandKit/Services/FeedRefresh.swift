@@ -57,18 +57,17 @@ extension Library {
     /// feed is parsed on a thread of its own and its entries are stored while the rest is
     /// still being read; when the end of the feed changes them (an undated entry, entries
     /// without content, more pages), that work is rolled back and the whole feed, with its
-    /// pages, is stored as `sync` does. Covers are fetched while the transaction commits
-    /// and its log is written back into the library: both are mostly waiting.
+    /// pages, is stored as `sync` does. Covers are fetched once the transaction has
+    /// committed (no request ever holds the write lock), while its log is written back into
+    /// the library: both are mostly waiting.
     private func store(_ data: Data, validator: TransferValidator, from url: URL, into existing: Publication?,
                        editions: EditionSchedule? = nil, adjust: (inout Publication) -> Void) throws -> (Publication, SyncResult) {
         let parse = StreamedParse(data, url: url)
         defer { parse.cancel() }
-        let covers = DispatchGroup()
-        // Also when the commit fails: no cover is left half written as the process ends.
-        defer { covers.wait() }
         let document: FeedDocument
         do {
-            let stored = try write { db in
+            let coverService = covers
+            let (publication, result, wanted) = try write { db in
                 var publication = try existing ?? Publication.filter(Column("feedURL") == url.absoluteString).fetchOne(db)
                     ?? Publication(feedURL: url.absoluteString, title: url.absoluteString)
                 if publication.id == nil { try publication.insert(db) }  // titled from the feed below
@@ -82,15 +81,16 @@ extension Library {
                 var result = try writer.finish()
                 result.added += try Self.storeArticles(db, document.articles, publicationID: publicationID, now: clock.now(),
                                                        schedule: editions)
-                let coverService = self.covers
-                let wanted = try coverService.wanted(db, for: publication, now: clock.now())
-                DispatchQueue.global().async(group: covers) { coverService.fetch(wanted) }
-                return (publication, result)
+                return (publication, result, try coverService.wanted(db, for: publication, now: clock.now()))
             }
+            let covers = DispatchGroup()
+            DispatchQueue.global().async(group: covers) { coverService.fetch(wanted) }
             // The log (long after a long feed) is written back into the library now, while
             // the covers arrive, rather than by the last connection to close.
             _ = try? db.writeWithoutTransaction { try $0.checkpoint(.passive) }
-            return stored
+            // No cover is left half written as the process ends.
+            covers.wait()
+            return (publication, result)
         } catch let whole as WholeFeedNeeded {
             var first = whole.document
             feeds.followPages(of: &first, from: url)
