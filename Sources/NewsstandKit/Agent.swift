@@ -232,7 +232,7 @@ public final class Agent: @unchecked Sendable {
             return file
         }
         logger.info("building edition '\(issue.name)'")
-        var builder = EditionBuilder(library: library)
+        var builder = library.editionBuilder
         builder.limits = options.editionPictures
         builder.workArea = work
         builder.shouldStop = { [self] in isStopRequested || library.wasCancelled(asset) }
