@@ -130,13 +130,11 @@ public final class Agent: @unchecked Sendable {
         }
         let issue = try? library.issue(id: asset.issueId)
         let headers = (try? JSONSerialization.jsonObject(with: Data(asset.headers.utf8)) as? [String: String]) ?? [:]
-        let transfer = Transfer(request: TransferRequest(url: url, headers: headers),
-                                partFile: library.partialFile(for: asset),
-                                expectedLength: Agent.bindingLength(of: issue), expectedSHA256: issue?.sha256,
-                                credentials: options.config.credentials(for: url), storage: options.storage,
-                                maximumLength: Agent.maximumDownloadSize)
-        transfer.credentialsLookup = library.access.credentials  // what the user signed in with, after config.toml
-        transfer.authorizationCache = library.access.answers
+        // config.toml's credentials first, then what the user signed in with (the access's lookup).
+        let transfer = library.access.transfer(url, headers: headers, into: library.partialFile(for: asset),
+                                               expectedLength: Agent.bindingLength(of: issue), expectedSHA256: issue?.sha256,
+                                               credentials: options.config.credentials(for: url), storage: options.storage,
+                                               maximumLength: Agent.maximumDownloadSize)
         lock.withLock { running[asset.identifier] = transfer }
         group.enter()
         Thread.detachNewThread { [self] in
@@ -234,7 +232,7 @@ public final class Agent: @unchecked Sendable {
             return file
         }
         logger.info("building edition '\(issue.name)'")
-        var builder = EditionBuilder(library: library)
+        var builder = library.editionBuilder
         builder.limits = options.editionPictures
         builder.workArea = work
         builder.shouldStop = { [self] in isStopRequested || library.wasCancelled(asset) }

@@ -14,15 +14,12 @@ extension Library {
 
     /// Each issue's latest download (one query, not one per issue), of one publication or all.
     public func latestDownloads(publicationID: Int64? = nil) throws -> [Int64: AssetDownload] {
-        try db.read { db in try Self.latestDownloads(db, publicationID: publicationID) }
+        try db.read { db in try LibraryStore.latestDownloads(db, publicationID: publicationID) }
     }
 
+    /// The same inside a read the caller holds (the shelf's snapshot).
     static func latestDownloads(_ db: Database, publicationID: Int64?) throws -> [Int64: AssetDownload] {
-        let downloads = try AssetDownload.fetchAll(db, sql: """
-            SELECT assetDownload.* FROM assetDownload JOIN issue ON issue.id = assetDownload.issueId
-            WHERE ?1 IS NULL OR issue.publicationId = ?1 ORDER BY assetDownload.id
-            """, arguments: [publicationID])
-        return Dictionary(downloads.map { ($0.issueId, $0) }, uniquingKeysWith: { _, newer in newer })
+        try LibraryStore.latestDownloads(db, publicationID: publicationID)
     }
 
     public func download(identifier: String) throws -> AssetDownload? {
@@ -44,17 +41,12 @@ extension Library {
         guard let issueID = issue.id else { throw LibraryError.noSuchIssue(issue.name) }
         let info = try Library.encodeUserInfo(userInfo)
         let headerData = try JSONSerialization.data(withJSONObject: headers, options: [.sortedKeys])
-        var asset = AssetDownload(
+        let asset = AssetDownload(
             id: nil, identifier: identifier ?? UUID().uuidString.lowercased(), issueId: issueID, url: url.absoluteString,
             headers: String(decoding: headerData, as: UTF8.self), userInfo: info, kind: kind, state: .queued,
             bytesWritten: 0, bytesExpected: nil, bytesPerSecond: nil, etag: nil, lastModified: nil, attempts: 0,
             lastError: nil, createdAt: clock.now(), finishedAt: nil)
-        try write { db in
-            try asset.insert(db)
-            try db.execute(sql: "UPDATE issue SET status = 'downloading', lastError = NULL WHERE id = ? AND status != 'available'",
-                           arguments: [issueID])
-        }
-        return asset
+        return try store.insert(asset)
     }
 
     /// Queues an issue's content for download. Returns nil when it is already downloaded
@@ -68,9 +60,7 @@ extension Library {
             throw DownloadError(message: "issue '\(current.name)' has no content link in its feed")
         }
         // Old failed or cancelled attempts make room for the new one.
-        try write { db in
-            try db.execute(sql: "DELETE FROM assetDownload WHERE issueId = ? AND state IN ('failed', 'finished', 'cancelled')", arguments: [issueID])
-        }
+        try store.removeEndedDownloads(issueID: issueID)
         var info: [String: Any] = ["contentType": current.contentType ?? ""]
         if try readsInPlace(current) { info["inPlace"] = true }
         return try addAsset(to: current, url: url, kind: .archive, userInfo: info)
@@ -94,7 +84,7 @@ extension Library {
     public func setUserInfo(_ userInfo: [String: Any], for asset: AssetDownload) throws {
         guard let id = asset.id else { return }
         let text = try Library.encodeUserInfo(userInfo)
-        try write { db in try db.execute(sql: "UPDATE assetDownload SET userInfo = ? WHERE id = ?", arguments: [text, id]) }
+        try store.setUserInfo(text, downloadID: id)
     }
 
     /// Stops an issue's download, from any process (the shelf's `x`, `newsstand cancel`):
@@ -106,18 +96,7 @@ extension Library {
     @discardableResult
     public func cancelDownload(_ issue: Issue) throws -> Bool {
         guard let issueID = issue.id else { throw LibraryError.noSuchIssue(issue.name) }
-        let cancelled: [AssetDownload] = try write { db in
-            let running = try AssetDownload.filter(Column("issueId") == issueID && ["queued", "active"].contains(Column("state"))).fetchAll(db)
-            guard !running.isEmpty else { return [] }
-            try db.execute(sql: """
-                UPDATE assetDownload SET state = 'cancelled', bytesPerSecond = NULL, waitingForSpace = NULL, lastError = NULL,
-                    retryAttempt = NULL, retryAttempts = NULL, retryReason = NULL
-                WHERE issueId = ? AND state IN ('queued', 'active')
-                """, arguments: [issueID])
-            try db.execute(sql: "UPDATE issue SET status = 'none', lastError = NULL WHERE id = ? AND status = 'downloading'",
-                           arguments: [issueID])
-            return running
-        }
+        let cancelled = try store.cancelDownloads(issueID: issueID)
         // An agent still writing keeps its open file (unlinked) until it notices and stops.
         for asset in cancelled { try? FileManager.default.removeItem(at: partialFile(for: asset)) }
         return !cancelled.isEmpty
@@ -127,8 +106,7 @@ extension Library {
 
     /// Whether the asset was cancelled (or its issue removed) since the agent took it up.
     func wasCancelled(_ asset: AssetDownload) -> Bool {
-        guard let state = try? db.read({ db in try String.fetchOne(db, sql: "SELECT state FROM assetDownload WHERE id = ?", arguments: [asset.id]) })
-        else { return (try? issue(id: asset.issueId)) == nil }
+        guard let state = try? store.downloadState(id: asset.id) else { return (try? issue(id: asset.issueId)) == nil }
         return state == AssetDownload.State.cancelled.rawValue
     }
 
@@ -144,80 +122,37 @@ extension Library {
 
     /// The agent takes the asset up; a cancelled one (cancelled before it started) is refused.
     func markActive(_ asset: AssetDownload) throws {
-        let taken = try write { db in
-            try db.execute(sql: """
-                UPDATE assetDownload SET state = 'active', attempts = attempts + 1, waitingForSpace = NULL,
-                    lastError = CASE WHEN waitingForSpace IS NULL THEN lastError END,
-                    retryAttempt = NULL, retryAttempts = NULL, retryReason = NULL
-                WHERE id = ? AND state IN ('queued', 'active')
-                """, arguments: [asset.id])
-            return db.changesCount > 0
-        }
+        let taken = try store.markActive(downloadID: asset.id)
         if !taken { throw TransferError.cancelled }
     }
 
     /// The transfer waits to try again: the tile and `download --wait` say so (see `AssetDownload.retry`).
     func recordRetry(_ asset: AssetDownload, _ retry: TransferRetry) throws {
-        try write { db in
-            try db.execute(sql: """
-                UPDATE assetDownload SET retryAttempt = ?, retryAttempts = ?, retryReason = ?, bytesPerSecond = NULL
-                WHERE id = ? AND state IN ('queued', 'active')
-                """, arguments: [retry.attempt, retry.attempts, retry.reason, asset.id])
-        }
+        try store.recordRetry(downloadID: asset.id, retry)
     }
 
     /// The disk is full: the download waits, keeping its `.part` file and any installed
     /// content, until `needed` bytes are free. Its tile and `issues` show `reason`.
     func waitForSpace(_ asset: AssetDownload, needed: Int64, reason: String) throws {
-        try write { db in
-            try db.execute(sql: """
-                UPDATE assetDownload SET state = 'queued', waitingForSpace = ?, lastError = ?, bytesPerSecond = NULL,
-                    retryAttempt = NULL, retryAttempts = NULL, retryReason = NULL
-                WHERE id = ? AND state IN ('queued', 'active')
-                """, arguments: [needed, reason, asset.id])
-        }
+        try store.waitForSpace(downloadID: asset.id, needed: needed, reason: reason)
     }
 
     func recordProgress(_ asset: AssetDownload, written: Int64, expected: Int64?, bytesPerSecond: Double?) throws {
-        try write { db in
-            // Bytes flowing again: no longer retrying.
-            try db.execute(sql: """
-                UPDATE assetDownload SET bytesWritten = ?, bytesExpected = COALESCE(?, bytesExpected), bytesPerSecond = ?,
-                    retryAttempt = NULL, retryAttempts = NULL, retryReason = NULL
-                WHERE id = ? AND state IN ('queued', 'active')
-                """, arguments: [written, expected, bytesPerSecond, asset.id])
-        }
+        try store.recordProgress(downloadID: asset.id, written: written, expected: expected, bytesPerSecond: bytesPerSecond)
     }
 
     func recordBuildProgress(_ asset: AssetDownload, _ progress: EditionBuildProgress) throws {
-        try write { db in
-            try db.execute(sql: """
-                UPDATE assetDownload SET builtArticles = ?, articlesToBuild = ?, builtPictures = ?, picturesToBuild = ?
-                WHERE id = ? AND state IN ('queued', 'active')
-                """, arguments: [progress.articles, progress.articlesTotal, progress.pictures, progress.picturesTotal, asset.id])
-        }
+        try store.recordBuildProgress(downloadID: asset.id, progress)
     }
 
     func recordValidator(_ asset: AssetDownload, etag: String?, lastModified: String?) throws {
-        try write { db in
-            try db.execute(sql: "UPDATE assetDownload SET etag = ?, lastModified = ? WHERE id = ?",
-                           arguments: [etag, lastModified, asset.id])
-        }
+        try store.recordValidator(downloadID: asset.id, etag: etag, lastModified: lastModified)
     }
 
     /// A download that will not succeed: the issue goes back to not downloaded, with why
     /// (unless it was cancelled meanwhile: a cancel is not a failure).
     func fail(_ asset: AssetDownload, reason: String) throws {
-        try write { db in
-            try db.execute(sql: """
-                UPDATE assetDownload SET state = 'failed', lastError = ?, bytesPerSecond = NULL,
-                    retryAttempt = NULL, retryAttempts = NULL, retryReason = NULL
-                WHERE id = ? AND state != 'cancelled'
-                """, arguments: [reason, asset.id])
-            guard db.changesCount > 0 else { return }
-            try db.execute(sql: "UPDATE issue SET status = 'none', lastError = ? WHERE id = ? AND status = 'downloading'",
-                           arguments: [reason, asset.issueId])
-        }
+        try store.fail(asset, reason: reason)
         try? FileManager.default.removeItem(at: partialFile(for: asset))
     }
 
@@ -226,19 +161,7 @@ extension Library {
     /// again after eviction keeps its NEW state). Returns the issue when it completed.
     /// Throws `TransferError.cancelled` when the download was cancelled meanwhile.
     func finish(_ asset: AssetDownload) throws -> Issue? {
-        let completed: Issue? = try write { db in
-            try db.execute(sql: """
-                UPDATE assetDownload SET state = 'finished', finishedAt = ?, bytesPerSecond = NULL,
-                    retryAttempt = NULL, retryAttempts = NULL, retryReason = NULL
-                WHERE id = ? AND state IN ('queued', 'active')
-                """, arguments: [clock.now(), asset.id])
-            guard db.changesCount > 0 else { throw TransferError.cancelled }
-            let remaining = try AssetDownload.filter(Column("issueId") == asset.issueId && Column("state") != "finished").fetchCount(db)
-            guard remaining == 0 else { return nil }
-            try db.execute(sql: "UPDATE issue SET status = 'available', unread = CASE WHEN lastOpenedAt IS NULL THEN 1 ELSE unread END, evicted = 0, downloadedAt = ?, lastError = NULL WHERE id = ?",
-                           arguments: [clock.now(), asset.issueId])
-            return try Issue.fetchOne(db, key: asset.issueId)
-        }
+        let completed = try store.finish(asset, at: clock.now())
         if let completed { onIssueCompleted?(completed) }
         return completed
     }
@@ -247,7 +170,7 @@ extension Library {
     /// and deletes partial files no asset owns. Returns how many files went.
     @discardableResult
     public func removeOrphanedPartials() throws -> Int {
-        let known = Set(try db.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM assetDownload WHERE state IN ('queued','active')") })
+        let known = try store.unfinishedDownloadIdentifiers()
         let files = (try? FileManager.default.contentsOfDirectory(at: paths.partialDirectory, includingPropertiesForKeys: nil)) ?? []
         var removed = 0
         // A `.part`, or an edition build's `.work` area.

@@ -4,12 +4,14 @@ import IssueArchive
 import Synchronization
 
 /// NKLibrary: the persistent state of issues, downloads and the issue being read, as
-/// domain operations, each change one transaction. The SQL stays in NewsstandKit; feeds
-/// and covers come from services (`FeedFetcher`, `CoverFetcher`) over one HTTP seam.
+/// domain operations, each change one transaction. The SQL stays in the `LibraryStore`;
+/// feeds and covers come from services (`FeedFetcher`, `CoverFetcher`) over one HTTP seam.
 public final class Library: Sendable {
     public let paths: Paths
-    /// A `DatabasePool` in use (reads run beside a write); tests may hand in another writer.
-    let db: any DatabaseWriter
+    /// The store: its SQL, over a `DatabasePool` in use (reads run beside a write).
+    let store: LibraryStore
+    /// The store's writer, for the reads that compose the store's requests.
+    var db: any DatabaseWriter { store.writer }
     private let database: LibraryDatabase
     /// What time it is: markOpened dates, refresh times, cover retries.
     public let clock: WallClock
@@ -25,10 +27,10 @@ public final class Library: Sendable {
 
     /// Set when the disk was full as this process started: the library was opened for
     /// reading only, and every change is refused with this error (nothing is changed).
-    public var diskFull: LibraryError? { database.diskFull }
+    public var diskFull: LibraryError? { store.diskFull }
 
     static var pageSize: Int { LibraryDatabase.pageSize }
-    static var migrator: DatabaseMigrator { LibraryMigrations.migrator }
+    static var migrator: DatabaseMigrator { LibraryStore.migrator }
 
     /// The library at `paths`; feeds and covers are fetched with the credentials that
     /// config.toml gives their host.
@@ -36,12 +38,17 @@ public final class Library: Sendable {
         try self.init(paths: paths, storage: storage, clock: clock, access: .system(paths: paths))
     }
 
-    init(paths: Paths, storage: Storage = SystemStorage(), clock: WallClock = .system, access: HTTPAccess) throws {
+    convenience init(paths: Paths, storage: Storage = SystemStorage(), clock: WallClock = .system, access: HTTPAccess) throws {
+        try self.init(paths: paths, database: LibraryDatabase.open(paths, storage: storage), clock: clock, access: access)
+    }
+
+    /// The library over `database` (tests: `LibraryDatabase.inMemory()`), its files under `paths`.
+    init(paths: Paths, database: LibraryDatabase, clock: WallClock = .system, access: HTTPAccess) {
         self.paths = paths
         self.clock = clock
         self.access = access
-        database = try LibraryDatabase.open(paths, storage: storage)
-        db = database.writer
+        self.database = database
+        store = database.store
     }
 
     deinit {
@@ -52,17 +59,14 @@ public final class Library: Sendable {
 
     /// Changes the library in one transaction; on a library opened read-only because the
     /// disk was full, refuses at once with that reason.
-    func write<T>(_ updates: (Database) throws -> T) throws -> T {
-        if let diskFull { throw diskFull }
-        return try db.write(updates)
-    }
+    func write<T>(_ updates: (Database) throws -> T) throws -> T { try store.write(updates) }
 
     // MARK: Change detection across processes
 
     /// Changes whenever any connection (this process or another) commits. Cheap: poll it.
     /// Polled on a connection of its own, so it never waits behind a write transaction.
     public func changeToken() -> Int {
-        (try? database.watcher.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }) ?? 0
+        database.changeToken()
     }
 
     // MARK: Publications
@@ -72,7 +76,7 @@ public final class Library: Sendable {
     }
 
     public func publication(id: Int64) throws -> Publication? {
-        try db.read { db in try Publication.fetchOne(db, key: id) }
+        try store.publication(id: id)
     }
 
     /// Finds a publication by id, exact title (case-insensitive) or feed URL.
@@ -89,9 +93,7 @@ public final class Library: Sendable {
 
     @discardableResult
     public func save(_ publication: Publication) throws -> Publication {
-        var copy = publication
-        try write { db in try copy.save(db) }
-        return copy
+        try store.save(publication)
     }
 
     /// Removes the subscription. Downloaded issues stay unless `removeIssues`.
@@ -105,10 +107,7 @@ public final class Library: Sendable {
 
     /// A refresh that found the feed unchanged (304): only its time and a cleared error.
     func markRefreshed(_ publication: Publication) throws {
-        try write { db in
-            try db.execute(sql: "UPDATE publication SET lastRefresh = ?, lastError = NULL WHERE id = ?",
-                           arguments: [clock.now(), publication.id])
-        }
+        try store.markRefreshed(publicationID: publication.id, at: clock.now())
     }
 
     // MARK: Issues
@@ -178,10 +177,7 @@ public final class Library: Sendable {
     public func removeIssue(_ issue: Issue) throws {
         guard let id = issue.id else { return }
         let assets = try downloads(issueID: id)
-        try write { db in
-            _ = try Issue.deleteOne(db, key: id)
-            if try Setting.value(db, .currentlyReading) == issue.name { try Setting.set(db, .currentlyReading, nil) }
-        }
+        try store.removeIssue(id: id, name: issue.name)
         for asset in assets { try? FileManager.default.removeItem(at: partialFile(for: asset)) }
         try? FileManager.default.removeItem(at: contentDirectory(for: issue))
     }
@@ -190,10 +186,7 @@ public final class Library: Sendable {
     /// marks it evicted (its tile says so); a removal the user asked for does not.
     public func evictContent(of issue: Issue, toSaveSpace: Bool = true) throws {
         guard let id = issue.id else { return }
-        // One UPDATE of the columns that change: never a whole stale row written back.
-        try write { db in
-            try db.execute(sql: "UPDATE issue SET status = 'none', evicted = ?, contentSize = NULL WHERE id = ?", arguments: [toSaveSpace, id])
-        }
+        try store.markContentRemoved(issueID: id, toSaveSpace: toSaveSpace)
         try? FileManager.default.removeItem(at: contentDirectory(for: issue))
     }
 
@@ -201,7 +194,7 @@ public final class Library: Sendable {
 
     public var currentlyReadingIssue: Issue? {
         get {
-            guard let name = try? db.read({ db in try Setting.value(db, .currentlyReading) }) else { return nil }
+            guard let name = setting(.currentlyReading) else { return nil }
             return try? issue(named: name)
         }
     }
@@ -210,59 +203,24 @@ public final class Library: Sendable {
     public func markOpened(_ issue: Issue, at date: Date? = nil) throws {
         guard let id = issue.id else { return }
         let date = date ?? clock.now()
-        try write { db in
-            try db.execute(sql: "UPDATE issue SET unread = 0, lastOpenedAt = ? WHERE id = ?", arguments: [date, id])
-            try Setting.set(db, .currentlyReading, issue.name)
-        }
-    }
-
-    /// The place as versions before the locator kept it (to be removed with its last caller).
-    public func saveReadingPosition(_ issue: Issue, position: String, progress: Double) throws {
-        guard let id = issue.id else { return }
-        try write { db in
-            try db.execute(sql: "UPDATE issue SET readingPosition = ?, readingProgress = ? WHERE id = ?",
-                           arguments: [position, max(0, min(1, progress)), id])
-        }
+        try store.markOpened(issueID: id, name: issue.name, at: date)
     }
 
     /// Keeps the reader's place; the store's progress bar shows its total progression.
     public func saveLocator(_ locator: Locator, for issue: Issue) throws {
         guard let id = issue.id else { return }
-        try write { db in
-            try db.execute(sql: "UPDATE issue SET locator = ?, readingProgress = ? WHERE id = ?",
-                           arguments: [locator, locator.totalProgression, id])
-        }
+        try store.saveLocator(locator, issueID: id)
     }
 
     public func setPinned(_ issue: Issue, _ pinned: Bool) throws {
         guard let id = issue.id else { return }
-        try write { db in try db.execute(sql: "UPDATE issue SET pinned = ? WHERE id = ?", arguments: [pinned, id]) }
-    }
-}
-
-/// Small key/value rows: which issue is being read, and the like.
-enum Setting: String {
-    case currentlyReading = "currentlyReadingIssue"
-    case sampleSubscribed = "sampleFeedSubscribed"
-    case readerTextWidth = "readerTextWidth"
-
-    static func value(_ db: Database, _ key: Setting) throws -> String? {
-        try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key.rawValue])
-    }
-
-    static func set(_ db: Database, _ key: Setting, _ value: String?) throws {
-        if let value {
-            try db.execute(sql: "INSERT INTO setting(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                           arguments: [key.rawValue, value])
-        } else {
-            try db.execute(sql: "DELETE FROM setting WHERE key = ?", arguments: [key.rawValue])
-        }
+        try store.setPinned(pinned, issueID: id)
     }
 }
 
 extension Library {
-    func setting(_ key: Setting) -> String? { try? db.read { db in try Setting.value(db, key) } }
-    func setSetting(_ key: Setting, _ value: String?) throws { try write { db in try Setting.set(db, key, value) } }
+    func setting(_ key: Setting) -> String? { try? store.setting(key) }
+    func setSetting(_ key: Setting, _ value: String?) throws { try store.setSetting(key, value) }
 
     /// The reader's text column as the user last chose it with + and -: a preference of the
     /// reader's, not part of any issue's place.

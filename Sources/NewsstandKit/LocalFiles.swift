@@ -91,12 +91,9 @@ extension Library {
             guard let url = issue.contentURL.flatMap(URL.init(string:)), url.isFileURL else { return false }
             return !FileManager.default.fileExists(atPath: url.path)
         }
-        try write { db in
-            for issue in gone {
-                try db.execute(sql: "UPDATE issue SET lastError = ? WHERE id = ?",
-                               arguments: ["its file was removed: \(URL(string: issue.contentURL ?? "")?.path ?? issue.name)", issue.id])
-            }
-        }
+        try store.recordErrors(gone.map { issue in
+            (issue.id, "its file was removed: \(URL(string: issue.contentURL ?? "")?.path ?? issue.name)")
+        })
         return gone.map(\.name)
     }
 

@@ -47,9 +47,7 @@ extension Library {
     @discardableResult
     public func recordContentSize(of issue: Issue) throws -> Int64 {
         let size = Library.measureContent(at: contentDirectory(for: issue))
-        try write { db in
-            try db.execute(sql: "UPDATE issue SET contentSize = ? WHERE id = ? AND status = 'available'", arguments: [size, issue.id])
-        }
+        try store.recordContentSize(size, issueID: issue.id)
         return size
     }
 
@@ -99,14 +97,7 @@ extension Library {
     /// Removes one issue's content to save space, unless meanwhile it was pinned, opened,
     /// removed or is being downloaded again. True when it went.
     func evictToSaveSpace(_ cached: CachedIssue) throws -> Bool {
-        let changed: Bool = try write { db in
-            let reading = try Setting.value(db, .currentlyReading)
-            try db.execute(sql: """
-                UPDATE issue SET status = 'none', evicted = 1, contentSize = NULL
-                WHERE id = ? AND status = 'available' AND pinned = 0 AND name IS NOT ?
-                """, arguments: [cached.id, reading])
-            return db.changesCount == 1
-        }
+        let changed = try store.markEvictedToSaveSpace(issueID: cached.id)
         guard changed, let issue = try issue(id: cached.id) else { return false }
         // Hidden beside the content first, so a reader never sees a half-deleted directory.
         let directory = contentDirectory(for: issue)

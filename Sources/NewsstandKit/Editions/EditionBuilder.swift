@@ -5,8 +5,13 @@ import IssueArchive
 /// their pictures fetched into the book, sections from their first category, a contents
 /// page and a generated cover, written as an EPUB 3 that the agent then installs like any
 /// downloaded issue (so the reader, search, contents and places need nothing new).
+/// A service: it reads the store and fetches through the HTTP access, nothing more.
 struct EditionBuilder {
-    let library: Library
+    let store: LibraryStore
+    let access: HTTPAccess
+    /// Where a build without a work area of its own keeps what it fetches meanwhile.
+    let partialDirectory: URL
+    let clock: WallClock
     var limits = EditionPictureLimits()
     /// For publications set to full text: the articles' own pages.
     var pageLimits = ArticlePageLimits()
@@ -25,19 +30,19 @@ struct EditionBuilder {
 
     /// Writes the edition `issue` as an EPUB at `file` (whole or not at all).
     func build(_ issue: Issue, into file: URL) throws {
-        var articles = try library.articles(ofEdition: issue)
+        var articles = try store.articles(ofEdition: issue.id)
         guard !articles.isEmpty else {
             throw DownloadError(message: "edition '\(issue.title)' has no articles left to build it from")
         }
         let ownWork = workArea == nil
-        let work = workArea ?? EditionWorkArea(directory: library.paths.partialDirectory
+        let work = workArea ?? EditionWorkArea(directory: partialDirectory
             .appendingPathComponent(".edition-\(issue.id ?? 0)-\(UUID().uuidString)"))
         defer { if ownWork { work.remove() } }
         let tracker = ProgressTracker(EditionBuildProgress(articles: 0, articlesTotal: articles.count), report: progress)
-        let publication = try issue.publicationId.flatMap { try library.publication(id: $0) }
-        if let publication, try library.fullText(of: publication) {
+        let publication = try issue.publicationId.flatMap { try store.publication(id: $0) }
+        if let publication, try store.fullText(publicationID: publication.id) {
             let local = URL(string: publication.feedURL)?.isFileURL == true
-            articles = try EditionFullText(pages: ArticlePages(access: library.access, limits: pageLimits), allowsFiles: local,
+            articles = try EditionFullText(pages: ArticlePages(access: access, limits: pageLimits), allowsFiles: local,
                                            workArea: work, shouldStop: shouldStop,
                                            progress: { done, _ in tracker.update { $0.articles = done } }).complete(articles)
         }
@@ -52,13 +57,13 @@ struct EditionBuilder {
             return pieces
         }
         let wanted = cleaned.flatMap { $0.compactMap { piece -> URL? in if case .picture(let url, _) = piece { return url }; return nil } }
-        let fetched = try EditionPictures(access: library.access, limits: limits, workArea: work, shouldStop: shouldStop,
+        let fetched = try EditionPictures(access: access, limits: limits, workArea: work, shouldStop: shouldStop,
                                           progress: { done, total in tracker.update { $0.pictures = done; $0.picturesTotal = total } })
             .fetch(wanted)
 
         var book = EPUBWriter(identifier: "urn:newsstand:\(issue.name)", title: "\(masthead) — \(issue.title)",
                               language: Self.language(of: articles),
-                              creator: masthead, date: issue.date, modified: library.clock.now())
+                              creator: masthead, date: issue.date, modified: clock.now())
         book.styleSheet = Self.style
         var paths: [URL: String] = [:]
         for url in wanted where paths[url] == nil {
@@ -177,5 +182,12 @@ private final class ProgressTracker: @unchecked Sendable {
             return current
         }
         report(now)
+    }
+}
+
+extension Library {
+    /// The edition builder over this library's store and HTTP access.
+    var editionBuilder: EditionBuilder {
+        EditionBuilder(store: store, access: access, partialDirectory: paths.partialDirectory, clock: clock)
     }
 }

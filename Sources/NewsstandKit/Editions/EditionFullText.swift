@@ -5,14 +5,12 @@ import IssueArchive
 /// each summary-only article from the article's web page.
 extension Library {
     public func fullText(of publication: Publication) throws -> Bool {
-        try db.read { db in
-            try Bool.fetchOne(db, sql: "SELECT fullText FROM publication WHERE id = ?", arguments: [publication.id]) ?? false
-        }
+        try store.fullText(publicationID: publication.id)
     }
 
     public func setFullText(_ on: Bool, for publication: Publication) throws {
         guard let id = publication.id else { throw LibraryError.noSuchPublication(publication.title) }
-        try write { db in try db.execute(sql: "UPDATE publication SET fullText = ? WHERE id = ?", arguments: [on, id]) }
+        try store.setFullText(on, publicationID: id)
     }
 }
 

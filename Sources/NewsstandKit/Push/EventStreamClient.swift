@@ -88,8 +88,7 @@ public final class EventStreamClient: @unchecked Sendable {
             let last = lastEventID
             if !last.isEmpty, !last.contains(where: { $0 == "\r" || $0 == "\n" }) { headers.append(("Last-Event-ID", last)) }
             var redirect: URL?
-            let client: HTTPFetching = target.scheme?.lowercased() == "https" ? URLSessionHTTPClient() : SocketHTTPClient()
-            try client.fetch(url: target, headers: headers, timeout: options.inactivityTimeout, cancellation: cancellation, splice: nil,
+            try httpClient(for: target).fetch(url: target, headers: headers, timeout: options.inactivityTimeout, cancellation: cancellation, splice: nil,
                              onHead: { head in
                 switch head.status {
                 case 200:

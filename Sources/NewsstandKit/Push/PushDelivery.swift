@@ -135,27 +135,7 @@ public final class PushDelivery: @unchecked Sendable {
         let throttle = config.dontThrottleContentNotifications ? nil : Self.throttleInterval
         let claim: Result<Date?, PushThrottle>
         do {
-            claim = try library.write { db -> Result<Date?, PushThrottle> in
-                let previous = try Date.fetchOne(db, sql: "SELECT lastAutoDownload FROM publication WHERE id = ?", arguments: [publicationID])
-                if let throttle, let previous, time < previous.addingTimeInterval(throttle) {
-                    let held = PushThrottle(issueName: target.name,
-                                            reason: "one automatic download per publication per 24 hours (the last began \(PushReport.time(previous)))",
-                                            at: time, nextAllowed: previous.addingTimeInterval(throttle))
-                    var state = try PushState.fetchOne(db, key: publicationID) ?? PushState(publicationId: publicationID)
-                    state.throttledIssue = held.issueName
-                    state.throttleReason = held.reason
-                    state.throttledAt = held.at
-                    state.nextAutoDownloadAt = held.nextAllowed
-                    try state.save(db)
-                    return .failure(held)
-                }
-                try db.execute(sql: "UPDATE publication SET lastAutoDownload = ? WHERE id = ?", arguments: [time, publicationID])
-                try db.execute(sql: """
-                    UPDATE pushState SET throttledIssue = NULL, throttleReason = NULL, throttledAt = NULL, nextAutoDownloadAt = NULL
-                    WHERE publicationId = ?
-                    """, arguments: [publicationID])
-                return .success(previous)
-            }
+            claim = try library.store.claimAutomaticDownload(publicationID: publicationID, issueName: target.name, at: time, throttle: throttle)
         } catch {
             return .failed("\(error)")
         }
@@ -168,9 +148,7 @@ public final class PushDelivery: @unchecked Sendable {
                 return .queued(target.name)
             } catch {
                 // Nothing was queued: give the day's download back.
-                try? library.write { db in
-                    try db.execute(sql: "UPDATE publication SET lastAutoDownload = ? WHERE id = ?", arguments: [previous, publicationID])
-                }
+                try? library.store.giveBackAutomaticDownload(publicationID: publicationID, previous: previous)
                 return .failed("\(error)")
             }
         }

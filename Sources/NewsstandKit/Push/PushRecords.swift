@@ -126,10 +126,6 @@ extension Library {
     /// The newest alert no shelf has shown yet, marked shown (older unshown ones too: the
     /// status line has room for one).
     public func takeUnshownAlert(now: Date = Date()) -> PushAlert? {
-        try? write { db -> PushAlert? in
-            guard let newest = try PushAlert.filter(Column("shownAt") == nil).order(Column("id").desc).fetchOne(db) else { return nil }
-            try db.execute(sql: "UPDATE pushAlert SET shownAt = ? WHERE shownAt IS NULL", arguments: [now])
-            return newest
-        }
+        (try? store.takeUnshownAlert(now: now)) ?? nil
     }
 }

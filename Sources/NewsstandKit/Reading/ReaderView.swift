@@ -10,13 +10,13 @@ extension Library {
     /// The view the reader last used for `issue`; nil when it was never switched.
     public func readerView(for issue: Issue) -> ReaderView? {
         guard let id = issue.id else { return nil }
-        let value = try? db.read { db in try String.fetchOne(db, sql: "SELECT readerView FROM issue WHERE id = ?", arguments: [id]) }
+        let value = try? store.readerView(issueID: id)
         return value.flatMap(ReaderView.init(rawValue:))
     }
 
     /// Keeps the view for the next time `issue` is opened.
     public func setReaderView(_ view: ReaderView, for issue: Issue) throws {
         guard let id = issue.id else { return }
-        try write { db in try db.execute(sql: "UPDATE issue SET readerView = ? WHERE id = ?", arguments: [view.rawValue, id]) }
+        try store.setReaderView(view.rawValue, issueID: id)
     }
 }

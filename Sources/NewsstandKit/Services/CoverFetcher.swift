@@ -23,9 +23,7 @@ struct CoverFetcher: Sendable {
         guard let id = publication.id else { return [] }
         // The newest issues' covers only: a catalog of thousands would otherwise mean
         // thousands of requests at every refresh.
-        let newest = try String.fetchAll(db, sql: """
-            SELECT coverURL FROM issue WHERE publicationId = ? AND coverURL IS NOT NULL ORDER BY date DESC, id DESC LIMIT ?
-            """, arguments: [id, Self.coversPerRefresh])
+        let newest = try LibraryStore.newestCoverURLs(db, publicationID: id, limit: Self.coversPerRefresh)
         var seen = Set<String>()
         return ([publication.coverURL].compactMap { $0 } + newest).compactMap { text -> URL? in
             guard seen.insert(text).inserted, let url = URL(string: text), !url.isFileURL, cachedFile(for: url) == nil,

@@ -2,7 +2,8 @@ import Foundation
 import Feeds
 import GRDB
 
-/// Subscribing and refreshing: the feed service's bytes → `Feeds` → the store, then covers.
+/// Subscribing and refreshing, as the library offers them: local folders and catalogs here,
+/// feeds through the `FeedRefresh` service.
 extension Library {
     /// Adds a publication by its feed URL and lists its issues. `pushURL` overrides the
     /// feed's push channel; `autoDownload` turns automatic download of new issues on or off
@@ -11,14 +12,8 @@ extension Library {
     @discardableResult
     public func subscribe(feedURL: URL, pushURL: URL? = nil, autoDownload: Bool? = nil,
                           editions: EditionSchedule? = nil) throws -> (Publication, SyncResult) {
-        let feedURL = try keepingCredentialsApart(feedURL)
-        guard case let .modified(data, validator) = try feeds.fetch(feedURL, validator: nil) else {
-            throw DownloadError(message: "\(feedURL.absoluteString) answered 304 Not Modified to an unconditional request")
-        }
-        return try store(data, validator: validator, from: feedURL, into: nil, editions: editions) { publication in
-            if let pushURL { publication.pushURL = pushURL.absoluteString }
-            if let autoDownload { publication.autoDownload = autoDownload }
-        }
+        try feedRefresh.subscribe(feedURL: try keepingCredentialsApart(feedURL), pushURL: pushURL, autoDownload: autoDownload,
+                                  editions: editions)
     }
 
     /// Fetches a publication's feed again and brings its issues up to date. The stored
@@ -31,98 +26,7 @@ extension Library {
             try markRefreshed(publication)
             return SyncResult(added: [], updated: 0)
         }
-        guard let url = URL(string: publication.feedURL) else {
-            throw DownloadError(message: "'\(publication.feedURL)' is not a URL")
-        }
-        do {
-            let stored = TransferValidator(etag: publication.etag, lastModified: publication.lastModified)
-            guard case let .modified(data, validator) = try feeds.fetch(url, validator: stored.isEmpty ? nil : stored) else {
-                try markRefreshed(publication)
-                return SyncResult(added: [], updated: 0, unchanged: true)
-            }
-            return try store(data, validator: validator, from: url, into: publication) { _ in }.1
-        } catch {
-            var failed = publication
-            failed.lastError = "\(error)"
-            _ = try? save(failed)
-            throw error
-        }
-    }
-
-    /// Reads a fetched feed into the library: the publication (`existing`, else the one with
-    /// this feed URL, else a new one), its details from the feed, then `adjust`, and its
-    /// issues and articles (gathered into editions: `storeArticles`), all in one
-    /// transaction (the articles in a second one when the whole feed is stored at once),
-    /// and brings its remote covers into the cache. The
-    /// feed is parsed on a thread of its own and its entries are stored while the rest is
-    /// still being read; when the end of the feed changes them (an undated entry, entries
-    /// without content, more pages), that work is rolled back and the whole feed, with its
-    /// pages, is stored as `sync` does. Covers are fetched while the transaction commits
-    /// and its log is written back into the library: both are mostly waiting.
-    private func store(_ data: Data, validator: TransferValidator, from url: URL, into existing: Publication?,
-                       editions: EditionSchedule? = nil, adjust: (inout Publication) -> Void) throws -> (Publication, SyncResult) {
-        let parse = StreamedParse(data, url: url)
-        defer { parse.cancel() }
-        let covers = DispatchGroup()
-        // Also when the commit fails: no cover is left half written as the process ends.
-        defer { covers.wait() }
-        let document: FeedDocument
-        do {
-            let stored = try write { db in
-                var publication = try existing ?? Publication.filter(Column("feedURL") == url.absoluteString).fetchOne(db)
-                    ?? Publication(feedURL: url.absoluteString, title: url.absoluteString)
-                if publication.id == nil { try publication.insert(db) }  // titled from the feed below
-                guard let publicationID = publication.id else { throw LibraryError.noSuchPublication(publication.title) }
-                var writer = try IssueWriter(db, publicationID: publicationID)
-                while let batch = parse.next() { try writer.add(batch) }
-                let (document, streamedAreFinal) = try parse.result()
-                guard streamedAreFinal, document.publication.nextPage == nil else { throw WholeFeedNeeded(document: document) }
-                update(&publication, from: document.publication, validator: validator, adjust: adjust)
-                try publication.save(db)
-                var result = try writer.finish()
-                result.added += try Self.storeArticles(db, document.articles, publicationID: publicationID, now: clock.now(),
-                                                       schedule: editions)
-                let coverService = self.covers
-                let wanted = try coverService.wanted(db, for: publication, now: clock.now())
-                DispatchQueue.global().async(group: covers) { coverService.fetch(wanted) }
-                return (publication, result)
-            }
-            // The log (long after a long feed) is written back into the library now, while
-            // the covers arrive, rather than by the last connection to close.
-            _ = try? db.writeWithoutTransaction { try $0.checkpoint(.passive) }
-            return stored
-        } catch let whole as WholeFeedNeeded {
-            var first = whole.document
-            feeds.followPages(of: &first, from: url)
-            document = first
-        }
-        var publication = try existing ?? publications().first { $0.feedURL == url.absoluteString }
-            ?? Publication(feedURL: url.absoluteString, title: document.publication.title)
-        update(&publication, from: document.publication, validator: validator, adjust: adjust)
-        publication = try save(publication)
-        var result = try sync(publication, entries: document.entries)
-        if let publicationID = publication.id, editions != nil || !document.articles.isEmpty {
-            result.added += try write { db in
-                try Self.storeArticles(db, document.articles, publicationID: publicationID, now: clock.now(), schedule: editions)
-            }
-        }
-        fetchRemoteCovers(for: publication)
-        return (publication, result)
-    }
-
-    /// Thrown inside `store`'s transaction to roll back what was stored while parsing.
-    private struct WholeFeedNeeded: Error {
-        let document: FeedDocument
-    }
-
-    private func update(_ publication: inout Publication, from info: PublicationInfo, validator: TransferValidator,
-                        adjust: (inout Publication) -> Void) {
-        apply(info, to: &publication)
-        adjust(&publication)
-        publication.etag = validator.etag
-        publication.lastModified = validator.lastModified
-        publication.lastRefresh = clock.now()
-        publication.lastError = nil
+        return try feedRefresh.refresh(publication)
     }
 
     static var missingCoverRetry: TimeInterval { CoverFetcher.missingCoverRetry }
@@ -133,26 +37,15 @@ extension Library {
     /// The feed service: this library's HTTP access (credentials of each feed's host).
     var feeds: FeedFetcher { FeedFetcher(access: access) }
 
+    /// The refresh service over this library's store, HTTP access and cover cache.
+    var feedRefresh: FeedRefresh { FeedRefresh(store: store, access: access, covers: covers, clock: clock) }
+
     /// Brings http(s) covers of a publication and its newest issues into the cover cache, so
     /// the shelf can draw them offline. A cover that fails stays a placeholder until the next
     /// refresh (a day later if the server said it does not exist); it never fails the refresh.
     @discardableResult
     public func fetchRemoteCovers(for publication: Publication, now: Date? = nil) -> Int {
-        let covers = covers
-        let now = now ?? clock.now()
-        return covers.fetch((try? db.read { db in try covers.wanted(db, for: publication, now: now) }) ?? [])
-    }
-
-    private func apply(_ info: PublicationInfo, to publication: inout Publication) {
-        if !info.title.isEmpty { publication.title = info.title }
-        publication.subtitle = info.subtitle ?? publication.subtitle
-        publication.coverURL = info.coverURL?.absoluteString ?? publication.coverURL
-        let type = info.bindingType.flatMap(Publication.BindingType.init(rawValue:))
-        if let type { publication.bindingType = type }
-        if let edge = info.bindingEdge.flatMap(Publication.BindingEdge.init(rawValue:)) { publication.bindingEdge = edge }
-        else if type == .newspaper { publication.bindingEdge = .bottom }
-        // A channel given with `subscribe --push` (or found earlier) stays.
-        publication.pushURL = publication.pushURL ?? info.pushURL?.absoluteString
+        feedRefresh.fetchRemoteCovers(for: publication, now: now)
     }
 
     /// On the very first run, subscribes the publications that ship with the program.
@@ -172,5 +65,144 @@ extension Library {
         }
         try? setSetting(.sampleSubscribed, "1")
         return problems
+    }
+}
+
+/// Subscribing and refreshing a feed: the feed service's bytes → `Feeds` → the store, then
+/// covers. A service over the store and the HTTP access; it never holds the `Library`.
+struct FeedRefresh: Sendable {
+    let store: LibraryStore
+    let access: HTTPAccess
+    let covers: CoverFetcher
+    let clock: WallClock
+
+    var feeds: FeedFetcher { FeedFetcher(access: access) }
+
+    /// Adds a publication by its feed URL (credentials already kept apart) and lists its issues.
+    func subscribe(feedURL: URL, pushURL: URL?, autoDownload: Bool?, editions: EditionSchedule?) throws -> (Publication, Library.SyncResult) {
+        guard case let .modified(data, validator) = try feeds.fetch(feedURL, validator: nil) else {
+            throw DownloadError(message: "\(feedURL.absoluteString) answered 304 Not Modified to an unconditional request")
+        }
+        return try storeFeed(data, validator: validator, from: feedURL, into: nil, editions: editions) { publication in
+            if let pushURL { publication.pushURL = pushURL.absoluteString }
+            if let autoDownload { publication.autoDownload = autoDownload }
+        }
+    }
+
+    /// Fetches a publication's feed again (conditionally, with its stored validators) and
+    /// brings its issues up to date; a failure is recorded in the publication and thrown.
+    func refresh(_ publication: Publication) throws -> Library.SyncResult {
+        guard let url = URL(string: publication.feedURL) else {
+            throw DownloadError(message: "'\(publication.feedURL)' is not a URL")
+        }
+        do {
+            let stored = TransferValidator(etag: publication.etag, lastModified: publication.lastModified)
+            guard case let .modified(data, validator) = try feeds.fetch(url, validator: stored.isEmpty ? nil : stored) else {
+                try store.markRefreshed(publicationID: publication.id, at: clock.now())
+                return Library.SyncResult(added: [], updated: 0, unchanged: true)
+            }
+            return try storeFeed(data, validator: validator, from: url, into: publication) { _ in }.1
+        } catch {
+            var failed = publication
+            failed.lastError = "\(error)"
+            _ = try? store.save(failed)
+            throw error
+        }
+    }
+
+    /// Reads a fetched feed into the library: the publication (`existing`, else the one with
+    /// this feed URL, else a new one), its details from the feed, then `adjust`, and its
+    /// issues and articles (gathered into editions: `storeArticles`), all in one
+    /// transaction (the articles in a second one when the whole feed is stored at once),
+    /// and brings its remote covers into the cache. The
+    /// feed is parsed on a thread of its own and its entries are stored while the rest is
+    /// still being read; when the end of the feed changes them (an undated entry, entries
+    /// without content, more pages), that work is rolled back and the whole feed, with its
+    /// pages, is stored as `sync` does. Covers are fetched once the transaction has
+    /// committed (no request ever holds the write lock), while its log is written back into
+    /// the library: both are mostly waiting.
+    private func storeFeed(_ data: Data, validator: TransferValidator, from url: URL, into existing: Publication?,
+                       editions: EditionSchedule? = nil, adjust: (inout Publication) -> Void) throws -> (Publication, Library.SyncResult) {
+        let parse = StreamedParse(data, url: url)
+        defer { parse.cancel() }
+        let document: FeedDocument
+        do {
+            let coverService = covers
+            let (publication, result, wanted) = try store.write { db in
+                var publication = try existing ?? Publication.filter(Column("feedURL") == url.absoluteString).fetchOne(db)
+                    ?? Publication(feedURL: url.absoluteString, title: url.absoluteString)
+                if publication.id == nil { try publication.insert(db) }  // titled from the feed below
+                guard let publicationID = publication.id else { throw LibraryError.noSuchPublication(publication.title) }
+                var writer = try Library.IssueWriter(db, publicationID: publicationID)
+                while let batch = parse.next() { try writer.add(batch) }
+                let (document, streamedAreFinal) = try parse.result()
+                guard streamedAreFinal, document.publication.nextPage == nil else { throw WholeFeedNeeded(document: document) }
+                update(&publication, from: document.publication, validator: validator, adjust: adjust)
+                try publication.save(db)
+                var result = try writer.finish()
+                result.added += try LibraryStore.storeArticles(db, document.articles, publicationID: publicationID, now: clock.now(),
+                                                       schedule: editions)
+                return (publication, result, try coverService.wanted(db, for: publication, now: clock.now()))
+            }
+            let covers = DispatchGroup()
+            DispatchQueue.global().async(group: covers) { coverService.fetch(wanted) }
+            // The log (long after a long feed) is written back into the library now, while
+            // the covers arrive, rather than by the last connection to close.
+            _ = try? store.writer.writeWithoutTransaction { try $0.checkpoint(.passive) }
+            // No cover is left half written as the process ends.
+            covers.wait()
+            return (publication, result)
+        } catch let whole as WholeFeedNeeded {
+            var first = whole.document
+            feeds.followPages(of: &first, from: url)
+            document = first
+        }
+        var publication = try existing ?? store.publication(feedURL: url.absoluteString)
+            ?? Publication(feedURL: url.absoluteString, title: document.publication.title)
+        update(&publication, from: document.publication, validator: validator, adjust: adjust)
+        publication = try store.save(publication)
+        var result = try store.sync(publication, entries: document.entries)
+        if let publicationID = publication.id, editions != nil || !document.articles.isEmpty {
+            result.added += try store.write { db in
+                try LibraryStore.storeArticles(db, document.articles, publicationID: publicationID, now: clock.now(), schedule: editions)
+            }
+        }
+        fetchRemoteCovers(for: publication)
+        return (publication, result)
+    }
+
+    /// Thrown inside `storeFeed`'s transaction to roll back what was stored while parsing.
+    private struct WholeFeedNeeded: Error {
+        let document: FeedDocument
+    }
+
+    private func update(_ publication: inout Publication, from info: PublicationInfo, validator: TransferValidator,
+                        adjust: (inout Publication) -> Void) {
+        apply(info, to: &publication)
+        adjust(&publication)
+        publication.etag = validator.etag
+        publication.lastModified = validator.lastModified
+        publication.lastRefresh = clock.now()
+        publication.lastError = nil
+    }
+
+    /// Brings http(s) covers of a publication and its newest issues into the cover cache.
+    @discardableResult
+    func fetchRemoteCovers(for publication: Publication, now: Date? = nil) -> Int {
+        let covers = covers
+        let now = now ?? clock.now()
+        return covers.fetch((try? store.read { db in try covers.wanted(db, for: publication, now: now) }) ?? [])
+    }
+
+    private func apply(_ info: PublicationInfo, to publication: inout Publication) {
+        if !info.title.isEmpty { publication.title = info.title }
+        publication.subtitle = info.subtitle ?? publication.subtitle
+        publication.coverURL = info.coverURL?.absoluteString ?? publication.coverURL
+        let type = info.bindingType.flatMap(Publication.BindingType.init(rawValue:))
+        if let type { publication.bindingType = type }
+        if let edge = info.bindingEdge.flatMap(Publication.BindingEdge.init(rawValue:)) { publication.bindingEdge = edge }
+        else if type == .newspaper { publication.bindingEdge = .bottom }
+        // A channel given with `subscribe --push` (or found earlier) stays.
+        publication.pushURL = publication.pushURL ?? info.pushURL?.absoluteString
     }
 }

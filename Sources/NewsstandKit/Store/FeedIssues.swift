@@ -18,12 +18,7 @@ extension Library {
     /// one transaction. An entry whose name belongs to another publication is left alone.
     /// `updated` counts the known issues whose metadata changed.
     public func sync(_ publication: Publication, entries: [FeedEntry]) throws -> SyncResult {
-        guard let publicationID = publication.id else { throw LibraryError.noSuchPublication(publication.title) }
-        return try write { db in
-            var writer = try IssueWriter(db, publicationID: publicationID)
-            try writer.add(entries)
-            return try writer.finish()
-        }
+        try store.sync(publication, entries: entries)
     }
 
     /// Stores feed entries as issues of one publication inside a transaction, a batch at a
@@ -238,6 +233,19 @@ extension Library {
         static func authors(_ entry: FeedEntry) -> String? {
             let names = entry.authors.map { $0.replacingOccurrences(of: "\n", with: " ") }.filter { !$0.isEmpty }
             return names.isEmpty ? nil : names.joined(separator: "\n")
+        }
+    }
+}
+
+extension LibraryStore {
+    /// Adds entries not yet in the library and refreshes the metadata of known ones, in one
+    /// transaction (`Library.sync`).
+    func sync(_ publication: Publication, entries: [FeedEntry]) throws -> Library.SyncResult {
+        guard let publicationID = publication.id else { throw LibraryError.noSuchPublication(publication.title) }
+        return try write { db in
+            var writer = try Library.IssueWriter(db, publicationID: publicationID)
+            try writer.add(entries)
+            return try writer.finish()
         }
     }
 }

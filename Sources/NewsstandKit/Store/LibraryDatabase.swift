@@ -9,19 +9,29 @@ import IssueArchive
 /// Every process (shelf, commands, agent) opens its own on the same file; SQLite in WAL
 /// mode with a busy timeout keeps them safe together.
 struct LibraryDatabase: Sendable {
-    let writer: any DatabaseWriter
+    /// The store over the pool (or, on a full disk, over the immutable file).
+    let store: LibraryStore
     /// `PRAGMA data_version` is per connection: polled on a pooled reader it would jump as
     /// the pool hands out different connections. This one never writes, so its value
     /// changes exactly when another connection (this process's writer too) commits.
-    let watcher: DatabaseQueue
-    /// Set when the disk was full as this process started: opened for reading only.
-    let diskFull: LibraryError?
+    let watcher: any DatabaseReader
+    /// Changes whenever any connection (this process or another) commits.
+    func changeToken() -> Int {
+        (try? watcher.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }) ?? 0
+    }
 
     /// Below this much free space SQLite cannot set up its WAL files (a 32 KiB index and
     /// the first pages of the log).
     static let minimumFreeBytesToOpen: Int64 = 256 << 10
     /// The page size of a library created by this version.
     static let pageSize = 16 << 10
+
+    /// A library in memory, for unit tests of what is stored: its one connection also
+    /// "watches" (its own commits do not move `data_version`; no other process shares it).
+    static func inMemory() throws -> LibraryDatabase {
+        let store = try LibraryStore.inMemory()
+        return LibraryDatabase(store: store, watcher: store.writer)
+    }
 
     static func open(_ paths: Paths, storage: Storage) throws -> LibraryDatabase {
         do { try paths.createAll() } catch {
@@ -39,11 +49,11 @@ struct LibraryDatabase: Sendable {
         for attempt in 0..<20 {
             do {
                 let pool = try DatabasePool(path: paths.database.path, configuration: configuration(label: "newsstand.library"))
-                try LibraryMigrations.migrator.migrate(pool)
+                let store = try LibraryStore(pool)
                 var watching = configuration(label: "newsstand.library.changes")
                 watching.readonly = true
                 let watcher = try DatabaseQueue(path: paths.database.path, configuration: watching)
-                return LibraryDatabase(writer: pool, watcher: watcher, diskFull: nil)
+                return LibraryDatabase(store: store, watcher: watcher)
             } catch {
                 lastError = error
                 // A full disk does not clear up by waiting a moment: read what is there.
@@ -105,9 +115,9 @@ struct LibraryDatabase: Sendable {
         guard let uri = components.string else { throw full }
         do {
             let queue = try DatabaseQueue(path: uri, configuration: configuration)
-            guard try queue.read({ try LibraryMigrations.migrator.hasCompletedMigrations($0) }) else { throw full }
+            guard try queue.read({ try LibraryStore.migrator.hasCompletedMigrations($0) }) else { throw full }
             // Immutable: nothing can commit, so one connection both reads and "watches".
-            return LibraryDatabase(writer: queue, watcher: queue, diskFull: full)
+            return LibraryDatabase(store: LibraryStore(migrated: queue, diskFull: full), watcher: queue)
         } catch let error as LibraryError {
             throw error
         } catch {

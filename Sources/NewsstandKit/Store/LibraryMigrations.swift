@@ -2,8 +2,8 @@ import Foundation
 import GRDB
 
 /// The library's schema, grown one named migration per change (the cache, push and shelf
-/// parts register theirs beside the code that uses them).
-enum LibraryMigrations {
+/// parts register theirs beside the code that uses them): the store's migrator.
+extension LibraryStore {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: publications, issues, asset downloads, settings") { db in

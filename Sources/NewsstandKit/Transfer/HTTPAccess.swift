@@ -1,4 +1,5 @@
 import Foundation
+import IssueArchive
 import Synchronization
 
 /// How the library's services reach the network: the one HTTP client (chosen by scheme in
@@ -39,11 +40,15 @@ struct HTTPAccess: Sendable {
         }, keep: { try store.value.save($0, for: $1) })
     }
 
-    /// A transfer of `url` into `partFile` through this client, with its host's credentials.
-    func transfer(_ url: URL, headers: [String: String] = [:], into partFile: URL, timeout: TimeInterval,
-                  maximumLength: Int64?, lowSpeedLimit: Transfer.LowSpeedLimit) -> Transfer {
+    /// A transfer of `url` into `partFile` through this client, with its host's credentials
+    /// (`credentials`, when given, are answered first: the agent's from config.toml).
+    func transfer(_ url: URL, headers: [String: String] = [:], into partFile: URL, timeout: TimeInterval = 30,
+                  expectedLength: Int64? = nil, expectedSHA256: String? = nil, credentials given: Credentials? = nil,
+                  storage: Storage = SystemStorage(), maximumLength: Int64?,
+                  lowSpeedLimit: Transfer.LowSpeedLimit = .standard) -> Transfer {
         let transfer = Transfer(request: TransferRequest(url: url, headers: headers), partFile: partFile,
-                                timeout: timeout, maximumLength: maximumLength, lowSpeedLimit: lowSpeedLimit)
+                                expectedLength: expectedLength, expectedSHA256: expectedSHA256, credentials: given,
+                                timeout: timeout, storage: storage, maximumLength: maximumLength, lowSpeedLimit: lowSpeedLimit)
         transfer.credentialsLookup = credentials
         transfer.authorizationCache = answers
         transfer.clientOverride = client

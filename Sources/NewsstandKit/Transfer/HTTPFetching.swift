@@ -78,6 +78,12 @@ struct SpliceTarget {
     var didWrite: (Int) throws -> Void
 }
 
+/// The one choice of client by scheme, for transfers and event streams alike: our own
+/// sockets for http (splice, exact Range and framing), URLSession for https.
+func httpClient(for url: URL) -> any HTTPFetching {
+    url.scheme?.lowercased() == "https" ? URLSessionHTTPClient() : SocketHTTPClient()
+}
+
 /// One GET request and its response, streamed. Implementations: `SocketHTTPClient` (http)
 /// and `URLSessionHTTPClient` (https).
 protocol HTTPFetching: Sendable {

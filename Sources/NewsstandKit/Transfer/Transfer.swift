@@ -123,8 +123,7 @@ public final class Transfer: @unchecked Sendable {
     }
 
     private func client(for url: URL) -> HTTPFetching {
-        if let clientOverride { return clientOverride }
-        return url.scheme?.lowercased() == "https" ? URLSessionHTTPClient() : SocketHTTPClient()
+        clientOverride ?? httpClient(for: url)
     }
 
     private func download(validator: TransferValidator?, onValidator: @escaping (TransferValidator) -> Void, progress: @escaping @Sendable (TransferProgress) -> Void) throws -> TransferResult {

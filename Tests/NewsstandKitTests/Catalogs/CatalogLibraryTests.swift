@@ -34,7 +34,7 @@ import Feeds
     }
 
     func library(_ web: MemoryHTTPClient) throws -> TemporaryLibrary {
-        try TemporaryLibrary(access: HTTPAccess(client: web) { _ in nil })
+        try TemporaryLibrary(access: HTTPAccess(client: web) { _ in nil }, inMemory: true)
     }
 
     @Test func catalogsAreKeptListedAndRemoved() throws {

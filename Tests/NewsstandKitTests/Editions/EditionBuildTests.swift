@@ -112,7 +112,7 @@ import IssueArchive
         let temporary = try TemporaryLibrary()
         let (publication, _) = try temporary.library.subscribe(feedURL: server.url("lamp.xml"))
         let edition = try #require(try temporary.library.issues(publicationID: publication.id!).first(where: Library.isEdition))
-        var builder = EditionBuilder(library: temporary.library)
+        var builder = temporary.library.editionBuilder
         builder.limits.maximumBytesPerPicture = 100_000
         builder.limits.timeout = 1
         let file = temporary.root.appendingPathComponent("edition.epub")
@@ -142,7 +142,7 @@ import IssueArchive
         let (publication, _) = try temporary.library.subscribe(feedURL: server.url("zine.atom"))
         let edition = try #require(try temporary.library.issues(publicationID: publication.id!).first(where: Library.isEdition))
         let file = temporary.root.appendingPathComponent("edition.epub")
-        try EditionBuilder(library: temporary.library).build(edition, into: file)
+        try temporary.library.editionBuilder.build(edition, into: file)
         let (_, root) = try IssueReader.read(archive: file, in: temporary.root)
         let text = try String(contentsOf: root.appendingPathComponent("OEBPS/text/a1.xhtml"), encoding: .utf8)
         #expect(text.contains("<p>Green &amp; long.<img src=\"../images/p1.png\" alt=\"Kelp\"/></p>"), "\(text)")
@@ -155,7 +155,7 @@ import IssueArchive
         let built = try Self.buildEdition(covers: covers)
         defer { built.server.stop() }
         let file = built.temporary.root.appendingPathComponent("edition.epub")
-        try EditionBuilder(library: built.temporary.library).build(built.edition, into: file)
+        try built.temporary.library.editionBuilder.build(built.edition, into: file)
         let (status, text) = try Self.epubcheck(file)
         #expect(status == 0, "\(text)")
         #expect(text.contains("0 fatals / 0 errors / 0 warnings"), "\(text)")

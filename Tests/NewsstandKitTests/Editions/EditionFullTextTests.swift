@@ -56,14 +56,14 @@ import IssueArchive
         // Without the setting, the summary is the article.
         #expect(try temporary.library.fullText(of: publication) == false)
         let plain = temporary.root.appendingPathComponent("plain.epub")
-        try EditionBuilder(library: temporary.library).build(edition, into: plain)
+        try temporary.library.editionBuilder.build(edition, into: plain)
         let summary = try Self.articleText(plain, in: temporary.root.appendingPathComponent("plain"), number: 1)
         #expect(summary.contains("Summary of a1.") && !summary.contains("granite"))
 
         try temporary.library.setFullText(true, for: publication)
         #expect(try temporary.library.fullText(of: publication))
         let file = temporary.root.appendingPathComponent("full.epub")
-        try EditionBuilder(library: temporary.library).build(edition, into: file)
+        try temporary.library.editionBuilder.build(edition, into: file)
         let text = try Self.articleText(file, in: temporary.root.appendingPathComponent("full"), number: 1)
         for paragraph in Self.paragraphs { #expect(text.contains("<p>\(paragraph)</p>"), "\(text)") }
         #expect(!text.contains("Another headline") && !text.contains("commas") && !text.contains("Summary of a1."), "\(text)")
@@ -85,7 +85,7 @@ import IssueArchive
         let (publication, _) = try temporary.library.subscribe(feedURL: server.url("lamp.xml"))
         try temporary.library.setFullText(true, for: publication)
         let edition = try #require(try temporary.library.issues(publicationID: publication.id!).first(where: Library.isEdition))
-        var builder = EditionBuilder(library: temporary.library)
+        var builder = temporary.library.editionBuilder
         builder.pageLimits.timeout = 1
         let file = temporary.root.appendingPathComponent("edition.epub")
         try builder.build(edition, into: file)
@@ -120,7 +120,7 @@ import IssueArchive
         try temporary.library.setFullText(true, for: publication)
         let edition = try #require(try temporary.library.issues(publicationID: publication.id!).first(where: Library.isEdition))
         let file = temporary.root.appendingPathComponent("edition.epub")
-        try EditionBuilder(library: temporary.library).build(edition, into: file)
+        try temporary.library.editionBuilder.build(edition, into: file)
         #expect(server.requests(path: "articles/teaser.html", atLeast: 1).count == 1)
         #expect(server.requests(path: "articles/whole.html").isEmpty)
         let first = try Self.articleText(file, in: temporary.root.appendingPathComponent("out"), number: 1)

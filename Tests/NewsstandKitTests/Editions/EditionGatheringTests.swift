@@ -12,7 +12,7 @@ import Testing
 
         init() throws {
             server = try FeedTestServer()
-            temporary = try TemporaryLibrary()
+            temporary = try TemporaryLibrary(inMemory: true)
         }
 
         func publish(_ items: [EditionFeed.Item]) throws {
@@ -128,7 +128,7 @@ import Testing
         let seen = EditionFeed.date((2026, 11, 26, 8))
         let server = try FeedTestServer()
         defer { server.stop() }
-        let temporary = try TemporaryLibrary(clock: .fixed(seen))
+        let temporary = try TemporaryLibrary(clock: .fixed(seen), inMemory: true)
         try server.put("lamp.xml", EditionFeed(items: [.init(id: "u1", title: "Undated", when: nil),
                                                        .init(id: "d1", title: "Monday", when: (2026, 11, 23, 10))]).xml)
         let (publication, _) = try temporary.library.subscribe(feedURL: server.url("lamp.xml"), editions: .weekly)

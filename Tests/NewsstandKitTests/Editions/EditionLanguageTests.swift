@@ -14,7 +14,7 @@ import IssueArchive
         let (publication, _) = try temporary.library.subscribe(feedURL: server.url("wire.xml"))
         let edition = try #require(try temporary.library.issues(publicationID: publication.id!).first(where: Library.isEdition))
         let file = temporary.root.appendingPathComponent("edition.epub")
-        try EditionBuilder(library: temporary.library).build(edition, into: file)
+        try temporary.library.editionBuilder.build(edition, into: file)
         let (_, root) = try IssueReader.read(archive: file, in: temporary.root)
         return (root, file, temporary)
     }

@@ -67,7 +67,7 @@ import IssueArchive
         defer { f.server.stop() }
         let work = EditionWorkArea(directory: f.temporary.root.appendingPathComponent("edition.work"))
         let file = f.temporary.root.appendingPathComponent("edition.epub")
-        var first = EditionBuilder(library: f.temporary.library)
+        var first = f.temporary.library.editionBuilder
         first.workArea = work
         let stop = StopAfter(4)
         first.shouldStop = { stop.shouldStop() }
@@ -78,7 +78,7 @@ import IssueArchive
         let kept = try FileManager.default.contentsOfDirectory(atPath: work.directory.appendingPathComponent("pictures").path)
         #expect(kept.filter { !$0.hasSuffix(".part") }.count == 4, "\(kept)")
 
-        var second = EditionBuilder(library: f.temporary.library)
+        var second = f.temporary.library.editionBuilder
         second.workArea = work
         let progress = Progress()
         second.progress = { progress.add($0) }

@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct LibraryTests {
     @Test func addingAnIssueTwiceIsAnErrorNotACrash() throws {
-        let temp = try TemporaryLibrary()
+        let temp = try TemporaryLibrary(inMemory: true)
         let first = try temp.library.addIssue(name: "2026-11", date: Date())
         #expect(first.id != nil)
         #expect(throws: LibraryError.duplicateIssueName("2026-11")) {
@@ -16,7 +16,7 @@ import Testing
     /// `Issue.init(row:)` is written by hand: every column written must come back. The
     /// mirror check makes a property added later fail here until this test sets it.
     @Test func everyIssueColumnReadsBackAsWritten() throws {
-        let temp = try TemporaryLibrary()
+        let temp = try TemporaryLibrary(inMemory: true)
         let publication = try temp.library.save(Publication(feedURL: "https://example.com/feed", title: "P"))
         var issue = Issue(publicationId: publication.id, name: "full", date: Date(timeIntervalSince1970: 1_700_000_000.25),
                           title: "Full", summary: "s", coverURL: "https://example.com/c.png",
@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test func issuesAreListedNewestFirst() throws {
-        let temp = try TemporaryLibrary()
+        let temp = try TemporaryLibrary(inMemory: true)
         try temp.library.addIssue(name: "old", date: Date(timeIntervalSince1970: 1_000))
         try temp.library.addIssue(name: "new", date: Date(timeIntervalSince1970: 3_000))
         try temp.library.addIssue(name: "middle", date: Date(timeIntervalSince1970: 2_000))
@@ -50,7 +50,7 @@ import Testing
 
     @Test(arguments: ["../../etc/passwd", "a/b/c", "nul\u{0}byte", String(repeating: "long", count: 75), "📰 Зима 冬号", "..", ".", ""])
     func anyNameMapsToASafeDirectoryInsideTheCache(name: String) throws {
-        let temp = try TemporaryLibrary()
+        let temp = try TemporaryLibrary(inMemory: true)
         let issue = try temp.library.addIssue(name: name.isEmpty ? "empty" : name, date: Date())
         let directory = temp.library.contentDirectory(for: issue)
         #expect(directory.deletingLastPathComponent().standardizedFileURL.path == temp.library.paths.issuesDirectory.standardizedFileURL.path)
@@ -61,7 +61,7 @@ import Testing
     }
 
     @Test func similarNamesGetDifferentDirectories() throws {
-        let temp = try TemporaryLibrary()
+        let temp = try TemporaryLibrary(inMemory: true)
         let a = try temp.library.addIssue(name: "a/b", date: Date())
         let b = try temp.library.addIssue(name: "a b", date: Date())
         let c = try temp.library.addIssue(name: "a?b", date: Date())
@@ -103,7 +103,7 @@ import Testing
     }
 
     @Test func enqueueMarksDownloadingOnceAndFinishMakesAvailableAndUnread() throws {
-        let temp = try TemporaryLibrary()
+        let temp = try TemporaryLibrary(inMemory: true)
         let (_, issue) = try temp.publicationWithIssue(content: URL(fileURLWithPath: "/tmp/x.epub"))
         let asset = try #require(try temp.library.enqueue(issue))
         #expect(try temp.library.enqueue(issue) == nil)  // already queued
@@ -117,7 +117,7 @@ import Testing
     }
 
     @Test func anIssueIsCompleteOnlyWhenItsLastAssetFinishes() throws {
-        let temp = try TemporaryLibrary()
+        let temp = try TemporaryLibrary(inMemory: true)
         let (_, issue) = try temp.publicationWithIssue()
         let first = try temp.library.addAsset(to: issue, url: URL(string: "file:///a")!, kind: .file)
         let second = try temp.library.addAsset(to: issue, url: URL(string: "file:///b")!, kind: .file)
@@ -130,7 +130,7 @@ import Testing
     }
 
     @Test func failingADownloadRecordsTheReasonAndRemovesThePartialFile() throws {
-        let temp = try TemporaryLibrary()
+        let temp = try TemporaryLibrary(inMemory: true)
         let (_, issue) = try temp.publicationWithIssue(content: URL(fileURLWithPath: "/tmp/x.epub"))
         let asset = try #require(try temp.library.enqueue(issue))
         let part = temp.library.partialFile(for: asset)
@@ -143,7 +143,7 @@ import Testing
     }
 
     @Test func removingAnIssueDeletesItsDownloadsContentAndPartials() throws {
-        let temp = try TemporaryLibrary()
+        let temp = try TemporaryLibrary(inMemory: true)
         let (_, issue) = try temp.publicationWithIssue(content: URL(fileURLWithPath: "/tmp/x.epub"))
         let asset = try #require(try temp.library.enqueue(issue))
         try Data("half".utf8).write(to: temp.library.partialFile(for: asset))
@@ -158,7 +158,7 @@ import Testing
     }
 
     @Test func orphanedPartialFilesAreRemoved() throws {
-        let temp = try TemporaryLibrary()
+        let temp = try TemporaryLibrary(inMemory: true)
         let stray = temp.library.paths.partialDirectory.appendingPathComponent("gone.part")
         try Data("x".utf8).write(to: stray)
         #expect(try temp.library.removeOrphanedPartials() == 1)
@@ -166,7 +166,7 @@ import Testing
     }
 
     @Test func theShelfCoverIsTheNewestAvailableIssuesAndTheSashFollowsUnread() throws {
-        let temp = try TemporaryLibrary()
+        let temp = try TemporaryLibrary(inMemory: true)
         let coverDir = temp.root.appendingPathComponent("covers")
         try FileManager.default.createDirectory(at: coverDir, withIntermediateDirectories: true)
         func cover(_ name: String) throws -> URL {

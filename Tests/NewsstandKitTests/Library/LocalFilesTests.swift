@@ -20,7 +20,7 @@ import Testing
     }
 
     @Test func aFolderIsAPublicationOfItsFilesReadWhereTheyAre() throws {
-        let temp = try TemporaryLibrary()
+        let temp = try TemporaryLibrary(inMemory: true)
         let folder = try folder(temp)
         try ContentDetailsTests.makeEPUB(at: folder.appendingPathComponent("tides.epub"), title: "The Tide Tables", authors: ["Ada Reef"])
         try Data("%PDF-1.7\n%%EOF\n".utf8).write(to: folder.appendingPathComponent("spring.pdf"))
@@ -54,7 +54,7 @@ import Testing
     }
 
     @Test func refreshSeesFilesAddedAndSaysWhichWereRemoved() throws {
-        let temp = try TemporaryLibrary()
+        let temp = try TemporaryLibrary(inMemory: true)
         let folder = try folder(temp)
         try Data("%PDF-1.7\n".utf8).write(to: folder.appendingPathComponent("one.pdf"))
         try Data("%PDF-1.7\n".utf8).write(to: folder.appendingPathComponent("two.pdf"))
@@ -70,7 +70,7 @@ import Testing
     }
 
     @Test func aSingleFileJoinsMyFiles() throws {
-        let temp = try TemporaryLibrary()
+        let temp = try TemporaryLibrary(inMemory: true)
         let first = temp.root.appendingPathComponent("a.pdf")
         let second = temp.root.appendingPathComponent("b.cbz")
         try Data("%PDF-1.7\n".utf8).write(to: first)
@@ -87,7 +87,7 @@ import Testing
     }
 
     @Test func copiedFilesAreDownloadedLikeAFeedsIssues() throws {
-        let temp = try TemporaryLibrary()
+        let temp = try TemporaryLibrary(inMemory: true)
         let folder = try folder(temp)
         let pdf = folder.appendingPathComponent("copied.pdf")
         try Data("%PDF-1.7\n%%EOF\n".utf8).write(to: pdf)

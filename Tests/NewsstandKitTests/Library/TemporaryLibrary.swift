@@ -6,11 +6,18 @@ final class TemporaryLibrary {
     let root: URL
     let library: Library
 
-    /// `access` nil: the network and config.toml as in use.
-    init(clock: WallClock = .system, access: HTTPAccess? = nil) throws {
+    /// `access` nil: the network and config.toml as in use. `inMemory`: the store in memory
+    /// (`LibraryStore.inMemory()`), for tests of what is stored that need no second
+    /// connection, process or `data_version`; the files (content, covers) still in the folder.
+    init(clock: WallClock = .system, access: HTTPAccess? = nil, inMemory: Bool = false) throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-test-\(UUID().uuidString)", isDirectory: true)
         let paths = Paths(environment: ["NEWSSTAND_HOME": root.path])
-        library = try Library(paths: paths, clock: clock, access: access ?? .system(paths: paths))
+        if inMemory {
+            try paths.createAll()
+            library = Library(paths: paths, database: try LibraryDatabase.inMemory(), clock: clock, access: access ?? .system(paths: paths))
+        } else {
+            library = try Library(paths: paths, clock: clock, access: access ?? .system(paths: paths))
+        }
     }
 
     deinit { try? FileManager.default.removeItem(at: root) }

@@ -19,7 +19,7 @@ final class PushFixture {
     var publication: Publication
 
     init(issues: [String], autoDownload: Bool = true) throws {
-        temporary = try TemporaryLibrary()
+        temporary = try TemporaryLibrary(inMemory: true)
         feed = temporary.root.appendingPathComponent("feed.xml")
         try FileManager.default.createDirectory(at: temporary.root, withIntermediateDirectories: true)
         try atomFeed(title: "Push Weekly", issues: issues).write(to: feed, atomically: true, encoding: .utf8)

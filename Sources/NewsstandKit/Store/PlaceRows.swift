@@ -1,0 +1,39 @@
+import Foundation
+import GRDB
+
+/// The places repository: where the reader is in each issue (its `Locator`), which issue
+/// is being read, and the reader's own preferences, kept as settings.
+extension LibraryStore {
+    /// Keeps the reader's place, and beside it its total progression (`readingProgress`, a
+    /// column derived from the locator only, so the store reads 20,000 bars without decoding
+    /// 20,000 locators).
+    func saveLocator(_ locator: Locator, issueID: Int64) throws {
+        try write { db in
+            try db.execute(sql: "UPDATE issue SET locator = ?, readingProgress = ? WHERE id = ?",
+                           arguments: [locator, locator.totalProgression, issueID])
+        }
+    }
+
+    func setting(_ key: Setting) throws -> String? { try read { db in try Setting.value(db, key) } }
+    func setSetting(_ key: Setting, _ value: String?) throws { try write { db in try Setting.set(db, key, value) } }
+}
+
+/// Small key/value rows: which issue is being read, and the like.
+enum Setting: String {
+    case currentlyReading = "currentlyReadingIssue"
+    case sampleSubscribed = "sampleFeedSubscribed"
+    case readerTextWidth = "readerTextWidth"
+
+    static func value(_ db: Database, _ key: Setting) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key.rawValue])
+    }
+
+    static func set(_ db: Database, _ key: Setting, _ value: String?) throws {
+        if let value {
+            try db.execute(sql: "INSERT INTO setting(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                           arguments: [key.rawValue, value])
+        } else {
+            try db.execute(sql: "DELETE FROM setting WHERE key = ?", arguments: [key.rawValue])
+        }
+    }
+}

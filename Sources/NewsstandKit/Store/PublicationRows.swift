@@ -1,0 +1,83 @@
+import Foundation
+import GRDB
+
+/// The publications repository: the columns a refresh, the full-text switch and the
+/// automatic downloads change one at a time (never a whole stale row written back).
+extension LibraryStore {
+    func publication(id: Int64) throws -> Publication? {
+        try read { db in try Publication.fetchOne(db, key: id) }
+    }
+
+    func publication(feedURL: String) throws -> Publication? {
+        try read { db in try Publication.filter(Column("feedURL") == feedURL).fetchOne(db) }
+    }
+
+    /// Inserts or updates the whole row; returns it with its id.
+    func save(_ publication: Publication) throws -> Publication {
+        try write { db in
+            var copy = publication
+            try copy.save(db)
+            return copy
+        }
+    }
+
+    /// A refresh that found the feed unchanged (304): only its time and a cleared error.
+    func markRefreshed(publicationID: Int64?, at now: Date) throws {
+        try write { db in
+            try db.execute(sql: "UPDATE publication SET lastRefresh = ?, lastError = NULL WHERE id = ?", arguments: [now, publicationID])
+        }
+    }
+
+    /// Whether the publication's articles are read from their web pages.
+    func fullText(publicationID: Int64?) throws -> Bool {
+        try read { db in try Bool.fetchOne(db, sql: "SELECT fullText FROM publication WHERE id = ?", arguments: [publicationID]) ?? false }
+    }
+
+    func setFullText(_ on: Bool, publicationID: Int64) throws {
+        try write { db in try db.execute(sql: "UPDATE publication SET fullText = ? WHERE id = ?", arguments: [on, publicationID]) }
+    }
+
+    /// Claims the publication's automatic download at `time` in one transaction, so two
+    /// processes delivering pushes at once cannot both take it: the previous claim's time,
+    /// or the throttle that holds `issueName` back (recorded in its push state).
+    func claimAutomaticDownload(publicationID: Int64, issueName: String, at time: Date,
+                                throttle: TimeInterval?) throws -> Result<Date?, PushThrottle> {
+        try write { db in
+            let previous = try Date.fetchOne(db, sql: "SELECT lastAutoDownload FROM publication WHERE id = ?", arguments: [publicationID])
+            if let throttle, let previous, time < previous.addingTimeInterval(throttle) {
+                let held = PushThrottle(issueName: issueName,
+                                        reason: "one automatic download per publication per 24 hours (the last began \(PushReport.time(previous)))",
+                                        at: time, nextAllowed: previous.addingTimeInterval(throttle))
+                var state = try PushState.fetchOne(db, key: publicationID) ?? PushState(publicationId: publicationID)
+                state.throttledIssue = held.issueName
+                state.throttleReason = held.reason
+                state.throttledAt = held.at
+                state.nextAutoDownloadAt = held.nextAllowed
+                try state.save(db)
+                return .failure(held)
+            }
+            try db.execute(sql: "UPDATE publication SET lastAutoDownload = ? WHERE id = ?", arguments: [time, publicationID])
+            try db.execute(sql: """
+                UPDATE pushState SET throttledIssue = NULL, throttleReason = NULL, throttledAt = NULL, nextAutoDownloadAt = NULL
+                WHERE publicationId = ?
+                """, arguments: [publicationID])
+            return .success(previous)
+        }
+    }
+
+    /// Nothing was queued after all: the claim goes back to what it was.
+    func giveBackAutomaticDownload(publicationID: Int64, previous: Date?) throws {
+        try write { db in
+            try db.execute(sql: "UPDATE publication SET lastAutoDownload = ? WHERE id = ?", arguments: [previous, publicationID])
+        }
+    }
+
+    /// The newest alert no shelf has shown yet, and every unshown one marked shown.
+    func takeUnshownAlert(now: Date) throws -> PushAlert? {
+        try write { db -> PushAlert? in
+            guard let newest = try PushAlert.filter(Column("shownAt") == nil).order(Column("id").desc).fetchOne(db) else { return nil }
+            try db.execute(sql: "UPDATE pushAlert SET shownAt = ? WHERE shownAt IS NULL", arguments: [now])
+            return newest
+        }
+    }
+}
