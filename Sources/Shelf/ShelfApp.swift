@@ -58,8 +58,8 @@ public final class ShelfApp {
 
     let env: Environment
     var state: State
-    /// The reader's text width and the like, kept from one issue to the next.
-    let readerPreferences: ReaderPreferences
+    /// The reader's reads (opening an issue, its articles), on their own queue.
+    let readerIO: ReaderEffects
     /// The shelf's pictures over the painter chosen here at start (half-block cells today).
     let painter: CoverPainter
     /// Puts the pictures the canvas places in pixels on screen, after each frame; nil for half blocks.
@@ -81,7 +81,7 @@ public final class ShelfApp {
     public init(environment: Environment) {
         env = environment
         state = State(keyBindings: environment.keyBindings)
-        readerPreferences = ReaderPreferences(textWidth: environment.library.readerTextWidth)
+        state.readerPreferences = ReaderPreferences(textWidth: environment.library.readerTextWidth)
         if let pixels = environment.pixels, pixels.writer.graphics.drawsPixels {
             let flag = AtomicFlag()
             let ready = environment.pictureReady
@@ -99,6 +99,7 @@ public final class ShelfApp {
         }
         shelfReader = ShelfReader(library: environment.library)
         runner = EffectRunner(library: environment.library, startAgent: environment.startAgent, clock: environment.clock)
+        readerIO = ReaderEffects(mailbox: runner.mailbox)
     }
 
     /// Starts in the reader on an issue (`newsstand read ISSUE`); the first q leaves the program.
@@ -142,7 +143,7 @@ public final class ShelfApp {
             // streamed page is on its way), and
             // for the result of a write every 5 ms while one runs (a refresh's can wait).
             let waiting = painter.isWaitingForCovers || reader?.waitsForStreamedPage == true
-            let timeout = waiting ? 0.015 : (runner.isBusy || readsInFlight.value > 0 ? 0.005 : 0.1)
+            let timeout = waiting ? 0.015 : (runner.isBusy || readerIO.isBusy || readsInFlight.value > 0 ? 0.005 : 0.1)
             let event = backend.nextEvent(timeout: timeout)
             let eventTime = DispatchTime.now().uptimeNanoseconds
             var dirty = false
@@ -209,7 +210,10 @@ public final class ShelfApp {
             switch effect {
             case .readLibrary: readInBackground()
             case .readStore: reload(storeOnly: true)
-            case .openReader(let issue, let password): openReader(issue, password: password)
+            case .openReader(let issue, let password):
+                readerIO.open(issue, password: password, library: env.library, painter: painter, theme: env.theme,
+                              preferences: state.readerPreferences, size: (state.width, state.height), clock: env.clock)
+            case .reader(let request): readerIO.perform(request)
             case .readStreamed(let book): openStreamed(book)
             case .suspend: suspendRequested = true
             default: runner.perform(effect)
@@ -243,6 +247,7 @@ public final class ShelfApp {
     func finishEffects(until done: (State) -> Bool = { _ in false }) {
         while !done(state) {
             runner.finishAll()
+            readerIO.finishAll()
             reads.sync {}
             let messages = runner.mailbox.takeAll()
             if messages.isEmpty { return }
@@ -313,26 +318,7 @@ public final class ShelfApp {
         let cellWidth = env.pixels?.cell.width ?? 10
         let comic = env.library.streamedComic(stream, title: book.title, maxWidth: max(200, min(4096, state.width * cellWidth)),
                                               onChange: { flag.set() })
-        send(.readerOpened(.streaming(comic, painter: painter, theme: env.theme, preferences: readerPreferences,
-                                      size: (state.width, state.height), clock: env.clock)))
-    }
-
-    /// Reads the issue's content into the reader, here: the reader draws with the app's
-    /// painter. An encrypted PDF asks for its password, kept in memory for this process only.
-    private func openReader(_ issue: Issue, password: DocumentPassword? = nil) {
-        let directory = env.library.contentDirectory(for: issue)
-        let documents = DocumentPasswords.documents(in: directory)
-        if let password { DocumentPasswords.shared.set(password.text, forDocumentsIn: directory) }
-        do {
-            let reader = try ReaderAdapter.open(issue, directory: directory, painter: painter, theme: env.theme,
-                                                preferences: readerPreferences, size: (state.width, state.height), clock: env.clock,
-                                                view: env.library.readerView(for: issue))
-            send(.readerOpened(reader))
-        } catch let error as ArchiveError where error.kind == .encrypted && !documents.isEmpty {
-            if password != nil { DocumentPasswords.shared.set(nil, forDocumentsIn: directory) }
-            send(.readerNeedsPassword(issue, wrong: password != nil))
-        } catch {
-            send(.effectFailed("cannot open “\(issue.shownTitle)”: \(error)"))
-        }
+        readerIO.open(streaming: comic, painter: painter, theme: env.theme, preferences: state.readerPreferences,
+                      size: (state.width, state.height), clock: env.clock)
     }
 }

@@ -108,7 +108,7 @@ final class EffectRunner {
                 box.post(.libraryChanged)
             case .refresh, .readLibrary, .readStore, .openReader, .suspend, .subscribeCatalogFeed,
                  .readCatalogs, .loadCatalogPage, .searchCatalog, .fetchCatalogCovers, .addCatalog, .signIn,
-                 .readStreamed, .closeStreamedComic:
+                 .readStreamed, .closeStreamedComic, .reader:
                 break   // not the runner's writes: see `ShelfApp.perform` and `perform(_:)`
             }
         } catch {
