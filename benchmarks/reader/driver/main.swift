@@ -238,8 +238,8 @@ do {
     try library.saveLocator(Locator(resource: firstArticle, progression: 0, totalProgression: 0, updated: Date()), for: issue)
     let searchBackend = TimingBackend(width: width, height: height,
                                       keys: [.character("/")] + "zanzibar".map { .character($0) } + [.enter])
-    // Enter is answered when the match is shown, not by "Searching…".
-    searchBackend.answers = { key, frame in key != .enter || frame.text.contains("match") }
+    // Enter is answered when the status line says what was found, not by "Searching…".
+    searchBackend.answers = { key, frame in key != .enter || frame.text.contains("“zanzibar”") || frame.text.contains("No match") }
     let searcher = ShelfApp(environment: .init(library: library, theme: .classic, colorMode: .truecolor, symbols: .half,
                                                coverCache: CoverCache(directory: nil), startAgent: {}))
     searcher.startReading(try library.issue(named: "bench-1") ?? issue)
