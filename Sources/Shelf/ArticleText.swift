@@ -67,34 +67,6 @@ enum ArticleDocument {
     }
 }
 
-/// The whole of a long article, read on a worker thread while its first part is shown.
-/// `result` is written on the worker and read on the main thread under `lock`; `done` is a semaphore.
-final class PendingDocument: @unchecked Sendable {
-    private let lock = NSLock()
-    private let done = DispatchSemaphore(value: 0)
-    private var result: TextDocument?
-
-    /// Starts reading; `finished` runs on the worker when the document is ready.
-    init(data: Data, kind: ArticleDocument.Kind, finished: @escaping @Sendable () -> Void) {
-        let kindCopy = kind
-        DispatchQueue.global(qos: .userInitiated).async { [self] in
-            let document = ArticleDocument.parse(data, kindCopy)
-            lock.withLock { result = document }
-            done.signal()
-            finished()
-        }
-    }
-
-    /// The document if it is ready (or, with `wait`, once it is).
-    func document(wait: Bool) -> TextDocument? {
-        if wait {
-            done.wait()
-            done.signal()
-        }
-        return lock.withLock { result }
-    }
-}
-
 /// A place in an article's text that survives a change of width: the top-level block, and
 /// how many visible characters of that block come before the place.
 struct TextAnchor: Equatable {

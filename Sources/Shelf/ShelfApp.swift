@@ -58,8 +58,6 @@ public final class ShelfApp: RunLoopEffects {
 
     let env: Environment
     var state: State
-    /// The reader's text width and the like, kept from one issue to the next.
-    let readerPreferences: ReaderPreferences
     /// The shelf's pictures over the painter chosen here at start (half-block cells today).
     let painter: CoverPainter
     /// Puts the pictures the canvas places in pixels on screen, after each frame; nil for half blocks.
@@ -78,7 +76,7 @@ public final class ShelfApp: RunLoopEffects {
     public init(environment: Environment) {
         env = environment
         state = State(keyBindings: environment.keyBindings)
-        readerPreferences = ReaderPreferences(textWidth: environment.library.readerTextWidth)
+        state.readerPreferences = ReaderPreferences(textWidth: environment.library.readerTextWidth)
         if let pixels = environment.pixels, pixels.writer.graphics.drawsPixels {
             let flag = AtomicFlag()
             let ready = environment.pictureReady
@@ -319,26 +317,14 @@ public final class ShelfApp: RunLoopEffects {
         let cellWidth = env.pixels?.cell.width ?? 10
         let comic = env.library.streamedComic(stream, title: book.title, maxWidth: max(200, min(4096, state.width * cellWidth)),
                                               onChange: { flag.set() })
-        send(.readerOpened(.streaming(comic, painter: painter, theme: env.theme, preferences: readerPreferences,
-                                      size: (state.width, state.height), clock: env.clock)))
+        runner.readerIO.open(streaming: comic, painter: painter, theme: env.theme, preferences: state.readerPreferences,
+                             size: (state.width, state.height), clock: env.clock)
     }
 
-    /// Reads the issue's content into the reader, here: the reader draws with the app's
-    /// painter. An encrypted PDF asks for its password, kept in memory for this process only.
+    /// Opens the issue in the reader on the reader's I/O queue (`ReaderEffects`), with the
+    /// app's painter, theme and the reader's preferences; an encrypted PDF asks for its password.
     func openReader(_ issue: Issue, password: DocumentPassword?) {
-        let directory = env.library.contentDirectory(for: issue)
-        let documents = DocumentPasswords.documents(in: directory)
-        if let password { DocumentPasswords.shared.set(password.text, forDocumentsIn: directory) }
-        do {
-            let reader = try ReaderAdapter.open(issue, directory: directory, painter: painter, theme: env.theme,
-                                                preferences: readerPreferences, size: (state.width, state.height), clock: env.clock,
-                                                view: env.library.readerView(for: issue))
-            send(.readerOpened(reader))
-        } catch let error as ArchiveError where error.kind == .encrypted && !documents.isEmpty {
-            if password != nil { DocumentPasswords.shared.set(nil, forDocumentsIn: directory) }
-            send(.readerNeedsPassword(issue, wrong: password != nil))
-        } catch {
-            send(.effectFailed("cannot open “\(issue.shownTitle)”: \(error)"))
-        }
+        runner.readerIO.open(issue, password: password, library: env.library, painter: painter, theme: env.theme,
+                             preferences: state.readerPreferences, size: (state.width, state.height), clock: env.clock)
     }
 }

@@ -163,7 +163,7 @@ import TextLayout
     // MARK: Pictures
 
     /// A reader on the test magazine drawing through a painter that records what it is asked.
-    static func screen(painter: RecordingPainter, view: ReaderView, insert: Bool = false) throws -> (ReaderScreen, URL) {
+    static func screen(painter: RecordingPainter, view: ReaderView, insert: Bool = false) throws -> (LoadedReader, URL) {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("pdf-reader-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         try TestDocument.magazine().data.write(to: root.appendingPathComponent("issue.pdf"))
@@ -171,7 +171,7 @@ import TextLayout
         let covers = HalfBlockPainter(cache: CoverCache(directory: nil, workers: 1), colorMode: .truecolor, symbols: .half) {}
         let shelfPainter = CoverPainter(pictures: painter, covers: covers, readyFlag: AtomicFlag())
         let issue = NewsstandKit.Issue(publicationId: 1, name: "monthly", date: Date(), title: "Monthly")
-        return (try ReaderScreen(issue: issue, root: root, painter: shelfPainter, theme: .classic, view: view), root)
+        return (try LoadedReader(issue: issue, root: root, painter: shelfPainter, view: view), root)
     }
 
     @Test func aFigureInTheTextViewIsDrawnFromItsRegionOfThePage() throws {
@@ -181,7 +181,7 @@ import TextLayout
         _ = reader.update(.key(.right))
         _ = reader.update(.key(.right))
         var canvas = Canvas(width: 80, height: 24)
-        reader.view(into: &canvas)
+        reader.draw(into: &canvas)
         let document = root.appendingPathComponent("issue.pdf").standardizedFileURL.resolvingSymlinksInPath()
         let figure = painter.painted.map(\.source).first { if case .page = $0 { return true } else { return false } }
         #expect(figure == .page(2, of: document, kind: .pdf, region: PageRegion(x0: 0.1, y0: 0.5, x1: 0.6, y1: 0.8)))
@@ -194,12 +194,12 @@ import TextLayout
         _ = reader.update(.key(.character("G")))
         #expect(reader.pager.place == "page 6 of 6")
         var canvas = Canvas(width: 80, height: 24)
-        reader.view(into: &canvas)
+        reader.draw(into: &canvas)
         let picture = root.appendingPathComponent("insert.png").standardizedFileURL.resolvingSymlinksInPath()
         #expect(painter.painted.last?.source == .file(picture))
         _ = reader.update(.key(.character("v")))
         let before = painter.painted.count
-        reader.view(into: &canvas)
+        reader.draw(into: &canvas)
         #expect(painter.painted.dropFirst(before).contains { $0.source == .file(picture) }, "in the text view too")
     }
 
@@ -212,7 +212,7 @@ import TextLayout
         _ = reader.update(.key(.character(" ")))
         #expect(reader.pager.index == 0, "Space moves down a tall page before turning it")
         var canvas = Canvas(width: 80, height: 24)
-        reader.view(into: &canvas)
+        reader.draw(into: &canvas)
         let call = try #require(painter.painted.last)
         #expect(call.layout.row > 0 && (call.layout.size?.rows ?? 0) > 20 * 2)
         _ = reader.update(.key(.character(" ")))
@@ -307,7 +307,7 @@ import TextLayout
         let covers = HalfBlockPainter(cache: CoverCache(directory: nil, workers: 1), colorMode: .truecolor, symbols: .half) {}
         let painter = CoverPainter(pictures: covers, covers: covers, readyFlag: AtomicFlag())
         let issue = NewsstandKit.Issue(publicationId: 1, name: "monthly", date: Date(), title: "Monthly")
-        let screen = try ReaderScreen(issue: issue, root: root, painter: painter, theme: .classic, view: .pages, texts: texts)
+        let screen = try LoadedReader(issue: issue, root: root, painter: painter, view: .pages, texts: texts)
         _ = screen.update(.key(.character(" ")))
         _ = screen.update(.key(.character(" ")))
         // Page 3 (index 2) is on screen: its words are read without the text view being asked for.

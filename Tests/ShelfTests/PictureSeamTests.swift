@@ -42,7 +42,7 @@ final class RecordingPainter: PicturePainter {
         let covers = HalfBlockPainter(cache: CoverCache(directory: nil, workers: 1), colorMode: .truecolor, symbols: .half) {}
         let shelfPainter = CoverPainter(pictures: painter, covers: covers, readyFlag: AtomicFlag())
         let pages = (0..<pages).map { ReaderPage(resource: "page\($0 + 1)", picture: .page($0, of: document, kind: .pdf), text: nil) }
-        var pager = PagePager(pages: pages, rightToLeft: false, root: root, painter: shelfPainter, theme: .classic, at: nil)
+        var pager = PagePager(pages: pages, rightToLeft: false, folder: root.path + "/", painter: shelfPainter, theme: .classic, at: nil)
         pager.resize(to: ReaderFrame(width: 80, height: 24))
         pager.settle()
         return (pager, shelfPainter)

@@ -144,6 +144,7 @@ extension ShelfHarness {
     static func reading(_ files: [String: Data], name: String, width: Int, height: Int, clock: TestClock? = nil) throws -> ShelfHarness {
         let h = try ShelfHarness(width: width, height: height, samples: false, clock: clock.map { clock in { clock.now } } ?? Date.init)
         h.app.startReading(try ReaderFixture.install(files, in: h, name: name))
+        _ = h.settle()   // what the reader asked for at the start (the next article) is read
         return h
     }
 
@@ -155,6 +156,11 @@ extension ShelfHarness {
         app.state.height = height
         guard let found = try library.issue(named: issue) else { throw ReaderFixture.Missing(name: issue) }
         app.startReading(found)
+        // What the reader asked for at the start is read, as `settle` does.
+        for _ in 0..<20 {
+            app.finishEffects()
+            if !app.pollChanges() { break }
+        }
         return app
     }
 
@@ -170,7 +176,8 @@ extension ShelfHarness {
     }
 
     func type(_ text: String) {
-        for character in text { app.handle(.key(.character(character))) }
+        // Each key once the one before has been answered (articles are read off the run loop).
+        for character in text { _ = send(.key(.character(character))) }
     }
 }
 

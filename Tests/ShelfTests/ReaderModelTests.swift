@@ -12,7 +12,6 @@ final class OpenReader {
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-reader-\(UUID().uuidString)")
     let clock = TestClock()
     let painter = CoverPainter(cache: CoverCache(directory: nil), colorMode: .truecolor, symbols: .half)
-    let preferences = ReaderPreferences()
 
     init(_ files: [String: Data]) throws {
         for (path, data) in files {
@@ -26,25 +25,24 @@ final class OpenReader {
 
     /// Opens the issue as the app would: at `locator`, else at a place older versions saved.
     func open(locator: Locator? = nil, legacy: String? = nil, progress: Double? = nil,
-              width: Int = 100, height: Int = 30) throws -> ReaderScreen {
+              width: Int = 100, height: Int = 30) throws -> LoadedReader {
         var issue = Issue(id: 1, publicationId: 1, name: "fixture", date: Date(timeIntervalSince1970: 0), title: "Fixture")
         issue.status = .available
         issue.locator = locator
         issue.readingPosition = legacy
         issue.readingProgress = progress
-        return try ReaderScreen(issue: issue, root: root, painter: painter, theme: .classic, preferences: preferences,
-                                size: (width, height), clock: { [clock] in clock.now })
+        return try LoadedReader(issue: issue, root: root, painter: painter, size: (width, height), clock: { [clock] in clock.now })
     }
 
     /// The reader's view alone, on a canvas of its window's size.
-    func screen(_ reader: ReaderScreen) -> Canvas {
+    func screen(_ reader: LoadedReader) -> Canvas {
         var canvas = Canvas(width: reader.frame.width, height: reader.frame.height)
-        reader.view(into: &canvas)
+        reader.draw(into: &canvas)
         return canvas
     }
 
     /// Sends keys; every effect they asked for, in order.
-    func press(_ keys: Key..., on reader: ReaderScreen) -> [ReaderEffect] {
+    func press(_ keys: Key..., on reader: LoadedReader) -> [ReaderEffect] {
         keys.flatMap { reader.update(.key($0)) }
     }
 }
@@ -88,7 +86,7 @@ final class OpenReader {
         let screen = files.screen(reader)
         // A canvas of another size than the window the reader was told of draws, and moves nothing.
         var larger = Canvas(width: 140, height: 50)
-        reader.view(into: &larger)
+        reader.draw(into: &larger)
         #expect(files.screen(reader) == screen)
         #expect(reader.locator == place && reader.statusLine == status)
         #expect(screen.text.contains("Night Watch"))
@@ -115,7 +113,7 @@ final class OpenReader {
         #expect(screen.text.contains("article 2 of 4"))
         #expect(screen.row(2).trimmingCharacters(in: .whitespaces).hasPrefix("bp18w0 "), "\(screen.text)")
         // The width it held is a preference, not a place: the session's default stands.
-        #expect(files.preferences.textWidth == nil)
+        #expect(reader.textWidth == nil)
         #expect(reader.locator.resource == "OEBPS/ch2.xhtml" && reader.locator.text == Locator.TextPlace(block: 20, offset: 0))
 
         // A locator, once saved, wins over the older place.
@@ -163,7 +161,7 @@ final class OpenReader {
         let pages = ["Tides and weather", "The lighthouse keeper's log", "A lighthouse at dusk"].enumerated().map { number, words in
             ReaderPage(resource: "page\(number + 1)", picture: nil, text: PlainTextReader.document(text: words))
         }
-        var pager = PagePager(pages: pages, rightToLeft: false, root: URL(fileURLWithPath: "/nonexistent"), painter: painter,
+        var pager = PagePager(pages: pages, rightToLeft: false, folder: "/nonexistent/", painter: painter,
                               theme: .classic, at: nil)
         #expect(pager.canSearch)
         #expect(pager.search(for: "LIGHTHOUSE").text.contains("page 2"))
@@ -175,7 +173,7 @@ final class OpenReader {
         #expect(none.isError && pager.index == 1)
 
         let comic = PagePager(pages: [ReaderPage(resource: "p1", picture: nil, text: nil)], rightToLeft: false,
-                              root: URL(fileURLWithPath: "/nonexistent"), painter: painter, theme: .classic, at: nil)
+                              folder: "/nonexistent/", painter: painter, theme: .classic, at: nil)
         #expect(!comic.canSearch)
     }
 
@@ -184,7 +182,7 @@ final class OpenReader {
     @Test func zoomingTwiceBeforeThePictureIsReadyKeepsTheMiddle() {
         let painter = CoverPainter(cache: CoverCache(directory: nil), colorMode: .truecolor, symbols: .half)
         var pager = PagePager(pages: [ReaderPage(resource: "p1", picture: nil, text: nil)], rightToLeft: false,
-                              root: URL(fileURLWithPath: "/nonexistent"), painter: painter, theme: .classic, at: nil)
+                              folder: "/nonexistent/", painter: painter, theme: .classic, at: nil)
         pager.resize(to: ReaderFrame(width: 102, height: 31))
         // Fitted, as `settle` found it: 45 × 27 cells in a window of 100 × 27.
         pager.zoomedPageSize = (45, 27)

@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import IssueArchive
 import Pictures
 import Testing
 import Terminal
@@ -54,8 +55,8 @@ import Terminal
     @Test func contentsEntriesFollowTheNavAndNameEveryArticle() throws {
         let h = try ShelfHarness(samples: false)
         let issue = try ReaderFixture.install(ReaderFixture.magazine(), in: h, name: "harbour-2")
-        let reader = try ReaderScreen(issue: issue, root: h.library.contentDirectory(for: issue), painter: h.app.painter, theme: .classic)
-        let entries = ContentsEntry.entries(for: reader.content, root: reader.root)
+        let root = h.library.contentDirectory(for: issue)
+        let entries = ContentsEntry.entries(for: try IssueReader.open(directory: root), root: root)
         #expect(entries.map(\.title) == ["Harbour News", "The Lighthouse Keeper", "Night Watch", "Weather at Sea", "Letters to the Editor"])
         #expect(entries.map(\.article) == [0, 1, 1, 2, 3])
         #expect(entries.map(\.depth) == [0, 0, 1, 0, 0])
@@ -115,12 +116,20 @@ import Terminal
         #expect(screen.text.contains("article 1 of 4"), "\(screen.text)")
         #expect(highlighted(screen, theme.selection) == "CAFÉ")
 
+        // Escape after a search clears its marks and stays in the issue.
+        screen = h.key(.escape)
+        #expect(h.app.state.screen == .reader)
+        #expect(!highlighted(screen, theme.selection).contains("CAFÉ") && !highlighted(screen, theme.readerMatch).contains("CAFÉ"))
+
         // Escape leaves the prompt without searching.
         _ = h.key(.character("/"))
         h.type("harbour")
         screen = h.key(.escape)
         #expect(h.app.state.screen == .reader)
         #expect(!screen.row(28).contains("/harbour"))
+        // With nothing to cancel, Escape goes back.
+        _ = h.key(.escape)
+        #expect(h.app.state.quit || h.app.state.screen != .reader)
     }
 }
 

@@ -55,22 +55,25 @@ import Terminal
 
     /// A reader over the stream, pages served by `web`, its pictures drawn in half blocks;
     /// `ready` is signalled when a page arrives or fails and when a picture is drawn.
-    func reader(_ web: MemoryHTTPClient, in temp: URL, ready: ReadySignal = ReadySignal()) throws -> (ReaderScreen, StreamedComic, Library) {
+    func reader(_ web: MemoryHTTPClient, in temp: URL, ready: ReadySignal = ReadySignal()) throws -> (LoadedReader, StreamedComic, Library) {
         let paths = Paths(environment: ["NEWSSTAND_HOME": temp.path])
         let library = try Library(paths: paths, access: HTTPAccess(client: web) { _ in nil })
         let comic = library.streamedComic(Self.stream, title: "Night Trains", maxWidth: 800, onChange: ready.onReady)
-        return (ReaderScreen(streaming: comic, painter: painter(ready), theme: .classic, size: (80, 24)), comic, library)
+        let loader = ReaderLoader(streaming: comic)
+        let issue = Issue(publicationId: nil, name: comic.title, date: Date(), title: comic.title)
+        let screen = ReaderScreen(loader.source(of: issue, at: nil), painter: painter(ready), theme: .classic, size: (80, 24))
+        return (LoadedReader(screen, loader: loader), comic, library)
     }
 
-    func screenText(_ screen: ReaderScreen) -> String {
+    func screenText(_ screen: LoadedReader) -> String {
         var canvas = Canvas(width: 80, height: 24)
-        screen.view(into: &canvas)
+        screen.draw(into: &canvas)
         return canvas.text
     }
 
     /// Takes in what arrived until `done` holds, as the app does at each wake-up: waits for
     /// `ready` (a page came, a picture was drawn), never for a time.
-    func settle(_ screen: ReaderScreen, _ ready: ReadySignal, until done: (String) -> Bool) -> String {
+    func settle(_ screen: LoadedReader, _ ready: ReadySignal, until done: (String) -> Bool) -> String {
         ready.wait {
             _ = screen.update(.backgroundReady)
             let text = screenText(screen)
@@ -115,7 +118,7 @@ import Terminal
         defer { try? FileManager.default.removeItem(at: temp) }
         let (screen, comic, _) = try reader(MemoryHTTPClient(), in: temp)
         var state = inCatalog([Self.comic])
-        _ = ShelfApp.update(&state, .readerOpened(ReaderAdapter(screen: screen)))
+        _ = ShelfApp.update(&state, .readerOpened(ReaderAdapter(screen: screen.model)))
         #expect(state.screen == .reader)
         let effects = ShelfApp.update(&state, .key(.character("q")))
         #expect(effects.contains(.closeStreamedComic(comic)))

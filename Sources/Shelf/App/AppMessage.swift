@@ -30,6 +30,8 @@ extension ShelfApp {
         /// Removed (to save space) between the tap and the open.
         case issueGone(Issue)
         case readerOpened(ReaderAdapter)
+        /// What the reader I/O queue read for the open reader (`ReaderEffects`).
+        case reader(ReaderResult)
         /// The issue is an encrypted PDF: ask for its password (again, when `wrong`).
         case readerNeedsPassword(Issue, wrong: Bool)
         /// The program is about to end: the reader keeps its place.
@@ -89,6 +91,8 @@ extension ShelfApp {
         /// Opens the issue's content in the reader (in the run loop), with the password the
         /// user typed for its PDF, if asked.
         case openReader(Issue, password: DocumentPassword? = nil)
+        /// Reads for the open reader, on the reader I/O queue (`ReaderEffects`).
+        case reader(ReaderRequest)
         /// Ctrl-Z: hands the terminal back to the shell.
         case suspend
         /// The catalog screen's work (`EffectRunner+Catalogs`): read the kept catalogs, fetch

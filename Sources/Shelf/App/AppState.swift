@@ -64,6 +64,8 @@ extension ShelfApp {
 
         /// The open issue while reading.
         var reader: ReaderAdapter?
+        /// The reader's text width and the like, kept from one issue to the next.
+        var readerPreferences = ReaderPreferences()
         /// The reader was opened by `newsstand read`: leaving it leaves the program.
         var readerIsWholeProgram = false
 

@@ -17,8 +17,7 @@ extension ShelfApp {
         case .resize(let width, let height):
             state.width = width
             state.height = height
-            guard let reader = state.reader else { return [] }
-            return apply(reader.resize(width: width, height: height), from: reader, to: &state)
+            return updateReader(&state) { $0.resize(width: width, height: height) }
         case .mouse(let button, let x, let y):
             return mouse(&state, button, x: x, y: y)
         case .key(let key):
@@ -37,11 +36,9 @@ extension ShelfApp {
         case .libraryRead(let read):
             return apply(read, to: &state)
         case .coverReady:
-            guard let reader = state.reader else { return [] }
-            return apply(reader.backgroundReady(), from: reader, to: &state)
+            return updateReader(&state) { $0.backgroundReady() }
         case .quitting:
-            guard let reader = state.reader else { return [] }
-            return apply(reader.leave(), from: reader, to: &state)
+            return updateReader(&state) { $0.leave() }
         case .refreshed(let added, let failures):
             if failures.isEmpty {
                 state.setStatus(added == 0 ? "Up to date." : counted(added, "new issue") + ".")
@@ -101,7 +98,9 @@ extension ShelfApp {
             state.reader = reader
             state.push(.reader)
             state.setStatus(nil)
-            return [.readLibrary]
+            return updateReader(&state) { $0.start() } + [.readLibrary]
+        case .reader(let result):
+            return updateReader(&state) { $0.loaded(result) }
         }
     }
 
@@ -178,8 +177,9 @@ extension ShelfApp {
 
     /// The reader gets every key the app does not take: leaving, quitting and help are the app's.
     private static func readerKey(_ state: inout State, _ key: Key) -> [Effect] {
-        guard let reader = state.reader else { state.pop(); return [] }
-        return apply(reader.update(key, bindings: state.keyBindings), from: reader, to: &state)
+        guard state.reader != nil else { state.pop(); return [] }
+        let bindings = state.keyBindings
+        return updateReader(&state) { $0.update(key, bindings: bindings) }
     }
 
     /// What the reader asked for, as the app's effects.
@@ -190,7 +190,10 @@ extension ShelfApp {
             case .save(let locator):
                 if let id = reader.issue.id { effects.append(.saveReadingPlace(issueID: id, locator)) }
             case .keepTextWidth(let width):
+                state.readerPreferences.textWidth = width
                 effects.append(.saveTextWidth(width))
+            case .load(let request):
+                effects.append(.reader(request))
             case .keepView(let view):
                 if let id = reader.issue.id { effects.append(.saveReaderView(issueID: id, view)) }
             case .leave:
@@ -227,8 +230,7 @@ extension ShelfApp {
             case .shelf: ShelfScreen.move(&state, by: step)
             case .store: StoreScreen.move(&state, by: step)
             case .reader:
-                guard let reader = state.reader else { return [] }
-                return apply(reader.scroll(by: step * 3), from: reader, to: &state)
+                return updateReader(&state) { $0.scroll(by: step * 3) }
             case .help: state.help?.scroll(by: step * 3, keys: state.keyBindings, width: state.width, height: state.height)
             case .catalog: CatalogScreen.move(&state, by: step)
             }

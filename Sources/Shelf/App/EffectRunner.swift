@@ -15,14 +15,19 @@ enum EffectQueue: Equatable {
     case refresh
     /// Catalog pages, searches and covers: network reads, never behind a refresh.
     case catalog
+    /// The reader's reads (an issue opened, its articles, a page's text, the contents), one
+    /// at a time on their own queue (`ReaderEffects`), never behind the library's work.
+    case readerIO
 }
 
 extension ShelfApp.Effect {
     /// The queue this effect runs on. A new effect does not compile until it says.
     var queue: EffectQueue {
         switch self {
-        case .openReader, .readStreamed, .suspend, .closeStreamedComic:
+        case .suspend, .closeStreamedComic:
             return .runLoop
+        case .openReader, .readStreamed, .reader:
+            return .readerIO
         case .readLibrary, .readStore:
             return .reads
         case .enqueue, .startAgent, .setPinned, .markOpened, .evictContent, .cancelDownload, .saveReadingPlace,
@@ -66,6 +71,8 @@ final class EffectRunner {
     private let readsInFlight = Counter()
     /// Results for the run loop.
     let mailbox = Mailbox<ShelfApp.Message>()
+    /// The reader's I/O queue: opening an issue and what the open reader asks to read.
+    let readerIO: ReaderEffects
     /// The app whose run loop performs the `.runLoop` effects (none in tests of the runner alone).
     weak var loop: RunLoopEffects?
 
@@ -73,13 +80,15 @@ final class EffectRunner {
         self.library = library
         self.startAgent = startAgent
         self.clock = clock
+        readerIO = ReaderEffects(mailbox: mailbox)
     }
 
     /// True while a write, a read or catalog work is queued or running or its result waits:
     /// the run loop then looks for results often rather than waiting for input (a page
     /// fetched in 10 ms is shown then, not at the next poll).
     var isBusy: Bool {
-        writesInFlight.value > 0 || readsInFlight.value > 0 || catalogWorkInFlight.value > 0 || mailbox.hasMessages
+        writesInFlight.value > 0 || readsInFlight.value > 0 || catalogWorkInFlight.value > 0 || readerIO.isBusy
+            || mailbox.hasMessages
     }
 
     /// True while a refresh or subscription runs: its result is looked for, less often.
@@ -102,6 +111,8 @@ final class EffectRunner {
             loop?.openReader(issue, password: password)
         case .readStreamed(let book):
             loop?.openStreamed(book)
+        case .reader(let request):
+            readerIO.perform(request)
         case .suspend:
             loop?.suspend()
         case .closeStreamedComic(let comic):
@@ -202,6 +213,9 @@ final class EffectRunner {
         case .writes: (dispatch, count) = (writes, writesInFlight)
         case .refresh: (dispatch, count) = (refreshes, refreshesInFlight)
         case .catalog: (dispatch, count) = (catalogs, catalogWorkInFlight)
+        case .readerIO:
+            readerIO.submit { do { try work() } catch { box.post(.effectFailed("\(error)")) } }
+            return
         }
         count.add(1)
         dispatch.async {
@@ -220,6 +234,7 @@ final class EffectRunner {
         refreshes.sync {}
         catalogs.sync {}
         reads.sync {}
+        readerIO.finishAll()
     }
 
     /// Being the issue read first keeps the agent's eviction away from it; then make sure

@@ -5,7 +5,8 @@ import Terminal
 
 /// The reader as the app sees it: the app's keys and bindings turned into the reader's
 /// messages, and what the reader asks for turned into outcomes the app's update maps to
-/// effects. The reader itself (`Reader/ReaderScreen.swift`) never touches the library.
+/// effects. The reader itself (`Reader/ReaderScreen.swift`) is a value that never touches
+/// the library, a file or a worker.
 struct ReaderAdapter {
     /// What the reader asks of the app.
     enum Outcome: Equatable {
@@ -14,27 +15,21 @@ struct ReaderAdapter {
         case keepTextWidth(Int)
         /// A PDF issue's view changed: kept in the library for the issue.
         case keepView(ReaderView)
+        /// Something to read for the reader on the reader I/O queue (`ReaderEffects`).
+        case load(ReaderRequest)
         case leave
         case quit
         case help
     }
 
-    let screen: ReaderScreen
+    var screen: ReaderScreen
+    /// Which opening of a reader this is: results for another are not this one's.
+    let session: Int
     var issue: Issue { screen.issue }
 
-    /// Reads the issue's content and opens it where the reader last was.
-    static func open(_ issue: Issue, directory: URL, painter: CoverPainter, theme: Theme, preferences: ReaderPreferences,
-                     size: (width: Int, height: Int), clock: @escaping () -> Date, view: ReaderView? = nil,
-                     texts: DocumentTexts = .shared) throws -> ReaderAdapter {
-        ReaderAdapter(screen: try ReaderScreen(issue: issue, root: directory, painter: painter, theme: theme,
-                                               preferences: preferences, size: size, clock: clock, view: view, texts: texts))
-    }
-
-    /// A comic read from its server page by page, at the page after the one last read there.
-    static func streaming(_ comic: StreamedComic, painter: CoverPainter, theme: Theme, preferences: ReaderPreferences,
-                          size: (width: Int, height: Int), clock: @escaping () -> Date) -> ReaderAdapter {
-        ReaderAdapter(screen: ReaderScreen(streaming: comic, painter: painter, theme: theme, preferences: preferences, size: size,
-                                           clock: clock))
+    init(screen: ReaderScreen, session: Int = 0) {
+        self.screen = screen
+        self.session = session
     }
 
     /// The shared moving and paging actions as the keys the reader knows them by.
@@ -43,10 +38,13 @@ struct ReaderAdapter {
 
     /// The reader gets the shared moving and paging actions as its own keys, and every key
     /// no action claims (t, /, n, N, +, -, z…); a default key the user rebound away does
-    /// nothing. Its contents list and search prompt take keys as typed.
-    func update(_ key: Key, bindings: KeyBindings) -> [Outcome] {
+    /// nothing. Its contents list and search prompt take keys as typed, and Escape clears a
+    /// search's marked matches before it leaves.
+    mutating func update(_ key: Key, bindings: KeyBindings) -> [Outcome] {
         // Backspace turns a comic's page back rather than leaving it.
-        if screen.mode != .reading || (screen.takesBackspace && key == .backspace) { return send(.key(key)) }
+        if screen.mode != .reading || (screen.takesBackspace && key == .backspace) || (key == .escape && screen.takesEscape) {
+            return send(.key(key))
+        }
         guard let action = bindings.action(for: key, on: .reader) else {
             return KeyBindings.defaults.action(for: key, on: .reader) == nil ? send(.key(key)) : []
         }
@@ -58,28 +56,32 @@ struct ReaderAdapter {
         }
     }
 
+    /// The first frame's layout, and what the reader asks to have read first.
+    mutating func start() -> [Outcome] { outcomes(screen.start()) }
     /// The mouse wheel: lines, never pages.
-    func scroll(by lines: Int) -> [Outcome] { send(.scroll(lines)) }
-    func resize(width: Int, height: Int) -> [Outcome] { send(.resize(width: width, height: height)) }
-    /// A picture finished rendering, or the whole of a long article was read.
-    func backgroundReady() -> [Outcome] { send(.backgroundReady) }
+    mutating func scroll(by lines: Int) -> [Outcome] { send(.scroll(lines)) }
+    mutating func resize(width: Int, height: Int) -> [Outcome] { send(.resize(width: width, height: height)) }
+    /// A picture finished rendering, or a streamed page arrived.
+    mutating func backgroundReady() -> [Outcome] { send(.backgroundReady) }
     /// Leaving the reader or quitting: the place is kept once more.
-    func leave() -> [Outcome] { send(.leave) }
+    mutating func leave() -> [Outcome] { send(.leave) }
+    /// What the reader I/O queue read for this reader; nothing for another's.
+    mutating func loaded(_ result: ReaderResult) -> [Outcome] {
+        result.session == session ? send(.loaded(result.loaded)) : []
+    }
 
-    private func send(_ message: ReaderMessage) -> [Outcome] {
-        var outcomes: [Outcome] = screen.update(message).map {
+    private mutating func send(_ message: ReaderMessage) -> [Outcome] { outcomes(screen.update(message)) }
+
+    private func outcomes(_ effects: [ReaderEffect]) -> [Outcome] {
+        effects.map {
             switch $0 {
             case .save(let locator): return .save(locator)
             case .keepView(let view): return .keepView(view)
+            case .keepTextWidth(let width): return .keepTextWidth(width)
+            case .load(let load): return .load(ReaderRequest(session: session, load: load))
             case .leave: return .leave
             }
         }
-        let preferences = screen.preferences
-        if let width = preferences.textWidth, width != preferences.savedTextWidth {
-            preferences.savedTextWidth = width
-            outcomes.append(.keepTextWidth(width))
-        }
-        return outcomes
     }
 
     func view(into canvas: inout Canvas) { screen.view(into: &canvas) }
@@ -96,4 +98,15 @@ struct ReaderAdapter {
 extension ShelfApp {
     /// The open reader (tests look inside it).
     var reader: ReaderScreen? { state.reader?.screen }
+    /// The reader's preferences as the app keeps them.
+    var readerPreferences: ReaderPreferences { state.readerPreferences }
+
+    /// Changes the open reader through `change` and maps what it asked for to the app's
+    /// effects (the reader is a value in the state: changed in place, then put back).
+    static func updateReader(_ state: inout State, _ change: (inout ReaderAdapter) -> [ReaderAdapter.Outcome]) -> [Effect] {
+        guard var reader = state.reader else { return [] }
+        let outcomes = change(&reader)
+        state.reader = reader
+        return apply(outcomes, from: reader, to: &state)
+    }
 }

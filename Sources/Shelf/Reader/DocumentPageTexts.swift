@@ -50,7 +50,7 @@ final class DocumentPageTexts {
 
     /// The page whose words are wanted next, shared with the read-ahead queue.
     final class TextAhead: @unchecked Sendable {
-        // `lock` guards `wanted`: set on the main thread, read on the read-ahead queue.
+        // `lock` guards `wanted`: set on the reader I/O queue, read on the read-ahead queue.
         private let lock = NSLock()
         private var wanted: Int?
         func want(_ index: Int) { lock.withLock { wanted = index } }

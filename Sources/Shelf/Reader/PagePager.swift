@@ -16,8 +16,8 @@ struct PagePager: ReaderPager {
     let rightToLeft: Bool
     let painter: CoverPainter
     let theme: Theme
-    /// The issue's folder: pictures of pages inside it that are far from the one shown are let go.
-    let root: URL
+    /// The issue's folder, resolved: pictures of pages inside it that are far from the one shown are let go.
+    let folder: String
 
     private(set) var index = 0
     var frame = ReaderFrame(width: 80, height: 24)
@@ -34,18 +34,20 @@ struct PagePager: ReaderPager {
     var query: String?
     /// The page fills the window's width and scrolls down, rather than fitting whole.
     var fitWidth = false
-    /// A PDF's pages as plain text, for search; nil for a comic.
-    let pageTexts: DocumentPageTexts?
+    /// A PDF's pages, searched through the document's text; false for a comic.
+    let isDocument: Bool
+    /// Reads to ask for, taken by the model after each message.
+    var requests: [ReaderLoad] = []
     /// A comic read from its server: each page's picture is there once fetched (`StreamedPages`).
     let stream: StreamedComic?
 
-    init(pages: [ReaderPage], rightToLeft: Bool, root: URL, painter: CoverPainter, theme: Theme, at start: Locator?,
-         pageTexts: DocumentPageTexts? = nil, stream: StreamedComic? = nil) {
+    init(pages: [ReaderPage], rightToLeft: Bool, folder: String, painter: CoverPainter, theme: Theme, at start: Locator?,
+         isDocument: Bool = false, stream: StreamedComic? = nil) {
         self.pages = pages
-        self.pageTexts = pageTexts
+        self.isDocument = isDocument
         self.stream = stream
         self.rightToLeft = rightToLeft
-        self.root = root
+        self.folder = folder
         self.painter = painter
         self.theme = theme
         if let start, !pages.isEmpty {
@@ -68,10 +70,10 @@ struct PagePager: ReaderPager {
         if pages.isEmpty || (index == 0 && pages.count > 1) { return 0 }
         return Double(index + 1) / Double(pages.count)
     }
-    var canSearch: Bool { pageTexts != nil || pages.contains { $0.text != nil } }
+    var canSearch: Bool { isDocument || pages.contains { $0.text != nil } }
     var takesBackspace: Bool { true }
     var hints: String? {
-        pageTexts == nil ? "Space/Bksp page  +/- zoom  arrows pan  t contents  g/G first/last  ? help  q back"
+        !isDocument ? "Space/Bksp page  +/- zoom  arrows pan  t contents  g/G first/last  ? help  q back"
             : "Space/Bksp page  v text view  / search  w fit \(fitWidth ? "page" : "width")  +/- zoom  t contents  n/N match  arrows pan  ? help  q back"
     }
 
@@ -148,6 +150,11 @@ struct PagePager: ReaderPager {
         guard canSearch else { return ReaderNote(text: "A comic's pages have no text to search.", isError: true) }
         guard let query else { return ReaderNote(text: "Nothing to find yet: press / and type.") }
         let count = pages.count
+        if isDocument {
+            // The document's text is read on the reader I/O queue.
+            requests.append(.findPage(query: query, from: index, forward: forward, firstStep: firstStep))
+            return ReaderNote(text: "Searching…")
+        }
         for step in firstStep...count {
             let candidate = ((forward ? index + step : index - step) % count + count) % count
             guard let found = matches(of: query, onPage: candidate), found > 0 else { continue }
@@ -157,14 +164,28 @@ struct PagePager: ReaderPager {
         return ReaderNote(text: "No match for “\(query)”.", isError: true)
     }
 
-    /// How often a page's text holds the query: its own words, else the document's text.
+    /// How often a page's own words hold the query.
     private func matches(of query: String, onPage page: Int) -> Int? {
-        if let text = pages[page].text {
-            guard Search.mayContain(text, query) else { return 0 }
-            return ArticleText(document: text, width: frame.column(TextPager.defaultTextWidth)).matches(of: query).count
-        }
-        return pageTexts?.count(of: query, at: page)
+        guard let text = pages[page].text, Search.mayContain(text, query) else { return 0 }
+        return ArticleText(document: text, width: frame.column(TextPager.defaultTextWidth)).matches(of: query).count
     }
+
+    /// The search through the document's text answered.
+    mutating func receive(_ loaded: ReaderLoaded) -> ReaderNote? {
+        guard case .pageFound(let query, let page, let count) = loaded, query == self.query else { return nil }
+        guard let page, pages.indices.contains(page) else { return ReaderNote(text: "No match for “\(query)”.", isError: true) }
+        if page != index { goTo(page: page) }
+        return ReaderNote(text: "“\(query)”: \(count) on page \(page + 1)")
+    }
+
+    mutating func takeRequests() -> [ReaderLoad] {
+        defer { requests = [] }
+        return requests
+    }
+
+    /// Pages mark no matches.
+    var showsMatches: Bool { false }
+    mutating func clearSearch() {}
 
     @discardableResult
     mutating func goTo(page: Int) -> Bool {
@@ -229,7 +250,6 @@ struct PagePager: ReaderPager {
     mutating func settle() {
         guard pages.indices.contains(index) else { return }
         let view = frame.pageView
-        stream?.read(page: index)
         if let picture = zoomedSize(ofPage: index) {
             zoomedPageSize = (picture.columns, picture.rows)
             pan = (picture.columns > view.width ? max(0, min(pan.x, picture.columns - view.width)) : 0,
@@ -239,10 +259,11 @@ struct PagePager: ReaderPager {
             // Keep this page and its neighbours; the cover cache has the rest if needed again.
             keptAround = index
             let near = Set((index - 1...index + 1).compactMap { pages.indices.contains($0) ? picture(ofPage: $0) : nil })
-            let folder = root.standardizedFileURL.resolvingSymlinksInPath().path + "/"
+            if stream != nil { requests.append(.streamedPage(index)) }
+            let folder = self.folder
             painter.forget { source in source.file.map { $0.path.hasPrefix(folder) } == true && !near.contains(source) }
             // A PDF page looked at may be switched to the text view next.
-            pageTexts?.prepareText(at: index)
+            if isDocument { requests.append(.textAhead(index)) }
         }
         if !isZoomed, pages.indices.contains(index + 1), let next = picture(ofPage: index + 1) {
             painter.prepare(next, size: zoomedBox)

@@ -3,7 +3,7 @@ import NewsstandKit
 import Terminal
 
 /// What the reader is told: everything that changes it arrives as one of these, in `update`.
-enum ReaderMessage: Equatable {
+enum ReaderMessage {
     case key(Key)
     /// The mouse wheel: lines of text, or pages.
     case scroll(Int)
@@ -12,6 +12,8 @@ enum ReaderMessage: Equatable {
     case backgroundReady
     /// The user leaves the reader (or the program quits): the place is saved once more.
     case leave
+    /// What a `ReaderEffect.load` read.
+    case loaded(ReaderLoaded)
 }
 
 /// What the reader asks its owner to do; the reader itself never touches the library.
@@ -20,6 +22,10 @@ enum ReaderEffect: Equatable {
     case save(Locator)
     /// Keep a PDF issue's view (pages or text) for the next time it is opened.
     case keepView(ReaderView)
+    /// Keep the text width the user chose (a preference for every issue, not a place).
+    case keepTextWidth(Int)
+    /// Read this for the reader, off the main thread; the result comes back as `.loaded`.
+    case load(ReaderLoad)
     /// Close the reader.
     case leave
 }

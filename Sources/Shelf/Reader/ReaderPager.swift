@@ -6,7 +6,8 @@ import Terminal
 /// One way through an issue's reading order: reflowed text (`TextPager`) or whole pages
 /// (`PagePager`). The reader model holds the one its content calls for and leaves moving,
 /// finding and drawing to it; everything that changes a pager happens in its mutating
-/// methods, and `render` only reads.
+/// methods, and `render` only reads. A pager reads nothing itself: it asks (`takeRequests`)
+/// and is told what came (`receive`).
 protocol ReaderPager {
     /// The article or page shown: an index in the reading order.
     var index: Int { get }
@@ -24,6 +25,10 @@ protocol ReaderPager {
     var hints: String? { get }
     /// What the status line says when nothing else is to be said ("Tab chooses a link").
     var idleNote: String? { get }
+    /// Matches of a search are marked: Escape clears them before it leaves.
+    var showsMatches: Bool { get }
+    /// The text width chosen with + and -, nil until then.
+    var chosenTextWidth: Int? { get }
 
     /// The window changed size (and once at the start).
     mutating func resize(to frame: ReaderFrame)
@@ -41,6 +46,14 @@ protocol ReaderPager {
     /// will need, so that drawing changes nothing.
     mutating func settle()
 
+    /// Escape: the search's matches are no longer marked.
+    mutating func clearSearch()
+    /// What the pager wants read since it was last asked (an article, a search beyond the
+    /// page shown…).
+    mutating func takeRequests() -> [ReaderLoad]
+    /// What was read for it; a note for the status line, if any.
+    mutating func receive(_ loaded: ReaderLoaded) -> ReaderNote?
+
     /// The place on screen, layout left out.
     func locator(updated: Date) -> Locator
     /// Draws the text or the page between the bars.
@@ -49,6 +62,7 @@ protocol ReaderPager {
 
 extension ReaderPager {
     var idleNote: String? { nil }
+    var chosenTextWidth: Int? { nil }
 }
 
 extension Locator {

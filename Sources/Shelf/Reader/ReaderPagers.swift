@@ -8,46 +8,29 @@ import TextLayout
 /// PDF's pages or its pages' words, an issue's articles. The reader makes a new one when a
 /// PDF's view changes.
 struct ReaderPagers {
-    let content: IssueContent
-    let root: URL
+    let source: ReaderSource
     let painter: CoverPainter
     let theme: Theme
-    let preferences: ReaderPreferences
-    /// Where a PDF page's words come from.
-    let texts: DocumentTexts
-    /// A PDF issue's pages as plain text, read when a search first needs them; nil for
-    /// issues that are not documents.
-    let pageTexts: DocumentPageTexts?
-    /// A comic read from its server page by page; nil for an installed issue.
-    var stream: StreamedComic? = nil
-
-    /// The pagers of `content`; a PDF's pages' texts are read for search through `texts`.
-    static func of(_ content: IssueContent, root: URL, painter: CoverPainter, theme: Theme, preferences: ReaderPreferences,
-                   texts: DocumentTexts) -> ReaderPagers {
-        let isDocument = content.readingOrder.contains { PagePath($0.path) != nil }
-        return ReaderPagers(content: content, root: root, painter: painter, theme: theme, preferences: preferences, texts: texts,
-                            pageTexts: isDocument ? DocumentPageTexts(readingOrder: content.readingOrder, root: root, texts: texts) : nil)
-    }
+    /// The layouts of this reader's articles, memoised outside the model.
+    let layouts = ArticleLayouts()
 
     /// The views the content has: pages or text for a PDF; nil when it has one.
-    func view(preferring kept: ReaderView?) -> ReaderView? { pageTexts == nil ? nil : kept ?? .pages }
+    func view(preferring kept: ReaderView?) -> ReaderView? { source.isDocument ? kept ?? .pages : nil }
 
-    /// Comics and a PDF's pages view turn pages; everything else reads as text.
-    func make(_ view: ReaderView?, frame: ReaderFrame, at start: Locator?) -> any ReaderPager {
+    /// Comics and a PDF's pages view turn pages; everything else reads as text. `articles`:
+    /// what the last pager had read, so a switch of view reads nothing again.
+    func make(_ view: ReaderView?, frame: ReaderFrame, at start: Locator?, textWidth: Int?,
+              articles: [Int: LoadedArticle]) -> any ReaderPager {
+        let content = source.content
         var made: any ReaderPager
-        if let stream {
-            made = PagePager(pages: StreamedPages.pages(of: stream), rightToLeft: false, root: stream.folder, painter: painter, theme: theme,
-                             at: start, stream: stream)
-        } else if content.format == .cbz || view == .pages {
-            let pages = content.format == .cbz ? ReaderPage.pictures(of: content, in: root) : ReaderPage.documentPages(of: content, in: root)
-            made = PagePager(pages: pages, rightToLeft: content.rightToLeft, root: root, painter: painter, theme: theme, at: start,
-                             pageTexts: pageTexts)
+        if source.stream != nil || content.format == .cbz || view == .pages {
+            made = PagePager(pages: source.pages, rightToLeft: source.stream == nil && content.rightToLeft, folder: source.folder,
+                             painter: painter, theme: theme, at: start, isDocument: source.isDocument, stream: source.stream)
         } else {
-            made = TextPager(content: content, root: root, painter: painter, theme: theme, preferences: preferences, at: start,
-                             texts: texts, pageTexts: pageTexts)
+            made = TextPager(content: content, painter: painter, theme: theme, layouts: layouts, textWidth: textWidth,
+                             weights: source.weights, isDocument: source.isDocument, articles: articles, at: start)
         }
         made.resize(to: frame)
-        made.settle()
         return made
     }
 }

@@ -8,18 +8,20 @@ import TextLayout
 /// The reader: an issue, the place in it, and the mode (reading, the contents list, the
 /// search prompt) over one pager the content calls for — reflowed text for articles,
 /// whole pages for comics, either for a PDF (its pages drawn, or each page's words
-/// reflowed; `v` switches, on the same page). Everything changes in `update`, which hands back effects (save
-/// the place, leave) instead of touching the library; `view` draws and changes nothing.
-final class ReaderScreen {
+/// reflowed; `v` switches, on the same page). A value: everything changes in `update`,
+/// which hands back effects (save the place, read an article, leave) instead of touching
+/// the library, a file or a worker; what was read comes back as `.loaded`. `view` draws
+/// and changes nothing.
+struct ReaderScreen {
     enum Mode: Equatable { case reading, contents, searchPrompt }
 
     let issue: Issue
     let content: IssueContent
-    let root: URL
     let theme: Theme
-    let preferences: ReaderPreferences
+    /// The text width chosen with + and -: the app's preference when opened, kept by the app when changed.
+    private(set) var textWidth: Int?
     /// The comic when it is read from its server rather than installed.
-    private(set) var streamed: StreamedComic?
+    var streamed: StreamedComic? { pagers.source.stream }
     private let pagers: ReaderPagers
     private(set) var pager: any ReaderPager
     /// A PDF issue's view, pages or text; nil for other issues, which have one view.
@@ -37,61 +39,53 @@ final class ReaderScreen {
     /// The issue's table of contents, read the first time `t` asks for it (titles of the
     /// articles it leaves out come from their files).
     private var contentsEntries: [ContentsEntry]?
+    /// `t` was pressed and the contents are on their way.
+    private var contentsWanted = false
+    /// Reads the reader itself asks for (the contents), besides its pager's.
+    private var requests: [ReaderLoad] = []
     /// Reading saves as it goes, at most once a second, so a closed terminal or a killed
     /// process loses at most a second; the clock is the caller's, so tests need not wait.
     private let clock: () -> Date
     private var lastSave: (locator: Locator, at: Date)?
     static let saveInterval: TimeInterval = 1
 
-    /// Opens `issue`, installed in `root`, at its saved place: the locator, else a place
-    /// saved by older versions, else the start.
-    /// `view` is a PDF issue's view as last kept (pages when never chosen); `texts` reads
-    /// its pages' words.
-    init(issue: Issue, root: URL, painter: CoverPainter, theme: Theme, preferences: ReaderPreferences = ReaderPreferences(),
-         size: (width: Int, height: Int) = (80, 24), clock: @escaping () -> Date = Date.init, view: ReaderView? = nil,
-         texts: DocumentTexts = .shared) throws {
-        self.issue = issue
-        self.root = root
+    /// Opens the issue as read (`ReaderLoader.source`) at its saved place: the locator,
+    /// else a place saved by older versions, else the start; a streamed comic at the page
+    /// after the one the server says was read last. `view` is a PDF issue's view as last
+    /// kept (pages when never chosen). Nothing is read or drawn until `start`.
+    init(_ source: ReaderSource, painter: CoverPainter, theme: Theme, textWidth: Int? = nil,
+         size: (width: Int, height: Int) = (80, 24), clock: @escaping () -> Date = Date.init, view: ReaderView? = nil) {
+        issue = source.issue
+        content = source.content
         self.theme = theme
-        self.preferences = preferences
+        self.textWidth = textWidth
         self.clock = clock
-        let content = try IssueReader.open(directory: root)
-        let frame = ReaderFrame(width: size.width, height: size.height)
-        let pagers = ReaderPagers.of(content, root: root, painter: painter, theme: theme, preferences: preferences, texts: texts)
-        (self.content, self.frame, self.pagers) = (content, frame, pagers)
+        frame = ReaderFrame(width: size.width, height: size.height)
+        pagers = ReaderPagers(source: source, painter: painter, theme: theme)
         self.view = pagers.view(preferring: view)
-        pager = pagers.make(self.view, frame: frame, at: Self.startingPlace(of: issue, in: content))
+        let start = source.stream.map { StreamedPages.start(of: $0, at: clock()) } ?? Self.startingPlace(of: issue, in: content)
+        pager = pagers.make(self.view, frame: frame, at: start, textWidth: textWidth, articles: source.articles)
     }
 
-    /// A comic read from its server page by page (`r` in a catalog): nothing installed, no
-    /// place kept in the library (the server keeps its own `pse:lastRead`); it opens at the
-    /// page after the one the server says was read last.
-    init(streaming comic: StreamedComic, painter: CoverPainter, theme: Theme, preferences: ReaderPreferences = ReaderPreferences(),
-         size: (width: Int, height: Int) = (80, 24), clock: @escaping () -> Date = Date.init) {
-        issue = Issue(publicationId: nil, name: comic.title, date: clock(), title: comic.title)
-        root = comic.folder
-        self.theme = theme
-        self.preferences = preferences
-        self.clock = clock
-        streamed = comic
-        content = StreamedPages.content(of: comic)
-        frame = ReaderFrame(width: size.width, height: size.height)
-        pagers = ReaderPagers(content: content, root: root, painter: painter, theme: theme, preferences: preferences, texts: .shared,
-                              pageTexts: nil, stream: comic)
-        view = nil
-        pager = pagers.make(nil, frame: frame, at: StreamedPages.start(of: comic, at: clock()))
+    /// The first frame's work: lays out the page and asks for what it needs read.
+    mutating func start() -> [ReaderEffect] {
+        pager.settle()
+        return pager.takeRequests().map(ReaderEffect.load)
     }
 
     /// `v`: the other view of a PDF, on the same page (and, back in text, at its top).
-    private func switchView() -> ReaderNote {
+    private mutating func switchView() -> ReaderNote {
         guard let view else { return ReaderNote(text: "This issue has one view.") }
         let here = pager.locator(updated: clock())
         self.view = view == .pages ? .text : .pages
         if view == .text { leftText = here }
         let samePage = leftText.map { $0.resource == here.resource } ?? false
+        let asked = pager.takeRequests()
         pager = pagers.make(self.view, frame: frame, at: self.view == .text && samePage ? leftText
                             : Locator(resource: here.resource, progression: 0, totalProgression: here.totalProgression,
-                                      page: pager.index, updated: here.updated))
+                                      page: pager.index, updated: here.updated),
+                            textWidth: textWidth, articles: (pager as? TextPager)?.articles ?? [:])
+        requests += asked   // still read: the new view asks for what it lacks itself
         return ReaderNote(text: self.view == .text ? "Text view: the page's words, reflowed (v for the pages)"
                                                    : "Pages view (v for the text)")
     }
@@ -108,14 +102,20 @@ final class ReaderScreen {
 
     // MARK: Update
 
-    func update(_ message: ReaderMessage) -> [ReaderEffect] {
+    mutating func update(_ message: ReaderMessage) -> [ReaderEffect] {
         let viewBefore = view
-        let effects = handle(message)
+        var effects = handle(message)
+        effects += (requests + pager.takeRequests()).map(ReaderEffect.load)
+        requests = []
+        if let width = pager.chosenTextWidth, width != textWidth {
+            textWidth = width
+            effects.append(.keepTextWidth(width))
+        }
         guard let view, view != viewBefore else { return effects }
         return effects + [.keepView(view)]
     }
 
-    private func handle(_ message: ReaderMessage) -> [ReaderEffect] {
+    private mutating func handle(_ message: ReaderMessage) -> [ReaderEffect] {
         switch message {
         case .resize(let width, let height):
             frame = ReaderFrame(width: width, height: height)
@@ -139,24 +139,37 @@ final class ReaderScreen {
             case .searchPrompt: editPrompt(key)
             case .reading: read(key)
             }
+        case .loaded(.contents(let entries)):
+            contentsEntries = entries
+            if contentsWanted && mode == .reading { showContents() }
+            contentsWanted = false
+        case .loaded(let loaded):
+            if let said = pager.receive(loaded) { note = said }
+            // What arrives moves the place only for keys that waited for it: saved once
+            // the reader has been moved at all.
+            guard lastSave != nil else { pager.settle(); return [] }
         }
         pager.settle()
         return mode == .reading ? saveIfMoved() : []
     }
 
-    private func read(_ key: Key) {
+    /// Escape cancels before it leaves: a search's marked matches go first.
+    var takesEscape: Bool { mode != .reading || pager.showsMatches }
+
+    private mutating func read(_ key: Key) {
         note = nil
         switch key {
         case .character("t"):
-            let entries = contentsEntries ?? ContentsEntry.entries(for: content, root: root)
-            contentsEntries = entries
-            contents = ContentsList(entries: entries, current: pager.index)
-            guard contents != nil else { note = ReaderNote(text: "This issue has no table of contents."); return }
-            contents?.fitScroll(rows: ContentsList.rows(in: frame))
-            mode = .contents
+            guard contentsEntries != nil else {
+                if !contentsWanted { requests.append(.contents) }
+                contentsWanted = true
+                return
+            }
+            showContents()
         case .character("/") where pager.canSearch:
             mode = .searchPrompt
             prompt = ""
+        case .escape where pager.showsMatches: pager.clearSearch()
         case .character("v"): note = switchView()
         case .character("/"), .character("n"): note = pager.findNext(forward: true)
         case .character("N"): note = pager.findNext(forward: false)
@@ -164,7 +177,15 @@ final class ReaderScreen {
         }
     }
 
-    private func openChosenEntry(_ key: Key) {
+    /// The contents list over the page, on the entry being read.
+    private mutating func showContents() {
+        contents = ContentsList(entries: contentsEntries ?? [], current: pager.index)
+        guard contents != nil else { note = ReaderNote(text: "This issue has no table of contents."); return }
+        contents?.fitScroll(rows: ContentsList.rows(in: frame))
+        mode = .contents
+    }
+
+    private mutating func openChosenEntry(_ key: Key) {
         guard var list = contents else { mode = .reading; return }
         let outcome = list.update(key, in: frame)
         contents = list
@@ -177,7 +198,7 @@ final class ReaderScreen {
         contents = nil
     }
 
-    private func editPrompt(_ key: Key) {
+    private mutating func editPrompt(_ key: Key) {
         switch key {
         case .enter:
             mode = .reading
@@ -197,7 +218,7 @@ final class ReaderScreen {
     }
 
     /// The place, when it moved and the last save is older than `saveInterval`.
-    private func saveIfMoved() -> [ReaderEffect] {
+    private mutating func saveIfMoved() -> [ReaderEffect] {
         let now = clock()
         let locator = pager.locator(updated: now)
         if let lastSave {
@@ -273,7 +294,7 @@ final class ReaderScreen {
         }
         if mode == .contents, let contents {
             drawPlace("contents", into: &canvas)
-            contents.render(into: &canvas, frame: frame, column: frame.column(preferences.textWidth ?? TextPager.defaultTextWidth),
+            contents.render(into: &canvas, frame: frame, column: frame.column(textWidth ?? TextPager.defaultTextWidth),
                             theme: theme)
             return
         }

@@ -6,39 +6,42 @@ import Terminal
 import TextLayout
 
 /// Articles as reflowed text: one article at a time, laid out at the chosen width in the
-/// window, scrolled by lines and pages, on into the next article. Search is in
-/// `TextPager+Search.swift`, drawing in `TextPager+Render.swift`.
+/// window, scrolled by lines and pages, on into the next article. Articles arrive as
+/// messages (`receive`) after the pager asked for them (`takeRequests`): it reads nothing
+/// itself. Search is in `TextSearch.swift`, drawing in `TextRender.swift`, links in
+/// `TextLinks.swift`.
 struct TextPager: ReaderPager {
     static let defaultTextWidth = 80
     static let textWidths = 30...200
     static let widthStep = 10
 
     let content: IssueContent
-    let root: URL
     let painter: CoverPainter
     let theme: Theme
-    /// The width chosen with + and -, kept for the session (not a place: not saved with it).
-    let preferences: ReaderPreferences
+    /// The layouts, memoised outside the pager by `LayoutKey`.
+    let layouts: ArticleLayouts
+    /// The width chosen with + and -, nil until then (a preference, not a place).
+    private(set) var chosenTextWidth: Int?
     /// Each article's share of the issue for the progress figure: its size in bytes.
     let weights: [Double]
-    /// Where a PDF page's words come from.
-    let texts: DocumentTexts
-    /// A PDF issue's pages as plain text, for finding pages that may hold a query; nil for
-    /// articles. Its presence makes each "article" a page of the document.
-    let pageTexts: DocumentPageTexts?
+    /// The reading order is a PDF's pages: each "article" is a page of the document.
+    let isDocument: Bool
 
     private(set) var index = 0
     /// The first line shown, in `text.lines`.
     var top = 0
     var frame = ReaderFrame(width: 80, height: 24)
-    var document: TextDocument?
-    /// A long article opens from its first part; the whole is read meanwhile, and taken in
-    /// (`adoptWholeDocument`) when ready or as soon as something needs all of it.
-    var pending: PendingDocument?
-    /// The first part's share of the whole article's bytes, while `pending`.
-    var firstPartShare = 1.0
-    /// The article laid out at the column width (lazily, see `ArticleText`).
-    var text: ArticleText?
+    /// Articles as read: the one shown and the ones next to it, read ahead.
+    var articles: [Int: LoadedArticle] = [:]
+    /// Articles asked for and not here yet (or, for a long one, not whole yet).
+    var asked: Set<Int> = []
+    /// Reads to ask for, taken by the model after each message.
+    var requests: [ReaderLoad] = []
+    /// What was asked while the article (or the whole of a long one) was still on its
+    /// way, done again in order when it arrives.
+    var waiting: [Postponed] = []
+    /// The layout shown: the article at the column width.
+    var textKey: LayoutKey?
     private(set) var loadError: String?
     /// Where to put the reader once the article is laid out: a restored place, or its end.
     var pendingAnchor: TextAnchor?
@@ -62,27 +65,32 @@ struct TextPager: ReaderPager {
     /// Where following links started from, the latest last: Backspace goes back to it.
     var linkTrail: [(article: Int, anchor: TextAnchor?)] = []
 
-    // Search (TextPager+Search.swift)
+    // Search (TextSearch.swift)
     var query: String?
     /// The query's matches in an article at a width, found in `settle`.
     var found: (article: Int, width: Int, matches: [SearchMatch])?
     var currentMatch: (article: Int, index: Int)?
+    /// A search beyond this article is on its way (`ReaderLoad.findArticle`).
+    var searching = false
 
-    init(content: IssueContent, root: URL, painter: CoverPainter, theme: Theme, preferences: ReaderPreferences, at start: Locator?,
-         texts: DocumentTexts = .shared, pageTexts: DocumentPageTexts? = nil) {
+    /// What waits for an article to arrive.
+    enum Postponed {
+        case key(Key)
+        case search(String)
+        case findNext(forward: Bool)
+        case open(ContentsEntry)
+    }
+
+    init(content: IssueContent, painter: CoverPainter, theme: Theme, layouts: ArticleLayouts, textWidth: Int?, weights: [Double],
+         isDocument: Bool, articles: [Int: LoadedArticle], at start: Locator?) {
         self.content = content
-        self.root = root
         self.painter = painter
         self.theme = theme
-        self.preferences = preferences
-        self.texts = texts
-        self.pageTexts = pageTexts
-        // A document's pages count the same; an article counts by its size.
-        weights = pageTexts != nil ? content.readingOrder.map { _ in 1 } : content.readingOrder.map { resource in
-            let file = try? IssueReader.resolve(resource.path, in: root)
-            let size = file.flatMap { try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? NSNumber }
-            return max(1, size?.doubleValue ?? 1)
-        }
+        self.layouts = layouts
+        chosenTextWidth = textWidth
+        self.weights = weights
+        self.isDocument = isDocument
+        self.articles = articles
         if let start, !content.readingOrder.isEmpty {
             index = start.index(in: content.readingOrder)
             pendingAnchor = start.text.map { TextAnchor(block: $0.block, offset: $0.offset) }
@@ -92,17 +100,30 @@ struct TextPager: ReaderPager {
 
     static func clampWidth(_ width: Int) -> Int { max(textWidths.lowerBound, min(textWidths.upperBound, width)) }
 
-    var textWidth: Int { Self.clampWidth(preferences.textWidth ?? Self.defaultTextWidth) }
+    var textWidth: Int { Self.clampWidth(chosenTextWidth ?? Self.defaultTextWidth) }
+    /// The article shown, as read (its first part while the whole is on its way).
+    var document: TextDocument? { articles[index]?.document }
+    /// Only the first part of a long article is here.
+    var pending: Bool { articles[index]?.isWhole == false }
+    /// The article shown is on its way.
+    var isLoading: Bool { loadError == nil && content.readingOrder.indices.contains(index) && articles[index] == nil }
+    /// The first part's share of the whole article's bytes.
+    var firstPartShare: Double { articles[index]?.share ?? 1 }
+    /// The article laid out at the column width, from the layouts kept outside the pager.
+    var text: ArticleText? {
+        guard let key = textKey, let document else { return nil }
+        return layouts.text(for: key, of: document)
+    }
     var articleCount: Int { content.readingOrder.count }
     var visibleRows: Int { frame.visibleRows }
     var columnWidth: Int { frame.column(textWidth) }
     var place: String {
-        guard pageTexts != nil, content.readingOrder.indices.contains(index) else { return "article \(index + 1) of \(articleCount)" }
+        guard isDocument, content.readingOrder.indices.contains(index) else { return "article \(index + 1) of \(articleCount)" }
         return PagePlace.describe(index, of: articleCount, label: content.readingOrder[index].label)
     }
     /// A document page without words: the line that says so, and offers the page view.
     var pageWithoutText: String? {
-        guard pageTexts != nil, loadError == nil, pending == nil, document?.blocks.isEmpty == true else { return nil }
+        guard isDocument, loadError == nil, !pending, document?.blocks.isEmpty == true else { return nil }
         return "Page \(index + 1) has no text layer: v shows the page."
     }
     var canSearch: Bool { true }
@@ -110,7 +131,7 @@ struct TextPager: ReaderPager {
     var takesBackspace: Bool { !linkTrail.isEmpty }
     var hints: String? {
         if chosenLink != nil { return "Enter follow link  Tab next link  Shift-Tab previous  ? help  q back" }
-        return pageTexts == nil ? nil
+        return !isDocument ? nil
             : "v pages view  / search  t contents  Space page  ←→ page  ↑↓ scroll  n/N match  +/- width  ? help  q back"
     }
 
@@ -121,7 +142,7 @@ struct TextPager: ReaderPager {
         let anchor = topAnchor
         // A document's page is a page, in either view.
         return Locator(resource: resource, progression: withinArticle, totalProgression: progress,
-                       page: pageTexts == nil ? nil : index, text: anchor.map { Locator.TextPlace(block: $0.block, offset: $0.offset) }, updated: updated)
+                       page: isDocument ? index : nil, text: anchor.map { Locator.TextPlace(block: $0.block, offset: $0.offset) }, updated: updated)
     }
 
     /// How much of this article has been shown, 0…1.
@@ -144,7 +165,7 @@ struct TextPager: ReaderPager {
 
     private var isWholeIssueOnScreen: Bool {
         guard articleCount == 1, let text else { return false }
-        return text.isComplete && pending == nil && text.lines.count <= visibleRows
+        return text.isComplete && !pending && text.lines.count <= visibleRows
     }
 
     /// The place at the top of the screen, independent of the width.
@@ -161,6 +182,12 @@ struct TextPager: ReaderPager {
     }
 
     mutating func handle(_ key: Key) -> ReaderNote? {
+        // Keys wait, in order, for the article on its way, and for the whole of a long one
+        // where its first part is not enough.
+        if isLoading || !waiting.isEmpty || needsWholeArticle(for: key) {
+            waiting.append(.key(key))
+            return nil
+        }
         switch key {
         case .enter where chosenLink != nil: return followChosenLink()
         case .down, .character("j"), .enter: scroll(by: 1)
@@ -187,23 +214,16 @@ struct TextPager: ReaderPager {
     }
 
     mutating func scroll(by delta: Int) {
-        guard var text = prepareText() else { return }
+        guard let text = prepareText() else { return }
         let target = max(0, top + delta)
         text.ensureLines(target + visibleRows + 1)
-        if needsWholeArticle(beyond: target + visibleRows), let whole = prepareText() {
-            text = whole
-            text.ensureLines(target + visibleRows + 1)
-        }
         top = min(target, max(0, text.lines.count - visibleRows))
     }
 
     private mutating func pageForward() -> ReaderNote? {
-        guard var text = prepareText() else { goTo(article: index + 1); return nil }
+        // An article that cannot be read is passed over.
+        guard let text = prepareText() else { goTo(article: index + 1); return nil }
         text.ensureLines(top + 2 * visibleRows + 1)
-        if needsWholeArticle(beyond: top + 2 * visibleRows), let whole = prepareText() {
-            text = whole
-            text.ensureLines(top + 2 * visibleRows + 1)
-        }
         if top + visibleRows >= text.lines.count && text.isComplete {
             if !goTo(article: index + 1) { return ReaderNote(text: "The end of the issue.") }
         } else {
@@ -221,7 +241,6 @@ struct TextPager: ReaderPager {
     }
 
     private mutating func goToEnd() {
-        adoptWholeDocument(wait: true)
         guard let text = prepareText() else { return }
         text.layoutAll()
         top = max(0, text.lines.count - visibleRows)
@@ -251,19 +270,21 @@ struct TextPager: ReaderPager {
             }
             return ReaderNote(text: "Text width \(shown) (\(Self.textWidths.lowerBound)–\(Self.textWidths.upperBound) columns)")
         }
-        preferences.textWidth = Self.clampWidth(shown)
+        chosenTextWidth = Self.clampWidth(shown)
         prepareText()
         return ReaderNote(text: "Text width \(shown) columns" + (limitedByWindow ? ": as wide as the window allows" : ""))
     }
 
     mutating func open(_ entry: ContentsEntry) {
+        if isLoading || !waiting.isEmpty { waiting.append(.open(entry)); return }
         if entry.article != index {
             goTo(article: entry.article)
         } else {
             top = 0
         }
         guard let fragment = entry.fragment else { return }
-        if document?.anchors[fragment] == nil { adoptWholeDocument(wait: true) }
+        // The place is in a part of the article still on its way: there once it is here.
+        if isLoading || (pending && document?.anchors[fragment] == nil) { waiting.append(.open(entry)); return }
         guard let block = document?.anchors[fragment] else { return }
         pendingAnchor = nil
         if let text = prepareText(), let line = text.firstLine(ofBlock: block) {
@@ -319,7 +340,7 @@ struct TextPager: ReaderPager {
     /// `anchor` at the top.
     @discardableResult
     mutating func relayout(at anchor: TextAnchor?) -> ArticleText? {
-        text = nil
+        textKey = nil
         keptAnchor = nil
         found = nil
         pendingAnchor = anchor
@@ -328,84 +349,128 @@ struct TextPager: ReaderPager {
 
     // MARK: Loading and layout
 
+    /// Shows article `index`: as read already, else once it arrives; the articles next to
+    /// it are read ahead, so turning to them waits for nothing.
     mutating func loadArticle() {
-        document = nil
         keptAnchor = nil
         undrawable = []
         drawnPictures = [:]
-        pending = nil
-        firstPartShare = 1
-        text = nil
+        textKey = nil
         loadError = nil
         guard content.readingOrder.indices.contains(index) else { loadError = "This issue has no articles."; return }
-        let resource = content.readingOrder[index]
-        do {
-            let (data, kind) = try ArticleDocument.read(resource, in: root, texts: texts)
-            if let first = ArticleDocument.firstPart(of: data, kind) {
-                document = ArticleDocument.parse(first, kind)
-                firstPartShare = Double(first.count) / Double(max(1, data.count))
-                let redraw = painter.readyFlag
-                pending = PendingDocument(data: data, kind: kind) { redraw.set() }
-            } else {
-                document = ArticleDocument.parse(data, kind)
-            }
-        } catch {
-            loadError = "cannot read \(resource.path): \(error)"
-        }
+        articles = articles.filter { abs($0.key - index) <= 1 }
+        for near in [index, index + 1, index - 1] where content.readingOrder.indices.contains(near) { ask(for: near) }
     }
 
-    /// Switches to an article already read and laid out (where a search found its query).
-    mutating func show(article: Int, laidOut: ArticleText) {
-        index = article
+    private mutating func ask(for article: Int) {
+        guard articles[article] == nil, !asked.contains(article) else { return }
+        asked.insert(article)
+        requests.append(.article(article))
+    }
+
+    mutating func takeRequests() -> [ReaderLoad] {
+        defer { requests = [] }
+        return requests
+    }
+
+    /// An article arrived (or a search's answer): shown if it is the one wanted, kept if it
+    /// is next to it; what waited for it is done now.
+    mutating func receive(_ loaded: ReaderLoaded) -> ReaderNote? {
+        switch loaded {
+        case .article(let article, .success(let read)):
+            if read.isWhole { asked.remove(article) }
+            guard abs(article - index) <= 1, articles[article]?.isWhole != true else { return nil }
+            let wasPending = article == index && pending
+            if wasPending { pendingAnchor = topAnchor }
+            articles[article] = read
+            guard article == index else { return nil }
+            if wasPending {
+                // The whole of a long article, taken in with the same text on screen.
+                textKey = nil
+                found = nil
+            }
+        case .article(let article, .failure(let error)):
+            asked.remove(article)
+            guard article == index else { return nil }
+            loadError = error.description
+            waiting = []
+            return nil
+        case .articleFound(let query, let forward, let found):
+            return foundElsewhere(query, forward: forward, found)
+        case .contents, .pageFound:
+            return nil
+        }
+        return doWhatWaited()
+    }
+
+    /// Does, in order, what waited for an article; the last note said.
+    private mutating func doWhatWaited() -> ReaderNote? {
+        let postponed = waiting
+        waiting = []
+        var said: ReaderNote?
+        for step in postponed {
+            let note: ReaderNote?
+            switch step {
+            case .key(let key): note = handle(key)
+            case .search(let query): note = search(for: query)
+            case .findNext(let forward): note = findNext(forward: forward)
+            case .open(let entry): open(entry); note = nil
+            }
+            if let note { said = note }
+        }
+        return said
+    }
+
+    /// Switches to an article read and laid out elsewhere (where a search found its query).
+    mutating func show(_ found: FoundArticle) {
+        index = found.article
         top = 0
         pendingAnchor = nil
         pendingEnd = false
         keptAnchor = nil
-        pending = nil
-        firstPartShare = 1
         loadError = nil
         undrawable = []
         drawnPictures = [:]
         chosenLink = nil
-        document = laidOut.document
-        text = laidOut
+        articles = articles.filter { abs($0.key - index) <= 1 }
+        articles[index] = found.loaded
+        let key = LayoutKey(resource: content.readingOrder[index].path, isWhole: true, width: found.laidOut.width)
+        layouts.keep(found.laidOut, for: key)
+        textKey = key
+        for near in [index + 1, index - 1] where content.readingOrder.indices.contains(near) { ask(for: near) }
     }
 
-    /// Takes in the whole of a long article once read (with `wait`, waits for it), keeping
-    /// the same text on screen. True when it did.
-    @discardableResult
-    mutating func adoptWholeDocument(wait: Bool) -> Bool {
-        guard let pending, let whole = pending.document(wait: wait) else { return false }
-        self.pending = nil
-        firstPartShare = 1
-        pendingAnchor = topAnchor
-        document = whole
-        text = nil
-        found = nil
-        return true
+    /// A key that goes past the first part of a long article (whose whole is on its way).
+    private mutating func needsWholeArticle(for key: Key) -> Bool {
+        guard pending else { return false }
+        switch key {
+        case .down, .character("j"): return reachesPastFirstPart(top + 1 + visibleRows)
+        case .enter: return chosenLink == nil && reachesPastFirstPart(top + 1 + visibleRows)
+        case .pageDown, .character(" "), .character("f"): return reachesPastFirstPart(top + 2 * visibleRows)
+        case .character("G"), .end: return true
+        default: return false
+        }
     }
 
-    /// Waits for the whole article when the first part's end is in reach.
-    private mutating func needsWholeArticle(beyond line: Int) -> Bool {
-        guard pending != nil, let text, text.isComplete, line >= text.lines.count else { return false }
-        return adoptWholeDocument(wait: true)
+    private mutating func reachesPastFirstPart(_ line: Int) -> Bool {
+        guard let text = prepareText() else { return false }
+        text.ensureLines(line + 1)
+        return text.isComplete && line >= text.lines.count
     }
 
-    /// The article laid out at the current column width (the whole article taken in when
-    /// it is ready). A new width keeps the same text at the top of the screen (not the
-    /// same line number).
+    /// The article laid out at the current column width. A new width keeps the same text
+    /// at the top of the screen (not the same line number).
     @discardableResult
     mutating func prepareText() -> ArticleText? {
-        adoptWholeDocument(wait: pending != nil && (pendingEnd
-                                                    || (pendingAnchor.map { $0.block >= (document?.blocks.count ?? 0) - 1 } ?? false)))
         guard let document else { return nil }
         let column = columnWidth
         if let text, text.width == column { return text }
         let place = topAnchor
         if column != drawnPicturesWidth { (drawnPictures, drawnPicturesWidth) = ([:], column) }
-        let fresh = ArticleText(document: document.describingPictures(undrawable), width: column,
-                                pictureSizes: drawnPictures.mapValues(\.size))
-        text = fresh
+        let key = LayoutKey(resource: content.readingOrder[index].path, isWhole: !pending, width: column, undrawable: undrawable,
+                            pictureSizes: drawnPictures.mapValues(\.size))
+        textKey = key
+        let fresh = layouts.text(for: key, of: document)
         chosenLink = nil
         if let place {
             top = fresh.line(for: place)

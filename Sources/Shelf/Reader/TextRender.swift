@@ -85,24 +85,10 @@ extension TextPager {
         return drawnPictures[source]?.box ?? CellSize(columns: width - line.indent, rows: rows)
     }
 
-    /// Where a picture of the article is drawn from: a figure of a PDF page is that region
-    /// of the page; anything else is an image file of the issue.
+    /// Where a picture of the article is drawn from, as resolved when the article was read
+    /// (`LoadedArticle.pictures`); nil when it cannot be drawn.
     func pictureSource(_ source: String) -> ImageSource? {
-        if let figure = PageFigure(source: source) {
-            guard content.readingOrder.indices.contains(index), let page = PagePath(content.readingOrder[index].path),
-                  let region = PageRegion(x0: figure.x0, y0: figure.y0, x1: figure.x1, y1: figure.y1) else { return nil }
-            return PagePath(file: page.file, index: figure.page).picture(in: root, region: region)
-        }
-        return imageFile(source).map(ImageSource.file)
-    }
-
-    /// An image link inside the current article, resolved inside the issue; nil if it
-    /// would leave the issue or does not exist.
-    func imageFile(_ source: String) -> URL? {
-        guard content.readingOrder.indices.contains(index),
-              let file = try? IssueReader.resolve(link: source, from: content.readingOrder[index].path, in: root),
-              FileManager.default.fileExists(atPath: file.path) else { return nil }
-        return file
+        articles[index]?.pictures[source]
     }
 
     /// Paints the visible matches: the current one in the selection colours, the others in

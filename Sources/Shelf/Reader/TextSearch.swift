@@ -4,21 +4,33 @@ import Terminal
 import TextLayout
 
 /// Search in reflowed text: matches in this article and the ones after it (wrapping round
-/// the issue); `n` and `N` step through them. The prompt itself is the reader model's.
+/// the issue); `n` and `N` step through them. The prompt itself is the reader model's; the
+/// articles after this one are searched on the reader I/O queue (`ReaderLoad.findArticle`).
 extension TextPager {
     mutating func search(for query: String) -> ReaderNote {
+        if isLoading || !waiting.isEmpty || pending { waiting.append(.search(query)); return Self.searchingNote }
         self.query = query
         found = nil
         currentMatch = nil
         return findNext(forward: true)
     }
 
+    static let searchingNote = ReaderNote(text: "Searching…")
+
+    /// Escape after a search: the matches are no longer marked.
+    var showsMatches: Bool { query != nil }
+
+    mutating func clearSearch() {
+        query = nil
+        found = nil
+        currentMatch = nil
+        searching = false
+    }
+
     /// Matches of the query in the current article at the current width (found once per
-    /// article and width).
+    /// article and width); none while only the first part of a long article is here.
     mutating func currentMatches() -> [SearchMatch] {
-        guard query != nil else { return [] }
-        adoptWholeDocument(wait: true)
-        guard let query, let text = prepareText() else { return [] }
+        guard let query, !pending, let text = prepareText() else { return [] }
         if let found, found.article == index, found.width == text.width { return found.matches }
         let matches = text.matches(of: query)
         found = (index, text.width, matches)
@@ -30,6 +42,7 @@ extension TextPager {
     /// for a new search; then in the following (or preceding) articles, round the issue.
     mutating func findNext(forward: Bool) -> ReaderNote {
         guard let query else { return ReaderNote(text: "Nothing to find yet: press / and type.") }
+        if isLoading || !waiting.isEmpty || pending { waiting.append(.findNext(forward: forward)); return Self.searchingNote }
         let matches = currentMatches()
         let here: Int?
         if let current = currentMatch, current.article == index, matches.indices.contains(current.index) {
@@ -40,38 +53,33 @@ extension TextPager {
             here = matches.lastIndex { $0.line < top }
         }
         if let here { return select(here, of: matches) }
+        if articleCount > 1 {
+            searching = true
+            requests.append(.findArticle(query: query, from: index, forward: forward, width: columnWidth))
+            return Self.searchingNote
+        }
+        return foundElsewhere(query, forward: forward, nil) ?? ReaderNote(text: "No match for “\(query)”.", isError: true)
+    }
 
-        let count = articleCount
-        for step in 1...max(1, count) {
-            let candidate = forward ? (index + step) % count : (index - step + count) % count
-            let wrapped = forward ? candidate <= index : candidate >= index
-            let result: (ArticleText, [SearchMatch])?
-            if candidate == index {
-                result = text.flatMap { matches.isEmpty ? nil : ($0, matches) }
-            } else {
-                result = searchArticle(candidate, query: query)
-            }
-            guard let (laidOut, candidateMatches) = result, !candidateMatches.isEmpty else { continue }
-            if candidate != index {
-                show(article: candidate, laidOut: laidOut)
-                found = (candidate, laidOut.width, candidateMatches)
-            }
-            var note = select(forward ? 0 : candidateMatches.count - 1, of: candidateMatches)
+    /// The search beyond this article answered: the article found, else this one's matches
+    /// from its other end, else none.
+    mutating func foundElsewhere(_ query: String, forward: Bool, _ article: FoundArticle?) -> ReaderNote? {
+        guard query == self.query else { return nil }
+        searching = false
+        let from = index
+        if let article {
+            show(article)
+            found = (article.article, article.laidOut.width, article.matches)
+            var note = select(forward ? 0 : article.matches.count - 1, of: article.matches)
+            let wrapped = forward ? article.article <= from : article.article >= from
             if wrapped { note.text += forward ? " (from the start of the issue)" : " (from the end of the issue)" }
             return note
         }
-        return ReaderNote(text: "No match for “\(query)”.", isError: true)
-    }
-
-    /// Another article laid out and searched without leaving this one; nil when it has no match.
-    private func searchArticle(_ article: Int, query: String) -> (ArticleText, [SearchMatch])? {
-        guard content.readingOrder.indices.contains(article), !content.readingOrder[article].isPicture,
-              pageTexts?.mayHold(query, at: article) ?? true,
-              let document = try? ArticleDocument.load(content.readingOrder[article], in: root, texts: texts),
-              Search.mayContain(document, query) else { return nil }
-        let laidOut = ArticleText(document: document, width: columnWidth)
-        let matches = laidOut.matches(of: query)
-        return matches.isEmpty ? nil : (laidOut, matches)
+        let matches = currentMatches()
+        guard !matches.isEmpty else { return ReaderNote(text: "No match for “\(query)”.", isError: true) }
+        var note = select(forward ? 0 : matches.count - 1, of: matches)
+        note.text += forward ? " (from the start of the issue)" : " (from the end of the issue)"
+        return note
     }
 
     private mutating func select(_ match: Int, of matches: [SearchMatch]) -> ReaderNote {
@@ -84,7 +92,7 @@ extension TextPager {
                 top = min(top, max(0, text.lines.count - visibleRows))
             }
         }
-        let here = pageTexts == nil ? "in this article" : "on page \(index + 1)"
+        let here = isDocument ? "on page \(index + 1)" : "in this article"
         return ReaderNote(text: "“\(query ?? "")”: match \(match + 1) of \(matches.count) \(here)")
     }
 }

@@ -1,0 +1,97 @@
+import Foundation
+import Imaging
+import IssueArchive
+import Testing
+import Terminal
+import TextLayout
+@testable import NewsstandKit
+@testable import Shelf
+
+/// The reader's model with no files and no worker behind it: the issue is values, articles
+/// arrive as messages, and the test reads what the model asks to have read and what it shows.
+@Suite struct ReaderPureModelTests {
+    static let content = IssueContent(format: .epub, metadata: IssueMetadata(title: "Harbour Monthly"),
+                                      readingOrder: (1...3).map { Resource(path: "ch\($0).xhtml", mediaType: "application/xhtml+xml") })
+
+    /// An article of `paragraphs` paragraphs whose words are `tag`p0w0, `tag`p0w1…, then `last`.
+    static func article(_ tag: String, paragraphs: Int = 30, last: String = "") -> LoadedArticle {
+        let text = (0..<paragraphs).map { ReaderFixture.paragraph(tag, $0) }.joined(separator: "\n\n") + "\n\n" + last
+        return LoadedArticle(document: PlainTextReader.document(text: text), pictures: [:])
+    }
+
+    /// Opened at the start, the first article read already (as the app's open reads it).
+    static func opened() -> ReaderScreen {
+        let issue = Issue(id: 1, publicationId: 1, name: "harbour", date: Date(timeIntervalSince1970: 0), title: "Harbour")
+        let source = ReaderSource(issue: issue, content: content, folder: "/nowhere/", weights: [1, 1, 1], isDocument: false,
+                                  pages: [], articles: [0: article("a", last: "The lighthouse at dusk.")])
+        let painter = CoverPainter(cache: CoverCache(directory: nil), colorMode: .truecolor, symbols: .half)
+        let epoch = Date(timeIntervalSince1970: 0)
+        return ReaderScreen(source, painter: painter, theme: .classic, size: (80, 24), clock: { epoch })
+    }
+
+    static func text(_ reader: ReaderScreen) -> String {
+        var canvas = Canvas(width: 80, height: 24)
+        reader.view(into: &canvas)
+        return canvas.text
+    }
+
+    @Test func articlesAreAskedForAndKeysWaitForThem() {
+        var reader = Self.opened()
+        #expect(reader.start() == [.load(.article(1))], "the next article is read ahead")
+        #expect(Self.text(reader).contains("ap0w0"))
+
+        // The second article is not here yet: the reader is on it, and waits.
+        let turned = reader.update(.key(.right))
+        #expect(turned.contains(.load(.article(2))))
+        #expect(turned.contains { if case .save(let place) = $0 { return place.resource == "ch2.xhtml" } else { return false } })
+        #expect(Self.text(reader).contains("article 2 of 3"))
+        #expect(!Self.text(reader).contains("bp0w0"))
+        #expect(reader.update(.key(.pageDown)).isEmpty, "a page turn waits for the article: nothing read twice")
+
+        // It arrives: shown, and the page turn that waited is done.
+        _ = reader.update(.loaded(.article(1, .success(Self.article("b")))))
+        let shown = Self.text(reader)
+        #expect(!shown.contains("bp0w0"), "turned a page on:\n\(shown)")
+        #expect(shown.contains("bp"), "\(shown)")
+        #expect((reader.pager as? TextPager)?.top ?? 0 > 0)
+    }
+
+    @Test func searchBeyondTheArticleIsAskedForAndItsAnswerShown() {
+        var reader = Self.opened()
+        _ = reader.start()
+        _ = reader.update(.loaded(.article(1, .success(Self.article("b")))))
+        _ = reader.update(.key(.right))
+        _ = reader.update(.key(.character("/")))
+        for character in "lighthouse" { _ = reader.update(.key(.character(character))) }
+        let width = ReaderFrame(width: 80, height: 24).column(TextPager.defaultTextWidth)
+        let asked = reader.update(.key(.enter))
+        #expect(asked.contains(.load(.findArticle(query: "lighthouse", from: 1, forward: true, width: width))), "\(asked)")
+        #expect(reader.statusLine.text == "Searching…")
+
+        let first = Self.article("a", last: "The lighthouse at dusk.")
+        let laidOut = ArticleText(document: first.document, width: width)
+        let matches = laidOut.matches(of: "lighthouse")
+        _ = reader.update(.loaded(.articleFound(query: "lighthouse", forward: true,
+                                                FoundArticle(article: 0, loaded: first, laidOut: laidOut, matches: matches))))
+        #expect(reader.statusLine.text == "“lighthouse”: match 1 of 1 in this article (from the start of the issue)")
+        let shown = Self.text(reader)
+        #expect(shown.contains("article 1 of 3") && shown.contains("The lighthouse at dusk."), "\(shown)")
+    }
+
+    @Test func escapeClearsTheSearchBeforeItLeaves() {
+        var screen = Self.opened()
+        _ = screen.start()
+        var reader = ReaderAdapter(screen: screen, session: 7)
+        for key in [Key.character("/")] + "lighthouse".map(Key.character) + [.enter] { _ = reader.update(key, bindings: .defaults) }
+        #expect(reader.screen.pager.showsMatches)
+        #expect(reader.screen.statusLine.text?.contains("match 1 of 1") == true)
+
+        let first = reader.update(.escape, bindings: .defaults)
+        #expect(!first.contains(.leave), "Escape first clears the search")
+        #expect(!reader.screen.pager.showsMatches)
+        #expect(reader.update(.escape, bindings: .defaults).contains(.leave), "then it goes back")
+
+        // What was read for another reader is not this one's.
+        #expect(reader.loaded(ReaderResult(session: 8, loaded: .article(1, .success(Self.article("b"))))).isEmpty)
+    }
+}
