@@ -1,3 +1,5 @@
+import Foundation
+
 /// The one decoder of character references (`&eacute;`, `&#233;`, `&#xE9;`) for every text
 /// the project reads: HTML as a browser reads it (HTML5's tokenizer rules) and, for the XML
 /// reader, the same names and numbers with XML's stricter spelling. Names come from HTML5's
@@ -20,48 +22,68 @@ public enum CharacterReferences {
     /// The characters the reference at `bytes[start]` (an `&`) stands for and the index
     /// just after it, or nil when it stands for nothing (the `&` is then text).
     public static func reference(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, end: Int, in context: Context) -> (characters: String, next: Int)? {
-        let i = start + 1
-        guard i < end else { return nil }
-        if bytes[i] == UInt8(ascii: "#") { return number(bytes, at: i + 1, end: end, in: context) }
-        return name(bytes, at: i, end: end, in: context)
+        guard let (decoded, next) = decodedReference(bytes, at: start, end: end, in: context) else { return nil }
+        switch decoded {
+        case .byte(let byte): return (String(Unicode.Scalar(byte)), next)
+        case .scalar(let scalar): return (String(scalar), next)
+        case .text(let text): return (text, next)
+        }
+    }
+
+    /// Appends what the reference at `bytes[start]` (an `&`) stands for to `out` as UTF-8 and
+    /// returns the index just after it; nil, with nothing appended, when it stands for nothing.
+    /// The XML reader's way: no string is made for `&lt;` or `&#8212;`.
+    public static func appendReference(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, end: Int, in context: Context,
+                                       to out: inout [UInt8]) -> Int? {
+        guard let (decoded, next) = decodedReference(bytes, at: start, end: end, in: context) else { return nil }
+        switch decoded {
+        case .byte(let byte):
+            out.append(byte)
+        case .scalar(let scalar):
+            UTF8.encode(scalar) { out.append($0) }
+        case .text(var text):
+            text.withUTF8 { out.append(contentsOf: $0) }
+        }
+        return next
     }
 
     /// Appends `bytes[range]` to `out` with its references decoded, in one pass: what a
     /// reference stands for is never read again, so nothing expands twice.
     public static func decode(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, in context: Context, into out: inout String) {
-        walk(bytes, range, in: context,
-             text: { out += String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self) },
-             reference: { out += $0 })
+        var i = range.lowerBound
+        let end = range.upperBound
+        var run = i
+        while let ampersand = nextAmpersand(bytes, from: i, to: end) {
+            i = ampersand
+            guard let (characters, next) = reference(bytes, at: i, end: end, in: context) else {
+                i += 1
+                continue
+            }
+            if run < i { out += String(decoding: UnsafeBufferPointer(rebasing: bytes[run..<i]), as: UTF8.self) }
+            out += characters
+            i = next
+            run = i
+        }
+        if run < end { out += String(decoding: UnsafeBufferPointer(rebasing: bytes[run..<end]), as: UTF8.self) }
     }
 
     /// Appends `bytes[range]` to `out` as UTF-8 with its references decoded, in one pass.
     public static func decode(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, in context: Context, into out: inout [UInt8]) {
-        walk(bytes, range, in: context,
-             text: { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[$0])) },
-             reference: { out.append(contentsOf: $0.utf8) })
-    }
-
-    /// Hands over `bytes[range]` as runs of text between references and what each reference stands for.
-    private static func walk(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, in context: Context,
-                             text: (Range<Int>) -> Void, reference characters: (String) -> Void) {
         var i = range.lowerBound
         let end = range.upperBound
         var run = i
-        while i < end {
-            guard bytes[i] == UInt8(ascii: "&") else {
+        while let ampersand = nextAmpersand(bytes, from: i, to: end) {
+            i = ampersand
+            if run < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<i])) }
+            run = i
+            guard let next = appendReference(bytes, at: i, end: end, in: context, to: &out) else {
                 i += 1
                 continue
             }
-            guard let (decoded, next) = reference(bytes, at: i, end: end, in: context) else {
-                i += 1
-                continue
-            }
-            if run < i { text(run..<i) }
-            characters(decoded)
             i = next
             run = i
         }
-        if run < end { text(run..<end) }
+        if run < end { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<end])) }
     }
 
     /// `text` with its references decoded (itself when it has no `&`).
@@ -95,8 +117,30 @@ public enum CharacterReferences {
 
     // MARK: Parts
 
+    /// The index of the next `&` in `bytes[from..<to]`: text between references is skipped
+    /// by `memchr`, not byte by byte.
+    static func nextAmpersand(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int? {
+        guard from < to, let base = bytes.baseAddress, let found = memchr(base + from, Int32(UInt8(ascii: "&")), to - from) else { return nil }
+        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+    }
+
+    /// What a reference stands for, in the cheapest form to hand on.
+    enum Decoded {
+        /// One of XML's five predefined names.
+        case byte(UInt8)
+        case scalar(Unicode.Scalar)
+        case text(String)
+    }
+
+    static func decodedReference(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, end: Int, in context: Context) -> (Decoded, Int)? {
+        let i = start + 1
+        guard i < end else { return nil }
+        if bytes[i] == UInt8(ascii: "#") { return number(bytes, at: i + 1, end: end, in: context) }
+        return name(bytes, at: i, end: end, in: context)
+    }
+
     /// After `&#`: decimal, or hexadecimal after `x`/`X`.
-    static func number(_ bytes: UnsafeBufferPointer<UInt8>, at first: Int, end: Int, in context: Context) -> (characters: String, next: Int)? {
+    static func number(_ bytes: UnsafeBufferPointer<UInt8>, at first: Int, end: Int, in context: Context) -> (Decoded, Int)? {
         var i = first
         var hex = false
         if i < end, bytes[i] | 0x20 == UInt8(ascii: "x") {
@@ -131,18 +175,19 @@ public enum CharacterReferences {
         if context == .xml, scalar.value < 0x20, scalar.value != 0x09, scalar.value != 0x0A, scalar.value != 0x0D {
             scalar = "\u{FFFD}"
         }
-        return (String(scalar), i)
+        return (.scalar(scalar), i)
     }
 
     /// After `&`: a name from HTML5's table.
-    static func name(_ bytes: UnsafeBufferPointer<UInt8>, at first: Int, end: Int, in context: Context) -> (characters: String, next: Int)? {
+    static func name(_ bytes: UnsafeBufferPointer<UInt8>, at first: Int, end: Int, in context: Context) -> (Decoded, Int)? {
         var i = first
         let limit = min(end, first + HTMLNamedCharacters.longestName + 1)
         while i < limit, isAlphanumeric(bytes[i]) { i += 1 }
         guard i > first else { return nil }
         if i < end, bytes[i] == UInt8(ascii: ";") {
-            if let characters = xmlPredefined(bytes, first, i) ?? HTMLNamedCharacters.characters(named: UnsafeBufferPointer(rebasing: bytes[first..<i])) {
-                return (characters, i + 1)
+            if let byte = xmlPredefined(bytes, first, i) { return (.byte(byte), i + 1) }
+            if let characters = HTMLNamedCharacters.characters(named: UnsafeBufferPointer(rebasing: bytes[first..<i])) {
+                return (.text(characters), i + 1)
             }
         }
         if context == .xml { return nil }
@@ -153,7 +198,7 @@ public enum CharacterReferences {
             if HTMLNamedCharacters.withoutSemicolon.contains(name), let characters = HTMLNamedCharacters.table[name] {
                 let next = first + length
                 if context == .attribute, next < end, isAlphanumeric(bytes[next]) || bytes[next] == UInt8(ascii: "=") { return nil }
-                return (characters, next)
+                return (.text(characters), next)
             }
             length -= 1
         }
@@ -161,18 +206,18 @@ public enum CharacterReferences {
     }
 
     /// `lt gt amp quot apos` without a table look-up: by far the most frequent names.
-    static func xmlPredefined(_ bytes: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> String? {
+    static func xmlPredefined(_ bytes: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> UInt8? {
         switch to - from {
         case 2 where bytes[from + 1] == UInt8(ascii: "t"):
-            if bytes[from] == UInt8(ascii: "l") { return "<" }
-            if bytes[from] == UInt8(ascii: "g") { return ">" }
+            if bytes[from] == UInt8(ascii: "l") { return UInt8(ascii: "<") }
+            if bytes[from] == UInt8(ascii: "g") { return UInt8(ascii: ">") }
             return nil
         case 3 where bytes[from] == UInt8(ascii: "a") && bytes[from + 1] == UInt8(ascii: "m") && bytes[from + 2] == UInt8(ascii: "p"):
-            return "&"
+            return UInt8(ascii: "&")
         case 4 where bytes[from] == UInt8(ascii: "q") && bytes[from + 1] == UInt8(ascii: "u") && bytes[from + 2] == UInt8(ascii: "o") && bytes[from + 3] == UInt8(ascii: "t"):
-            return "\""
+            return UInt8(ascii: "\"")
         case 4 where bytes[from] == UInt8(ascii: "a") && bytes[from + 1] == UInt8(ascii: "p") && bytes[from + 2] == UInt8(ascii: "o") && bytes[from + 3] == UInt8(ascii: "s"):
-            return "'"
+            return UInt8(ascii: "'")
         default:
             return nil
         }

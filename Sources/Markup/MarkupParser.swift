@@ -312,8 +312,7 @@ private struct Reader {
     /// At `&`: appends what the reference stands for, read as XML spells references (see
     /// `CharacterReferences.Context.xml`); a lone `&` or an unknown name stays as written.
     mutating func decodeReference(into out: inout [UInt8]) {
-        if let (characters, next) = CharacterReferences.reference(b, at: i, end: n, in: .xml) {
-            out.append(contentsOf: characters.utf8)
+        if let next = CharacterReferences.appendReference(b, at: i, end: n, in: .xml, to: &out) {
             i = next
         } else {
             out.append(amp)
