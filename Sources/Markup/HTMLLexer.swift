@@ -1,3 +1,5 @@
+import Foundation
+
 /// The one HTML lexer: splits HTML or XHTML bytes into text, start tags, end tags and CDATA
 /// sections, as ranges of the input (nothing is copied or decoded; `CharacterReferences`
 /// decodes what a reader keeps). Comments, DOCTYPEs (with any internal subset, whose
@@ -76,10 +78,13 @@ public struct HTMLLexer {
         let n = bytes.count
         var textStart = position
         while position < n {
-            guard bytes[position] == UInt8(ascii: "<") else {
-                position += 1
-                continue
+            // Text runs to the next `<`, found by memchr rather than byte by byte.
+            guard let base = bytes.baseAddress,
+                  let found = memchr(base + position, Int32(UInt8(ascii: "<")), n - position) else {
+                position = n
+                break
             }
+            position = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
             let markupStart = position
             guard position + 1 < n else {
                 position = n
