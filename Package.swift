@@ -4,9 +4,10 @@ import PackageDescription
 // Swift 5 language mode, for the modules not moved to Swift 6 yet (issue #29). ncurses' C
 // globals compile in Swift 6 through `@preconcurrency import CNcursesw` (Terminal).
 let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
-/// The parsers' small accessors (an XML node's name, attribute, children) are called across
-/// modules for every element of a feed; full cross-module optimization lets them inline.
-let parsing: [SwiftSetting] = swift5 + [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
+/// The parsers' small accessors (an XML node's name, attribute, children, the HTML lexer's
+/// next token) are called across modules for every element of a feed or an article; full
+/// cross-module optimization lets them inline. Swift 6 language mode.
+let parsing: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
 
 /// Release builds carry the Swift runtime and Foundation inside the executable: the dynamic
 /// loader then resolves ~10 fewer libraries' symbols at every start (a third of `newsstand
@@ -66,10 +67,10 @@ let package = Package(
         // The TOML subset themes and config.toml need (TOMLKit's dependencies are not available here).
         .target(name: "TOMLReader"),
         .target(name: "Feeds", dependencies: ["Markup"], swiftSettings: parsing),
+        // Swift 6 language mode (no settings).
         .target(
             name: "IssueArchive",
-            dependencies: ["Markup", "FileWrites", "CSystemZlib", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
-            swiftSettings: swift5
+            dependencies: ["Markup", "FileWrites", "CSystemZlib", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
         .target(
             name: "NewsstandKit",
@@ -88,9 +89,12 @@ let package = Package(
         .target(name: "PDF", dependencies: ["CSpawn", "Imaging", "IssueArchive", "TextLayout"]),
         // Poppler itself and the worker's side of the socket: linked only into `newsstand-pdf`.
         .target(name: "PDFEngine", dependencies: ["CPoppler", "PDF", "Imaging", "TextLayout"]),
-        // Markup for HTML5's table of named character references, which feeds read too.
-        .target(name: "TextLayout", dependencies: ["Markup"], swiftSettings: swift5),
-        .target(name: "Terminal", dependencies: ["CNcursesw", "TextLayout", "TOMLReader"]),
+        // How many columns text takes (and the table of wide characters), with no dependencies:
+        // Terminal measures with it without linking HTML. Called for every character drawn.
+        .target(name: "TextWidth", swiftSettings: parsing),
+        // Markup for the HTML lexer and HTML5's character references, which feeds read too.
+        .target(name: "TextLayout", dependencies: ["Markup", "TextWidth"], swiftSettings: parsing),
+        .target(name: "Terminal", dependencies: ["CNcursesw", "TextWidth", "TOMLReader"]),
         // The painter seam: how a picture from any source reaches a screen's canvas.
         .target(name: "Pictures", dependencies: ["Imaging", "Terminal"]),
         .target(
@@ -126,7 +130,8 @@ let package = Package(
 
         .testTarget(name: "FileWritesTests", dependencies: ["FileWrites"]),
         .testTarget(name: "TOMLReaderTests", dependencies: ["TOMLReader"], swiftSettings: swift5),
-        .testTarget(name: "MarkupTests", dependencies: ["Markup"], swiftSettings: swift5),
+        // Feeds, TextLayout and IssueArchive too: one test reads the same references through each.
+        .testTarget(name: "MarkupTests", dependencies: ["Markup", "Feeds", "TextLayout", "IssueArchive"], swiftSettings: swift5),
         .testTarget(name: "FeedsTests", dependencies: ["Feeds", "Markup"], resources: [.copy("Fixtures")], swiftSettings: swift5),
         .testTarget(name: "IssueArchiveTests", dependencies: ["IssueArchive", "CSystemZlib", .product(name: "ZIPFoundation", package: "ZIPFoundation")], swiftSettings: swift5),
         .testTarget(name: "NewsstandKitTests", dependencies: ["NewsstandKit", "Feeds", "IssueArchive", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "ZIPFoundation", package: "ZIPFoundation")], swiftSettings: swift5),
@@ -136,7 +141,7 @@ let package = Package(
         .testTarget(name: "PDFTests", dependencies: ["PDF", "PDFEngine", "CPoppler", "Imaging", "IssueArchive", "TextLayout",
                                                     "NewsstandKit", "Shelf", "Pictures", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                                                     "newsstand-pdf"], swiftSettings: swift5),
-        .testTarget(name: "TextLayoutTests", dependencies: ["TextLayout", "Markup"], swiftSettings: swift5),
+        .testTarget(name: "TextLayoutTests", dependencies: ["TextLayout", "TextWidth", "Markup"], swiftSettings: swift5),
         .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Imaging", "Terminal", "CNcursesw"], swiftSettings: swift5),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "TOMLReader", "CNcursesw"], swiftSettings: swift5),
         .testTarget(name: "ShelfTests", dependencies: ["Shelf", "Terminal", "NewsstandKit", "Imaging", "Pictures", "IssueArchive", "TextLayout", "Feeds"], exclude: ["Goldens"], swiftSettings: swift5),

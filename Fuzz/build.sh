@@ -97,8 +97,9 @@ for t in $targets; do
         module Imaging "$root"/Sources/Imaging/*.swift
         harness image CImageCodecs.o Imaging.o ;;
     layout)
+        module TextWidth "$root"/Sources/TextWidth/*.swift
         module TextLayout "$root"/Sources/TextLayout/*.swift
-        harness layout Markup.o TextLayout.o ;;
+        harness layout Markup.o TextWidth.o TextLayout.o ;;
     pdf)
         worker=""
         for configuration in release debug; do

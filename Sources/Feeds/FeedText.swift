@@ -1,4 +1,5 @@
 import Foundation
+import Markup
 
 /// Cleaning of every string a feed supplies before it leaves this module.
 public enum FeedText {
@@ -151,149 +152,31 @@ public enum FeedText {
     }
 
     /// A line from text that may hold HTML markup (Atom `type="html"`, RSS titles and
-    /// descriptions): tags dropped, script and style bodies dropped, entities decoded.
+    /// descriptions): tags dropped, script and style bodies dropped, references decoded as
+    /// in an article (`CharacterReferences`).
     static func fromHTML(_ raw: String?) -> String? {
         guard let raw else { return nil }
         let hasTag = raw.containsByte(UInt8(ascii: "<"))
         guard hasTag || raw.containsByte(UInt8(ascii: "&")) else { return line(raw) }
-        return line(decodeEntities(hasTag ? stripTags(raw) : raw))
+        return line(hasTag ? text(ofHTML: raw) : CharacterReferences.decode(raw))
     }
 
-    /// Text without its tags; `script` and `style` lose their bodies; block-level tags and
-    /// line breaks become spaces. A tag cut off at the end is dropped.
-    static func stripTags(_ html: String) -> String {
-        var copy = html
-        return copy.withUTF8 { b -> String in
-            let n = b.count
-            var out: [UInt8] = []
-            out.reserveCapacity(n)
-            func lower(_ c: UInt8) -> UInt8 { c >= 0x41 && c <= 0x5A ? c + 0x20 : c }
-            func isLetter(_ c: UInt8) -> Bool { (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A }
-            /// Whether the bytes `range` spell `name` (lower-case ASCII), whatever their case.
-            func spells(_ range: Range<Int>, _ name: StaticString) -> Bool {
-                guard range.count == name.utf8CodeUnitCount else { return false }
-                let p = name.utf8Start
-                for k in 0..<range.count where lower(b[range.lowerBound + k]) != p[k] { return false }
-                return true
+    /// Text without its tags, references decoded; `script` and `style` lose their bodies;
+    /// block-level tags and line breaks become spaces. A tag cut off at the end is dropped.
+    static func text(ofHTML html: String) -> String {
+        HTMLLexer.text(of: html, dropping: ["script", "style"], separator: 0x20) { lexer, name in
+            switch name.count {
+            case 1: return lexer.spells(name, "p")
+            case 2:
+                return lexer.spells(name, "br") || lexer.spells(name, "li") || lexer.spells(name, "ul") || lexer.spells(name, "ol")
+                    || lexer.spells(name, "tr") || lexer.spells(name, "td") || lexer.spells(name, "th") || lexer.spells(name, "hr")
+                    || (lexer.bytes[name.lowerBound] | 0x20 == UInt8(ascii: "h") && (0x31...0x36).contains(lexer.bytes[name.lowerBound + 1]))
+            case 3: return lexer.spells(name, "div")
+            case 10: return lexer.spells(name, "blockquote")
+            default: return false
             }
-            func isBlock(_ range: Range<Int>) -> Bool {
-                switch range.count {
-                case 1: return spells(range, "p")
-                case 2:
-                    return spells(range, "br") || spells(range, "li") || spells(range, "ul") || spells(range, "ol")
-                        || spells(range, "tr") || spells(range, "td") || spells(range, "th") || spells(range, "hr")
-                        || (lower(b[range.lowerBound]) == UInt8(ascii: "h") && (0x31...0x36).contains(b[range.lowerBound + 1]))
-                case 3: return spells(range, "div")
-                case 10: return spells(range, "blockquote")
-                default: return false
-                }
-            }
-            // Text between tags is copied in runs.
-            var run = 0
-            var i = 0
-            var cutOff = false
-            while i < n {
-                guard b[i] == UInt8(ascii: "<"), i + 1 < n,
-                      isLetter(b[i + 1]) || b[i + 1] == UInt8(ascii: "/") || b[i + 1] == UInt8(ascii: "!") || b[i + 1] == UInt8(ascii: "?")
-                else {
-                    i += 1
-                    continue
-                }
-                if i > run { out.append(contentsOf: UnsafeBufferPointer(rebasing: b[run..<i])) }
-                var close = i + 1
-                while close < n, b[close] != UInt8(ascii: ">") { close += 1 }
-                guard close < n else {
-                    cutOff = true
-                    break
-                }
-                var k = i + 1
-                let closing = b[k] == UInt8(ascii: "/")
-                if closing { k += 1 }
-                let nameStart = k
-                while k < close, isLetter(b[k]) || (b[k] >= 0x30 && b[k] <= 0x39) { k += 1 }
-                let name = nameStart..<k
-                i = close + 1
-                if !closing, spells(name, "script") || spells(name, "style") {
-                    // Skip to the matching end tag, whatever its case.
-                    let length = 2 + name.count
-                    var j = i
-                    while j + length <= n {
-                        if b[j] == UInt8(ascii: "<"), b[j + 1] == UInt8(ascii: "/"),
-                           (0..<name.count).allSatisfy({ lower(b[j + 2 + $0]) == lower(b[name.lowerBound + $0]) }) { break }
-                        j += 1
-                    }
-                    if j + length <= n {
-                        var gtIndex = j
-                        while gtIndex < n, b[gtIndex] != UInt8(ascii: ">") { gtIndex += 1 }
-                        i = gtIndex < n ? gtIndex + 1 : n
-                    } else {
-                        i = n
-                    }
-                } else if isBlock(name) {
-                    out.append(0x20)
-                }
-                run = i
-            }
-            if !cutOff, run < n { out.append(contentsOf: UnsafeBufferPointer(rebasing: b[run..<n])) }
-            return String(decoding: out, as: UTF8.self)
         }
     }
-
-    /// Decodes HTML character references in one pass (the result is never decoded again,
-    /// so nothing can expand recursively). Unknown names stay as written.
-    static func decodeEntities(_ text: String) -> String {
-        guard text.containsByte(UInt8(ascii: "&")) else { return text }
-        let b = text.utf8Bytes
-        let n = b.count
-        var out: [UInt8] = []
-        out.reserveCapacity(n)
-        var i = 0
-        while i < n {
-            guard b[i] == UInt8(ascii: "&") else {
-                // Up to the next '&' in one copy.
-                var next = i + 1
-                while next < n, b[next] != UInt8(ascii: "&") { next += 1 }
-                out.append(contentsOf: b[i..<next])
-                i = next
-                continue
-            }
-            var end = i + 1
-            while end < n, end - i <= 12, b[end] != UInt8(ascii: ";"), b[end] != UInt8(ascii: "&") { end += 1 }
-            guard end < n, b[end] == UInt8(ascii: ";"), end > i + 1 else {
-                out.append(b[i])
-                i += 1
-                continue
-            }
-            let name = b[(i + 1)..<end]
-            var replacement: String?
-            if name.first == UInt8(ascii: "#") {
-                let digits = String(decoding: name.dropFirst(), as: UTF8.self)
-                let value = digits.hasPrefix("x") || digits.hasPrefix("X") ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits)
-                if let value, let scalar = Unicode.Scalar(value) { replacement = String(Character(scalar)) }
-            } else {
-                replacement = htmlEntities[String(decoding: name, as: UTF8.self)]
-            }
-            if let replacement {
-                out.append(contentsOf: replacement.utf8)
-                i = end + 1
-            } else {
-                out.append(b[i])
-                i += 1
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    private static let htmlEntities: [String: String] = [
-        "amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": "\u{A0}",
-        "ndash": "–", "mdash": "—", "hellip": "…", "lsquo": "‘", "rsquo": "’", "ldquo": "“",
-        "rdquo": "”", "laquo": "«", "raquo": "»", "bull": "•", "middot": "·", "copy": "©",
-        "reg": "®", "trade": "™", "deg": "°", "euro": "€", "pound": "£", "yen": "¥",
-        "eacute": "é", "egrave": "è", "ecirc": "ê", "aacute": "á", "agrave": "à", "acirc": "â",
-        "iacute": "í", "oacute": "ó", "uacute": "ú", "ccedil": "ç", "ntilde": "ñ",
-        "auml": "ä", "ouml": "ö", "uuml": "ü", "Auml": "Ä", "Ouml": "Ö", "Uuml": "Ü", "szlig": "ß",
-        "Eacute": "É", "times": "×", "shy": "",
-    ]
 }
 
 

@@ -1,4 +1,5 @@
 import Foundation
+import Markup
 
 /// What a page says of its article outside the text: JSON-LD (schema.org `Article` and
 /// its kinds) first, then OpenGraph, Twitter and `<meta name=…>` tags, then the markup
@@ -93,7 +94,7 @@ struct ArticleMetadata {
 
     private static func string(_ value: Any?) -> String? {
         guard let text = value as? String else { return nil }
-        let line = collapsedWhitespace(HTMLTokens.decode(ArraySlice(text.utf8)))
+        let line = collapsedWhitespace(CharacterReferences.decode(text))
         return line.isEmpty ? nil : line
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Markup
 
 /// A web page read into a small tree for the article extractor: elements with the few
 /// attributes extraction looks at, text, the document's `<title>`, its `<meta>` tags and
@@ -47,38 +48,39 @@ struct ArticlePage {
     ]
 
     init(html: String) {
-        var tokens = HTMLTokens(Array(html.utf8))
-        while let token = tokens.next() {
-            switch token {
-            case .text(let text):
-                addText(text)
-            case .start(let name, let attributes, let selfClosing):
-                switch name {
-                case "title":
-                    let text = collapsedWhitespace(tokens.rawText(of: name))
-                    if title == nil, !text.isEmpty { title = HTMLTokens.decode(ArraySlice(text.utf8)) }
-                case "script":
-                    let type = attributes.first { $0.0 == "type" }?.1.lowercased() ?? ""
-                    let text = selfClosing ? "" : tokens.rawText(of: name)
-                    if type.contains("ld+json") { structuredData.append(text) }
-                case "meta":
-                    let value = attributes.first { $0.0 == "content" }?.1 ?? ""
-                    if let key = attributes.first(where: { ["property", "name", "itemprop"].contains($0.0) })?.1, !value.isEmpty {
-                        meta.append((key.lowercased(), value))
+        HTMLTokens.reading(html) { tokens in
+            while let token = tokens.next() {
+                switch token {
+                case .text(let text):
+                    addText(text)
+                case .start(let name, let attributes, let selfClosing):
+                    switch name {
+                    case "title":
+                        let text = collapsedWhitespace(tokens.rawText(of: name))
+                        if title == nil, !text.isEmpty { title = CharacterReferences.decode(text) }
+                    case "script":
+                        let type = attributes.first { $0.0 == "type" }?.1.lowercased() ?? ""
+                        let text = selfClosing ? "" : tokens.rawText(of: name)
+                        if type.contains("ld+json") { structuredData.append(text) }
+                    case "meta":
+                        let value = attributes.first { $0.0 == "content" }?.1 ?? ""
+                        if let key = attributes.first(where: { ["property", "name", "itemprop"].contains($0.0) })?.1, !value.isEmpty {
+                            meta.append((key.lowercased(), value))
+                        }
+                    case "link":
+                        if let rel = attributes.first(where: { $0.0 == "rel" })?.1, let href = attributes.first(where: { $0.0 == "href" })?.1 {
+                            links.append((rel.lowercased(), href))
+                        }
+                    case "html", "body", "head":
+                        break
+                    case _ where Self.skipped.contains(name):
+                        if !selfClosing { tokens.skipElement(name) }
+                    default:
+                        start(name, attributes, selfClosing: selfClosing)
                     }
-                case "link":
-                    if let rel = attributes.first(where: { $0.0 == "rel" })?.1, let href = attributes.first(where: { $0.0 == "href" })?.1 {
-                        links.append((rel.lowercased(), href))
-                    }
-                case "html", "body", "head":
-                    break
-                case _ where Self.skipped.contains(name):
-                    if !selfClosing { tokens.skipElement(name) }
-                default:
-                    start(name, attributes, selfClosing: selfClosing)
+                case .end(let name):
+                    end(name)
                 }
-            case .end(let name):
-                end(name)
             }
         }
     }

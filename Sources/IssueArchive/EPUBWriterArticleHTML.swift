@@ -18,17 +18,18 @@ public enum ArticleHTML {
     /// The cleaned pieces of `html`, whose relative links mean what they mean at `base`.
     public static func clean(_ html: String, base: URL) -> [Piece] {
         var builder = Builder(base: base)
-        var tokens = HTMLTokens(Array(html.utf8))
-        while let token = tokens.next() {
-            switch token {
-            case .text(let text): builder.text(text)
-            case .start(let name, let attributes, _):
-                if ArticleHTML.droppedWithContent.contains(name) {
-                    tokens.skipElement(name)
-                } else {
-                    builder.start(name, attributes)
+        HTMLTokens.reading(html) { tokens in
+            while let token = tokens.next() {
+                switch token {
+                case .text(let text): builder.text(text)
+                case .start(let name, let attributes, _):
+                    if ArticleHTML.droppedWithContent.contains(name) {
+                        tokens.skipElement(name)
+                    } else {
+                        builder.start(name, attributes)
+                    }
+                case .end(let name): builder.end(name)
                 }
-            case .end(let name): builder.end(name)
             }
         }
         return builder.finish()

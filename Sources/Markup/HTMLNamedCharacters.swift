@@ -16,6 +16,23 @@ public enum HTMLNamedCharacters {
 
     public static let longestName = 31
 
+    /// The 106 names HTML5 also reads without their semicolon (`&copy`, `&amp`), all at
+    /// most 6 letters long, each standing for what it stands for with one.
+    public static let withoutSemicolon: Set<String> = [
+        "AElig", "AMP", "Aacute", "Acirc", "Agrave", "Aring", "Atilde", "Auml", "COPY", "Ccedil",
+        "ETH", "Eacute", "Ecirc", "Egrave", "Euml", "GT", "Iacute", "Icirc", "Igrave", "Iuml",
+        "LT", "Ntilde", "Oacute", "Ocirc", "Ograve", "Oslash", "Otilde", "Ouml", "QUOT", "REG",
+        "THORN", "Uacute", "Ucirc", "Ugrave", "Uuml", "Yacute", "aacute", "acirc", "acute", "aelig",
+        "agrave", "amp", "aring", "atilde", "auml", "brvbar", "ccedil", "cedil", "cent", "copy",
+        "curren", "deg", "divide", "eacute", "ecirc", "egrave", "eth", "euml", "frac12", "frac14",
+        "frac34", "gt", "iacute", "icirc", "iexcl", "igrave", "iquest", "iuml", "laquo", "lt",
+        "macr", "micro", "middot", "nbsp", "not", "ntilde", "oacute", "ocirc", "ograve", "ordf",
+        "ordm", "oslash", "otilde", "ouml", "para", "plusmn", "pound", "quot", "raquo", "reg",
+        "sect", "shy", "sup1", "sup2", "sup3", "szlig", "thorn", "times", "uacute", "ucirc",
+        "ugrave", "uml", "uuml", "yacute", "yen", "yuml",
+    ]
+    public static let longestNameWithoutSemicolon = 6
+
     /// 2125 names.
     public static let table: [String: String] = [
         "AElig": "\u{C6}",

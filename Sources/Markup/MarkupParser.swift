@@ -4,9 +4,9 @@ import Foundation
 ///
 /// Hand-written rather than built on FoundationXML's `XMLParser` (libxml2): it never loads a
 /// DTD and has no entity machinery to switch off — a DOCTYPE is skipped, and only the five
-/// predefined entities, HTML 4's fixed table of names (`HTMLEntities`) and numeric
-/// character references are decoded, so an entity bomb or an
-/// external entity stays inert text. It keeps whatever it read when a document is cut off
+/// predefined entities, HTML5's fixed table of names (`HTMLNamedCharacters`, read by
+/// `CharacterReferences`) and numeric character references are decoded, so an entity bomb
+/// or an external entity stays inert text. It keeps whatever it read when a document is cut off
 /// or malformed, and it works on the UTF-8 bytes directly, which is several times faster
 /// than delegate callbacks that box every string.
 public enum MarkupParser {
@@ -74,8 +74,8 @@ private struct Stream {
 
 private let lt = UInt8(ascii: "<"), gt = UInt8(ascii: ">"), amp = UInt8(ascii: "&")
 private let slash = UInt8(ascii: "/"), question = UInt8(ascii: "?"), bang = UInt8(ascii: "!")
-private let equals = UInt8(ascii: "="), colon = UInt8(ascii: ":"), semicolon = UInt8(ascii: ";")
-private let quote = UInt8(ascii: "\""), apostrophe = UInt8(ascii: "'"), hash = UInt8(ascii: "#")
+private let equals = UInt8(ascii: "="), colon = UInt8(ascii: ":")
+private let quote = UInt8(ascii: "\""), apostrophe = UInt8(ascii: "'")
 private let cr: UInt8 = 0x0D, lf: UInt8 = 0x0A
 
 @inline(__always) private func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D }
@@ -309,67 +309,15 @@ private struct Reader {
         }
     }
 
-    /// At `&`: appends what the reference stands for. Only `lt gt amp quot apos` and numeric
-    /// references are decoded; any other name (declared in a DTD or not) stays as written.
+    /// At `&`: appends what the reference stands for, read as XML spells references (see
+    /// `CharacterReferences.Context.xml`); a lone `&` or an unknown name stays as written.
     mutating func decodeReference(into out: inout [UInt8]) {
-        let start = i
-        var end = i + 1
-        while end < n, end - start <= 40, b[end] != semicolon, b[end] != lt, b[end] != amp, !isSpace(b[end]) {
-            end += 1
-        }
-        guard end < n, b[end] == semicolon, end > start + 1 else {
-            out.append(amp)  // a lone '&': keep it as text
+        if let next = CharacterReferences.appendReference(b, at: i, end: n, in: .xml, to: &out) {
+            i = next
+        } else {
+            out.append(amp)
             i += 1
-            return
         }
-        let name = UnsafeBufferPointer(rebasing: b[(start + 1)..<end])
-        i = end + 1
-        if name[0] == hash {
-            var value: UInt32 = 0
-            var digits = 0
-            let hex = name.count > 1 && (name[1] == UInt8(ascii: "x") || name[1] == UInt8(ascii: "X"))
-            var ok = true
-            for c in name.dropFirst(hex ? 2 : 1) {
-                let digit: UInt32
-                switch c {
-                case 0x30...0x39: digit = UInt32(c - 0x30)
-                case 0x61...0x66 where hex: digit = UInt32(c - 0x61 + 10)
-                case 0x41...0x46 where hex: digit = UInt32(c - 0x41 + 10)
-                default: ok = false; digit = 0
-                }
-                if !ok { break }
-                value = value > 0x10FFFF ? value : value * (hex ? 16 : 10) + digit
-                digits += 1
-            }
-            guard ok, digits > 0 else {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: b[start..<i]))
-                return
-            }
-            // Characters XML 1.0 forbids (NUL, C0 controls but tab/LF/CR, surrogates) become U+FFFD.
-            let allowed = value == 0x09 || value == 0x0A || value == 0x0D || value >= 0x20
-            let scalar = allowed ? Unicode.Scalar(value) ?? "\u{FFFD}" : "\u{FFFD}"
-            appendUTF8(scalar, to: &out)
-            return
-        }
-        switch name.count {
-        case 2 where name[0] == UInt8(ascii: "l") && name[1] == UInt8(ascii: "t"): out.append(lt)
-        case 2 where name[0] == UInt8(ascii: "g") && name[1] == UInt8(ascii: "t"): out.append(gt)
-        case 3 where name.elementsEqual("amp".utf8): out.append(amp)
-        case 4 where name.elementsEqual("quot".utf8): out.append(quote)
-        case 4 where name.elementsEqual("apos".utf8): out.append(apostrophe)
-        default:
-            // HTML's names (`&eacute;`), undeclared but everywhere in feeds; anything else
-            // stays as written.
-            if let characters = HTMLNamedCharacters.characters(named: name) {
-                out.append(contentsOf: characters.utf8)
-            } else {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: b[start..<i]))
-            }
-        }
-    }
-
-    func appendUTF8(_ scalar: Unicode.Scalar, to out: inout [UInt8]) {
-        UTF8.encode(scalar) { out.append($0) }
     }
 
     // MARK: Markup

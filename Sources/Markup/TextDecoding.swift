@@ -29,7 +29,7 @@ enum TextDecoding {
         case "iso-8859-1", "iso8859-1", "iso_8859-1", "latin1", "latin-1", "l1",
              "windows-1252", "cp1252", "x-cp1252":
             // As browsers do, ISO-8859-1 is read as its superset Windows-1252.
-            return Decoded(text: singleByte(data, high: windows1252), warnings: [])
+            return Decoded(text: singleByte(data, high: CharacterReferences.windows1252), warnings: [])
         case "iso-8859-15", "iso8859-15", "iso_8859-15", "latin9", "latin-9", "l9":
             return Decoded(text: singleByte(data, high: latin9), warnings: [])
         default:
@@ -149,11 +149,11 @@ enum TextDecoding {
     }
 
     /// Single-byte encodings that equal Latin-1 except for a table of high bytes.
-    private static func singleByte(_ bytes: Data, high: [UInt8: UInt32]) -> String {
+    private static func singleByte(_ bytes: Data, high: [UInt32: UInt32]) -> String {
         var scalars = String.UnicodeScalarView()
         scalars.reserveCapacity(bytes.count)
         for byte in bytes {
-            let value = high[byte] ?? UInt32(byte)
+            let value = high[UInt32(byte)] ?? UInt32(byte)
             scalars.append(Unicode.Scalar(value) ?? "\u{FFFD}")
         }
         return String(scalars)
@@ -208,15 +208,7 @@ enum TextDecoding {
 
     private static func cf(_ number: UInt) -> String.Encoding { String.Encoding(rawValue: 0x8000_0000 | number) }
 
-    private static let windows1252: [UInt8: UInt32] = [
-        0x80: 0x20AC, 0x82: 0x201A, 0x83: 0x0192, 0x84: 0x201E, 0x85: 0x2026, 0x86: 0x2020,
-        0x87: 0x2021, 0x88: 0x02C6, 0x89: 0x2030, 0x8A: 0x0160, 0x8B: 0x2039, 0x8C: 0x0152,
-        0x8E: 0x017D, 0x91: 0x2018, 0x92: 0x2019, 0x93: 0x201C, 0x94: 0x201D, 0x95: 0x2022,
-        0x96: 0x2013, 0x97: 0x2014, 0x98: 0x02DC, 0x99: 0x2122, 0x9A: 0x0161, 0x9B: 0x203A,
-        0x9C: 0x0153, 0x9E: 0x017E, 0x9F: 0x0178,
-    ]
-
-    private static let latin9: [UInt8: UInt32] = [
+    private static let latin9: [UInt32: UInt32] = [
         0xA4: 0x20AC, 0xA6: 0x0160, 0xA8: 0x0161, 0xB4: 0x017D,
         0xB8: 0x017E, 0xBC: 0x0152, 0xBD: 0x0153, 0xBE: 0x0178,
     ]

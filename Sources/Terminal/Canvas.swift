@@ -1,4 +1,4 @@
-import TextLayout
+import TextWidth
 
 /// A colour as the terminal is asked to show it.
 public enum Color: Hashable, Sendable {

@@ -114,7 +114,9 @@ public enum Layout {
         let chunkSize = (blocks.count + chunkCount - 1) / chunkCount
         var chunks = [[LayoutLine]](repeating: [], count: chunkCount)
         chunks.withUnsafeMutableBufferPointer { results in
-            let results = results
+            // Unchecked: each iteration writes only its own slot, and concurrentPerform
+            // returns after all of them, while the buffer is still valid.
+            nonisolated(unsafe) let results = results
             DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
                 let start = min(blocks.count, chunk * chunkSize)
                 let end = min(blocks.count, start + chunkSize)

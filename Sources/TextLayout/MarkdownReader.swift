@@ -1,3 +1,5 @@
+import Markup
+
 /// Reads Markdown (CommonMark's common constructs plus GitHub tables and strikethrough)
 /// into a `TextDocument`: ATX and setext headings, paragraphs, block quotes, nested
 /// lists, fenced and indented code, rules, pipe tables, HTML blocks (read by `HTMLReader`),
@@ -663,7 +665,7 @@ private struct InlineParser {
                 var end = position + 1
                 while end < chars.count, end - position < 34, chars[end].isLetter || chars[end].isNumber || chars[end] == "#" { end += 1 }
                 if end < chars.count, chars[end] == ";" {
-                    decoded = HTMLEntities.decode(String(chars[position...end]))
+                    decoded = CharacterReferences.decode(String(chars[position...end]), in: .xml)  // CommonMark wants the semicolon too
                     if decoded.first != "&" || String(chars[position...end]) == "&amp;" {
                         text += Sanitizer.clean(decoded)
                         position = end + 1
@@ -771,7 +773,7 @@ private struct InlineParser {
             } else {
                 destination = String(inside.prefix { $0 != " " && $0 != "\n" })
             }
-            destination = Sanitizer.clean(HTMLEntities.decode(destination))
+            destination = Sanitizer.clean(CharacterReferences.decode(destination, in: .attribute))
             return (label, destination, end + 1)
         }
         if after < chars.count, chars[after] == "[", let refClose = chars[after...].firstIndex(of: "]") {

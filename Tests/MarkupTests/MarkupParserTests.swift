@@ -22,7 +22,7 @@ private func parse(_ text: String) -> XMLDocument { MarkupParser.parse(Data(text
         let root = try #require(doc.root)
         #expect(root.text == "<b> & 'x' é😀 \u{A0} &unknown; AT&T \u{FFFD} \u{FFFD}")
         #expect(root.attribute("a") == "\"q\" A é")
-        // HTML 4's names, case-sensitive; a name too long or unknown stays as written.
+        // HTML5's names, case-sensitive and with their semicolon; a name too long or unknown stays as written.
         let names = parse("<t>&Eacute;&eacute; &mdash; &hellip; &euro; &thetasym; &EACUTE; &eacutee; &aacute</t>")
         #expect(names.root?.text == "Éé — … € ϑ &EACUTE; &eacutee; &aacute")
     }

@@ -1,5 +1,5 @@
 import Testing
-@testable import TextLayout
+import TextWidth
 
 @Suite struct DisplayWidthTests {
     @Test func asciiAndLatin() {

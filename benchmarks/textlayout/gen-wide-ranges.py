@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Prints the East Asian Width W/F ranges used by Sources/TextLayout/WideRanges.swift."""
+"""Prints the East Asian Width W/F ranges used by Sources/TextWidth/WideRanges.swift."""
 import unicodedata
 
 def wide(cp):

@@ -1,6 +1,7 @@
 // Times TextLayout on a generated 2 MB HTML article: parsing into blocks, then wrapping
 // into lines at 80 columns. Built with the module's sources in one optimized binary by
 // run.sh; never part of `swift test`.
+import TextLayout
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
