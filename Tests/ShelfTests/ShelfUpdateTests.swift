@@ -19,6 +19,34 @@ import Terminal
         #expect(state.status == "Unpinned “No. 29 · September 2026”.")
     }
 
+    @Test func keysTypedIntoAStoreBeforeItsIssuesArriveActOnThemInOrder() {
+        var state = Fixture.shelf()
+        #expect(ShelfApp.update(&state, .key(.enter)) == [.readStore])
+        // Typed at once, as a fast typist or a script does: nothing to act on yet.
+        #expect(ShelfApp.update(&state, .key(.down)) == [])
+        #expect(ShelfApp.update(&state, .key(.character("p"))) == [])
+        #expect(ShelfApp.update(&state, .key(.down)) == [])
+        #expect(ShelfApp.update(&state, .key(.character("p"))) == [])
+        let tiles = Fixture.tidewaterIssues().map { IssueTile(issue: $0, download: nil) }
+        let effects = ShelfApp.update(&state, .libraryRead(ShelfApp.LibraryRead(store: (1, tiles))))
+        #expect(effects == [.setPinned(issueID: 12, true), .setPinned(issueID: 13, false)])
+        #expect(state.storeSelection == 2)
+        #expect(state.keysAwaitingStore.isEmpty)
+        // Once read, a key acts at once.
+        #expect(ShelfApp.update(&state, .key(.character("p"))) == [.setPinned(issueID: 13, false)])
+    }
+
+    @Test func aStoreWhoseReadFailsStillTakesTheKeysTypedAhead() {
+        var state = Fixture.shelf()
+        _ = ShelfApp.update(&state, .key(.enter))
+        _ = ShelfApp.update(&state, .key(.character("q")))
+        #expect(state.screen == .store)
+        _ = ShelfApp.update(&state, .libraryRead(ShelfApp.LibraryRead(error: "disk I/O error")))
+        // The read ended (badly): the q typed meanwhile went back to the shelf.
+        #expect(state.screen == .shelf)
+        #expect(state.keysAwaitingStore.isEmpty)
+    }
+
     @Test func dOnTheShelfQueuesTheNewestIssueAsReadWithTheShelf() {
         var state = Fixture.shelf()
         #expect(ShelfApp.update(&state, .key(.character("d"))) == [.enqueue(issueID: 11), .startAgent])

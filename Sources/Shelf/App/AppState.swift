@@ -33,6 +33,10 @@ extension ShelfApp {
         var storeScroll = 0
         /// The open store's issues have been read (they are read after it opens).
         var storeIsRead = false
+        /// Keys typed into a store whose issues are still being read (Enter, then at once
+        /// Down, Down, p): kept in order and handled once they arrive, so none acts on an
+        /// empty store or is lost.
+        var keysAwaitingStore: [Key] = []
         /// The issue to select once the store's issues are read (`newsstand read`).
         var issueToSelect: Int64?
 

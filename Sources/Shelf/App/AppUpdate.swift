@@ -21,6 +21,11 @@ extension ShelfApp {
         case .mouse(let button, let x, let y):
             return mouse(&state, button, x: x, y: y)
         case .key(let key):
+            if state.screen == .store, !state.storeIsRead, key != .control("c"), key != .control("z"),
+               state.keysAwaitingStore.count < Self.keysKeptForStore {
+                state.keysAwaitingStore.append(key)
+                return []
+            }
             return self.key(&state, key)
         case .startReading(let issue):
             state.readerIsWholeProgram = true
@@ -34,7 +39,13 @@ extension ShelfApp {
         case .libraryChanged:
             return [.readLibrary]
         case .libraryRead(let read):
-            return apply(read, to: &state)
+            var effects = apply(read, to: &state)
+            // The store's issues arrived: the keys typed meanwhile act on them, in order.
+            while state.storeIsRead || state.screen != .store, !state.keysAwaitingStore.isEmpty {
+                effects += key(&state, state.keysAwaitingStore.removeFirst())
+                StoreScreen.followSelection(&state)
+            }
+            return effects
         case .coverReady:
             return updateReader(&state) { $0.backgroundReady() }
         case .quitting:
@@ -105,6 +116,9 @@ extension ShelfApp {
     }
 
     // MARK: Keys
+
+    /// How many keys typed ahead into a store still being read are kept.
+    static let keysKeptForStore = 64
 
     private static func key(_ state: inout State, _ key: Key) -> [Effect] {
         if key == .control("c") { state.quit = true; return [] }
@@ -325,7 +339,10 @@ extension ShelfApp {
         } else if state.storePublicationID == nil {
             state.allTiles = []
         }
-        if let error = read.error { state.setStatus("library: \(error)", error: true) }
+        if let error = read.error {
+            state.setStatus("library: \(error)", error: true)
+            if state.storePublicationID != nil { state.storeIsRead = true }   // nothing more is coming
+        }
         endFinishedStatus(read, in: &state)
         applyFilter(&state)
         return effects

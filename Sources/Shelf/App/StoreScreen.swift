@@ -41,6 +41,7 @@ enum StoreScreen {
         state.push(.store)
         state.allTiles = []
         state.storeIsRead = false
+        state.keysAwaitingStore = []
         ShelfApp.applyFilter(&state)
         return [.readStore]
     }
