@@ -20,7 +20,8 @@ extension Library {
 
     /// The picture an issue's tile shows: the feed's cover once fetched, else the cover inside
     /// its installed content (a picture, or a page of a document: a PDF's page 1); nil when
-    /// neither is on disk.
+    /// neither is on disk. It looks at the disk: the shelf asks it on its reads queue
+    /// (`ShelfReader`), never while drawing.
     public func cover(of issue: Issue) -> CoverPicture? {
         if let file = localFile(forCover: issue.coverURL) { return CoverPicture(file: file) }
         guard let inside = issue.contentCover, issue.status == .available else { return nil }

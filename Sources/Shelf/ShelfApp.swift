@@ -77,6 +77,8 @@ public final class ShelfApp {
     private var changeToken = -1
     /// Whether the screens have been given the library once (see `run`).
     private var hasReadLibrary = false
+    /// The covers the last frame wanted: prepared again when a picture is ready.
+    var wantedCovers: [CoverRequest] = []
 
     public init(environment: Environment) {
         env = environment
@@ -232,6 +234,7 @@ public final class ShelfApp {
             dirty = true
         }
         if painter.readyFlag.take() {
+            painter.prepare(wantedCovers)
             send(.coverReady)
             dirty = true
         }
