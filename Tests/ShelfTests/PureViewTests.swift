@@ -1,3 +1,4 @@
+import Feeds
 import Foundation
 import Imaging
 import Pictures
@@ -157,6 +158,36 @@ import Testing
         #expect(next.wanted == first.wanted)
         #expect(Self.thumbnails(next.canvas, visible).allSatisfy { $0 }, "every thumbnail drawn")
         #expect(!painter.prepare(next.wanted), "nothing left to prepare")
+    }
+
+    @Test func aCatalogBooksCoverIsAskedForAtItsPlaceInTheCoverCacheAndDrawnOnceFetched() throws {
+        let covered = try CoveredLibrary(issues: ["spring"])
+        let remote = try #require(URL(string: "https://books.example/covers/menders.png"))
+        var book = CatalogScreenUpdateTests.epub
+        book.coverURL = remote
+        var state = ShelfStateFixture.shelf()
+        _ = ShelfApp.update(&state, .key(.character("c")))
+        _ = ShelfApp.update(&state, .catalogPageLoaded(CatalogPage(format: .opds1, url: remote, title: "Books", books: [book]), replacing: false))
+        let ready = ReadySignal()
+        let painter = Self.painter(ready: ready)
+        let directory = covered.library.paths.coversDirectory
+        func frame() -> ShelfApp.Frame {
+            ShelfApp.frame(state, ShelfApp.ViewContext(theme: .classic, covers: PaintedCovers(prepared: painter.prepared, coversDirectory: directory)))
+        }
+        // Not fetched yet: asked for all the same (nothing is looked at while drawing); it
+        // cannot be prepared, and the placeholder shows.
+        let place = CoverFileName.location(for: remote, in: directory)
+        let before = frame()
+        #expect(before.wanted.map(\.source) == [.file(place)])
+        #expect(!painter.prepare(before.wanted) && !painter.isWaitingForCovers)
+        #expect(!before.canvas.text.contains("▀"))
+        // Fetched: the next preparation renders it and the frame draws it.
+        try FileManager.default.copyItem(at: try #require(covered.files["spring"]), to: place)
+        let drawn = ready.wait(timeout: 60) { () -> Canvas? in
+            painter.prepare(frame().wanted)
+            return painter.isWaitingForCovers ? nil : frame().canvas
+        }
+        #expect(try #require(drawn).text.contains("▀"))
     }
 
     /// Whether each visible tile's thumbnail shows a picture (half-block cells) rather than its placeholder.
