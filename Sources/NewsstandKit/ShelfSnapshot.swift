@@ -92,11 +92,29 @@ extension Library {
 
     /// The file for a cover URL: file URLs as they are, remote covers from the cover cache
     /// (fetched at refresh). Nil when there is no such file yet.
-    public func localFile(forCover urlString: String?) -> URL? {
+    public func localFile(forCover urlString: String?) -> URL? { localFile(forCover: urlString, fetched: nil) }
+
+    /// `localFile(forCover:)`, remote covers looked up in `fetched` (the covers directory
+    /// listed once) rather than each on disk.
+    func localFile(forCover urlString: String?, fetched: FetchedCovers?) -> URL? {
         guard let urlString, let url = URL(string: urlString) else { return nil }
+        if !url.isFileURL, let fetched {
+            let name = CoverFileName.make(for: url)
+            return fetched.names.contains(name) ? paths.coversDirectory.appendingPathComponent(name) : nil
+        }
         let file = CoverFileName.location(for: url, in: paths.coversDirectory)
         return FileManager.default.fileExists(atPath: file.path) ? file : nil
     }
+
+    /// The names of the covers fetched so far: one listing for a store's thousands of issues.
+    func fetchedCovers() -> FetchedCovers {
+        FetchedCovers(names: Set((try? FileManager.default.contentsOfDirectory(atPath: paths.coversDirectory.path)) ?? []))
+    }
+}
+
+/// The file names in the covers directory, listed once.
+struct FetchedCovers {
+    var names: Set<String>
 }
 
 /// Remote covers are cached under a name derived from their URL.
@@ -203,7 +221,8 @@ public final class ShelfReader {
            known.coversChanged == changed {
             return known.covers
         }
-        let covers = listed.issues.map { library.cover(of: $0) }
+        let fetched = library.fetchedCovers()
+        let covers = listed.issues.map { library.cover(of: $0, fetched: fetched) }
         listedCovers = (listed.version, listed.publicationID, changed, covers)
         return covers
     }
