@@ -97,7 +97,14 @@ extension Library {
     /// `localFile(forCover:)`, remote covers looked up in `fetched` (the covers directory
     /// listed once) rather than each on disk.
     func localFile(forCover urlString: String?, fetched: FetchedCovers?) -> URL? {
-        guard let urlString, let url = URL(string: urlString) else { return nil }
+        guard let urlString else { return nil }
+        // Most of a big store's covers are not fetched: their name's hash rules them out
+        // without parsing the URL (a plain URL string is its own `absoluteString`).
+        if let fetched, urlString.hasPrefix("http://") || urlString.hasPrefix("https://"), CoverFileName.isPlain(urlString),
+           !fetched.stems.contains(CoverFileName.stem(urlString)) {
+            return nil
+        }
+        guard let url = URL(string: urlString) else { return nil }
         if !url.isFileURL, let fetched {
             let name = CoverFileName.make(for: url)
             return fetched.names.contains(name) ? paths.coversDirectory.appendingPathComponent(name) : nil
@@ -108,13 +115,15 @@ extension Library {
 
     /// The names of the covers fetched so far: one listing for a store's thousands of issues.
     func fetchedCovers() -> FetchedCovers {
-        FetchedCovers(names: Set((try? FileManager.default.contentsOfDirectory(atPath: paths.coversDirectory.path)) ?? []))
+        let names = Set((try? FileManager.default.contentsOfDirectory(atPath: paths.coversDirectory.path)) ?? [])
+        return FetchedCovers(names: names, stems: Set(names.map { String($0.prefix { $0 != "." }) }))
     }
 }
 
-/// The file names in the covers directory, listed once.
+/// The file names in the covers directory, listed once, and their hashes (before the extension).
 struct FetchedCovers {
     var names: Set<String>
+    var stems: Set<String>
 }
 
 /// Remote covers are cached under a name derived from their URL.
@@ -126,12 +135,28 @@ public enum CoverFileName {
     }
 
     static func make(for url: URL) -> String {
-        var hash: UInt64 = 0xcbf29ce484222325
-        for byte in url.absoluteString.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100000001b3 }
         let ext = url.pathExtension.lowercased()
         let safeExt = ["png", "jpg", "jpeg"].contains(ext) ? ext : "img"
-        return String(hash, radix: 16) + "." + safeExt
+        return stem(url.absoluteString) + "." + safeExt
     }
+
+    /// The name's hash part, for a URL's absolute string.
+    static func stem(_ absoluteString: String) -> String {
+        var hash: UInt64 = 0xcbf29ce484222325
+        for byte in absoluteString.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100000001b3 }
+        return String(hash, radix: 16)
+    }
+
+    /// Whether `string` holds only the characters a URL may hold as they are (RFC 3986's
+    /// unreserved and reserved ones): `URL(string:)` then keeps it unchanged.
+    static func isPlain(_ string: String) -> Bool {
+        string.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || Self.urlPunctuation.contains(byte)
+        }
+    }
+
+    private static let urlPunctuation = Set("-._~:/?#[]@!$&'()*+,;=".utf8)
 }
 
 /// Reads what the shelf and the store show, and reads issues again only when they changed:
