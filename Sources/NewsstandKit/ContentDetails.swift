@@ -20,9 +20,13 @@ extension Library {
 
     /// The picture an issue's tile shows: the feed's cover once fetched, else the cover inside
     /// its installed content (a picture, or a page of a document: a PDF's page 1); nil when
-    /// neither is on disk.
-    public func cover(of issue: Issue) -> CoverPicture? {
-        if let file = localFile(forCover: issue.coverURL) { return CoverPicture(file: file) }
+    /// neither is on disk. It looks at the disk: the shelf asks it on its reads queue
+    /// (`ShelfReader`), never while drawing.
+    public func cover(of issue: Issue) -> CoverPicture? { cover(of: issue, fetched: nil) }
+
+    /// `cover(of:)`, fetched covers looked up in `fetched` when given.
+    func cover(of issue: Issue, fetched: FetchedCovers?) -> CoverPicture? {
+        if let file = localFile(forCover: issue.coverURL, fetched: fetched) { return CoverPicture(file: file) }
         guard let inside = issue.contentCover, issue.status == .available else { return nil }
         let page = PagePath(inside)
         let directory = contentDirectory(for: issue).standardizedFileURL

@@ -4,9 +4,58 @@ import NewsstandKit
 import Pictures
 import Terminal
 
+/// A cover a frame wants: the picture, the cells it is fitted into, what it wears, and
+/// whether it is drawn in pixels (only ever true when the terminal draws them).
+struct CoverRequest: Hashable {
+    var source: ImageSource
+    var size: CellSize
+    var dress: CoverDress
+    var inPixels: Bool
+}
+
+/// The covers the painter has ready, as a value the view reads: drawing looks covers up
+/// here and changes nothing (the painter prepares what a frame wants after it).
+struct PreparedCovers {
+    enum Cover {
+        /// Half-block cells, the dress drawn into them.
+        case cells(CellPicture)
+        /// A picture in pixels, ready, taking these cells.
+        case pixels(CellSize)
+    }
+
+    var ready: [CoverRequest: Cover] = [:]
+    /// Puts the covers in pixels into a canvas; nil when the terminal draws none.
+    var pixels: PixelPainter? = nil
+    /// `covers = "pixels"`: the shelf's covers in pixels too.
+    var shelfInPixels = false
+
+    /// The cover as the screen draws it, or nil while it is prepared (or if it cannot be).
+    func art(for request: CoverRequest) -> CoverArt? {
+        switch ready[request] {
+        case .cells(let picture)?:
+            return CoverArt(cells: picture)
+        case .pixels(let cells)?:
+            guard let pixels else { return nil }
+            return CoverArt(columns: cells.columns, rows: cells.rows) { canvas, x, y, behind in
+                _ = pixels.paint(request.source, dress: request.dress, into: Rect(x: x, y: y, width: cells.columns, height: cells.rows),
+                                 of: &canvas, layout: PictureLayout(size: request.size, behind: behind))
+            }
+        case nil:
+            return nil
+        }
+    }
+
+    /// What a cover of `source` in `size` wearing `dress` is drawn as: pixels when asked
+    /// for and the terminal draws them, else half blocks.
+    func request(_ source: ImageSource, size: CellSize, dress: CoverDress, inPixels: Bool) -> CoverRequest {
+        CoverRequest(source: source, size: size, dress: dress, inPixels: inPixels && pixels != nil)
+    }
+}
+
 /// The shelf's pictures, on top of the app's painter: covers with their binding's
-/// adornments and the NEW sash (remembered, so a frame never redoes work), every other
-/// picture through the painter as it is; and whether the frame is waiting for any.
+/// adornments and the NEW sash, prepared after each frame from the requests the frame
+/// returned (remembered, so a frame never redoes work), every other picture through the
+/// painter as it is; and whether the frame is waiting for any.
 final class CoverPainter: PicturePainter {
     /// The painter chosen at start: reader pages and article pictures.
     let pictures: any PicturePainter
@@ -19,23 +68,20 @@ final class CoverPainter: PicturePainter {
     let pixels: PixelPainter?
     /// `covers = "pixels"`: the shelf's covers in pixels too.
     let shelfInPixels: Bool
-    private var finished: [Key: CellPicture] = [:]
+    /// The covers ready so far; the view reads a copy (`prepared`).
+    private var finished: [CoverRequest: PreparedCovers.Cover] = [:]
     /// Set from worker threads when a picture is ready (or a document read): the app redraws.
     let readyFlag: AtomicFlag
+    /// Whether a cover the last frame wanted is still being prepared.
+    private var waitingForCovers = false
+    /// Whether a picture the reader painted in the last frame is still being prepared.
+    private var waitingForPictures = false
     /// True when the last frame left out a picture still being prepared: the run loop then
     /// checks for finished pictures often instead of waiting for input.
-    private(set) var isWaitingForCovers = false
+    var isWaitingForCovers: Bool { waitingForCovers || waitingForPictures }
 
     /// Called at the start of every frame.
-    func beginFrame() { isWaitingForCovers = false }
-
-    struct Key: Hashable {
-        var source: ImageSource
-        var size: CellSize
-        var binding: BindingType?
-        var edge: BindingEdge
-        var sash: Bool
-    }
+    func beginFrame() { waitingForPictures = false }
 
     /// `readyFlag` is the flag the painters' `onReady` sets.
     init(pictures: any PicturePainter, covers: HalfBlockPainter, readyFlag: AtomicFlag,
@@ -55,42 +101,58 @@ final class CoverPainter: PicturePainter {
         self.init(pictures: halfBlocks, covers: halfBlocks, readyFlag: flag)
     }
 
-    /// The finished cover fitted into `size`, or nil while it renders (or if it cannot be).
-    func cover(_ source: ImageSource, size: CellSize, binding: BindingType?, edge: BindingEdge, sash: Bool) -> CellPicture? {
-        let key = Key(source: source, size: size, binding: binding, edge: edge, sash: sash)
-        if let done = finished[key] { return done }
-        switch covers.cells(for: source, size: size) {
-        case .ready(var picture):
-            if let binding { picture = CoverAdornments.adorn(picture, type: binding, edge: edge, mode: covers.colorMode) }
-            if sash { picture = CoverAdornments.newSash(picture, mode: covers.colorMode) }
-            finished[key] = picture
-            return picture
-        case .pending:
-            isWaitingForCovers = true
-            return nil
-        case .failed:
-            return nil
+    /// The covers ready now, for the next frame's view.
+    var prepared: PreparedCovers { PreparedCovers(ready: finished, pixels: pixels, shelfInPixels: shelfInPixels) }
+
+    /// Prepares the covers a frame wanted, after it was drawn: keeps those that are ready
+    /// (dressed), starts rendering the others on workers (`readyFlag` says when one is
+    /// done). True when a cover became ready that the frame did not have.
+    @discardableResult
+    func prepare(_ wanted: [CoverRequest]) -> Bool {
+        var added = false
+        var waiting = false
+        for request in wanted where finished[request] == nil {
+            switch cover(request) {
+            case .ready(let cover):
+                finished[request] = cover
+                added = true
+            case .pending:
+                waiting = true
+            case .failed:
+                break
+            }
         }
+        waitingForCovers = waiting
+        return added
     }
 
-    /// The cover as the screen draws it: in pixels when `inPixels` and the terminal draws
-    /// them, else the cells of `cover(_:size:binding:edge:sash:)`; nil while it is prepared
-    /// (or if it cannot be).
-    func art(_ source: ImageSource, size: CellSize, dress: CoverDress, inPixels: Bool) -> CoverArt? {
-        guard inPixels, let pixels else {
-            return cover(source, size: size, binding: dress.binding, edge: dress.edge, sash: dress.sash).map(CoverArt.init(cells:))
-        }
-        switch pixels.state(of: source, fittedIn: size, dress: dress) {
-        case .ready(let cells):
-            return CoverArt(columns: cells.columns, rows: cells.rows) { canvas, x, y, behind in
-                _ = pixels.paint(source, dress: dress, into: Rect(x: x, y: y, width: cells.columns, height: cells.rows),
-                                 of: &canvas, layout: PictureLayout(size: size, behind: behind))
+    private enum Preparation {
+        case ready(PreparedCovers.Cover)
+        case pending
+        case failed
+    }
+
+    private func cover(_ request: CoverRequest) -> Preparation {
+        if request.inPixels, let pixels {
+            switch pixels.state(of: request.source, fittedIn: request.size, dress: request.dress) {
+            case .ready(let cells):
+                // Numbers the picture now, so that drawing it only looks the number up.
+                var scratch = Canvas(width: cells.columns, height: cells.rows)
+                _ = pixels.paint(request.source, dress: request.dress, into: Rect(x: 0, y: 0, width: cells.columns, height: cells.rows),
+                                 of: &scratch, layout: PictureLayout(size: request.size))
+                return .ready(.pixels(cells))
+            case .pending: return .pending
+            case .failed: return .failed
             }
-        case .pending:
-            isWaitingForCovers = true
-            return nil
-        case .failed:
-            return nil
+        }
+        switch covers.cells(for: request.source, size: request.size) {
+        case .ready(var picture):
+            let dress = request.dress
+            if let binding = dress.binding { picture = CoverAdornments.adorn(picture, type: binding, edge: dress.edge, mode: covers.colorMode) }
+            if dress.sash { picture = CoverAdornments.newSash(picture, mode: covers.colorMode) }
+            return .ready(.cells(picture))
+        case .pending: return .pending
+        case .failed: return .failed
         }
     }
 
@@ -98,13 +160,13 @@ final class CoverPainter: PicturePainter {
 
     func paint(_ source: ImageSource, into rect: Rect, of canvas: inout Canvas, layout: PictureLayout) -> PaintOutcome {
         let outcome = pictures.paint(source, into: rect, of: &canvas, layout: layout)
-        if outcome == .pending { isWaitingForCovers = true }
+        if outcome == .pending { waitingForPictures = true }
         return outcome
     }
 
     func state(of source: ImageSource, fittedIn size: CellSize) -> PictureState {
         let state = pictures.state(of: source, fittedIn: size)
-        if state == .pending { isWaitingForCovers = true }
+        if state == .pending { waitingForPictures = true }
         return state
     }
 

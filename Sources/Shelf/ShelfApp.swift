@@ -72,6 +72,8 @@ public final class ShelfApp: RunLoopEffects {
     private var changeToken = -1
     /// Whether the screens have been given the library once (see `run`).
     private var hasReadLibrary = false
+    /// The covers the last frame wanted: prepared again when a picture is ready.
+    var wantedCovers: [CoverRequest] = []
 
     public init(environment: Environment) {
         env = environment
@@ -229,6 +231,7 @@ public final class ShelfApp: RunLoopEffects {
             dirty = true
         }
         if painter.readyFlag.take() {
+            painter.prepare(wantedCovers)
             send(.coverReady)
             dirty = true
         }

@@ -6,14 +6,57 @@ import Terminal
 import TextLayout
 
 extension ShelfApp {
-    /// What drawing needs besides the state: the colours and the covers.
+    /// What drawing needs besides the state: the colours and the covers ready to draw.
     struct ViewContext {
         var theme: Theme
         var covers: any CoverSource
+        /// The covers this frame looked up: made with the context, read by `frame`.
+        private let wanted = WantedCovers()
+
+        init(theme: Theme, covers: any CoverSource) {
+            self.theme = theme
+            self.covers = covers
+        }
+
+        /// A publication's cover on the shelf, or nil while it is not ready (a placeholder shows).
+        func shelfArt(_ summary: PublicationSummary, columns: Int, rows: Int) -> CoverArt? {
+            want(covers.shelfRequest(summary, size: CellSize(columns: columns, rows: rows)))
+        }
+
+        /// An issue's thumbnail in the store.
+        func tileArt(_ tile: IssueTile, columns: Int, rows: Int) -> CoverArt? {
+            want(covers.tileRequest(tile, size: CellSize(columns: columns, rows: rows)))
+        }
+
+        /// A catalog book's cover, once fetched into the cover cache.
+        func catalogArt(_ url: URL, columns: Int, rows: Int) -> CoverArt? {
+            want(covers.catalogRequest(url, size: CellSize(columns: columns, rows: rows)))
+        }
+
+        private func want(_ request: CoverRequest?) -> CoverArt? {
+            guard let request else { return nil }
+            wanted.add(request)
+            return covers.art(for: request)
+        }
+
+        /// The covers looked up so far, in the order the screen drew them.
+        var wantedCovers: [CoverRequest] { wanted.requests }
     }
 
-    /// The state as a canvas. Pure: it changes no state (covers come from the painter's
-    /// cache, which starts rendering those it does not have yet).
+    /// A frame: the canvas, and the covers it wants, for the painter to prepare after it.
+    struct Frame {
+        var canvas: Canvas
+        var wanted: [CoverRequest]
+    }
+
+    /// The state as a frame. Pure: covers are looked up in what the context was given
+    /// (nothing looks at the disk or starts a render); the ones it wants are returned.
+    static func frame(_ state: State, _ context: ViewContext) -> Frame {
+        let canvas = view(state, context)
+        return Frame(canvas: canvas, wanted: context.wantedCovers)
+    }
+
+    /// The state as a canvas (see `frame`).
     static func view(_ state: State, _ context: ViewContext) -> Canvas {
         let theme = context.theme
         var canvas = Canvas(width: state.width, height: state.height, fill: Cell(glyph: " ", style: theme.wall))
@@ -35,36 +78,50 @@ extension ShelfApp {
         return canvas
     }
 
-    /// The frame for the terminal now.
+    /// The frame for the terminal now: drawn from the covers ready, then the covers it
+    /// wants prepared (those already rendered in the cover cache come back at once, and
+    /// the frame is drawn again with them; the others render on workers).
     public func render() -> Canvas {
         painter.beginFrame()
-        return Self.view(state, ViewContext(theme: env.theme, covers: PaintedCovers(painter: painter, library: env.library)))
+        var frame = Self.frame(state, viewContext())
+        if painter.prepare(frame.wanted) { frame = Self.frame(state, viewContext()) }
+        wantedCovers = frame.wanted
+        return frame.canvas
+    }
+
+    /// What the view draws with: the painter's covers as they are now.
+    func viewContext() -> ViewContext {
+        ViewContext(theme: env.theme, covers: PaintedCovers(prepared: painter.prepared, coversDirectory: env.library.paths.coversDirectory))
     }
 
     /// The shelf's layout for the window now.
     func shelfLayout() -> ShelfScreen.Layout { ShelfScreen.layout(for: state) }
 }
 
-/// Where the screens get cover pictures: nil while one is not ready (a placeholder shows).
+/// The covers one frame looked up, kept as it draws: owned by that frame's context alone.
+final class WantedCovers {
+    private(set) var requests: [CoverRequest] = []
+    private var seen: Set<CoverRequest> = []
+
+    func add(_ request: CoverRequest) {
+        if seen.insert(request).inserted { requests.append(request) }
+    }
+}
+
+/// Which picture each cover on the screens is drawn from, and the pictures ready to draw.
+/// A request is made from what the state holds (the cover found at the library's read);
+/// nil: the placeholder, with nothing to prepare.
 protocol CoverSource {
-    func shelfCover(_ summary: PublicationSummary, columns: Int, rows: Int) -> CellPicture?
-    func tileCover(_ issue: Issue, columns: Int, rows: Int) -> CellPicture?
+    func shelfRequest(_ summary: PublicationSummary, size: CellSize) -> CoverRequest?
+    func tileRequest(_ tile: IssueTile, size: CellSize) -> CoverRequest?
     /// A catalog book's cover, once fetched into the cover cache.
-    func catalogCover(_ url: URL, columns: Int, rows: Int) -> CellPicture?
-    /// The shelf's and the store's covers as they are drawn: the cells above, or a
-    /// picture in pixels.
-    func shelfArt(_ summary: PublicationSummary, columns: Int, rows: Int) -> CoverArt?
-    func tileArt(_ issue: Issue, columns: Int, rows: Int) -> CoverArt?
+    func catalogRequest(_ url: URL, size: CellSize) -> CoverRequest?
+    /// The cover ready to draw, or nil while it is not.
+    func art(for request: CoverRequest) -> CoverArt?
 }
 
 extension CoverSource {
-    func catalogCover(_ url: URL, columns: Int, rows: Int) -> CellPicture? { nil }
-    func shelfArt(_ summary: PublicationSummary, columns: Int, rows: Int) -> CoverArt? {
-        shelfCover(summary, columns: columns, rows: rows).map(CoverArt.init(cells:))
-    }
-    func tileArt(_ issue: Issue, columns: Int, rows: Int) -> CoverArt? {
-        tileCover(issue, columns: columns, rows: rows).map(CoverArt.init(cells:))
-    }
+    func catalogRequest(_ url: URL, size: CellSize) -> CoverRequest? { nil }
 }
 
 /// A cover ready to stand on a screen: the cells it takes, and how it is put into a
@@ -88,48 +145,37 @@ struct CoverArt {
     }
 }
 
-/// Covers rendered by the painter on worker threads, from the files the library keeps.
+/// Covers from the files the library's read found, as the painter has prepared them.
 struct PaintedCovers: CoverSource {
-    let painter: CoverPainter
-    let library: Library
+    let prepared: PreparedCovers
+    /// Where fetched covers are kept (`CoverFileName`), for a catalog's covers.
+    let coversDirectory: URL
 
-    func shelfCover(_ summary: PublicationSummary, columns: Int, rows: Int) -> CellPicture? {
+    func shelfRequest(_ summary: PublicationSummary, size: CellSize) -> CoverRequest? {
         guard let cover = summary.cover else { return nil }
-        let dress = Self.dress(summary)
-        return painter.cover(cover.source, size: CellSize(columns: columns, rows: rows), binding: dress.binding, edge: dress.edge,
-                             sash: dress.sash)
+        return prepared.request(cover.source, size: size, dress: Self.dress(summary), inPixels: prepared.shelfInPixels)
     }
 
-    func tileCover(_ issue: Issue, columns: Int, rows: Int) -> CellPicture? {
-        guard let cover = library.cover(of: issue) else { return nil }
-        return painter.cover(cover.source, size: CellSize(columns: columns, rows: rows), binding: nil, edge: .left,
-                             sash: Self.sash(issue))
+    func tileRequest(_ tile: IssueTile, size: CellSize) -> CoverRequest? {
+        guard let cover = tile.cover else { return nil }
+        return prepared.request(cover.source, size: size, dress: CoverDress(sash: Self.sash(tile.issue)), inPixels: true)
     }
+
+    /// Where the cover would be once fetched: nothing is looked at here; a cover not
+    /// fetched yet fails to render and the placeholder shows until it is.
+    func catalogRequest(_ url: URL, size: CellSize) -> CoverRequest? {
+        prepared.request(.file(CoverFileName.location(for: url, in: coversDirectory)), size: size, dress: .plain, inPixels: false)
+    }
+
+    func art(for request: CoverRequest) -> CoverArt? { prepared.art(for: request) }
 
     /// The store's sash: an issue downloaded and not read yet.
     static func sash(_ issue: Issue) -> Bool { issue.unread && issue.status == .available }
-
-    func shelfArt(_ summary: PublicationSummary, columns: Int, rows: Int) -> CoverArt? {
-        guard let cover = summary.cover else { return nil }
-        return painter.art(cover.source, size: CellSize(columns: columns, rows: rows), dress: Self.dress(summary),
-                           inPixels: painter.shelfInPixels)
-    }
-
-    func tileArt(_ issue: Issue, columns: Int, rows: Int) -> CoverArt? {
-        guard let cover = library.cover(of: issue) else { return nil }
-        return painter.art(cover.source, size: CellSize(columns: columns, rows: rows),
-                           dress: CoverDress(sash: Self.sash(issue)), inPixels: true)
-    }
 
     /// A publication's cover on the shelf: bound as its issues are, the sash while any is new.
     static func dress(_ summary: PublicationSummary) -> CoverDress {
         let publication = summary.publication
         return CoverDress(binding: BindingType(rawValue: publication.bindingType.rawValue),
                           edge: BindingEdge(rawValue: publication.bindingEdge.rawValue) ?? .left, sash: summary.unreadCount > 0)
-    }
-
-    func catalogCover(_ url: URL, columns: Int, rows: Int) -> CellPicture? {
-        guard let file = library.localFile(forCover: url.absoluteString) else { return nil }
-        return painter.cover(.file(file), size: CellSize(columns: columns, rows: rows), binding: nil, edge: .left, sash: false)
     }
 }

@@ -50,6 +50,10 @@ import Testing
         let cover = try #require(library.cover(of: installed))
         #expect(cover == CoverPicture(file: document, page: 0))
         #expect(try library.shelfSummaries().first?.cover == cover)
+        // The store's read finds it too: its tile carries it, and drawing looks at no file.
+        let publicationID = try #require(publication.id)
+        let storeTile = try #require(try library.storeTiles(publicationID: publicationID).first)
+        #expect(storeTile.cover == cover)
 
         // The store's tile: page 1 drawn through the worker, with the NEW sash.
         let renderer = RecordingRenderer(PDFPageRenderer(worker: worker))
@@ -60,21 +64,23 @@ import Testing
         let ready = ReadySignal()
         let painter = CoverPainter(cache: CoverCache(directory: cacheFolder, documents: documents), colorMode: .truecolor, symbols: .half,
                                    ready: ready)
-        let covers = PaintedCovers(painter: painter, library: library)
-        let tile = try #require(ready.wait { covers.tileCover(installed, columns: 12, rows: 7) })
+        let size = CellSize(columns: 12, rows: 7)
+        let request = try #require(Self.covers(painter).tileRequest(storeTile, size: size))
+        #expect(request.source == .page(0, of: document, kind: .pdf))
+        let tile = try #require(ready.wait { Self.cells(request, preparedBy: painter) })
         #expect(renderer.pages == [DocumentPage(document: document, kind: .pdf, index: 0)])
         let plain = try #require(ready.wait {
-            painter.cover(.page(0, of: document, kind: .pdf), size: CellSize(columns: 12, rows: 7), binding: nil, edge: .left, sash: false)
+            Self.cells(CoverRequest(source: .page(0, of: document, kind: .pdf), size: size, dress: .plain, inPixels: false), preparedBy: painter)
         })
         #expect(tile != plain)  // the sash
         #expect(tile == CoverAdornments.newSash(plain, mode: .truecolor))
 
         // Rendered once: the same cover again, even in a new process's cache, is not drawn again.
-        _ = covers.tileCover(installed, columns: 12, rows: 7)
+        _ = Self.cells(request, preparedBy: painter)
         let laterReady = ReadySignal()
-        let later = PaintedCovers(painter: CoverPainter(cache: CoverCache(directory: cacheFolder, documents: documents),
-                                                       colorMode: .truecolor, symbols: .half, ready: laterReady), library: library)
-        #expect(laterReady.wait { later.tileCover(installed, columns: 12, rows: 7) } == tile)
+        let later = CoverPainter(cache: CoverCache(directory: cacheFolder, documents: documents), colorMode: .truecolor, symbols: .half,
+                                 ready: laterReady)
+        #expect(laterReady.wait { Self.cells(request, preparedBy: later) } == tile)
         #expect(renderer.pages.count == 1)
 
         // The feed's own cover, once it has one, wins over page 1.
@@ -83,5 +89,16 @@ import Testing
         try Data([0x89, 0x50, 0x4E, 0x47]).write(to: feedCover)
         covered.coverURL = feedCover.absoluteString
         #expect(library.cover(of: covered) == CoverPicture(file: feedCover))
+    }
+
+    static func covers(_ painter: CoverPainter) -> PaintedCovers {
+        PaintedCovers(prepared: painter.prepared, coversDirectory: URL(fileURLWithPath: "/nonexistent"))
+    }
+
+    /// The cells of a cover once the painter prepared it, as the app does after a frame.
+    static func cells(_ request: CoverRequest, preparedBy painter: CoverPainter) -> CellPicture? {
+        painter.prepare([request])
+        guard case .cells(let picture)? = painter.prepared.ready[request] else { return nil }
+        return picture
     }
 }

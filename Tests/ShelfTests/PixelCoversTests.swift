@@ -22,17 +22,16 @@ import Testing
             return .bytes(ImageBytes((try? ImageEncoder.png(image)) ?? [], identity: "cover-\(id ?? 0)"))
         }
 
-        func shelfCover(_ summary: PublicationSummary, columns: Int, rows: Int) -> CellPicture? { nil }
-        func tileCover(_ issue: NewsstandKit.Issue, columns: Int, rows: Int) -> CellPicture? { nil }
-        func shelfArt(_ summary: PublicationSummary, columns: Int, rows: Int) -> CoverArt? {
+        func shelfRequest(_ summary: PublicationSummary, size: CellSize) -> CoverRequest? {
             guard summary.issueCount > 0 else { return nil }
-            return painter.art(Self.source(summary.publication.id), size: CellSize(columns: columns, rows: rows),
-                               dress: PaintedCovers.dress(summary), inPixels: painter.shelfInPixels)
+            return painter.prepared.request(Self.source(summary.publication.id), size: size, dress: PaintedCovers.dress(summary),
+                                            inPixels: painter.shelfInPixels)
         }
-        func tileArt(_ issue: NewsstandKit.Issue, columns: Int, rows: Int) -> CoverArt? {
-            painter.art(Self.source(issue.id), size: CellSize(columns: columns, rows: rows),
-                        dress: CoverDress(sash: PaintedCovers.sash(issue)), inPixels: true)
+        func tileRequest(_ tile: IssueTile, size: CellSize) -> CoverRequest? {
+            painter.prepared.request(Self.source(tile.issue.id), size: size, dress: CoverDress(sash: PaintedCovers.sash(tile.issue)),
+                                     inPixels: true)
         }
+        func art(for request: CoverRequest) -> CoverArt? { painter.prepared.art(for: request) }
     }
 
     struct Screen {
@@ -53,12 +52,15 @@ import Testing
             backend = MemoryBackend(width: width, height: height)
         }
 
-        /// The frame once no cover is still being prepared, drawn with its pictures.
+        /// The frame once no cover is still being prepared, drawn with its pictures: the
+        /// covers each frame wants prepared after it, as the app's run loop does.
         func show(_ state: ShelfApp.State) throws -> Canvas {
             let shown = ready.wait(timeout: 60) { () -> Canvas? in
                 painter.beginFrame()
-                let canvas = ShelfApp.view(state, ShelfApp.ViewContext(theme: .classic, covers: GreyCovers(painter: painter)))
-                return painter.isWaitingForCovers ? nil : canvas
+                func frame() -> ShelfApp.Frame { ShelfApp.frame(state, ShelfApp.ViewContext(theme: .classic, covers: GreyCovers(painter: painter))) }
+                var shown = frame()
+                if painter.prepare(shown.wanted) { shown = frame() }
+                return painter.isWaitingForCovers ? nil : shown.canvas
             }
             guard let shown else { throw CoverTestError.notReady }
             placer.draw(shown, on: backend)

@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import Pictures
 import Terminal
 @testable import NewsstandKit
 @testable import Shelf
@@ -76,11 +77,17 @@ enum ShelfStateFixture {
 /// Covers of known cells: a publication's is its id's digit on every cell, so a screen
 /// says which cover stands where; issues show the placeholder with their title.
 struct KnownCovers: CoverSource {
-    func shelfCover(_ summary: PublicationSummary, columns: Int, rows: Int) -> CellPicture? {
+    func shelfRequest(_ summary: PublicationSummary, size: CellSize) -> CoverRequest? {
         guard summary.issueCount > 0 else { return nil }
-        let digit = Character(String((summary.publication.id ?? 0) % 10))
-        return CellPicture(columns: columns, rows: rows, filledWith: PictureCell(glyph: digit, foreground: .rgb(200, 200, 200), background: .rgb(40, 40, 40)))
+        return CoverRequest(source: .file(URL(fileURLWithPath: "/known/\((summary.publication.id ?? 0) % 10)")), size: size,
+                            dress: .plain, inPixels: false)
     }
 
-    func tileCover(_ issue: Issue, columns: Int, rows: Int) -> CellPicture? { nil }
+    func tileRequest(_ tile: IssueTile, size: CellSize) -> CoverRequest? { nil }
+
+    func art(for request: CoverRequest) -> CoverArt? {
+        guard case .file(let file) = request.source, let digit = file.lastPathComponent.first else { return nil }
+        return CoverArt(cells: CellPicture(columns: request.size.columns, rows: request.size.rows,
+                                           filledWith: PictureCell(glyph: digit, foreground: .rgb(200, 200, 200), background: .rgb(40, 40, 40))))
+    }
 }

@@ -419,8 +419,8 @@ enum CatalogScreen {
         if coverRows >= 4, y + coverRows < state.height - 8 {
             let rect = Rect(x: x + 1, y: y, width: coverColumns, height: coverRows)
             if let url = book.thumbnailURL ?? book.coverURL,
-               let picture = context.covers.catalogCover(url, columns: coverColumns, rows: coverRows) {
-                HalfBlockPainter.write(picture, into: &canvas, x: x + 1 + (coverColumns - picture.columns) / 2, y: y, behind: theme.wall)
+               let picture = context.catalogArt(url, columns: coverColumns, rows: coverRows) {
+                picture.draw(&canvas, x + 1 + (coverColumns - picture.columns) / 2, y, theme.wall)
             } else {
                 Chrome.placeholderCover(title: book.title, rect: rect, theme: theme, into: &canvas)
             }

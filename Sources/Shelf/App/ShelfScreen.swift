@@ -147,7 +147,7 @@ enum ShelfScreen {
         let theme = context.theme
         let publication = summary.publication
         var coverRect = Rect(x: x, y: y, width: layout.coverColumns, height: layout.coverRows)
-        if let picture = context.covers.shelfArt(summary, columns: layout.coverColumns, rows: layout.coverRows) {
+        if let picture = context.shelfArt(summary, columns: layout.coverColumns, rows: layout.coverRows) {
             // Stand the cover on the shelf, centred in its slot, with a shadow on the wall.
             let px = x + (layout.coverColumns - picture.columns) / 2
             let py = y + layout.coverRows - picture.rows

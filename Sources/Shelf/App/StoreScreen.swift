@@ -125,7 +125,7 @@ enum StoreScreen {
             if selected {
                 canvas.fill(Rect(x: 0, y: y - 1, width: 1, height: thumbRows + 1), with: Cell(glyph: "▐", style: theme.title))
             }
-            if let picture = context.covers.tileArt(tile.issue, columns: thumbColumns, rows: thumbRows) {
+            if let picture = context.tileArt(tile, columns: thumbColumns, rows: thumbRows) {
                 picture.draw(&canvas, x + (thumbColumns - picture.columns) / 2, y + thumbRows - picture.rows, theme.wall)
             } else {
                 Chrome.placeholderCover(title: tile.issue.shownTitle, rect: Rect(x: x, y: y, width: thumbColumns, height: thumbRows),
