@@ -9,7 +9,8 @@
 /// assumed, as the quality script does.
 enum Dithering {
     /// Share of each pixel's error passed on: a little less than all of it keeps isolated
-    /// specks out of flat areas (chosen on the shared covers, see BENCHMARKS.md).
+    /// specks out of flat areas (chosen on the shared covers, see benchmarks/HISTORY.md,
+    /// "Imaging after issue 6, session 2").
     static let strength: Float = 0.85
 
     /// xterm's 16 default colours in linear light.

@@ -153,11 +153,11 @@ public final class PDFWorker: Sendable {
 
     /// Page `page` (1 is the first) of `document` drawn as cells with `options` by the
     /// worker's executable itself (`newsstand-pdf draw`), written straight to `output`, so
-    /// one process, not two in a row, stands between the file and the picture (BENCHMARKS.md,
-    /// one PDF page as a whole process). It runs under this worker's limits and clock like
-    /// any request. False when the page could not be drawn for a reason of the document's,
-    /// which the drawer wrote to `errors` in `render`'s words ("newsstand: FILE: …"); a
-    /// crash, a limit reached or a hang throws.
+    /// one process, not two in a row, stands between the file and the picture
+    /// (benchmarks/HISTORY.md, "Session 9: one PDF page as a whole process"). It runs under
+    /// this worker's limits and clock like any request. False when the page could not be
+    /// drawn for a reason of the document's, which the drawer wrote to `errors` in `render`'s
+    /// words ("newsstand: FILE: …"); a crash, a limit reached or a hang throws.
     public func draw(page: Int, of document: String, options cells: RenderOptions,
                      output: (cells: Int32, errors: Int32) = (STDOUT_FILENO, STDERR_FILENO)) throws -> Bool {
         try draw(DrawRequest(document: document, page: page, options: cells), output: output)

@@ -11,8 +11,9 @@ import TextLayout
 /// by this process alone. `render FILE.pdf` starts it ahead (`PDFWorker.prepareDrawing`),
 /// so poppler loads while `render` parses its arguments, then sends the page
 /// (`DrawRequest`) on standard input: one process, not two in a row, on the page's
-/// critical path (BENCHMARKS.md). Contained like the worker: the same limits set on
-/// itself; the parent keeps the clock and tells how it ended.
+/// critical path (benchmarks/HISTORY.md, "Session 9: one PDF page as a whole process").
+/// Contained like the worker: the same limits set on itself; the parent keeps the clock
+/// and tells how it ended.
 package enum PDFPageDrawing {
     /// Draws the page asked for; the process's exit status (1 when it could not be drawn,
     /// with one line on standard error; 0 when nothing was asked). `arguments` are the

@@ -18,8 +18,9 @@ enum CommandExit {
     }
 
     /// `render` with valid arguments is parsed on its own: building the parser's view of
-    /// every command cost more than decoding and drawing a cover (BENCHMARKS.md). Help and
-    /// mistakes go through the whole tree, for its usage text.
+    /// every command cost more than decoding and drawing a cover (benchmarks/HISTORY.md,
+    /// "Imaging after issue 6, session 2"). Help and mistakes go through the whole tree,
+    /// for its usage text.
     static func parse(_ arguments: [String]) throws -> ParsableCommand {
         if arguments.first == "render", let render = try? Render.parse(Array(arguments.dropFirst())) { return render }
         do {

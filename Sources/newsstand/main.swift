@@ -30,7 +30,7 @@ struct Inspect: ParsableCommand {
 
 // `render FILE.pdf`: the PDF worker's executable loads poppler on the other core while this
 // process parses its arguments and asks the terminal what it shows, then draws the page
-// (BENCHMARKS.md, one PDF page as a whole process).
+// (benchmarks/HISTORY.md, "Session 9: one PDF page as a whole process").
 let arguments = CommandLine.arguments.dropFirst()
 if arguments.first == "render", case let documents = arguments.filter({ $0.lowercased().hasSuffix(".pdf") }), documents.count == 1 {
     PDFWorker.shared.prepareDrawing(URL(fileURLWithPath: documents[0]).path)

@@ -5,7 +5,9 @@ import Foundation
 /// there are cores (two here), which held an edition's 50 pictures to two transfers at a time.
 enum FetchPool {
     /// Calls `body` with each index of `0..<count`, in order of start, at most `width` at
-    /// once, and returns when every call has returned.
+    /// once, and returns when every call has returned. `body` is not `@Sendable` yet runs on
+    /// several threads at once: what it changes must be under its own lock (both callers'
+    /// counts and results are).
     static func run(_ count: Int, width: Int, _ body: (Int) -> Void) {
         guard count > 0 else { return }
         withoutActuallyEscaping(body) { body in
@@ -27,6 +29,7 @@ enum FetchPool {
         }
     }
 
+    // Unchecked: `next` is read and written only under `lock`; `body` as said in `run`.
     private final class Shared: @unchecked Sendable {
         var body: ((Int) -> Void)?
         private let lock = NSLock()

@@ -23,7 +23,7 @@ import FoundationNetworking
 /// again when the validator still holds.
 ///
 /// One `Transfer` runs one `run` at a time; use one per asset.
-// @unchecked: set once at init but for `clientOverride` (set before `run`, by its creator); `cancel()` goes through `Cancellation`'s lock.
+// @unchecked: set once at init but for `clientOverride`, `credentialsLookup` and `authorizationCache` (set before `run`, by its creator); `cancel()` goes through `Cancellation`'s lock.
 public final class Transfer: @unchecked Sendable {
     public let request: TransferRequest
     public let partFile: URL

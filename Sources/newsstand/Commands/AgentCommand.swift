@@ -82,6 +82,7 @@ extension AgentCommand {
 
 /// SIGTERM/SIGINT stop the agent cleanly: transfers stay resumable.
 enum AgentSignals {
+    // Main thread only: `install` appends, once, before the agent runs; it keeps the sources alive.
     nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
 
     static func install(_ stop: @escaping () -> Void) {
