@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import IssueArchive
 
 /// What an issue's installed content says of itself, kept beside what its feed said: the
@@ -11,11 +10,8 @@ extension Library {
     public func recordDetails(of content: IssueContent, for issue: Issue) throws -> Issue? {
         let title = content.metadata.title.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
         let authors = content.metadata.creators.map { $0.replacingOccurrences(of: "\n", with: " ") }.filter { !$0.isEmpty }
-        return try write { db in
-            try db.execute(sql: "UPDATE issue SET contentTitle = ?, contentAuthors = ?, contentCover = ? WHERE id = ?",
-                           arguments: [title, authors.isEmpty ? nil : authors.joined(separator: "\n"), content.coverImage, issue.id])
-            return try Issue.fetchOne(db, key: issue.id)
-        }
+        return try store.recordContentDetails(title: title, authors: authors.isEmpty ? nil : authors.joined(separator: "\n"),
+                                              cover: content.coverImage, issueID: issue.id)
     }
 
     /// The picture an issue's tile shows: the feed's cover once fetched, else the cover inside

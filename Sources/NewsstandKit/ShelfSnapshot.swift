@@ -51,37 +51,7 @@ public struct IssueTile: Sendable, Equatable {
     }
 }
 
-/// Which issues the library holds and what they say, in three numbers: their count, the
-/// highest id (ids are never reused, so an insert raises it) and a counter a trigger
-/// raises at every update. Equal versions: no issue row was added, removed or changed.
-struct IssuesVersion: Equatable {
-    var count: Int
-    var maxID: Int64
-    var updates: Int64
-
-    static func read(_ db: Database) throws -> IssuesVersion {
-        let row = try Row.fetchOne(db, sql: """
-            SELECT (SELECT count(*) FROM issue), (SELECT max(id) FROM issue), (SELECT updates FROM issueChanges)
-            """)
-        return IssuesVersion(count: row?[0] ?? 0, maxID: row?[1] ?? 0, updates: row?[2] ?? 0)
-    }
-}
-
 extension Library {
-    /// "v3-shelf": the update counter behind `IssuesVersion`. Inserts and deletes need no
-    /// trigger (the count and the highest id tell), so a subscription to 20,000 issues pays nothing.
-    static func registerShelfMigration(_ migrator: inout DatabaseMigrator) {
-        migrator.registerMigration("v3-shelf: a counter of issue updates") { db in
-            try db.execute(sql: """
-                CREATE TABLE issueChanges (id INTEGER PRIMARY KEY CHECK (id = 1), updates INTEGER NOT NULL);
-                INSERT INTO issueChanges VALUES (1, 0);
-                CREATE TRIGGER issueUpdated AFTER UPDATE ON issue BEGIN
-                    UPDATE issueChanges SET updates = updates + 1 WHERE id = 1;
-                END;
-                """)
-        }
-    }
-
     /// One row per publication, in subscription order (see `ShelfReader`).
     public func shelfSummaries() throws -> [PublicationSummary] { try ShelfReader(library: self).summaries() }
 
@@ -181,27 +151,12 @@ public final class ShelfReader {
     public func summaries() throws -> [PublicationSummary] {
         let (publications, counted) = try library.db.read { db in
             let publications = try Publication.order(Column("addedAt"), Column("id")).fetchAll(db)
-            let version = try IssuesVersion.read(db)
+            let version = try LibraryStore.issuesVersion(db)
             if let counted = self.counted, counted.version == version { return (publications, counted) }
             issueReads += 1
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT publicationId, COUNT(*) AS issues,
-                       SUM(unread AND status = 'available') AS unread
-                FROM issue GROUP BY publicationId
-                """)
-            let counts = Dictionary(rows.map { ($0["publicationId"] as Int64? ?? -1, (issues: $0["issues"] as Int, unread: $0["unread"] as Int? ?? 0)) },
-                                    uniquingKeysWith: { first, _ in first })
-            let newest = try Issue.fetchAll(db, sql: """
-                SELECT * FROM issue WHERE id IN (
-                    SELECT (SELECT id FROM issue WHERE publicationId = publication.id AND status = 'available'
-                            ORDER BY date DESC, id DESC LIMIT 1)
-                    FROM publication)
-                """)
-            let latest = try Issue.fetchAll(db, sql: """
-                SELECT * FROM issue WHERE id IN (
-                    SELECT (SELECT id FROM issue WHERE publicationId = publication.id ORDER BY date DESC, id DESC LIMIT 1)
-                    FROM publication)
-                """)
+            let counts = try LibraryStore.issueCounts(db)
+            let newest = try LibraryStore.newestAvailableIssues(db)
+            let latest = try LibraryStore.newestIssues(db)
             func byPublication(_ issues: [Issue]) -> [Int64: Issue] {
                 Dictionary(issues.map { ($0.publicationId ?? -1, $0) }, uniquingKeysWith: { first, _ in first })
             }
@@ -221,7 +176,7 @@ public final class ShelfReader {
     /// A publication's issues, newest first, each with its latest download and its cover.
     public func storeTiles(publicationID: Int64) throws -> [IssueTile] {
         let (listed, latest) = try library.db.read { db in
-            let version = try IssuesVersion.read(db)
+            let version = try LibraryStore.issuesVersion(db)
             let latest = try Library.latestDownloads(db, publicationID: publicationID)
             if let listed = self.listed, listed.version == version, listed.publicationID == publicationID { return (listed, latest) }
             issueReads += 1

@@ -73,7 +73,7 @@ extension LibraryStore {
         }
         Library.registerCacheMigration(&migrator)
         Library.registerPushMigration(&migrator)
-        Library.registerShelfMigration(&migrator)
+        registerShelfMigration(&migrator)
         migrator.registerMigration("v4-locator: reading places as locators") { db in
             try db.alter(table: "issue") { t in t.add(column: "locator", .text) }
         }
