@@ -249,24 +249,6 @@ import TextLayout
 @Suite(.serialized) struct PDFReaderGoldenTests {
     init() { TestDocument.register() }
 
-    /// The text view of a PDF page, the whole app's screen: the page's label and place in
-    /// the title bar, its words reflowed, the text view's keys in the hint bar.
-    @Test func aPagesWordsInTheTextViewAt80By24() throws {
-        let h = try PDFReaderTests.reading()
-        h.type("v")
-        _ = h.key(.right); _ = h.key(.right); _ = h.key(.right)
-        ReaderGoldenTests().expectScreen(h.settle(), [
-            " The Test Monthly                                               page 2 · 4 of 5",
-            "",
-            "  Wildlife",
-            "",
-            "  A zebra was seen near the lighthouse.",
-        ] + Array(repeating: "", count: 17) + [
-            "                                                                       read 80%",
-            " v pages view  / search  t contents  Space page  ←→ page  ? help  q back",
-        ])
-    }
-
     /// An encrypted PDF's prompt over the store: what is typed shows as dots.
     @Test func thePasswordPromptAt80By24() throws {
         let h = try PDFReaderTests.reading(.magazine(password: "x"), name: "locked-g")

@@ -4,50 +4,21 @@ import Terminal
 import TextLayout
 @testable import Shelf
 
-/// Golden screens (after ratatui's `Buffer::with_lines`): the reader's whole 80×24 canvas
-/// from a fixed fixture, compared as text line by line. The two bottom rows are the app's
-/// status and hint bars, drawn by the shelf, so the reader leaves them blank.
-@Suite struct ReaderGoldenTests {
-    /// Every row of `canvas` against `lines`, each padded with spaces to the canvas's width.
-    func expectScreen(_ canvas: Canvas, _ lines: [String], sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(lines.count == canvas.height, "\(lines.count) lines for \(canvas.height) rows", sourceLocation: sourceLocation)
-        for y in 0..<min(lines.count, canvas.height) {
-            let expected = lines[y] + String(repeating: " ", count: max(0, canvas.width - DisplayWidth.of(lines[y])))
-            #expect(canvas.text(row: y) == expected, "row \(y)", sourceLocation: sourceLocation)
-        }
-    }
+/// Golden screens (after ratatui's `Buffer::with_lines`) of the reader, compared whole
+/// against `Goldens/<screen>-<width>x<height>.txt` (see `Golden` for recording them).
+@Suite(.serialized) struct ReaderGoldenTests {
+    init() { TestDocument.register() }
 
+    // MARK: The reader's view alone
+
+    /// The reader's own 80×24 canvas from a fixed fixture: the two bottom rows are the
+    /// app's status and hint bars, drawn by the shelf, so the reader leaves them blank.
     @Test func anArticlesFirstPageAt80By24() throws {
         let files = try OpenReader(ReaderFixture.magazine())
         let reader = try files.open(width: 80, height: 24)
         _ = reader.update(.key(.right))
         let screen = files.screen(reader)
-        expectScreen(screen, [
-            " Harbour Monthly                                                 article 2 of 4",
-            "",
-            "  Keeper of the Light",
-            "",
-            "  The LIGHTHOUSE stood tall; a lighthouse keeper lived there.",
-            "",
-            "  bp0w0 bp0w1 bp0w2 bp0w3 bp0w4 bp0w5 bp0w6 bp0w7 bp0w8 bp0w9 bp0w10 bp0w11",
-            "  bp0w12 bp0w13",
-            "",
-            "  bp1w0 bp1w1 bp1w2 bp1w3 bp1w4 bp1w5 bp1w6 bp1w7 bp1w8 bp1w9 bp1w10 bp1w11",
-            "  bp1w12 bp1w13",
-            "",
-            "  bp2w0 bp2w1 bp2w2 bp2w3 bp2w4 bp2w5 bp2w6 bp2w7 bp2w8 bp2w9 bp2w10 bp2w11",
-            "  bp2w12 bp2w13",
-            "",
-            "  bp3w0 bp3w1 bp3w2 bp3w3 bp3w4 bp3w5 bp3w6 bp3w7 bp3w8 bp3w9 bp3w10 bp3w11",
-            "  bp3w12 bp3w13",
-            "",
-            "  bp4w0 bp4w1 bp4w2 bp4w3 bp4w4 bp4w5 bp4w6 bp4w7 bp4w8 bp4w9 bp4w10 bp4w11",
-            "  bp4w12 bp4w13",
-            "",
-            "  bp5w0 bp5w1 bp5w2 bp5w3 bp5w4 bp5w5 bp5w6 bp5w7 bp5w8 bp5w9 bp5w10 bp5w11",
-            "",
-            "",
-        ])
+        expectGolden(screen, "reader-view-article-80x24")
         // The title bar in its colours, the heading in the heading's.
         #expect(screen[1, 0].style == Theme.classic.statusLine.with(.bold) && screen[79, 0].style == Theme.classic.statusLine)
         #expect(screen[2, 2].style.foreground == Theme.classic.readerHeading.foreground)
@@ -60,17 +31,85 @@ import TextLayout
         _ = reader.update(.key(.right))
         _ = reader.update(.key(.character("t")))
         let screen = files.screen(reader)
-        expectScreen(screen, [
-            " Harbour Monthly                                                       contents",
-            "",
-            "  Contents",
-            "",
-            "    Harbour News",
-            "  ▸ The Lighthouse Keeper",
-            "  ▸   Night Watch",
-            "    Weather at Sea",
-            "    Letters to the Editor",
-        ] + Array(repeating: "", count: 15))
+        expectGolden(screen, "reader-view-contents-80x24")
         #expect(screen[4, 5].style == Theme.classic.selection, "the article being read is chosen")
+    }
+
+    // MARK: The whole app's screen while reading
+
+    static let sizes = [(80, 24), (120, 40)]
+
+    /// Each screen by name: the harness reading a fixture at a size, and the screen once
+    /// the keys are answered (and the pictures drawn).
+    static let screens: [(name: String, make: (Int, Int) throws -> Canvas)] = [
+        ("reader-article", { w, h in
+            let app = try ShelfHarness.reading(ReaderFixture.magazine(), name: "article-\(w)", width: w, height: h)
+            return app.key(.right)
+        }),
+        ("reader-contents", { w, h in
+            let app = try ShelfHarness.reading(ReaderFixture.magazine(), name: "contents-\(w)", width: w, height: h)
+            _ = app.key(.right)
+            return app.key(.character("t"))
+        }),
+        ("reader-search-typing", { w, h in
+            let app = try ShelfHarness.reading(ReaderFixture.magazine(), name: "typing-\(w)", width: w, height: h)
+            _ = app.key(.right)
+            app.type("/keep")
+            return app.settle()
+        }),
+        ("reader-search-match", { w, h in
+            let app = try ShelfHarness.reading(ReaderFixture.magazine(), name: "match-\(w)", width: w, height: h)
+            _ = app.key(.right)
+            app.type("/keeper")
+            return app.key(.enter)
+        }),
+        ("comic-page", { w, h in
+            let app = try ShelfHarness.reading(try ReaderFixture.comic(manga: false), name: "comic-\(w)", width: w, height: h)
+            return app.waitFor { !$0.cells(near: ReaderFixture.red).isEmpty && !$0.cells(near: ReaderFixture.blue).isEmpty }
+        }),
+        ("pdf-text", { w, h in
+            let app = try ShelfHarness.reading(["issue.pdf": TestDocument.magazine().data], name: "pdf-\(w)", width: w, height: h)
+            app.type("v")
+            _ = app.key(.right); _ = app.key(.right); _ = app.key(.right)
+            return app.settle()
+        }),
+    ]
+
+    static var cases: [(String, Int, Int)] {
+        screens.flatMap { screen in sizes.map { (screen.name, $0.0, $0.1) } }
+    }
+
+    @Test(arguments: cases)
+    func theScreen(_ name: String, _ width: Int, _ height: Int) throws {
+        let make = try #require(Self.screens.first { $0.name == name }?.make)
+        let canvas = try make(width, height)
+        #expect(canvas.width == width && canvas.height == height)
+        expectGolden(canvas, "\(name)-\(width)x\(height)")
+        // What the text cannot show: the match's colours and the page's.
+        switch name {
+        case "reader-search-match":
+            #expect(Self.words(in: canvas, styled: Theme.classic.selection, rows: 1..<height - 2) == ["Keeper"], "the current match")
+            #expect(Self.words(in: canvas, styled: Theme.classic.readerMatch, rows: 1..<height - 2) == ["keeper"], "the other match")
+        case "comic-page":
+            let red = canvas.cells(near: ReaderFixture.red), blue = canvas.cells(near: ReaderFixture.blue)
+            #expect(!red.isEmpty && !blue.isEmpty && red.allSatisfy { cell in blue.allSatisfy { cell.y <= $0.y } },
+                    "red on the page's top, blue below")
+        default:
+            break
+        }
+    }
+
+    /// The runs of cells drawn in `style` on `rows`, left to right, top to bottom.
+    static func words(in canvas: Canvas, styled style: Style, rows: Range<Int>) -> [String] {
+        var words: [String] = []
+        for y in rows {
+            var word = ""
+            for x in 0..<canvas.width {
+                if canvas[x, y].style == style { word += canvas[x, y].glyph; continue }
+                if !word.isEmpty { words.append(word); word = "" }
+            }
+            if !word.isEmpty { words.append(word) }
+        }
+        return words
     }
 }
