@@ -6,7 +6,7 @@ import Terminal
 /// ratatui's `assert_buffer_lines`: every row compared, each differing row reported with its
 /// number, expected and got side by side, then the whole screen as drawn.
 ///
-/// `NEWSSTAND_RECORD_GOLDENS=1 swift test --filter ScreenGoldenTests` writes the screens
+/// `NEWSSTAND_RECORD_GOLDENS=1 swift test --filter 'ScreenGoldenTests|ReaderGoldenTests'` writes the screens
 /// drawn now in place of the files (and the tests pass); read every changed file by eye
 /// (`git diff Tests/ShelfTests/Goldens`) before committing it.
 enum Golden {
