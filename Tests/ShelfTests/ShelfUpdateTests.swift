@@ -36,6 +36,20 @@ import Terminal
         #expect(ShelfApp.update(&state, .key(.character("p"))) == [.setPinned(issueID: 13, false)])
     }
 
+    @Test func keysTypedAheadThroughTwoStoresWaitForEachInTurn() {
+        var state = Fixture.shelf()
+        _ = ShelfApp.update(&state, .key(.enter))
+        for key: Key in [.character("q"), .right, .enter, .character("p")] { _ = ShelfApp.update(&state, .key(key)) }
+        let tidewater = Fixture.tidewaterIssues().map { IssueTile(issue: $0, download: nil) }
+        // Tidewater's issues arrive: q leaves, → and Enter open the Courier, whose issues are not read yet.
+        #expect(ShelfApp.update(&state, .libraryRead(ShelfApp.LibraryRead(store: (1, tidewater)))) == [.readStore])
+        #expect(state.storePublicationID == 2)
+        #expect(state.keysAwaitingStore == [.character("p")])
+        let friday = Fixture.issue(21, of: 2, "Friday", status: .available, unread: true)
+        #expect(ShelfApp.update(&state, .libraryRead(ShelfApp.LibraryRead(store: (2, [IssueTile(issue: friday, download: nil)]))))
+                == [.setPinned(issueID: 21, true)])
+    }
+
     @Test func aStoreWhoseReadFailsStillTakesTheKeysTypedAhead() {
         var state = Fixture.shelf()
         _ = ShelfApp.update(&state, .key(.enter))

@@ -41,7 +41,6 @@ enum StoreScreen {
         state.push(.store)
         state.allTiles = []
         state.storeIsRead = false
-        state.keysAwaitingStore = []
         ShelfApp.applyFilter(&state)
         return [.readStore]
     }
