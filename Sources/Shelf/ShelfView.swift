@@ -68,8 +68,8 @@ extension ShelfApp {
             return canvas
         }
         switch state.screen {
-        case .shelf: ShelfScreen.view(state, context, into: &canvas)
-        case .store: StoreScreen.view(state, context, into: &canvas)
+        case .shelf: state.shelf.view(context, into: &canvas)
+        case .store: state.store?.view(state.shared, context, into: &canvas)
         case .reader: state.reader?.view(into: &canvas)
         case .help: HelpScreen.view(state, context, into: &canvas)
         case .catalog: CatalogScreen.view(state, context, into: &canvas)
@@ -95,7 +95,7 @@ extension ShelfApp {
     }
 
     /// The shelf's layout for the window now.
-    func shelfLayout() -> ShelfScreen.Layout { ShelfScreen.layout(for: state) }
+    func shelfLayout() -> ShelfScreen.Layout { state.shelf.layout(width: state.width, height: state.height) }
 }
 
 /// The covers one frame looked up, kept as it draws: owned by that frame's context alone.

@@ -179,8 +179,8 @@ import TextLayout
 
     @Test func at120By40TheShelfUsesItsHeightForMoreRows() {
         let state = Fixture.shelf(of: Fixture.publications(7), width: 120, height: 40)
-        let layout = ShelfScreen.layout(for: state)
-        let rows = ShelfScreen.visibleRows(state, layout)
+        let layout = state.shelf.layout(width: state.width, height: state.height)
+        let rows = state.shelf.visibleRows(height: state.height, layout)
         #expect(rows.count >= 2)
         #expect(rows.count * layout.perRow >= 7)
         // No more than a shelf's height is left empty below the last row.
@@ -191,8 +191,8 @@ import TextLayout
     @Test func at250By70TheShelfIsCentredAndCoversAreLarger() {
         let wide = Fixture.shelf(width: 250, height: 70)
         let medium = Fixture.shelf(width: 120, height: 40)
-        let large = ShelfScreen.layout(for: wide)
-        #expect(large.coverColumns > ShelfScreen.layout(for: medium).coverColumns)
+        let large = wide.shelf.layout(width: wide.width, height: wide.height)
+        #expect(large.coverColumns > medium.shelf.layout(width: medium.width, height: medium.height).coverColumns)
         #expect(large.coverRows == large.coverColumns * 3 / 4)     // 2:3 in square half-block pixels
         // The three covers' boxes stand as far from the left edge as from the right.
         let canvas = Self.screen(wide)

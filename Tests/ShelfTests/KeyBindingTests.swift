@@ -117,9 +117,9 @@ import Terminal
             """)
         let h = try ShelfHarness(keyBindings: keys)
         _ = h.key(.right)                               // still unbound? no: Right was replaced
-        #expect(h.app.state.shelfSelection == 0)
+        #expect(h.app.state.shelf.selection == 0)
         _ = h.key(.character("s"))
-        #expect(h.app.state.shelfSelection == 1)
+        #expect(h.app.state.shelf.selection == 1)
         var screen = h.key(.enter)                      // Enter no longer opens
         #expect(screen.text.contains("NEWSSTAND"))
         screen = h.key(.character("o"))

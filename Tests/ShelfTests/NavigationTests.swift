@@ -63,10 +63,10 @@ import Terminal
         var store = Fixture.store()
         _ = ShelfApp.update(&store, .key(.character("/")))
         _ = ShelfApp.update(&store, .key(.character("q")))
-        #expect(store.filter == "q" && store.screen == .store)
+        #expect(store.store?.filter.text == "q" && store.screen == .store)
         _ = ShelfApp.update(&store, .key(.enter))
         _ = ShelfApp.update(&store, .key(.escape))
-        #expect(store.filter == "" && store.screen == .store)
+        #expect(store.store?.filter.text == "" && store.screen == .store)
         _ = ShelfApp.update(&store, .key(.escape))
         #expect(store.screen == .shelf)
     }
@@ -258,7 +258,7 @@ import Terminal
     @Test func ctrlUClearsEveryPrompt() {
         var state = ShelfStateFixture.store()
         for key in [Key.character("/"), .character("n"), .character("o"), .control("u")] { _ = ShelfApp.update(&state, .key(key)) }
-        #expect(state.filter == "" && state.editingFilter)
+        #expect(state.store?.filter.text == "" && state.store?.filter.isEditing == true)
 
         var catalogs = ShelfStateFixture.shelf()
         _ = ShelfApp.update(&catalogs, .key(.character("c")))

@@ -140,7 +140,7 @@ import Testing
         let ready = ReadySignal()
         let painter = Self.painter(ready: ready)
         let first = Self.frame(state, painter)
-        let visible = StoreScreen.visible(state)
+        let visible = state.store?.visible(height: state.height) ?? []
         #expect(visible.count == 4)
         #expect(first.wanted.map(\.source) == visible.map { ImageSource.file(covered.files[names[$0.index]]!) })
         #expect(Self.thumbnails(first.canvas, visible).allSatisfy { !$0 }, "placeholders while nothing is prepared")
@@ -222,6 +222,6 @@ import Testing
             return app.painter.isWaitingForCovers ? nil : canvas
         }
         let canvas = try #require(drawn)
-        #expect(Self.thumbnails(canvas, StoreScreen.visible(app.state)) == [true, true])
+        #expect(Self.thumbnails(canvas, app.state.store?.visible(height: app.state.height) ?? []) == [true, true])
     }
 }

@@ -215,7 +215,7 @@ final class ShelfHarness {
         #expect(screen.text.split(separator: "\n").allSatisfy { $0.count <= 20 })
         screen = h.send(.resize(width: 300, height: 100))
         #expect(!screen.text.contains("Too small"))
-        #expect(h.app.state.shelfSelection == 2)
+        #expect(h.app.state.shelf.selection == 2)
         let highlighted = screen.cells.filter { $0.style == h.app.env.theme.selection }.map(\.glyph).joined()
         #expect(highlighted == "Rocket Badger")
     }
@@ -280,7 +280,7 @@ final class ShelfHarness {
 
     @Test func nJumpsToTheNextPublicationWithSomethingNew() throws {
         let h = try ShelfHarness()
-        #expect(h.app.state.shelfSelection == 0)
+        #expect(h.app.state.shelf.selection == 0)
         var screen = h.key(.character("n"))
         #expect(screen.text.contains("Nothing new."))
         let courier = try #require(try h.library.issue(named: "courier-2026-11-19"))
@@ -288,10 +288,10 @@ final class ShelfHarness {
         try h.runAgent()
         _ = h.settle()
         screen = h.key(.character("n"))
-        #expect(h.app.state.shelfSelection == 1)
+        #expect(h.app.state.shelf.selection == 1)
         screen = h.key(.enter)
         _ = h.key(.character("n"))
-        #expect(h.app.state.tiles[h.app.state.storeSelection].issue.name == "courier-2026-11-19")
+        #expect(h.app.state.store?.selectedTile?.issue.name == "courier-2026-11-19")
     }
 }
 

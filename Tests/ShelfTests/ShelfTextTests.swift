@@ -90,8 +90,11 @@ import TextLayout
         for (width, height) in [(20, 8), (39, 12), (40, 12), (41, 13), (80, 24), (300, 100), (1, 1)] {
             for screen in [ShelfApp.Screen.shelf, .store, .help] {
                 while h.app.state.screen != .shelf { h.app.state.pop() }
-                if screen != .shelf { h.app.state.push(screen) }
-                if screen == .store { h.app.state.storePublicationID = h.app.state.summaries.first?.publication.id; h.app.reload() }
+                if screen == .help { h.app.state.push(.help(HelpScreen(opener: .shelf))) }
+                if screen == .store, let id = h.app.state.summaries.first?.publication.id {
+                    h.app.state.push(.store(StoreScreen(publicationID: id)))
+                    h.app.reload()
+                }
                 let canvas = h.send(.resize(width: width, height: height))
                 #expect(canvas.width == width && canvas.height == height)
                 expectWellFormed(canvas)

@@ -30,8 +30,8 @@ import Terminal
         let tiles = Fixture.tidewaterIssues().map { IssueTile(issue: $0, download: nil) }
         let effects = ShelfApp.update(&state, .libraryRead(ShelfApp.LibraryRead(store: (1, tiles))))
         #expect(effects == [.setPinned(issueID: 12, true), .setPinned(issueID: 13, false)])
-        #expect(state.storeSelection == 2)
-        #expect(state.keysAwaitingStore.isEmpty)
+        #expect(state.store?.selection == 2)
+        #expect((state.store?.keysAwaiting ?? []).isEmpty)
         // Once read, a key acts at once.
         #expect(ShelfApp.update(&state, .key(.character("p"))) == [.setPinned(issueID: 13, false)])
     }
@@ -44,7 +44,7 @@ import Terminal
         // Tidewater's issues arrive: q leaves, → and Enter open the Courier, whose issues are not read yet.
         #expect(ShelfApp.update(&state, .libraryRead(ShelfApp.LibraryRead(store: (1, tidewater)))) == [.readStore])
         #expect(state.storePublicationID == 2)
-        #expect(state.keysAwaitingStore == [.character("p")])
+        #expect(state.store?.keysAwaiting == [.character("p")])
         let friday = Fixture.issue(21, of: 2, "Friday", status: .available, unread: true)
         #expect(ShelfApp.update(&state, .libraryRead(ShelfApp.LibraryRead(store: (2, [IssueTile(issue: friday, download: nil)]))))
                 == [.setPinned(issueID: 21, true)])
@@ -58,7 +58,7 @@ import Terminal
         _ = ShelfApp.update(&state, .libraryRead(ShelfApp.LibraryRead(error: "disk I/O error")))
         // The read ended (badly): the q typed meanwhile went back to the shelf.
         #expect(state.screen == .shelf)
-        #expect(state.keysAwaitingStore.isEmpty)
+        #expect((state.store?.keysAwaiting ?? []).isEmpty)
     }
 
     @Test func dOnTheShelfQueuesTheNewestIssueAsReadWithTheShelf() {
@@ -103,34 +103,34 @@ import Terminal
         #expect(state.status == "Kept.")
         _ = ShelfApp.update(&state, .key(.character("x")))
         #expect(ShelfApp.update(&state, .key(.character("y"))) == [.evictContent(issueID: 12)])
-        #expect(state.confirmRemoval == nil)
+        #expect(state.store?.confirmRemoval == nil)
         #expect(ShelfApp.update(&state, .contentRemoved(Fixture.tidewaterIssues()[1])) == [.readLibrary])
         #expect(state.status == "Removed the content of “No. 30 · October 2026”; tap to download it again.")
         // An issue not downloaded has nothing to remove: x does not ask.
         _ = ShelfApp.update(&state, .key(.up))
         _ = ShelfApp.update(&state, .key(.character("x")))
-        #expect(state.confirmRemoval == nil)
+        #expect(state.store?.confirmRemoval == nil)
     }
 
     @Test func theStoreScrollsOnlyAsFarAsTheSelectionNeeds() {
         let many = (0..<20).map { Fixture.issue(Int64(100 + $0), of: 1, "No. \($0)", daysBefore: $0) }
         var state = Fixture.store(height: 40, issues: many)     // (40 - 4) / 9: four tiles on screen
         for _ in 0..<3 { _ = ShelfApp.update(&state, .key(.down)) }
-        #expect(state.storeSelection == 3 && state.storeScroll == 0)
+        #expect(state.store?.selection == 3 && state.store?.scroll == 0)
         _ = ShelfApp.update(&state, .key(.down))
-        #expect(state.storeSelection == 4 && state.storeScroll == 1)
+        #expect(state.store?.selection == 4 && state.store?.scroll == 1)
         _ = ShelfApp.update(&state, .key(.end))
-        #expect(state.storeSelection == 19 && state.storeScroll == 16)
+        #expect(state.store?.selection == 19 && state.store?.scroll == 16)
         _ = ShelfApp.update(&state, .key(.up))
-        #expect(state.storeScroll == 16)
+        #expect(state.store?.scroll == 16)
         _ = ShelfApp.update(&state, .resize(width: 120, height: 22))   // two tiles on screen
-        #expect(state.storeSelection == 18 && state.storeScroll == 17)
+        #expect(state.store?.selection == 18 && state.store?.scroll == 17)
         _ = ShelfApp.update(&state, .key(.home))
-        #expect(state.storeSelection == 0 && state.storeScroll == 0)
+        #expect(state.store?.selection == 0 && state.store?.scroll == 0)
         // The view draws the tiles the state says, without changing it.
-        let before = state.storeScroll
+        let before = state.store?.scroll
         _ = ShelfApp.view(state, ShelfApp.ViewContext(theme: .classic, covers: KnownCovers()))
-        #expect(state.storeScroll == before)
+        #expect(state.store?.scroll == before)
     }
 
     @Test func refreshAsksTheRunnerAndItsResultReachesTheStatusLine() {
@@ -150,24 +150,24 @@ import Terminal
 
     @Test func aClickSelectsACoverAndASecondOpensItsStore() {
         var state = Fixture.shelf()
-        let layout = ShelfScreen.layout(for: state)
+        let layout = state.shelf.layout(width: state.width, height: state.height)
         let courierX = ShelfScreen.coverX(slot: 1, layout) + 1
         #expect(ShelfApp.update(&state, .mouse(.left, x: courierX, y: 3)) == [])
-        #expect(state.shelfSelection == 1)
+        #expect(state.shelf.selection == 1)
         #expect(ShelfApp.update(&state, .mouse(.left, x: courierX, y: 3)) == [.readStore])
         #expect(state.screen == .store && state.storePublicationID == 2)
         // The wall between the covers and the bars are nothing to click.
         var shelf = Fixture.shelf()
-        #expect(ShelfApp.update(&shelf, .mouse(.left, x: 0, y: 0)) == [] && shelf.shelfSelection == 0)
+        #expect(ShelfApp.update(&shelf, .mouse(.left, x: 0, y: 0)) == [] && shelf.shelf.selection == 0)
     }
 
     @Test func aClickOnATileSelectsItASecondTapsItAndTheWheelOnlyMoves() {
         var state = Fixture.store()
         // A tile takes nine rows from the one above its cover (row 1): row 12 is the second, row 30 the fourth.
         #expect(ShelfApp.update(&state, .mouse(.wheelDown, x: 30, y: 12)) == [])
-        #expect(state.storeSelection == 1)
+        #expect(state.store?.selection == 1)
         #expect(ShelfApp.update(&state, .mouse(.left, x: 30, y: 30)) == [])
-        #expect(state.storeSelection == 3)
+        #expect(state.store?.selection == 3)
         #expect(ShelfApp.update(&state, .mouse(.left, x: 30, y: 30)) == [.enqueue(issueID: 14), .startAgent])
     }
 
@@ -180,7 +180,7 @@ import Terminal
         #expect(ShelfApp.update(&state, .libraryChanged) == [.readLibrary])
         #expect(ShelfApp.update(&state, .libraryRead(ShelfApp.LibraryRead(summaries: summaries, pendingDownloads: []))) == [.takeAlert])
         #expect(state.summaries.count == 4)
-        #expect(state.selectedSummary?.publication.title == "The Ferrybridge Courier")
+        #expect(state.shelf.selectedSummary?.publication.title == "The Ferrybridge Courier")
         #expect(ShelfApp.update(&state, .alert("Storm warning")) == [])
         #expect(state.status == "▶ Storm warning")
     }
@@ -202,7 +202,7 @@ import Terminal
         #expect(ShelfApp.update(&state, .startReading(issue)) == [.readStore, .markOpened(issue)])
         #expect(state.screen == .store && state.storePublicationID == 1)
         _ = ShelfApp.update(&state, .libraryRead(ShelfApp.LibraryRead(store: (1, Fixture.tidewaterIssues().map { IssueTile(issue: $0, download: nil) }))))
-        #expect(state.selectedTile?.issue.id == 13)
+        #expect(state.store?.selectedTile?.issue.id == 13)
     }
 
     @Test func filterEscapeAndQuitOnTheShelf() {

@@ -4,62 +4,30 @@ import NewsstandKit
 import Terminal
 
 extension ShelfApp {
-    /// The screens the app routes keys and messages to.
-    enum Screen: Hashable { case shelf, store, reader, help, catalog }
-
-    /// Everything the screens show, in one value: `update` changes it, `view` draws it.
+    /// What the app keeps: what every screen shares (the key bindings, the window's size,
+    /// the library as last read, the status line) and the stack of screens, each a
+    /// component with its own state (`ScreenState`). `update` changes it, `view` draws it.
     struct State {
         var keyBindings: KeyBindings = .defaults
         /// The screens open, the shelf at the bottom and the one shown on top: back (q,
         /// Escape, Backspace) closes the top one and shows the one under it.
-        private(set) var screens: [Screen] = [.shelf]
-        var screen: Screen { screens.last ?? .shelf }
-        /// Help, while it is open (`?`).
-        var help: HelpScreen?
+        private(set) var stack: [ScreenState] = [.shelf(ShelfScreen())]
         var width = 80
         var height = 24
 
-        /// The library as last read, before the filter.
+        /// The library's publications as last read, before any filter.
         var allSummaries: [PublicationSummary] = []
-        var allTiles: [IssueTile] = []
-        /// What the screens show of it: titles matching the filter.
-        var summaries: [PublicationSummary] = []
-        var tiles: [IssueTile] = []
-
-        var shelfSelection = 0
-        var storePublicationID: Int64?
-        var storeSelection = 0
-        /// The first tile shown; follows the selection (see `StoreScreen.followSelection`).
-        var storeScroll = 0
-        /// The open store's issues have been read (they are read after it opens).
-        var storeIsRead = false
-        /// Keys typed into a store whose issues are still being read (Enter, then at once
-        /// Down, Down, p): kept in order and handled once they arrive, so none acts on an
-        /// empty store or is lost.
-        var keysAwaitingStore: [Key] = []
-        /// The issue to select once the store's issues are read (`newsstand read`).
-        var issueToSelect: Int64?
 
         var status: String?
         var statusIsError = false
         /// What the status line is about while it lasts: it clears when that ends.
         var statusCause: StatusCause?
-        /// `x` asked whether to remove this issue's content; the next key answers.
-        var confirmRemoval: Int64?
-        /// `x` asked whether to cancel this issue's download; the next key answers.
-        var confirmCancel: Issue?
-        /// `/`: only titles containing this are shown (case-insensitive).
-        var filter = ""
-        var editingFilter = false
         var quit = false
 
         /// Issues with a download queued or running when the library was last read.
         var watchedDownloads: Set<Int64> = []
         /// Each publication's last feed error as last read (nil inside: none), so only a new one is reported.
         var feedErrors: [Int64: String?] = [:]
-
-        /// An encrypted PDF asked for its password; keys go to the prompt.
-        var passwordPrompt: PasswordPrompt?
 
         /// The catalog screen: the kept catalogs, the pages walked (`CatalogScreen`).
         var catalog = CatalogBrowsing()
@@ -79,20 +47,57 @@ extension ShelfApp {
             self.height = height
         }
 
-        var selectedSummary: PublicationSummary? {
-            summaries.indices.contains(shelfSelection) ? summaries[shelfSelection] : nil
+        /// Which screens are open, the one shown last.
+        var screens: [Screen] { stack.map(\.kind) }
+        var screen: Screen { stack.last?.kind ?? .shelf }
+
+        /// What the screens read of the app.
+        var shared: Shared { Shared(keyBindings: keyBindings, width: width, height: height, summaries: allSummaries) }
+
+        /// The shelf, always at the bottom of the stack.
+        var shelf: ShelfScreen {
+            get { if case .shelf(let shelf)? = stack.first { return shelf } else { return ShelfScreen() } }
+            set { stack[0] = .shelf(newValue) }
         }
 
-        var selectedTile: IssueTile? {
-            tiles.indices.contains(storeSelection) ? tiles[storeSelection] : nil
+        /// The store open (the topmost, if ever more than one), shown or under another screen.
+        var store: StoreScreen? {
+            get { topmost { if case .store(let store) = $0 { store } else { nil } } }
+            set { replaceTopmost(.store, with: newValue.map(ScreenState.store)) }
         }
+
+        /// Help, while it is open (`?`).
+        var help: HelpScreen? {
+            get { topmost { if case .help(let help) = $0 { help } else { nil } } }
+            set { replaceTopmost(.help, with: newValue.map(ScreenState.help)) }
+        }
+
+        /// The topmost screen on the stack that `component` finds a value in.
+        private func topmost<Component>(_ component: (ScreenState) -> Component?) -> Component? {
+            stack.reversed().lazy.compactMap(component).first
+        }
+
+        /// Puts a screen's changed value back in its place (nil: nothing to put back).
+        private mutating func replaceTopmost(_ kind: Screen, with screen: ScreenState?) {
+            guard let screen, let index = stack.lastIndex(where: { $0.kind == kind }) else { return }
+            stack[index] = screen
+        }
+
+        /// Whose issues the run loop reads for the screens: the open store's.
+        var storePublicationID: Int64? { store?.publicationID }
+        /// The publications the shelf shows (its filter applied).
+        var summaries: [PublicationSummary] { shelf.summaries }
+        /// The open store's password prompt (an encrypted PDF's).
+        var passwordPrompt: PasswordPrompt? { store?.passwordPrompt }
 
         /// Something on screen moves without a key: a download's progress in the store or
         /// the status line, or the reader (a long article read in the background).
         var showsProgress: Bool {
             if statusCause != nil { return true }
             switch screen {
-            case .store: return StoreScreen.visible(self).contains { tiles[$0.index].issue.status == .downloading }
+            case .store:
+                guard let store else { return false }
+                return store.visible(height: height).contains { store.tiles[$0.index].issue.status == .downloading }
             case .reader: return true
             case .shelf, .help, .catalog: return false
             }
@@ -101,15 +106,14 @@ extension ShelfApp {
         var isTooSmall: Bool { width < ShelfApp.minimumSize.width || height < ShelfApp.minimumSize.height }
 
         /// Opens `screen` over the one shown.
-        mutating func push(_ screen: Screen) {
-            if screen == .help { help = HelpScreen(opener: self.screen) }
-            screens.append(screen)
+        mutating func push(_ screen: ScreenState) {
+            stack.append(screen)
         }
 
         /// Closes the screen shown, back to the one under it; the shelf stays.
         mutating func pop() {
-            guard screens.count > 1 else { return }
-            if screens.removeLast() == .help { help = nil }
+            guard stack.count > 1 else { return }
+            stack.removeLast()
         }
 
         /// A new status line; `cause` is what ends it (nil: it stays until the next one).

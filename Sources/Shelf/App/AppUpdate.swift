@@ -8,7 +8,8 @@ extension ShelfApp {
     /// only through its own update).
     static func update(_ state: inout State, _ message: Message) -> [Effect] {
         let effects = route(&state, message)
-        StoreScreen.followSelection(&state)
+        let height = state.height
+        state.store?.followSelection(height: height)
         return effects
     }
 
@@ -21,9 +22,7 @@ extension ShelfApp {
         case .mouse(let button, let x, let y):
             return mouse(&state, button, x: x, y: y)
         case .key(let key):
-            if state.screen == .store, !state.storeIsRead, key != .control("c"), key != .control("z"),
-               state.keysAwaitingStore.count < Self.keysKeptForStore {
-                state.keysAwaitingStore.append(key)
+            if state.screen == .store, key != .control("c"), key != .control("z"), state.store?.keepUntilRead(key) == true {
                 return []
             }
             return self.key(&state, key)
@@ -31,20 +30,27 @@ extension ShelfApp {
             state.readerIsWholeProgram = true
             var effects: [Effect] = []
             if let index = state.summaries.firstIndex(where: { $0.publication.id == issue.publicationId }) {
-                state.shelfSelection = index
-                effects = StoreScreen.open(&state)
-                state.issueToSelect = issue.id
+                state.shelf.selection = index
+                let shared = state.shared
+                let asked = state.shelf.openStore(shared, issueToSelect: issue.id)
+                effects = perform(asked, on: &state)
             }
             return effects + [.markOpened(issue)]
         case .libraryChanged:
             return [.readLibrary]
         case .libraryRead(let read):
             var effects = apply(read, to: &state)
-            // The store's issues arrived: the keys typed meanwhile act on them, in order.
-            while state.storeIsRead || state.screen != .store, !state.keysAwaitingStore.isEmpty {
-                effects += key(&state, state.keysAwaitingStore.removeFirst())
-                StoreScreen.followSelection(&state)
+            // The store's issues arrived: the keys typed meanwhile act on them, in order
+            // (and on the screens they lead to; another store opened by them, still being
+            // read, keeps the rest).
+            guard var keys = state.store?.keysAwaiting, !keys.isEmpty else { return effects }
+            state.store?.keysAwaiting = []
+            while state.store?.isRead == true || state.screen != .store, !keys.isEmpty {
+                effects += key(&state, keys.removeFirst())
+                let height = state.height
+                state.store?.followSelection(height: height)
             }
+            if !keys.isEmpty, let waiting = state.store?.keysAwaiting { state.store?.keysAwaiting = keys + waiting }
             return effects
         case .coverReady:
             return updateReader(&state) { $0.backgroundReady() }
@@ -76,7 +82,12 @@ extension ShelfApp {
             state.setStatus("“\(issue.title)” was removed to save space; tap to download it again.", error: true)
             return [.readLibrary]
         case .readerNeedsPassword(let issue, let wrong):
-            state.passwordPrompt = PasswordPrompt(issue: issue, wasWrong: wrong)
+            // The store the issue was opened from asks.
+            guard state.store != nil else {
+                state.setStatus("“\(issue.title)” stays closed: it needs its password.")
+                return []
+            }
+            state.store?.passwordPrompt = PasswordPrompt(issue: issue, wasWrong: wrong)
             state.setStatus(nil)
             return []
         case .catalogsRead(let catalogs):
@@ -117,31 +128,17 @@ extension ShelfApp {
 
     // MARK: Keys
 
-    /// How many keys typed ahead into a store still being read are kept.
-    static let keysKeptForStore = 64
-
     private static func key(_ state: inout State, _ key: Key) -> [Effect] {
         if key == .control("c") { state.quit = true; return [] }
         if key == .control("z") { return [.suspend] }
-        if state.editingFilter { editFilter(&state, key); return [] }
-        if state.passwordPrompt != nil { return editPassword(&state, key) }
-        let yes = key == .character("y") || key == .character("Y")
-        if let id = state.confirmRemoval {
-            state.confirmRemoval = nil
-            if yes { return [.evictContent(issueID: id)] }
-            state.setStatus("Kept.")
-            return []
-        }
-        if let issue = state.confirmCancel {
-            state.confirmCancel = nil
-            guard yes, let id = issue.id else { state.setStatus("The download goes on."); return [] }
-            state.setStatus("Cancelling the download of “\(issue.title)”…")
-            return [.cancelDownload(issueID: id)]
-        }
+        let shared = state.shared
         switch state.screen {
-        case .shelf, .store:
-            guard let action = state.keyBindings.action(for: key, on: state.screen) else { return [] }
-            return perform(action, key: key, on: &state)
+        case .shelf:
+            let asked = state.shelf.update(key, shared)
+            return perform(asked, on: &state)
+        case .store:
+            guard let asked = state.store?.update(key, shared) else { state.pop(); return [] }
+            return perform(asked, on: &state)
         case .reader:
             return readerKey(&state, key)
         case .help:
@@ -156,36 +153,6 @@ extension ShelfApp {
             return []
         case .catalog:
             return CatalogScreen.key(&state, key)
-        }
-    }
-
-    /// An action on the shelf or in a store: what both share here, the rest in each screen.
-    private static func perform(_ action: Action, key: Key, on state: inout State) -> [Effect] {
-        switch action {
-        case .refresh, .refreshAll:
-            return refresh(&state, all: action == .refreshAll)
-        case .filter:
-            state.editingFilter = true
-            state.setStatus("/" + state.filter)
-            return []
-        case .nextNew:
-            selectNextNew(&state)
-            return []
-        case .help:
-            showHelp(&state)
-            return []
-        case .quit:
-            state.quit = true
-            return []
-        case .catalogs:
-            return CatalogScreen.open(&state)
-        case .back where key == .escape && !state.filter.isEmpty:
-            // Escape takes a filter away before it leaves the screen.
-            editFilter(&state, .escape)
-            return []
-        default:
-            return state.screen == .shelf ? ShelfScreen.perform(action, key: key, on: &state)
-                                          : StoreScreen.perform(action, on: &state)
         }
     }
 
@@ -230,7 +197,7 @@ extension ShelfApp {
     }
 
     static func showHelp(_ state: inout State) {
-        state.push(.help)
+        state.push(.help(HelpScreen(opener: state.screen)))
     }
 
     // MARK: Mouse
@@ -241,28 +208,27 @@ extension ShelfApp {
             // Scrolling only moves; it never opens or marks anything read.
             let step = button == .wheelUp ? -1 : 1
             switch state.screen {
-            case .shelf: ShelfScreen.move(&state, by: step)
-            case .store: StoreScreen.move(&state, by: step)
+            case .shelf: state.shelf.move(by: step)
+            case .store: state.store?.move(by: step)
             case .reader:
                 return updateReader(&state) { $0.scroll(by: step * 3) }
-            case .help: state.help?.scroll(by: step * 3, keys: state.keyBindings, width: state.width, height: state.height)
+            case .help:
+                let shared = state.shared
+                state.help?.scroll(by: step * 3, keys: shared.keyBindings, width: shared.width, height: shared.height)
             case .catalog: CatalogScreen.move(&state, by: step)
             }
             return []
         case .left:
             // On every screen a click selects, and a click on what is selected opens it (as Enter).
-            guard !state.isTooSmall, !state.editingFilter, state.passwordPrompt == nil else { return [] }
+            guard !state.isTooSmall else { return [] }
+            let shared = state.shared
             switch state.screen {
             case .shelf:
-                guard let index = ShelfScreen.publication(at: x, y, in: state) else { return [] }
-                if state.shelfSelection == index { return StoreScreen.open(&state) }
-                state.shelfSelection = index
-                return []
+                let asked = state.shelf.click(x: x, y: y, shared)
+                return perform(asked, on: &state)
             case .store:
-                guard let index = StoreScreen.tile(at: x, y, in: state) else { return [] }
-                if state.storeSelection == index { return StoreScreen.tapSelected(&state, allowRead: true) }
-                state.storeSelection = index
-                return []
+                let asked = state.store?.click(x: x, y: y, shared) ?? []
+                return perform(asked, on: &state)
             case .catalog:
                 return CatalogScreen.click(&state, x: x, y: y)
             case .reader, .help:
@@ -271,52 +237,6 @@ extension ShelfApp {
         default:
             return []
         }
-    }
-
-    // MARK: Filter, next new, refresh
-
-    /// Typing a filter (`TextField`): the titles shown follow each key, Enter keeps it,
-    /// Escape clears it.
-    static func editFilter(_ state: inout State, _ key: Key) {
-        var field = TextField(state.filter, limit: 256)
-        switch field.update(key) {
-        case .submit:
-            state.editingFilter = false
-        case .cancel:
-            state.editingFilter = false
-            state.filter = ""
-        case .edited:
-            state.filter = field.text
-        case .unchanged:
-            return
-        }
-        state.setStatus(state.editingFilter ? "/" + state.filter
-                        : (state.filter.isEmpty ? nil : "Showing titles with “\(state.filter)” (/ then Escape shows all)"))
-        applyFilter(&state)
-    }
-
-    /// `n`: the next publication with unread issues, or the next NEW issue in a store.
-    private static func selectNextNew(_ state: inout State) {
-        let onShelf = state.screen == .shelf
-        let flags = onShelf ? state.summaries.map { $0.unreadCount > 0 }
-                            : state.tiles.map { $0.issue.unread && $0.issue.status == .available }
-        let current = onShelf ? state.shelfSelection : state.storeSelection
-        guard !flags.isEmpty else { return }
-        for step in 1...flags.count where flags[(current + step) % flags.count] {
-            let index = (current + step) % flags.count
-            if onShelf { state.shelfSelection = index } else { state.storeSelection = index }
-            return
-        }
-        state.setStatus("Nothing new.")
-    }
-
-    private static func refresh(_ state: inout State, all: Bool) -> [Effect] {
-        let targets: [Publication] = all ? state.summaries.map(\.publication)
-            : (state.storePublicationID.flatMap { id in state.summaries.first { $0.publication.id == id }?.publication }
-               ?? state.selectedSummary?.publication).map { [$0] } ?? []
-        guard !targets.isEmpty else { return [] }
-        state.setStatus(all ? "Refreshing all publications…" : "Refreshing “\(targets[0].title)”…")
-        return [.refresh(targets)]
     }
 
     // MARK: The library as read
@@ -329,22 +249,16 @@ extension ShelfApp {
             // A change anywhere may be a push alert to show.
             effects.append(.takeAlert)
         }
-        if let store = read.store, store.publicationID == state.storePublicationID {
-            state.allTiles = store.tiles
-            state.storeIsRead = true
-            if let id = state.issueToSelect {
-                state.storeSelection = store.tiles.firstIndex { $0.issue.id == id } ?? 0
-                state.issueToSelect = nil
-            }
-        } else if state.storePublicationID == nil {
-            state.allTiles = []
-        }
+        if let store = read.store, store.publicationID == state.storePublicationID { state.store?.read(store.tiles) }
         if let error = read.error {
             state.setStatus("library: \(error)", error: true)
-            if state.storePublicationID != nil { state.storeIsRead = true }   // nothing more is coming
+            state.store?.isRead = true   // nothing more is coming
         }
         endFinishedStatus(read, in: &state)
-        applyFilter(&state)
+        // What the screens show of it: titles matching their filters.
+        let summaries = state.allSummaries
+        state.shelf.show(summaries)
+        state.store?.applyFilter()
         return effects
     }
 
@@ -374,24 +288,4 @@ extension ShelfApp {
             state.feedErrors[id] = .some(error)
         }
     }
-
-    /// What the screens show of what was read: titles matching the filter.
-    /// The selection stays on the same publication and issue when the lists change.
-    static func applyFilter(_ state: inout State) {
-        let publication = state.selectedSummary?.publication.id
-        let issue = state.selectedTile?.issue.id
-        let filter = state.filter
-        func matches(_ title: String) -> Bool {
-            title.range(of: filter, options: [.caseInsensitive, .diacriticInsensitive]) != nil
-        }
-        // Without a filter the lists are shared, not copied (a store may hold 20,000 issues).
-        state.summaries = filter.isEmpty ? state.allSummaries : state.allSummaries.filter { matches($0.publication.title) }
-        state.shelfSelection = clamp(publication.flatMap { id in state.summaries.firstIndex { $0.publication.id == id } } ?? state.shelfSelection,
-                                     count: state.summaries.count)
-        state.tiles = filter.isEmpty ? state.allTiles : state.allTiles.filter { matches($0.issue.title) }
-        state.storeSelection = clamp(issue.flatMap { id in state.tiles.firstIndex { $0.issue.id == id } } ?? state.storeSelection,
-                                     count: state.tiles.count)
-    }
-
-    private static func clamp(_ index: Int, count: Int) -> Int { max(0, min(index, count - 1)) }
 }

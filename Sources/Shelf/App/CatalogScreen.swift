@@ -97,13 +97,6 @@ enum CatalogScreen {
     typealias State = ShelfApp.State
     typealias Effect = ShelfApp.Effect
 
-    /// From the shelf: the list of catalogs, read again.
-    static func open(_ state: inout State) -> [Effect] {
-        state.push(.catalog)
-        state.setStatus(nil)
-        return [.readCatalogs]
-    }
-
     // MARK: Keys
 
     static func key(_ state: inout State, _ key: Key) -> [Effect] {

@@ -38,8 +38,9 @@ enum Chrome {
     static func statusAndHints(_ state: ShelfApp.State, theme: Theme, into canvas: inout Canvas) {
         let statusY = state.height - 2
         canvas.fill(Rect(x: 0, y: statusY, width: state.width, height: 1), with: Cell(glyph: " ", style: theme.statusLine))
-        var status = state.passwordPrompt?.line ?? state.status
-        var statusIsError = state.passwordPrompt?.wasWrong ?? state.statusIsError
+        let passwordPrompt = state.screen == .store ? state.passwordPrompt : nil
+        var status = passwordPrompt?.line ?? state.status
+        var statusIsError = passwordPrompt?.wasWrong ?? state.statusIsError
         if state.screen == .catalog, let prompt = state.catalog.prompt {
             status = prompt.line
             statusIsError = false
@@ -106,8 +107,10 @@ enum Chrome {
             return label.isEmpty ? nil : Hint(text: label + " " + text, rank: rank)
         }
         let essential = Hint.essential
-        if state.passwordPrompt != nil { return Hint.ranked(PasswordPrompt.hints) }
-        if state.editingFilter { return Hint.ranked("type to filter by title  Enter keep  Esc clear") }
+        if state.screen == .store, state.passwordPrompt != nil { return Hint.ranked(PasswordPrompt.hints) }
+        if (state.screen == .shelf && state.shelf.filter.isEditing) || (state.screen == .store && state.store?.filter.isEditing == true) {
+            return Hint.ranked("type to filter by title  Enter keep  Esc clear")
+        }
         let move = [Action.moveLeft, .down, .up, .moveRight]
         let items: [Hint?]
         switch state.screen {
@@ -116,7 +119,7 @@ enum Chrome {
                      hint([.nextNew], "next new", 2), hint([.refresh], "refresh", 4), hint([.help], "help", essential),
                      hint([.back], "quit", essential)]
         case .store:
-            let issue = state.selectedTile?.issue
+            let issue = state.store?.selectedTile?.issue
             let enter = issue?.status == .available ? "read" : "download"
             let x = issue?.status == .downloading ? "cancel" : "remove"
             items = [hint([.up, .down], "move", 7), hint([.tap], enter, 8), hint([.download], "download", 3), hint([.remove], x, 6),

@@ -46,22 +46,3 @@ struct PasswordPrompt: Equatable, CustomStringConvertible, CustomDebugStringConv
         }
     }
 }
-
-extension ShelfApp {
-    /// Keys while the password prompt is up: none reach the screen behind it.
-    static func editPassword(_ state: inout State, _ key: Key) -> [Effect] {
-        guard var prompt = state.passwordPrompt else { return [] }
-        switch prompt.update(key) {
-        case .stay:
-            state.passwordPrompt = prompt
-        case .giveUp:
-            state.passwordPrompt = nil
-            state.setStatus("“\(prompt.issue.title)” stays closed: it needs its password.")
-        case .tryPassword(let password):
-            state.passwordPrompt = nil
-            state.setStatus("Opening “\(prompt.issue.title)”…")
-            return [.openReader(prompt.issue, password: password)]
-        }
-        return []
-    }
-}

@@ -5,7 +5,19 @@ import Terminal
 import TextLayout
 
 /// The shelf: every publication's newest cover standing on boards, the selected one marked.
-enum ShelfScreen {
+/// A component: its own state (the selection, its filter and the publications it shows),
+/// `update` returning what it asks of the app, and a pure `view`. Always at the bottom of
+/// the stack of screens.
+struct ShelfScreen {
+    typealias Asked = [ShelfApp.ScreenEffect]
+
+    var selection = 0
+    private(set) var filter = TitleFilter()
+    /// The publications shown: titles matching the filter.
+    private(set) var summaries: [PublicationSummary] = []
+
+    var selectedSummary: PublicationSummary? { summaries.indices.contains(selection) ? summaries[selection] : nil }
+
     struct Layout: Equatable {
         var coverColumns: Int
         var coverRows: Int
@@ -44,8 +56,8 @@ enum ShelfScreen {
                       unitHeight: rows + 4, left: max(1, (width - used) / 2))
     }
 
-    static func layout(for state: ShelfApp.State) -> Layout {
-        layout(width: state.width, height: state.height, count: state.summaries.count)
+    func layout(width: Int, height: Int) -> Layout {
+        Self.layout(width: width, height: height, count: summaries.count)
     }
 
     /// One row of covers on screen: its index among all rows and its top line.
@@ -53,15 +65,15 @@ enum ShelfScreen {
 
     /// The rows on screen: those up to the selection's, as many as fit below the title bar.
     /// Drawing and mouse taps both place covers from this.
-    static func visibleRows(_ state: ShelfApp.State, _ layout: Layout) -> [VisibleRow] {
+    func visibleRows(height: Int, _ layout: Layout) -> [VisibleRow] {
         let top = 2
-        let visibleRows = max(1, (state.height - top - 2) / layout.unitHeight)
-        let firstRow = max(0, state.shelfSelection / layout.perRow - visibleRows + 1)
-        let rowCount = (state.summaries.count + layout.perRow - 1) / layout.perRow
+        let visibleRows = max(1, (height - top - 2) / layout.unitHeight)
+        let firstRow = max(0, selection / layout.perRow - visibleRows + 1)
+        let rowCount = (summaries.count + layout.perRow - 1) / layout.perRow
         var rows: [VisibleRow] = []
         for row in firstRow..<max(firstRow, min(rowCount, firstRow + visibleRows + 1)) {
             let y = top + (row - firstRow) * layout.unitHeight
-            guard y + layout.coverRows + 1 < state.height - 2 else { break }
+            guard y + layout.coverRows + 1 < height - 2 else { break }
             rows.append(VisibleRow(row: row, y: y))
         }
         return rows
@@ -71,13 +83,13 @@ enum ShelfScreen {
     static func coverX(slot: Int, _ layout: Layout) -> Int { layout.left + slot * layout.slotWidth + 2 }
 
     /// The publication whose cover or title is at a cell, as drawn.
-    static func publication(at x: Int, _ y: Int, in state: ShelfApp.State) -> Int? {
-        let layout = layout(for: state)
-        for row in visibleRows(state, layout) {
+    func publication(at x: Int, _ y: Int, width: Int, height: Int) -> Int? {
+        let layout = layout(width: width, height: height)
+        for row in visibleRows(height: height, layout) {
             for slot in 0..<layout.perRow {
                 let index = row.row * layout.perRow + slot
-                guard index < state.summaries.count else { break }
-                let box = Rect(x: coverX(slot: slot, layout) - 1, y: row.y, width: layout.coverColumns + 2, height: layout.unitHeight - 1)
+                guard index < summaries.count else { break }
+                let box = Rect(x: Self.coverX(slot: slot, layout) - 1, y: row.y, width: layout.coverColumns + 2, height: layout.unitHeight - 1)
                 if box.contains(x: x, y: y) { return index }
             }
         }
@@ -86,58 +98,106 @@ enum ShelfScreen {
 
     // MARK: Update
 
-    static func move(_ state: inout ShelfApp.State, by delta: Int) {
-        guard !state.summaries.isEmpty else { return }
-        state.shelfSelection = max(0, min(state.summaries.count - 1, state.shelfSelection + delta))
+    /// What shows of the publications read: titles matching the filter, the selection
+    /// staying on the same publication when the list changes.
+    mutating func show(_ all: [PublicationSummary]) {
+        let publication = selectedSummary?.publication.id
+        summaries = filter.shown(all) { $0.publication.title }
+        selection = ShelfApp.clamp(publication.flatMap { id in summaries.firstIndex { $0.publication.id == id } } ?? selection,
+                                   count: summaries.count)
     }
 
-    static func perform(_ action: Action, key: Key, on state: inout ShelfApp.State) -> [ShelfApp.Effect] {
+    mutating func move(by delta: Int) {
+        guard !summaries.isEmpty else { return }
+        selection = max(0, min(summaries.count - 1, selection + delta))
+    }
+
+    mutating func update(_ key: Key, _ shared: ShelfApp.Shared) -> Asked {
+        if filter.isEditing { return editFilter(key, shared) }
+        guard let action = shared.keyBindings.action(for: key, on: .shelf) else { return [] }
         // Up and down move by a row of covers.
-        let columns = layout(for: state).perRow
+        let columns = layout(width: shared.width, height: shared.height).perRow
         switch action {
-        case .moveLeft: move(&state, by: -1)
-        case .moveRight: move(&state, by: 1)
-        case .up: move(&state, by: -columns)
-        case .down: move(&state, by: columns)
-        case .pageUp: move(&state, by: -columns * 2)
-        case .pageDown: move(&state, by: columns * 2)
-        case .first: move(&state, by: -Int.max / 2)
-        case .last: move(&state, by: Int.max / 2)
-        case .tap: return StoreScreen.open(&state)
+        case .moveLeft: move(by: -1)
+        case .moveRight: move(by: 1)
+        case .up: move(by: -columns)
+        case .down: move(by: columns)
+        case .pageUp: move(by: -columns * 2)
+        case .pageDown: move(by: columns * 2)
+        case .first: move(by: -Int.max / 2)
+        case .last: move(by: Int.max / 2)
+        case .tap: return openStore(shared)
         case .download:
             // The newest issue, as read with the shelf: no query on the key press.
-            if let newest = state.selectedSummary?.newestIssue { return StoreScreen.tap(newest, allowRead: false, on: &state) }
+            if let newest = selectedSummary?.newestIssue { return StoreScreen.tap(newest, allowRead: false) }
+        case .refresh, .refreshAll:
+            let all = action == .refreshAll
+            return ShelfApp.refresh(all ? summaries.map(\.publication) : selectedSummary.map { [$0.publication] } ?? [], all: all)
+        case .filter: return [filter.begin()]
+        case .nextNew: return ShelfApp.selectNextNew(summaries.map { $0.unreadCount > 0 }, &selection)
+        case .help: return [.help]
+        case .quit: return [.quit]
+        case .catalogs:
+            return [.open(.catalog), .status(nil), .run(.readCatalogs)]
+        case .back where key == .escape && !filter.text.isEmpty:
+            // Escape takes a filter away before it leaves the screen.
+            return editFilter(.escape, shared)
         case .back:
             // There is nothing behind the shelf: back quits, except Backspace, which is too easy to hit.
-            if key != .backspace { state.quit = true }
+            if key != .backspace { return [.quit] }
         default: break
         }
         return []
     }
 
+    /// A click selects a publication; a click on the selected one opens its store (as Enter).
+    mutating func click(x: Int, y: Int, _ shared: ShelfApp.Shared) -> Asked {
+        guard !filter.isEditing, let index = publication(at: x, y, width: shared.width, height: shared.height) else { return [] }
+        if selection == index { return openStore(shared) }
+        selection = index
+        return []
+    }
+
+    /// Opens the selected publication's store; a filter belongs to the screen it was typed
+    /// on, so the shelf's goes.
+    mutating func openStore(_ shared: ShelfApp.Shared, issueToSelect: Int64? = nil) -> Asked {
+        guard let id = selectedSummary?.publication.id else { return [] }
+        filter = TitleFilter()
+        show(shared.summaries)
+        return [.status(nil), .open(.store(StoreScreen(publicationID: id, issueToSelect: issueToSelect))), .run(.readStore)]
+    }
+
+    private mutating func editFilter(_ key: Key, _ shared: ShelfApp.Shared) -> Asked {
+        guard let status = filter.edit(key) else { return [] }
+        show(shared.summaries)
+        return [status]
+    }
+
     // MARK: View
 
-    static func view(_ state: ShelfApp.State, _ context: ShelfApp.ViewContext, into canvas: inout Canvas) {
+    /// Draws into the canvas, whose size is the window's.
+    func view(_ context: ShelfApp.ViewContext, into canvas: inout Canvas) {
         let theme = context.theme
-        let unread = state.summaries.reduce(0) { $0 + $1.unreadCount }
-        Chrome.titleBar("NEWSSTAND", right: unread > 0 ? "\(unread) new" : counted(state.summaries.count, "publication"),
+        let width = canvas.width
+        let unread = summaries.reduce(0) { $0 + $1.unreadCount }
+        Chrome.titleBar("NEWSSTAND", right: unread > 0 ? "\(unread) new" : counted(summaries.count, "publication"),
                         theme: theme, into: &canvas)
-        guard !state.summaries.isEmpty else {
+        guard !summaries.isEmpty else {
             let message = "No subscriptions yet: newsstand subscribe URL"
-            canvas.put(message, x: max(0, (state.width - DisplayWidth.of(message)) / 2), y: state.height / 2, style: theme.dimText)
+            canvas.put(message, x: max(0, (width - DisplayWidth.of(message)) / 2), y: canvas.height / 2, style: theme.dimText)
             return
         }
-        let layout = layout(for: state)
-        for row in visibleRows(state, layout) {
+        let layout = layout(width: width, height: canvas.height)
+        for row in visibleRows(height: canvas.height, layout) {
             let boardY = row.y + layout.coverRows
             // The shelf board the covers stand on, and its front edge.
-            canvas.fill(Rect(x: 0, y: boardY, width: state.width, height: 1), with: Cell(glyph: "▀", style: theme.shelf))
-            canvas.fill(Rect(x: 0, y: boardY + 1, width: state.width, height: 1), with: Cell(glyph: "▀", style: theme.shelfEdge))
+            canvas.fill(Rect(x: 0, y: boardY, width: width, height: 1), with: Cell(glyph: "▀", style: theme.shelf))
+            canvas.fill(Rect(x: 0, y: boardY + 1, width: width, height: 1), with: Cell(glyph: "▀", style: theme.shelfEdge))
             for slot in 0..<layout.perRow {
                 let index = row.row * layout.perRow + slot
-                guard index < state.summaries.count else { break }
-                drawPublication(state.summaries[index], selected: index == state.shelfSelection,
-                                x: coverX(slot: slot, layout), y: row.y, layout: layout, context: context, into: &canvas)
+                guard index < summaries.count else { break }
+                Self.drawPublication(summaries[index], selected: index == selection,
+                                     x: Self.coverX(slot: slot, layout), y: row.y, layout: layout, context: context, into: &canvas)
             }
         }
     }

@@ -5,121 +5,219 @@ import Terminal
 import TextLayout
 
 /// A publication's store: its issues newest first, one tile each, with what a tap does.
-enum StoreScreen {
+/// A component: its own state (the publication, the selection and scroll, its filter, the
+/// prompts it shows: a removal or cancel asked, a PDF's password), `update` returning what
+/// it asks of the app, and a pure `view`.
+struct StoreScreen {
+    typealias Asked = [ShelfApp.ScreenEffect]
+
     static let tileHeight = 9
     static let thumbColumns = 12
+    /// How many keys typed ahead into a store still being read are kept.
+    static let keysKeptUntilRead = 64
+
+    let publicationID: Int64
+    var selection = 0
+    /// The first tile shown; follows the selection (see `followSelection`).
+    var scroll = 0
+    /// The store's issues have been read (they are read after it opens).
+    var isRead = false
+    /// Keys typed into the store while its issues are still being read (Enter, then at once
+    /// Down, Down, p): kept in order and handled once they arrive, so none acts on an
+    /// empty store or is lost.
+    var keysAwaiting: [Key] = []
+    /// The issue to select once the issues are read (`newsstand read`).
+    var issueToSelect: Int64?
+    /// The issues as last read, and those shown: titles matching the filter.
+    private(set) var allTiles: [IssueTile] = []
+    private(set) var tiles: [IssueTile] = []
+    private(set) var filter = TitleFilter()
+    /// `x` asked whether to remove this issue's content; the next key answers.
+    private(set) var confirmRemoval: Int64?
+    /// `x` asked whether to cancel this issue's download; the next key answers.
+    private(set) var confirmCancel: Issue?
+    /// An encrypted PDF asked for its password; keys go to the prompt.
+    var passwordPrompt: PasswordPrompt?
+
+    init(publicationID: Int64, issueToSelect: Int64? = nil) {
+        self.publicationID = publicationID
+        self.issueToSelect = issueToSelect
+    }
+
+    var selectedTile: IssueTile? { tiles.indices.contains(selection) ? tiles[selection] : nil }
 
     static func visibleTiles(height: Int) -> Int { max(1, (height - 4) / tileHeight) }
 
     /// Keeps the selected tile on screen: the scroll moves only as far as it must.
-    static func followSelection(_ state: inout ShelfApp.State) {
-        let visible = visibleTiles(height: state.height)
-        if state.storeSelection < state.storeScroll { state.storeScroll = state.storeSelection }
-        if state.storeSelection >= state.storeScroll + visible { state.storeScroll = state.storeSelection - visible + 1 }
-        state.storeScroll = max(0, state.storeScroll)
+    mutating func followSelection(height: Int) {
+        let visible = Self.visibleTiles(height: height)
+        if selection < scroll { scroll = selection }
+        if selection >= scroll + visible { scroll = selection - visible + 1 }
+        scroll = max(0, scroll)
     }
 
     /// The tiles on screen and the line each starts on; drawing and mouse taps both use it.
-    static func visible(_ state: ShelfApp.State) -> [(index: Int, y: Int)] {
-        let range = state.storeScroll..<max(state.storeScroll, min(state.tiles.count, state.storeScroll + visibleTiles(height: state.height)))
-        return range.enumerated().map { slot, index in (index, 2 + slot * tileHeight) }
+    func visible(height: Int) -> [(index: Int, y: Int)] {
+        let range = scroll..<max(scroll, min(tiles.count, scroll + Self.visibleTiles(height: height)))
+        return range.enumerated().map { slot, index in (index, 2 + slot * Self.tileHeight) }
     }
 
-    static func tile(at x: Int, _ y: Int, in state: ShelfApp.State) -> Int? {
-        visible(state).first { Rect(x: 0, y: $0.y - 1, width: state.width, height: tileHeight).contains(x: x, y: y) }?.index
+    func tile(at x: Int, _ y: Int, width: Int, height: Int) -> Int? {
+        visible(height: height).first { Rect(x: 0, y: $0.y - 1, width: width, height: Self.tileHeight).contains(x: x, y: y) }?.index
     }
 
     // MARK: Update
 
-    static func open(_ state: inout ShelfApp.State) -> [ShelfApp.Effect] {
-        guard let summary = state.selectedSummary, let id = summary.publication.id else { return [] }
-        state.storePublicationID = id
-        state.filter = ""          // a filter belongs to the screen it was typed on
-        state.setStatus(nil)
-        state.storeSelection = 0
-        state.storeScroll = 0
-        state.push(.store)
-        state.allTiles = []
-        state.storeIsRead = false
-        ShelfApp.applyFilter(&state)
-        return [.readStore]
+    /// A key typed before the issues arrive is kept for them (true), up to `keysKeptUntilRead`.
+    mutating func keepUntilRead(_ key: Key) -> Bool {
+        guard !isRead, keysAwaiting.count < Self.keysKeptUntilRead else { return false }
+        keysAwaiting.append(key)
+        return true
     }
 
-    static func move(_ state: inout ShelfApp.State, by delta: Int) {
-        guard !state.tiles.isEmpty else { return }
-        state.storeSelection = max(0, min(state.tiles.count - 1, state.storeSelection + delta))
+    /// The issues as read: the one asked for selected, the filter applied.
+    mutating func read(_ tiles: [IssueTile]) {
+        allTiles = tiles
+        isRead = true
+        if let id = issueToSelect {
+            selection = tiles.firstIndex { $0.issue.id == id } ?? 0
+            issueToSelect = nil
+        }
     }
 
-    static func perform(_ action: Action, on state: inout ShelfApp.State) -> [ShelfApp.Effect] {
-        let page = visibleTiles(height: state.height)
+    /// What shows of the issues read: titles matching the filter, the selection staying on
+    /// the same issue when the list changes.
+    mutating func applyFilter() {
+        let issue = selectedTile?.issue.id
+        tiles = filter.shown(allTiles) { $0.issue.title }
+        selection = ShelfApp.clamp(issue.flatMap { id in tiles.firstIndex { $0.issue.id == id } } ?? selection, count: tiles.count)
+    }
+
+    mutating func move(by delta: Int) {
+        guard !tiles.isEmpty else { return }
+        selection = max(0, min(tiles.count - 1, selection + delta))
+    }
+
+    mutating func update(_ key: Key, _ shared: ShelfApp.Shared) -> Asked {
+        if filter.isEditing { return editFilter(key) }
+        if passwordPrompt != nil { return editPassword(key) }
+        let yes = key == .character("y") || key == .character("Y")
+        if let id = confirmRemoval {
+            confirmRemoval = nil
+            return yes ? [.run(.evictContent(issueID: id))] : [.status("Kept.")]
+        }
+        if let issue = confirmCancel {
+            confirmCancel = nil
+            guard yes, let id = issue.id else { return [.status("The download goes on.")] }
+            return [.status("Cancelling the download of “\(issue.title)”…"), .run(.cancelDownload(issueID: id))]
+        }
+        guard let action = shared.keyBindings.action(for: key, on: .store) else { return [] }
+        let page = Self.visibleTiles(height: shared.height)
         switch action {
-        case .moveLeft, .up: move(&state, by: -1)
-        case .moveRight, .down: move(&state, by: 1)
-        case .pageUp: move(&state, by: -page)
-        case .pageDown: move(&state, by: page)
-        case .first: move(&state, by: -Int.max / 2)
-        case .last: move(&state, by: Int.max / 2)
-        case .tap: return tapSelected(&state, allowRead: true)
-        case .download: return tapSelected(&state, allowRead: false)
+        case .moveLeft, .up: move(by: -1)
+        case .moveRight, .down: move(by: 1)
+        case .pageUp: move(by: -page)
+        case .pageDown: move(by: page)
+        case .first: move(by: -Int.max / 2)
+        case .last: move(by: Int.max / 2)
+        case .tap: return tapSelected(allowRead: true)
+        case .download: return tapSelected(allowRead: false)
         case .remove:
-            guard let issue = state.selectedTile?.issue, let id = issue.id else { break }
+            guard let issue = selectedTile?.issue, let id = issue.id else { break }
             if issue.status == .available {
-                state.confirmRemoval = id
-                state.setStatus("Remove the downloaded content of “\(issue.shownTitle)”? (y/n)")
+                confirmRemoval = id
+                return [.status("Remove the downloaded content of “\(issue.shownTitle)”? (y/n)")]
             } else if issue.status == .downloading {
                 // The same key stops what is coming: removing something that is not there yet.
-                state.confirmCancel = issue
-                state.setStatus("Cancel the download of “\(issue.shownTitle)”? (y/n)")
+                confirmCancel = issue
+                return [.status("Cancel the download of “\(issue.shownTitle)”? (y/n)")]
             }
         case .pin:
-            if let issue = state.selectedTile?.issue, let id = issue.id {
-                state.setStatus(issue.pinned ? "Unpinned “\(issue.shownTitle)”."
-                                : "Pinned “\(issue.shownTitle)”: it is never removed to save space.")
-                return [.setPinned(issueID: id, !issue.pinned)]
+            if let issue = selectedTile?.issue, let id = issue.id {
+                return [.status(issue.pinned ? "Unpinned “\(issue.shownTitle)”."
+                                : "Pinned “\(issue.shownTitle)”: it is never removed to save space."),
+                        .run(.setPinned(issueID: id, !issue.pinned))]
             }
+        case .refresh, .refreshAll:
+            let all = action == .refreshAll
+            let publication = shared.summaries.first { $0.publication.id == publicationID }?.publication
+            return ShelfApp.refresh(all ? shared.summaries.map(\.publication) : publication.map { [$0] } ?? [], all: all)
+        case .filter: return [filter.begin()]
+        case .nextNew: return ShelfApp.selectNextNew(tiles.map { $0.issue.unread && $0.issue.status == .available }, &selection)
+        case .help: return [.help]
+        case .quit: return [.quit]
+        case .back where key == .escape && !filter.text.isEmpty:
+            // Escape takes a filter away before it leaves the screen.
+            return editFilter(.escape)
         case .back:
-            state.pop()
-            state.storePublicationID = nil
-            state.filter = ""
-            state.setStatus(nil)
-            state.allTiles = []
-            ShelfApp.applyFilter(&state)
+            return [.close, .status(nil)]
         default: break
         }
         return []
     }
 
-    static func tapSelected(_ state: inout ShelfApp.State, allowRead: Bool) -> [ShelfApp.Effect] {
-        guard let tile = state.selectedTile else { return [] }
-        return tap(tile.issue, allowRead: allowRead, on: &state)
+    /// A click selects a tile; a click on the selected one taps it (as Enter).
+    mutating func click(x: Int, y: Int, _ shared: ShelfApp.Shared) -> Asked {
+        guard !filter.isEditing, passwordPrompt == nil,
+              let index = tile(at: x, y, width: shared.width, height: shared.height) else { return [] }
+        if selection == index { return tapSelected(allowRead: true) }
+        selection = index
+        return []
     }
 
-    /// "Tap": read what is here, download what is not.
-    static func tap(_ issue: Issue, allowRead: Bool, on state: inout ShelfApp.State) -> [ShelfApp.Effect] {
-        switch issue.status {
-        case .available:
-            if allowRead { return [.markOpened(issue)] }
-            state.setStatus("“\(issue.shownTitle)” is already downloaded.")
-        case .downloading:
-            state.setStatus("“\(issue.shownTitle)” is downloading…")
-        case .none:
-            guard let id = issue.id else { return [] }
-            state.setStatus("Downloading “\(issue.shownTitle)”…", cause: .download(issueID: id))
-            return [.enqueue(issueID: id), .startAgent]
+    private mutating func editFilter(_ key: Key) -> Asked {
+        guard let status = filter.edit(key) else { return [] }
+        applyFilter()
+        return [status]
+    }
+
+    /// Keys while the password prompt is up: none reach the store behind it.
+    private mutating func editPassword(_ key: Key) -> Asked {
+        guard var prompt = passwordPrompt else { return [] }
+        switch prompt.update(key) {
+        case .stay:
+            passwordPrompt = prompt
+        case .giveUp:
+            passwordPrompt = nil
+            return [.status("“\(prompt.issue.title)” stays closed: it needs its password.")]
+        case .tryPassword(let password):
+            passwordPrompt = nil
+            return [.status("Opening “\(prompt.issue.title)”…"), .run(.openReader(prompt.issue, password: password))]
         }
         return []
     }
 
+    func tapSelected(allowRead: Bool) -> Asked {
+        guard let tile = selectedTile else { return [] }
+        return Self.tap(tile.issue, allowRead: allowRead)
+    }
+
+    /// "Tap": read what is here, download what is not.
+    static func tap(_ issue: Issue, allowRead: Bool) -> Asked {
+        switch issue.status {
+        case .available:
+            if allowRead { return [.run(.markOpened(issue))] }
+            return [.status("“\(issue.shownTitle)” is already downloaded.")]
+        case .downloading:
+            return [.status("“\(issue.shownTitle)” is downloading…")]
+        case .none:
+            guard let id = issue.id else { return [] }
+            return [.status("Downloading “\(issue.shownTitle)”…", cause: .download(issueID: id)), .run(.enqueue(issueID: id)), .run(.startAgent)]
+        }
+    }
+
     // MARK: View
 
-    static func view(_ state: ShelfApp.State, _ context: ShelfApp.ViewContext, into canvas: inout Canvas) {
+    /// Draws into the canvas, whose size is the window's.
+    func view(_ shared: ShelfApp.Shared, _ context: ShelfApp.ViewContext, into canvas: inout Canvas) {
         let theme = context.theme
-        let publication = state.summaries.first { $0.publication.id == state.storePublicationID }?.publication
-        Chrome.titleBar(Sanitizer.clean(publication?.title ?? "Issues"), right: counted(state.tiles.count, "issue"), theme: theme, into: &canvas)
-        let thumbRows = tileHeight - 2
-        for (index, y) in visible(state) {
-            let tile = state.tiles[index]
-            let selected = index == state.storeSelection
+        let thumbColumns = Self.thumbColumns
+        let publication = shared.summaries.first { $0.publication.id == publicationID }?.publication
+        Chrome.titleBar(Sanitizer.clean(publication?.title ?? "Issues"), right: counted(tiles.count, "issue"), theme: theme, into: &canvas)
+        let thumbRows = Self.tileHeight - 2
+        for (index, y) in visible(height: shared.height) {
+            let tile = tiles[index]
+            let selected = index == selection
             let x = 3
             if selected {
                 canvas.fill(Rect(x: 0, y: y - 1, width: 1, height: thumbRows + 1), with: Cell(glyph: "▐", style: theme.title))
@@ -131,16 +229,17 @@ enum StoreScreen {
                                         theme: theme, into: &canvas)
             }
             let textX = x + thumbColumns + 3
-            let limit = state.width - 2
+            let limit = shared.width - 2
             canvas.put(DisplayWidth.truncate(Sanitizer.clean(tile.issue.shownTitle), to: max(1, limit - textX)), x: textX, y: y,
                        style: selected ? theme.selection : theme.title, limit: limit)
             canvas.put(TileMark.dateLine(tile.issue), x: textX, y: y + 1, style: theme.dimText, limit: limit)
             if let summary = tile.issue.summary {
                 canvas.put(DisplayWidth.truncate(Sanitizer.clean(summary), to: max(1, limit - textX)), x: textX, y: y + 2, style: theme.text, limit: limit)
             }
-            drawLabel(IssueLabel(tile), x: textX, y: y + 4, width: min(48, limit - textX), screenWidth: state.width, theme: theme, into: &canvas)
+            Self.drawLabel(IssueLabel(tile), x: textX, y: y + 4, width: min(48, limit - textX), screenWidth: shared.width,
+                           theme: theme, into: &canvas)
         }
-        if state.tiles.isEmpty, state.storeIsRead {
+        if tiles.isEmpty, isRead {
             canvas.put(Sanitizer.clean(EmptyStore.reason(for: publication)), x: 3, y: 3, style: theme.dimText, limit: canvas.width - 3)
         }
     }
