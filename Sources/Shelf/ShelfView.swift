@@ -72,7 +72,7 @@ extension ShelfApp {
         case .store: state.store?.view(state.shared, context, into: &canvas)
         case .reader: state.reader?.view(into: &canvas)
         case .help: HelpScreen.view(state, context, into: &canvas)
-        case .catalog: CatalogScreen.view(state, context, into: &canvas)
+        case .catalog: state.catalog.view(state.shared, context, into: &canvas)
         }
         Chrome.statusAndHints(state, theme: theme, into: &canvas)
         return canvas

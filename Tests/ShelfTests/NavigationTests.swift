@@ -194,7 +194,7 @@ import Terminal
             CatalogBook(id: "urn:b:\(n)", title: "Book \(n)", acquisitions: Catalogs.epub.acquisitions)
         }
         _ = ShelfApp.update(&state, .catalogPageLoaded(Catalogs.page(books), replacing: true))
-        let visible = CatalogScreen.visibleRows(state)
+        let visible = CatalogScreen.visibleRows(height: state.height)
         for _ in 0..<(visible - 1) { _ = ShelfApp.update(&state, .key(.down)) }
         #expect(state.catalog.page?.scroll == 0)
         _ = ShelfApp.update(&state, .key(.down))

@@ -29,8 +29,9 @@ extension ShelfApp {
         /// Each publication's last feed error as last read (nil inside: none), so only a new one is reported.
         var feedErrors: [Int64: String?] = [:]
 
-        /// The catalog screen: the kept catalogs, the pages walked (`CatalogScreen`).
-        var catalog = CatalogBrowsing()
+        /// The catalog screen as it was last closed: it opens again as it was left (its
+        /// catalogs as read, the one selected).
+        private var closedCatalogs = CatalogScreen()
         /// A key set a fetch going whose result the screen waits for (a catalog page).
         var isFetching: Bool { catalog.loading != nil }
 
@@ -64,6 +65,15 @@ extension ShelfApp {
         var store: StoreScreen? {
             get { topmost { if case .store(let store) = $0 { store } else { nil } } }
             set { replaceTopmost(.store, with: newValue.map(ScreenState.store)) }
+        }
+
+        /// The catalog screen: the open one, else as it was left (the kept catalogs as read
+        /// and a failure reach it while it is closed).
+        var catalog: CatalogScreen {
+            get { topmost { if case .catalog(let catalog) = $0 { catalog } else { nil } } ?? closedCatalogs }
+            set {
+                if screens.contains(.catalog) { replaceTopmost(.catalog, with: .catalog(newValue)) } else { closedCatalogs = newValue }
+            }
         }
 
         /// Help, while it is open (`?`).
@@ -113,7 +123,7 @@ extension ShelfApp {
         /// Closes the screen shown, back to the one under it; the shelf stays.
         mutating func pop() {
             guard stack.count > 1 else { return }
-            stack.removeLast()
+            if case .catalog(let catalog) = stack.removeLast() { closedCatalogs = catalog }
         }
 
         /// A new status line; `cause` is what ends it (nil: it stays until the next one).

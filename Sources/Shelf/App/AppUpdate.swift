@@ -95,7 +95,10 @@ extension ShelfApp {
             state.catalog.listSelection = max(0, min(state.catalog.listSelection, catalogs.count - 1))
             return []
         case .catalogPageLoaded(let page, let replacing):
-            return CatalogScreen.pageLoaded(&state, page, replacing: replacing)
+            // Pages that arrive after the catalogs closed are not shown.
+            guard state.screens.contains(.catalog) else { state.catalog.loading = nil; return [] }
+            let asked = state.catalog.pageLoaded(page, replacing: replacing)
+            return perform(asked, on: &state)
         case .catalogNeedsSignIn(let host, let server, let wrong, let retry):
             state.catalog.signIn = CatalogSignIn(host: host, server: server, wrong: wrong, retry: retry)
             state.setStatus(nil)
@@ -103,7 +106,8 @@ extension ShelfApp {
         case .signedIn(let retry):
             return [retry]
         case .catalogFailed(let text):
-            CatalogScreen.failed(&state, text)
+            state.catalog.loading = nil
+            state.setStatus(text, error: true)
             return []
         case .catalogSubscribed(let text):
             state.setStatus(text)
@@ -152,7 +156,8 @@ extension ShelfApp {
             }
             return []
         case .catalog:
-            return CatalogScreen.key(&state, key)
+            let asked = state.catalog.update(key, shared)
+            return perform(asked, on: &state)
         }
     }
 
@@ -215,7 +220,9 @@ extension ShelfApp {
             case .help:
                 let shared = state.shared
                 state.help?.scroll(by: step * 3, keys: shared.keyBindings, width: shared.width, height: shared.height)
-            case .catalog: CatalogScreen.move(&state, by: step)
+            case .catalog:
+                let shared = state.shared
+                state.catalog.move(by: step, shared)
             }
             return []
         case .left:
@@ -230,7 +237,8 @@ extension ShelfApp {
                 let asked = state.store?.click(x: x, y: y, shared) ?? []
                 return perform(asked, on: &state)
             case .catalog:
-                return CatalogScreen.click(&state, x: x, y: y)
+                let asked = state.catalog.click(x: x, y: y, shared)
+                return perform(asked, on: &state)
             case .reader, .help:
                 return []
             }

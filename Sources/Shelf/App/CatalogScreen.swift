@@ -5,22 +5,6 @@ import Pictures
 import Terminal
 import TextLayout
 
-/// What the catalog screen shows: the kept catalogs, or a page of one and the pages walked
-/// to reach it, and a prompt (a URL to add, words to search) while one is open.
-struct CatalogBrowsing {
-    var catalogs: [Catalog] = []
-    var listSelection = 0
-    /// The pages walked, the one shown last; empty: the list of catalogs.
-    var stack: [CatalogStop] = []
-    /// What is being fetched, for the title bar; nil when nothing is.
-    var loading: URL?
-    var prompt: CatalogPrompt?
-    /// A server asked for a user name and password.
-    var signIn: CatalogSignIn?
-
-    var page: CatalogStop? { stack.last }
-}
-
 enum CatalogPrompt: Equatable {
     case addURL(String)
     case search(String)
@@ -91,156 +75,146 @@ enum CatalogRow: Equatable {
     }
 }
 
-/// The catalog screen: decides what a key does; fetching pages and covers, subscribing and
-/// taking books are effects (`EffectRunner+Catalogs`).
-enum CatalogScreen {
-    typealias State = ShelfApp.State
-    typealias Effect = ShelfApp.Effect
+/// The catalog screen: the kept catalogs, or a page of one and the pages walked to reach
+/// it, and the prompts it shows (a URL to add, words to search, a server's sign-in). A
+/// component: its own state, `update` returning what it asks of the app, and a pure
+/// `view`; fetching pages and covers, subscribing and taking books are effects
+/// (`EffectRunner+Catalogs`).
+struct CatalogScreen {
+    typealias Asked = [ShelfApp.ScreenEffect]
+
+    /// The kept catalogs, as last read.
+    var catalogs: [Catalog] = []
+    var listSelection = 0
+    /// The pages walked, the one shown last; empty: the list of catalogs.
+    var stack: [CatalogStop] = []
+    /// What is being fetched, for the title bar; nil when nothing is.
+    var loading: URL?
+    var prompt: CatalogPrompt?
+    /// A server asked for a user name and password.
+    var signIn: CatalogSignIn?
+
+    var page: CatalogStop? { stack.last }
 
     // MARK: Keys
 
-    static func key(_ state: inout State, _ key: Key) -> [Effect] {
-        if state.catalog.signIn != nil { return CatalogSignIn.key(&state, key) }
-        if state.catalog.prompt != nil { return editPrompt(&state, key) }
-        guard let action = state.keyBindings.action(for: key, on: .catalog) else { return [] }
+    mutating func update(_ key: Key, _ shared: ShelfApp.Shared) -> Asked {
+        if signIn != nil { return editSignIn(key) }
+        if prompt != nil { return editPrompt(key) }
+        guard let action = shared.keyBindings.action(for: key, on: .catalog) else { return [] }
         switch action {
-        case .up: move(&state, by: -1)
-        case .down: move(&state, by: 1)
-        case .pageUp: move(&state, by: -pageRows(state))
-        case .pageDown: move(&state, by: pageRows(state))
-        case .first: move(&state, by: -Int.max / 2)
-        case .last: move(&state, by: Int.max / 2)
-        case .tap: return tap(&state, download: false)
-        case .download: return tap(&state, download: true)
+        case .up: move(by: -1, shared)
+        case .down: move(by: 1, shared)
+        case .pageUp: move(by: -Self.pageRows(height: shared.height), shared)
+        case .pageDown: move(by: Self.pageRows(height: shared.height), shared)
+        case .first: move(by: -Int.max / 2, shared)
+        case .last: move(by: Int.max / 2, shared)
+        case .tap: return tap(download: false)
+        case .download: return tap(download: true)
         case .nextPage, .previousPage:
-            guard let stop = state.catalog.page else { return [] }
+            guard let stop = page else { return [] }
             let target = action == .nextPage ? stop.page.pages.next : stop.page.pages.previous
-            guard let target else {
-                state.setStatus(action == .nextPage ? "This is the last page." : "This is the first page.")
-                return []
-            }
-            return load(&state, target, replacing: true)
+            guard let target else { return [.status(action == .nextPage ? "This is the last page." : "This is the first page.")] }
+            return load(target, replacing: true)
         case .filter:
-            guard let stop = state.catalog.page else {
-                state.setStatus("Open a catalog to search it.")
-                return []
-            }
-            guard stop.page.search != nil else {
-                state.setStatus("“\(stop.page.title)” offers no search.", error: true)
-                return []
-            }
-            state.catalog.prompt = .search("")
-            return []
+            guard let stop = page else { return [.status("Open a catalog to search it.")] }
+            guard stop.page.search != nil else { return [.status("“\(stop.page.title)” offers no search.", error: true)] }
+            prompt = .search("")
         case .subscribe:
-            guard let stop = state.catalog.page, stop.page.isAcquisitionFeed else {
-                state.setStatus("Only a page that lists books can be subscribed to.", error: true)
-                return []
+            guard let stop = page, stop.page.isAcquisitionFeed else {
+                return [.status("Only a page that lists books can be subscribed to.", error: true)]
             }
-            state.setStatus("Subscribing to “\(stop.page.title)”…")
-            return [.subscribeCatalogFeed(stop.page.url, title: stop.page.title)]
+            return [.status("Subscribing to “\(stop.page.title)”…"), .run(.subscribeCatalogFeed(stop.page.url, title: stop.page.title))]
         case .addCatalog:
-            state.catalog.prompt = .addURL("")
-            return []
+            prompt = .addURL("")
         case .readOnline:
-            return readOnline(&state)
+            return readOnline()
         case .remove:
-            guard state.catalog.stack.isEmpty, state.catalog.catalogs.indices.contains(state.catalog.listSelection) else { return [] }
-            let catalog = state.catalog.catalogs[state.catalog.listSelection]
-            return [.removeCatalog(catalog)]
+            guard stack.isEmpty, catalogs.indices.contains(listSelection) else { return [] }
+            return [.run(.removeCatalog(catalogs[listSelection]))]
         case .back:
             // One level: a page goes back to the one before it, the first to the list of
             // catalogs, the list to the shelf.
-            if state.catalog.stack.isEmpty {
-                leave(&state)
-            } else {
-                state.catalog.stack.removeLast()
-                state.catalog.loading = nil
-                state.setStatus(nil)
-                if let stop = state.catalog.page { return covers(for: stop) }
+            if stack.isEmpty {
+                loading = nil
+                return [.close, .status(nil)]
             }
+            stack.removeLast()
+            loading = nil
+            return [.status(nil)] + (page.map(Self.covers) ?? [])
         case .help:
-            ShelfApp.showHelp(&state)
+            return [.help]
         case .quit:
-            state.quit = true
+            return [.quit]
         default:
             break
         }
         return []
     }
 
-    static func leave(_ state: inout State) {
-        state.pop()
-        state.catalog.stack = []
-        state.catalog.loading = nil
-        state.setStatus(nil)
-    }
-
-    static func move(_ state: inout State, by delta: Int) {
-        if state.catalog.stack.isEmpty {
-            let count = state.catalog.catalogs.count
-            guard count > 0 else { return }
-            state.catalog.listSelection = max(0, min(count - 1, state.catalog.listSelection + clampStep(delta)))
+    mutating func move(by delta: Int, _ shared: ShelfApp.Shared) {
+        if stack.isEmpty {
+            guard !catalogs.isEmpty else { return }
+            listSelection = max(0, min(catalogs.count - 1, listSelection + Self.clampStep(delta)))
             return
         }
-        guard var stop = state.catalog.stack.popLast() else { return }
-        defer { state.catalog.stack.append(stop) }
+        guard var stop = stack.popLast() else { return }
+        defer { stack.append(stop) }
         let selectable = stop.rows.indices.filter { stop.rows[$0].isSelectable }
         guard let position = selectable.firstIndex(of: stop.selection) ?? selectable.first.map({ _ in 0 }) else { return }
-        let target = max(0, min(selectable.count - 1, position + clampStep(delta)))
+        let target = max(0, min(selectable.count - 1, position + Self.clampStep(delta)))
         stop.selection = selectable[target]
-        stop.followSelection(visible: visibleRows(state))
+        stop.followSelection(visible: Self.visibleRows(height: shared.height))
     }
 
     /// Rows of a page on screen: below the title bar and a blank row, above the pages line,
     /// the status and the hints.
-    static func visibleRows(_ state: State) -> Int { max(1, state.height - 5) }
+    static func visibleRows(height: Int) -> Int { max(1, height - 5) }
 
     /// A click selects the catalog or row under it; a click on the selected one opens it (as Enter).
-    static func click(_ state: inout State, x: Int, y: Int) -> [Effect] {
-        guard state.catalog.prompt == nil, state.catalog.signIn == nil else { return [] }
-        guard var stop = state.catalog.page else {
+    mutating func click(x: Int, y: Int, _ shared: ShelfApp.Shared) -> Asked {
+        guard prompt == nil, signIn == nil else { return [] }
+        guard var stop = page else {
             let index = y - 2
-            guard state.catalog.catalogs.indices.contains(index), 2 + index < state.height - 3 else { return [] }
-            if index == state.catalog.listSelection { return tap(&state, download: false) }
-            state.catalog.listSelection = index
+            guard catalogs.indices.contains(index), 2 + index < shared.height - 3 else { return [] }
+            if index == listSelection { return tap(download: false) }
+            listSelection = index
             return []
         }
-        let listWidth = state.width - detailsWidth(state) - 1
-        stop.followSelection(visible: visibleRows(state))   // the rows as drawn
+        let visible = Self.visibleRows(height: shared.height)
+        let listWidth = shared.width - Self.detailsWidth(width: shared.width) - 1
+        stop.followSelection(visible: visible)   // the rows as drawn
         let index = stop.scroll + y - 2
-        guard x < listWidth, y >= 2, y - 2 < visibleRows(state), stop.rows.indices.contains(index),
+        guard x < listWidth, y >= 2, y - 2 < visible, stop.rows.indices.contains(index),
               stop.rows[index].isSelectable else { return [] }
-        if index == stop.selection { return tap(&state, download: false) }
+        if index == stop.selection { return tap(download: false) }
         stop.selection = index
-        state.catalog.stack[state.catalog.stack.count - 1] = stop
+        stack[stack.count - 1] = stop
         return []
     }
 
     private static func clampStep(_ delta: Int) -> Int { max(-1_000_000, min(1_000_000, delta)) }
 
-    static func pageRows(_ state: State) -> Int { max(1, state.height - 6) }
+    static func pageRows(height: Int) -> Int { max(1, height - 6) }
 
     /// Enter: open a catalog or a link; on a book, take it (and download it).
-    private static func tap(_ state: inout State, download: Bool) -> [Effect] {
-        guard let stop = state.catalog.page else {
-            guard state.catalog.catalogs.indices.contains(state.catalog.listSelection),
-                  let url = URL(string: state.catalog.catalogs[state.catalog.listSelection].url) else {
-                if state.catalog.catalogs.isEmpty { state.catalog.prompt = .addURL("") }
+    private mutating func tap(download: Bool) -> Asked {
+        guard let stop = page else {
+            guard catalogs.indices.contains(listSelection), let url = URL(string: catalogs[listSelection].url) else {
+                if catalogs.isEmpty { prompt = .addURL("") }
                 return []
             }
-            return load(&state, url, replacing: false)
+            return load(url, replacing: false)
         }
         switch stop.selectedRow {
         case .link(let link)?:
-            return load(&state, link.url, replacing: false)
+            return load(link.url, replacing: false)
         case .book(let book)?:
             guard book.issueEntry(fallbackDate: .distantPast) != nil else {
                 let formats = book.formats.isEmpty ? "no format" : book.formats.joined(separator: ", ")
-                state.setStatus("“\(book.title)” comes as \(formats); only EPUB, CBZ, PDF and zip are read here.", error: true)
-                return []
+                return [.status("“\(book.title)” comes as \(formats); only EPUB, CBZ, PDF and zip are read here.", error: true)]
             }
-            state.setStatus("Taking “\(book.title)” into From catalogs…")
-            return [.takeBook(book)]
+            return [.status("Taking “\(book.title)” into From catalogs…"), .run(.takeBook(book))]
         default:
             return []
         }
@@ -248,60 +222,69 @@ enum CatalogScreen {
 
     /// `r` on a book the server streams page by page (OPDS-PSE): read it in the reader,
     /// nothing taken onto the shelf.
-    private static func readOnline(_ state: inout State) -> [Effect] {
-        guard case .book(let book)? = state.catalog.page?.selectedRow else {
-            state.setStatus("Choose a book to read it online.")
-            return []
-        }
+    private func readOnline() -> Asked {
+        guard case .book(let book)? = page?.selectedRow else { return [.status("Choose a book to read it online.")] }
         guard let stream = book.stream, stream.count > 0 else {
-            state.setStatus("“\(book.title)” cannot be read page by page from this server; Enter takes it.", error: true)
-            return []
+            return [.status("“\(book.title)” cannot be read page by page from this server; Enter takes it.", error: true)]
         }
-        state.setStatus(nil)
-        return [.readStreamed(book)]
+        return [.status(nil), .run(.readStreamed(book))]
     }
 
-    private static func load(_ state: inout State, _ url: URL, replacing: Bool) -> [Effect] {
-        state.catalog.loading = url
-        state.setStatus("Loading…")
-        return [.loadCatalogPage(url, replacing: replacing)]
+    private mutating func load(_ url: URL, replacing: Bool) -> Asked {
+        loading = url
+        return [.status("Loading…"), .run(.loadCatalogPage(url, replacing: replacing))]
     }
 
     /// Typing a URL or search words (`TextField`): Enter goes, Escape cancels.
-    private static func editPrompt(_ state: inout State, _ key: Key) -> [Effect] {
-        guard let prompt = state.catalog.prompt else { return [] }
+    private mutating func editPrompt(_ key: Key) -> Asked {
+        guard let prompt else { return [] }
         var field: TextField
         switch prompt { case .addURL(let text), .search(let text): field = TextField(text, limit: 2048) }
         switch field.update(key) {
         case .cancel:
-            state.catalog.prompt = nil
+            self.prompt = nil
             return []
         case .edited, .unchanged:
             break
         case .submit:
-            state.catalog.prompt = nil
+            self.prompt = nil
             let trimmed = field.text.trimmingCharacters(in: .whitespaces)
             guard !trimmed.isEmpty else { return [] }
             switch prompt {
             case .addURL:
-                guard let url = catalogURL(trimmed) else {
-                    state.setStatus("“\(trimmed)” is not an http, https or file URL.", error: true)
-                    return []
+                guard let url = Self.catalogURL(trimmed) else {
+                    return [.status("“\(trimmed)” is not an http, https or file URL.", error: true)]
                 }
-                state.setStatus("Adding the catalog…")
-                return [.addCatalog(url)]
+                return [.status("Adding the catalog…"), .run(.addCatalog(url))]
             case .search:
-                guard let stop = state.catalog.page else { return [] }
-                state.catalog.loading = stop.page.url
-                state.setStatus("Searching “\(stop.page.title)” for “\(trimmed)”…")
-                return [.searchCatalog(stop.page, terms: trimmed)]
+                guard let stop = page else { return [] }
+                loading = stop.page.url
+                return [.status("Searching “\(stop.page.title)” for “\(trimmed)”…"), .run(.searchCatalog(stop.page, terms: trimmed))]
             }
         }
         switch prompt {
-        case .addURL: state.catalog.prompt = .addURL(field.text)
-        case .search: state.catalog.prompt = .search(field.text)
+        case .addURL: self.prompt = .addURL(field.text)
+        case .search: self.prompt = .search(field.text)
         }
         return []
+    }
+
+    /// The sign-in prompt's keys (`CatalogSignIn`): Escape gives up, Enter goes on to the
+    /// password, then does again what the server refused, signed in.
+    private mutating func editSignIn(_ key: Key) -> Asked {
+        guard var asking = signIn else { return [] }
+        switch asking.update(key) {
+        case .stay:
+            signIn = asking
+            return []
+        case .cancel:
+            signIn = nil
+            loading = nil
+            return [.status("Not signed in to \(asking.server).")]
+        case .signIn(let effect):
+            signIn = nil
+            return [.status("Signing in to \(asking.server)…"), .run(effect)]
+        }
     }
 
     static func catalogURL(_ text: String) -> URL? {
@@ -312,51 +295,50 @@ enum CatalogScreen {
 
     // MARK: Results of effects
 
-    static func pageLoaded(_ state: inout State, _ page: CatalogPage, replacing: Bool) -> [Effect] {
-        state.catalog.loading = nil
-        guard state.screens.contains(.catalog) else { return [] }
+    /// A page arrived (in place of the one shown when `replacing`).
+    mutating func pageLoaded(_ page: CatalogPage, replacing: Bool) -> Asked {
+        loading = nil
         var page = page
         // A page without a search of its own searches the catalog it was reached from.
-        if page.search == nil { page.search = state.catalog.page?.page.search }
+        if page.search == nil { page.search = self.page?.page.search }
         let stop = CatalogStop(page)
-        if replacing, !state.catalog.stack.isEmpty { state.catalog.stack.removeLast() }
-        state.catalog.stack.append(stop)
-        state.setStatus(page.rows.isEmpty ? "“\(page.title)” is empty." : nil)
-        return covers(for: stop)
+        if replacing, !stack.isEmpty { stack.removeLast() }
+        stack.append(stop)
+        return [.status(page.rows.isEmpty ? "“\(page.title)” is empty." : nil)] + Self.covers(for: stop)
     }
 
     /// The covers of the books on a page, fetched after the page is shown.
-    static func covers(for stop: CatalogStop) -> [Effect] {
+    static func covers(for stop: CatalogStop) -> Asked {
         var urls: [URL] = []
         for row in stop.rows {
             if case .book(let book) = row, let url = book.thumbnailURL ?? book.coverURL, !urls.contains(url) { urls.append(url) }
         }
-        return urls.isEmpty ? [] : [.fetchCatalogCovers(urls)]
-    }
-
-    static func failed(_ state: inout State, _ message: String) {
-        state.catalog.loading = nil
-        state.setStatus(message, error: true)
+        return urls.isEmpty ? [] : [.run(.fetchCatalogCovers(urls))]
     }
 
     // MARK: View
 
-    static func view(_ state: State, _ context: ShelfApp.ViewContext, into canvas: inout Canvas) {
+    /// The app's view of the catalogs: the component's, with what it shares.
+    static func view(_ state: ShelfApp.State, _ context: ShelfApp.ViewContext, into canvas: inout Canvas) {
+        state.catalog.view(state.shared, context, into: &canvas)
+    }
+
+    /// Draws into the canvas, whose size is the window's.
+    func view(_ shared: ShelfApp.Shared, _ context: ShelfApp.ViewContext, into canvas: inout Canvas) {
         let theme = context.theme
-        let browsing = state.catalog
-        let loading = browsing.loading != nil ? "loading…" : nil
-        guard var stop = browsing.page else {
-            Chrome.titleBar("CATALOGS", right: loading ?? counted(browsing.catalogs.count, "catalog"), theme: theme, into: &canvas)
-            if browsing.catalogs.isEmpty {
+        let loading = loading != nil ? "loading…" : nil
+        guard var stop = page else {
+            Chrome.titleBar("CATALOGS", right: loading ?? counted(catalogs.count, "catalog"), theme: theme, into: &canvas)
+            if catalogs.isEmpty {
                 let message = "No catalogs yet: a to add one by its URL"
-                canvas.put(message, x: max(0, (state.width - DisplayWidth.of(message)) / 2), y: state.height / 2, style: theme.dimText)
+                canvas.put(message, x: max(0, (shared.width - DisplayWidth.of(message)) / 2), y: shared.height / 2, style: theme.dimText)
             }
-            for (index, catalog) in browsing.catalogs.enumerated() where 2 + index < state.height - 3 {
-                let selected = index == browsing.listSelection
+            for (index, catalog) in catalogs.enumerated() where 2 + index < shared.height - 3 {
+                let selected = index == listSelection
                 canvas.put(selected ? "▶" : " ", x: 1, y: 2 + index, style: theme.title)
                 canvas.put(Sanitizer.clean(catalog.title), x: 3, y: 2 + index, style: selected ? theme.selection : theme.title,
-                           limit: state.width / 2)
-                canvas.put(Sanitizer.clean(catalog.url), x: state.width / 2 + 2, y: 2 + index, style: theme.dimText, limit: state.width - 1)
+                           limit: shared.width / 2)
+                canvas.put(Sanitizer.clean(catalog.url), x: shared.width / 2 + 2, y: 2 + index, style: theme.dimText, limit: shared.width - 1)
             }
             return
         }
@@ -364,10 +346,10 @@ enum CatalogScreen {
         let books = page.allBooks.count
         Chrome.titleBar(Sanitizer.clean(page.title), right: loading ?? (books > 0 ? counted(books, "book") : counted(stop.rows.count, "item")),
                         theme: theme, into: &canvas)
-        let detailsWidth = Self.detailsWidth(state)
-        let listWidth = state.width - detailsWidth - 1
+        let detailsWidth = Self.detailsWidth(width: shared.width)
+        let listWidth = shared.width - detailsWidth - 1
         let top = 2
-        let visible = visibleRows(state)
+        let visible = Self.visibleRows(height: shared.height)
         stop.followSelection(visible: visible)   // the window may have shrunk since
         let scroll = stop.scroll
         for (offset, row) in stop.rows.dropFirst(scroll).prefix(visible).enumerated() {
@@ -385,7 +367,7 @@ enum CatalogScreen {
                 if selected { canvas.put("▶", x: 1, y: y, style: theme.title) }
                 let authors = book.authors.isEmpty ? "" : " — " + book.authors.joined(separator: ", ")
                 let formats = (book.formats.isEmpty ? "" : "  [" + book.formats.joined(separator: " ") + "]")
-                    + (book.stream.map { "  " + streamNote($0) } ?? "")
+                    + (book.stream.map { "  " + Self.streamNote($0) } ?? "")
                 let room = max(1, listWidth - 3 - DisplayWidth.of(formats))
                 let line = DisplayWidth.truncate(Sanitizer.clean(book.title + authors), to: room)
                 canvas.put(line, x: 3, y: y, style: selected ? theme.selection : theme.title, limit: listWidth)
@@ -393,23 +375,23 @@ enum CatalogScreen {
             }
         }
         let pages = [page.pages.previous.map { _ in "[ previous page" }, page.pages.next.map { _ in "] next page" }].compactMap { $0 }
-        if !pages.isEmpty { canvas.put(pages.joined(separator: "   "), x: 3, y: state.height - 3, style: theme.dimText, limit: listWidth) }
+        if !pages.isEmpty { canvas.put(pages.joined(separator: "   "), x: 3, y: shared.height - 3, style: theme.dimText, limit: listWidth) }
         if detailsWidth > 0, case .book(let book)? = stop.selectedRow {
-            details(book, x: listWidth + 1, width: detailsWidth, state: state, context: context, into: &canvas)
+            Self.details(book, x: listWidth + 1, width: detailsWidth, height: shared.height, context: context, into: &canvas)
         }
     }
 
     /// Columns for the selected book's details, right of the list (none below 80 columns).
-    static func detailsWidth(_ state: State) -> Int { state.width >= 80 ? state.width * 2 / 5 : 0 }
+    static func detailsWidth(width: Int) -> Int { width >= 80 ? width * 2 / 5 : 0 }
 
     /// The selected book: its cover (half-blocks, once fetched), title, authors, formats, summary.
-    private static func details(_ book: CatalogBook, x: Int, width: Int, state: State, context: ShelfApp.ViewContext,
+    private static func details(_ book: CatalogBook, x: Int, width: Int, height: Int, context: ShelfApp.ViewContext,
                                 into canvas: inout Canvas) {
         let theme = context.theme
         var y = 2
         let coverColumns = min(width - 2, 20)
         let coverRows = coverColumns * 3 / 4
-        if coverRows >= 4, y + coverRows < state.height - 8 {
+        if coverRows >= 4, y + coverRows < height - 8 {
             let rect = Rect(x: x + 1, y: y, width: coverColumns, height: coverRows)
             if let url = book.thumbnailURL ?? book.coverURL,
                let picture = context.catalogArt(url, columns: coverColumns, rows: coverRows) {
@@ -420,7 +402,7 @@ enum CatalogScreen {
             y += coverRows + 1
         }
         func lines(_ text: String, style: Style, max count: Int) {
-            for line in LineWrap.wrap(Sanitizer.clean(text), width: width - 2).prefix(count) where y < state.height - 3 {
+            for line in LineWrap.wrap(Sanitizer.clean(text), width: width - 2).prefix(count) where y < height - 3 {
                 canvas.put(line, x: x + 1, y: y, style: style, limit: x + width)
                 y += 1
             }
@@ -433,7 +415,7 @@ enum CatalogScreen {
         }
         if let summary = book.summary {
             y += 1
-            lines(summary, style: theme.text, max: max(0, state.height - 3 - y))
+            lines(summary, style: theme.text, max: max(0, height - 3 - y))
         }
     }
 }

@@ -36,28 +36,28 @@ struct CatalogSignIn: Equatable {
 
     static let hints = "Enter next  Esc cancel"
 
+    enum Outcome: Equatable {
+        case stay
+        /// Escape: not signed in.
+        case cancel
+        /// Enter on the password: keep the credentials, then do this again.
+        case signIn(ShelfApp.Effect)
+    }
+
     /// Typed as every prompt is (`TextField`); Enter goes on (user, then password, then
     /// the retry), Escape gives up.
-    static func key(_ state: inout ShelfApp.State, _ key: Key) -> [ShelfApp.Effect] {
-        guard var signIn = state.catalog.signIn else { return [] }
-        let outcome = signIn.typingPassword ? signIn.passwordField.update(key) : signIn.userField.update(key)
+    mutating func update(_ key: Key) -> Outcome {
+        let outcome = typingPassword ? passwordField.update(key) : userField.update(key)
         switch outcome {
         case .cancel:
-            state.catalog.signIn = nil
-            state.catalog.loading = nil
-            state.setStatus("Not signed in to \(signIn.server).")
-            return []
-        case .submit where !signIn.typingPassword:
-            guard !signIn.user.isEmpty else { return [] }
-            signIn.typingPassword = true
+            return .cancel
+        case .submit where !typingPassword:
+            if !user.isEmpty { typingPassword = true }
         case .submit:
-            state.catalog.signIn = nil
-            state.setStatus("Signing in to \(signIn.server)…")
-            return [.signIn(host: signIn.host, user: signIn.user, password: signIn.password, retry: signIn.retry)]
+            return .signIn(.signIn(host: host, user: user, password: password, retry: retry))
         case .edited, .unchanged:
             break
         }
-        state.catalog.signIn = signIn
-        return []
+        return .stay
     }
 }

@@ -15,8 +15,7 @@ extension ShelfApp {
         /// The open reader is `State.reader` (a model of its own, `ReaderAdapter`).
         case reader
         case help(HelpScreen)
-        /// The catalogs: `State.catalog` (`CatalogBrowsing`).
-        case catalog
+        case catalog(CatalogScreen)
 
         var kind: Screen {
             switch self {
@@ -47,6 +46,8 @@ extension ShelfApp {
         case status(String?, error: Bool = false, cause: StatusCause? = nil)
         /// Opens a screen over this one.
         case open(ScreenState)
+        /// Opens the catalogs as they were left (`State.catalog`).
+        case openCatalogs
         /// Closes this screen, back to the one under it.
         case close
         case help
@@ -61,6 +62,7 @@ extension ShelfApp {
             case .run(let effect): effects.append(effect)
             case .status(let text, let error, let cause): state.setStatus(text, error: error, cause: cause)
             case .open(let screen): state.push(screen)
+            case .openCatalogs: state.push(.catalog(state.catalog))
             case .close: state.pop()
             case .help: showHelp(&state)
             case .quit: state.quit = true

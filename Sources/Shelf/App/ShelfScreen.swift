@@ -138,7 +138,7 @@ struct ShelfScreen {
         case .help: return [.help]
         case .quit: return [.quit]
         case .catalogs:
-            return [.open(.catalog), .status(nil), .run(.readCatalogs)]
+            return [.openCatalogs, .status(nil), .run(.readCatalogs)]
         case .back where key == .escape && !filter.text.isEmpty:
             // Escape takes a filter away before it leaves the screen.
             return editFilter(.escape, shared)
