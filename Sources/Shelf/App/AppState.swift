@@ -35,8 +35,6 @@ extension ShelfApp {
         /// A key set a fetch going whose result the screen waits for (a catalog page).
         var isFetching: Bool { catalog.loading != nil }
 
-        /// The open issue while reading.
-        var reader: ReaderAdapter?
         /// The reader's text width and the like, kept from one issue to the next.
         var readerPreferences = ReaderPreferences()
         /// The reader was opened by `newsstand read`: leaving it leaves the program.
@@ -73,6 +71,15 @@ extension ShelfApp {
             get { topmost { if case .catalog(let catalog) = $0 { catalog } else { nil } } ?? closedCatalogs }
             set {
                 if screens.contains(.catalog) { replaceTopmost(.catalog, with: .catalog(newValue)) } else { closedCatalogs = newValue }
+            }
+        }
+
+        /// The open issue while reading; set to nil, the reader closes.
+        var reader: ReaderAdapter? {
+            get { topmost { if case .reader(let reader) = $0 { reader } else { nil } } }
+            set {
+                if let newValue { replaceTopmost(.reader, with: .reader(newValue)) }
+                else if let index = stack.lastIndex(where: { $0.kind == .reader }) { stack.remove(at: index) }
             }
         }
 

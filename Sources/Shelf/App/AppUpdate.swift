@@ -121,8 +121,7 @@ extension ShelfApp {
             state.setStatus("Downloading “\(issue.title)” into From catalogs…", cause: .download(issueID: id))
             return [.enqueue(issueID: id), .startAgent, .readLibrary]
         case .readerOpened(let reader):
-            state.reader = reader
-            state.push(.reader)
+            state.push(.reader(reader))
             state.setStatus(nil)
             return updateReader(&state) { $0.start() } + [.readLibrary]
         case .reader(let result):
@@ -184,7 +183,6 @@ extension ShelfApp {
                 if let id = reader.issue.id { effects.append(.saveReaderView(issueID: id, view)) }
             case .leave:
                 state.reader = nil
-                if state.screen == .reader { state.pop() }
                 if let comic = reader.screen.streamed {
                     // Back to the catalog it was read from; its pages go.
                     effects.append(.closeStreamedComic(comic))

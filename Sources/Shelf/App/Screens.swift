@@ -12,8 +12,8 @@ extension ShelfApp {
     enum ScreenState {
         case shelf(ShelfScreen)
         case store(StoreScreen)
-        /// The open reader is `State.reader` (a model of its own, `ReaderAdapter`).
-        case reader
+        /// The open issue (`ReaderAdapter` over `ReaderScreen`).
+        case reader(ReaderAdapter)
         case help(HelpScreen)
         case catalog(CatalogScreen)
 
