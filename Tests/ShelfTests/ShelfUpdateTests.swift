@@ -269,3 +269,76 @@ import Terminal
         #expect(refreshed.count == 1 && refreshed[0].first?.hasPrefix("Nowhere: ") == true, "\(refreshed)")
     }
 }
+
+/// Each screen is a component: its update sees its own state and what the app shares, and
+/// says what it asks of the app; the stack holds the values.
+@Suite struct ScreenComponentTests {
+    typealias Fixture = ShelfStateFixture
+
+    static func shared(width: Int = 120, height: Int = 40) -> ShelfApp.Shared {
+        ShelfApp.Shared(keyBindings: .defaults, width: width, height: height, summaries: Fixture.summaries())
+    }
+
+    static func runs(_ asked: [ShelfApp.ScreenEffect]) -> [ShelfApp.Effect] {
+        asked.compactMap { if case .run(let effect) = $0 { effect } else { nil } }
+    }
+
+    static func statuses(_ asked: [ShelfApp.ScreenEffect]) -> [String?] {
+        asked.compactMap { if case .status(let text, _, _) = $0 { text } else { nil } }
+    }
+
+    @Test func aStoreOnItsOwnAsksBeforeRemovingAndClosesItself() {
+        var store = StoreScreen(publicationID: 1, issueToSelect: 12)
+        store.read(Fixture.tidewaterIssues().map { IssueTile(issue: $0, download: nil) })
+        store.applyFilter()
+        #expect(store.selectedTile?.issue.id == 12)
+        let asked = store.update(.character("x"), Self.shared())
+        #expect(Self.runs(asked).isEmpty && store.confirmRemoval == 12)
+        #expect(Self.statuses(asked) == ["Remove the downloaded content of “No. 30 · October 2026”? (y/n)"])
+        #expect(Self.runs(store.update(.character("y"), Self.shared())) == [.evictContent(issueID: 12)])
+        #expect(store.confirmRemoval == nil)
+        let back = store.update(.character("q"), Self.shared())
+        #expect(back.contains { if case .close = $0 { true } else { false } })
+    }
+
+    @Test func aShelfOnItsOwnFiltersAndOpensAStoreValue() {
+        var shelf = ShelfScreen()
+        shelf.show(Fixture.summaries())
+        for key in [Key.character("/"), .character("c"), .character("o"), .enter] { _ = shelf.update(key, Self.shared()) }
+        #expect(shelf.summaries.map(\.publication.title) == ["The Ferrybridge Courier"])
+        let asked = shelf.update(.enter, Self.shared())
+        #expect(Self.runs(asked) == [.readStore])
+        let opened = asked.compactMap { if case .open(.store(let store)) = $0 { store.publicationID } else { nil } }
+        #expect(opened == [2])
+        // The filter belongs to the shelf: it goes as the store opens, the selection stays on the Courier.
+        #expect(shelf.filter.text.isEmpty && shelf.selectedSummary?.publication.id == 2 && shelf.summaries.count == 3)
+    }
+
+    @Test func backPopsTheStoresValueAndAStoresFilterLeavesTheShelfAlone() {
+        var state = Fixture.store()
+        _ = ShelfApp.update(&state, .key(.down))
+        for key in [Key.character("/"), .character("3"), .character("1"), .enter] { _ = ShelfApp.update(&state, .key(key)) }
+        #expect(state.store?.tiles.map(\.issue.id) == [11])
+        // The shelf behind it still shows every publication, Tidewater selected.
+        #expect(state.shelf.summaries.count == 3 && state.shelf.selectedSummary?.publication.id == 1)
+        _ = ShelfApp.update(&state, .key(.escape))       // clears the filter
+        _ = ShelfApp.update(&state, .key(.escape))       // leaves
+        #expect(state.screens == [.shelf] && state.store == nil)
+        // A store opened again starts anew: its own selection and filter.
+        _ = ShelfApp.update(&state, .key(.enter))
+        #expect(state.store?.selection == 0 && state.store?.filter.text == "" && state.store?.isRead == false)
+    }
+
+    @Test func theCatalogsOpenAgainWhereTheyWereLeft() {
+        var state = Fixture.shelf()
+        _ = ShelfApp.update(&state, .key(.character("c")))
+        let catalogs = [Catalog(id: 1, url: "http://a.example/opds", title: "A", addedAt: Date()),
+                        Catalog(id: 2, url: "http://b.example/opds", title: "B", addedAt: Date())]
+        _ = ShelfApp.update(&state, .catalogsRead(catalogs))
+        _ = ShelfApp.update(&state, .key(.down))
+        _ = ShelfApp.update(&state, .key(.character("q")))
+        #expect(state.screens == [.shelf])
+        #expect(ShelfApp.update(&state, .key(.character("c"))) == [.readCatalogs])
+        #expect(state.screen == .catalog && state.catalog.listSelection == 1 && state.catalog.catalogs.count == 2)
+    }
+}
