@@ -7,9 +7,10 @@ import Pictures
 import Terminal
 import TextLayout
 
-/// The interactive program, in the shape of Bubble Tea: all state is one value (`State`);
-/// messages change it only in `update` (`App/AppUpdate.swift`), which returns effects as
-/// values; `view` turns it into a canvas. Here the run loop feeds messages in and performs
+/// The interactive program, in the shape of Bubble Tea: all state is one value (`State`:
+/// what the screens share, and the stack of screens, each a component with its own state,
+/// `update` and `view`); messages change it only in `update` (`App/AppUpdate.swift`), which
+/// returns effects as values; `view` turns it into a canvas. Here the run loop feeds messages in and performs
 /// the effects: library writes and refreshes on the effect runner, the reads for the
 /// screens here, when the library changed (any process) or after the program's own writes.
 public final class ShelfApp: RunLoopEffects {
