@@ -31,11 +31,11 @@ extension ShelfApp {
     /// What every screen may read of the app and never change: the key bindings, the
     /// window's size, the library's publications as last read.
     struct Shared {
-        var keyBindings: KeyBindings
-        var width: Int
-        var height: Int
+        let keyBindings: KeyBindings
+        let width: Int
+        let height: Int
         /// Every publication as last read, before any filter.
-        var summaries: [PublicationSummary]
+        let summaries: [PublicationSummary]
     }
 
     /// What a screen's `update` asks for: the effects the app performs, and what only the
