@@ -145,12 +145,11 @@ struct TextPager: ReaderPager {
                        page: isDocument ? index : nil, text: anchor.map { Locator.TextPlace(block: $0.block, offset: $0.offset) }, updated: updated)
     }
 
-    /// How much of this article has been shown, 0…1.
+    /// How much of this article has been shown, 0…1: its characters above the screen's
+    /// bottom (`ArticleText.share`), whatever has been laid out.
     private var withinArticle: Double {
         guard let text, !text.lines.isEmpty else { return document?.blocks.isEmpty == true ? 1 : 0 }
-        var within = min(1, Double(top + visibleRows) / Double(max(1, text.estimatedLineCount)))
-        if text.isComplete && top + visibleRows >= text.lines.count { within = 1 }
-        return within * firstPartShare
+        return text.share(beforeLine: top + visibleRows) * firstPartShare
     }
 
     /// The articles before this one by size, and of this one what has been shown; nothing
