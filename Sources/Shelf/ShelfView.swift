@@ -85,8 +85,11 @@ extension ShelfApp {
     public func render() -> Canvas {
         var frame = Self.frame(state, viewContext())
         var again = painter.prepare(frame.wanted)
-        let pictures = painter.prepare(pictures: state.reader?.screen.wantedPictures ?? PictureWants())
-        if let reader = state.reader, !pictures.isSame(as: reader.screen.pager.pictures) {
+        // Again while they change: a picture that arrives lays the text out again, which
+        // may bring another on screen.
+        for _ in 0..<3 {
+            let pictures = painter.prepare(pictures: state.reader?.screen.wantedPictures ?? PictureWants())
+            guard let reader = state.reader, !pictures.isSame(as: reader.screen.pager.pictures) else { break }
             send(.reader(ReaderResult(session: reader.session, loaded: .pictures(pictures))))
             again = true
         }
