@@ -71,16 +71,22 @@ public final class HalfBlockPainter: PicturePainter {
         let size = layout.size ?? CellSize(columns: rect.width, rows: rect.height)
         switch cells(for: source, size: size) {
         case .ready(let picture):
-            let across = Self.place(picture.columns, in: rect.width, from: layout.column)
-            let down = Self.place(picture.rows, in: rect.height, from: layout.row)
-            let part = Rect(x: across.from, y: down.from, width: min(rect.width, picture.columns), height: min(rect.height, picture.rows))
-            Self.write(picture, part: part, into: &canvas, x: rect.x + across.offset, y: rect.y + down.offset, behind: layout.behind)
+            Self.paint(picture, into: rect, of: &canvas, layout: layout)
             return .painted
         case .pending:
             return .pending
         case .failed(let reason):
             return .failed(reason: reason)
         }
+    }
+
+    /// Paints cells made before (`cells(for:size:)`) as `paint` paints a picture: for a
+    /// screen that keeps the cells as a value and draws them without asking the painter.
+    public static func paint(_ picture: CellPicture, into rect: Rect, of canvas: inout Canvas, layout: PictureLayout) {
+        let across = place(picture.columns, in: rect.width, from: layout.column)
+        let down = place(picture.rows, in: rect.height, from: layout.row)
+        let part = Rect(x: across.from, y: down.from, width: min(rect.width, picture.columns), height: min(rect.height, picture.rows))
+        write(picture, part: part, into: &canvas, x: rect.x + across.offset, y: rect.y + down.offset, behind: layout.behind)
     }
 
     /// Along one side: a picture shorter than the span is centred in it; a longer one is

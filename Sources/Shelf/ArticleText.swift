@@ -119,10 +119,36 @@ final class ArticleText {
         searchIndex = nil
     }
 
-    /// Lines the whole article will take, estimated from the blocks laid out so far.
-    var estimatedLineCount: Int {
-        if isComplete || laidOutBlocks == 0 { return lines.count }
-        return max(lines.count, lines.count * document.blocks.count / laidOutBlocks)
+    /// How far through the article the place before line `index` is, 0…1, by its visible
+    /// characters (a picture counts one): the same figure for the same place however much
+    /// of the article happens to be laid out (a search lays out all of it, scrolling a
+    /// screen at a time only what it shows). Past the last line: 1.
+    func share(beforeLine index: Int) -> Double {
+        ensureLines(index + 1)
+        guard lines.indices.contains(index) else { return 1 }
+        let total = blockStarts.last ?? 0
+        let place = anchor(ofLine: index)
+        guard total > 0, blockStarts.indices.contains(place.block + 1) else { return 0 }
+        let within = min(place.offset, blockStarts[place.block + 1] - blockStarts[place.block])
+        return Double(blockStarts[place.block] + within) / Double(total)
+    }
+
+    /// Where each top-level block starts in the article's visible characters, and (last) the total.
+    private lazy var blockStarts: [Int] = document.blocks.reduce(into: [0]) { $0.append($0[$0.count - 1] + Self.weight($1)) }
+
+    /// A block's visible characters as `weight(_: LayoutLine)` counts them in its lines.
+    private static func weight(_ block: Block) -> Int {
+        func count(_ spans: [StyledSpan]) -> Int { spans.reduce(0) { $0 + $1.text.reduce(0) { $0 + ($1.isWhitespace ? 0 : 1) } } }
+        switch block {
+        case .heading(_, let spans), .paragraph(let spans): return count(spans)
+        case .quote(let blocks): return blocks.reduce(0) { $0 + weight($1) }
+        case .list(_, let items): return items.reduce(0) { $0 + $1.reduce(0) { $0 + weight($1) } }
+        case .code(let text): return text.reduce(0) { $0 + ($1.isWhitespace ? 0 : 1) }
+        case .rule: return 0
+        case .image: return 1
+        case .figure(let image, let caption): return weight(image) + count(caption)
+        case .table(let rows): return rows.reduce(0) { $0 + $1.reduce(0) { $0 + count($1) } }
+        }
     }
 
     // MARK: Anchors

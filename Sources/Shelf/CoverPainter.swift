@@ -52,11 +52,77 @@ struct PreparedCovers {
     }
 }
 
-/// The shelf's pictures, on top of the app's painter: covers with their binding's
-/// adornments and the NEW sash, prepared after each frame from the requests the frame
-/// returned (remembered, so a frame never redoes work), every other picture through the
-/// painter as it is; and whether the frame is waiting for any.
-final class CoverPainter: PicturePainter {
+/// A picture the reader draws: `source` fitted into `size` cells.
+struct PictureRequest: Hashable {
+    var source: ImageSource
+    var size: CellSize
+}
+
+/// The pictures the reader's frame draws from, as its model says (`ReaderScreen.wantedPictures`):
+/// the ones on screen, waited for; the ones read ahead (the next page), prepared and not
+/// waited for; and which the painter may let go.
+struct PictureWants: Equatable {
+    var shown: [PictureRequest] = []
+    var ahead: [PictureRequest] = []
+    var release: PictureRelease?
+}
+
+/// Pictures inside the folder (resolved) other than `kept` are let go: a long
+/// document does not keep every page it showed.
+struct PictureRelease: Equatable {
+    var folder: String
+    var kept: Set<ImageSource>
+}
+
+/// The reader's pictures as the painter had them after the last frame: a value in the
+/// reader's model (it arrives as `ReaderLoaded.pictures`) that drawing reads and changes
+/// nothing in; a picture not in it is still being prepared.
+struct PreparedPictures {
+    enum Picture {
+        /// Half-block cells, drawn as they are.
+        case cells(CellPicture)
+        /// Ready in the chosen painter (pixels), taking these cells.
+        case painted(CellSize)
+        case failed(String)
+    }
+
+    var ready: [PictureRequest: Picture] = [:]
+    /// Puts the `.painted` pictures into a canvas (the picture is ready: it only looks it up).
+    var painter: (any PicturePainter)?
+
+    /// As `PicturePainter.state`, from what was prepared: pending when it was not (yet).
+    func state(of source: ImageSource, fittedIn size: CellSize) -> PictureState {
+        switch ready[PictureRequest(source: source, size: size)] {
+        case .cells(let picture)?: return .ready(CellSize(columns: picture.columns, rows: picture.rows))
+        case .painted(let cells)?: return .ready(cells)
+        case .failed(let reason)?: return .failed(reason: reason)
+        case nil: return .pending
+        }
+    }
+
+    /// Paints a prepared picture as `PicturePainter.paint` would; nothing for one not ready.
+    func paint(_ source: ImageSource, into rect: Rect, of canvas: inout Canvas, layout: PictureLayout) {
+        let size = layout.size ?? CellSize(columns: rect.width, rows: rect.height)
+        switch ready[PictureRequest(source: source, size: size)] {
+        case .cells(let picture)?: HalfBlockPainter.paint(picture, into: rect, of: &canvas, layout: layout)
+        case .painted?: _ = painter?.paint(source, into: rect, of: &canvas, layout: layout)
+        case .failed?, nil: break
+        }
+    }
+
+    /// The same pictures in the same states: a frame drawn from either is the same.
+    func isSame(as other: PreparedPictures) -> Bool {
+        ready.count == other.ready.count && ready.keys.allSatisfy {
+            state(of: $0.source, fittedIn: $0.size) == other.state(of: $0.source, fittedIn: $0.size)
+        }
+    }
+}
+
+/// The app's pictures, on top of the painter chosen at start: covers with their binding's
+/// adornments and the NEW sash, and the reader's pages and pictures, each prepared after a
+/// frame from what the frame wanted (remembered, so a frame never redoes work); and whether
+/// the frame is waiting for any. Only the run loop calls it, never a view or an update.
+final class CoverPainter {
     /// The painter chosen at start: reader pages and article pictures.
     let pictures: any PicturePainter
     /// Covers in cells (the binding and the sash change them): the shelf's, unless
@@ -74,14 +140,11 @@ final class CoverPainter: PicturePainter {
     let readyFlag: AtomicFlag
     /// Whether a cover the last frame wanted is still being prepared.
     private var waitingForCovers = false
-    /// Whether a picture the reader painted in the last frame is still being prepared.
+    /// Whether a picture the reader's last frame wanted is still being prepared.
     private var waitingForPictures = false
     /// True when the last frame left out a picture still being prepared: the run loop then
     /// checks for finished pictures often instead of waiting for input.
     var isWaitingForCovers: Bool { waitingForCovers || waitingForPictures }
-
-    /// Called at the start of every frame.
-    func beginFrame() { waitingForPictures = false }
 
     /// `readyFlag` is the flag the painters' `onReady` sets.
     init(pictures: any PicturePainter, covers: HalfBlockPainter, readyFlag: AtomicFlag,
@@ -156,25 +219,43 @@ final class CoverPainter: PicturePainter {
         }
     }
 
-    // MARK: Other pictures, through the painter
+    // MARK: The reader's pictures
 
-    func paint(_ source: ImageSource, into rect: Rect, of canvas: inout Canvas, layout: PictureLayout) -> PaintOutcome {
-        let outcome = pictures.paint(source, into: rect, of: &canvas, layout: layout)
-        if outcome == .pending { waitingForPictures = true }
-        return outcome
+    /// The release done last: done again only when it changes.
+    private var lastRelease: PictureRelease?
+
+    /// Prepares the pictures the reader's frame wanted, after it was drawn (as `prepare(_:)`
+    /// does covers): lets go of those released, starts rendering the ones ahead and the
+    /// shown ones not ready (`readyFlag` says when one is done), and returns those ready
+    /// for the reader's model.
+    func prepare(pictures wants: PictureWants) -> PreparedPictures {
+        if let release = wants.release, release != lastRelease {
+            lastRelease = release
+            forget { source in source.file.map { $0.path.hasPrefix(release.folder) } == true && !release.kept.contains(source) }
+        }
+        for request in wants.ahead { pictures.prepare(request.source, size: request.size) }
+        var prepared = PreparedPictures(painter: pictures)
+        var waiting = false
+        for request in wants.shown where prepared.ready[request] == nil {
+            if let halfBlocks = pictures as? HalfBlockPainter {
+                switch halfBlocks.cells(for: request.source, size: request.size) {
+                case .ready(let picture): prepared.ready[request] = .cells(picture)
+                case .pending: waiting = true
+                case .failed(let reason): prepared.ready[request] = .failed(reason)
+                }
+            } else {
+                switch pictures.state(of: request.source, fittedIn: request.size) {
+                case .ready(let cells): prepared.ready[request] = .painted(cells)
+                case .pending: waiting = true
+                case .failed(let reason): prepared.ready[request] = .failed(reason)
+                }
+            }
+        }
+        waitingForPictures = waiting
+        return prepared
     }
 
-    func state(of source: ImageSource, fittedIn size: CellSize) -> PictureState {
-        let state = pictures.state(of: source, fittedIn: size)
-        if state == .pending { waitingForPictures = true }
-        return state
-    }
-
-    func prepare(_ source: ImageSource, size: CellSize) {
-        pictures.prepare(source, size: size)
-    }
-
-    func forget(where shouldForget: (ImageSource) -> Bool) {
+    private func forget(where shouldForget: (ImageSource) -> Bool) {
         finished = finished.filter { !shouldForget($0.key.source) }
         pictures.forget(where: shouldForget)
         if pictures !== covers { covers.forget(where: shouldForget) }

@@ -318,17 +318,18 @@ public final class ShelfApp: RunLoopEffects {
     func openStreamed(_ book: CatalogBook) {
         guard let stream = book.stream else { return }
         let flag = painter.readyFlag
+        let readerIO = runner.readerIO
         let cellWidth = env.pixels?.cell.width ?? 10
         let comic = env.library.streamedComic(stream, title: book.title, maxWidth: max(200, min(4096, state.width * cellWidth)),
-                                              onChange: { flag.set() })
-        runner.readerIO.open(streaming: comic, painter: painter, theme: env.theme, preferences: state.readerPreferences,
+                                              onChange: { flag.set(); readerIO.streamedPagesChanged() })
+        runner.readerIO.open(streaming: comic, theme: env.theme, preferences: state.readerPreferences,
                              size: (state.width, state.height), clock: env.clock)
     }
 
     /// Opens the issue in the reader on the reader's I/O queue (`ReaderEffects`), with the
     /// app's painter, theme and the reader's preferences; an encrypted PDF asks for its password.
     func openReader(_ issue: Issue, password: DocumentPassword?) {
-        runner.readerIO.open(issue, password: password, library: env.library, painter: painter, theme: env.theme,
+        runner.readerIO.open(issue, password: password, library: env.library, theme: env.theme,
                              preferences: state.readerPreferences, size: (state.width, state.height), clock: env.clock)
     }
 }

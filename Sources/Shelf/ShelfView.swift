@@ -80,11 +80,20 @@ extension ShelfApp {
 
     /// The frame for the terminal now: drawn from the covers ready, then the covers it
     /// wants prepared (those already rendered in the cover cache come back at once, and
-    /// the frame is drawn again with them; the others render on workers).
+    /// the frame is drawn again with them; the others render on workers); the same for
+    /// the reader's pictures, whose states go back to the reader as a message.
     public func render() -> Canvas {
-        painter.beginFrame()
         var frame = Self.frame(state, viewContext())
-        if painter.prepare(frame.wanted) { frame = Self.frame(state, viewContext()) }
+        var again = painter.prepare(frame.wanted)
+        // Again while they change: a picture that arrives lays the text out again, which
+        // may bring another on screen.
+        for _ in 0..<3 {
+            let pictures = painter.prepare(pictures: state.reader?.screen.wantedPictures ?? PictureWants())
+            guard let reader = state.reader, !pictures.isSame(as: reader.screen.pager.pictures) else { break }
+            send(.reader(ReaderResult(session: reader.session, loaded: .pictures(pictures))))
+            again = true
+        }
+        if again { frame = Self.frame(state, viewContext()) }
         wantedCovers = frame.wanted
         return frame.canvas
     }

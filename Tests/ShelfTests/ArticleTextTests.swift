@@ -20,11 +20,24 @@ import TextLayout
         #expect(!text.isComplete)
         let whole = Layout.lines(for: Self.document, width: 60)
         #expect(Array(whole.prefix(text.lines.count)) == text.lines)
-        // Words grow longer further on (p399w29), so later paragraphs take more lines.
-        #expect(abs(text.estimatedLineCount - whole.count) < whole.count / 3)
         text.layoutAll()
         #expect(text.lines == whole)
-        #expect(text.estimatedLineCount == whole.count)
+    }
+
+    /// The progress figure's root: how far a place is, the same whether the article was laid
+    /// out a screen at a time or whole (a search lays it all out), rising to 1 at the end.
+    @Test func howFarAPlaceIsDoesNotDependOnWhatWasLaidOut() {
+        let lazy = ArticleText(document: Self.document, width: 60)
+        let places = [0, 36, 37, 120]
+        let shares = places.map { lazy.share(beforeLine: $0) }
+        #expect(!lazy.isComplete)
+        let whole = ArticleText(document: Self.document, width: 60)
+        whole.layoutAll()
+        #expect(places.map { whole.share(beforeLine: $0) } == shares)
+        #expect(shares == shares.sorted() && shares[0] == 0 && shares[3] < 0.1, "\(shares)")
+        #expect(whole.share(beforeLine: whole.lines.count) == 1)
+        let nearEnd = whole.share(beforeLine: whole.lines.count - 1)
+        #expect(nearEnd > 0.99 && nearEnd < 1)
     }
 
     @Test func anAnchorFindsTheSameWordAtAnotherWidth() throws {

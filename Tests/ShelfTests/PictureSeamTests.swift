@@ -33,7 +33,9 @@ final class RecordingPainter: PicturePainter {
 }
 
 /// The reader's pages reach the screen through whichever painter the app chose, whatever
-/// their source: a PDF's pages and another painter need no change to the pager.
+/// their source: a PDF's pages and another painter need no change to the pager. The pager
+/// only says what it wants (`wantedPictures`) and draws what was prepared (`pictures`); the
+/// painter is asked after the frame, as the app's run loop does (`frame`).
 @Suite struct PictureSeamTests {
     static let root = URL(fileURLWithPath: "/issues/atlas-1")
     static let document = root.appendingPathComponent("atlas.pdf")
@@ -42,18 +44,31 @@ final class RecordingPainter: PicturePainter {
         let covers = HalfBlockPainter(cache: CoverCache(directory: nil, workers: 1), colorMode: .truecolor, symbols: .half) {}
         let shelfPainter = CoverPainter(pictures: painter, covers: covers, readyFlag: AtomicFlag())
         let pages = (0..<pages).map { ReaderPage(resource: "page\($0 + 1)", picture: .page($0, of: document, kind: .pdf), text: nil) }
-        var pager = PagePager(pages: pages, rightToLeft: false, folder: root.path + "/", painter: shelfPainter, theme: .classic, at: nil)
+        var pager = PagePager(pages: pages, rightToLeft: false, folder: root.path + "/", theme: .classic, at: nil)
         pager.resize(to: ReaderFrame(width: 80, height: 24))
         pager.settle()
         return (pager, shelfPainter)
     }
 
+    /// A frame as the app makes it: what the pager wants prepared by the painter, the
+    /// pictures ready given to the pager, then drawn.
+    static func frame(_ pager: inout PagePager, _ painter: CoverPainter) -> Canvas {
+        pager.pictures = painter.prepare(pictures: pager.wantedPictures)
+        pager.settle()
+        var canvas = Canvas(width: 80, height: 24)
+        pager.render(into: &canvas)
+        return canvas
+    }
+
     @Test func aDocumentsPageIsPaintedIntoThePageViewAndTheNextOnePrepared() throws {
         let painter = RecordingPainter(answer: .ready(CellSize(columns: 40, rows: 20)))
-        let (pager, _) = Self.pager(pages: 3, painter: painter)
+        var (pager, shelfPainter) = Self.pager(pages: 3, painter: painter)
         var canvas = Canvas(width: 80, height: 24)
-
         pager.render(into: &canvas)
+        #expect(painter.painted.isEmpty && painter.prepared.isEmpty, "drawing asks the painter nothing")
+        #expect(canvas.text(row: 2).contains("Drawing the page…"))
+
+        canvas = Self.frame(&pager, shelfPainter)
 
         let view = pager.frame.pageView
         let call = try #require(painter.painted.last)
@@ -67,27 +82,23 @@ final class RecordingPainter: PicturePainter {
 
     @Test func aPageStillComingMakesTheFrameWaitUntilTheNextFrame() {
         let painter = RecordingPainter(answer: .pending)
-        let (pager, shelfPainter) = Self.pager(pages: 2, painter: painter)
-        var canvas = Canvas(width: 80, height: 24)
+        var (pager, shelfPainter) = Self.pager(pages: 2, painter: painter)
 
-        shelfPainter.beginFrame()
-        pager.render(into: &canvas)
+        var canvas = Self.frame(&pager, shelfPainter)
 
         #expect(shelfPainter.isWaitingForCovers)
         #expect(canvas.text(row: 2).contains("Drawing the page…"))
         painter.answer = .ready(CellSize(columns: 10, rows: 10))
-        shelfPainter.beginFrame()
-        pager.render(into: &canvas)
+        canvas = Self.frame(&pager, shelfPainter)
         #expect(!shelfPainter.isWaitingForCovers)
+        #expect(canvas.text.contains("P"))
     }
 
     @Test func aPageThatFailsSaysWhyOnceAndDoesNotKeepTheFrameWaiting() {
         let painter = RecordingPainter(answer: .failed(reason: "corrupt JPEG: file is truncated"))
         var (pager, shelfPainter) = Self.pager(pages: 2, painter: painter)
-        var canvas = Canvas(width: 80, height: 24)
 
-        shelfPainter.beginFrame()
-        pager.render(into: &canvas)
+        let canvas = Self.frame(&pager, shelfPainter)
 
         #expect(!shelfPainter.isWaitingForCovers)
         #expect(canvas.text(row: 2).contains("This page cannot be shown: corrupt JPEG: file is truncated"))
@@ -98,11 +109,11 @@ final class RecordingPainter: PicturePainter {
     @Test func pagesFarBehindAreLetGoByThePainter() {
         let painter = RecordingPainter(answer: .ready(CellSize(columns: 40, rows: 20)))
         let pages = (0..<5).map { ImageSource.page($0, of: Self.document, kind: .pdf) }
-        var (pager, _) = Self.pager(pages: 5, painter: painter)
+        var (pager, shelfPainter) = Self.pager(pages: 5, painter: painter)
         painter.kept = Set(pages)
 
         pager.goTo(page: 3)
-        pager.settle()
+        _ = Self.frame(&pager, shelfPainter)
 
         #expect(painter.kept == Set(pages[2...4]))
     }

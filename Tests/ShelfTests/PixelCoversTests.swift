@@ -56,7 +56,6 @@ import Testing
         /// covers each frame wants prepared after it, as the app's run loop does.
         func show(_ state: ShelfApp.State) throws -> Canvas {
             let shown = ready.wait(timeout: 60) { () -> Canvas? in
-                painter.beginFrame()
                 func frame() -> ShelfApp.Frame { ShelfApp.frame(state, ShelfApp.ViewContext(theme: .classic, covers: GreyCovers(painter: painter))) }
                 var shown = frame()
                 if painter.prepare(shown.wanted) { shown = frame() }

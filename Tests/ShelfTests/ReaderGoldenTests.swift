@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import Testing
 import Terminal
 import TextLayout
@@ -7,7 +8,10 @@ import TextLayout
 /// Golden screens (after ratatui's `Buffer::with_lines`) of the reader, compared whole
 /// against `Goldens/<screen>-<width>x<height>.txt` (see `Golden` for recording them).
 @Suite(.serialized) struct ReaderGoldenTests {
-    init() { TestDocument.register() }
+    init() {
+        TestDocument.register()
+        TestPageRenderer.register()
+    }
 
     // MARK: The reader's view alone
 
@@ -67,6 +71,11 @@ import TextLayout
             let app = try ShelfHarness.reading(try ReaderFixture.comic(manga: false), name: "comic-\(w)", width: w, height: h)
             return app.waitFor { !$0.cells(near: ReaderFixture.red).isEmpty && !$0.cells(near: ReaderFixture.blue).isEmpty }
         }),
+        ("pdf-page", { w, h in
+            // The pages view, in half blocks: the cover page, red over blue, fitted whole.
+            let app = try ShelfHarness.reading(["issue.pdf": TestDocument.magazine().data], name: "pdf-page-\(w)", width: w, height: h)
+            return app.waitFor { !$0.cells(near: ReaderFixture.red).isEmpty && !$0.cells(near: ReaderFixture.blue).isEmpty }
+        }),
         ("pdf-text", { w, h in
             let app = try ShelfHarness.reading(["issue.pdf": TestDocument.magazine().data], name: "pdf-\(w)", width: w, height: h)
             app.type("v")
@@ -90,7 +99,7 @@ import TextLayout
         case "reader-search-match":
             #expect(Self.words(in: canvas, styled: Theme.classic.selection, rows: 1..<height - 2) == ["Keeper"], "the current match")
             #expect(Self.words(in: canvas, styled: Theme.classic.readerMatch, rows: 1..<height - 2) == ["keeper"], "the other match")
-        case "comic-page":
+        case "comic-page", "pdf-page":
             let red = canvas.cells(near: ReaderFixture.red), blue = canvas.cells(near: ReaderFixture.blue)
             #expect(!red.isEmpty && !blue.isEmpty && red.allSatisfy { cell in blue.allSatisfy { cell.y <= $0.y } },
                     "red on the page's top, blue below")
@@ -111,5 +120,23 @@ import TextLayout
             if !word.isEmpty { words.append(word) }
         }
         return words
+    }
+}
+
+/// Draws a `TestDocument`'s pages as a PDF's would be drawn (the tests have no PDF worker):
+/// a page 2:3, its top third red, the rest blue; a region the same.
+struct TestPageRenderer: DocumentRenderer {
+    static func register() { _ = registered }
+    private static let registered: Void = { DocumentRenderers.shared.register(TestPageRenderer(), for: .pdf) }()
+
+    func render(_ page: DocumentPage, fitting size: (width: Int, height: Int)?) throws -> RGBAImage {
+        let (width, height) = (200, 300)
+        var pixels: [UInt8] = []
+        pixels.reserveCapacity(width * height * 4)
+        for y in 0..<height {
+            let (r, g, b) = y < height / 3 ? ReaderFixture.red : ReaderFixture.blue
+            for _ in 0..<width { pixels += [r, g, b, 255] }
+        }
+        return RGBAImage(width: width, height: height, pixels: pixels)
     }
 }

@@ -157,12 +157,10 @@ final class OpenReader {
 @Suite struct ReaderPageTests {
     /// Pages that carry text (a PDF page is a picture and words) are searched page by page.
     @Test func pagesWithTextAreSearchedAndTurnedTo() {
-        let painter = CoverPainter(cache: CoverCache(directory: nil), colorMode: .truecolor, symbols: .half)
         let pages = ["Tides and weather", "The lighthouse keeper's log", "A lighthouse at dusk"].enumerated().map { number, words in
             ReaderPage(resource: "page\(number + 1)", picture: nil, text: PlainTextReader.document(text: words))
         }
-        var pager = PagePager(pages: pages, rightToLeft: false, folder: "/nonexistent/", painter: painter,
-                              theme: .classic, at: nil)
+        var pager = PagePager(pages: pages, rightToLeft: false, folder: "/nonexistent/", theme: .classic, at: nil)
         #expect(pager.canSearch)
         #expect(pager.search(for: "LIGHTHOUSE").text.contains("page 2"))
         #expect(pager.index == 1)
@@ -173,16 +171,15 @@ final class OpenReader {
         #expect(none.isError && pager.index == 1)
 
         let comic = PagePager(pages: [ReaderPage(resource: "p1", picture: nil, text: nil)], rightToLeft: false,
-                              folder: "/nonexistent/", painter: painter, theme: .classic, at: nil)
+                              folder: "/nonexistent/", theme: .classic, at: nil)
         #expect(!comic.canSearch)
     }
 
     /// `+` twice before the picture at 150 % is ready (keys come faster than pictures): the
     /// middle of the page stays in the middle of the window, as one step at a time keeps it.
     @Test func zoomingTwiceBeforeThePictureIsReadyKeepsTheMiddle() {
-        let painter = CoverPainter(cache: CoverCache(directory: nil), colorMode: .truecolor, symbols: .half)
         var pager = PagePager(pages: [ReaderPage(resource: "p1", picture: nil, text: nil)], rightToLeft: false,
-                              folder: "/nonexistent/", painter: painter, theme: .classic, at: nil)
+                              folder: "/nonexistent/", theme: .classic, at: nil)
         pager.resize(to: ReaderFrame(width: 102, height: 31))
         // Fitted, as `settle` found it: 45 × 27 cells in a window of 100 × 27.
         pager.zoomedPageSize = (45, 27)

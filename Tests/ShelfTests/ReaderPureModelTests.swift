@@ -1,6 +1,7 @@
 import Foundation
 import Imaging
 import IssueArchive
+import Pictures
 import Testing
 import Terminal
 import TextLayout
@@ -24,9 +25,8 @@ import TextLayout
         let issue = Issue(id: 1, publicationId: 1, name: "harbour", date: Date(timeIntervalSince1970: 0), title: "Harbour")
         let source = ReaderSource(issue: issue, content: content, folder: "/nowhere/", weights: [1, 1, 1], isDocument: false,
                                   pages: [], articles: [0: article("a", last: "The lighthouse at dusk.")])
-        let painter = CoverPainter(cache: CoverCache(directory: nil), colorMode: .truecolor, symbols: .half)
         let epoch = Date(timeIntervalSince1970: 0)
-        return ReaderScreen(source, painter: painter, theme: .classic, size: (80, 24), clock: { epoch })
+        return ReaderScreen(source, theme: .classic, size: (80, 24), clock: { epoch })
     }
 
     static func text(_ reader: ReaderScreen) -> String {
@@ -93,5 +93,62 @@ import TextLayout
 
         // What was read for another reader is not this one's.
         #expect(reader.loaded(ReaderResult(session: 8, loaded: .article(1, .success(Self.article("b"))))).isEmpty)
+    }
+
+    /// A comic whose pages are files that do not exist, in a folder that does not exist.
+    static let folder = URL(fileURLWithPath: "/nowhere-\(UUID().uuidString)/comic", isDirectory: true)
+    static func page(_ number: Int) -> ImageSource { .file(folder.appendingPathComponent("p\(number).png")) }
+
+    static func comic() -> ReaderScreen {
+        let content = IssueContent(format: .cbz, metadata: IssueMetadata(title: "Night Trains"),
+                                   readingOrder: (1...3).map { Resource(path: "p\($0).png", mediaType: "image/png") })
+        let issue = Issue(id: 2, publicationId: 1, name: "trains", date: Date(timeIntervalSince1970: 0), title: "Night Trains")
+        let pages = (1...3).map { ReaderPage(resource: "p\($0).png", picture: page($0), text: nil) }
+        let source = ReaderSource(issue: issue, content: content, folder: folder.path + "/", weights: [1, 1, 1], isDocument: false,
+                                  pages: pages)
+        return ReaderScreen(source, theme: .classic, size: (80, 24), clock: { Date(timeIntervalSince1970: 0) })
+    }
+
+    /// #29 item 2: the reader's update and view touch no file and start no render. Its
+    /// pictures are on a disk that does not exist: the model only says which it wants, the
+    /// frame shows them as coming, and nothing has looked at them; the app's painter,
+    /// asked after the frame, is the first to (the cache then knows the file is missing),
+    /// and what it found comes back as a message the view draws.
+    @Test func updateAndViewAskForPicturesAndNeverDrawThemThemselves() throws {
+        var reader = Self.comic()
+        _ = reader.start()
+        for message in [ReaderMessage.resize(width: 100, height: 30), .key(.character(" ")), .key(.character("+")),
+                        .key(.character("-")), .backgroundReady] {
+            _ = reader.update(message)
+        }
+        #expect(!FileManager.default.fileExists(atPath: Self.folder.deletingLastPathComponent().path))
+        var canvas = Canvas(width: 100, height: 30)
+        reader.view(into: &canvas)
+        #expect(canvas.text.contains("page 2 of 3") && canvas.text.contains("Drawing the page…"), "\(canvas.text)")
+
+        let wants = reader.wantedPictures
+        let box = ReaderFrame(width: 100, height: 30).pageView
+        let shown = PictureRequest(source: Self.page(2), size: CellSize(columns: box.width, rows: box.height))
+        #expect(wants.shown == [shown])
+        #expect(wants.ahead == [PictureRequest(source: Self.page(3), size: shown.size)], "the next page read ahead")
+        #expect(wants.release == PictureRelease(folder: Self.folder.path + "/", kept: [Self.page(1), Self.page(2), Self.page(3)]))
+
+        // Nothing has asked for the picture yet: the cache has no answer for it.
+        let ready = ReadySignal()
+        let halfBlocks = HalfBlockPainter(cache: CoverCache(directory: nil, workers: 1), colorMode: .truecolor, symbols: .half,
+                                          onReady: ready.onReady)
+        #expect(halfBlocks.cache.error(for: shown.source, options: halfBlocks.options(for: shown.size)) == nil)
+
+        // The app's part, after the frame: prepared, and the answer sent back.
+        let painter = CoverPainter(pictures: halfBlocks, covers: halfBlocks, readyFlag: AtomicFlag())
+        let prepared = try #require(ready.wait { () -> PreparedPictures? in
+            let prepared = painter.prepare(pictures: reader.wantedPictures)
+            return prepared.state(of: shown.source, fittedIn: shown.size) == .pending ? nil : prepared
+        })
+        #expect(halfBlocks.cache.error(for: shown.source, options: halfBlocks.options(for: shown.size)) != nil)
+        #expect(reader.update(.loaded(.pictures(prepared))).isEmpty)
+        canvas = Canvas(width: 100, height: 30)
+        reader.view(into: &canvas)
+        #expect(canvas.text(row: 2).contains("This page cannot be shown: "), "\(canvas.text)")
     }
 }

@@ -61,8 +61,8 @@ import Terminal
         let comic = library.streamedComic(Self.stream, title: "Night Trains", maxWidth: 800, onChange: ready.onReady)
         let loader = ReaderLoader(streaming: comic)
         let issue = Issue(publicationId: nil, name: comic.title, date: Date(), title: comic.title)
-        let screen = ReaderScreen(loader.source(of: issue, at: nil), painter: painter(ready), theme: .classic, size: (80, 24))
-        return (LoadedReader(screen, loader: loader), comic, library)
+        let screen = ReaderScreen(loader.source(of: issue, at: nil), theme: .classic, size: (80, 24))
+        return (LoadedReader(screen, loader: loader, painter: painter(ready)), comic, library)
     }
 
     func screenText(_ screen: LoadedReader) -> String {
@@ -72,10 +72,11 @@ import Terminal
     }
 
     /// Takes in what arrived until `done` holds, as the app does at each wake-up: waits for
-    /// `ready` (a page came, a picture was drawn), never for a time.
-    func settle(_ screen: LoadedReader, _ ready: ReadySignal, until done: (String) -> Bool) -> String {
+    /// `ready` (a page came, a picture was drawn), never for a time; the pages as they stand
+    /// are told to the reader as the reader I/O queue tells them when one arrives.
+    func settle(_ screen: LoadedReader, _ comic: StreamedComic, _ ready: ReadySignal, until done: (String) -> Bool) -> String {
         ready.wait {
-            _ = screen.update(.backgroundReady)
+            _ = screen.update(.loaded(.streamedPages(StreamedPages.states(of: comic))))
             let text = screenText(screen)
             return done(text) ? text : nil
         } ?? screenText(screen)
@@ -92,7 +93,7 @@ import Terminal
         let (screen, comic, _) = try reader(web, in: temp, ready: ready)
         // pse:lastRead 2 (from 1): page 2 is where reading goes on.
         #expect(screen.pager.index == 1)
-        var text = settle(screen, ready) { $0.contains("▀") }
+        var text = settle(screen, comic, ready) { $0.contains("▀") }
         #expect(text.contains("page 2 of 3"), "\(text)")
         #expect(!text.contains("Fetching"), "\(text)")
         #expect(!screen.waitsForStreamedPage)
@@ -100,12 +101,12 @@ import Terminal
         #expect(screen.issue.id == nil)
 
         _ = screen.update(.key(.character(" ")))
-        text = settle(screen, ready) { $0.contains("could not be fetched") }
+        text = settle(screen, comic, ready) { $0.contains("could not be fetched") }
         #expect(text.contains("Page 3 could not be fetched: the server answered 404"), "\(text)")
         #expect(!screen.waitsForStreamedPage)   // a failed page is not waited for
         // The reader stays usable: back to page 2.
         _ = screen.update(.key(.backspace))
-        text = settle(screen, ready) { $0.contains("▀") }
+        text = settle(screen, comic, ready) { $0.contains("▀") }
         #expect(text.contains("page 2 of 3"), "\(text)")
         #expect(web.requests.map(\.url.absoluteString) == ["http://comics.example/pse/7/1?w=800", "http://comics.example/pse/7/2?w=800"])
         comic.close()

@@ -61,7 +61,7 @@ struct ReaderAdapter {
     /// The mouse wheel: lines, never pages.
     mutating func scroll(by lines: Int) -> [Outcome] { send(.scroll(lines)) }
     mutating func resize(width: Int, height: Int) -> [Outcome] { send(.resize(width: width, height: height)) }
-    /// A picture finished rendering, or a streamed page arrived.
+    /// A picture finished rendering (the reader's own come back as `loaded`, after the frame).
     mutating func backgroundReady() -> [Outcome] { send(.backgroundReady) }
     /// Leaving the reader or quitting: the place is kept once more.
     mutating func leave() -> [Outcome] { send(.leave) }

@@ -39,7 +39,7 @@ final class ReaderEffects: @unchecked Sendable {
 
     /// Opens `issue` in the reader, with the password the user typed for its PDF, if asked:
     /// posts `.readerOpened`, `.readerNeedsPassword` or `.effectFailed`.
-    func open(_ issue: Issue, password: DocumentPassword?, library: Library, painter: CoverPainter, theme: Theme,
+    func open(_ issue: Issue, password: DocumentPassword?, library: Library, theme: Theme,
               preferences: ReaderPreferences, size: (width: Int, height: Int), clock: @escaping () -> Date) {
         submit { [self] in
             let directory = library.contentDirectory(for: issue)
@@ -49,7 +49,7 @@ final class ReaderEffects: @unchecked Sendable {
                 let loader = try ReaderLoader(root: directory)
                 let view = library.readerView(for: issue)
                 let source = loader.source(of: issue, at: ReaderScreen.startingPlace(of: issue, in: loader.content))
-                let screen = ReaderScreen(source, painter: painter, theme: theme, textWidth: preferences.textWidth, size: size,
+                let screen = ReaderScreen(source, theme: theme, textWidth: preferences.textWidth, size: size,
                                           clock: clock, view: view)
                 mailbox.post(.readerOpened(ReaderAdapter(screen: screen, session: begin(loader))))
                 // Queued behind, so that whoever waits for the open does not wait for the whole article.
@@ -64,12 +64,12 @@ final class ReaderEffects: @unchecked Sendable {
     }
 
     /// A comic read from its server page by page.
-    func open(streaming comic: StreamedComic, painter: CoverPainter, theme: Theme, preferences: ReaderPreferences,
+    func open(streaming comic: StreamedComic, theme: Theme, preferences: ReaderPreferences,
               size: (width: Int, height: Int), clock: @escaping () -> Date) {
         submit { [self] in
             let loader = ReaderLoader(streaming: comic)
             let issue = Issue(publicationId: nil, name: comic.title, date: clock(), title: comic.title)
-            let screen = ReaderScreen(loader.source(of: issue, at: nil), painter: painter, theme: theme,
+            let screen = ReaderScreen(loader.source(of: issue, at: nil), theme: theme,
                                       textWidth: preferences.textWidth, size: size, clock: clock)
             mailbox.post(.readerOpened(ReaderAdapter(screen: screen, session: begin(loader))))
         }
@@ -80,6 +80,15 @@ final class ReaderEffects: @unchecked Sendable {
         submit { [self] in
             guard let session, session.id == request.session else { return }
             session.loader.perform(request.load) { mailbox.post(.reader(ReaderResult(session: session.id, loaded: $0))) }
+        }
+    }
+
+    /// A streamed comic's page arrived or failed (told on the fetching thread): the open
+    /// reader is told how its pages stand.
+    func streamedPagesChanged() {
+        submit { [self] in
+            guard let session, let stream = session.loader.stream else { return }
+            mailbox.post(.reader(ReaderResult(session: session.id, loaded: .streamedPages(StreamedPages.states(of: stream)))))
         }
     }
 

@@ -14,7 +14,6 @@ struct PagePager: ReaderPager {
 
     let pages: [ReaderPage]
     let rightToLeft: Bool
-    let painter: CoverPainter
     let theme: Theme
     /// The folder, resolved: pictures of pages inside it that are far from the one shown are let go.
     let folder: String
@@ -38,17 +37,19 @@ struct PagePager: ReaderPager {
     let isDocument: Bool
     /// Reads to ask for, taken by the model after each message.
     var requests: [ReaderLoad] = []
-    /// A comic read from its server: each page's picture is there once fetched (`StreamedPages`).
-    let stream: StreamedComic?
+    /// A comic read from its server: each page's picture is there once fetched.
+    let isStreamed: Bool
+    /// A streamed comic's pages as the reader was last told them (`StreamedPages.states`).
+    var streamedPages: [Int: StreamedComic.PageState] = [:]
+    var pictures = PreparedPictures()
 
-    init(pages: [ReaderPage], rightToLeft: Bool, folder: String, painter: CoverPainter, theme: Theme, at start: Locator?,
-         isDocument: Bool = false, stream: StreamedComic? = nil) {
+    init(pages: [ReaderPage], rightToLeft: Bool, folder: String, theme: Theme, at start: Locator?,
+         isDocument: Bool = false, isStreamed: Bool = false) {
         self.pages = pages
         self.isDocument = isDocument
-        self.stream = stream
+        self.isStreamed = isStreamed
         self.rightToLeft = rightToLeft
         self.folder = folder
-        self.painter = painter
         self.theme = theme
         if let start, !pages.isEmpty {
             let found = pages.firstIndex { $0.resource == start.resource } ?? start.page ?? 0
@@ -170,8 +171,9 @@ struct PagePager: ReaderPager {
         return ArticleText(document: text, width: frame.column(TextPager.defaultTextWidth)).matches(of: query).count
     }
 
-    /// The search through the document's text answered.
+    /// The search through the document's text answered, or a streamed page's state changed.
     mutating func receive(_ loaded: ReaderLoaded) -> ReaderNote? {
+        if case .streamedPages(let states) = loaded { streamedPages = states; return nil }
         guard case .pageFound(let query, let page, let count) = loaded, query == self.query else { return nil }
         guard let page, pages.indices.contains(page) else { return ReaderNote(text: "No match for “\(query)”.", isError: true) }
         if page != index { goTo(page: page) }
@@ -226,9 +228,10 @@ struct PagePager: ReaderPager {
 
     /// Where page `index` is drawn from: the picture, or a streamed page once fetched.
     private func picture(ofPage index: Int) -> ImageSource? {
-        guard let stream else { return pages[index].picture }
-        return StreamedPages.picture(stream, page: index)
+        isStreamed ? StreamedPages.picture(streamedPages, page: index) : pages[index].picture
     }
+
+    var waitsForStreamedPage: Bool { isStreamed && pages.indices.contains(index) && streamedPages[index] == nil }
 
     /// The cells the page's picture is fitted into at the zoom.
     private var zoomedBox: CellSize {
@@ -239,14 +242,36 @@ struct PagePager: ReaderPager {
         return CellSize(columns: Int(Double(view.width) * zoom), rows: Int(Double(rows) * zoom))
     }
 
-    /// The size of the page's picture at the zoom, if ready (asking starts preparing it).
+    /// The cells a page is fitted into whole.
+    private var fittedBox: CellSize { CellSize(columns: frame.pageView.width, rows: frame.pageView.height) }
+
+    /// The size of the page's picture at the zoom, once prepared.
     private func zoomedSize(ofPage page: Int) -> CellSize? {
-        guard let source = picture(ofPage: page), case .ready(let size) = painter.state(of: source, fittedIn: zoomedBox) else { return nil }
+        guard let source = picture(ofPage: page), case .ready(let size) = pictures.state(of: source, fittedIn: zoomedBox) else { return nil }
         return size
     }
 
-    /// Keeps the pan inside the zoomed page, lets go of pictures of pages far behind, and
-    /// renders the next page ahead so that turning to it is instant.
+    /// The page at the zoom (and, while that renders, fitted whole to stand in); the next
+    /// page ahead, so that turning to it is instant; pictures of pages far behind let go.
+    var wantedPictures: PictureWants {
+        guard pages.indices.contains(index) else { return PictureWants() }
+        var wants = PictureWants()
+        if let source = picture(ofPage: index) {
+            wants.shown.append(PictureRequest(source: source, size: zoomedBox))
+            if pansDown, pictures.state(of: source, fittedIn: zoomedBox) == .pending {
+                wants.shown.append(PictureRequest(source: source, size: fittedBox))
+            }
+        }
+        if !isZoomed, pages.indices.contains(index + 1), let next = picture(ofPage: index + 1) {
+            wants.ahead.append(PictureRequest(source: next, size: zoomedBox))
+        }
+        // Keep this page and its neighbours; the cover cache has the rest if needed again.
+        let near = Set((index - 1...index + 1).compactMap { pages.indices.contains($0) ? picture(ofPage: $0) : nil })
+        wants.release = PictureRelease(folder: folder, kept: near)
+        return wants
+    }
+
+    /// Keeps the pan inside the zoomed page; a page newly shown asks for what it needs read.
     mutating func settle() {
         guard pages.indices.contains(index) else { return }
         let view = frame.pageView
@@ -256,24 +281,17 @@ struct PagePager: ReaderPager {
                    picture.rows > view.height ? max(0, min(pan.y, picture.rows - view.height)) : 0)
         }
         if keptAround != index {
-            // Keep this page and its neighbours; the cover cache has the rest if needed again.
             keptAround = index
-            let near = Set((index - 1...index + 1).compactMap { pages.indices.contains($0) ? picture(ofPage: $0) : nil })
-            if stream != nil { requests.append(.streamedPage(index)) }
-            let folder = self.folder
-            painter.forget { source in source.file.map { $0.path.hasPrefix(folder) } == true && !near.contains(source) }
+            if isStreamed { requests.append(.streamedPage(index)) }
             // A PDF page looked at may be switched to the text view next.
             if isDocument { requests.append(.textAhead(index)) }
-        }
-        if !isZoomed, pages.indices.contains(index + 1), let next = picture(ofPage: index + 1) {
-            painter.prepare(next, size: zoomedBox)
         }
     }
 
     // MARK: Drawing
 
     func render(into canvas: inout Canvas) {
-        if let stream, let line = StreamedPages.waitingLine(stream, page: index) {
+        if isStreamed, let line = StreamedPages.waitingLine(streamedPages, page: index, of: pages.count) {
             canvas.put(Sanitizer.clean(line.text), x: 2, y: 2, style: line.isError ? theme.error : theme.readerQuote, limit: canvas.width - 2)
             return
         }
@@ -281,11 +299,10 @@ struct PagePager: ReaderPager {
         let view = frame.pageView
         // While the larger picture renders, the fitted one stands in.
         var box = zoomedBox
-        var state = painter.state(of: source, fittedIn: box)
+        var state = pictures.state(of: source, fittedIn: box)
         if pansDown, state == .pending {
-            let fitted = CellSize(columns: view.width, rows: view.height)
-            let fittedState = painter.state(of: source, fittedIn: fitted)
-            if case .ready = fittedState { (box, state) = (fitted, fittedState) }
+            let fittedState = pictures.state(of: source, fittedIn: fittedBox)
+            if case .ready = fittedState { (box, state) = (fittedBox, fittedState) }
         }
         let picture: CellSize
         switch state {
@@ -302,8 +319,8 @@ struct PagePager: ReaderPager {
         // The part of the page the window shows.
         let sourceX = picture.columns > view.width ? max(0, min(pan.x, picture.columns - view.width)) : 0
         let sourceY = picture.rows > view.height ? max(0, min(pan.y, picture.rows - view.height)) : 0
-        _ = painter.paint(source, into: view, of: &canvas,
-                          layout: PictureLayout(size: box, column: sourceX, row: sourceY, behind: theme.readerText))
+        pictures.paint(source, into: view, of: &canvas,
+                       layout: PictureLayout(size: box, column: sourceX, row: sourceY, behind: theme.readerText))
         if picture.columns > view.width || picture.rows > view.height {
             drawPanBar(picture: picture, sourceX: sourceX, sourceY: sourceY, view: view, into: &canvas)
         }

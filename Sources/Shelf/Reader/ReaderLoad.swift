@@ -53,6 +53,11 @@ enum ReaderLoaded {
     case articleFound(query: String, forward: Bool, FoundArticle?)
     /// The page found for `query` and how often it holds it (nil: none).
     case pageFound(query: String, page: Int?, count: Int)
+    /// A streamed comic's pages as they stand (those not here are on their way): told when
+    /// the reader asks for a page and each time one arrives or fails.
+    case streamedPages([Int: StreamedComic.PageState])
+    /// The pictures the last frame wanted, as the painter prepared them after it.
+    case pictures(PreparedPictures)
 }
 
 /// Why an article could not be read, in a line.

@@ -84,7 +84,9 @@ final class ReaderLoader {
         case .textAhead(let index):
             pageTexts?.prepareText(at: index)
         case .streamedPage(let index):
-            stream?.read(page: index)
+            guard let stream else { return }
+            stream.read(page: index)
+            deliver(.streamedPages(StreamedPages.states(of: stream)))
         }
     }
 

@@ -8,7 +8,8 @@ enum ReaderMessage {
     /// The mouse wheel: lines of text, or pages.
     case scroll(Int)
     case resize(width: Int, height: Int)
-    /// Work done elsewhere finished: a picture rendered, or the whole of a long article read.
+    /// Work done elsewhere finished (a cover rendered): the pager settles again. What it
+    /// waits for itself (articles, pictures, streamed pages) arrives as `.loaded`.
     case backgroundReady
     /// The user leaves the reader (or the program quits): the place is saved once more.
     case leave

@@ -6,8 +6,8 @@ import Terminal
 /// One way through an issue's reading order: reflowed text (`TextPager`) or whole pages
 /// (`PagePager`). The reader model holds the one its content calls for and leaves moving,
 /// finding and drawing to it; everything that changes a pager happens in its mutating
-/// methods, and `render` only reads. A pager reads nothing itself: it asks (`takeRequests`)
-/// and is told what came (`receive`).
+/// methods, and `render` only reads. A pager reads nothing and draws no picture itself: it
+/// asks (`takeRequests`, `wantedPictures`) and is told what came (`receive`, `pictures`).
 protocol ReaderPager {
     /// The article or page shown: an index in the reading order.
     var index: Int { get }
@@ -29,6 +29,14 @@ protocol ReaderPager {
     var showsMatches: Bool { get }
     /// The text width chosen with + and -, nil until then.
     var chosenTextWidth: Int? { get }
+    /// The pictures as the painter had them prepared after the last frame (the model sets
+    /// them when they arrive): `render` draws from these alone.
+    var pictures: PreparedPictures { get set }
+    /// The pictures `render` draws (waited for), those to prepare ahead, and those to let
+    /// go: the runner prepares them after the frame, and their states come back in `pictures`.
+    var wantedPictures: PictureWants { get }
+    /// The page shown is on its way from the server.
+    var waitsForStreamedPage: Bool { get }
 
     /// The window changed size (and once at the start).
     mutating func resize(to frame: ReaderFrame)
@@ -42,8 +50,8 @@ protocol ReaderPager {
     mutating func search(for query: String) -> ReaderNote
     /// `n` and `N`: the next or previous match.
     mutating func findNext(forward: Bool) -> ReaderNote
-    /// After every message: takes in finished background work and lays out what `render`
-    /// will need, so that drawing changes nothing.
+    /// After every message: takes in what arrived (pictures among it) and lays out what
+    /// `render` will need, so that drawing changes nothing.
     mutating func settle()
 
     /// Escape: the search's matches are no longer marked.
@@ -63,6 +71,7 @@ protocol ReaderPager {
 extension ReaderPager {
     var idleNote: String? { nil }
     var chosenTextWidth: Int? { nil }
+    var waitsForStreamedPage: Bool { false }
 }
 
 extension Locator {

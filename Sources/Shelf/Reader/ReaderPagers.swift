@@ -9,7 +9,6 @@ import TextLayout
 /// PDF's view changes.
 struct ReaderPagers {
     let source: ReaderSource
-    let painter: CoverPainter
     let theme: Theme
     /// The layouts of this reader's articles, memoised outside the model.
     let layouts = ArticleLayouts()
@@ -25,9 +24,9 @@ struct ReaderPagers {
         var made: any ReaderPager
         if source.stream != nil || content.format == .cbz || view == .pages {
             made = PagePager(pages: source.pages, rightToLeft: source.stream == nil && content.rightToLeft, folder: source.folder,
-                             painter: painter, theme: theme, at: start, isDocument: source.isDocument, stream: source.stream)
+                             theme: theme, at: start, isDocument: source.isDocument, isStreamed: source.stream != nil)
         } else {
-            made = TextPager(content: content, painter: painter, theme: theme, layouts: layouts, textWidth: textWidth,
+            made = TextPager(content: content, theme: theme, layouts: layouts, textWidth: textWidth,
                              weights: source.weights, isDocument: source.isDocument, articles: articles, at: start)
         }
         made.resize(to: frame)

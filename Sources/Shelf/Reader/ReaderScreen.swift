@@ -11,7 +11,8 @@ import TextLayout
 /// reflowed; `v` switches, on the same page). A value: everything changes in `update`,
 /// which hands back effects (save the place, read an article, leave) instead of touching
 /// the library, a file or a worker; what was read comes back as `.loaded`. `view` draws
-/// and changes nothing.
+/// and changes nothing: the pictures it draws are values in the model, prepared by the app
+/// after a frame from `wantedPictures` and sent back as `.loaded(.pictures)`.
 struct ReaderScreen {
     enum Mode: Equatable { case reading, contents, searchPrompt }
 
@@ -53,7 +54,7 @@ struct ReaderScreen {
     /// else a place saved by older versions, else the start; a streamed comic at the page
     /// after the one the server says was read last. `view` is a PDF issue's view as last
     /// kept (pages when never chosen). Nothing is read or drawn until `start`.
-    init(_ source: ReaderSource, painter: CoverPainter, theme: Theme, textWidth: Int? = nil,
+    init(_ source: ReaderSource, theme: Theme, textWidth: Int? = nil,
          size: (width: Int, height: Int) = (80, 24), clock: @escaping () -> Date = Date.init, view: ReaderView? = nil) {
         issue = source.issue
         content = source.content
@@ -61,7 +62,7 @@ struct ReaderScreen {
         self.textWidth = textWidth
         self.clock = clock
         frame = ReaderFrame(width: size.width, height: size.height)
-        pagers = ReaderPagers(source: source, painter: painter, theme: theme)
+        pagers = ReaderPagers(source: source, theme: theme)
         self.view = pagers.view(preferring: view)
         let start = source.stream.map { StreamedPages.start(of: $0, at: clock()) } ?? Self.startingPlace(of: issue, in: content)
         pager = pagers.make(self.view, frame: frame, at: start, textWidth: textWidth, articles: source.articles)
@@ -81,10 +82,12 @@ struct ReaderScreen {
         if view == .text { leftText = here }
         let samePage = leftText.map { $0.resource == here.resource } ?? false
         let asked = pager.takeRequests()
+        let pictures = pager.pictures
         pager = pagers.make(self.view, frame: frame, at: self.view == .text && samePage ? leftText
                             : Locator(resource: here.resource, progression: 0, totalProgression: here.totalProgression,
                                       page: pager.index, updated: here.updated),
                             textWidth: textWidth, articles: (pager as? TextPager)?.articles ?? [:])
+        pager.pictures = pictures
         requests += asked   // still read: the new view asks for what it lacks itself
         return ReaderNote(text: self.view == .text ? "Text view: the page's words, reflowed (v for the pages)"
                                                    : "Pages view (v for the text)")
@@ -139,6 +142,10 @@ struct ReaderScreen {
             case .searchPrompt: editPrompt(key)
             case .reading: read(key)
             }
+        case .loaded(.pictures(let pictures)):
+            pager.pictures = pictures
+            pager.settle()
+            return []
         case .loaded(.contents(let entries)):
             contentsEntries = entries
             if contentsWanted && mode == .reading { showContents() }
@@ -232,10 +239,11 @@ struct ReaderScreen {
 
     /// The page shown is on its way from the server: the app looks for it often rather than
     /// at its idle pace.
-    var waitsForStreamedPage: Bool {
-        guard let streamed, mode == .reading else { return false }
-        return streamed.state(ofPage: pager.index) == .waiting
-    }
+    var waitsForStreamedPage: Bool { mode == .reading && pager.waitsForStreamedPage }
+
+    /// The pictures the view draws, and those to prepare ahead or let go: the app prepares
+    /// them after the frame and sends what is ready back (`.loaded(.pictures)`).
+    var wantedPictures: PictureWants { pager.wantedPictures }
 
     /// Backspace turns a page back here rather than leaving the reader.
     var takesBackspace: Bool { mode == .reading && pager.takesBackspace }

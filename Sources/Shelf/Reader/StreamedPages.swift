@@ -27,18 +27,28 @@ enum StreamedPages {
         return Locator(resource: resource(ofPage: page), progression: 0, totalProgression: 0, page: page, updated: now)
     }
 
-    /// The page's picture, once fetched.
-    static func picture(_ comic: StreamedComic, page index: Int) -> ImageSource? {
-        if case .fetched(let file) = comic.state(ofPage: index) { return .file(file) }
+    /// How the pages stand now, those on their way left out: what the reader is told.
+    static func states(of comic: StreamedComic) -> [Int: StreamedComic.PageState] {
+        var states: [Int: StreamedComic.PageState] = [:]
+        for index in 0..<comic.count {
+            let state = comic.state(ofPage: index)
+            if state != .waiting { states[index] = state }
+        }
+        return states
+    }
+
+    /// The page's picture, once fetched (`states` as the reader was told them).
+    static func picture(_ states: [Int: StreamedComic.PageState], page index: Int) -> ImageSource? {
+        if case .fetched(let file)? = states[index] { return .file(file) }
         return nil
     }
 
     /// What stands in for a page not fetched: the wait, or why it failed (the reader turns
     /// past it as usual); nil once it is here.
-    static func waitingLine(_ comic: StreamedComic, page index: Int) -> (text: String, isError: Bool)? {
-        switch comic.state(ofPage: index) {
+    static func waitingLine(_ states: [Int: StreamedComic.PageState], page index: Int, of count: Int) -> (text: String, isError: Bool)? {
+        switch states[index] ?? .waiting {
         case .fetched: return nil
-        case .waiting: return ("Fetching page \(index + 1) of \(comic.count) from the server…", false)
+        case .waiting: return ("Fetching page \(index + 1) of \(count) from the server…", false)
         case .failed(let reason): return ("Page \(index + 1) could not be fetched: \(reason)", true)
         }
     }

@@ -16,7 +16,6 @@ struct TextPager: ReaderPager {
     static let widthStep = 10
 
     let content: IssueContent
-    let painter: CoverPainter
     let theme: Theme
     /// The layouts, memoised outside the pager by `LayoutKey`.
     let layouts: ArticleLayouts
@@ -60,6 +59,8 @@ struct TextPager: ReaderPager {
     /// still drawn from the same box (the renderer gives a shorter box another picture).
     var drawnPictures: [String: (box: CellSize, size: TextLayout.PixelSize)] = [:]
     var drawnPicturesWidth = 0
+    /// The pictures as prepared after the last frame (`wantedPictures`).
+    var pictures = PreparedPictures()
     /// The link chosen with Tab, on screen (`TextLinks.swift`).
     var chosenLink: LinkPlace?
     /// Where following links started from, the latest last: Backspace goes back to it.
@@ -81,10 +82,9 @@ struct TextPager: ReaderPager {
         case open(ContentsEntry)
     }
 
-    init(content: IssueContent, painter: CoverPainter, theme: Theme, layouts: ArticleLayouts, textWidth: Int?, weights: [Double],
+    init(content: IssueContent, theme: Theme, layouts: ArticleLayouts, textWidth: Int?, weights: [Double],
          isDocument: Bool, articles: [Int: LoadedArticle], at start: Locator?) {
         self.content = content
-        self.painter = painter
         self.theme = theme
         self.layouts = layouts
         chosenTextWidth = textWidth
@@ -145,12 +145,11 @@ struct TextPager: ReaderPager {
                        page: isDocument ? index : nil, text: anchor.map { Locator.TextPlace(block: $0.block, offset: $0.offset) }, updated: updated)
     }
 
-    /// How much of this article has been shown, 0…1.
+    /// How much of this article has been shown, 0…1: its characters above the screen's
+    /// bottom (`ArticleText.share`), whatever has been laid out.
     private var withinArticle: Double {
         guard let text, !text.lines.isEmpty else { return document?.blocks.isEmpty == true ? 1 : 0 }
-        var within = min(1, Double(top + visibleRows) / Double(max(1, text.estimatedLineCount)))
-        if text.isComplete && top + visibleRows >= text.lines.count { within = 1 }
-        return within * firstPartShare
+        return text.share(beforeLine: top + visibleRows) * firstPartShare
     }
 
     /// The articles before this one by size, and of this one what has been shown; nothing
@@ -326,7 +325,7 @@ struct TextPager: ReaderPager {
             guard case .image(let source, _, let rows, _) = line.kind, !undrawable.contains(source) else { continue }
             guard let picture = pictureSource(source) else { lost.insert(source); continue }
             let box = pictureBox(of: line, width: text.width)
-            switch painter.state(of: picture, fittedIn: box) {
+            switch pictures.state(of: picture, fittedIn: box) {
             case .failed: lost.insert(source)
             case .ready(let size) where size.rows + 2 <= rows && drawnPictures[source] == nil:
                 drawn[source] = (box, TextLayout.PixelSize(width: max(1, size.columns), height: max(1, size.rows) * 2))
@@ -334,6 +333,18 @@ struct TextPager: ReaderPager {
             }
         }
         return (lost, drawn)
+    }
+
+    /// The pictures on screen, each in the box its line is drawn from.
+    var wantedPictures: PictureWants {
+        guard let text else { return PictureWants() }
+        var wants = PictureWants()
+        for line in text.lines[min(top, text.lines.count)..<min(text.lines.count, top + visibleRows)] {
+            guard case .image(let source, _, _, _) = line.kind, !undrawable.contains(source), let picture = pictureSource(source) else { continue }
+            let request = PictureRequest(source: picture, size: pictureBox(of: line, width: text.width))
+            if !wants.shown.contains(request) { wants.shown.append(request) }
+        }
+        return wants
     }
 
     /// Lays the article out again (pictures became descriptions, a link led back), with
@@ -397,7 +408,7 @@ struct TextPager: ReaderPager {
             return nil
         case .articleFound(let query, let forward, let found):
             return foundElsewhere(query, forward: forward, found)
-        case .contents, .pageFound:
+        case .contents, .pageFound, .streamedPages, .pictures:
             return nil
         }
         return doWhatWaited()

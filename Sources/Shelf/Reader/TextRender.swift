@@ -6,7 +6,7 @@ import Terminal
 import TextLayout
 
 /// Drawing reflowed text: the lines `settle` laid out, in a centred column, matches marked.
-/// Reads the pager only; pictures come from the painter's cache.
+/// Reads the pager only; pictures come from those prepared after the last frame (`pictures`).
 extension TextPager {
     func render(into canvas: inout Canvas) {
         if let note = pageWithoutText {
@@ -62,7 +62,7 @@ extension TextPager {
                               into canvas: inout Canvas) {
         let width = box.columns
         let source = pictureSource(source)
-        let state = source.map { painter.state(of: $0, fittedIn: box) }
+        let state = source.map { pictures.state(of: $0, fittedIn: box) }
         guard let source, case .ready(let picture) = state else {
             // The description stands in for a picture that cannot be drawn; one still
             // rendering leaves its rows blank for a moment.
@@ -74,8 +74,8 @@ extension TextPager {
         guard row < picture.rows else { return }
         // Cells the picture leaves uncoloured show the paper.
         let paper = Style(foreground: theme.readerText.background, background: theme.readerText.background)
-        _ = painter.paint(source, into: Rect(x: x, y: y, width: width, height: 1), of: &canvas,
-                          layout: PictureLayout(size: box, row: row, behind: paper))
+        pictures.paint(source, into: Rect(x: x, y: y, width: width, height: 1), of: &canvas,
+                       layout: PictureLayout(size: box, row: row, behind: paper))
     }
 
     /// The cells a picture's line is fitted into: the box it was first drawn in, else the
