@@ -30,18 +30,20 @@ extension Library {
         }
         if isDirectory.boolValue {
             let feedURL = URL(fileURLWithPath: path.path, isDirectory: true).absoluteString
-            var publication = try publications().first { $0.feedURL == feedURL }
+            var publication = try store.publication(feedURL: feedURL)
                 ?? Publication(feedURL: feedURL, title: path.lastPathComponent, addedAt: clock.now())
             publication.copiesFiles = copy
+            publication.unsubscribedAt = nil
             publication = try save(publication)
             return (publication, try refreshLocal(publication))
         }
         guard Self.localIssueExtensions.contains(path.pathExtension.lowercased()) else {
             throw DownloadError(message: "\(path.lastPathComponent) is not an EPUB, CBZ, PDF or zip file")
         }
-        var publication = try publications().first { $0.feedURL == Self.myFilesFeedURL }
+        var publication = try store.publication(feedURL: Self.myFilesFeedURL)
             ?? Publication(feedURL: Self.myFilesFeedURL, title: "My files", addedAt: clock.now())
         publication.copiesFiles = copy
+        publication.unsubscribedAt = nil
         publication = try save(publication)
         var result = try sync(publication, entries: [try Self.entry(for: path)])
         result.removed = try markRemoved(in: publication)

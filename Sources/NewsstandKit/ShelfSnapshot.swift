@@ -150,7 +150,7 @@ public final class ShelfReader {
     /// issues costs the shelf a few rows, not thousands of decoded records.
     public func summaries() throws -> [PublicationSummary] {
         let (publications, counted) = try library.db.read { db in
-            let publications = try Publication.order(Column("addedAt"), Column("id")).fetchAll(db)
+            let publications = try Publication.subscribed.order(Column("addedAt"), Column("id")).fetchAll(db)
             let version = try LibraryStore.issuesVersion(db)
             if let counted = self.counted, counted.version == version { return (publications, counted) }
             issueReads += 1

@@ -80,6 +80,7 @@ enum SubscribeReport {
         if issues.isEmpty, ((try? library.articleCount(publicationID: id)) ?? 0) == 0 {
             return start + ", but its feed lists neither issue archives nor articles: nothing to read until it does."
         }
+        if !alreadySubscribed, result.added.isEmpty { return "Subscribed to \(publication.title) again: its \(issues.count) issue(s) are back." }
         // A set: looking each added name up in the list was O(n²), 3.4 s for a 20,000-entry feed.
         let editionNames = Set(issues.lazy.filter(Library.isEdition).map(\.name))
         let editions = result.added.filter(editionNames.contains).count
