@@ -12,6 +12,8 @@ extension Library {
         public var unchanged = false
         /// Issues of a local publication whose file is gone (by name).
         public var removed: [String] = []
+        /// Files of a local publication that could not be read, each with why.
+        public var unreadable: [String] = []
     }
 
     /// Adds entries not yet in the library and refreshes the metadata of known ones, in
