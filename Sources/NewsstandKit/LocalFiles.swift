@@ -64,10 +64,20 @@ extension Library {
             do { names = try FileManager.default.contentsOfDirectory(atPath: folder.path) } catch {
                 throw DownloadError(message: "cannot read the folder \(folder.path): \(error.localizedDescription)")
             }
-            let files = names.filter { !$0.hasPrefix(".") && Self.localIssueExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
-                .map { folder.appendingPathComponent($0) }
+            let files = NaturalOrder.sorted(names.filter { !$0.hasPrefix(".") }).map { folder.appendingPathComponent($0) }
                 .filter { (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true }
-            result = try sync(publication, entries: try files.map(Self.entry(for:)))
+            let (readable, skipped) = files.reduce(into: ([URL](), [String]())) { split, file in
+                if Self.localIssueExtensions.contains(file.pathExtension.lowercased()) { split.0.append(file) } else { split.1.append(file.lastPathComponent) }
+            }
+            // A file keeps the day it was given (its own, read at install), not its modification time.
+            let days = Dictionary(try publication.id.map { try issues(publicationID: $0) }?.map { ($0.name, $0.date) } ?? [],
+                                  uniquingKeysWith: { first, _ in first })
+            result = try sync(publication, entries: try readable.map { file in
+                var entry = try Self.entry(for: file)
+                entry.date = days[entry.name] ?? entry.date
+                return entry
+            })
+            result.skipped = skipped
         }
         result.removed = try markRemoved(in: publication)
         result.unreadable = try installInPlace(publication, formats: formats)
@@ -114,6 +124,8 @@ extension Library {
                 let content = try IssueInstaller.install(download: source, into: contentDirectory(for: issue), formats: formats,
                                                          keepingOtherFiles: true)
                 _ = try? recordDetails(of: content, for: issue)
+                try? store.recordFileDetails(day: content.metadata.day, series: content.metadata.series,
+                                             number: content.metadata.number, issueID: issue.id)
                 if let installed = try finish(asset) { _ = try? recordContentSize(of: installed) }
             } catch {
                 try? fail(asset, reason: "\(error)")
@@ -121,6 +133,23 @@ extension Library {
             }
         }
         return unreadable
+    }
+
+    /// A folder's issues in the order of their series and number, then title, each in
+    /// natural order ("2" before "10"); a file of no series goes by its title. Other
+    /// publications' issues stay as they are (newest first).
+    static func inFolderOrder(_ issues: [Issue], _ db: Database, publicationID: Int64) throws -> [Issue] {
+        guard let series = try LibraryStore.seriesAndNumbers(db, publicationID: publicationID) else { return issues }
+        func key(_ issue: Issue) -> [String] {
+            let named = series[issue.id ?? -1]
+            return [named?.series ?? issue.shownTitle, named?.number ?? "", issue.shownTitle]
+        }
+        return issues.map { ($0, key($0)) }.sorted { a, b in
+            for (x, y) in zip(a.1, b.1) where x != y {
+                return NaturalOrder.areInIncreasingOrder(x, y)
+            }
+            return (a.0.id ?? 0) < (b.0.id ?? 0)
+        }.map(\.0)
     }
 
     /// The folder a publication reads, when it is one.

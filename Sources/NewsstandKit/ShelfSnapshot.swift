@@ -180,7 +180,9 @@ public final class ShelfReader {
             let latest = try Library.latestDownloads(db, publicationID: publicationID)
             if let listed = self.listed, listed.version == version, listed.publicationID == publicationID { return (listed, latest) }
             issueReads += 1
-            let issues = try Issue.fetchMany(db, Issue.filter(Column("publicationId") == publicationID).order(Column("date").desc, Column("id").desc))
+            let issues = try Library.inFolderOrder(
+                Issue.fetchMany(db, Issue.filter(Column("publicationId") == publicationID).order(Column("date").desc, Column("id").desc)),
+                db, publicationID: publicationID)
             return ((version, publicationID, issues), latest)
         }
         self.listed = listed

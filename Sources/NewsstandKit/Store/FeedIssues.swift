@@ -14,6 +14,8 @@ extension Library {
         public var removed: [String] = []
         /// Files of a local publication that could not be read, each with why.
         public var unreadable: [String] = []
+        /// Files of a folder that no format reads (a `.rar`, a `.txt`), by name.
+        public var skipped: [String] = []
     }
 
     /// Adds entries not yet in the library and refreshes the metadata of known ones, in

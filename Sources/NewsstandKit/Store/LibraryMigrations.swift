@@ -148,6 +148,12 @@ extension LibraryStore {
                 UPDATE issue SET publicationId = (SELECT id FROM publication WHERE feedURL = ?) WHERE publicationId IS NULL
                 """, arguments: [Library.keptIssuesFeedURL])
         }
+        migrator.registerMigration("v14-own-files-series: the series and number a file names, to order a folder by") { db in
+            try db.alter(table: "issue") { t in
+                t.add(column: "contentSeries", .text)
+                t.add(column: "contentNumber", .text)
+            }
+        }
         return migrator
     }
 }

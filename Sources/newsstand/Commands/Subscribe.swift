@@ -64,6 +64,8 @@ extension Subscribe {
             let (publication, result) = try library.subscribe(localPath: path, copy: copy)
             let removed = result.removed.isEmpty ? "" : "; \(result.removed.count) file(s) removed"
             print("Added to \(publication.title): \(result.added.count) new issue(s)\(removed).")
+            if !result.skipped.isEmpty { print("Skipped (not an EPUB, CBZ, PDF or zip): \(result.skipped.joined(separator: ", ")).") }
+            for problem in result.unreadable { print("Cannot read \(problem)") }
         } catch {
             throw CommandFailure("cannot add \(path.path): \(error)")
         }

@@ -98,6 +98,43 @@ import Testing
         #expect(throws: DownloadError.self) { try temp.library.issue(readingFile: temp.root.appendingPathComponent("broken.cbz")) }
     }
 
+    @Test func aFoldersFilesAreDatedAndNamedByWhatTheySayAndOrderedBySeriesAndNumber() throws {
+        let temp = try TemporaryLibrary(inMemory: true)
+        let folder = try folder(temp)
+        try ContentDetailsTests.makeEPUB(at: folder.appendingPathComponent("essay.epub"), title: "On Tides", authors: ["Ada Reef"],
+                                         date: "2019-05-04T08:00:00+00:00")
+        try ContentDetailsTests.makeEPUB(at: folder.appendingPathComponent("minutes of the meeting.epub"),
+                                         title: "Microsoft Word - Document1", authors: ["Unknown"], date: "0101-01-01T00:00:00+00:00")
+        for (file, number, day) in [("pool-ten.cbz", "10", 9), ("pool-two.cbz", "2", 30), ("pool-one.cbz", "1", 2)] {
+            try ContentDetailsTests.makeCBZ(at: folder.appendingPathComponent(file),
+                                            info: "<Series>Tide Pool</Series><Number>\(number)</Number><Year>2021</Year><Month>3</Month><Day>\(day)</Day>")
+        }
+        try Data("x".utf8).write(to: folder.appendingPathComponent("notes.txt"))
+        try Data("Rar!".utf8).write(to: folder.appendingPathComponent("annual.rar"))
+
+        let (publication, result) = try temp.library.subscribe(localPath: folder)
+        #expect(result.skipped == ["annual.rar", "notes.txt"])
+        #expect(result.unreadable.isEmpty)
+        let id = try #require(publication.id)
+        let tiles = try ShelfReader(library: temp.library).storeTiles(publicationID: id).map(\.issue)
+        #expect(tiles.map(\.shownTitle) == ["minutes of the meeting", "On Tides", "Tide Pool #1", "Tide Pool #2", "Tide Pool #10"])
+        let utc = { (y: Int, m: Int, d: Int) -> Date in
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = TimeZone(identifier: "UTC")!
+            return calendar.date(from: DateComponents(year: y, month: m, day: d))!
+        }
+        #expect(tiles.first { $0.shownTitle == "On Tides" }?.date == utc(2019, 5, 4))
+        #expect(tiles.first { $0.shownTitle == "Tide Pool #10" }?.date == utc(2021, 3, 9))
+        // An impossible day (30 February is not; 30 March is) and calibre's "no date" are not dates.
+        #expect(tiles.first { $0.shownTitle == "Tide Pool #2" }?.date == utc(2021, 3, 30))
+        let minutes = try #require(tiles.first)
+        #expect(minutes.authors.isEmpty)
+        #expect(minutes.date != utc(101, 1, 1))
+        // A refresh keeps the days the files gave.
+        _ = try temp.library.refresh(publication)
+        #expect(try temp.library.issue(id: #require(tiles[1].id))?.date == utc(2019, 5, 4))
+    }
+
     @Test func aSingleFileJoinsMyFiles() throws {
         let temp = try TemporaryLibrary(inMemory: true)
         let first = temp.root.appendingPathComponent("a.pdf")
