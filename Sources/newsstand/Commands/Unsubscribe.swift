@@ -7,12 +7,13 @@ struct Unsubscribe: ParsableCommand {
     @Argument(help: "The publication's title, id or feed URL.")
     var publication: String
 
-    @Flag(help: "Also delete the publication's issues and their content.")
+    @Flag(help: "Also delete the publication's issues and their content (also of one unsubscribed from before).")
     var removeIssues = false
 
     func run() throws {
         let library = try Context.writableLibrary()
-        let match = try library.publication(matching: publication)
+        // Issues kept by an earlier unsubscribe can still be removed with it.
+        let match = try library.publication(matching: publication, includingUnsubscribed: removeIssues)
         try library.removePublication(match, removeIssues: removeIssues)
         print(removeIssues ? "Unsubscribed from \(match.title) and removed its issues."
             : "Unsubscribed from \(match.title); its issues are kept, and subscribing to it again brings them back.")

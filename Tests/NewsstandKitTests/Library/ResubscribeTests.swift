@@ -35,6 +35,7 @@ import Testing
         #expect(try library.publicationTitles()[id] == "Tidewater")
         #expect(try library.issues(publicationID: id).count == 4)
         #expect(throws: LibraryError.self) { try library.publication(matching: "Tidewater") }
+        #expect(try library.publication(matching: "Tidewater", includingUnsubscribed: true).id == id)
 
         let (again, second) = try library.subscribe(feedURL: Self.tidewater)
         #expect(again.id == id)
