@@ -47,7 +47,7 @@ extension Library {
         publication.copiesFiles = copy
         publication.unsubscribedAt = nil
         publication = try save(publication)
-        var result = try sync(publication, entries: [try Self.entry(for: path)])
+        var result = try sync(publication, entries: try entries(for: [path], of: publication))
         result.removed = try markRemoved(in: publication)
         result.unreadable = try installInPlace(publication, formats: formats)
         try markRefreshed(publication)
@@ -69,14 +69,7 @@ extension Library {
             let (readable, skipped) = files.reduce(into: ([URL](), [String]())) { split, file in
                 if Self.localIssueExtensions.contains(file.pathExtension.lowercased()) { split.0.append(file) } else { split.1.append(file.lastPathComponent) }
             }
-            // A file keeps the day it was given (its own, read at install), not its modification time.
-            let days = Dictionary(try publication.id.map { try issues(publicationID: $0) }?.map { ($0.name, $0.date) } ?? [],
-                                  uniquingKeysWith: { first, _ in first })
-            result = try sync(publication, entries: try readable.map { file in
-                var entry = try Self.entry(for: file)
-                entry.date = days[entry.name] ?? entry.date
-                return entry
-            })
+            result = try sync(publication, entries: try entries(for: readable, of: publication))
             result.skipped = skipped
         }
         result.removed = try markRemoved(in: publication)
@@ -166,6 +159,18 @@ extension Library {
         return FeedEntry(name: file.absoluteString, title: file.deletingPathExtension().lastPathComponent,
                          date: values?.contentModificationDate ?? Date(timeIntervalSince1970: 0), contentURL: file,
                          contentType: types[file.pathExtension.lowercased()], contentLength: values?.fileSize.map(Int64.init))
+    }
+
+    /// The entries of files; one the publication knows keeps the day it was given (its own,
+    /// read at install), not its modification time.
+    private func entries(for files: [URL], of publication: Publication) throws -> [FeedEntry] {
+        let days = Dictionary(try publication.id.map { try issues(publicationID: $0) }?.map { ($0.name, $0.date) } ?? [],
+                              uniquingKeysWith: { first, _ in first })
+        return try files.map { file in
+            var entry = try Self.entry(for: file)
+            entry.date = days[entry.name] ?? entry.date
+            return entry
+        }
     }
 
     /// Names the issues of `publication` whose file is gone, and says so in their error.

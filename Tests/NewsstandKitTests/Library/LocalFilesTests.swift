@@ -87,11 +87,16 @@ import Testing
         #expect(ofTheFolder.status == .available)
 
         let loose = temp.root.appendingPathComponent("loose.epub")
-        try ContentDetailsTests.makeEPUB(at: loose, title: "Loose Leaves", authors: [])
+        try ContentDetailsTests.makeEPUB(at: loose, title: "Loose Leaves", authors: [], date: "2001-02-03")
         let read = try temp.library.issue(readingFile: loose)
         #expect(read.status == .available && read.shownTitle == "Loose Leaves")
         #expect(try temp.library.publication(id: #require(read.publicationId))?.title == "My files")
         #expect(try temp.library.issue(readingFile: loose).id == read.id)
+        // Added again, it keeps the day it gives, not its modification time.
+        let readID = try #require(read.id)
+        #expect(read.date == Date(timeIntervalSince1970: 981_158_400))
+        try temp.library.subscribe(localPath: loose)
+        #expect(try temp.library.issue(id: readID)?.date == Date(timeIntervalSince1970: 981_158_400))
         #expect(try temp.library.allIssues().count == 2)
 
         try Data("PK\u{05}\u{06}".utf8).write(to: temp.root.appendingPathComponent("broken.cbz"))
