@@ -8,8 +8,10 @@ extension Library {
     /// the issue's content directory). Nil values clear what an earlier install recorded.
     @discardableResult
     public func recordDetails(of content: IssueContent, for issue: Issue) throws -> Issue? {
-        let title = content.metadata.title.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
-        let authors = content.metadata.creators.map { $0.replacingOccurrences(of: "\n", with: " ") }.filter { !$0.isEmpty }
+        // A placeholder ("Microsoft Word - Document1", calibre's "Unknown") says less than the file's name.
+        let metadata = content.metadata.withoutPlaceholders
+        let title = metadata.title.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
+        let authors = metadata.creators.map { $0.replacingOccurrences(of: "\n", with: " ") }.filter { !$0.isEmpty }
         return try store.recordContentDetails(title: title, authors: authors.isEmpty ? nil : authors.joined(separator: "\n"),
                                               cover: content.coverImage, issueID: issue.id)
     }

@@ -71,17 +71,26 @@ public final class Library: Sendable {
 
     // MARK: Publications
 
+    /// The publications subscribed to, in the order they were added (not those unsubscribed).
     public func publications() throws -> [Publication] {
-        try db.read { db in try Publication.order(Column("addedAt"), Column("id")).fetchAll(db) }
+        try db.read { db in try Publication.subscribed.order(Column("addedAt"), Column("id")).fetchAll(db) }
+    }
+
+    /// Every publication's title by id, unsubscribed ones too: what `issues` and `cache`
+    /// name an issue's publication by.
+    public func publicationTitles() throws -> [Int64: String] {
+        try store.publicationTitles()
     }
 
     public func publication(id: Int64) throws -> Publication? {
         try store.publication(id: id)
     }
 
-    /// Finds a publication by id, exact title (case-insensitive) or feed URL.
-    public func publication(matching text: String) throws -> Publication {
-        let all = try publications()
+    /// Finds a publication by id, exact title (case-insensitive) or feed URL; among those
+    /// unsubscribed from too when `includingUnsubscribed`.
+    public func publication(matching text: String, includingUnsubscribed: Bool = false) throws -> Publication {
+        let all = includingUnsubscribed ? try db.read { db in try Publication.order(Column("addedAt"), Column("id")).fetchAll(db) }
+            : try publications()
         if let id = Int64(text), let match = all.first(where: { $0.id == id }) { return match }
         if let match = all.first(where: { $0.feedURL == text || $0.title.caseInsensitiveCompare(text) == .orderedSame }) {
             return match
@@ -96,13 +105,24 @@ public final class Library: Sendable {
         try store.save(publication)
     }
 
-    /// Removes the subscription. Downloaded issues stay unless `removeIssues`.
+    /// The feed URL of the publication that holds issues left without one by an older
+    /// version's unsubscribe; a feed subscribed again takes its issues back from it.
+    public static let keptIssuesFeedURL = "newsstand:kept-issues"
+    static let keptIssuesTitle = "Kept issues"
+
+    /// Ends the subscription. Without `removeIssues` the publication is kept, marked
+    /// unsubscribed (hidden from the shelf, never refreshed) with its issues, downloads,
+    /// places and NEW marks, so subscribing to its feed again brings it back whole; with
+    /// it, its issues and their content are deleted and then the publication itself. Either
+    /// way no issue is left belonging to no publication.
     public func removePublication(_ publication: Publication, removeIssues: Bool) throws {
         guard let id = publication.id else { return }
-        if removeIssues {
-            for issue in try issues(publicationID: id) { try removeIssue(issue) }
+        guard removeIssues else {
+            try store.markUnsubscribed(publicationID: id, at: clock.now())
+            return
         }
-        _ = try write { db in try Publication.deleteOne(db, key: id) }
+        for issue in try issues(publicationID: id) { try removeIssue(issue) }
+        try store.deletePublicationWithoutIssues(id: id, at: clock.now())
     }
 
     /// A refresh that found the feed unchanged (304): only its time and a cleared error.

@@ -1,6 +1,7 @@
 import Foundation
 import Feeds
 import GRDB
+import IssueArchive
 
 /// The user's own files as publications: a folder is one whose issues are its files (seen
 /// again on every refresh), a single file joins "My files". The library records each
@@ -20,9 +21,10 @@ extension Library {
     }
 
     /// Adds a folder (a publication of its own) or a file (to "My files"). `copy` makes the
-    /// publication's files downloaded into the library instead of read where they are.
+    /// publication's files downloaded into the library instead of read where they are;
+    /// files read where they are are installed at once (`formats` open them), ready to read.
     @discardableResult
-    public func subscribe(localPath path: URL, copy: Bool = false) throws -> (Publication, SyncResult) {
+    public func subscribe(localPath path: URL, copy: Bool = false, formats: IssueFormats = .shared) throws -> (Publication, SyncResult) {
         let path = path.standardizedFileURL.resolvingSymlinksInPath()
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path.path, isDirectory: &isDirectory) else {
@@ -30,42 +32,117 @@ extension Library {
         }
         if isDirectory.boolValue {
             let feedURL = URL(fileURLWithPath: path.path, isDirectory: true).absoluteString
-            var publication = try publications().first { $0.feedURL == feedURL }
+            var publication = try store.publication(feedURL: feedURL)
                 ?? Publication(feedURL: feedURL, title: path.lastPathComponent, addedAt: clock.now())
             publication.copiesFiles = copy
+            publication.unsubscribedAt = nil
             publication = try save(publication)
-            return (publication, try refreshLocal(publication))
+            return (publication, try refreshLocal(publication, formats: formats))
         }
         guard Self.localIssueExtensions.contains(path.pathExtension.lowercased()) else {
             throw DownloadError(message: "\(path.lastPathComponent) is not an EPUB, CBZ, PDF or zip file")
         }
-        var publication = try publications().first { $0.feedURL == Self.myFilesFeedURL }
+        var publication = try store.publication(feedURL: Self.myFilesFeedURL)
             ?? Publication(feedURL: Self.myFilesFeedURL, title: "My files", addedAt: clock.now())
         publication.copiesFiles = copy
+        publication.unsubscribedAt = nil
         publication = try save(publication)
-        var result = try sync(publication, entries: [try Self.entry(for: path)])
+        var result = try sync(publication, entries: try entries(for: [path], of: publication))
         result.removed = try markRemoved(in: publication)
+        result.unreadable = try installInPlace(publication, formats: formats)
         try markRefreshed(publication)
         return (publication, result)
     }
 
-    /// A local publication seen again: a folder's new files become issues, and issues whose
-    /// file is gone are named in `removed` (their row and any installed content stay).
-    func refreshLocal(_ publication: Publication) throws -> SyncResult {
+    /// A local publication seen again: a folder's new files become issues, installed where
+    /// they are (ready at once), and issues whose file is gone are named in `removed` (their
+    /// row and any installed content stay).
+    func refreshLocal(_ publication: Publication, formats: IssueFormats = .shared) throws -> SyncResult {
         var result = SyncResult(added: [], updated: 0)
         if let folder = Self.folder(of: publication) {
             let names: [String]
             do { names = try FileManager.default.contentsOfDirectory(atPath: folder.path) } catch {
                 throw DownloadError(message: "cannot read the folder \(folder.path): \(error.localizedDescription)")
             }
-            let files = names.filter { !$0.hasPrefix(".") && Self.localIssueExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
-                .map { folder.appendingPathComponent($0) }
+            let files = NaturalOrder.sorted(names.filter { !$0.hasPrefix(".") }).map { folder.appendingPathComponent($0) }
                 .filter { (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true }
-            result = try sync(publication, entries: try files.map(Self.entry(for:)))
+            let (readable, skipped) = files.reduce(into: ([URL](), [String]())) { split, file in
+                if Self.localIssueExtensions.contains(file.pathExtension.lowercased()) { split.0.append(file) } else { split.1.append(file.lastPathComponent) }
+            }
+            result = try sync(publication, entries: try entries(for: readable, of: publication))
+            result.skipped = skipped
         }
         result.removed = try markRemoved(in: publication)
+        result.unreadable = try installInPlace(publication, formats: formats)
         try markRefreshed(publication)
         return result
+    }
+
+    /// The issue of one EPUB, CBZ, PDF or zip, to open it in the reader like any other: the
+    /// issue of that file if the library has one (a subscribed folder's), else one that
+    /// joins "My files" quietly, installed where it is. Its place is kept as any issue's.
+    public func issue(readingFile path: URL, formats: IssueFormats = .shared) throws -> Issue {
+        let file = path.standardizedFileURL.resolvingSymlinksInPath()
+        var known = try issue(named: file.absoluteString)
+        if known == nil {
+            _ = try subscribe(localPath: file, formats: formats)
+            known = try issue(named: file.absoluteString)
+        }
+        guard let known else { throw LibraryError.noSuchIssue(file.path) }
+        if known.status == .available { return known }
+        if let problem = try installInPlace([known], formats: formats).first { throw DownloadError(message: problem.reason) }
+        return try issue(id: known.id ?? -1) ?? known
+    }
+
+    /// The publication's files that are read where they are and not installed yet (never
+    /// one evicted to save space), installed now (`installInPlace(_:formats:)`).
+    private func installInPlace(_ publication: Publication, formats: IssueFormats) throws -> [String] {
+        guard let id = publication.id, publication.copiesFiles != true else { return [] }
+        return try installInPlace(try issues(publicationID: id).filter { $0.status == .none && !$0.evicted }, formats: formats)
+            .map { "\($0.file): \($0.reason)" }
+    }
+
+    /// Installs files as the agent would, but now: a PDF is linked, a book or comic
+    /// unpacked, its title, authors and cover recorded. Returns the files that could not be
+    /// read, each with why (their issue keeps the reason too).
+    private func installInPlace(_ issues: [Issue], formats: IssueFormats) throws -> [(file: String, reason: String)] {
+        var unreadable: [(file: String, reason: String)] = []
+        for issue in issues {
+            guard let source = issue.contentURL.flatMap(URL.init(string:)), source.isFileURL,
+                  FileManager.default.fileExists(atPath: source.path), let asset = try enqueue(issue) else { continue }
+            do {
+                try markActive(asset)
+            } catch { continue }  // an agent took it first: it installs it
+            do {
+                let content = try IssueInstaller.install(download: source, into: contentDirectory(for: issue), formats: formats,
+                                                         keepingOtherFiles: true)
+                _ = try? recordDetails(of: content, for: issue)
+                try? store.recordFileDetails(day: content.metadata.day, series: content.metadata.series,
+                                             number: content.metadata.number, issueID: issue.id)
+                if let installed = try finish(asset) { _ = try? recordContentSize(of: installed) }
+            } catch {
+                try? fail(asset, reason: "\(error)")
+                unreadable.append((source.lastPathComponent, "\(error)"))
+            }
+        }
+        return unreadable
+    }
+
+    /// A folder's issues in the order of their series and number, then title, each in
+    /// natural order ("2" before "10"); a file of no series goes by its title. Other
+    /// publications' issues stay as they are (newest first).
+    static func inFolderOrder(_ issues: [Issue], _ db: Database, publicationID: Int64) throws -> [Issue] {
+        guard let series = try LibraryStore.seriesAndNumbers(db, publicationID: publicationID) else { return issues }
+        func key(_ issue: Issue) -> [String] {
+            let named = series[issue.id ?? -1]
+            return [named?.series ?? issue.shownTitle, named?.number ?? "", issue.shownTitle]
+        }
+        return issues.map { ($0, key($0)) }.sorted { a, b in
+            for (x, y) in zip(a.1, b.1) where x != y {
+                return NaturalOrder.areInIncreasingOrder(x, y)
+            }
+            return (a.0.id ?? 0) < (b.0.id ?? 0)
+        }.map(\.0)
     }
 
     /// The folder a publication reads, when it is one.
@@ -82,6 +159,18 @@ extension Library {
         return FeedEntry(name: file.absoluteString, title: file.deletingPathExtension().lastPathComponent,
                          date: values?.contentModificationDate ?? Date(timeIntervalSince1970: 0), contentURL: file,
                          contentType: types[file.pathExtension.lowercased()], contentLength: values?.fileSize.map(Int64.init))
+    }
+
+    /// The entries of files; one the publication knows keeps the day it was given (its own,
+    /// read at install), not its modification time.
+    private func entries(for files: [URL], of publication: Publication) throws -> [FeedEntry] {
+        let days = Dictionary(try publication.id.map { try issues(publicationID: $0) }?.map { ($0.name, $0.date) } ?? [],
+                              uniquingKeysWith: { first, _ in first })
+        return try files.map { file in
+            var entry = try Self.entry(for: file)
+            entry.date = days[entry.name] ?? entry.date
+            return entry
+        }
     }
 
     /// Names the issues of `publication` whose file is gone, and says so in their error.

@@ -23,6 +23,9 @@ public struct Publication: Codable, Sendable, Equatable, Identifiable, Fetchable
     /// For the user's own files (see `Library.subscribe(localPath:copy:)`): true when they are
     /// downloaded into the library like a feed's, nil or false when read where they are.
     public var copiesFiles: Bool?
+    /// When the user unsubscribed: the row stays, hidden from the shelf and never refreshed,
+    /// so that subscribing to the same feed again brings back its issues, places and marks.
+    public var unsubscribedAt: Date?
 
     public init(id: Int64? = nil, feedURL: String, title: String, subtitle: String? = nil, coverURL: String? = nil,
                 bindingType: BindingType = .magazine, bindingEdge: BindingEdge = .left, pushURL: String? = nil,

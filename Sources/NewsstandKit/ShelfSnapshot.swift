@@ -150,7 +150,7 @@ public final class ShelfReader {
     /// issues costs the shelf a few rows, not thousands of decoded records.
     public func summaries() throws -> [PublicationSummary] {
         let (publications, counted) = try library.db.read { db in
-            let publications = try Publication.order(Column("addedAt"), Column("id")).fetchAll(db)
+            let publications = try Publication.subscribed.order(Column("addedAt"), Column("id")).fetchAll(db)
             let version = try LibraryStore.issuesVersion(db)
             if let counted = self.counted, counted.version == version { return (publications, counted) }
             issueReads += 1
@@ -180,7 +180,9 @@ public final class ShelfReader {
             let latest = try Library.latestDownloads(db, publicationID: publicationID)
             if let listed = self.listed, listed.version == version, listed.publicationID == publicationID { return (listed, latest) }
             issueReads += 1
-            let issues = try Issue.fetchMany(db, Issue.filter(Column("publicationId") == publicationID).order(Column("date").desc, Column("id").desc))
+            let issues = try Library.inFolderOrder(
+                Issue.fetchMany(db, Issue.filter(Column("publicationId") == publicationID).order(Column("date").desc, Column("id").desc)),
+                db, publicationID: publicationID)
             return ((version, publicationID, issues), latest)
         }
         self.listed = listed

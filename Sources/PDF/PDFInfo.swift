@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a PDF says about itself: metadata, pages, outline and page labels.
 public struct PDFInfo: Equatable, Sendable, Codable {
     public var title: String?
@@ -9,9 +11,12 @@ public struct PDFInfo: Equatable, Sendable, Codable {
     /// beyond the page numbers.
     public var pageLabels: [String]?
     public var outline: [PDFOutlineItem]
+    /// When the document says it was made (its Info dictionary's CreationDate).
+    public var creationDate: Date?
 
     public init(title: String?, author: String?, pageCount: Int, pageSizes: [PDFSize], pageLabels: [String]?,
-                outline: [PDFOutlineItem]) {
+                outline: [PDFOutlineItem], creationDate: Date? = nil) {
+        self.creationDate = creationDate
         self.title = title
         self.author = author
         self.pageCount = pageCount

@@ -58,7 +58,10 @@ public struct PDFIssueFormat: IssueFormatReader {
             contents += outline.isEmpty && assets.inOrder.count > 1
                 ? [TOCEntry(title: (name as NSString).lastPathComponent, path: PagePath(file: name, index: 0).description)] : outline
         }
-        let metadata = infos[first].map { IssueMetadata(title: $0.title, creators: $0.author.map { [$0] } ?? []) }
+        let metadata = infos[first].map { info in
+            IssueMetadata(title: info.title, creators: info.author.map { [$0] } ?? [],
+                          date: info.creationDate.map { ISO8601DateFormatter().string(from: $0) })
+        }
         return IssueContent(format: .pdf, metadata: metadata ?? IssueMetadata(), tableOfContents: contents,
                             readingOrder: readingOrder, coverImage: Self.cover(assets.pictures, readingOrder))
     }

@@ -46,6 +46,11 @@ public final class PDFDocument {
 
     public var title: String? { Self.take(poppler_document_get_title(document)).flatMap(Self.nonEmpty) }
     public var author: String? { Self.take(poppler_document_get_author(document)).flatMap(Self.nonEmpty) }
+    /// The Info dictionary's CreationDate; nil when the PDF gives none (poppler answers -1).
+    public var creationDate: Date? {
+        let seconds = poppler_document_get_creation_date(document)
+        return seconds > 0 ? Date(timeIntervalSince1970: TimeInterval(seconds)) : nil
+    }
 
     /// Page `index`'s size in points as it is shown.
     public func pageSize(_ index: Int) throws -> PDFSize {
@@ -68,7 +73,7 @@ public final class PDFDocument {
     /// Everything `PDFInfo` holds, read at once.
     public func info() throws -> PDFInfo {
         PDFInfo(title: title, author: author, pageCount: pageCount,
-                pageSizes: try (0..<pageCount).map(pageSize), pageLabels: pageLabels, outline: outline)
+                pageSizes: try (0..<pageCount).map(pageSize), pageLabels: pageLabels, outline: outline, creationDate: creationDate)
     }
 
     /// The outline (bookmarks), each entry's destination resolved to a page.

@@ -42,11 +42,10 @@ import Testing
         let added = try sandbox.run("subscribe", folder.path)
         #expect(added.status == 0)
         #expect(added.output.contains("Added to Books of mine: 2 new issue(s)."), "\(added.output)")
-        for name in ["tides.epub", "pool.cbz"] {
-            let fetched = try sandbox.run("download", "--wait", folder.appendingPathComponent(name).absoluteString)
-            #expect(fetched.status == 0, "\(fetched.output)")
-        }
+        // Ready at once, no download step, named by what they say of themselves.
         let listed = try issues(sandbox)
+        let mine = listed.filter { ($0["name"] as? String)?.hasPrefix(folder.absoluteString) == true }
+        #expect(mine.map { $0["status"] as? String } == ["available", "available"], "\(mine)")
         let book = try #require(listed.first { ($0["name"] as? String)?.hasSuffix("tides.epub") == true })
         #expect(book["title"] as? String == "The Tide Tables")
         #expect(book["authors"] as? [String] == ["Ada Reef"])
@@ -64,6 +63,37 @@ import Testing
         try FileManager.default.removeItem(at: folder.appendingPathComponent("pool.cbz"))
         let refreshed = try sandbox.run("refresh", "Books of mine")
         #expect(refreshed.output.contains("Books of mine: 1 new issue(s); removed: pool.cbz"), "\(refreshed.output)")
+    }
+
+    /// A copy of a sample issue with three articles, outside any subscribed folder.
+    static let sampleBook = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("sample-feed/tidewater-monthly/issues/tidewater-2026-11.epub")
+
+    @Test func readAFileOpensItInTheReaderAndItsPlaceIsKept() throws {
+        let sandbox = Sandbox(["NEWSSTAND_RESOURCES=/nonexistent"])
+        let book = sandbox.home.appendingPathComponent("somewhere else/gull rock.epub")
+        try FileManager.default.createDirectory(at: book.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Self.sampleBook, to: book)
+        let command = "cd '\(book.deletingLastPathComponent().path)' && env NEWSSTAND_HOME='\(sandbox.home.path)' NEWSSTAND_RESOURCES=/nonexistent "
+            + "TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 '\(Tmux.binary.path)' read 'gull rock.epub'"
+        let tmux = Tmux()
+        defer { tmux.stop() }
+        try tmux.start(command, width: 100, height: 30)
+        #expect(tmux.waitFor("The lamp at Gull Rock burned") != nil, "the reader did not open:\n\(tmux.lastScreen)")
+        try tmux.send("]")
+        #expect(tmux.waitFor("article 2 of 3") != nil, "no second article:\n\(tmux.lastScreen)")
+        try tmux.send("Q")
+        #expect(tmux.waitUntilExited(), "Q did not quit the reader")
+
+        let listed = try issues(sandbox).filter { $0["publication"] as? String == "My files" }
+        #expect(listed.count == 1)
+        #expect(listed.first?["status"] as? String == "available")
+        // Read again: where it was left.
+        try tmux.start(command, width: 100, height: 30)
+        #expect(tmux.waitFor("article 2 of 3") != nil, "not where it was left:\n\(tmux.lastScreen)")
+        try tmux.send("Q")
+        #expect(tmux.waitUntilExited())
+        #expect(try issues(sandbox).filter { $0["publication"] as? String == "My files" }.count == 1)
     }
 
     @Test func aSingleFileJoinsMyFiles() throws {

@@ -54,6 +54,17 @@ let builtWorker = PDFWorker.besideThisProgram
         }
     }
 
+    @Test func aPDFsDayIsItsCreationDate() throws {
+        let folder = try SamplePDF.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let download = folder.appendingPathComponent("made.pdf")
+        SamplePDF.write(to: download, pages: 1, created: "2019-05-04T10:00:00Z")
+        let formats = IssueFormats()
+        formats.register(format)
+        let content = try IssueInstaller.install(download: download, into: folder.appendingPathComponent("issue"), formats: formats)
+        #expect(content.metadata.day == Date(timeIntervalSince1970: 1_556_928_000))
+    }
+
     @Test func aZipOfPDFsAndPicturesIsOneIssueInNaturalNameOrder() throws {
         let folder = try SamplePDF.folder()
         defer { try? FileManager.default.removeItem(at: folder) }

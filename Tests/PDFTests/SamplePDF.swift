@@ -29,8 +29,10 @@ enum SamplePDF {
     /// Writes a magazine of `pages` pages to `url`: metadata, labels "i", "ii", then 1, 2…,
     /// and an outline of "Cover" (page 1) and "Second article" (page 2, a named destination)
     /// with a child "Letters" (the last page).
-    static func write(to url: URL, pages: Int = 3) {
+    /// `created` is its CreationDate as cairo takes it ("2019-05-04T10:00:00Z"); cairo's own (now) without.
+    static func write(to url: URL, pages: Int = 3, created: String? = nil) {
         let surface = cairo_pdf_surface_create(url.path, pageSize.width, pageSize.height)
+        if let created { cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATE_DATE, created) }
         cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, "The Test Monthly")
         cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_AUTHOR, "Ada Writer")
         let cairo = cairo_create(surface)

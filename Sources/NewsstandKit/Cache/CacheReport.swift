@@ -43,7 +43,7 @@ public struct CacheReport: Sendable, Equatable, Codable {
     public static func make(library: Library, budget: CacheBudget, storage: Storage = SystemStorage(),
                             evicted: [CachedIssue]? = nil) throws -> CacheReport {
         let cached = try library.cachedIssues()
-        let titles = Dictionary(try library.publications().compactMap { p in p.id.map { ($0, p.title) } }, uniquingKeysWith: { a, _ in a })
+        let titles = try library.publicationTitles()
         func title(_ id: Int64?) -> String { id.flatMap { titles[$0] } ?? "(no publication)" }
         var uses: [String: PublicationUse] = [:]
         for issue in cached {

@@ -22,9 +22,12 @@ extension Library {
             let formats = book.formats.isEmpty ? "no format at all" : book.formats.joined(separator: ", ")
             throw CatalogError("\(book.title) comes as \(formats); only EPUB, CBZ, PDF and zip are read here")
         }
-        var publication = try publications().first { $0.feedURL == Self.fromCatalogsFeedURL }
+        var publication = try store.publication(feedURL: Self.fromCatalogsFeedURL)
             ?? Publication(feedURL: Self.fromCatalogsFeedURL, title: "From catalogs", addedAt: clock.now())
-        if publication.id == nil { publication = try save(publication) }
+        if publication.id == nil || publication.unsubscribedAt != nil {
+            publication.unsubscribedAt = nil
+            publication = try save(publication)
+        }
         _ = try sync(publication, entries: [entry])
         try markRefreshed(publication)
         guard let issue = try issue(named: entry.name) else { throw LibraryError.noSuchIssue(entry.name) }

@@ -18,7 +18,7 @@ public enum PushStatus {
         }
         let recent = try library.pushAlerts(limit: alerts)
         if !recent.isEmpty {
-            let titles = Dictionary(try library.publications().compactMap { p in p.id.map { ($0, p.title) } }, uniquingKeysWith: { a, _ in a })
+            let titles = try library.publicationTitles()
             lines.append("Alerts:")
             for alert in recent {
                 lines.append("  \(PushReport.time(alert.receivedAt)) \(alert.publicationId.flatMap { titles[$0] } ?? "—"): \(alert.text)")

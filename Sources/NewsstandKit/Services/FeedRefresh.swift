@@ -22,7 +22,7 @@ extension Library {
     @discardableResult
     public func refresh(_ publication: Publication) throws -> SyncResult {
         if isLocal(publication) { return try refreshLocal(publication) }
-        if isFromCatalogs(publication) {
+        if isFromCatalogs(publication) || publication.feedURL == Self.keptIssuesFeedURL {
             try markRefreshed(publication)
             return SyncResult(added: [], updated: 0)
         }
@@ -86,6 +86,7 @@ struct FeedRefresh: Sendable {
         return try storeFeed(data, validator: validator, from: feedURL, into: nil, editions: editions) { publication in
             if let pushURL { publication.pushURL = pushURL.absoluteString }
             if let autoDownload { publication.autoDownload = autoDownload }
+            publication.unsubscribedAt = nil  // subscribed again: back whole, with its issues
         }
     }
 

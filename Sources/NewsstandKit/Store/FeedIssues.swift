@@ -12,6 +12,10 @@ extension Library {
         public var unchanged = false
         /// Issues of a local publication whose file is gone (by name).
         public var removed: [String] = []
+        /// Files of a local publication that could not be read, each with why.
+        public var unreadable: [String] = []
+        /// Files of a folder that no format reads (a `.rar`, a `.txt`), by name.
+        public var skipped: [String] = []
     }
 
     /// Adds entries not yet in the library and refreshes the metadata of known ones, in
@@ -29,6 +33,9 @@ extension Library {
         /// Whether the library held issues when the writer started: a first subscription
         /// into an empty library has no names to look up.
         private let libraryHadIssues: Bool
+        /// "Kept issues" (`Library.keptIssuesFeedURL`): a feed that lists one of its issues takes it back.
+        private let keptIssuesID: Int64?
+        private var adopted = 0
         private var insert: InsertBatch
         private let update: Statement
         private var added: [String] = []
@@ -39,6 +46,7 @@ extension Library {
             self.db = db
             self.publicationID = publicationID
             libraryHadIssues = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM issue)") ?? true
+            keptIssuesID = try Int64.fetchOne(db, sql: "SELECT id FROM publication WHERE feedURL = ?", arguments: [Library.keptIssuesFeedURL])
             insert = InsertBatch(publicationID: publicationID)
             update = try db.cachedStatement(sql: """
                 UPDATE issue SET date = ?, title = ?, summary = ?, coverURL = ?, contentURL = ?, contentType = ?,
@@ -75,6 +83,12 @@ extension Library {
             let known = try known(entries)
             for entry in entries {
                 if let existing = known[entry.name] {
+                    var existing = existing
+                    if let keptIssuesID, existing.publicationId == keptIssuesID, keptIssuesID != publicationID {
+                        try db.execute(sql: "UPDATE issue SET publicationId = ? WHERE id = ?", arguments: [publicationID, existing.id])
+                        existing.publicationId = publicationID
+                        adopted += 1
+                    }
                     guard existing.publicationId == publicationID else { continue }
                     var changed = existing
                     changed.date = entry.date
@@ -100,6 +114,11 @@ extension Library {
 
         mutating func finish() throws -> SyncResult {
             try insert.flush(db, into: &added)
+            if adopted > 0, let keptIssuesID {
+                // Once every kept issue is back with its feed, "Kept issues" has no more reason to be.
+                try db.execute(sql: "DELETE FROM publication WHERE id = ? AND NOT EXISTS (SELECT 1 FROM issue WHERE publicationId = ?)",
+                               arguments: [keptIssuesID, keptIssuesID])
+            }
             return SyncResult(added: added, updated: updated)
         }
     }

@@ -137,6 +137,23 @@ extension LibraryStore {
         migrator.registerMigration("v12-issue-authors-from-feed: the author(s) a catalog's feed names, shown before the download") { db in
             try db.alter(table: "issue") { t in t.add(column: "feedAuthors", .text) }
         }
+        migrator.registerMigration("v13-unsubscribed: an unsubscribed publication is kept, hidden; no issue without a publication") { db in
+            try db.alter(table: "publication") { t in t.add(column: "unsubscribedAt", .datetime) }
+            // Unsubscribing used to delete the publication and leave its issues under none:
+            // they are gathered into "Kept issues", from which their feed, subscribed again, takes them back.
+            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM issue WHERE publicationId IS NULL)") == true else { return }
+            try db.execute(sql: "INSERT OR IGNORE INTO publication (feedURL, title, addedAt) VALUES (?, ?, ?)",
+                           arguments: [Library.keptIssuesFeedURL, Library.keptIssuesTitle, Date()])
+            try db.execute(sql: """
+                UPDATE issue SET publicationId = (SELECT id FROM publication WHERE feedURL = ?) WHERE publicationId IS NULL
+                """, arguments: [Library.keptIssuesFeedURL])
+        }
+        migrator.registerMigration("v14-own-files-series: the series and number a file names, to order a folder by") { db in
+            try db.alter(table: "issue") { t in
+                t.add(column: "contentSeries", .text)
+                t.add(column: "contentNumber", .text)
+            }
+        }
         return migrator
     }
 }

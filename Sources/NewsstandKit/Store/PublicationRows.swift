@@ -1,6 +1,11 @@
 import Foundation
 import GRDB
 
+extension Publication {
+    /// The publications subscribed to: every one but those the user unsubscribed from.
+    static var subscribed: QueryInterfaceRequest<Publication> { filter(Column("unsubscribedAt") == nil) }
+}
+
 /// The publications repository: the columns a refresh, the full-text switch and the
 /// automatic downloads change one at a time (never a whole stale row written back).
 extension LibraryStore {
@@ -10,6 +15,33 @@ extension LibraryStore {
 
     func publication(feedURL: String) throws -> Publication? {
         try read { db in try Publication.filter(Column("feedURL") == feedURL).fetchOne(db) }
+    }
+
+    /// Every publication's title by id, unsubscribed ones too.
+    func publicationTitles() throws -> [Int64: String] {
+        try read { db in
+            Dictionary(try Row.fetchAll(db, sql: "SELECT id, title FROM publication").map { ($0["id"], $0["title"]) },
+                       uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    /// Hides a publication and stops its refreshes; its issues stay its own.
+    func markUnsubscribed(publicationID: Int64, at now: Date) throws {
+        try write { db in
+            try db.execute(sql: "UPDATE publication SET unsubscribedAt = ? WHERE id = ?", arguments: [now, publicationID])
+        }
+    }
+
+    /// Deletes a publication once its issues are gone (one an issue still names stays,
+    /// marked unsubscribed: no issue may belong to no publication).
+    func deletePublicationWithoutIssues(id: Int64, at now: Date) throws {
+        try write { db in
+            if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM issue WHERE publicationId = ?)", arguments: [id]) == true {
+                try db.execute(sql: "UPDATE publication SET unsubscribedAt = ? WHERE id = ?", arguments: [now, id])
+            } else {
+                _ = try Publication.deleteOne(db, key: id)
+            }
+        }
     }
 
     /// Inserts or updates the whole row; returns it with its id.

@@ -66,7 +66,7 @@ enum ProtectedIssues {
     static func lines(library: Library, used: Int64, limit: Int64) throws -> String {
         let cached = try library.cachedIssues()
         let reading = library.currentlyReadingIssue?.id
-        let titles = Dictionary(try library.publications().compactMap { p in p.id.map { ($0, p.title) } }, uniquingKeysWith: { a, _ in a })
+        let titles = try library.publicationTitles()
         var lines = ["The cache is over its budget (\(ByteSize.format(used)) of \(ByteSize.format(limit))), "
             + "but what is left is protected and stays:"]
         for issue in cached {

@@ -34,7 +34,7 @@ struct Issues: ParsableCommand {
 
     func run() throws {
         let library = try Context.libraryWithSamples()
-        let publications = Dictionary(uniqueKeysWithValues: try library.publications().compactMap { p in p.id.map { ($0, p.title) } })
+        let publications = try library.publicationTitles()
         let states = try library.pushStates()
         let now = Date()
         let downloads = try library.latestDownloads()

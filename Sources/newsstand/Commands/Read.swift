@@ -6,9 +6,9 @@ import NewsstandKit
 import Shelf
 
 struct Read: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "read", abstract: "Open an issue in the reader; --plain prints its text.")
+    static let configuration = CommandConfiguration(commandName: "read", abstract: "Open an issue, or any EPUB, CBZ, PDF or zip file, in the reader; --plain prints its text.")
 
-    @Argument(help: "The issue's name.")
+    @Argument(help: "The issue's name, or the path of an EPUB, CBZ, PDF or zip file (it joins \"My files\", and its place is kept).")
     var issue: String
 
     @Flag(help: "Print the text in reading order to standard output (a PDF's pages reflowed, page by page).")
@@ -21,7 +21,7 @@ struct Read: ParsableCommand {
 
     func run() throws {
         let library = try Context.libraryWithSamples()
-        let target = try library.issue(matching: issue)
+        let target = try Self.issue(issue, in: library)
         guard target.status == .available else { throw LibraryError.notDownloaded(target.name) }
         if let password { DocumentPasswords.shared.set(password, forDocumentsIn: library.contentDirectory(for: target)) }
         if plain {
@@ -35,5 +35,17 @@ struct Read: ParsableCommand {
             return
         }
         try ShelfLauncher.run(screen, openIssue: target.name)
+    }
+
+    /// An issue by name, or a file of a format the reader reads, taken into the library.
+    static func issue(_ text: String, in library: Library) throws -> Issue {
+        let file = URL(fileURLWithPath: text).standardizedFileURL
+        var isDirectory: ObjCBool = false
+        guard Library.localIssueExtensions.contains(file.pathExtension.lowercased()),
+              FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            return try library.issue(matching: text)
+        }
+        try Context.refuseChanges(to: library)
+        do { return try library.issue(readingFile: file) } catch { throw CommandFailure("cannot read \(file.path): \(error)") }
     }
 }

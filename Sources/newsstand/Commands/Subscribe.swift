@@ -64,6 +64,8 @@ extension Subscribe {
             let (publication, result) = try library.subscribe(localPath: path, copy: copy)
             let removed = result.removed.isEmpty ? "" : "; \(result.removed.count) file(s) removed"
             print("Added to \(publication.title): \(result.added.count) new issue(s)\(removed).")
+            if !result.skipped.isEmpty { print("Skipped (not an EPUB, CBZ, PDF or zip): \(result.skipped.joined(separator: ", ")).") }
+            for problem in result.unreadable { print("Cannot read \(problem)") }
         } catch {
             throw CommandFailure("cannot add \(path.path): \(error)")
         }
@@ -80,6 +82,7 @@ enum SubscribeReport {
         if issues.isEmpty, ((try? library.articleCount(publicationID: id)) ?? 0) == 0 {
             return start + ", but its feed lists neither issue archives nor articles: nothing to read until it does."
         }
+        if !alreadySubscribed, result.added.isEmpty { return "Subscribed to \(publication.title) again: its \(issues.count) issue(s) are back." }
         // A set: looking each added name up in the list was O(n²), 3.4 s for a 20,000-entry feed.
         let editionNames = Set(issues.lazy.filter(Library.isEdition).map(\.name))
         let editions = result.added.filter(editionNames.contains).count

@@ -13,9 +13,9 @@ import ZIPFoundation
     }
 
     /// An EPUB 2 book whose package names its cover through `<meta name="cover">`.
-    static func makeEPUB(at url: URL, title: String, authors: [String]) throws {
+    static func makeEPUB(at url: URL, title: String, authors: [String], date: String? = nil) throws {
         let archive = try Archive(url: url, accessMode: .create)
-        let creators = authors.map { "<dc:creator>\($0)</dc:creator>" }.joined()
+        let creators = authors.map { "<dc:creator>\($0)</dc:creator>" }.joined() + (date.map { "<dc:date>\($0)</dc:date>" } ?? "")
         let files: [(String, Data)] = [
             ("mimetype", Data("application/epub+zip".utf8)),
             ("META-INF/container.xml", Data("""
@@ -33,6 +33,16 @@ import ZIPFoundation
             ("OEBPS/art/front.png", Data([0x89, 0x50, 0x4E, 0x47])),
         ]
         for (path, data) in files {
+            try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(data.count), compressionMethod: .none) { position, size in
+                data.subdata(in: Int(position)..<Int(position) + size)
+            }
+        }
+    }
+
+    /// A comic book whose ComicInfo.xml gives `info` (its inner XML), with one page.
+    static func makeCBZ(at url: URL, info: String) throws {
+        let archive = try Archive(url: url, accessMode: .create)
+        for (path, data) in [("ComicInfo.xml", Data("<ComicInfo>\(info)</ComicInfo>".utf8)), ("p001.png", TestPNG.make(width: 2, height: 3, rgb: (200, 80, 40)))] {
             try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(data.count), compressionMethod: .none) { position, size in
                 data.subdata(in: Int(position)..<Int(position) + size)
             }

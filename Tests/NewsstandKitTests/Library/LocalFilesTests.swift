@@ -27,20 +27,17 @@ import Testing
         try Data("notes".utf8).write(to: folder.appendingPathComponent("notes.txt"))
         try Data("%PDF-1.7\n".utf8).write(to: folder.appendingPathComponent(".hidden.pdf"))
 
-        let (publication, result) = try temp.library.subscribe(localPath: folder)
+        let formats = IssueFormats()
+        formats.register(StandInPDF())
+        let (publication, result) = try temp.library.subscribe(localPath: folder, formats: formats)
         #expect(publication.title == "My Magazines")
         #expect(temp.library.isLocal(publication))
         #expect(result.added.sorted() == ["spring.pdf", "tides.epub"].map { folder.appendingPathComponent($0).absoluteString })
-        let issues = try temp.library.issues(publicationID: #require(publication.id))
-        #expect(Set(issues.map(\.title)) == ["spring", "tides"])
-        #expect(issues.first { $0.title == "spring" }?.contentType == "application/pdf")
-
-        for issue in issues {
-            let asset = try #require(try temp.library.enqueue(issue))
-            #expect(temp.library.userInfo(of: asset)["inPlace"] as? Bool == true)
-        }
-        #expect(try runAgent(temp.library) == .finished)
+        // Ready at once: installed as they were added, no download to ask for.
         let installed = try temp.library.issues(publicationID: #require(publication.id))
+        #expect(Set(installed.map(\.title)) == ["spring", "tides"])
+        #expect(installed.first { $0.title == "spring" }?.contentType == "application/pdf")
+        #expect(try installed.allSatisfy { try temp.library.enqueue($0) == nil })
         #expect(installed.allSatisfy { $0.status == .available })
         #expect(installed.first { $0.title == "tides" }?.shownTitle == "The Tide Tables")
         // Nothing was copied into a .part; the PDF is the same file, linked, not a copy.
@@ -51,6 +48,17 @@ import Testing
         #expect(try inode(linked) == inode(folder.appendingPathComponent("spring.pdf")))
         // The user's files are where they were.
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("tides.epub").path))
+
+        // Evicted to save space, a file is installed again by the agent from where it is.
+        let book = try #require(installed.first { $0.title == "tides" })
+        try temp.library.evictContent(of: book)
+        let bookID = try #require(book.id)
+        let evicted = try #require(try temp.library.issue(id: bookID))
+        let asset = try #require(try temp.library.enqueue(evicted))
+        #expect(temp.library.userInfo(of: asset)["inPlace"] as? Bool == true)
+        #expect(try runAgent(temp.library) == .finished)
+        #expect(try temp.library.issue(id: bookID)?.status == .available)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temp.library.paths.partialDirectory.path).isEmpty)
     }
 
     @Test func refreshSeesFilesAddedAndSaysWhichWereRemoved() throws {
@@ -67,6 +75,69 @@ import Testing
         #expect(result.removed == [folder.appendingPathComponent("one.pdf").absoluteString])
         let gone = try #require(try temp.library.issue(named: folder.appendingPathComponent("one.pdf").absoluteString))
         #expect(gone.lastError?.contains("its file was removed") == true)
+    }
+
+    @Test func aFileToReadIsTheIssueOfItsFolderOrJoinsMyFilesReadyAtOnce() throws {
+        let temp = try TemporaryLibrary(inMemory: true)
+        let folder = try folder(temp)
+        try ContentDetailsTests.makeEPUB(at: folder.appendingPathComponent("tides.epub"), title: "The Tide Tables", authors: ["Ada Reef"])
+        let (magazines, _) = try temp.library.subscribe(localPath: folder)
+        let ofTheFolder = try temp.library.issue(readingFile: folder.appendingPathComponent("tides.epub"))
+        #expect(ofTheFolder.publicationId == magazines.id)
+        #expect(ofTheFolder.status == .available)
+
+        let loose = temp.root.appendingPathComponent("loose.epub")
+        try ContentDetailsTests.makeEPUB(at: loose, title: "Loose Leaves", authors: [], date: "2001-02-03")
+        let read = try temp.library.issue(readingFile: loose)
+        #expect(read.status == .available && read.shownTitle == "Loose Leaves")
+        #expect(try temp.library.publication(id: #require(read.publicationId))?.title == "My files")
+        #expect(try temp.library.issue(readingFile: loose).id == read.id)
+        // Added again, it keeps the day it gives, not its modification time.
+        let readID = try #require(read.id)
+        #expect(read.date == Date(timeIntervalSince1970: 981_158_400))
+        try temp.library.subscribe(localPath: loose)
+        #expect(try temp.library.issue(id: readID)?.date == Date(timeIntervalSince1970: 981_158_400))
+        #expect(try temp.library.allIssues().count == 2)
+
+        try Data("PK\u{05}\u{06}".utf8).write(to: temp.root.appendingPathComponent("broken.cbz"))
+        #expect(throws: DownloadError.self) { try temp.library.issue(readingFile: temp.root.appendingPathComponent("broken.cbz")) }
+    }
+
+    @Test func aFoldersFilesAreDatedAndNamedByWhatTheySayAndOrderedBySeriesAndNumber() throws {
+        let temp = try TemporaryLibrary(inMemory: true)
+        let folder = try folder(temp)
+        try ContentDetailsTests.makeEPUB(at: folder.appendingPathComponent("essay.epub"), title: "On Tides", authors: ["Ada Reef"],
+                                         date: "2019-05-04T08:00:00+00:00")
+        try ContentDetailsTests.makeEPUB(at: folder.appendingPathComponent("minutes of the meeting.epub"),
+                                         title: "Microsoft Word - Document1", authors: ["Unknown"], date: "0101-01-01T00:00:00+00:00")
+        for (file, number, day) in [("pool-ten.cbz", "10", 9), ("pool-two.cbz", "2", 30), ("pool-one.cbz", "1", 2)] {
+            try ContentDetailsTests.makeCBZ(at: folder.appendingPathComponent(file),
+                                            info: "<Series>Tide Pool</Series><Number>\(number)</Number><Year>2021</Year><Month>3</Month><Day>\(day)</Day>")
+        }
+        try Data("x".utf8).write(to: folder.appendingPathComponent("notes.txt"))
+        try Data("Rar!".utf8).write(to: folder.appendingPathComponent("annual.rar"))
+
+        let (publication, result) = try temp.library.subscribe(localPath: folder)
+        #expect(result.skipped == ["annual.rar", "notes.txt"])
+        #expect(result.unreadable.isEmpty)
+        let id = try #require(publication.id)
+        let tiles = try ShelfReader(library: temp.library).storeTiles(publicationID: id).map(\.issue)
+        #expect(tiles.map(\.shownTitle) == ["minutes of the meeting", "On Tides", "Tide Pool #1", "Tide Pool #2", "Tide Pool #10"])
+        let utc = { (y: Int, m: Int, d: Int) -> Date in
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = TimeZone(identifier: "UTC")!
+            return calendar.date(from: DateComponents(year: y, month: m, day: d))!
+        }
+        #expect(tiles.first { $0.shownTitle == "On Tides" }?.date == utc(2019, 5, 4))
+        #expect(tiles.first { $0.shownTitle == "Tide Pool #10" }?.date == utc(2021, 3, 9))
+        // An impossible day (30 February is not; 30 March is) and calibre's "no date" are not dates.
+        #expect(tiles.first { $0.shownTitle == "Tide Pool #2" }?.date == utc(2021, 3, 30))
+        let minutes = try #require(tiles.first)
+        #expect(minutes.authors.isEmpty)
+        #expect(minutes.date != utc(101, 1, 1))
+        // A refresh keeps the days the files gave.
+        _ = try temp.library.refresh(publication)
+        #expect(try temp.library.issue(id: #require(tiles[1].id))?.date == utc(2019, 5, 4))
     }
 
     @Test func aSingleFileJoinsMyFiles() throws {
