@@ -110,8 +110,7 @@ public final class PushDelivery: @unchecked Sendable {
         if !isShelfOpen() {
             alert.notified = notifier.notify(title: publication.title, body: text)
         }
-        try? library.write { db in try alert.insert(db) }
-        return alert
+        return (try? library.store.insert(alert)) ?? alert
     }
 
     private func autoDownload(for publication: Publication, issueName: String?, at time: Date) -> PushReport.AutoDownload {

@@ -88,22 +88,18 @@ extension Library {
     }
 
     public func pushState(publicationID: Int64) throws -> PushState? {
-        try db.read { db in try PushState.fetchOne(db, key: publicationID) }
+        try store.pushState(publicationID: publicationID)
     }
 
     /// Every publication's push state, by publication id.
     public func pushStates() throws -> [Int64: PushState] {
-        let all = try db.read { db in try PushState.fetchAll(db) }
+        let all = try store.pushStates()
         return Dictionary(all.map { ($0.publicationId, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Changes one publication's push state in one transaction.
     func updatePushState(publicationID: Int64, _ change: (inout PushState) -> Void) throws {
-        try write { db in
-            var state = try PushState.fetchOne(db, key: publicationID) ?? PushState(publicationId: publicationID)
-            change(&state)
-            try state.save(db)
-        }
+        try store.updatePushState(publicationID: publicationID, change)
     }
 
     /// Records a delivered event: `lastEventID` for reconnecting, and the event's own ID
@@ -120,7 +116,7 @@ extension Library {
 
     /// Alerts, newest first.
     public func pushAlerts(limit: Int = 20) throws -> [PushAlert] {
-        try db.read { db in try PushAlert.order(Column("receivedAt").desc, Column("id").desc).limit(limit).fetchAll(db) }
+        try store.pushAlerts(limit: limit)
     }
 
     /// The newest alert no shelf has shown yet, marked shown (older unshown ones too: the
