@@ -93,25 +93,13 @@ extension Library {
 
     /// Every publication's push state, by publication id.
     public func pushStates() throws -> [Int64: PushState] {
-        let all = try store.pushStates()
-        return Dictionary(all.map { ($0.publicationId, $0) }, uniquingKeysWith: { first, _ in first })
-    }
-
-    /// Changes one publication's push state in one transaction.
-    func updatePushState(publicationID: Int64, _ change: (inout PushState) -> Void) throws {
-        try store.updatePushState(publicationID: publicationID, change)
+        try store.pushStates()
     }
 
     /// Records a delivered event: `lastEventID` for reconnecting, and the event's own ID
     /// (if it gave one) among the recently delivered ones.
     public func recordDeliveredEvent(lastEventID: String, ownID: String?, publicationID: Int64) throws {
-        try updatePushState(publicationID: publicationID) { state in
-            if !lastEventID.isEmpty { state.lastEventID = lastEventID }
-            guard let ownID, !ownID.isEmpty, !ownID.contains("\n") else { return }
-            var ids = (state.recentEventIDs ?? "").split(separator: "\n").map(String.init).filter { $0 != ownID }
-            ids.append(ownID)
-            state.recentEventIDs = ids.suffix(PushState.rememberedEventIDs).joined(separator: "\n")
-        }
+        try store.recordDeliveredEvent(lastEventID: lastEventID, ownID: ownID, publicationID: publicationID)
     }
 
     /// Alerts, newest first.
