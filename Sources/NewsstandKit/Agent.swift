@@ -77,7 +77,7 @@ public final class Agent: @unchecked Sendable {
         if removed > 0 { logger.info("removed \(removed) partial file(s) of cancelled downloads") }
 
         // With --watch: push channels held open and the other feeds polled (Push/PushWatcher).
-        let watcher = options.watch ? PushWatcher(library: library, delivery: PushDelivery(library: library, config: options.config),
+        let watcher = options.watch ? PushWatcher(delivery: PushDelivery(library: library, config: options.config),
                                                   pollInterval: options.config.pollInterval, logger: logger) : nil
         watcher?.start()
         defer { watcher?.stop() }

@@ -9,29 +9,21 @@ extension Library {
     }
 
     public func downloads(issueID: Int64) throws -> [AssetDownload] {
-        try db.read { db in try AssetDownload.filter(Column("issueId") == issueID).order(Column("id")).fetchAll(db) }
+        try store.downloads(issueID: issueID)
     }
 
     /// Each issue's latest download (one query, not one per issue), of one publication or all.
     public func latestDownloads(publicationID: Int64? = nil) throws -> [Int64: AssetDownload] {
-        try db.read { db in try LibraryStore.latestDownloads(db, publicationID: publicationID) }
-    }
-
-    /// The same inside a read the caller holds (the shelf's snapshot).
-    static func latestDownloads(_ db: Database, publicationID: Int64?) throws -> [Int64: AssetDownload] {
-        try LibraryStore.latestDownloads(db, publicationID: publicationID)
+        try store.latestDownloads(publicationID: publicationID)
     }
 
     public func download(identifier: String) throws -> AssetDownload? {
-        try db.read { db in try AssetDownload.filter(Column("identifier") == identifier).fetchOne(db) }
+        try store.download(identifier: identifier)
     }
 
     /// Assets still to fetch (queued or interrupted while active), oldest first.
     public func pendingDownloads() throws -> [AssetDownload] {
-        try db.read { db in
-            try AssetDownload.filter(["queued", "active"].contains(Column("state")))
-                .order(Column("createdAt"), Column("id")).fetchAll(db)
-        }
+        try store.pendingDownloads()
     }
 
     /// NKIssue's addAssetWithRequest: one more URL to fetch for an issue.
@@ -113,10 +105,7 @@ extension Library {
     /// Of the assets `identifiers` names, those cancelled or gone: their transfers must stop.
     func cancelledDownloads(among identifiers: [String]) throws -> Set<String> {
         guard !identifiers.isEmpty else { return [] }
-        let wanted = try db.read { db in
-            try String.fetchAll(db, AssetDownload.select(Column("identifier"))
-                .filter(identifiers.contains(Column("identifier")) && Column("state") != AssetDownload.State.cancelled.rawValue))
-        }
+        let wanted = try store.uncancelledDownloads(among: identifiers)
         return Set(identifiers).subtracting(wanted)
     }
 

@@ -73,7 +73,7 @@ public final class Library: Sendable {
 
     /// The publications subscribed to, in the order they were added (not those unsubscribed).
     public func publications() throws -> [Publication] {
-        try db.read { db in try Publication.subscribed.order(Column("addedAt"), Column("id")).fetchAll(db) }
+        try store.publications()
     }
 
     /// Every publication's title by id, unsubscribed ones too: what `issues` and `cache`
@@ -135,22 +135,15 @@ public final class Library: Sendable {
     /// NKLibrary's addIssueWithName:date:. A second issue with the same name is an error.
     @discardableResult
     public func addIssue(name: String, date: Date, publicationID: Int64? = nil, title: String? = nil) throws -> Issue {
-        var issue = Issue(publicationId: publicationID, name: name, date: date, title: title ?? name)
-        try write { db in
-            if try Issue.filter(Column("name") == name).fetchCount(db) > 0 {
-                throw LibraryError.duplicateIssueName(name)
-            }
-            try issue.insert(db)
-        }
-        return issue
+        try store.insert(Issue(publicationId: publicationID, name: name, date: date, title: title ?? name))
     }
 
     public func issue(named name: String) throws -> Issue? {
-        try db.read { db in try Issue.filter(Column("name") == name).fetchOne(db) }
+        try store.issue(named: name)
     }
 
     public func issue(id: Int64) throws -> Issue? {
-        try db.read { db in try Issue.fetchOne(db, key: id) }
+        try store.issue(id: id)
     }
 
     /// An issue by exact name, else by a unique case-insensitive fragment of its name, its
@@ -169,22 +162,17 @@ public final class Library: Sendable {
 
     /// Every issue, newest first.
     public func allIssues() throws -> [Issue] {
-        try db.read { db in try Issue.fetchMany(db, Issue.order(Column("date").desc, Column("id").desc)) }
+        try store.issues(publicationID: nil)
     }
 
     /// One publication's issues, newest first.
     public func issues(publicationID: Int64) throws -> [Issue] {
-        try db.read { db in
-            try Issue.fetchMany(db, Issue.filter(Column("publicationId") == publicationID)
-                .order(Column("date").desc, Column("id").desc))
-        }
+        try store.issues(publicationID: publicationID)
     }
 
     @discardableResult
     public func save(_ issue: Issue) throws -> Issue {
-        var copy = issue
-        try write { db in try copy.save(db) }
-        return copy
+        try store.save(issue)
     }
 
     /// The issue's content directory (inside the cache; it may not exist yet).

@@ -74,11 +74,8 @@ public struct Issue: Codable, Sendable, Equatable, Identifiable, FetchableRecord
     public var evicted: Bool
     public var downloadedAt: Date?
     public var lastOpenedAt: Date?
-    /// Where the reader was, as versions before the locator saved it (read once, to
-    /// migrate to `locator`; never written any more).
-    public var readingPosition: String?
-    public var readingProgress: Double?
-    /// Where the reader is (see `Locator`); nil until the issue is first read.
+    /// Where the reader is (see `Locator`), and how far through the issue (its
+    /// `totalProgression`, the store's bar); nil until the issue is first read.
     public var locator: Locator?
     public var lastError: String?
     /// Bytes of the installed content, measured on disk after the install (nil: not yet).
@@ -120,8 +117,7 @@ public struct Issue: Codable, Sendable, Equatable, Identifiable, FetchableRecord
         /// In any order; a case's name is its column's name.
         enum Column: Int, CaseIterable {
             case id, publicationId, name, date, title, summary, coverURL, contentURL, contentType, contentLength,
-                 sha256, status, unread, pinned, evicted, downloadedAt, lastOpenedAt, readingPosition,
-                 readingProgress, lastError, contentSize, locator, contentTitle, contentAuthors, contentCover, feedAuthors
+                 sha256, status, unread, pinned, evicted, downloadedAt, lastOpenedAt, lastError, contentSize, locator, contentTitle, contentAuthors, contentCover, feedAuthors
         }
         private var positions: [Int] = []
 
@@ -158,8 +154,6 @@ public struct Issue: Codable, Sendable, Equatable, Identifiable, FetchableRecord
         evicted = try row.decode(atIndex: columns[.evicted])
         downloadedAt = try row.decode(atIndex: columns[.downloadedAt])
         lastOpenedAt = try row.decode(atIndex: columns[.lastOpenedAt])
-        readingPosition = try row.decode(atIndex: columns[.readingPosition])
-        readingProgress = try row.decode(atIndex: columns[.readingProgress])
         lastError = try row.decode(atIndex: columns[.lastError])
         contentSize = try row.decode(atIndex: columns[.contentSize])
         locator = try row.decode(atIndex: columns[.locator])

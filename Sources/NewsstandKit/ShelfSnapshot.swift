@@ -149,8 +149,8 @@ public final class ShelfReader {
     /// publication's newest available issue is read whole: a library of thousands of
     /// issues costs the shelf a few rows, not thousands of decoded records.
     public func summaries() throws -> [PublicationSummary] {
-        let (publications, counted) = try library.db.read { db in
-            let publications = try Publication.subscribed.order(Column("addedAt"), Column("id")).fetchAll(db)
+        let (publications, counted) = try library.store.read { db in
+            let publications = try LibraryStore.publications(db)
             let version = try LibraryStore.issuesVersion(db)
             if let counted = self.counted, counted.version == version { return (publications, counted) }
             issueReads += 1
@@ -175,14 +175,13 @@ public final class ShelfReader {
 
     /// A publication's issues, newest first, each with its latest download and its cover.
     public func storeTiles(publicationID: Int64) throws -> [IssueTile] {
-        let (listed, latest) = try library.db.read { db in
+        let (listed, latest) = try library.store.read { db in
             let version = try LibraryStore.issuesVersion(db)
-            let latest = try Library.latestDownloads(db, publicationID: publicationID)
+            let latest = try LibraryStore.latestDownloads(db, publicationID: publicationID)
             if let listed = self.listed, listed.version == version, listed.publicationID == publicationID { return (listed, latest) }
             issueReads += 1
-            let issues = try Library.inFolderOrder(
-                Issue.fetchMany(db, Issue.filter(Column("publicationId") == publicationID).order(Column("date").desc, Column("id").desc)),
-                db, publicationID: publicationID)
+            let issues = try Library.inFolderOrder(LibraryStore.issues(db, publicationID: publicationID),
+                                                   db, publicationID: publicationID)
             return ((version, publicationID, issues), latest)
         }
         self.listed = listed

@@ -23,7 +23,7 @@ enum IssueLabel: Equatable {
         let issue = tile.issue
         switch issue.status {
         case .available:
-            self = .read(unread: issue.unread, progress: issue.readingProgress)
+            self = .read(unread: issue.unread, progress: issue.locator?.totalProgression)
         case .downloading:
             if let download = tile.download, download.waitingForSpace != nil {
                 self = .pausedForSpace(download.lastError ?? "paused: the disk is full")

@@ -11,7 +11,7 @@ import Testing
     @Test func removeDeletesTheContentAndKeepsTheIssueAndItsPlace() throws {
         var result = try sandbox.run("download", issue, "--wait")
         #expect(result.status == 0, "\(result.output)")
-        _ = try sandbox.sql("UPDATE issue SET locator = '\(place)', readingProgress = 0.42 WHERE name = '\(issue)'")
+        _ = try sandbox.sql("UPDATE issue SET locator = '\(place)' WHERE name = '\(issue)'")
 
         result = try sandbox.run("remove", issue)
         #expect(result.status == 0, "\(result.output)")

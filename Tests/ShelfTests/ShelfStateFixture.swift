@@ -22,7 +22,7 @@ enum ShelfStateFixture {
         issue.status = status
         issue.unread = unread
         issue.pinned = pinned
-        issue.readingProgress = progress
+        issue.locator = progress.map { Locator(resource: "OEBPS/ch1.xhtml", progression: 0, totalProgression: $0, updated: lastIssueDate) }
         issue.lastError = error
         return issue
     }

@@ -244,7 +244,7 @@ import Terminal
         runner.run(.saveReadingPlace(issueID: id, place))
         runner.finishAll()
         #expect(try h.library.issue(id: id)?.locator == place)
-        #expect(try h.library.issue(id: id)?.readingProgress == 0.25)
+        #expect(try h.library.issue(id: id)?.locator?.totalProgression == 0.25)
 
         // Opening stamps the issue with the injected clock; still downloading, it is not there to read.
         runner.run(.markOpened(issue))

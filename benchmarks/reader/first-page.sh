@@ -24,7 +24,7 @@ for run in $(seq 1 "$RUNS"); do
     python3 - "$HOME_DIR" <<'PY'
 import sqlite3, sys
 db = sqlite3.connect(sys.argv[1] + "/data/library.sqlite")
-db.execute("UPDATE issue SET readingPosition = NULL, readingProgress = NULL")
+db.execute("UPDATE issue SET locator = NULL")
 db.commit()
 PY
     tmux -L "$SOCKET" kill-server 2>/dev/null || true

@@ -55,9 +55,7 @@ extension Library {
     /// none stored yet, e.g. installed before sizes were kept), the files a reader kept beside
     /// it since included (looked at each time: they are written after the install).
     public func cachedIssues() throws -> [CachedIssue] {
-        let available = try db.read { db in
-            try Issue.fetchMany(db, Issue.filter(Column("status") == Issue.Status.available.rawValue).order(Column("id")))
-        }
+        let available = try store.availableIssues()
         return try available.map { issue in
             let kept = Library.measureKept(at: contentDirectory(for: issue))
             let size = try issue.contentSize ?? recordContentSize(of: issue)
@@ -69,11 +67,7 @@ extension Library {
 
     /// Downloads paused because the disk is full, with their issues.
     public func downloadsWaitingForSpace() throws -> [(AssetDownload, Issue)] {
-        try db.read { db in
-            try AssetDownload.filter(Column("waitingForSpace") != nil).order(Column("id")).fetchAll(db).compactMap { asset in
-                try Issue.fetchOne(db, key: asset.issueId).map { (asset, $0) }
-            }
-        }
+        try store.downloadsWaitingForSpace()
     }
 
     /// The id of the issue being read, if it is still in the library.

@@ -37,7 +37,7 @@ extension Library {
 
     /// The catalogs, in the order they were added.
     public func catalogs() throws -> [Catalog] {
-        try db.read { db in try Catalog.order(Column("addedAt"), Column("id")).fetchAll(db) }
+        try store.catalogs()
     }
 
     /// Keeps a catalog: its first page is fetched (so a URL that is no catalog is refused
@@ -47,8 +47,7 @@ extension Library {
         let url = try keepingCredentialsApart(url)
         let page = try catalogBrowser.page(at: url)
         if let existing = try catalogs().first(where: { $0.url == url.absoluteString }) { return (existing, page, false) }
-        var catalog = Catalog(url: url.absoluteString, title: page.title, addedAt: clock.now())
-        try write { db in try catalog.insert(db) }
+        let catalog = try store.insert(Catalog(url: url.absoluteString, title: page.title, addedAt: clock.now()))
         return (catalog, page, true)
     }
 
@@ -69,7 +68,7 @@ extension Library {
     }
 
     public func removeCatalog(_ catalog: Catalog) throws {
-        _ = try write { db in try Catalog.deleteOne(db, key: catalog.id) }
+        try store.removeCatalog(id: catalog.id)
     }
 
     /// The catalog service: this library's HTTP access (credentials of each host).

@@ -58,32 +58,50 @@ public struct PushReport: Sendable, Equatable {
 public final class PushDelivery: @unchecked Sendable {
     public static let throttleInterval: TimeInterval = 24 * 60 * 60
 
-    let library: Library
+    /// The push state, alerts, publications and issues it reads and changes.
+    let store: LibraryStore
+    let services: Services
     let config: Config
     let now: () -> Date
     let notifier: DesktopNotifier
     let isShelfOpen: () -> Bool
 
-    public init(library: Library, config: Config, now: @escaping () -> Date = Date.init,
-                notifier: DesktopNotifier = DesktopNotifier(), isShelfOpen: (() -> Bool)? = nil) {
-        self.library = library
+    /// What a push asks of the library's services beyond the store, as `Library` wires them.
+    struct Services: Sendable {
+        /// Brings a publication's issues up to date (its feed, folder or catalog).
+        let refresh: @Sendable (Publication) throws -> Library.SyncResult
+        /// Queues an issue's content for download (nothing when it is there or queued).
+        let enqueue: @Sendable (Issue) throws -> Void
+    }
+
+    init(store: LibraryStore, services: Services, paths: Paths, config: Config, now: @escaping () -> Date = Date.init,
+         notifier: DesktopNotifier = DesktopNotifier(), isShelfOpen: (() -> Bool)? = nil) {
+        self.store = store
+        self.services = services
         self.config = config
         self.now = now
         self.notifier = notifier
-        let paths = library.paths
         self.isShelfOpen = isShelfOpen ?? { ShelfPresence.isShelfOpen(paths: paths) }
+    }
+
+    /// Pushes delivered to `library`: its store, its refresh and its download queue.
+    public convenience init(library: Library, config: Config, now: @escaping () -> Date = Date.init,
+                            notifier: DesktopNotifier = DesktopNotifier(), isShelfOpen: (() -> Bool)? = nil) {
+        let services = Services(refresh: { try library.refresh($0) }, enqueue: { _ = try library.enqueue($0) })
+        self.init(store: library.store, services: services, paths: library.paths, config: config, now: now, notifier: notifier,
+                  isShelfOpen: isShelfOpen)
     }
 
     @discardableResult
     public func deliver(_ payload: PushPayload, to stale: Publication) -> PushReport {
         var report = PushReport()
-        guard let publicationID = stale.id, let publication = try? library.publication(id: publicationID) else { return report }
+        guard let publicationID = stale.id, let publication = try? store.publication(id: publicationID) else { return report }
         let time = now()
-        try? library.updatePushState(publicationID: publicationID) { $0.lastPushAt = time }
+        try? store.updatePushState(publicationID: publicationID) { $0.lastPushAt = time }
         if let text = payload.alert { report.alert = storeAlert(text, publication: publication, at: time) }
         if payload.contentAvailable {
-            do { report.refresh = try library.refresh(publication) } catch { report.refreshError = "\(error)" }
-            let current = (try? library.publication(id: publicationID)) ?? publication
+            do { report.refresh = try services.refresh(publication) } catch { report.refreshError = "\(error)" }
+            let current = (try? store.publication(id: publicationID)) ?? publication
             report.autoDownload = autoDownload(for: current, issueName: payload.issueName, at: time)
         }
         return report
@@ -94,13 +112,13 @@ public final class PushDelivery: @unchecked Sendable {
     @discardableResult
     public func poll(_ stale: Publication) -> PushReport {
         var report = PushReport()
-        guard let publication = stale.id.flatMap({ try? library.publication(id: $0) }) else { return report }
-        do { report.refresh = try library.refresh(publication) } catch {
+        guard let publication = stale.id.flatMap({ try? store.publication(id: $0) }) else { return report }
+        do { report.refresh = try services.refresh(publication) } catch {
             report.refreshError = "\(error)"
             return report
         }
         if let refresh = report.refresh, !refresh.added.isEmpty, publication.autoDownload, let id = publication.id {
-            report.autoDownload = autoDownload(for: (try? library.publication(id: id)) ?? publication, issueName: nil, at: now())
+            report.autoDownload = autoDownload(for: (try? store.publication(id: id)) ?? publication, issueName: nil, at: now())
         }
         return report
     }
@@ -110,14 +128,13 @@ public final class PushDelivery: @unchecked Sendable {
         if !isShelfOpen() {
             alert.notified = notifier.notify(title: publication.title, body: text)
         }
-        try? library.write { db in try alert.insert(db) }
-        return alert
+        return (try? store.insert(alert)) ?? alert
     }
 
     private func autoDownload(for publication: Publication, issueName: String?, at time: Date) -> PushReport.AutoDownload {
         guard publication.autoDownload else { return .off }
         guard let publicationID = publication.id else { return .failed("the publication is not in the library") }
-        let issues = (try? library.issues(publicationID: publicationID)) ?? []
+        let issues = (try? store.issues(publicationID: publicationID)) ?? []
         let target: Issue
         if let issueName {
             guard let named = issues.first(where: { $0.name == issueName }) else {
@@ -135,7 +152,7 @@ public final class PushDelivery: @unchecked Sendable {
         let throttle = config.dontThrottleContentNotifications ? nil : Self.throttleInterval
         let claim: Result<Date?, PushThrottle>
         do {
-            claim = try library.store.claimAutomaticDownload(publicationID: publicationID, issueName: target.name, at: time, throttle: throttle)
+            claim = try store.claimAutomaticDownload(publicationID: publicationID, issueName: target.name, at: time, throttle: throttle)
         } catch {
             return .failed("\(error)")
         }
@@ -144,11 +161,11 @@ public final class PushDelivery: @unchecked Sendable {
             return .throttled(held)
         case .success(let previous):
             do {
-                try library.enqueue(target)
+                try services.enqueue(target)
                 return .queued(target.name)
             } catch {
                 // Nothing was queued: give the day's download back.
-                try? library.store.giveBackAutomaticDownload(publicationID: publicationID, previous: previous)
+                try? store.giveBackAutomaticDownload(publicationID: publicationID, previous: previous)
                 return .failed("\(error)")
             }
         }

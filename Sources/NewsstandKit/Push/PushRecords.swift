@@ -88,39 +88,23 @@ extension Library {
     }
 
     public func pushState(publicationID: Int64) throws -> PushState? {
-        try db.read { db in try PushState.fetchOne(db, key: publicationID) }
+        try store.pushState(publicationID: publicationID)
     }
 
     /// Every publication's push state, by publication id.
     public func pushStates() throws -> [Int64: PushState] {
-        let all = try db.read { db in try PushState.fetchAll(db) }
-        return Dictionary(all.map { ($0.publicationId, $0) }, uniquingKeysWith: { first, _ in first })
-    }
-
-    /// Changes one publication's push state in one transaction.
-    func updatePushState(publicationID: Int64, _ change: (inout PushState) -> Void) throws {
-        try write { db in
-            var state = try PushState.fetchOne(db, key: publicationID) ?? PushState(publicationId: publicationID)
-            change(&state)
-            try state.save(db)
-        }
+        try store.pushStates()
     }
 
     /// Records a delivered event: `lastEventID` for reconnecting, and the event's own ID
     /// (if it gave one) among the recently delivered ones.
     public func recordDeliveredEvent(lastEventID: String, ownID: String?, publicationID: Int64) throws {
-        try updatePushState(publicationID: publicationID) { state in
-            if !lastEventID.isEmpty { state.lastEventID = lastEventID }
-            guard let ownID, !ownID.isEmpty, !ownID.contains("\n") else { return }
-            var ids = (state.recentEventIDs ?? "").split(separator: "\n").map(String.init).filter { $0 != ownID }
-            ids.append(ownID)
-            state.recentEventIDs = ids.suffix(PushState.rememberedEventIDs).joined(separator: "\n")
-        }
+        try store.recordDeliveredEvent(lastEventID: lastEventID, ownID: ownID, publicationID: publicationID)
     }
 
     /// Alerts, newest first.
     public func pushAlerts(limit: Int = 20) throws -> [PushAlert] {
-        try db.read { db in try PushAlert.order(Column("receivedAt").desc, Column("id").desc).limit(limit).fetchAll(db) }
+        try store.pushAlerts(limit: limit)
     }
 
     /// The newest alert no shelf has shown yet, marked shown (older unshown ones too: the

@@ -8,7 +8,8 @@ import Logging
 /// through `PushDelivery`.
 // @unchecked: channels, lastPollAttempt and thread change only under `lock`; the rest is set once at init.
 public final class PushWatcher: @unchecked Sendable {
-    let library: Library
+    /// The publications and push states it watches: the delivery's store.
+    var store: LibraryStore { delivery.store }
     let delivery: PushDelivery
     let pollInterval: TimeInterval
     let streamOptions: EventStreamClient.Options
@@ -20,10 +21,9 @@ public final class PushWatcher: @unchecked Sendable {
     private var lastPollAttempt: [Int64: Date] = [:]
     private var thread: Thread?
 
-    public init(library: Library, delivery: PushDelivery, pollInterval: TimeInterval,
+    public init(delivery: PushDelivery, pollInterval: TimeInterval,
                 streamOptions: EventStreamClient.Options = EventStreamClient.Options(),
                 logger: Logger = Logger(label: "newsstand.push"), now: @escaping () -> Date = Date.init) {
-        self.library = library
         self.delivery = delivery
         self.pollInterval = pollInterval
         self.streamOptions = streamOptions
@@ -60,7 +60,7 @@ public final class PushWatcher: @unchecked Sendable {
     /// One round: streams in step with the subscriptions, due feeds polled.
     func tick() {
         // Every round (a cheap query): `PRAGMA data_version` would miss this process's own changes.
-        guard let publications = try? library.publications() else { return }
+        guard let publications = try? store.publications() else { return }
         synchronizeChannels(publications)
         let time = now()
         for publication in publications {
@@ -77,7 +77,7 @@ public final class PushWatcher: @unchecked Sendable {
             guard let id = p.id, let text = p.pushURL, let url = URL(string: text) else { return nil }
             return (id, url)
         }, uniquingKeysWith: { first, _ in first })
-        let states = (try? library.pushStates()) ?? [:]
+        let states = (try? store.pushStates()) ?? [:]
         var toStart: [EventStreamClient] = []
         var toStop: [EventStreamClient] = []
         lock.withLock {
@@ -102,13 +102,13 @@ public final class PushWatcher: @unchecked Sendable {
     }
 
     private func received(_ event: ServerSentEvent, publicationID: Int64) {
-        guard let publication = try? library.publication(id: publicationID) else { return }
+        guard let publication = try? store.publication(id: publicationID) else { return }
         // Recorded after delivery: an agent killed in between gets the event again rather
         // than never.
         defer {
-            try? library.recordDeliveredEvent(lastEventID: event.lastEventID, ownID: event.id, publicationID: publicationID)
+            try? store.recordDeliveredEvent(lastEventID: event.lastEventID, ownID: event.id, publicationID: publicationID)
         }
-        if let id = event.id, !id.isEmpty, (try? library.pushState(publicationID: publicationID))??.delivered(eventID: id) == true {
+        if let id = event.id, !id.isEmpty, (try? store.pushState(publicationID: publicationID))??.delivered(eventID: id) == true {
             logger.info("push \(publication.title): event \(id) was already delivered; the server sent it again")
             return
         }

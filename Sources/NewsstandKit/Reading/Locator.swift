@@ -22,10 +22,14 @@ public final class Locator: Codable, Equatable, Sendable {
     public let text: TextPlace?
     /// When the reader was here: of two places for one issue, the newer wins.
     public let updated: Date
+    /// Set only on a place saved before locators (migrated by the library with `resource`
+    /// empty): the resource's index in the reading order, named by `resolved(in:)` when
+    /// the issue's content is opened.
+    public let resourceIndex: Int?
 
     public static func == (a: Locator, b: Locator) -> Bool {
-        (a.resource, a.progression, a.totalProgression, a.page, a.text, a.updated)
-            == (b.resource, b.progression, b.totalProgression, b.page, b.text, b.updated)
+        (a.resource, a.progression, a.totalProgression, a.page, a.text, a.updated) == (b.resource, b.progression, b.totalProgression, b.page, b.text, b.updated)
+            && a.resourceIndex == b.resourceIndex
     }
 
     public struct TextPlace: Codable, Equatable, Sendable {
@@ -34,9 +38,16 @@ public final class Locator: Codable, Equatable, Sendable {
         public init(block: Int, offset: Int) { self.block = max(0, block); self.offset = max(0, offset) }
     }
 
-    public init(resource: String, progression: Double, totalProgression: Double, page: Int? = nil,
+    public convenience init(resource: String, progression: Double, totalProgression: Double, page: Int? = nil,
                 text: TextPlace? = nil, updated: Date) {
+        self.init(resource: resource, progression: progression, totalProgression: totalProgression, page: page, text: text,
+                  updated: updated, resourceIndex: nil)
+    }
+
+    private init(resource: String, progression: Double, totalProgression: Double, page: Int?, text: TextPlace?,
+                 updated: Date, resourceIndex: Int?) {
         self.resource = resource
+        self.resourceIndex = resourceIndex.map { max(0, $0) }
         self.progression = Locator.unit(progression)
         self.totalProgression = Locator.unit(totalProgression)
         self.page = page.map { max(0, $0) }
@@ -62,18 +73,28 @@ public final class Locator: Codable, Equatable, Sendable {
     }
 
     /// A place saved by versions before the locator: `{article, line, block?, offset?,
-    /// width?, page?}` with the article as an index into the reading order. The text width
-    /// it held is a preference, not a place, and is left behind.
-    public convenience init?(legacyPosition json: String, readingOrder: [String], progress: Double?, updated: Date) {
+    /// width?, page?}` with the article (or page) as an index into the reading order, which
+    /// only the content knows: kept as that index (`resourceIndex`) until `resolved(in:)`.
+    /// The text width it held is a preference, not a place, and is left behind; without a
+    /// saved progress the total progression is 0 (the store shows no bar for either).
+    public convenience init?(legacyPosition json: String, progress: Double?, updated: Date) {
         struct Legacy: Decodable { var article: Int; var line: Int?; var block: Int?; var offset: Int?; var page: Int? }
-        guard let legacy = try? JSONDecoder().decode(Legacy.self, from: Data(json.utf8)), !readingOrder.isEmpty else { return nil }
-        let isPaged = legacy.page != nil
-        let index = max(0, min(readingOrder.count - 1, legacy.page ?? legacy.article))
-        self.init(resource: readingOrder[index], progression: 0,
-                  totalProgression: progress ?? Double(index) / Double(readingOrder.count),
-                  page: isPaged ? index : nil,
-                  text: legacy.block.map { TextPlace(block: $0, offset: legacy.offset ?? 0) },
-                  updated: updated)
+        guard let legacy = try? JSONDecoder().decode(Legacy.self, from: Data(json.utf8)) else { return nil }
+        let index = max(0, legacy.page ?? legacy.article)
+        self.init(resource: "", progression: 0, totalProgression: progress ?? 0, page: legacy.page.map { _ in index },
+                  text: legacy.block.map { TextPlace(block: $0, offset: legacy.offset ?? 0) }, updated: updated,
+                  resourceIndex: index)
+    }
+
+    /// This place with its resource named in `readingOrder` (the issue's content): itself,
+    /// unless it was migrated from before locators and knows its resource only by index;
+    /// nil when the content has no resources to name.
+    public func resolved(in readingOrder: [String]) -> Locator? {
+        guard let resourceIndex else { return self }
+        guard !readingOrder.isEmpty else { return nil }
+        let index = min(readingOrder.count - 1, resourceIndex)
+        return Locator(resource: readingOrder[index], progression: progression, totalProgression: totalProgression,
+                       page: page == nil ? nil : index, text: text, updated: updated)
     }
 }
 

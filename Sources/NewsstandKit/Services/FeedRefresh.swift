@@ -130,7 +130,7 @@ struct FeedRefresh: Sendable {
         do {
             let coverService = covers
             let (publication, result, wanted) = try store.write { db in
-                var publication = try existing ?? Publication.filter(Column("feedURL") == url.absoluteString).fetchOne(db)
+                var publication = try existing ?? LibraryStore.publication(db, feedURL: url.absoluteString)
                     ?? Publication(feedURL: url.absoluteString, title: url.absoluteString)
                 if publication.id == nil { try publication.insert(db) }  // titled from the feed below
                 guard let publicationID = publication.id else { throw LibraryError.noSuchPublication(publication.title) }

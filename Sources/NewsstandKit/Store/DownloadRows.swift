@@ -17,6 +17,44 @@ extension LibraryStore {
         return Dictionary(downloads.map { ($0.issueId, $0) }, uniquingKeysWith: { _, newer in newer })
     }
 
+    func latestDownloads(publicationID: Int64?) throws -> [Int64: AssetDownload] {
+        try read { db in try Self.latestDownloads(db, publicationID: publicationID) }
+    }
+
+    /// An issue's downloads, oldest first.
+    func downloads(issueID: Int64) throws -> [AssetDownload] {
+        try read { db in try AssetDownload.filter(Column("issueId") == issueID).order(Column("id")).fetchAll(db) }
+    }
+
+    func download(identifier: String) throws -> AssetDownload? {
+        try read { db in try AssetDownload.filter(Column("identifier") == identifier).fetchOne(db) }
+    }
+
+    /// Assets still to fetch (queued or interrupted while active), oldest first.
+    func pendingDownloads() throws -> [AssetDownload] {
+        try read { db in
+            try AssetDownload.filter(["queued", "active"].contains(Column("state")))
+                .order(Column("createdAt"), Column("id")).fetchAll(db)
+        }
+    }
+
+    /// Of the assets `identifiers` names, those still there and not cancelled.
+    func uncancelledDownloads(among identifiers: [String]) throws -> [String] {
+        try read { db in
+            try String.fetchAll(db, AssetDownload.select(Column("identifier"))
+                .filter(identifiers.contains(Column("identifier")) && Column("state") != AssetDownload.State.cancelled.rawValue))
+        }
+    }
+
+    /// Downloads paused because the disk is full, each with its issue (gone issues left out).
+    func downloadsWaitingForSpace() throws -> [(AssetDownload, Issue)] {
+        try read { db in
+            try AssetDownload.filter(Column("waitingForSpace") != nil).order(Column("id")).fetchAll(db).compactMap { asset in
+                try Issue.fetchOne(db, key: asset.issueId).map { (asset, $0) }
+            }
+        }
+    }
+
     /// Adds an asset to fetch; its issue shows it is downloading (unless already there).
     func insert(_ asset: AssetDownload) throws -> AssetDownload {
         try write { db in

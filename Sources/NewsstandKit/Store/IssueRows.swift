@@ -1,9 +1,50 @@
 import Foundation
 import GRDB
 
-/// The issues repository: the columns that opening, pinning, evicting and measuring an
-/// issue change, each one UPDATE of what changes (never a whole stale row written back).
+/// The issues repository: issues found by id, name or publication; the columns that
+/// opening, pinning, evicting and measuring an issue change, each one UPDATE of what
+/// changes (never a whole stale row written back).
 extension LibraryStore {
+    /// A publication's issues (every issue for nil), newest first, in the reads of `db`.
+    static func issues(_ db: Database, publicationID: Int64?) throws -> [Issue] {
+        let newestFirst = Issue.order(Column("date").desc, Column("id").desc)
+        return try Issue.fetchMany(db, publicationID.map { newestFirst.filter(Column("publicationId") == $0) } ?? newestFirst)
+    }
+
+    func issues(publicationID: Int64?) throws -> [Issue] { try read { db in try Self.issues(db, publicationID: publicationID) } }
+
+    /// Every issue whose content is on disk, in the order they were added.
+    func availableIssues() throws -> [Issue] {
+        try read { db in try Issue.fetchMany(db, Issue.filter(Column("status") == Issue.Status.available.rawValue).order(Column("id"))) }
+    }
+
+    func issue(id: Int64) throws -> Issue? { try read { db in try Issue.fetchOne(db, key: id) } }
+
+    func issue(named name: String) throws -> Issue? {
+        try read { db in try Issue.filter(Column("name") == name).fetchOne(db) }
+    }
+
+    /// Adds a new issue; a second issue with the same name is an error.
+    func insert(_ issue: Issue) throws -> Issue {
+        try write { db in
+            if try Issue.filter(Column("name") == issue.name).fetchCount(db) > 0 {
+                throw LibraryError.duplicateIssueName(issue.name)
+            }
+            var issue = issue
+            try issue.insert(db)
+            return issue
+        }
+    }
+
+    /// Inserts or updates the whole row; returns it with its id.
+    func save(_ issue: Issue) throws -> Issue {
+        try write { db in
+            var copy = issue
+            try copy.save(db)
+            return copy
+        }
+    }
+
     /// The covers of a publication's newest issues (a catalog of thousands would otherwise
     /// mean thousands of requests at every refresh).
     static func newestCoverURLs(_ db: Database, publicationID: Int64, limit: Int) throws -> [String] {

@@ -154,6 +154,29 @@ extension LibraryStore {
                 t.add(column: "contentNumber", .text)
             }
         }
+        migrator.registerMigration("v15-one-place: places saved before locators become locators; their columns go") { db in
+            try migrateLegacyPlaces(db)
+            try db.alter(table: "issue") { t in
+                t.drop(column: "readingPosition")
+                t.drop(column: "readingProgress")
+            }
+        }
         return migrator
+    }
+
+    /// Each place kept as `readingPosition` (and `readingProgress`) by versions before the
+    /// locator, and never read since, becomes the issue's locator, dated when it was last
+    /// opened; a position that does not decode is dropped, as the reader ignored it.
+    private static func migrateLegacyPlaces(_ db: Database) throws {
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT id, readingPosition, readingProgress, lastOpenedAt FROM issue
+            WHERE locator IS NULL AND readingPosition IS NOT NULL
+            """)
+        for row in rows {
+            let opened: Date? = row["lastOpenedAt"]
+            guard let place = Locator(legacyPosition: row["readingPosition"], progress: row["readingProgress"],
+                                      updated: opened ?? Date(timeIntervalSince1970: 0)) else { continue }
+            try db.execute(sql: "UPDATE issue SET locator = ? WHERE id = ?", arguments: [place, row["id"] as Int64])
+        }
     }
 }

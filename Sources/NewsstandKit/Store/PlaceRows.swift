@@ -4,13 +4,10 @@ import GRDB
 /// The places repository: where the reader is in each issue (its `Locator`), which issue
 /// is being read, and the reader's own preferences, kept as settings.
 extension LibraryStore {
-    /// Keeps the reader's place, and beside it its total progression (`readingProgress`, a
-    /// column derived from the locator only, so the store reads 20,000 bars without decoding
-    /// 20,000 locators).
+    /// Keeps the reader's place; its total progression is the store's reading bar.
     func saveLocator(_ locator: Locator, issueID: Int64) throws {
         try write { db in
-            try db.execute(sql: "UPDATE issue SET locator = ?, readingProgress = ? WHERE id = ?",
-                           arguments: [locator, locator.totalProgression, issueID])
+            try db.execute(sql: "UPDATE issue SET locator = ? WHERE id = ?", arguments: [locator, issueID])
         }
     }
 

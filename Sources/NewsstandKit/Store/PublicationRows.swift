@@ -9,13 +9,22 @@ extension Publication {
 /// The publications repository: the columns a refresh, the full-text switch and the
 /// automatic downloads change one at a time (never a whole stale row written back).
 extension LibraryStore {
+    /// The publications subscribed to (not those unsubscribed), in the order they were added.
+    static func publications(_ db: Database) throws -> [Publication] {
+        try Publication.subscribed.order(Column("addedAt"), Column("id")).fetchAll(db)
+    }
+
+    func publications() throws -> [Publication] { try read { db in try Self.publications(db) } }
+
     func publication(id: Int64) throws -> Publication? {
         try read { db in try Publication.fetchOne(db, key: id) }
     }
 
-    func publication(feedURL: String) throws -> Publication? {
-        try read { db in try Publication.filter(Column("feedURL") == feedURL).fetchOne(db) }
+    static func publication(_ db: Database, feedURL: String) throws -> Publication? {
+        try Publication.filter(Column("feedURL") == feedURL).fetchOne(db)
     }
+
+    func publication(feedURL: String) throws -> Publication? { try read { db in try Self.publication(db, feedURL: feedURL) } }
 
     /// Every publication's title by id, unsubscribed ones too.
     func publicationTitles() throws -> [Int64: String] {

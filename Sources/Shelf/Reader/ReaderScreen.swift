@@ -94,10 +94,7 @@ struct ReaderScreen {
     }
 
     static func startingPlace(of issue: Issue, in content: IssueContent) -> Locator? {
-        if let locator = issue.locator { return locator }
-        guard let legacy = issue.readingPosition else { return nil }
-        return Locator(legacyPosition: legacy, readingOrder: content.readingOrder.map(\.path), progress: issue.readingProgress,
-                       updated: issue.lastOpenedAt ?? Date(timeIntervalSince1970: 0))
+        issue.locator?.resolved(in: content.readingOrder.map(\.path))
     }
 
     /// Where the reader is now.

@@ -143,7 +143,7 @@ final class BackgroundAgent: @unchecked Sendable {
             #expect(!FileManager.default.fileExists(atPath: c.library.contentDirectory(for: issue).path))
         }
         #expect(try c.issue("a2").locator == place)
-        #expect(try c.issue("a2").readingProgress == 0.4)
+        #expect(try c.issue("a2").locator?.totalProgression == 0.4)
         // The budget holds, and nothing hidden is left behind in the issues folder.
         #expect(try c.library.cachedIssues().reduce(0) { $0 + $1.size } <= 16 * size - 11 * size / 2)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: c.library.paths.issuesDirectory.path).filter { $0.hasPrefix(".") }
@@ -196,7 +196,7 @@ final class BackgroundAgent: @unchecked Sendable {
         #expect(!again.evicted)
         #expect(!again.unread)                                    // it had been read: no NEW sash again
         #expect(again.locator == place)
-        #expect(again.readingProgress == 0.25)
+        #expect(again.locator?.totalProgression == 0.25)
         #expect(again.contentSize == (try c.issue("a2").contentSize))
         let pad = c.library.contentDirectory(for: again).appendingPathComponent("pad.bin")
         #expect(try Data(contentsOf: pad) == c.padding)

@@ -25,7 +25,7 @@ import Testing
         issue.status = .available; issue.unread = true; issue.pinned = true; issue.evicted = true
         issue.downloadedAt = Date(timeIntervalSince1970: 1_700_000_100.5)
         issue.lastOpenedAt = Date(timeIntervalSince1970: 1_700_000_200.75)
-        issue.readingPosition = #"{"page":3}"#; issue.readingProgress = 0.5; issue.lastError = "e"; issue.contentSize = 456
+        issue.lastError = "e"; issue.contentSize = 456
         issue.locator = Locator(resource: "p3.png", progression: 0, totalProgression: 0.5, page: 3, updated: Date(timeIntervalSince1970: 1_700_000_300))
         issue.contentTitle = "Inside"; issue.contentAuthors = "A\nB"; issue.contentCover = "OEBPS/cover.jpg"
         issue.feedAuthors = "C\nD"

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import NewsstandKit
 
@@ -166,5 +167,33 @@ final class PushFixture {
         let notifier = DesktopNotifier(environment: ["PATH": "/nonexistent"])
         #expect(notifier.executable == nil)
         #expect(!notifier.notify(title: "t", body: "b"))
+    }
+}
+
+@Suite struct PushDeliveryOverAStoreTests {
+    /// No `Library`: a store in memory, and the refresh and download queue it is given.
+    @Test func aPushRefreshesAndQueuesThroughTheServicesItIsGiven() throws {
+        let store = try LibraryStore.inMemory()
+        let publication = try store.save(Publication(feedURL: "https://example.org/feed.xml", title: "Given", autoDownload: true))
+        let refreshed = Mutex<[Int64?]>([])
+        let queued = Mutex<[String]>([])
+        let services = PushDelivery.Services(
+            refresh: { publication in
+                refreshed.withLock { $0.append(publication.id) }
+                let issue = try store.insert(NewsstandKit.Issue(publicationId: publication.id, name: "given-1",
+                                                                date: Date(timeIntervalSince1970: 1_790_000_000), title: "One"))
+                return Library.SyncResult(added: [issue.name], updated: 0)
+            },
+            enqueue: { issue in queued.withLock { $0.append(issue.name) } })
+        let delivery = PushDelivery(store: store, services: services, paths: Paths(environment: ["NEWSSTAND_HOME": "/nonexistent"]),
+                                    config: Config(), now: { Date(timeIntervalSince1970: 1_790_000_100) }, isShelfOpen: { true })
+
+        let report = delivery.deliver(PushPayload(contentAvailable: true, alert: "Out now"), to: publication)
+        #expect(report.refresh?.added == ["given-1"])
+        #expect(report.autoDownload == .queued("given-1"))
+        #expect(refreshed.withLock { $0 } == [publication.id])
+        #expect(queued.withLock { $0 } == ["given-1"])
+        #expect(try store.pushAlerts(limit: 5).map(\.text) == ["Out now"])
+        #expect(try store.pushState(publicationID: publication.id ?? -1)?.lastPushAt == Date(timeIntervalSince1970: 1_790_000_100))
     }
 }

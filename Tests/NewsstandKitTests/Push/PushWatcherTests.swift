@@ -22,7 +22,7 @@ import Testing
         options.reconnectionTime = 0.05
         let clock = TestClock(Date().addingTimeInterval(2 * 3600))  // the subscriptions' refreshes are an hour old
         let delivery = PushDelivery(library: library, config: Config(), now: clock.function, isShelfOpen: { true })
-        let watcher = PushWatcher(library: library, delivery: delivery, pollInterval: 3600, streamOptions: options, now: clock.function)
+        let watcher = PushWatcher(delivery: delivery, pollInterval: 3600, streamOptions: options, now: clock.function)
         watcher.start()
         defer { watcher.stop() }
 
@@ -79,7 +79,7 @@ extension PushWatcherTests {
         options.reconnectionTime = 0.05
         func watch(connections: Int) {
             let delivery = PushDelivery(library: library, config: Config(), now: { Date() }, isShelfOpen: { true })
-            let watcher = PushWatcher(library: library, delivery: delivery, pollInterval: 3600, streamOptions: options)
+            let watcher = PushWatcher(delivery: delivery, pollInterval: 3600, streamOptions: options)
             let before = server.requests(path: "replay.sse").count
             watcher.start()
             #expect(waitUntil { server.requests(path: "replay.sse").count >= before + connections })
