@@ -76,3 +76,99 @@ final class ProgressDisplay {
         if let message { print(message) }
     }
 }
+
+/// The line on standard error that says what a command is doing while it waits: its own
+/// words (`text`: "refreshing 12/28…") and the request waiting longest for its server
+/// ("waiting for 127.0.0.1:8799… 3 s", from half a second on), redrawn in place on a
+/// terminal and cleared when there is nothing to say. Not on a terminal: one plain line
+/// for each server waited on, and nothing else.
+// @unchecked: every field is read and written under `lock`.
+final class StatusLine: @unchecked Sendable {
+    /// The line of the command running now, if it waits on the network.
+    nonisolated(unsafe) static var current: StatusLine?   // set once, on the main thread, before `run`
+
+    static let waitShownAfter: TimeInterval = 0.5
+
+    let interactive: Bool
+    private let lock = NSCondition()
+    private var words = ""
+    private var drawn = ""
+    private var announced: Set<String> = []
+    private var stopped = false
+
+    init(interactive: Bool = isatty(STDERR_FILENO) == 1) {
+        self.interactive = interactive
+        NetworkWaits.shared.onChange = { [weak self] in self?.redraw() }
+        Thread.detachNewThread { [self] in tick() }
+    }
+
+    /// The command's own words, before the wait.
+    var text: String {
+        get { lock.withLock { words } }
+        set { lock.withLock { words = newValue; draw() } }
+    }
+
+    /// Prints `line` on standard output, clearing the current status line first.
+    static func print(_ line: String) {
+        guard let current else { return Swift.print(line) }
+        current.printing { Swift.print(line) }
+    }
+
+    /// Clears the line for `body` (which prints), then draws it again.
+    func printing(_ body: () -> Void) {
+        lock.withLock {
+            erase()
+            body()
+            draw()
+        }
+    }
+
+    /// Clears the line for good.
+    func stop() {
+        lock.withLock {
+            erase()
+            stopped = true
+            lock.broadcast()
+        }
+    }
+
+    func redraw() { lock.withLock { draw() } }
+
+    private func tick() {
+        lock.withLock {
+            while !stopped {
+                draw()
+                _ = lock.wait(until: Date().addingTimeInterval(0.25))
+            }
+        }
+    }
+
+    /// What the line says now (under `lock`).
+    private func compose(now: Date) -> (line: String, server: String?) {
+        var parts = words.isEmpty ? [] : [words]
+        var server: String?
+        if let wait = NetworkWaits.shared.longest, now.timeIntervalSince(wait.since) >= Self.waitShownAfter {
+            parts.append("waiting for \(wait.server)… \(Int(now.timeIntervalSince(wait.since))) s")
+            server = wait.server
+        }
+        return (parts.joined(separator: "  "), server)
+    }
+
+    private func draw() {
+        guard !stopped else { return }
+        let (line, server) = compose(now: Date())
+        if interactive {
+            guard line != drawn else { return }
+            FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+            drawn = line
+        } else if let server, announced.insert(server).inserted {
+            FileHandle.standardError.write(Data("newsstand: waiting for \(server)…\n".utf8))
+        }
+    }
+
+    private func erase() {
+        guard interactive, !drawn.isEmpty else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        drawn = ""
+    }
+}
