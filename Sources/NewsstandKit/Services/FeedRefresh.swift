@@ -42,33 +42,55 @@ extension Library {
     /// another is not fetched: it fails at once, saying so.
     public func refresh(_ publications: [Publication],
                         done: @escaping @Sendable (Int, Result<SyncResult, Error>) -> Void) {
-        let servers = publications.map { publication -> String? in
-            guard !isLocal(publication), !isFromCatalogs(publication), let url = URL(string: publication.feedURL),
-                  ["http", "https"].contains(url.scheme?.lowercased() ?? "") else { return nil }
-            return NetworkWaits.server(of: url)
-        }
-        let schedule = RefreshSchedule(servers: servers, perServer: Self.refreshesPerServer)
+        let servers = publications.map(refreshServer)
+        alongside(publications) { [self] job, publication -> (Result<SyncResult, Error>, Error?) in
+            let result: Result<SyncResult, Error>
+            if let reason = job.serverDown, let server = servers[job.index] {
+                let error = DownloadError(message: "not fetched: \(server) did not answer another feed (\(reason))")
+                feedRefresh.recordFailure(of: publication, error)
+                result = .failure(error)
+            } else {
+                result = Result { try refresh(publication) }
+            }
+            if case let .failure(error) = result { return (result, error) }
+            return (result, nil)
+        } done: { done($0, $1) }
+    }
+
+    /// Runs `work` for each of `publications` as `refresh(_:done:)` does, a few at a time and
+    /// at most `refreshesPerServer` from one server (the agent's polls: a refresh, then an
+    /// automatic download); `done` is told of each as it ends.
+    public func alongside<Outcome: Sendable>(_ publications: [Publication], _ work: @escaping @Sendable (Publication) -> Outcome,
+                                             done: @escaping @Sendable (Int, Outcome) -> Void) {
+        alongside(publications, { job, publication in (work(publication), nil) }, done: done)
+    }
+
+    /// The workers: `work` is given the job and its publication and returns what `done` is
+    /// told, and the error that marks its server down when it says the server did not answer.
+    private func alongside<Outcome: Sendable>(_ publications: [Publication],
+                                              _ work: @escaping @Sendable (RefreshSchedule.Job, Publication) -> (Outcome, Error?),
+                                              done: @escaping @Sendable (Int, Outcome) -> Void) {
+        let schedule = RefreshSchedule(servers: publications.map(refreshServer), perServer: Self.refreshesPerServer)
         let workers = DispatchGroup()
         for _ in 0..<min(Self.refreshWidth, publications.count) {
             workers.enter()
-            Thread.detachNewThread { [self] in
+            Thread.detachNewThread {
                 while let job = schedule.next() {
-                    let publication = publications[job.index]
-                    let result: Result<SyncResult, Error>
-                    if let reason = job.serverDown, let server = servers[job.index] {
-                        let error = DownloadError(message: "not fetched: \(server) did not answer another feed (\(reason))")
-                        feedRefresh.recordFailure(of: publication, error)
-                        result = .failure(error)
-                    } else {
-                        result = Result { try refresh(publication) }
-                    }
-                    schedule.finished(job, result)
-                    done(job.index, result)
+                    let (outcome, error) = work(job, publications[job.index])
+                    schedule.finished(job, error: error)
+                    done(job.index, outcome)
                 }
                 workers.leave()
             }
         }
         workers.wait()
+    }
+
+    /// The server a publication is refreshed from (`host:port`); nil when none is asked.
+    private func refreshServer(_ publication: Publication) -> String? {
+        guard !isLocal(publication), !isFromCatalogs(publication), let url = URL(string: publication.feedURL),
+              ["http", "https"].contains(url.scheme?.lowercased() ?? "") else { return nil }
+        return NetworkWaits.server(of: url)
     }
 
     static var missingCoverRetry: TimeInterval { CoverFetcher.missingCoverRetry }

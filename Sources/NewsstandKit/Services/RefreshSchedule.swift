@@ -51,9 +51,7 @@ final class RefreshSchedule: @unchecked Sendable {
 
     /// `job` is done; a failure that says its server did not answer at all marks the server
     /// down for the jobs still pending.
-    func finished<Success>(_ job: Job, _ result: Result<Success, Error>) {
-        var error: Error?
-        if case let .failure(failure) = result { error = failure }
+    func finished(_ job: Job, error: Error?) {
         lock.withLock {
             guard let server = servers[job.index] else { return }
             if job.serverDown == nil { running[server, default: 1] -= 1 }
