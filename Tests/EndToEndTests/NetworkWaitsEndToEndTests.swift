@@ -85,6 +85,33 @@ import TestSupport
         #expect(run.wait(timeout: 10) == .exited(130), "\(run.output)")
     }
 
+    @Test func downloadWaitGivesUpWithinTwentySecondsWhileTheAgentGoesOn() throws {
+        let server = try SilentServer()
+        let feed = sandbox.home.appendingPathComponent("silent.xml")
+        try FileManager.default.createDirectory(at: sandbox.home, withIntermediateDirectories: true)
+        try """
+            <?xml version="1.0" encoding="utf-8"?>
+            <feed xmlns="http://www.w3.org/2005/Atom"><title>Silent Weekly</title><id>urn:silent</id><updated>2026-11-01T00:00:00Z</updated>
+            <entry><id>silent-1</id><title>Silent</title><updated>2026-11-01T00:00:00Z</updated>
+            <link rel="http://opds-spec.org/acquisition" type="application/zip" href="http://127.0.0.1:\(server.port)/issue.zip"/></entry></feed>
+            """.write(to: feed, atomically: true, encoding: .utf8)
+        #expect(try sandbox.run("subscribe", feed.path).status == 0)
+        defer { _ = try? sandbox.run("cancel", "silent-1") }
+        let run = try TimedRun(sandbox, ["download", "silent-1", "--wait"])
+        #expect(waitUntil(timeout: 15) { server.connections > 0 }, "never connected: \(run.output)")
+        let connected = Date()
+        #expect(run.wait(timeout: 40) == .exited(1), "\(run.output)")
+        let waited = Date().timeIntervalSince(connected)
+        #expect(waited <= 21, "gave up after \(waited) s")
+        let lines = run.output.split(separator: "\n").map(String.init)
+        let errors = lines.filter { $0.hasPrefix("newsstand: ") }
+        #expect(errors.count == 1, "\(run.output)")
+        #expect(errors.first?.hasPrefix("newsstand: silent-1: no answer from 127.0.0.1:\(server.port) in 20 s") == true, "\(run.output)")
+        #expect(errors.first?.contains("newsstand cancel silent-1") == true, "\(run.output)")
+        // Not a terminal: the wait is said once, not counted.
+        #expect(lines.filter { $0.contains("waiting for 127.0.0.1:\(server.port)") }.count == 1, "\(run.output)")
+    }
+
     @Test func aURLOfAnUnknownSchemeIsRefusedForItsSchemeEvenWhenItDoesNotParse() throws {
         let result = try sandbox.run("subscribe", "htp://bad url")
         #expect(result.status == 1, "\(result.output)")

@@ -74,7 +74,7 @@ public final class NetworkWaits: Sendable {
     }
 
     /// The server a URL names, as the waiting line says it: `host:port`.
-    static func server(of url: URL) -> String {
+    public static func server(of url: URL) -> String {
         let host = url.host ?? url.absoluteString
         let port = url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
         return "\(host):\(port)"

@@ -7,10 +7,25 @@ final class ProgressDisplay {
     private var lastLine = ""
     private var lastPlain = Date.distantPast
 
+    /// How long `download --wait` waits for a running download's server to send anything.
+    static let patience: TimeInterval = 20
+    /// Since when the running download has had no answer (no byte, no length).
+    private var silentSince: Date?
+
     init(interactive: Bool) { self.interactive = interactive }
 
     func show(name: String, download: AssetDownload?) {
-        let line = Self.line(name: name, download: download)
+        var line = Self.line(name: name, download: download)
+        if let silentSince, download?.retry == nil, let server = download.flatMap({ URL(string: $0.url) }).map(NetworkWaits.server) {
+            line = "\(name) waiting for \(server)…"
+            // Counted in place on a terminal; said once, at once, otherwise.
+            if !interactive {
+                if line != lastLine { print(line) }
+                lastLine = line
+                return
+            }
+            line += " \(Int(Date().timeIntervalSince(silentSince))) s"
+        }
         if interactive {
             guard line != lastLine else { return }
             FileHandle.standardOutput.write(Data(("\r\u{1B}[K" + line).utf8))
@@ -19,6 +34,23 @@ final class ProgressDisplay {
             lastPlain = Date()
         }
         lastLine = line
+    }
+
+    /// Gives up (throws the one line that says so) once the agent's running download has had
+    /// no answer for `patience` seconds: no byte, no length, retries included. The agent goes
+    /// on trying in the background, with its own longer timeouts.
+    func giveUpWhenSilent(name: String, download: AssetDownload?) throws {
+        guard let download, download.state == .active, download.bytesWritten == 0, download.bytesExpected == nil,
+              !download.buildsEdition, download.waitingForSpace == nil else {
+            silentSince = nil
+            return
+        }
+        let since = silentSince ?? Date()
+        silentSince = since
+        guard Date().timeIntervalSince(since) >= Self.patience else { return }
+        finish(nil)
+        let server = URL(string: download.url).map(NetworkWaits.server) ?? download.url
+        throw CommandFailure("\(name): no answer from \(server) in \(Int(Self.patience)) s; the agent goes on trying in the background (`newsstand cancel \(name)` stops it)")
     }
 
     /// One line of progress: the bar or the state, sizes, speed and time left; for an
