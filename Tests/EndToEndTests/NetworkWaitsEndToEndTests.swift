@@ -112,6 +112,28 @@ import TestSupport
         #expect(lines.filter { $0.contains("waiting for 127.0.0.1:\(server.port)") }.count == 1, "\(run.output)")
     }
 
+    @Test func onATerminalTheWaitAndTheProgressAreOneLineRedrawnThenCleared() throws {
+        let server = try SilentServer()
+        try subscribeFeeds(6, movedTo: "http://127.0.0.1:\(server.port)")
+        let tmux = Tmux()
+        defer { tmux.stop() }
+        try tmux.start("exec env " + sandbox.environment.joined(separator: " ") + " \(Tmux.binary.path) refresh", width: 120, height: 40)
+        let waiting = "waiting for 127.0.0.1:\(server.port)… "
+        let live = try tmux.waitFor(showing: "the progress and the wait", timeout: 10) { screen in
+            screen.split(separator: "\n").contains { $0.hasPrefix("refreshing ") && $0.contains("…  " + waiting) }
+        }
+        #expect(live.components(separatedBy: waiting).count == 2, "the wait is said once:\n\(live)")
+        // Counted in place: a later second on the same one line.
+        try tmux.waitFor(showing: "the wait counted in place", timeout: 10) { screen in
+            screen.components(separatedBy: waiting).count == 2 && !screen.contains(waiting + "0 s")
+        }
+        #expect(tmux.waitUntilExited(timeout: 15), "\(tmux.lastScreen)")
+        let end = try tmux.screen()
+        #expect(!end.contains("refreshing "), "not cleared:\n\(end)")
+        #expect(!end.contains(waiting), "not cleared:\n\(end)")
+        #expect(end.contains("newsstand: Feed 06: "), "\(end)")
+    }
+
     @Test func aURLOfAnUnknownSchemeIsRefusedForItsSchemeEvenWhenItDoesNotParse() throws {
         let result = try sandbox.run("subscribe", "htp://bad url")
         #expect(result.status == 1, "\(result.output)")
