@@ -63,8 +63,9 @@ enum CommandExit {
 /// its server has not answered in `patience` seconds (retries included), a line on standard
 /// error says what it waits for, and Ctrl-C ends it at once, with status 130 (the requests
 /// are cancelled and the command unwinds: no half-written file or row; `_exit` after a
-/// second if it does not). Not the agent (its transfers keep their own, longer timeouts),
-/// not the shelf (curses has Ctrl-C), not `login` (it asks for a password).
+/// second if it does not, at once when no request ran). Not the agent (its transfers keep
+/// their own, longer timeouts), not the shelf (curses has Ctrl-C), not `login` (it asks for
+/// a password).
 enum InteractiveWait {
     /// 20 s for one request; `refresh` waits 8 s for a server, so 28 feeds of a silent
     /// server (two at a time, then the rest not tried) end within 10 s.
@@ -88,8 +89,9 @@ enum InteractiveWait {
         let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         source.setEventHandler {
             status.stop()
-            NetworkWaits.shared.interruptAll()
-            Thread.sleep(forTimeInterval: 1)
+            // Requests cancelled: the command unwinds (removing its temporary files) and
+            // ends with 130 itself; given a second at most. With none, nothing is to wait for.
+            if NetworkWaits.shared.interruptAll() { Thread.sleep(forTimeInterval: 1) }
             _exit(130)
         }
         source.resume()

@@ -64,13 +64,15 @@ public final class NetworkWaits: Sendable {
         }
     }
 
-    /// Cancels every request now and every one started later (Ctrl-C).
-    public func interruptAll() {
+    /// Cancels every request now and every one started later (Ctrl-C); false when none ran.
+    @discardableResult
+    public func interruptAll() -> Bool {
         let transfers = state.withLock { state in
             state.interrupted = true
             return state.entries.values.map(\.transfer)
         }
         for transfer in transfers { transfer.cancel() }
+        return !transfers.isEmpty
     }
 
     /// The server a URL names, as the waiting line says it: `host:port`.
