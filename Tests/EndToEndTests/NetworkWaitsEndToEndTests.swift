@@ -27,6 +27,19 @@ import TestSupport
         #expect(lines.last?.contains("no answer from 127.0.0.1:\(server.port) in 20 s") == true, "\(run.output)")
     }
 
+    @Test(arguments: [["inspect", "feed"], ["catalog", "add"], ["browse"]])
+    func theOtherCommandsThatFetchGiveUpWithinTwentySecondsToo(_ command: [String]) throws {
+        let server = try SilentServer()
+        let run = try TimedRun(sandbox, command + ["http://127.0.0.1:\(server.port)/catalog.xml"])
+        #expect(waitUntil(timeout: 10) { server.connections > 0 }, "never connected: \(run.output)")
+        let connected = Date()
+        #expect(run.wait(timeout: 25) == .exited(1), "\(run.output)")
+        #expect(Date().timeIntervalSince(connected) <= 21, "\(command): gave up after \(Date().timeIntervalSince(connected)) s")
+        let lines = run.output.split(separator: "\n").map(String.init)
+        #expect(lines == ["newsstand: waiting for 127.0.0.1:\(server.port)…", lines.last ?? ""], "\(run.output)")
+        #expect(lines.last?.hasSuffix("no answer from 127.0.0.1:\(server.port) in 20 s") == true, "\(run.output)")
+    }
+
     @Test func ctrlCEndsAWaitingSubscribeAtOnceLeavingNothingBehind() throws {
         let server = try SilentServer()
         let temporary = sandbox.home.appendingPathComponent("tmp")
