@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NewsstandKit
 import TextLayout
 
 /// The one way every command ends: parsed (`render` alone when it comes first), run, and
@@ -10,9 +11,12 @@ enum CommandExit {
     static func main(_ arguments: [String]) -> Never {
         do {
             var command = try parse(arguments)
+            InteractiveWait.begin(for: command)
             try command.run()
+            InteractiveWait.end()
             exit(0)
         } catch {
+            InteractiveWait.end()
             exit(report(error))
         }
     }
@@ -52,6 +56,52 @@ enum CommandExit {
             FileHandle.standardError.write(Data((Sanitizer.clean(message, multiline: true) + "\n").utf8))
         }
         return code.rawValue
+    }
+}
+
+/// A command someone waits on at a terminal, over the network: each request gives up when
+/// its server has not answered in `patience` seconds (retries included), a line on standard
+/// error says what it waits for, and Ctrl-C ends it at once, with status 130 (the requests
+/// are cancelled and the command unwinds: no half-written file or row; `_exit` after a
+/// second if it does not, at once when no request ran). Not the agent (its transfers keep
+/// their own, longer timeouts), not the shelf (curses has Ctrl-C), not `login` (it asks for
+/// a password).
+enum InteractiveWait {
+    /// 20 s for one request; `refresh` waits 8 s for a server, so 28 feeds of a silent
+    /// server (two at a time, then the rest not tried) end within 10 s.
+    static func patience(for command: ParsableCommand) -> TimeInterval? {
+        switch command {
+        case is Refresh: 8
+        case is Subscribe, is Download, is InspectFeed, is InspectArchive, is InspectArticle, is Browse,
+             is CatalogCommand.Add, is CatalogCommand.List: 20
+        default: nil
+        }
+    }
+
+    nonisolated(unsafe) private static var interrupt: DispatchSourceSignal?   // main thread, before and after `run`
+
+    static func begin(for command: ParsableCommand) {
+        guard let patience = patience(for: command) else { return }
+        NetworkWaits.shared.patience = patience
+        let status = StatusLine()
+        StatusLine.current = status
+        signal(SIGINT, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        source.setEventHandler {
+            status.stop()
+            // Requests cancelled: the command unwinds (removing its temporary files) and
+            // ends with 130 itself; given a second at most. With none, nothing is to wait for.
+            if NetworkWaits.shared.interruptAll() { Thread.sleep(forTimeInterval: 1) }
+            _exit(130)
+        }
+        source.resume()
+        interrupt = source
+    }
+
+    /// Clears the status line; ends with 130 when Ctrl-C interrupted the command.
+    static func end() {
+        StatusLine.current?.stop()
+        if NetworkWaits.shared.interrupted { exit(130) }
     }
 }
 

@@ -63,13 +63,17 @@ public final class PushWatcher: @unchecked Sendable {
         guard let publications = try? store.publications() else { return }
         synchronizeChannels(publications)
         let time = now()
-        for publication in publications {
-            guard let id = publication.id, !cancellation.isCancelled else { continue }
+        let due = publications.filter { publication in
+            guard let id = publication.id, !cancellation.isCancelled else { return false }
             let last = max(publication.lastRefresh ?? .distantPast, lock.withLock { lastPollAttempt[id] } ?? .distantPast)
-            guard time.timeIntervalSince(last) >= pollInterval else { continue }
+            guard time.timeIntervalSince(last) >= pollInterval else { return false }
             lock.withLock { lastPollAttempt[id] = time }
-            log(delivery.poll(publication), for: publication, source: "poll")
+            return true
         }
+        // A few at a time, as `newsstand refresh` does.
+        library.alongside(due, { [self] publication in
+            cancellation.isCancelled ? PushReport() : delivery.poll(publication)
+        }, done: { [self] index, report in log(report, for: due[index], source: "poll") })
     }
 
     private func synchronizeChannels(_ publications: [Publication]) {

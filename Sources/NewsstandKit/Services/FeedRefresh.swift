@@ -29,6 +29,70 @@ extension Library {
         return try feedRefresh.refresh(publication)
     }
 
+    /// At most this many publications are refreshed at once, and at most `refreshesPerServer`
+    /// of them from one server.
+    public static let refreshWidth = 6
+    public static let refreshesPerServer = 2
+
+    /// Refreshes `publications` a few at a time (`refreshWidth`, `refreshesPerServer`),
+    /// each as `refresh(_:)` does, and returns when all are done. `done` is told of each as
+    /// it ends, on the thread that refreshed it. The fetches run side by side; what they
+    /// bring is written by the library's one writer, a transaction at a time, none of them
+    /// open while anything is fetched. A publication whose server has just failed to answer
+    /// another is not fetched: it fails at once, saying so.
+    public func refresh(_ publications: [Publication],
+                        done: @escaping @Sendable (Int, Result<SyncResult, Error>) -> Void) {
+        let servers = publications.map(refreshServer)
+        alongside(publications) { [self] job, publication -> (Result<SyncResult, Error>, Error?) in
+            let result: Result<SyncResult, Error>
+            if let reason = job.serverDown, let server = servers[job.index] {
+                let error = DownloadError(message: "not fetched: \(server) did not answer another feed (\(reason))")
+                feedRefresh.recordFailure(of: publication, error)
+                result = .failure(error)
+            } else {
+                result = Result { try refresh(publication) }
+            }
+            if case let .failure(error) = result { return (result, error) }
+            return (result, nil)
+        } done: { done($0, $1) }
+    }
+
+    /// Runs `work` for each of `publications` as `refresh(_:done:)` does, a few at a time and
+    /// at most `refreshesPerServer` from one server (the agent's polls: a refresh, then an
+    /// automatic download); `done` is told of each as it ends.
+    public func alongside<Outcome: Sendable>(_ publications: [Publication], _ work: @escaping @Sendable (Publication) -> Outcome,
+                                             done: @escaping @Sendable (Int, Outcome) -> Void) {
+        alongside(publications, { job, publication in (work(publication), nil) }, done: done)
+    }
+
+    /// The workers: `work` is given the job and its publication and returns what `done` is
+    /// told, and the error that marks its server down when it says the server did not answer.
+    private func alongside<Outcome: Sendable>(_ publications: [Publication],
+                                              _ work: @escaping @Sendable (RefreshSchedule.Job, Publication) -> (Outcome, Error?),
+                                              done: @escaping @Sendable (Int, Outcome) -> Void) {
+        let schedule = RefreshSchedule(servers: publications.map(refreshServer), perServer: Self.refreshesPerServer)
+        let workers = DispatchGroup()
+        for _ in 0..<min(Self.refreshWidth, publications.count) {
+            workers.enter()
+            Thread.detachNewThread {
+                while let job = schedule.next() {
+                    let (outcome, error) = work(job, publications[job.index])
+                    schedule.finished(job, error: error)
+                    done(job.index, outcome)
+                }
+                workers.leave()
+            }
+        }
+        workers.wait()
+    }
+
+    /// The server a publication is refreshed from (`host:port`); nil when none is asked.
+    private func refreshServer(_ publication: Publication) -> String? {
+        guard !isLocal(publication), !isFromCatalogs(publication), let url = URL(string: publication.feedURL),
+              ["http", "https"].contains(url.scheme?.lowercased() ?? "") else { return nil }
+        return NetworkWaits.server(of: url)
+    }
+
     static var missingCoverRetry: TimeInterval { CoverFetcher.missingCoverRetry }
 
     /// The cover service: the cover cache, this library's HTTP access and clock.
@@ -104,11 +168,18 @@ struct FeedRefresh: Sendable {
             }
             return try storeFeed(data, validator: validator, from: url, into: publication) { _ in }.1
         } catch {
-            var failed = publication
-            failed.lastError = "\(error)"
-            _ = try? store.save(failed)
+            recordFailure(of: publication, error)
             throw error
         }
+    }
+
+    /// Keeps why `publication`'s refresh failed, for the shelf and `newsstand refresh` to
+    /// say; not when it was cancelled (Ctrl-C): nothing failed.
+    func recordFailure(of publication: Publication, _ error: Error) {
+        if let transfer = error as? TransferError, transfer.isCancelled { return }
+        var failed = publication
+        failed.lastError = "\(error)"
+        _ = try? store.save(failed)
     }
 
     /// Reads a fetched feed into the library: the publication (`existing`, else the one with

@@ -58,6 +58,30 @@ public enum TransferRunner {
         onRetry: (TransferRetry) -> Void = { _ in },
         progress: @escaping @Sendable (TransferProgress) -> Void
     ) throws -> TransferResult {
+        // An interactive command's patience may give the transfer up: it is cancelled,
+        // and the error says how long it waited for whom.
+        NetworkWaits.shared.watch(transfer)
+        let result: Result<TransferResult, Error> = Result {
+            try attempts(transfer, validator: validator, policy: policy, sleep: sleep, onValidator: onValidator,
+                         onRetry: onRetry, progress: progress)
+        }
+        let gaveUp = NetworkWaits.shared.unwatch(transfer)
+        do { return try result.get() } catch let error as TransferError where error.isCancelled {
+            guard gaveUp, let patience = NetworkWaits.shared.patience else { throw error }
+            let server = NetworkWaits.server(of: transfer.request.url)
+            throw TransferError.network("no answer from \(server) in \(Int(patience.rounded())) s", summary: "no answer from the server")
+        }
+    }
+
+    private static func attempts(
+        _ transfer: Transfer,
+        validator: TransferValidator?,
+        policy: RetryPolicy,
+        sleep: ((TimeInterval) -> Void)?,
+        onValidator: (TransferValidator) -> Void,
+        onRetry: (TransferRetry) -> Void,
+        progress: @escaping @Sendable (TransferProgress) -> Void
+    ) throws -> TransferResult {
         var current = validator
         var failuresInARow = 0
         var attempts = 0

@@ -259,7 +259,10 @@ public final class Transfer: @unchecked Sendable {
                     try advanced()
                 })
             }
+            NetworkWaits.shared.waiting(self, on: url)
+            defer { NetworkWaits.shared.attemptEnded(self) }
             try client(for: url).fetch(url: url, headers: headers, timeout: timeout, cancellation: cancellation, splice: splice, onHead: { head in
+                NetworkWaits.shared.heard(self, status: head.status)
                 switch head.status {
                 case 301, 302, 303, 307, 308:
                     guard let location = head.header("location"), let target = URL(string: location, relativeTo: url)?.absoluteURL else {

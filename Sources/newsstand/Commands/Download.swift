@@ -37,6 +37,7 @@ struct Download: ParsableCommand {
                 if download?.state == .cancelled { throw CommandFailure("\(current.name): the download was cancelled") }
                 throw CommandFailure("\(current.name): \(current.lastError ?? download?.lastError ?? "download failed")")
             case .downloading:
+                try display.giveUpWhenSilent(name: current.name, download: download)
                 display.show(name: current.name, download: download)
                 // The agent may have exited between our queueing and its last check.
                 AgentLauncher.startIfNeeded(paths: library.paths)

@@ -48,7 +48,8 @@ struct Subscribe: ParsableCommand {
             let (publication, result) = try library.subscribe(feedURL: feedURL, pushURL: pushURL, autoDownload: autoDownload ? true : nil,
                                                               editions: schedule)
             if let fullText { try library.setFullText(fullText, for: publication) }
-            print(SubscribeReport.line(publication, result, library: library, alreadySubscribed: existing != nil))
+            let line = SubscribeReport.line(publication, result, library: library, alreadySubscribed: existing != nil)
+            StatusLine.print(line)
         } catch {
             throw CommandFailure("cannot subscribe to \(Library.bareURL(feedURL).url.absoluteString): \(error)")
         }
@@ -107,13 +108,18 @@ enum OwnFiles {
 enum FeedLocation {
     /// A URL as given, or a local path made absolute. A URL of another scheme (`ftp://…`)
     /// is refused for its scheme, not looked for as a file.
+    /// Text that begins `scheme://` is a URL even when it does not parse as one (`htp://bad
+    /// url`): its scheme is judged, never looked for as a file.
     static func url(from text: String) throws -> URL {
-        if let url = URL(string: text), let scheme = url.scheme {
-            if ["http", "https", "file"].contains(scheme.lowercased()) { return url }
-            if text.range(of: "^[A-Za-z][A-Za-z0-9+.-]*://", options: .regularExpression) != nil {
-                throw CommandFailure("\(text): \(scheme.lowercased()):// is not supported; a feed is an http, https or file URL, or a local path")
+        if let end = text.range(of: "^[A-Za-z][A-Za-z0-9+.-]*://", options: .regularExpression) {
+            let scheme = text[end].dropLast(3).lowercased()
+            guard ["http", "https", "file"].contains(scheme) else {
+                throw CommandFailure("\(text): \(scheme):// is not supported; a feed is an http, https or file URL, or a local path")
             }
+            guard let url = URL(string: text) else { throw CommandFailure("\(text) is not a valid URL") }
+            return url
         }
+        if let url = URL(string: text), let scheme = url.scheme, ["http", "https", "file"].contains(scheme.lowercased()) { return url }
         return URL(fileURLWithPath: text).standardizedFileURL
     }
 }

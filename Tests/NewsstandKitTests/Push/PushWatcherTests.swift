@@ -165,3 +165,39 @@ extension PushWatcherTests {
         #expect(exited, "the agent did not stop")
     }
 }
+
+extension PushWatcherTests {
+    /// Issue 30, item 6: the agent polls due feeds as `newsstand refresh` does, a few at a
+    /// time and at most two from one server, not one after another.
+    @Test func dueFeedsArePolledAFewAtATimeAtMostTwoAServer() throws {
+        let temporary = try TemporaryLibrary()
+        let library = temporary.library
+        let feeds = try FeedTestServer()
+        defer { feeds.stop() }
+        for number in 1...9 {
+            try feeds.put("feed-\(number).xml", atomFeed(title: "Feed \(number)", issues: ["f\(number)-1"]))
+            try library.subscribe(feedURL: feeds.url("feed-\(number).xml"))
+        }
+        // Three feeds on each of three servers that accept and never answer.
+        let servers = try (0..<3).map { _ in try SilentServer() }
+        for (index, publication) in try library.publications().enumerated() {
+            let server = servers[index % 3]
+            try library.write { db in
+                try db.execute(sql: "UPDATE publication SET feedURL = ?, etag = NULL, lastModified = NULL WHERE id = ?",
+                               arguments: ["http://127.0.0.1:\(server.port)/feed-\(index).xml", publication.id])
+            }
+        }
+        let clock = TestClock(Date().addingTimeInterval(2 * 3600))  // every refresh is an hour old
+        let delivery = PushDelivery(library: library, config: Config(), now: clock.function, isShelfOpen: { true })
+        let watcher = PushWatcher(library: library, delivery: delivery, pollInterval: 3600, now: clock.function)
+        let ticked = DispatchSemaphore(value: 0)
+        Thread.detachNewThread { watcher.tick(); ticked.signal() }
+
+        #expect(waitUntil(timeout: 10) { servers.allSatisfy { $0.connections == 2 } },
+                "connections: \(servers.map(\.connections))")
+        #expect(servers.allSatisfy { $0.most <= 2 }, "most at once: \(servers.map(\.most))")
+        // The servers go away: every poll fails, and the round ends.
+        servers.forEach { $0.stop() }
+        #expect(ticked.wait(timeout: .now() + 60) == .success)
+    }
+}
