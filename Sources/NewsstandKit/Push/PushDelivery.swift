@@ -72,6 +72,12 @@ public final class PushDelivery: @unchecked Sendable {
         let refresh: @Sendable (Publication) throws -> Library.SyncResult
         /// Queues an issue's content for download (nothing when it is there or queued).
         let enqueue: @Sendable (Issue) throws -> Void
+        /// Polls publications a few at a time and at most two from one server, as
+        /// `newsstand refresh` does (`Library.alongside`); `done` is told of each as it ends.
+        var pollAlongside: @Sendable ([Publication], @escaping @Sendable (Publication) -> PushReport,
+                                      @escaping @Sendable (Int, PushReport) -> Void) -> Void = { publications, poll, done in
+            for (index, publication) in publications.enumerated() { done(index, poll(publication)) }
+        }
     }
 
     init(store: LibraryStore, services: Services, paths: Paths, config: Config, now: @escaping () -> Date = Date.init,
@@ -87,7 +93,8 @@ public final class PushDelivery: @unchecked Sendable {
     /// Pushes delivered to `library`: its store, its refresh and its download queue.
     public convenience init(library: Library, config: Config, now: @escaping () -> Date = Date.init,
                             notifier: DesktopNotifier = DesktopNotifier(), isShelfOpen: (() -> Bool)? = nil) {
-        let services = Services(refresh: { try library.refresh($0) }, enqueue: { _ = try library.enqueue($0) })
+        let services = Services(refresh: { try library.refresh($0) }, enqueue: { _ = try library.enqueue($0) },
+                                pollAlongside: { library.alongside($0, $1, done: $2) })
         self.init(store: library.store, services: services, paths: library.paths, config: config, now: now, notifier: notifier,
                   isShelfOpen: isShelfOpen)
     }

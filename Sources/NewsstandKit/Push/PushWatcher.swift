@@ -71,9 +71,9 @@ public final class PushWatcher: @unchecked Sendable {
             return true
         }
         // A few at a time, as `newsstand refresh` does.
-        library.alongside(due, { [self] publication in
+        delivery.services.pollAlongside(due, { [self] publication in
             cancellation.isCancelled ? PushReport() : delivery.poll(publication)
-        }, done: { [self] index, report in log(report, for: due[index], source: "poll") })
+        }, { [self] index, report in log(report, for: due[index], source: "poll") })
     }
 
     private func synchronizeChannels(_ publications: [Publication]) {

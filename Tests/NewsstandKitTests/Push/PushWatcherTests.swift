@@ -189,7 +189,7 @@ extension PushWatcherTests {
         }
         let clock = TestClock(Date().addingTimeInterval(2 * 3600))  // every refresh is an hour old
         let delivery = PushDelivery(library: library, config: Config(), now: clock.function, isShelfOpen: { true })
-        let watcher = PushWatcher(library: library, delivery: delivery, pollInterval: 3600, now: clock.function)
+        let watcher = PushWatcher(delivery: delivery, pollInterval: 3600, now: clock.function)
         let ticked = DispatchSemaphore(value: 0)
         Thread.detachNewThread { watcher.tick(); ticked.signal() }
 
