@@ -15,6 +15,7 @@ import Testing
         func run(_ arguments: String...) throws -> (output: String, status: Int32) {
             try Tmux.runWithStatus(env + [Tmux.binary.path] + arguments)
         }
+        try Sandbox.subscribeSamples(environment: Array(env.dropFirst()))
         for day in [18, 19, 20] {
             let downloaded = try run("download", "courier-2026-11-\(day)", "--wait")
             #expect(downloaded.status == 0, "\(downloaded.output)")

@@ -33,7 +33,7 @@ struct Issues: ParsableCommand {
     }
 
     func run() throws {
-        let library = try Context.libraryWithSamples()
+        let library = try Context.libraryNoticingResources()
         let publications = Dictionary(uniqueKeysWithValues: try library.publications().compactMap { p in p.id.map { ($0, p.title) } })
         let states = try library.pushStates()
         let now = Date()

@@ -9,7 +9,7 @@ struct Refresh: ParsableCommand {
     var publication: String?
 
     func run() throws {
-        let library = try Context.writableLibrary(withSamples: true)
+        let library = try Context.writableLibrary(noticingResources: true)
         let targets = try publication.map { [try library.publication(matching: $0)] } ?? library.publications()
         var failed = 0
         for target in targets {
