@@ -3,14 +3,17 @@ import Foundation
 import NewsstandKit
 
 struct Issues: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "issues", abstract: "List the library: publication, name, title, date, status (with the percent of a download under way), unread.")
+    static let configuration = CommandConfiguration(commandName: "issues", abstract: "List the library: publication, name, title, date, status (with the percent of a download under way), unread, and the short name every command accepts.")
 
     @Flag(help: "Machine-readable output.")
     var json = false
 
     struct Row: Encodable {
         var publication: String
+        /// The stable id: what a script keeps.
         var name: String
+        /// What a person types (`tidewater/4`); every command taking an issue accepts it.
+        var shortName: String?
         /// The feed's title, or the content's own where the feed gave none.
         var title: String
         /// The author(s) the content names.
@@ -38,10 +41,11 @@ struct Issues: ParsableCommand {
         let states = try library.pushStates()
         let now = Date()
         let downloads = try library.latestDownloads()
+        let shortNames = try library.shortNames()
         let rows = try library.allIssues().map { issue -> Row in
             let download = issue.id.flatMap { downloads[$0] }
             return Row(publication: issue.publicationId.flatMap { publications[$0] } ?? "",
-                       name: issue.name, title: issue.shownTitle, authors: issue.authors,
+                       name: issue.name, shortName: issue.id.flatMap { shortNames[$0] }, title: issue.shownTitle, authors: issue.authors,
                        cover: library.cover(of: issue)?.description, date: issue.date, status: issue.status.rawValue,
                        unread: issue.unread,
                        progress: issue.status == .available ? 1 : download?.fraction,
@@ -67,7 +71,7 @@ struct Issues: ParsableCommand {
         for row in rows {
             let state = row.status + (row.percent.map { " \($0)%" } ?? "") + (row.unread ? " NEW" : "") + (row.lastError.map { " (failed: \($0))" } ?? "")
                 + (row.throttled.map { " (throttled: \($0))" } ?? "") + (row.paused.map { " (paused: \($0))" } ?? "")
-            print([row.publication, row.name, row.title, formatter.string(from: row.date), state].joined(separator: "\t"))
+            print([row.publication, row.name, row.title, formatter.string(from: row.date), state, row.shortName ?? ""].joined(separator: "\t"))
         }
     }
 }
