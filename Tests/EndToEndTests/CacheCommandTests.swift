@@ -44,7 +44,7 @@ import Testing
         let issues = try run("issues").output
         for day in [18, 19] {
             let line = issues.components(separatedBy: "\n").first { $0.contains("courier-2026-11-\(day)") } ?? ""
-            #expect(line.contains("\tnone"), "\(line)")   // not downloaded; its NEW state stays
+            #expect(line.contains("\tnot downloaded"), "\(line)")   // not downloaded; its NEW state stays
         }
 
         result = try run("cache", "--limit", "lots")

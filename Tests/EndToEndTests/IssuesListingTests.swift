@@ -71,10 +71,10 @@ import Testing
         _ = Tmux.poll(timeout: 30) {
             text = (try? sandbox.run("issues").output) ?? ""
             json = (try? sandbox.run("issues", "--json").output) ?? ""
-            return text.range(of: #"\tdownloading [1-9]\d?%"#, options: .regularExpression) != nil
+            return text.range(of: #"\tdownloading [1-9]\d? %"#, options: .regularExpression) != nil
                 && json.range(of: #""percent" : [1-9]\d?,"#, options: .regularExpression) != nil
         }
-        #expect(text.range(of: #"big-issue\tThe Big Issue\t2026-11-01\tdownloading [1-9]\d?%"#, options: .regularExpression) != nil, "\(text)")
+        #expect(text.range(of: #"big-issue\tThe Big Issue\t2026-11-01\tdownloading [1-9]\d? %"#, options: .regularExpression) != nil, "\(text)")
         #expect(json.range(of: #""percent" : [1-9]\d?,"#, options: .regularExpression) != nil, "\(json)")
     }
 }

@@ -17,7 +17,7 @@ import Testing
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains("Removed the content of \(issue)"), "\(result.output)")
         let line = try sandbox.run("issues").output.components(separatedBy: "\n").first { $0.contains(issue) } ?? ""
-        #expect(line.contains("\tnone"), "the issue left the library: \(line)")
+        #expect(line.contains("\tnot downloaded"), "the issue left the library: \(line)")
         #expect(try sandbox.sql("SELECT locator FROM issue WHERE name = '\(issue)'") == place)
 
         result = try sandbox.run("download", issue, "--wait")

@@ -10,6 +10,8 @@ import Testing
         let listed = try sandbox.run("issues")
         #expect(listed.status == 0, "\(listed.output)")
         let lines = listed.output.split(separator: "\n").map(String.init)
+        #expect(lines.first == "PUBLICATION\tID\tTITLE\tDATE\tSTATUS\tNAME", "\(listed.output.prefix(300))")
+        #expect(!lines.contains { $0.contains("\tnone") || $0.contains("\tavailable") }, "\(listed.output)")
         // Tidewater's oldest issue is /1; its stable id stays in its own column.
         let oldest = try #require(lines.filter { $0.hasPrefix("Tidewater\t") }.last, "\(listed.output)")
         #expect(oldest.hasSuffix("\ttidewater/1"), "\(oldest)")
@@ -19,6 +21,11 @@ import Testing
         let download = try sandbox.run("download", "tidewater/1", "--wait")
         #expect(download.status == 0, "\(download.output)")
         #expect(try sandbox.sql("SELECT status FROM issue WHERE name = '\(stable)'") == "available")
+        let ready = try sandbox.run("issues").output.split(separator: "\n").first { $0.hasSuffix("\ttidewater/1") } ?? ""
+        #expect(ready.contains("\tready"), "\(ready)")
+        _ = try sandbox.sql("UPDATE issue SET readingProgress = 0.42 WHERE name = '\(stable)'")
+        let reading = try sandbox.run("issues").output.split(separator: "\n").first { $0.hasSuffix("\ttidewater/1") } ?? ""
+        #expect(reading.contains("\treading 42 %"), "\(reading)")
         let read = try sandbox.run("read", "--plain", "tidewater/1")
         #expect(read.status == 0 && read.output.count > 200, "\(read.output.prefix(300))")
         let removed = try sandbox.run("remove", "tidewater/1")

@@ -3,7 +3,7 @@ import Foundation
 import NewsstandKit
 
 struct Issues: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "issues", abstract: "List the library: publication, name, title, date, status (with the percent of a download under way), unread, and the short name every command accepts.")
+    static let configuration = CommandConfiguration(commandName: "issues", abstract: "List the library under a header: publication, id, title, date, status in words (not downloaded, downloading N %, ready, reading N %, read), NEW, and the short name every command accepts.")
 
     @Flag(help: "Machine-readable output.")
     var json = false
@@ -22,6 +22,8 @@ struct Issues: ParsableCommand {
         var cover: String?
         var date: Date
         var status: String
+        /// The status in a reader's words (text output only).
+        var words: String
         var unread: Bool
         var progress: Double?
         /// How far a download under way is, 0…100 (nil when not downloading or the size is unknown).
@@ -33,6 +35,12 @@ struct Issues: ParsableCommand {
         var throttled: String?
         /// Why the download waits (the disk is full), and for how much room.
         var paused: String?
+
+        /// What --json gives: every field but the text's words (scripts read `status`).
+        private enum CodingKeys: String, CodingKey {
+            case publication, name, shortName, title, authors, cover, date, status, unread, progress, percent,
+                 bytesWritten, bytesExpected, lastError, throttled, paused
+        }
     }
 
     func run() throws {
@@ -47,6 +55,7 @@ struct Issues: ParsableCommand {
             return Row(publication: issue.publicationId.flatMap { publications[$0] } ?? "",
                        name: issue.name, shortName: issue.id.flatMap { shortNames[$0] }, title: issue.shownTitle, authors: issue.authors,
                        cover: library.cover(of: issue)?.description, date: issue.date, status: issue.status.rawValue,
+                       words: IssueStatusWords.phrase(issue, downloadPercent: issue.status == .downloading ? download?.fraction.map { Int($0 * 100) } : nil),
                        unread: issue.unread,
                        progress: issue.status == .available ? 1 : download?.fraction,
                        percent: issue.status == .downloading ? download?.fraction.map { Int($0 * 100) } : nil,
@@ -68,8 +77,9 @@ struct Issues: ParsableCommand {
         }
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withFullDate]
+        print(["PUBLICATION", "ID", "TITLE", "DATE", "STATUS", "NAME"].joined(separator: "\t"))
         for row in rows {
-            let state = row.status + (row.percent.map { " \($0)%" } ?? "") + (row.unread ? " NEW" : "") + (row.lastError.map { " (failed: \($0))" } ?? "")
+            let state = row.words + (row.unread ? " NEW" : "") + (row.lastError.map { " (failed: \($0))" } ?? "")
                 + (row.throttled.map { " (throttled: \($0))" } ?? "") + (row.paused.map { " (paused: \($0))" } ?? "")
             print([row.publication, row.name, row.title, formatter.string(from: row.date), state, row.shortName ?? ""].joined(separator: "\t"))
         }
