@@ -125,9 +125,12 @@ struct EntryCollector {
         sink?.final = entries.count == pending.count && undated.isEmpty && sink?.delivered == pending.count
         pending = []
         let articles = keepsEntriesWithoutContent ? [] : self.articles
-        if skippedWithoutContent > 0 {
-            let fate = articles.isEmpty ? "are not issues" : "are articles, gathered into editions"
-            problems.append("\(skippedWithoutContent) \(itemWord) carry no zip, EPUB, CBZ or PDF link and \(fate)")
+        // Entries that are articles are no problem (the report lists them as articles); only
+        // those that are neither issues nor articles are.
+        if articles.isEmpty, skippedWithoutContent > 0 {
+            problems.append("\(skippedWithoutContent) \(itemWord) carry no zip, EPUB, CBZ or PDF link and are not issues")
+        } else if skippedWithoutContent > articles.count {
+            problems.append("\(skippedWithoutContent - articles.count) \(itemWord) carry no content link, nothing to read and no new name, and are left out")
         }
         let fallback = feedDate
             ?? entries.map(\.date).filter { $0 != .distantPast }.max()

@@ -107,13 +107,35 @@ struct ArticleDraft {
         if let text = FeedText.line(text), !categories.contains(text) { categories.append(text) }
     }
 
-    /// The article, named by the entry's id, else its link; nil when it has neither.
+    /// The article, named by the entry's id, else its link, else by what it says (RSS lets an
+    /// item have only a title or only a description, and newsboat shows those); nil when it
+    /// has none of these.
     func article(id: String?, title: String?, date: Date?) -> FeedArticle? {
-        guard let name = id ?? link?.absoluteString else { return nil }
-        return FeedArticle(name: name, title: title ?? link?.absoluteString ?? name, link: link, date: date,
-                           author: author, categories: categories,
-                           html: html.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 },
+        let text = html.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
+        guard let name = id ?? link?.absoluteString ?? Self.name(title: title, html: text) else { return nil }
+        let heading = title ?? link?.absoluteString ?? text.flatMap(Self.opening) ?? name
+        return FeedArticle(name: name, title: heading, link: link, date: date,
+                           author: author, categories: categories, html: text,
                            baseURL: baseURL, pictures: pictures, language: language,
                            hasContent: hasContent)
+    }
+
+    /// A name that stays the same while the item says the same: FNV-1a (64 bits) of its
+    /// title and text, which a refresh computes again to know the item.
+    static func name(title: String?, html: String?) -> String? {
+        guard title != nil || html != nil else { return nil }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in (title ?? "").utf8 + [0] + (html ?? "").utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        return "untitled:" + String(hash, radix: 16)
+    }
+
+    /// An article without a title is called by the first words of its text.
+    static func opening(_ html: String) -> String? {
+        guard let text = FeedText.fromHTML(html) else { return nil }
+        guard text.count > 80 else { return text }
+        let cut = text.prefix(80)
+        return String(cut.lastIndex(of: " ").map { cut[..<$0] } ?? cut) + "…"
     }
 }

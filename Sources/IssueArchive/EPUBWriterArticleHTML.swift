@@ -47,28 +47,10 @@ public enum ArticleHTML {
     ]
 
     /// XML 1.0 refuses these characters even as references; they become nothing.
-    static func isXMLCharacter(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x9, 0xA, 0xD, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: return true
-        default: return false
-        }
-    }
+    static func isXMLCharacter(_ scalar: Unicode.Scalar) -> Bool { XMLEscaping.isXMLCharacter(scalar) }
 
     /// Text escaped for XHTML content or a double-quoted attribute.
-    public static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars where isXMLCharacter(scalar) {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
+    public static func escape(_ text: String) -> String { XMLEscaping.escaped(text) }
 }
 
 /// Rebuilds the allowed elements as XHTML nests them, from the tokens in order.

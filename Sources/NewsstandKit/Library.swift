@@ -146,10 +146,11 @@ public final class Library: Sendable {
         try store.issue(id: id)
     }
 
-    /// An issue by exact name, else by a unique case-insensitive fragment of its name, its
-    /// title or the title its content gives.
+    /// An issue by exact name, else by its short name (`IssueShortNames`), else by a unique
+    /// case-insensitive fragment of its name, its title or the title its content gives.
     public func issue(matching text: String) throws -> Issue {
         if let exact = try issue(named: text) { return exact }
+        if let short = try issue(shortName: text) { return short }
         let all = try allIssues()
         let partial = all.filter {
             $0.name.range(of: text, options: .caseInsensitive) != nil

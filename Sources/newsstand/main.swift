@@ -7,10 +7,11 @@ struct Newsstand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "newsstand",
         abstract: "A terminal newsstand: subscribe to periodicals, see their covers, read offline.",
+        version: NewsstandVersion.current,
         subcommands: [
             ShelfCommand.self, Subscribe.self, Unsubscribe.self, Refresh.self, Issues.self, Download.self,
             SetCommand.self, Read.self, Export.self, Remove.self, Cancel.self, CacheCommand.self, AgentCommand.self, Push.self, Inspect.self, Render.self, Login.self, Logout.self,
-            Browse.self, CatalogCommand.self,
+            Browse.self, CatalogCommand.self, OPMLCommand.self,
         ],
         defaultSubcommand: ShelfCommand.self
     )

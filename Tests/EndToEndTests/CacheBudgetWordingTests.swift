@@ -4,7 +4,7 @@ import Testing
 /// `cache --evict` says what is true when nothing may go, and nonsense budgets are refused
 /// or warned about (issue #21, item 6).
 @Suite(.serialized) struct CacheBudgetWordingTests {
-    let sandbox = Sandbox(["NEWSSTAND_RESOURCES=\(Sandbox.repository.path)"])
+    let sandbox = Sandbox(["NEWSSTAND_RESOURCES=\(Sandbox.repository.path)"], samples: true)
 
     @Test func overBudgetWithOnlyProtectedIssuesSaysSoAndWhy() throws {
         let downloaded = try sandbox.run("download", "courier-2026-11-20", "--wait")

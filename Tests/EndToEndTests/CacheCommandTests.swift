@@ -15,6 +15,7 @@ import Testing
         func run(_ arguments: String...) throws -> (output: String, status: Int32) {
             try Tmux.runWithStatus(env + [Tmux.binary.path] + arguments)
         }
+        try Sandbox.subscribeSamples(environment: Array(env.dropFirst()))
         for day in [18, 19, 20] {
             let downloaded = try run("download", "courier-2026-11-\(day)", "--wait")
             #expect(downloaded.status == 0, "\(downloaded.output)")
@@ -43,7 +44,7 @@ import Testing
         let issues = try run("issues").output
         for day in [18, 19] {
             let line = issues.components(separatedBy: "\n").first { $0.contains("courier-2026-11-\(day)") } ?? ""
-            #expect(line.contains("\tnone"), "\(line)")   // not downloaded; its NEW state stays
+            #expect(line.contains("\tnot downloaded"), "\(line)")   // not downloaded; its NEW state stays
         }
 
         result = try run("cache", "--limit", "lots")

@@ -5,7 +5,7 @@ import Testing
 /// refuse in one line that points at what works there (issue #21, item 9).
 @Suite(.serialized) struct DumbTerminalTests {
     @Test(arguments: [[], ["read", "courier-2026-11-20"]]) func theShelfAndTheReaderRefuseInOneLine(_ arguments: [String]) throws {
-        let sandbox = Sandbox(["NEWSSTAND_RESOURCES=\(Sandbox.repository.path)", "TERM=dumb"])
+        let sandbox = Sandbox(["NEWSSTAND_RESOURCES=\(Sandbox.repository.path)", "TERM=dumb"], samples: true)
         if !arguments.isEmpty { #expect(try sandbox.run("download", arguments[1], "--wait").status == 0) }
         let tmux = Tmux()
         defer { tmux.stop() }

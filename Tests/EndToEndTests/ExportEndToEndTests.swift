@@ -5,7 +5,7 @@ import Testing
 /// built by the real program, comes out as an EPUB that epubcheck accepts with no errors,
 /// its cover and pictures inside; an EPUB issue exports too, other kinds say what does.
 @Suite(.serialized) struct ExportEndToEndTests {
-    let sandbox = Sandbox(["NEWSSTAND_RESOURCES=\(Sandbox.repository.path)"])
+    let sandbox = Sandbox(["NEWSSTAND_RESOURCES=\(Sandbox.repository.path)"], samples: true)
 
     /// Debian's `/usr/bin/epubcheck` needs a binfmt handler for jars; the jar runs anywhere.
     static func epubcheck(_ file: URL) throws -> String {
@@ -17,7 +17,7 @@ import Testing
     }
 
     @Test func anEditionExportsAsAnEPUBThatEpubcheckAccepts() throws {
-        // The first command subscribes the samples, the news feed among them.
+        // The samples, the news feed among them, are subscribed before the first command.
         #expect(try sandbox.run("issues").status == 0)
         let newest = try sandbox.sql("SELECT name FROM issue WHERE contentType = 'application/x-newsstand-edition' ORDER BY date DESC LIMIT 1")
         #expect(newest.hasPrefix("edition:"), "no edition of the sample news feed: \(newest)")

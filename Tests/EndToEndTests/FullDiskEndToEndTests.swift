@@ -118,9 +118,9 @@ final class SmallFilesystem {
         var status = ""
         _ = Tmux.poll(timeout: 30) {
             status = (try? run("issues").output) ?? ""
-            return status.contains("full-1\tFull disk\t2026-11-01\tavailable")
+            return status.contains("full-1\tFull disk\t2026-11-01\tready")
         }
-        #expect(status.contains("full-1\tFull disk\t2026-11-01\tavailable"), "\(status)")
+        #expect(status.contains("full-1\tFull disk\t2026-11-01\tready"), "\(status)")
         let issuesDirectory = home.appendingPathComponent("cache/issues")
         let installed = try FileManager.default.contentsOfDirectory(atPath: issuesDirectory.path)
         #expect(installed.count == 1)
@@ -199,6 +199,6 @@ final class SmallFilesystem {
         _ = Tmux.poll(timeout: 60) { agentSaid("room on the disk again") }
         #expect(agentSaid("room on the disk again"))
         #expect(try run("download", "start-2", "--wait").status == 0)
-        #expect(try run("issues").output.contains("start-2\tWaiting\t2026-11-01\tavailable"))
+        #expect(try run("issues").output.contains("start-2\tWaiting\t2026-11-01\tready"))
     }
 }

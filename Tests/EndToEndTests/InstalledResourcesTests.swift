@@ -29,6 +29,14 @@ import Testing
         for folder in ["themes", "sample-feed"] {
             try FileManager.default.copyItem(at: Sandbox.repository.appendingPathComponent(folder), to: share.appendingPathComponent(folder))
         }
+        // The samples come with the shelf's first interactive start: in tmux, from `/`.
+        let tmux = Tmux()
+        defer { tmux.stop() }
+        let start = (["env"] + sandbox.environment + ["TERM=xterm-256color", "LANG=C.UTF-8", binary.path]).map { "'\($0)'" }.joined(separator: " ")
+        try tmux.start("cd / && exec \(start)")
+        #expect(tmux.waitFor("Tidewater") != nil, "\(tmux.lastScreen)")
+        try tmux.send("Q")
+        #expect(tmux.waitUntilExited())
         let issues = try Self.run(sandbox, binary, ["issues"])
         #expect(issues.status == 0, "\(issues.output)")
         #expect(issues.output.contains("The Ferrybridge Courier\t"), "no samples: \(issues.output)")

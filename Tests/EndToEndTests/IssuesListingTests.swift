@@ -5,7 +5,7 @@ import Testing
 /// (issue #21, item 8).
 @Suite(.serialized) struct IssuesListingTests {
     @Test func eachLineShowsTheIssuesTitle() throws {
-        let sandbox = Sandbox(["NEWSSTAND_RESOURCES=\(Sandbox.repository.path)"])
+        let sandbox = Sandbox(["NEWSSTAND_RESOURCES=\(Sandbox.repository.path)"], samples: true)
         let lines = try sandbox.run("issues").output.components(separatedBy: "\n")
         let courier = lines.first { $0.contains("courier-2026-11-20\t") } ?? ""
         #expect(courier.contains("\tFriday 20 November 2026\t"), "\(courier)")
@@ -21,7 +21,7 @@ import Testing
     /// The sample PDF quarterly's newest issue has no cover in its feed: once downloaded,
     /// its first page is its cover; the issue before it keeps the feed's.
     @Test func aPDFIssueWithoutAFeedCoverHasItsFirstPageAsCover() throws {
-        let sandbox = Sandbox(["NEWSSTAND_RESOURCES=\(Sandbox.repository.path)"])
+        let sandbox = Sandbox(["NEWSSTAND_RESOURCES=\(Sandbox.repository.path)"], samples: true)
         let download = try sandbox.run("download", "lantern-2026-09", "--wait")
         #expect(download.status == 0, "\(download.output)")
         let listed = try sandbox.run("issues", "--json")
@@ -71,10 +71,10 @@ import Testing
         _ = Tmux.poll(timeout: 30) {
             text = (try? sandbox.run("issues").output) ?? ""
             json = (try? sandbox.run("issues", "--json").output) ?? ""
-            return text.range(of: #"\tdownloading [1-9]\d?%"#, options: .regularExpression) != nil
+            return text.range(of: #"\tdownloading [1-9]\d? %"#, options: .regularExpression) != nil
                 && json.range(of: #""percent" : [1-9]\d?,"#, options: .regularExpression) != nil
         }
-        #expect(text.range(of: #"big-issue\tThe Big Issue\t2026-11-01\tdownloading [1-9]\d?%"#, options: .regularExpression) != nil, "\(text)")
+        #expect(text.range(of: #"big-issue\tThe Big Issue\t2026-11-01\tdownloading [1-9]\d? %"#, options: .regularExpression) != nil, "\(text)")
         #expect(json.range(of: #""percent" : [1-9]\d?,"#, options: .regularExpression) != nil, "\(json)")
     }
 }

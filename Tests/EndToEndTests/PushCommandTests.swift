@@ -68,15 +68,15 @@ import Testing
         var issues = ""
         _ = Tmux.poll(timeout: 60) {
             issues = (try? Tmux.run(newsstand + ["issues"])) ?? issues
-            return issues.contains("hp-2\thp-2\t2026-10-02\tavailable")
+            return issues.contains("hp-2\thp-2\t2026-10-02\tready")
         }
-        #expect(issues.contains("hp-2\thp-2\t2026-10-02\tavailable"), "\(issues)")
+        #expect(issues.contains("hp-2\thp-2\t2026-10-02\tready"), "\(issues)")
 
         // A second automatic download the same day is throttled, and says until when.
         let second = try Tmux.runWithStatus(newsstand + ["push", "Harbour Post", "--payload", #"{"aps":{"content-available":1},"issue":"hp-1"}"#])
         #expect(second.status == 0, "\(second.output)")
         #expect(second.output.contains("throttled: one automatic download per publication per 24 hours"), "\(second.output)")
-        #expect(try Tmux.run(newsstand + ["issues"]).contains("hp-1\thp-1\t2026-10-01\tnone (throttled: "))
+        #expect(try Tmux.run(newsstand + ["issues"]).contains("hp-1\thp-1\t2026-10-01\tnot downloaded (throttled: "))
 
         // An alert: stored, and sent to the desktop (no shelf is open), cleaned.
         let alert = try Tmux.runWithStatus(newsstand + ["push", "Harbour Post", "--payload", #"{"aps":{"alert":"Fog \u0007closes the harbour"}}"#])

@@ -45,6 +45,7 @@ import Testing
     @Test func readForwardQuitRestartAndResumeAtTheSamePlace() throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-e2e-reader-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: home) }
+        try Sandbox.subscribeSamples(environment: ["NEWSSTAND_HOME=\(home.path)"])
         let download = try Tmux.runWithStatus(["env", "NEWSSTAND_HOME=\(home.path)", Tmux.binary.path, "download", "tidewater-2026-11", "--wait"])
         try #require(download.status == 0, "download failed: \(download.output)")
 

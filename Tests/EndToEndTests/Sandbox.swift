@@ -12,15 +12,41 @@ final class Sandbox {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    init(_ environment: [String] = []) {
+    /// Whether the sample publications are still to be subscribed before the first command.
+    private var samplesWanted: Bool
+
+    /// `samples`: the bundled publications subscribed before the first command runs, as the
+    /// shelf's first interactive start would (no command subscribes them).
+    init(_ environment: [String] = [], samples: Bool = false) {
         self.environment = ["NEWSSTAND_HOME=\(home.path)"] + environment
+        samplesWanted = samples
     }
 
     func run(_ arguments: String...) throws -> (output: String, status: Int32) { try run(arguments) }
 
     func run(_ arguments: [String], binary: URL = Tmux.binary) throws -> (output: String, status: Int32) {
-        try Tmux.runWithStatus(["env"] + environment + [binary.path] + arguments)
+        if samplesWanted {
+            samplesWanted = false
+            try subscribeSamples()
+        }
+        return try Tmux.runWithStatus(["env"] + environment + [binary.path] + arguments)
     }
+
+    /// Subscribes the bundled sample publications, as the shelf's first interactive start
+    /// does (no command does it).
+    func subscribeSamples() throws { try Self.subscribeSamples(environment: environment) }
+
+    /// The same for a test that runs the binary itself, in `environment` (`NAME=value`).
+    static func subscribeSamples(environment: [String]) throws {
+        let samples = repository.appendingPathComponent("sample-feed")
+        let list = try String(contentsOf: samples.appendingPathComponent("publications.txt"), encoding: .utf8)
+        for line in list.split(separator: "\n") where !line.hasPrefix("#") && !line.trimmingCharacters(in: .whitespaces).isEmpty {
+            let result = try Tmux.runWithStatus(["env"] + environment + [Tmux.binary.path, "subscribe", samples.appendingPathComponent(String(line)).path])
+            guard result.status == 0 else { throw SampleFailure(description: "subscribe \(line): \(result.output)") }
+        }
+    }
+
+    struct SampleFailure: Error, CustomStringConvertible { var description: String }
 
     /// The library's database, for what no command shows (a saved reading place).
     func sql(_ statement: String) throws -> String {

@@ -38,7 +38,8 @@ import Testing
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         let feed = home.appendingPathComponent("evil.json")
         try Self.hostileFeed.write(to: feed, atomically: true, encoding: .utf8)
-        // The first command subscribes the samples; then the hostile feed.
+        // The samples first (as the shelf's first start would add them); then the hostile feed.
+        try Sandbox.subscribeSamples(environment: ["NEWSSTAND_HOME=\(home.path)"])
         let subscribed = try Tmux.runWithStatus(["env", "NEWSSTAND_HOME=\(home.path)", Tmux.binary.path, "subscribe", feed.path])
         #expect(subscribed.status == 0, "\(subscribed.output)")
 

@@ -9,8 +9,8 @@ enum Context {
 
     /// The library for a command that changes it: refused in one line, before anything is
     /// attempted, when the disk was full as the command started.
-    static func writableLibrary(withSamples: Bool = false) throws -> Library {
-        let library = try withSamples ? libraryWithSamples() : library()
+    static func writableLibrary(noticingResources: Bool = false) throws -> Library {
+        let library = try noticingResources ? libraryNoticingResources() : library()
         try refuseChanges(to: library)
         return library
     }
@@ -20,15 +20,21 @@ enum Context {
         if let full = library.diskFull { throw full }
     }
 
-    /// The library, with the bundled publications subscribed on the very first run.
-    static func libraryWithSamples() throws -> Library {
+    /// The library, after saying once when the bundled themes and samples are nowhere. The
+    /// samples themselves come only with the shelf's first interactive start (`ShelfLauncher`).
+    static func libraryNoticingResources() throws -> Library {
         ResourceNotice.sayOnce()
-        let library = try library()
-        guard library.diskFull == nil else { return library }
+        return try library()
+    }
+
+    /// On the first interactive start of the shelf, unless config.toml says `samples = false`,
+    /// subscribes the bundled publications; a command never does (a first `subscribe URL`
+    /// gets that one feed).
+    static func subscribeSamplesOnFirstStart(_ library: Library, config: Config) {
+        guard config.samples, library.diskFull == nil, isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { return }
         for problem in library.subscribeSamplesOnFirstRun(sampleFeedDirectory: BundledResources.sampleFeed) {
             printProblem("sample feed \(problem)")
         }
-        return library
     }
 }
 

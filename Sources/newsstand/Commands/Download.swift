@@ -12,7 +12,7 @@ struct Download: ParsableCommand {
     var wait = false
 
     func run() throws {
-        let library = try Context.writableLibrary(withSamples: true)
+        let library = try Context.writableLibrary(noticingResources: true)
         let target = try library.issue(matching: issue)
         if target.status == .available {
             print("\(target.name) is already downloaded.")

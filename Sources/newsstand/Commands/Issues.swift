@@ -3,14 +3,17 @@ import Foundation
 import NewsstandKit
 
 struct Issues: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "issues", abstract: "List the library: publication, name, title, date, status (with the percent of a download under way), unread.")
+    static let configuration = CommandConfiguration(commandName: "issues", abstract: "List the library under a header: publication, id, title, date, status in words (not downloaded, downloading N %, ready, reading N %, read), NEW, and the short name every command accepts.")
 
     @Flag(help: "Machine-readable output.")
     var json = false
 
     struct Row: Encodable {
         var publication: String
+        /// The stable id: what a script keeps.
         var name: String
+        /// What a person types (`tidewater/4`); every command taking an issue accepts it.
+        var shortName: String?
         /// The feed's title, or the content's own where the feed gave none.
         var title: String
         /// The author(s) the content names.
@@ -19,6 +22,8 @@ struct Issues: ParsableCommand {
         var cover: String?
         var date: Date
         var status: String
+        /// The status in a reader's words (text output only).
+        var words: String
         var unread: Bool
         var progress: Double?
         /// How far a download under way is, 0…100 (nil when not downloading or the size is unknown).
@@ -30,19 +35,27 @@ struct Issues: ParsableCommand {
         var throttled: String?
         /// Why the download waits (the disk is full), and for how much room.
         var paused: String?
+
+        /// What --json gives: every field but the text's words (scripts read `status`).
+        private enum CodingKeys: String, CodingKey {
+            case publication, name, shortName, title, authors, cover, date, status, unread, progress, percent,
+                 bytesWritten, bytesExpected, lastError, throttled, paused
+        }
     }
 
     func run() throws {
-        let library = try Context.libraryWithSamples()
+        let library = try Context.libraryNoticingResources()
         let publications = try library.publicationTitles()
         let states = try library.pushStates()
         let now = Date()
         let downloads = try library.latestDownloads()
+        let shortNames = try library.shortNames()
         let rows = try library.allIssues().map { issue -> Row in
             let download = issue.id.flatMap { downloads[$0] }
             return Row(publication: issue.publicationId.flatMap { publications[$0] } ?? "",
-                       name: issue.name, title: issue.shownTitle, authors: issue.authors,
+                       name: issue.name, shortName: issue.id.flatMap { shortNames[$0] }, title: issue.shownTitle, authors: issue.authors,
                        cover: library.cover(of: issue)?.description, date: issue.date, status: issue.status.rawValue,
+                       words: IssueStatusWords.phrase(issue, downloadPercent: issue.status == .downloading ? download?.fraction.map { Int($0 * 100) } : nil),
                        unread: issue.unread,
                        progress: issue.status == .available ? 1 : download?.fraction,
                        percent: issue.status == .downloading ? download?.fraction.map { Int($0 * 100) } : nil,
@@ -64,10 +77,11 @@ struct Issues: ParsableCommand {
         }
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withFullDate]
+        print(["PUBLICATION", "ID", "TITLE", "DATE", "STATUS", "NAME"].joined(separator: "\t"))
         for row in rows {
-            let state = row.status + (row.percent.map { " \($0)%" } ?? "") + (row.unread ? " NEW" : "") + (row.lastError.map { " (failed: \($0))" } ?? "")
+            let state = row.words + (row.unread ? " NEW" : "") + (row.lastError.map { " (failed: \($0))" } ?? "")
                 + (row.throttled.map { " (throttled: \($0))" } ?? "") + (row.paused.map { " (paused: \($0))" } ?? "")
-            print([row.publication, row.name, row.title, formatter.string(from: row.date), state].joined(separator: "\t"))
+            print([row.publication, row.name, row.title, formatter.string(from: row.date), state, row.shortName ?? ""].joined(separator: "\t"))
         }
     }
 }

@@ -14,7 +14,7 @@ struct Push: ParsableCommand {
     var payload: String?
 
     func run() throws {
-        let library = try Context.libraryWithSamples()
+        let library = try Context.libraryNoticingResources()
         guard let publication else {
             print(try PushStatus.lines(library: library, now: Date()).joined(separator: "\n"))
             return

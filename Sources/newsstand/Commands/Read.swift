@@ -20,7 +20,7 @@ struct Read: ParsableCommand {
     @OptionGroup var screen: ScreenOptions
 
     func run() throws {
-        let library = try Context.libraryWithSamples()
+        let library = try Context.libraryNoticingResources()
         let target = try Self.issue(issue, in: library)
         guard target.status == .available else { throw LibraryError.notDownloaded(target.name) }
         if let password { DocumentPasswords.shared.set(password, forDocumentsIn: library.contentDirectory(for: target)) }

@@ -13,7 +13,7 @@ struct Refresh: ParsableCommand {
     /// in the order of the publications, each as soon as those before it are done, under a
     /// live "refreshing 12/28…" on a terminal.
     func run() throws {
-        let library = try Context.writableLibrary(withSamples: true)
+        let library = try Context.writableLibrary(noticingResources: true)
         let targets = try publication.map { [try library.publication(matching: $0)] } ?? library.publications()
         let report = RefreshReport(targets: targets, status: StatusLine.current)
         library.refresh(targets) { index, result in report.done(index, result) }

@@ -24,11 +24,12 @@ enum ShelfLauncher {
             throw CommandFailure("this terminal (TERM=dumb) cannot place the cursor, so the shelf and the reader cannot draw: "
                 + "`newsstand issues` lists the issues and `newsstand read --plain ISSUE` prints one")
         }
-        let library = try Context.libraryWithSamples()
+        let library = try Context.libraryNoticingResources()
         let themeName = options.theme ?? ThemeLoader.defaultThemeName(environment: environment)
         let searchPaths = [library.paths.userThemes] + (BundledResources.themes.map { [$0] } ?? [])
         let chosenTheme = try ThemeLoader.load(named: themeName, searchPaths: searchPaths)
         let config = try Config.load(paths: library.paths)
+        Context.subscribeSamplesOnFirstStart(library, config: config)
         let keyBindings = try KeyBindings(config: config)
         // Asked once, before ncurses takes the screen.
         let choice = options.imagesChoice ?? config.images.flatMap(ImagesChoice.init(rawValue:)) ?? .auto

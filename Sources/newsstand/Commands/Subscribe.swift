@@ -24,7 +24,7 @@ struct Subscribe: ParsableCommand {
     var fullText: Bool?
 
     func run() throws {
-        let library = try Context.writableLibrary(withSamples: true)
+        let library = try Context.writableLibrary(noticingResources: true)
         let feedURL = try FeedLocation.url(from: url)
         if feedURL.isFileURL, let path = OwnFiles.path(feedURL) {
             try subscribeOwnFiles(path, library: library)
