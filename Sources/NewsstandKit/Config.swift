@@ -49,6 +49,9 @@ public struct Config: Sendable {
     /// `kitty_placeholders`: kitty's pictures drawn as Unicode placeholder cells (`auto`:
     /// when the terminal says it is kitty 0.28 or later; `on`; `off`); nil: not set.
     public var kittyPlaceholders: String?
+    /// `open_after_download`: Enter on an issue not downloaded opens it once it is here,
+    /// while its store still shows it chosen (true, the default); false: it only downloads.
+    public var openAfterDownload = true
 
     public init() {}
 
@@ -63,7 +66,7 @@ public struct Config: Sendable {
 
     public static let knownKeys: Set<String> = ["max_concurrent_downloads", "credentials", "theme", "cache_limit", "keys",
                                                 "dont_throttle_newsstand_content_notifications", "poll_interval", "images", "covers",
-                                                "kitty_placeholders"]
+                                                "kitty_placeholders", "open_after_download"]
 
     /// The configuration in `paths.configFile`, or the defaults when there is none.
     public static func load(paths: Paths) throws -> Config {
@@ -104,6 +107,10 @@ public struct Config: Sendable {
                     + kittyPlaceholdersValues.map { "\"\($0)\"" }.joined(separator: ", "))
             }
             config.kittyPlaceholders = choice
+        }
+        if let value = table["open_after_download"] {
+            guard let flag = value.boolean else { throw ConfigError(file: file, message: "open_after_download must be true or false") }
+            config.openAfterDownload = flag
         }
         if let value = table["cache_limit"] { config.cacheLimit = try CacheLimitSetting.bytes(of: value, file: file) }
         try parsePushSettings(table, file: file, into: &config)

@@ -82,6 +82,54 @@ import Terminal
         #expect(!state.statusIsError)
     }
 
+    /// Tidewater's issues as read, No. 31 (id 11) with this status.
+    static func tidewaterTiles(newest status: NewsstandKit.Issue.Status) -> [IssueTile] {
+        var issues = Fixture.tidewaterIssues()
+        issues[0].status = status
+        return issues.map { IssueTile(issue: $0, download: nil) }
+    }
+
+    @Test func enterOnAnIssueNotDownloadedOpensItOnceItIsHereIfStillChosen() {
+        var state = Fixture.store()
+        #expect(ShelfApp.update(&state, .key(.enter)) == [.enqueue(issueID: 11), .startAgent])
+        let downloading = ShelfApp.LibraryRead(store: (1, Self.tidewaterTiles(newest: .downloading)))
+        #expect(!ShelfApp.update(&state, .libraryRead(downloading)).contains { if case .markOpened = $0 { true } else { false } })
+        let here = Self.tidewaterTiles(newest: .available)
+        #expect(ShelfApp.update(&state, .libraryRead(ShelfApp.LibraryRead(store: (1, here)))) == [.markOpened(here[0].issue)])
+        // Once only: the next read does not open it again.
+        #expect(ShelfApp.update(&state, .libraryRead(ShelfApp.LibraryRead(store: (1, here)))) == [])
+    }
+
+    @Test func anIssueNoLongerChosenOrTheSettingOffOnlyDownloads() {
+        var state = Fixture.store()
+        _ = ShelfApp.update(&state, .key(.enter))
+        _ = ShelfApp.update(&state, .key(.down))
+        let here = Self.tidewaterTiles(newest: .available)
+        #expect(ShelfApp.update(&state, .libraryRead(ShelfApp.LibraryRead(store: (1, here)))) == [])
+        // Chosen again later: it was forgotten when the selection moved.
+        _ = ShelfApp.update(&state, .key(.up))
+        #expect(ShelfApp.update(&state, .libraryRead(ShelfApp.LibraryRead(store: (1, here)))) == [])
+
+        var kept = Fixture.store()
+        kept.openAfterDownload = false
+        #expect(ShelfApp.update(&kept, .key(.enter)) == [.enqueue(issueID: 11), .startAgent])
+        #expect(ShelfApp.update(&kept, .libraryRead(ShelfApp.LibraryRead(store: (1, here)))) == [])
+        // `d` never opens what it downloads.
+        var downloaded = Fixture.store()
+        _ = ShelfApp.update(&downloaded, .key(.character("d")))
+        #expect(ShelfApp.update(&downloaded, .libraryRead(ShelfApp.LibraryRead(store: (1, here)))) == [])
+    }
+
+    @Test func openAfterDownloadIsOnUnlessConfigSaysFalse() throws {
+        #expect(try Config.parse("", file: "c").openAfterDownload)
+        #expect(try Config.parse("open_after_download = false", file: "c").openAfterDownload == false)
+        #expect {
+            try Config.parse("open_after_download = \"no\"", file: "config.toml")
+        } throws: { error in
+            (error as? ConfigError)?.description == "config.toml: open_after_download must be true or false"
+        }
+    }
+
     @Test func tappingADownloadedIssueOpensItThroughTheLibraryFirst() {
         var state = Fixture.store()
         _ = ShelfApp.update(&state, .key(.down))

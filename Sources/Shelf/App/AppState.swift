@@ -39,6 +39,8 @@ extension ShelfApp {
         var readerPreferences = ReaderPreferences()
         /// The reader was opened by `newsstand read`: leaving it leaves the program.
         var readerIsWholeProgram = false
+        /// `open_after_download` (config.toml).
+        var openAfterDownload = true
 
         init(keyBindings: KeyBindings = .defaults, width: Int = 80, height: Int = 24) {
             self.keyBindings = keyBindings
@@ -51,7 +53,9 @@ extension ShelfApp {
         var screen: Screen { stack.last?.kind ?? .shelf }
 
         /// What the screens read of the app.
-        var shared: Shared { Shared(keyBindings: keyBindings, width: width, height: height, summaries: allSummaries) }
+        var shared: Shared {
+            Shared(keyBindings: keyBindings, width: width, height: height, summaries: allSummaries, openAfterDownload: openAfterDownload)
+        }
 
         /// The shelf, always at the bottom of the stack.
         var shelf: ShelfScreen {

@@ -265,6 +265,8 @@ extension ShelfApp {
         let summaries = state.allSummaries
         state.shelf.show(summaries)
         state.store?.applyFilter()
+        // Enter on an issue not downloaded: it opens once here, if its store still shows it chosen.
+        if state.screen == .store, let issue = state.store?.takeDownloadedToOpen() { effects.append(.markOpened(issue)) }
         return effects
     }
 

@@ -29,13 +29,20 @@ extension ShelfApp {
     }
 
     /// What every screen may read of the app and never change: the key bindings, the
-    /// window's size, the library's publications as last read.
+    /// window's size, the library's publications as last read, the settings screens follow.
     struct Shared {
         let keyBindings: KeyBindings
         let width: Int
         let height: Int
         /// Every publication as last read, before any filter.
         let summaries: [PublicationSummary]
+        /// `open_after_download`: Enter on an issue not downloaded opens it once it is here.
+        let openAfterDownload: Bool
+
+        init(keyBindings: KeyBindings, width: Int, height: Int, summaries: [PublicationSummary], openAfterDownload: Bool = true) {
+            self.keyBindings = keyBindings; self.width = width; self.height = height; self.summaries = summaries
+            self.openAfterDownload = openAfterDownload
+        }
     }
 
     /// What a screen's `update` asks for: the effects the app performs, and what only the

@@ -38,6 +38,8 @@ struct StoreScreen {
     private(set) var confirmCancel: Issue?
     /// An encrypted PDF asked for its password; keys go to the prompt.
     var passwordPrompt: PasswordPrompt?
+    /// Enter asked for this issue, not downloaded yet: it opens once it is here, if still chosen.
+    private(set) var openWhenDownloaded: Int64?
 
     init(publicationID: Int64, issueToSelect: Int64? = nil) {
         self.publicationID = publicationID
@@ -120,8 +122,8 @@ struct StoreScreen {
         case .pageDown: move(by: page)
         case .first: move(by: -Int.max / 2)
         case .last: move(by: Int.max / 2)
-        case .tap: return tapSelected(allowRead: true)
-        case .download: return tapSelected(allowRead: false)
+        case .tap: return tapSelected(allowRead: true, shared)
+        case .download: return tapSelected(allowRead: false, shared)
         case .remove:
             guard let issue = selectedTile?.issue, let id = issue.id else { break }
             if issue.status == .available {
@@ -160,7 +162,7 @@ struct StoreScreen {
     mutating func click(x: Int, y: Int, _ shared: ShelfApp.Shared) -> Asked {
         guard !filter.isEditing, passwordPrompt == nil,
               let index = tile(at: x, y, width: shared.width, height: shared.height) else { return [] }
-        if selection == index { return tapSelected(allowRead: true) }
+        if selection == index { return tapSelected(allowRead: true, shared) }
         selection = index
         return []
     }
@@ -187,9 +189,22 @@ struct StoreScreen {
         return []
     }
 
-    func tapSelected(allowRead: Bool) -> Asked {
-        guard let tile = selectedTile else { return [] }
-        return Self.tap(tile.issue, allowRead: allowRead)
+    /// Enter or a click taps the issue chosen; one not downloaded opens once it is here
+    /// (`open_after_download`), `d` only downloads.
+    mutating func tapSelected(allowRead: Bool, _ shared: ShelfApp.Shared) -> Asked {
+        guard let issue = selectedTile?.issue else { return [] }
+        if allowRead, shared.openAfterDownload, issue.status != .available { openWhenDownloaded = issue.id }
+        return Self.tap(issue, allowRead: allowRead)
+    }
+
+    /// The issue Enter asked for, now downloaded and still chosen: the app opens it. One
+    /// no longer chosen is forgotten (one whose download failed opens if the agent's retry brings it).
+    mutating func takeDownloadedToOpen() -> Issue? {
+        guard let id = openWhenDownloaded else { return nil }
+        guard let issue = selectedTile?.issue, issue.id == id else { openWhenDownloaded = nil; return nil }
+        guard issue.status == .available else { return nil }
+        openWhenDownloaded = nil
+        return issue
     }
 
     /// "Tap": read what is here, download what is not.

@@ -48,6 +48,7 @@ enum ShelfLauncher {
             keyBindings: keyBindings,
             pixels: pixelSettings(choice.forced ?? detection.graphics, detection: detection, config: config,
                                   drawing: backend.drawingColors),
+            openAfterDownload: config.openAfterDownload,
             startAgent: { AgentLauncher.startIfNeeded(paths: library.paths) }))
         // Work queued earlier (a download the shelf was closed on) continues now.
         if (try? library.pendingDownloads().isEmpty) == false { AgentLauncher.startIfNeeded(paths: library.paths) }
