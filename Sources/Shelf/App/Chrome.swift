@@ -14,6 +14,22 @@ enum Chrome {
         canvas.put(right, x: width - DisplayWidth.of(right) - 1, y: 0, style: theme.statusLine)
     }
 
+    /// That a list goes on past the window: "▲ 3 more above" on the line under the title
+    /// bar, "▼ 2 more below" on `belowY` (nil: that line is taken, it goes up there too),
+    /// both at the right edge.
+    static func scrollMarks(above: Int, below: Int, belowY: Int?, theme: Theme, into canvas: inout Canvas) {
+        var top: [String] = []
+        if above > 0 { top.append("▲ \(above) more above") }
+        if below > 0 {
+            let mark = "▼ \(below) more below"
+            if let belowY { canvas.put(mark, x: max(0, canvas.width - DisplayWidth.of(mark) - 1), y: belowY, style: theme.dimText) }
+            else { top.append(mark) }
+        }
+        guard !top.isEmpty else { return }
+        let text = top.joined(separator: "  ")
+        canvas.put(text, x: max(0, canvas.width - DisplayWidth.of(text) - 1), y: 1, style: theme.dimText)
+    }
+
     static func placeholderCover(title: String, rect: Rect, theme: Theme, into canvas: inout Canvas) {
         let style = Style(foreground: theme.text.foreground, background: .rgb(0x55, 0x4a, 0x40))
         canvas.fill(rect, with: Cell(glyph: " ", style: style))

@@ -254,6 +254,12 @@ struct StoreScreen {
             Self.drawLabel(IssueLabel(tile), x: textX, y: y + 4, width: min(48, limit - textX), screenWidth: shared.width,
                            theme: theme, into: &canvas)
         }
+        if let first = visible(height: shared.height).first?.index {
+            // The line above the status line is below every tile (`visibleTiles`).
+            let shown = Self.visibleTiles(height: shared.height)
+            Chrome.scrollMarks(above: first, below: max(0, tiles.count - first - shown), belowY: canvas.height - 3,
+                               theme: theme, into: &canvas)
+        }
         if tiles.isEmpty, isRead {
             canvas.put(Sanitizer.clean(EmptyStore.reason(for: publication)), x: 3, y: 3, style: theme.dimText, limit: canvas.width - 3)
         }
