@@ -83,6 +83,7 @@ public final class ShelfApp: RunLoopEffects {
         env = environment
         state = State(keyBindings: environment.keyBindings)
         state.openAfterDownload = environment.openAfterDownload
+        state.storesShownAsList = environment.library.storesShownAsList
         state.readerPreferences = ReaderPreferences(textWidth: environment.library.readerTextWidth)
         if let pixels = environment.pixels, pixels.writer.graphics.drawsPixels {
             let flag = AtomicFlag()

@@ -332,6 +332,18 @@ final class ShelfHarness {
         #expect(screen.text.contains("Tidewater — No. 31 · November 2026"), "\(screen.text)")
     }
 
+    @Test func aStoreShownAsAListStaysOneFromOneStartToTheNext() throws {
+        let h = try ShelfHarness()
+        _ = h.key(.enter)
+        _ = h.key(.character("v"))
+        let screen = h.settle()
+        #expect(screen.text.contains("No. 31 · November 2026") && screen.text.contains("not downloaded"), "\(screen.text)")
+        let id = try #require(h.app.state.storePublicationID)
+        #expect(try Library(paths: h.library.paths).storesShownAsList == [id])
+        let again = ShelfApp(environment: h.app.env)
+        #expect(again.state.storesShownAsList == [id])
+    }
+
     @Test func evictionToSaveSpaceSaysSoOnTheTile() throws {
         let h = try ShelfHarness()
         _ = h.key(.enter)

@@ -130,6 +130,32 @@ import Terminal
         }
     }
 
+    @Test func vShowsTheStoreAsAListKeptForThatPublication() {
+        var state = Fixture.store(width: 120, height: 40)
+        #expect(StoreScreen.visibleTiles(height: 40) == 4)
+        #expect(ShelfApp.update(&state, .key(.character("v"))) == [.saveStoreView(publicationID: 1, asList: true)])
+        #expect(state.store?.asList == true)
+        #expect(state.store?.visibleCount(height: 40) == 35)
+        // A line each: a click on the third line chooses the third issue.
+        _ = ShelfApp.update(&state, .mouse(.left, x: 10, y: 4))
+        #expect(state.store?.selection == 2)
+        // Back on the shelf and in again: still a list; another publication's store has tiles.
+        func reopen(_ move: Key?) {
+            _ = ShelfApp.update(&state, .key(.character("q")))
+            if let move { _ = ShelfApp.update(&state, .key(move)) }
+            _ = ShelfApp.update(&state, .key(.enter))
+            let id = state.storePublicationID ?? 0
+            _ = ShelfApp.update(&state, .libraryRead(ShelfApp.LibraryRead(store: (id, id == 1 ? Self.tidewaterTiles(newest: .none) : []))))
+        }
+        reopen(nil)
+        #expect(state.store?.asList == true)
+        reopen(.right)
+        #expect(state.store?.asList == false)
+        reopen(.left)
+        #expect(ShelfApp.update(&state, .key(.character("v"))) == [.saveStoreView(publicationID: 1, asList: false)])
+        #expect(state.storesShownAsList.isEmpty)
+    }
+
     @Test func tappingADownloadedIssueOpensItThroughTheLibraryFirst() {
         var state = Fixture.store()
         _ = ShelfApp.update(&state, .key(.down))

@@ -41,6 +41,8 @@ extension ShelfApp {
         var readerIsWholeProgram = false
         /// `open_after_download` (config.toml).
         var openAfterDownload = true
+        /// The publications whose store shows a list rather than tiles (`v`), as kept in the library.
+        var storesShownAsList: Set<Int64> = []
 
         init(keyBindings: KeyBindings = .defaults, width: Int = 80, height: Int = 24) {
             self.keyBindings = keyBindings
@@ -54,7 +56,8 @@ extension ShelfApp {
 
         /// What the screens read of the app.
         var shared: Shared {
-            Shared(keyBindings: keyBindings, width: width, height: height, summaries: allSummaries, openAfterDownload: openAfterDownload)
+            Shared(keyBindings: keyBindings, width: width, height: height, summaries: allSummaries, openAfterDownload: openAfterDownload,
+                   storesShownAsList: storesShownAsList)
         }
 
         /// The shelf, always at the bottom of the stack.

@@ -140,6 +140,7 @@ enum Chrome {
             let x = issue?.status == .downloading ? "cancel" : "remove"
             items = [hint([.up, .down], "move", 7), hint([.tap], enter, 8), hint([.download], "download", 3), hint([.remove], x, 6),
                      hint([.pin], "pin", 4), hint([.filter], "filter", 2), hint([.nextNew], "next new", 1),
+                     hint([.listView], state.store?.asList == true ? "tiles" : "list", 0),
                      hint([.help], "help", essential), hint([.back], "back", essential)]
         case .reader:
             // Comics, the contents list and the search prompt have the reader's own hints.

@@ -164,7 +164,8 @@ struct ShelfScreen {
         guard let id = selectedSummary?.publication.id else { return [] }
         filter = TitleFilter()
         show(shared.summaries)
-        return [.status(nil), .open(.store(StoreScreen(publicationID: id, issueToSelect: issueToSelect))), .run(.readStore)]
+        let store = StoreScreen(publicationID: id, issueToSelect: issueToSelect, asList: shared.storesShownAsList.contains(id))
+        return [.status(nil), .open(.store(store)), .run(.readStore)]
     }
 
     private mutating func editFilter(_ key: Key, _ shared: ShelfApp.Shared) -> Asked {
