@@ -115,9 +115,13 @@ public final class ShelfApp: RunLoopEffects {
         finishEffects(until: { $0.reader != nil })
     }
 
-    /// Says something on the status line of the first frame (how to let pictures through tmux).
-    public func tell(_ text: String) {
-        state.setStatus(text)
+    /// What pictures need of the terminal (tmux's passthrough): said once, ever, when a
+    /// screen that would draw pictures in pixels first shows (the shelf only when its
+    /// covers are pixels, `covers = "pixels"`).
+    public func advisePictures(_ text: String, shelfDrawsPictures: Bool) {
+        guard !env.library.pictureAdviceGiven else { return }
+        // Said at the first message (the run loop's first is the window's size) on such a screen.
+        state.pictureAdvice = PictureAdvice(text: text, shelfDrawsPictures: shelfDrawsPictures)
     }
 
     // MARK: Running

@@ -344,6 +344,17 @@ final class ShelfHarness {
         #expect(again.state.storesShownAsList == [id])
     }
 
+    @Test func thePictureAdviceIsGivenOnceNotOnEveryStart() throws {
+        let h = try ShelfHarness()
+        h.app.advisePictures(TmuxPassthrough.advice, shelfDrawsPictures: false)
+        _ = h.key(.enter)
+        #expect(h.settle().text.contains("allow-passthrough on"))
+        #expect(h.library.pictureAdviceGiven)
+        let next = ShelfApp(environment: h.app.env)
+        next.advisePictures(TmuxPassthrough.advice, shelfDrawsPictures: false)
+        #expect(next.state.pictureAdvice == nil)
+    }
+
     @Test func evictionToSaveSpaceSaysSoOnTheTile() throws {
         let h = try ShelfHarness()
         _ = h.key(.enter)

@@ -156,6 +156,28 @@ import Terminal
         #expect(state.storesShownAsList.isEmpty)
     }
 
+    @Test func thePictureAdviceIsSaidOnceWhenAScreenWouldDrawPicturesAndWhole() {
+        let advice = TmuxPassthrough.advice
+        var state = Fixture.shelf(width: 80, height: 24)
+        state.pictureAdvice = ShelfApp.PictureAdvice(text: advice, shelfDrawsPictures: false)
+        // Half-block covers on the shelf: nothing to say yet.
+        #expect(ShelfApp.update(&state, .resize(width: 80, height: 24)) == [])
+        #expect(state.status == nil)
+        #expect(ShelfApp.update(&state, .key(.enter)) == [.readStore, .keepPictureAdviceGiven])
+        #expect(state.status == advice)
+        // Whole, on three lines above the hints.
+        let lines = ShelfGoldenTests.screen(state).text.components(separatedBy: "\n")[20...22]
+        #expect(lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ") == advice, "\(lines)")
+        // Once.
+        _ = ShelfApp.update(&state, .libraryRead(ShelfApp.LibraryRead(store: (1, Self.tidewaterTiles(newest: .none)))))
+        _ = ShelfApp.update(&state, .key(.character("q")))
+        #expect(ShelfApp.update(&state, .key(.enter)) == [.readStore])
+        // Pixel covers on the shelf need it at once.
+        var pixels = Fixture.shelf()
+        pixels.pictureAdvice = ShelfApp.PictureAdvice(text: advice, shelfDrawsPictures: true)
+        #expect(ShelfApp.update(&pixels, .resize(width: 120, height: 40)) == [.keepPictureAdviceGiven])
+    }
+
     @Test func tappingADownloadedIssueOpensItThroughTheLibraryFirst() {
         var state = Fixture.store()
         _ = ShelfApp.update(&state, .key(.down))

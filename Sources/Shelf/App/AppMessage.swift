@@ -82,6 +82,8 @@ extension ShelfApp {
         case saveTextWidth(Int)
         /// Keeps whether a publication's store shows a list or tiles (a preference).
         case saveStoreView(publicationID: Int64, asList: Bool)
+        /// Keeps that the advice pictures need (tmux's passthrough) was given: it is said once.
+        case keepPictureAdviceGiven
         /// Keeps a PDF issue's view (pages or text) for the next time it is opened.
         case saveReaderView(issueID: Int64, ReaderView)
         /// Takes the newest push alert not shown yet.

@@ -7,9 +7,15 @@ extension ShelfApp {
     /// library, no clock, no I/O (the open reader is a model object of its own, changed
     /// only through its own update).
     static func update(_ state: inout State, _ message: Message) -> [Effect] {
-        let effects = route(&state, message)
+        var effects = route(&state, message)
         let height = state.height
         state.store?.followSelection(height: height)
+        if let advice = state.pictureAdvice, advice.isNeeded(on: state.screen) {
+            // Said when it matters, once: the status line wraps to show it whole.
+            state.pictureAdvice = nil
+            state.setStatus(advice.text, wraps: true)
+            effects.append(.keepPictureAdviceGiven)
+        }
         return effects
     }
 

@@ -50,6 +50,9 @@ enum Chrome {
         }
     }
 
+    /// A status shown whole (`State.statusWraps`) takes up to this many lines.
+    static let maxStatusLines = 3
+
     /// The status line (the app's message, or the reader's and its progress) and the hint bar below it.
     static func statusAndHints(_ state: ShelfApp.State, theme: Theme, into canvas: inout Canvas) {
         let statusY = state.height - 2
@@ -76,7 +79,23 @@ enum Chrome {
         if let status {
             var style = theme.statusLine
             if statusIsError { style.foreground = theme.error.foreground; style.attributes.insert(.bold) }
-            canvas.put(" " + DisplayWidth.truncate(status, to: max(1, state.width - 3 - DisplayWidth.of(right))), x: 0, y: statusY, style: style)
+            let room = max(1, state.width - 3 - DisplayWidth.of(right))
+            // One that must be read whole (`statusWraps`), too long for one line and with nothing
+            // beside it: wrapped upwards, up to three lines.
+            let wraps = state.statusWraps && right.isEmpty && DisplayWidth.of(status) > room
+            var lines = wraps ? LineWrap.wrap(status, width: room) : []
+            if lines.count > maxStatusLines {
+                lines = lines.prefix(maxStatusLines - 1) + [DisplayWidth.truncate(lines[(maxStatusLines - 1)...].joined(separator: " "), to: room)]
+            }
+            if lines.count > 1 {
+                for (index, line) in lines.enumerated() {
+                    let y = statusY - (lines.count - 1) + index
+                    canvas.fill(Rect(x: 0, y: y, width: state.width, height: 1), with: Cell(glyph: " ", style: theme.statusLine))
+                    canvas.put(" " + line, x: 0, y: y, style: style)
+                }
+            } else {
+                canvas.put(" " + DisplayWidth.truncate(status, to: room), x: 0, y: statusY, style: style)
+            }
         }
         let hints = fit(hints(state), width: state.width - 2)
         canvas.fill(Rect(x: 0, y: state.height - 1, width: state.width, height: 1), with: Cell(glyph: " ", style: theme.hintBar))

@@ -56,7 +56,7 @@ enum ShelfLauncher {
         // While held, push alerts go to the status line instead of notify-send.
         let presence = ShelfPresence(paths: library.paths)
         defer { withExtendedLifetime(presence) {} }
-        if let advice = detection.advice { app.tell(advice) }
+        if let advice = detection.advice { app.advisePictures(advice, shelfDrawsPictures: config.coversInPixels) }
         app.run(backend: backend)
     }
 

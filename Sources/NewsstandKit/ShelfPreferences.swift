@@ -1,7 +1,8 @@
 import Foundation
 
-/// Which publications' stores show their issues as a list, one line an issue, rather than
-/// as tiles (the store's `v`): a preference of the shelf's, kept as a setting.
+/// The shelf's own preferences, kept as settings: which publications' stores show their
+/// issues as a list rather than tiles (the store's `v`), and whether the advice pictures
+/// need (tmux's passthrough) was given.
 extension Library {
     public var storesShownAsList: Set<Int64> {
         Set((setting(.storesShownAsList) ?? "").split(separator: ",").compactMap { Int64($0) })
@@ -12,4 +13,8 @@ extension Library {
         if asList { ids.insert(publicationID) } else { ids.remove(publicationID) }
         try setSetting(.storesShownAsList, ids.isEmpty ? nil : ids.sorted().map(String.init).joined(separator: ","))
     }
+
+    /// Said once, not on every start.
+    public var pictureAdviceGiven: Bool { setting(.pictureAdviceGiven) != nil }
+    public func setPictureAdviceGiven() throws { try setSetting(.pictureAdviceGiven, "1") }
 }
