@@ -159,6 +159,8 @@ extension ShelfApp {
     enum StatusCause: Equatable {
         /// "Downloading …": over once the library shows the issue downloaded, or the download ended.
         case download(issueID: Int64)
+        /// "Downloading … into From catalogs…": a book taken; once here, the status says where it is.
+        case take(issueID: Int64, title: String)
     }
 
     static let minimumSize = (width: 40, height: 12)

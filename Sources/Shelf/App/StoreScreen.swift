@@ -272,7 +272,7 @@ struct StoreScreen {
                 x += columnWidth + 1
             }
             column(issue.shownTitle, titleWidth, selected ? theme.selection : theme.title)
-            column(issue.contentAuthors ?? "", authorWidth, theme.dimText)
+            column(TileMark.authors(issue), authorWidth, theme.dimText)
             column(Format.day(issue.date), dateWidth, theme.dimText)
             let (status, progress) = Self.listStatus(IssueLabel(tiles[index]))
             column(status, statusWidth, status == "NEW" ? theme.sash : theme.text)
@@ -319,7 +319,8 @@ struct StoreScreen {
             let limit = shared.width - 2
             canvas.put(DisplayWidth.truncate(Sanitizer.clean(tile.issue.shownTitle), to: max(1, limit - textX)), x: textX, y: y,
                        style: selected ? theme.selection : theme.title, limit: limit)
-            canvas.put(TileMark.dateLine(tile.issue), x: textX, y: y + 1, style: theme.dimText, limit: limit)
+            canvas.put(DisplayWidth.truncate(Sanitizer.clean(TileMark.dateLine(tile.issue)), to: max(1, limit - textX)), x: textX, y: y + 1,
+                       style: theme.dimText, limit: limit)
             if let summary = tile.issue.summary {
                 canvas.put(DisplayWidth.truncate(Sanitizer.clean(summary), to: max(1, limit - textX)), x: textX, y: y + 2, style: theme.text, limit: limit)
             }
