@@ -198,8 +198,8 @@ final class CatalogTestServer {
         var screen = try tmux.waitFor(text: "Password for reader at Quay staff: •••••••••")
         #expect(!screen.contains("Sand-2468"), "\(screen)")
         try tmux.send("Enter")
-        _ = try tmux.waitFor(text: "Wrong user name or password. Quay staff asks you to sign in. User:")
-        try tmux.send("-l", "reader")
+        // The user is kept: Enter goes on to the password.
+        _ = try tmux.waitFor(text: "Wrong user name or password. Quay staff asks you to sign in. User: reader")
         try tmux.send("Enter")
         _ = try tmux.waitFor(text: "Password for reader")
         try tmux.send("-l", "Kelp-7531")
