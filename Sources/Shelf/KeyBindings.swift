@@ -145,7 +145,7 @@ public struct KeyBindings: Sendable {
         ([.moveLeft, .down, .up, .moveRight], "move"),
         ([.pageUp, .pageDown], "page up, down"),
         ([.first, .last], "first, last"),
-        ([.tap], "open the store; read or download the issue"),
+        ([.tap], "open the store; read the issue, or download it and read it once here"),
         ([.download], "download"),
         ([.remove], "remove the content, or cancel its download (asks)"),
         ([.pin], "pin / unpin: a pinned issue is never removed to save space"),
