@@ -285,6 +285,8 @@ final class CatalogTestServer {
         _ = try tmux.waitFor(showing: "the book downloaded") { _ in
             (try? sandbox.sql("SELECT status FROM issue WHERE name = 'urn:e2e2:gulls'")) == "available"
         }
+        // Said when it is there, and where.
+        _ = try tmux.waitFor(text: "“Gull Almanac” is on the shelf, in From catalogs.")
         // q goes back one level: the page to the catalogs, the catalogs to the shelf.
         try tmux.send("q")
         _ = try tmux.waitFor(text: "CATALOGS")
