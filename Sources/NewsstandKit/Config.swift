@@ -52,6 +52,9 @@ public struct Config: Sendable {
     /// `samples`: whether the first interactive start of the shelf subscribes the bundled
     /// sample publications (default true; `samples = false` keeps them out).
     public var samples = true
+    /// `open_after_download`: Enter on an issue not downloaded opens it once it is here,
+    /// while its store still shows it chosen (true, the default); false: it only downloads.
+    public var openAfterDownload = true
 
     public init() {}
 
@@ -66,7 +69,7 @@ public struct Config: Sendable {
 
     public static let knownKeys: Set<String> = ["max_concurrent_downloads", "credentials", "theme", "cache_limit", "keys",
                                                 "dont_throttle_newsstand_content_notifications", "poll_interval", "images", "covers",
-                                                "kitty_placeholders", "samples"]
+                                                "kitty_placeholders", "samples", "open_after_download"]
 
     /// The configuration in `paths.configFile`, or the defaults when there is none.
     public static func load(paths: Paths) throws -> Config {
@@ -108,10 +111,8 @@ public struct Config: Sendable {
             }
             config.kittyPlaceholders = choice
         }
-        if let value = table["samples"] {
-            guard let flag = value.boolean else { throw ConfigError(file: file, message: "samples must be true or false") }
-            config.samples = flag
-        }
+        if let flag = try boolean(table, "samples", file: file) { config.samples = flag }
+        if let flag = try boolean(table, "open_after_download", file: file) { config.openAfterDownload = flag }
         if let value = table["cache_limit"] { config.cacheLimit = try CacheLimitSetting.bytes(of: value, file: file) }
         try parsePushSettings(table, file: file, into: &config)
         if let value = table["credentials"] {
@@ -136,6 +137,13 @@ public struct Config: Sendable {
             config.keys = try keyEntries(value, document: document, file: file)
         }
         return config
+    }
+
+    /// A setting that is true or false; nil when it is not set.
+    static func boolean(_ table: [String: TOMLValue], _ key: String, file: String) throws -> Bool? {
+        guard let value = table[key] else { return nil }
+        guard let flag = value.boolean else { throw ConfigError(file: file, message: "\(key) must be true or false") }
+        return flag
     }
 
     private static func keyEntries(_ value: TOMLValue, document: TOMLDocument, file: String) throws -> [KeyEntry] {

@@ -11,9 +11,11 @@ public enum Action: String, CaseIterable, Sendable {
     /// paged feed, subscribe to the page shown, add a catalog by its URL, read a comic the
     /// server streams page by page (OPDS-PSE) without taking it.
     case catalogs, nextPage, previousPage, subscribe, addCatalog, readOnline
+    /// The store: its issues as a list, one line each, or as tiles (kept per publication).
+    case listView
 
     /// Actions whose default keys give way to a key the user bound to another action.
-    static let laterDefaults: [Action] = [.catalogs, .nextPage, .previousPage, .subscribe, .addCatalog, .readOnline]
+    static let laterDefaults: [Action] = [.catalogs, .nextPage, .previousPage, .subscribe, .addCatalog, .readOnline, .listView]
 }
 
 /// Which keys do what, on which screen: the defaults, overridden by `[keys]` in
@@ -47,6 +49,7 @@ public struct KeyBindings: Sendable {
         (.subscribe, [.character("s")], [.catalog]),
         (.addCatalog, [.character("a")], [.catalog]),
         (.readOnline, [.character("r")], [.catalog]),
+        (.listView, [.character("v")], [.store]),
     ]
 
     public static let defaults = KeyBindings(keys: Dictionary(uniqueKeysWithValues: table.map { ($0.action, $0.keys) }))
@@ -142,13 +145,14 @@ public struct KeyBindings: Sendable {
         ([.moveLeft, .down, .up, .moveRight], "move"),
         ([.pageUp, .pageDown], "page up, down"),
         ([.first, .last], "first, last"),
-        ([.tap], "open the store; read or download the issue"),
+        ([.tap], "open the store; read the issue, or download it and read it once here"),
         ([.download], "download"),
         ([.remove], "remove the content, or cancel its download (asks)"),
         ([.pin], "pin / unpin: a pinned issue is never removed to save space"),
         ([.refresh, .refreshAll], "refresh this / all publications"),
         ([.filter], "filter by title (Enter keeps, Escape clears)"),
         ([.nextNew], "next NEW"),
+        ([.listView], "a store's issues as a list or as tiles (kept for each publication)"),
         ([.catalogs], "catalogs (OPDS), from the shelf"),
     ]
 

@@ -57,11 +57,14 @@ extension AssetDownload {
     }
 }
 
-/// What a tile says beside the issue's date: that it is pinned (never removed to save space).
+/// What a tile says beside the issue's date: its authors (a book's), that it is pinned
+/// (never removed to save space).
 enum TileMark {
     static func dateLine(_ issue: Issue) -> String {
-        Format.day(issue.date) + (issue.pinned ? "  · PINNED" : "")
+        Format.day(issue.date) + (issue.authors.isEmpty ? "" : "  · " + authors(issue)) + (issue.pinned ? "  · PINNED" : "")
     }
+
+    static func authors(_ issue: Issue) -> String { issue.authors.joined(separator: ", ") }
 }
 
 enum Format {

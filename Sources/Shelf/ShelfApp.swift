@@ -31,11 +31,14 @@ public final class ShelfApp: RunLoopEffects {
         /// Signalled, besides the shelf's own flag, whenever a picture that was pending is
         /// ready: for callers (tests) that wait for pictures rather than poll.
         public var pictureReady: ReadySignal?
+        /// `open_after_download`: Enter on an issue not downloaded opens it once it is here.
+        public var openAfterDownload: Bool
         public init(library: Library, theme: Theme, colorMode: ColorMode, symbols: Symbols, coverCache: CoverCache,
                     keyBindings: KeyBindings = .defaults, clock: @escaping () -> Date = Date.init,
-                    pixels: PixelSettings? = nil, startAgent: @escaping () -> Void) {
+                    pixels: PixelSettings? = nil, openAfterDownload: Bool = true, startAgent: @escaping () -> Void) {
             self.library = library; self.theme = theme; self.colorMode = colorMode; self.symbols = symbols
             self.coverCache = coverCache; self.keyBindings = keyBindings; self.clock = clock; self.pixels = pixels
+            self.openAfterDownload = openAfterDownload
             self.startAgent = startAgent
         }
     }
@@ -79,6 +82,8 @@ public final class ShelfApp: RunLoopEffects {
     public init(environment: Environment) {
         env = environment
         state = State(keyBindings: environment.keyBindings)
+        state.openAfterDownload = environment.openAfterDownload
+        state.storesShownAsList = environment.library.storesShownAsList
         state.readerPreferences = ReaderPreferences(textWidth: environment.library.readerTextWidth)
         if let pixels = environment.pixels, pixels.writer.graphics.drawsPixels {
             let flag = AtomicFlag()
@@ -110,9 +115,13 @@ public final class ShelfApp: RunLoopEffects {
         finishEffects(until: { $0.reader != nil })
     }
 
-    /// Says something on the status line of the first frame (how to let pictures through tmux).
-    public func tell(_ text: String) {
-        state.setStatus(text)
+    /// What pictures need of the terminal (tmux's passthrough): said once, ever, when a
+    /// screen that would draw pictures in pixels first shows (the shelf only when its
+    /// covers are pixels, `covers = "pixels"`).
+    public func advisePictures(_ text: String, shelfDrawsPictures: Bool) {
+        guard !env.library.pictureAdviceGiven else { return }
+        // Said at the first message (the run loop's first is the window's size) on such a screen.
+        state.pictureAdvice = PictureAdvice(text: text, shelfDrawsPictures: shelfDrawsPictures)
     }
 
     // MARK: Running

@@ -25,7 +25,7 @@ import Testing
         #expect(tmux.waitFor("Tidewater") != nil, "\(tmux.lastScreen)")
         try tmux.send("Enter")
         #expect(tmux.waitFor("TAP TO DOWNLOAD") != nil, "\(tmux.lastScreen)")
-        try tmux.send("Enter")
+        try tmux.send("d")                       // download only: the store stays
         #expect(tmux.waitFor("TAP TO READ", timeout: 60) != nil, "download did not finish:\n\(tmux.lastScreen)")
         let shelf = try tmux.tmux(["display-message", "-p", "-t", tmux.session, "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
 

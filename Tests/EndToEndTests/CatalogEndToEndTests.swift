@@ -198,8 +198,8 @@ final class CatalogTestServer {
         var screen = try tmux.waitFor(text: "Password for reader at Quay staff: •••••••••")
         #expect(!screen.contains("Sand-2468"), "\(screen)")
         try tmux.send("Enter")
-        _ = try tmux.waitFor(text: "Wrong user name or password. Quay staff asks you to sign in. User:")
-        try tmux.send("-l", "reader")
+        // The user is kept: Enter goes on to the password.
+        _ = try tmux.waitFor(text: "Wrong user name or password. Quay staff asks you to sign in. User: reader")
         try tmux.send("Enter")
         _ = try tmux.waitFor(text: "Password for reader")
         try tmux.send("-l", "Kelp-7531")
@@ -285,6 +285,8 @@ final class CatalogTestServer {
         _ = try tmux.waitFor(showing: "the book downloaded") { _ in
             (try? sandbox.sql("SELECT status FROM issue WHERE name = 'urn:e2e2:gulls'")) == "available"
         }
+        // Said when it is there, and where.
+        _ = try tmux.waitFor(text: "“Gull Almanac” is on the shelf, in From catalogs.")
         // q goes back one level: the page to the catalogs, the catalogs to the shelf.
         try tmux.send("q")
         _ = try tmux.waitFor(text: "CATALOGS")

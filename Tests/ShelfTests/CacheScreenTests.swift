@@ -40,7 +40,7 @@ import Testing
     @Test func anIssueRemovedToSaveSpaceDownloadsAgainWhenTapped() throws {
         let h = try ShelfHarness()
         _ = h.key(.enter)
-        _ = h.key(.enter)
+        _ = h.key(.character("d"))                         // download only: the store stays
         try h.runAgent()
         let issue = try #require(try h.library.issue(named: "tidewater-2026-11"))
         try h.library.evictContent(of: issue)
@@ -49,7 +49,7 @@ import Testing
         #expect(Self.tile(screen, "No. 31").contains("Removed to save space"))
         #expect(Self.tile(screen, "No. 31").contains("TAP TO DOWNLOAD"))
         let starts = h.agentStartCount
-        screen = h.key(.enter)                              // tap: download it again
+        screen = h.key(.character("d"))                     // download it again, and stay in the store
         #expect(h.agentStartCount == starts + 1)
         #expect(try h.library.issue(named: "tidewater-2026-11")?.status == .downloading)
         try h.runAgent()

@@ -141,6 +141,41 @@ struct FileCatalog {
         #expect(ShelfApp.update(&state, .bookTaken(issue)) == [.enqueue(issueID: 7), .startAgent, .readLibrary])
     }
 
+    @Test func takingABookSaysSoAtOnceAndWhereItIsWhenDone() {
+        var state = inCatalog()
+        _ = ShelfApp.update(&state, .catalogPageLoaded(Self.page([Self.epub]), replacing: false))
+        #expect(ShelfApp.update(&state, .key(.enter)) == [.takeBook(Self.epub)])
+        #expect(state.status == "Taking “The Net Menders” into From catalogs…")
+        var issue = Issue(id: 7, publicationId: 9, name: "urn:b:1", date: Date(), title: "The Net Menders")
+        _ = ShelfApp.update(&state, .bookTaken(issue))
+        #expect(state.status == "Downloading “The Net Menders” into From catalogs…")
+        _ = ShelfApp.update(&state, .libraryRead(ShelfApp.LibraryRead(summaries: ShelfStateFixture.summaries(), pendingDownloads: [7])))
+        #expect(state.status == "Downloading “The Net Menders” into From catalogs…")
+        issue.status = .available
+        _ = ShelfApp.update(&state, .libraryRead(ShelfApp.LibraryRead(summaries: ShelfStateFixture.summaries(), pendingDownloads: [],
+                                                                      finishedDownloads: [issue])))
+        #expect(state.status == "“The Net Menders” is on the shelf, in From catalogs.")
+    }
+
+    @Test func theCatalogsListFollowsTheLibraryChangedElsewhere() {
+        var state = inCatalog()
+        #expect(ShelfApp.update(&state, .libraryChanged) == [.readLibrary, .readCatalogs])
+        _ = ShelfApp.update(&state, .catalogPageLoaded(Self.page([Self.epub]), replacing: false))
+        #expect(ShelfApp.update(&state, .libraryChanged) == [.readLibrary])
+        var shelf = ShelfStateFixture.shelf()
+        #expect(ShelfApp.update(&shelf, .libraryChanged) == [.readLibrary])
+    }
+
+    @Test func aBookTakenShowsItsAuthorsInTheStore() {
+        var book = Issue(id: 7, publicationId: 1, name: "urn:b:1", date: ShelfStateFixture.lastIssueDate, title: "The Net Menders")
+        book.feedAuthors = "Ada Quay\nBo Lind"
+        book.status = .available
+        var state = ShelfStateFixture.store(issues: [book])
+        #expect(ShelfGoldenTests.screen(state).text.contains("20 Nov 2026  · Ada Quay, Bo Lind"))
+        _ = ShelfApp.update(&state, .key(.character("v")))
+        #expect(ShelfGoldenTests.screen(state).text.contains("Ada Quay, Bo Lind"))
+    }
+
     @Test func aNavigationPageCannotBeSubscribedToNorSearchedWithoutATemplate() {
         var state = inCatalog()
         _ = ShelfApp.update(&state, .catalogPageLoaded(Self.page(navigation: [CatalogLink(title: "New", url: Self.root)]), replacing: false))
@@ -279,9 +314,11 @@ struct FileCatalog {
         #expect(ShelfApp.update(&state, .key(.enter)) == [.signIn(host: "books.example", user: "reader", password: "tide", retry: retry)])
         #expect(state.catalog.signIn == nil)
 
-        // Refused: said in one line, and asked again.
+        // Refused: said in one line, and asked again, the user kept (Enter goes on to the password).
         _ = ShelfApp.update(&state, .catalogNeedsSignIn(host: "books.example", server: "Quay", wrong: true, retry: retry))
-        #expect(state.catalog.signIn?.line == "Wrong user name or password. Quay asks you to sign in. User: ")
+        #expect(state.catalog.signIn?.line == "Wrong user name or password. Quay asks you to sign in. User: reader")
+        _ = ShelfApp.update(&state, .key(.enter))
+        #expect(state.catalog.signIn?.line == "Wrong user name or password. Password for reader at Quay: ")
         _ = ShelfApp.update(&state, .key(.escape))
         #expect(state.catalog.signIn == nil)
         #expect(state.status == "Not signed in to Quay.")

@@ -62,6 +62,11 @@ import Terminal
         ("shelf", { w, h in Fixture.shelf(width: w, height: h) }),
         ("shelf-filter", { w, h in after(Fixture.shelf(width: w, height: h), [.character("/")], typing: "ti") }),
         ("store", { w, h in Fixture.store(width: w, height: h) }),
+        ("store-list", { w, h in
+            var issues = Fixture.tidewaterIssues()
+            issues[1].contentAuthors = "Maren Holt"
+            return after(Fixture.store(width: w, height: h, issues: issues), [.character("v"), .down])
+        }),
         ("store-remove-asked", { w, h in after(Fixture.store(width: w, height: h), [.down, .character("x")]) }),
         ("store-pdf-password", { w, h in
             var state = Fixture.store(width: w, height: h)

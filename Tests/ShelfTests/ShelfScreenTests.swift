@@ -130,12 +130,12 @@ final class ShelfHarness {
         #expect(!thumbnail(screen).joined().contains("No."), "\(screen.text)")
     }
 
-    @Test func tappingDownloadsThenTheCoverAndSashFollowTheReadyIssue() throws {
+    @Test func downloadingThenTheCoverAndSashFollowTheReadyIssue() throws {
         let h = try ShelfHarness()
         _ = h.key(.right)                      // The Ferrybridge Courier
         var screen = h.key(.enter)
         #expect(screen.text.contains("Friday 20 November 2026"))
-        screen = h.key(.enter)                 // tap: queue the newest issue
+        screen = h.key(.character("d"))        // queue the newest issue (Enter would open it once here)
         #expect(h.agentStartCount == 1)
         #expect(screen.text.contains("WAITING") || screen.text.contains("%"))
         #expect(try h.library.issue(named: "courier-2026-11-20")?.status == .downloading)
@@ -321,10 +321,44 @@ final class ShelfHarness {
         #expect(screen.text.contains("TAP TO DOWNLOAD"))
     }
 
+    @Test func enterOnTapToDownloadOpensTheIssueOnceItIsHere() throws {
+        let h = try ShelfHarness()
+        _ = h.key(.enter)
+        var screen = h.key(.enter)             // tap: queue the newest issue, to read it once here
+        #expect(screen.text.contains("WAITING") || screen.text.contains("%"))
+        try h.runAgent()
+        screen = h.settle()
+        #expect(h.app.state.screen == .reader, "\(screen.text)")
+        #expect(screen.text.contains("Tidewater — No. 31 · November 2026"), "\(screen.text)")
+    }
+
+    @Test func aStoreShownAsAListStaysOneFromOneStartToTheNext() throws {
+        let h = try ShelfHarness()
+        _ = h.key(.enter)
+        _ = h.key(.character("v"))
+        let screen = h.settle()
+        #expect(screen.text.contains("No. 31 · November 2026") && screen.text.contains("not downloaded"), "\(screen.text)")
+        let id = try #require(h.app.state.storePublicationID)
+        #expect(try Library(paths: h.library.paths).storesShownAsList == [id])
+        let again = ShelfApp(environment: h.app.env)
+        #expect(again.state.storesShownAsList == [id])
+    }
+
+    @Test func thePictureAdviceIsGivenOnceNotOnEveryStart() throws {
+        let h = try ShelfHarness()
+        h.app.advisePictures(TmuxPassthrough.advice, shelfDrawsPictures: false)
+        _ = h.key(.enter)
+        #expect(h.settle().text.contains("allow-passthrough on"))
+        #expect(h.library.pictureAdviceGiven)
+        let next = ShelfApp(environment: h.app.env)
+        next.advisePictures(TmuxPassthrough.advice, shelfDrawsPictures: false)
+        #expect(next.state.pictureAdvice == nil)
+    }
+
     @Test func evictionToSaveSpaceSaysSoOnTheTile() throws {
         let h = try ShelfHarness()
         _ = h.key(.enter)
-        _ = h.key(.enter)
+        _ = h.key(.character("d"))
         try h.runAgent()
         try h.library.evictContent(of: try #require(try h.library.issue(named: "tidewater-2026-11")))
         h.app.reload()

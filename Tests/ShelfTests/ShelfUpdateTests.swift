@@ -82,6 +82,102 @@ import Terminal
         #expect(!state.statusIsError)
     }
 
+    /// Tidewater's issues as read, No. 31 (id 11) with this status.
+    static func tidewaterTiles(newest status: NewsstandKit.Issue.Status) -> [IssueTile] {
+        var issues = Fixture.tidewaterIssues()
+        issues[0].status = status
+        return issues.map { IssueTile(issue: $0, download: nil) }
+    }
+
+    @Test func enterOnAnIssueNotDownloadedOpensItOnceItIsHereIfStillChosen() {
+        var state = Fixture.store()
+        #expect(ShelfApp.update(&state, .key(.enter)) == [.enqueue(issueID: 11), .startAgent])
+        let downloading = ShelfApp.LibraryRead(store: (1, Self.tidewaterTiles(newest: .downloading)))
+        #expect(!ShelfApp.update(&state, .libraryRead(downloading)).contains { if case .markOpened = $0 { true } else { false } })
+        let here = Self.tidewaterTiles(newest: .available)
+        #expect(ShelfApp.update(&state, .libraryRead(ShelfApp.LibraryRead(store: (1, here)))) == [.markOpened(here[0].issue)])
+        // Once only: the next read does not open it again.
+        #expect(ShelfApp.update(&state, .libraryRead(ShelfApp.LibraryRead(store: (1, here)))) == [])
+    }
+
+    @Test func anIssueNoLongerChosenOrTheSettingOffOnlyDownloads() {
+        var state = Fixture.store()
+        _ = ShelfApp.update(&state, .key(.enter))
+        _ = ShelfApp.update(&state, .key(.down))
+        let here = Self.tidewaterTiles(newest: .available)
+        #expect(ShelfApp.update(&state, .libraryRead(ShelfApp.LibraryRead(store: (1, here)))) == [])
+        // Chosen again later: it was forgotten when the selection moved.
+        _ = ShelfApp.update(&state, .key(.up))
+        #expect(ShelfApp.update(&state, .libraryRead(ShelfApp.LibraryRead(store: (1, here)))) == [])
+
+        var kept = Fixture.store()
+        kept.openAfterDownload = false
+        #expect(ShelfApp.update(&kept, .key(.enter)) == [.enqueue(issueID: 11), .startAgent])
+        #expect(ShelfApp.update(&kept, .libraryRead(ShelfApp.LibraryRead(store: (1, here)))) == [])
+        // `d` never opens what it downloads.
+        var downloaded = Fixture.store()
+        _ = ShelfApp.update(&downloaded, .key(.character("d")))
+        #expect(ShelfApp.update(&downloaded, .libraryRead(ShelfApp.LibraryRead(store: (1, here)))) == [])
+    }
+
+    @Test func openAfterDownloadIsOnUnlessConfigSaysFalse() throws {
+        #expect(try Config.parse("", file: "c").openAfterDownload)
+        #expect(try Config.parse("open_after_download = false", file: "c").openAfterDownload == false)
+        #expect {
+            try Config.parse("open_after_download = \"no\"", file: "config.toml")
+        } throws: { error in
+            (error as? ConfigError)?.description == "config.toml: open_after_download must be true or false"
+        }
+    }
+
+    @Test func vShowsTheStoreAsAListKeptForThatPublication() {
+        var state = Fixture.store(width: 120, height: 40)
+        #expect(StoreScreen.visibleTiles(height: 40) == 4)
+        #expect(ShelfApp.update(&state, .key(.character("v"))) == [.saveStoreView(publicationID: 1, asList: true)])
+        #expect(state.store?.asList == true)
+        #expect(state.store?.visibleCount(height: 40) == 35)
+        // A line each: a click on the third line chooses the third issue.
+        _ = ShelfApp.update(&state, .mouse(.left, x: 10, y: 4))
+        #expect(state.store?.selection == 2)
+        // Back on the shelf and in again: still a list; another publication's store has tiles.
+        func reopen(_ move: Key?) {
+            _ = ShelfApp.update(&state, .key(.character("q")))
+            if let move { _ = ShelfApp.update(&state, .key(move)) }
+            _ = ShelfApp.update(&state, .key(.enter))
+            let id = state.storePublicationID ?? 0
+            _ = ShelfApp.update(&state, .libraryRead(ShelfApp.LibraryRead(store: (id, id == 1 ? Self.tidewaterTiles(newest: .none) : []))))
+        }
+        reopen(nil)
+        #expect(state.store?.asList == true)
+        reopen(.right)
+        #expect(state.store?.asList == false)
+        reopen(.left)
+        #expect(ShelfApp.update(&state, .key(.character("v"))) == [.saveStoreView(publicationID: 1, asList: false)])
+        #expect(state.storesShownAsList.isEmpty)
+    }
+
+    @Test func thePictureAdviceIsSaidOnceWhenAScreenWouldDrawPicturesAndWhole() {
+        let advice = TmuxPassthrough.advice
+        var state = Fixture.shelf(width: 80, height: 24)
+        state.pictureAdvice = ShelfApp.PictureAdvice(text: advice, shelfDrawsPictures: false)
+        // Half-block covers on the shelf: nothing to say yet.
+        #expect(ShelfApp.update(&state, .resize(width: 80, height: 24)) == [])
+        #expect(state.status == nil)
+        #expect(ShelfApp.update(&state, .key(.enter)) == [.readStore, .keepPictureAdviceGiven])
+        #expect(state.status == advice)
+        // Whole, on three lines above the hints.
+        let lines = ShelfGoldenTests.screen(state).text.components(separatedBy: "\n")[20...22]
+        #expect(lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ") == advice, "\(lines)")
+        // Once.
+        _ = ShelfApp.update(&state, .libraryRead(ShelfApp.LibraryRead(store: (1, Self.tidewaterTiles(newest: .none)))))
+        _ = ShelfApp.update(&state, .key(.character("q")))
+        #expect(ShelfApp.update(&state, .key(.enter)) == [.readStore])
+        // Pixel covers on the shelf need it at once.
+        var pixels = Fixture.shelf()
+        pixels.pictureAdvice = ShelfApp.PictureAdvice(text: advice, shelfDrawsPictures: true)
+        #expect(ShelfApp.update(&pixels, .resize(width: 120, height: 40)) == [.keepPictureAdviceGiven])
+    }
+
     @Test func tappingADownloadedIssueOpensItThroughTheLibraryFirst() {
         var state = Fixture.store()
         _ = ShelfApp.update(&state, .key(.down))

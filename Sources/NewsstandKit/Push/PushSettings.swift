@@ -11,10 +11,7 @@ extension Config {
             }
             config.pollInterval = TimeInterval(seconds)
         }
-        if let value = table["dont_throttle_newsstand_content_notifications"] {
-            guard let flag = value.boolean else {
-                throw ConfigError(file: file, message: "dont_throttle_newsstand_content_notifications must be true or false")
-            }
+        if let flag = try boolean(table, "dont_throttle_newsstand_content_notifications", file: file) {
             config.dontThrottleContentNotifications = flag
         }
     }

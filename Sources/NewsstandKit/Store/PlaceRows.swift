@@ -20,6 +20,8 @@ enum Setting: String {
     case currentlyReading = "currentlyReadingIssue"
     case sampleSubscribed = "sampleFeedSubscribed"
     case readerTextWidth = "readerTextWidth"
+    case storesShownAsList = "storesShownAsList"
+    case pictureAdviceGiven = "pictureAdviceGiven"
 
     static func value(_ db: Database, _ key: Setting) throws -> String? {
         try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key.rawValue])

@@ -80,6 +80,10 @@ extension ShelfApp {
         case saveReadingPlace(issueID: Int64, Locator)
         /// Keeps the reader's text width (a preference, not a place).
         case saveTextWidth(Int)
+        /// Keeps whether a publication's store shows a list or tiles (a preference).
+        case saveStoreView(publicationID: Int64, asList: Bool)
+        /// Keeps that the advice pictures need (tmux's passthrough) was given: it is said once.
+        case keepPictureAdviceGiven
         /// Keeps a PDF issue's view (pages or text) for the next time it is opened.
         case saveReaderView(issueID: Int64, ReaderView)
         /// Takes the newest push alert not shown yet.

@@ -20,6 +20,9 @@ extension ShelfApp {
 
         var status: String?
         var statusIsError = false
+        /// The status is shown whole, wrapped over up to three lines (the picture advice);
+        /// others are one line, cut.
+        var statusWraps = false
         /// What the status line is about while it lasts: it clears when that ends.
         var statusCause: StatusCause?
         var quit = false
@@ -39,6 +42,13 @@ extension ShelfApp {
         var readerPreferences = ReaderPreferences()
         /// The reader was opened by `newsstand read`: leaving it leaves the program.
         var readerIsWholeProgram = false
+        /// `open_after_download` (config.toml).
+        var openAfterDownload = true
+        /// The publications whose store shows a list rather than tiles (`v`), as kept in the library.
+        var storesShownAsList: Set<Int64> = []
+        /// What pictures need (tmux's passthrough), not said yet: said once, when a screen
+        /// that draws pictures in pixels first shows.
+        var pictureAdvice: PictureAdvice?
 
         init(keyBindings: KeyBindings = .defaults, width: Int = 80, height: Int = 24) {
             self.keyBindings = keyBindings
@@ -51,7 +61,10 @@ extension ShelfApp {
         var screen: Screen { stack.last?.kind ?? .shelf }
 
         /// What the screens read of the app.
-        var shared: Shared { Shared(keyBindings: keyBindings, width: width, height: height, summaries: allSummaries) }
+        var shared: Shared {
+            Shared(keyBindings: keyBindings, width: width, height: height, summaries: allSummaries, openAfterDownload: openAfterDownload,
+                   storesShownAsList: storesShownAsList)
+        }
 
         /// The shelf, always at the bottom of the stack.
         var shelf: ShelfScreen {
@@ -134,8 +147,9 @@ extension ShelfApp {
         }
 
         /// A new status line; `cause` is what ends it (nil: it stays until the next one).
-        mutating func setStatus(_ text: String?, error: Bool = false, cause: StatusCause? = nil) {
+        mutating func setStatus(_ text: String?, error: Bool = false, cause: StatusCause? = nil, wraps: Bool = false) {
             status = text.map { Sanitizer.clean($0) }
+            statusWraps = wraps
             statusIsError = error
             statusCause = cause
         }
@@ -145,7 +159,24 @@ extension ShelfApp {
     enum StatusCause: Equatable {
         /// "Downloading …": over once the library shows the issue downloaded, or the download ended.
         case download(issueID: Int64)
+        /// "Downloading … into From catalogs…": a book taken; once here, the status says where it is.
+        case take(issueID: Int64, title: String)
     }
 
     static let minimumSize = (width: 40, height: 12)
+
+    /// Advice the terminal's pictures need, and the screens that would draw them in pixels:
+    /// a store's thumbnails and the reader, the shelf only with `covers = "pixels"`.
+    struct PictureAdvice: Equatable {
+        var text: String
+        var shelfDrawsPictures: Bool
+
+        func isNeeded(on screen: Screen) -> Bool {
+            switch screen {
+            case .store, .reader: return true
+            case .shelf: return shelfDrawsPictures
+            case .help, .catalog: return false
+            }
+        }
+    }
 }

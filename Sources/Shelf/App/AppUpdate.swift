@@ -7,9 +7,15 @@ extension ShelfApp {
     /// library, no clock, no I/O (the open reader is a model object of its own, changed
     /// only through its own update).
     static func update(_ state: inout State, _ message: Message) -> [Effect] {
-        let effects = route(&state, message)
+        var effects = route(&state, message)
         let height = state.height
         state.store?.followSelection(height: height)
+        if let advice = state.pictureAdvice, advice.isNeeded(on: state.screen) {
+            // Said when it matters, once: the status line wraps to show it whole.
+            state.pictureAdvice = nil
+            state.setStatus(advice.text, wraps: true)
+            effects.append(.keepPictureAdviceGiven)
+        }
         return effects
     }
 
@@ -37,7 +43,9 @@ extension ShelfApp {
             }
             return effects + [.markOpened(issue)]
         case .libraryChanged:
-            return [.readLibrary]
+            // The catalogs list shown follows another terminal's `catalog add` and `remove`.
+            let catalogsShown = state.screen == .catalog && state.catalog.page == nil
+            return [.readLibrary] + (catalogsShown ? [.readCatalogs] : [])
         case .libraryRead(let read):
             var effects = apply(read, to: &state)
             // The store's issues arrived: the keys typed meanwhile act on them, in order
@@ -100,7 +108,8 @@ extension ShelfApp {
             let asked = state.catalog.pageLoaded(page, replacing: replacing)
             return perform(asked, on: &state)
         case .catalogNeedsSignIn(let host, let server, let wrong, let retry):
-            state.catalog.signIn = CatalogSignIn(host: host, server: server, wrong: wrong, retry: retry)
+            let user = wrong ? state.catalog.usersSent[host] ?? "" : ""
+            state.catalog.signIn = CatalogSignIn(host: host, server: server, wrong: wrong, retry: retry, user: user)
             state.setStatus(nil)
             return []
         case .signedIn(let retry):
@@ -118,7 +127,7 @@ extension ShelfApp {
                 state.setStatus("“\(issue.title)” is already on the shelf, in From catalogs.")
                 return [.readLibrary]
             }
-            state.setStatus("Downloading “\(issue.title)” into From catalogs…", cause: .download(issueID: id))
+            state.setStatus("Downloading “\(issue.title)” into From catalogs…", cause: .take(issueID: id, title: issue.title))
             return [.enqueue(issueID: id), .startAgent, .readLibrary]
         case .readerOpened(let reader):
             state.push(.reader(reader))
@@ -265,15 +274,24 @@ extension ShelfApp {
         let summaries = state.allSummaries
         state.shelf.show(summaries)
         state.store?.applyFilter()
+        // Enter on an issue not downloaded: it opens once here, if its store still shows it chosen.
+        if state.screen == .store, let issue = state.store?.takeDownloadedToOpen() { effects.append(.markOpened(issue)) }
         return effects
     }
 
     /// "Downloading …" goes once the read shows the issue downloaded, or its download over
     /// (a failure says so itself, in its own status).
+    /// A book taken from a catalog says where it is once it is there.
     private static func endFinishedStatus(_ read: LibraryRead, in state: inout State) {
-        guard case .download(let id) = state.statusCause else { return }
-        let shown = (read.store?.tiles.map(\.issue) ?? []) + (read.summaries?.compactMap(\.newestIssue) ?? [])
-        if read.finishedDownloads.contains(where: { $0.id == id }) || shown.contains(where: { $0.id == id && $0.status == .available }) {
+        guard let cause = state.statusCause else { return }
+        let id: Int64
+        switch cause {
+        case .download(let issueID), .take(let issueID, _): id = issueID
+        }
+        let shown = (read.store?.tiles.map(\.issue) ?? []) + (read.summaries?.compactMap(\.newestIssue) ?? []) + read.finishedDownloads
+        if shown.contains(where: { $0.id == id && $0.status == .available }), case .take(_, let title) = cause {
+            state.setStatus("“\(title)” is on the shelf, in From catalogs.")
+        } else if read.finishedDownloads.contains(where: { $0.id == id }) || shown.contains(where: { $0.id == id && $0.status == .available }) {
             state.setStatus(nil)
         }
     }

@@ -93,6 +93,8 @@ struct CatalogScreen {
     var prompt: CatalogPrompt?
     /// A server asked for a user name and password.
     var signIn: CatalogSignIn?
+    /// The user name last sent to each host: a refused password asks again with it kept.
+    private(set) var usersSent: [String: String] = [:]
 
     var page: CatalogStop? { stack.last }
 
@@ -283,6 +285,7 @@ struct CatalogScreen {
             return [.status("Not signed in to \(asking.server).")]
         case .signIn(let effect):
             signIn = nil
+            usersSent[asking.host] = asking.user
             return [.status("Signing in to \(asking.server)…"), .run(effect)]
         }
     }

@@ -21,11 +21,13 @@ struct CatalogSignIn: Equatable {
     var password: String { passwordField.text }
     private(set) var typingPassword = false
 
-    init(host: String, server: String, wrong: Bool, retry: ShelfApp.Effect) {
+    /// `user`: the name sent before, when the server refused it: typed again only if it was wrong.
+    init(host: String, server: String, wrong: Bool, retry: ShelfApp.Effect, user: String = "") {
         self.host = host
         self.server = server
         self.wrong = wrong
         self.retry = retry
+        userField = TextField(user, limit: 256)
     }
 
     var line: String {

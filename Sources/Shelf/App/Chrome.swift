@@ -14,6 +14,22 @@ enum Chrome {
         canvas.put(right, x: width - DisplayWidth.of(right) - 1, y: 0, style: theme.statusLine)
     }
 
+    /// That a list goes on past the window: "▲ 3 more above" on the line under the title
+    /// bar, "▼ 2 more below" on `belowY` (nil: that line is taken, it goes up there too),
+    /// both at the right edge.
+    static func scrollMarks(above: Int, below: Int, belowY: Int?, theme: Theme, into canvas: inout Canvas) {
+        var top: [String] = []
+        if above > 0 { top.append("▲ \(above) more above") }
+        if below > 0 {
+            let mark = "▼ \(below) more below"
+            if let belowY { canvas.put(mark, x: max(0, canvas.width - DisplayWidth.of(mark) - 1), y: belowY, style: theme.dimText) }
+            else { top.append(mark) }
+        }
+        guard !top.isEmpty else { return }
+        let text = top.joined(separator: "  ")
+        canvas.put(text, x: max(0, canvas.width - DisplayWidth.of(text) - 1), y: 1, style: theme.dimText)
+    }
+
     static func placeholderCover(title: String, rect: Rect, theme: Theme, into canvas: inout Canvas) {
         let style = Style(foreground: theme.text.foreground, background: .rgb(0x55, 0x4a, 0x40))
         canvas.fill(rect, with: Cell(glyph: " ", style: style))
@@ -33,6 +49,9 @@ enum Chrome {
             canvas.put(line, x: rect.x + 1, y: y, style: style, limit: rect.maxX - 1)
         }
     }
+
+    /// A status shown whole (`State.statusWraps`) takes up to this many lines.
+    static let maxStatusLines = 3
 
     /// The status line (the app's message, or the reader's and its progress) and the hint bar below it.
     static func statusAndHints(_ state: ShelfApp.State, theme: Theme, into canvas: inout Canvas) {
@@ -60,7 +79,23 @@ enum Chrome {
         if let status {
             var style = theme.statusLine
             if statusIsError { style.foreground = theme.error.foreground; style.attributes.insert(.bold) }
-            canvas.put(" " + DisplayWidth.truncate(status, to: max(1, state.width - 3 - DisplayWidth.of(right))), x: 0, y: statusY, style: style)
+            let room = max(1, state.width - 3 - DisplayWidth.of(right))
+            // One that must be read whole (`statusWraps`), too long for one line and with nothing
+            // beside it: wrapped upwards, up to three lines.
+            let wraps = state.statusWraps && right.isEmpty && DisplayWidth.of(status) > room
+            var lines = wraps ? LineWrap.wrap(status, width: room) : []
+            if lines.count > maxStatusLines {
+                lines = lines.prefix(maxStatusLines - 1) + [DisplayWidth.truncate(lines[(maxStatusLines - 1)...].joined(separator: " "), to: room)]
+            }
+            if lines.count > 1 {
+                for (index, line) in lines.enumerated() {
+                    let y = statusY - (lines.count - 1) + index
+                    canvas.fill(Rect(x: 0, y: y, width: state.width, height: 1), with: Cell(glyph: " ", style: theme.statusLine))
+                    canvas.put(" " + line, x: 0, y: y, style: style)
+                }
+            } else {
+                canvas.put(" " + DisplayWidth.truncate(status, to: room), x: 0, y: statusY, style: style)
+            }
         }
         let hints = fit(hints(state), width: state.width - 2)
         canvas.fill(Rect(x: 0, y: state.height - 1, width: state.width, height: 1), with: Cell(glyph: " ", style: theme.hintBar))
@@ -124,6 +159,7 @@ enum Chrome {
             let x = issue?.status == .downloading ? "cancel" : "remove"
             items = [hint([.up, .down], "move", 7), hint([.tap], enter, 8), hint([.download], "download", 3), hint([.remove], x, 6),
                      hint([.pin], "pin", 4), hint([.filter], "filter", 2), hint([.nextNew], "next new", 1),
+                     hint([.listView], state.store?.asList == true ? "tiles" : "list", 0),
                      hint([.help], "help", essential), hint([.back], "back", essential)]
         case .reader:
             // Comics, the contents list and the search prompt have the reader's own hints.

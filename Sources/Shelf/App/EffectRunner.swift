@@ -31,7 +31,7 @@ extension ShelfApp.Effect {
         case .readLibrary, .readStore:
             return .reads
         case .enqueue, .startAgent, .setPinned, .markOpened, .evictContent, .cancelDownload, .saveReadingPlace,
-             .saveTextWidth, .saveReaderView, .takeAlert, .removeCatalog, .takeBook:
+             .saveTextWidth, .saveStoreView, .keepPictureAdviceGiven, .saveReaderView, .takeAlert, .removeCatalog, .takeBook:
             return .writes
         case .refresh, .subscribeCatalogFeed:
             return .refresh
@@ -147,6 +147,10 @@ final class EffectRunner {
             }
         case .saveTextWidth(let width):
             submit(queue) { try library.setReaderTextWidth(width) }
+        case .saveStoreView(let id, let asList):
+            submit(queue) { try library.setStoreShownAsList(publicationID: id, asList) }
+        case .keepPictureAdviceGiven:
+            submit(queue) { try library.setPictureAdviceGiven() }
         case .saveReaderView(let id, let view):
             submit(queue) {
                 guard let issue = try library.issue(id: id) else { return }

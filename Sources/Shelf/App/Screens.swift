@@ -29,13 +29,23 @@ extension ShelfApp {
     }
 
     /// What every screen may read of the app and never change: the key bindings, the
-    /// window's size, the library's publications as last read.
+    /// window's size, the library's publications as last read, the settings screens follow.
     struct Shared {
         let keyBindings: KeyBindings
         let width: Int
         let height: Int
         /// Every publication as last read, before any filter.
         let summaries: [PublicationSummary]
+        /// `open_after_download`: Enter on an issue not downloaded opens it once it is here.
+        let openAfterDownload: Bool
+        /// The publications whose store shows a list rather than tiles (`v`).
+        let storesShownAsList: Set<Int64>
+
+        init(keyBindings: KeyBindings, width: Int, height: Int, summaries: [PublicationSummary], openAfterDownload: Bool = true,
+             storesShownAsList: Set<Int64> = []) {
+            self.keyBindings = keyBindings; self.width = width; self.height = height; self.summaries = summaries
+            self.openAfterDownload = openAfterDownload; self.storesShownAsList = storesShownAsList
+        }
     }
 
     /// What a screen's `update` asks for: the effects the app performs, and what only the
@@ -48,6 +58,8 @@ extension ShelfApp {
         case open(ScreenState)
         /// Opens the catalogs as they were left (`State.catalog`).
         case openCatalogs
+        /// Keeps how this publication's store shows its issues (a list, or tiles).
+        case keepStoreView(publicationID: Int64, asList: Bool)
         /// Closes this screen, back to the one under it.
         case close
         case help
@@ -63,6 +75,9 @@ extension ShelfApp {
             case .status(let text, let error, let cause): state.setStatus(text, error: error, cause: cause)
             case .open(let screen): state.push(screen)
             case .openCatalogs: state.push(.catalog(state.catalog))
+            case .keepStoreView(let id, let asList):
+                if asList { state.storesShownAsList.insert(id) } else { state.storesShownAsList.remove(id) }
+                effects.append(.saveStoreView(publicationID: id, asList: asList))
             case .close: state.pop()
             case .help: showHelp(&state)
             case .quit: state.quit = true

@@ -164,7 +164,8 @@ struct ShelfScreen {
         guard let id = selectedSummary?.publication.id else { return [] }
         filter = TitleFilter()
         show(shared.summaries)
-        return [.status(nil), .open(.store(StoreScreen(publicationID: id, issueToSelect: issueToSelect))), .run(.readStore)]
+        let store = StoreScreen(publicationID: id, issueToSelect: issueToSelect, asList: shared.storesShownAsList.contains(id))
+        return [.status(nil), .open(.store(store)), .run(.readStore)]
     }
 
     private mutating func editFilter(_ key: Key, _ shared: ShelfApp.Shared) -> Asked {
@@ -188,7 +189,8 @@ struct ShelfScreen {
             return
         }
         let layout = layout(width: width, height: canvas.height)
-        for row in visibleRows(height: canvas.height, layout) {
+        let rows = visibleRows(height: canvas.height, layout)
+        for row in rows {
             let boardY = row.y + layout.coverRows
             // The shelf board the covers stand on, and its front edge.
             canvas.fill(Rect(x: 0, y: boardY, width: width, height: 1), with: Cell(glyph: "▀", style: theme.shelf))
@@ -199,6 +201,12 @@ struct ShelfScreen {
                 Self.drawPublication(summaries[index], selected: index == selection,
                                      x: Self.coverX(slot: slot, layout), y: row.y, layout: layout, context: context, into: &canvas)
             }
+        }
+        if let first = rows.first, let last = rows.last {
+            // Below the last row's titles, above the status line, when that line is free.
+            let belowY = canvas.height - 3
+            Chrome.scrollMarks(above: first.row * layout.perRow, below: max(0, summaries.count - (last.row + 1) * layout.perRow),
+                               belowY: last.y + layout.coverRows + 3 < belowY ? belowY : nil, theme: theme, into: &canvas)
         }
     }
 

@@ -38,32 +38,43 @@ struct StoreScreen {
     private(set) var confirmCancel: Issue?
     /// An encrypted PDF asked for its password; keys go to the prompt.
     var passwordPrompt: PasswordPrompt?
+    /// Enter asked for this issue, not downloaded yet: it opens once it is here, if still chosen.
+    private(set) var openWhenDownloaded: Int64?
+    /// The issues as a list, one line each (`v`), rather than tiles: for a store of many.
+    private(set) var asList: Bool
 
-    init(publicationID: Int64, issueToSelect: Int64? = nil) {
+    init(publicationID: Int64, issueToSelect: Int64? = nil, asList: Bool = false) {
         self.publicationID = publicationID
         self.issueToSelect = issueToSelect
+        self.asList = asList
     }
 
     var selectedTile: IssueTile? { tiles.indices.contains(selection) ? tiles[selection] : nil }
+
+    /// How many issues fit: tiles below the title bar, or list lines down to the line
+    /// above the status line (kept for "▼ more below").
+    func visibleCount(height: Int) -> Int { asList ? max(1, height - 5) : Self.visibleTiles(height: height) }
 
     static func visibleTiles(height: Int) -> Int { max(1, (height - 4) / tileHeight) }
 
     /// Keeps the selected tile on screen: the scroll moves only as far as it must.
     mutating func followSelection(height: Int) {
-        let visible = Self.visibleTiles(height: height)
+        let visible = visibleCount(height: height)
         if selection < scroll { scroll = selection }
         if selection >= scroll + visible { scroll = selection - visible + 1 }
         scroll = max(0, scroll)
     }
 
-    /// The tiles on screen and the line each starts on; drawing and mouse taps both use it.
+    /// The tiles (or list lines) on screen and the line each starts on; drawing and mouse taps both use it.
     func visible(height: Int) -> [(index: Int, y: Int)] {
-        let range = scroll..<max(scroll, min(tiles.count, scroll + Self.visibleTiles(height: height)))
-        return range.enumerated().map { slot, index in (index, 2 + slot * Self.tileHeight) }
+        let range = scroll..<max(scroll, min(tiles.count, scroll + visibleCount(height: height)))
+        let step = asList ? 1 : Self.tileHeight
+        return range.enumerated().map { slot, index in (index, 2 + slot * step) }
     }
 
     func tile(at x: Int, _ y: Int, width: Int, height: Int) -> Int? {
-        visible(height: height).first { Rect(x: 0, y: $0.y - 1, width: width, height: Self.tileHeight).contains(x: x, y: y) }?.index
+        let box = asList ? (top: 0, height: 1) : (top: -1, height: Self.tileHeight)
+        return visible(height: height).first { Rect(x: 0, y: $0.y + box.top, width: width, height: box.height).contains(x: x, y: y) }?.index
     }
 
     // MARK: Update
@@ -112,7 +123,7 @@ struct StoreScreen {
             return [.status("Cancelling the download of “\(issue.title)”…"), .run(.cancelDownload(issueID: id))]
         }
         guard let action = shared.keyBindings.action(for: key, on: .store) else { return [] }
-        let page = Self.visibleTiles(height: shared.height)
+        let page = visibleCount(height: shared.height)
         switch action {
         case .moveLeft, .up: move(by: -1)
         case .moveRight, .down: move(by: 1)
@@ -120,8 +131,8 @@ struct StoreScreen {
         case .pageDown: move(by: page)
         case .first: move(by: -Int.max / 2)
         case .last: move(by: Int.max / 2)
-        case .tap: return tapSelected(allowRead: true)
-        case .download: return tapSelected(allowRead: false)
+        case .tap: return tapSelected(allowRead: true, shared)
+        case .download: return tapSelected(allowRead: false, shared)
         case .remove:
             guard let issue = selectedTile?.issue, let id = issue.id else { break }
             if issue.status == .available {
@@ -144,6 +155,11 @@ struct StoreScreen {
             return ShelfApp.refresh(all ? shared.summaries.map(\.publication) : publication.map { [$0] } ?? [], all: all)
         case .filter: return [filter.begin()]
         case .nextNew: return ShelfApp.selectNextNew(tiles.map { $0.issue.unread && $0.issue.status == .available }, &selection)
+        case .listView:
+            asList.toggle()
+            scroll = selection   // `followSelection` brings back as many before it as fit
+            followSelection(height: shared.height)
+            return [.keepStoreView(publicationID: publicationID, asList: asList)]
         case .help: return [.help]
         case .quit: return [.quit]
         case .back where key == .escape && !filter.text.isEmpty:
@@ -160,7 +176,7 @@ struct StoreScreen {
     mutating func click(x: Int, y: Int, _ shared: ShelfApp.Shared) -> Asked {
         guard !filter.isEditing, passwordPrompt == nil,
               let index = tile(at: x, y, width: shared.width, height: shared.height) else { return [] }
-        if selection == index { return tapSelected(allowRead: true) }
+        if selection == index { return tapSelected(allowRead: true, shared) }
         selection = index
         return []
     }
@@ -187,9 +203,22 @@ struct StoreScreen {
         return []
     }
 
-    func tapSelected(allowRead: Bool) -> Asked {
-        guard let tile = selectedTile else { return [] }
-        return Self.tap(tile.issue, allowRead: allowRead)
+    /// Enter or a click taps the issue chosen; one not downloaded opens once it is here
+    /// (`open_after_download`), `d` only downloads.
+    mutating func tapSelected(allowRead: Bool, _ shared: ShelfApp.Shared) -> Asked {
+        guard let issue = selectedTile?.issue else { return [] }
+        if allowRead, shared.openAfterDownload, issue.status != .available { openWhenDownloaded = issue.id }
+        return Self.tap(issue, allowRead: allowRead)
+    }
+
+    /// The issue Enter asked for, now downloaded and still chosen: the app opens it. One
+    /// no longer chosen is forgotten (one whose download failed opens if the agent's retry brings it).
+    mutating func takeDownloadedToOpen() -> Issue? {
+        guard let id = openWhenDownloaded else { return nil }
+        guard let issue = selectedTile?.issue, issue.id == id else { openWhenDownloaded = nil; return nil }
+        guard issue.status == .available else { return nil }
+        openWhenDownloaded = nil
+        return issue
     }
 
     /// "Tap": read what is here, download what is not.
@@ -214,6 +243,64 @@ struct StoreScreen {
         let thumbColumns = Self.thumbColumns
         let publication = shared.summaries.first { $0.publication.id == publicationID }?.publication
         Chrome.titleBar(Sanitizer.clean(publication?.title ?? "Issues"), right: counted(tiles.count, "issue"), theme: theme, into: &canvas)
+        if asList { viewList(shared, theme: theme, into: &canvas) } else { viewTiles(shared, context, into: &canvas) }
+        if let first = visible(height: shared.height).first?.index {
+            // The line above the status line is below every tile and list line (`visibleCount`).
+            Chrome.scrollMarks(above: first, below: max(0, tiles.count - first - visibleCount(height: shared.height)),
+                               belowY: canvas.height - 3, theme: theme, into: &canvas)
+        }
+        if tiles.isEmpty, isRead {
+            canvas.put(Sanitizer.clean(EmptyStore.reason(for: publication)), x: 3, y: 3, style: theme.dimText, limit: canvas.width - 3)
+        }
+    }
+
+    /// One line an issue: its title, author, date, where it stands, how far it is read.
+    private func viewList(_ shared: ShelfApp.Shared, theme: Theme, into canvas: inout Canvas) {
+        let width = canvas.width
+        let dateWidth = 11, statusWidth = 15, progressWidth = 9    // "20 Nov 2026", "removed (space)", "read 100%"
+        let authorWidth = width >= 100 ? 22 : 12
+        // What is left goes to the title; each column is followed by a space.
+        let titleWidth = max(8, width - 3 - (authorWidth + 1) - (dateWidth + 1) - (statusWidth + 1) - progressWidth - 1)
+        for (index, y) in visible(height: shared.height) {
+            let issue = tiles[index].issue
+            let selected = index == selection
+            if selected { canvas[0, y] = Cell(glyph: "▐", style: theme.title) }
+            var x = 2
+            func column(_ text: String, _ columnWidth: Int, _ style: Style) {
+                guard columnWidth > 0 else { return }
+                canvas.put(DisplayWidth.truncate(Sanitizer.clean(text), to: columnWidth), x: x, y: y, style: style, limit: min(width - 1, x + columnWidth))
+                x += columnWidth + 1
+            }
+            column(issue.shownTitle, titleWidth, selected ? theme.selection : theme.title)
+            column(TileMark.authors(issue), authorWidth, theme.dimText)
+            column(Format.day(issue.date), dateWidth, theme.dimText)
+            let (status, progress) = Self.listStatus(IssueLabel(tiles[index]))
+            column(status, statusWidth, status == "NEW" ? theme.sash : theme.text)
+            column(progress, min(progressWidth, width - 1 - x), theme.dimText)
+        }
+    }
+
+    /// A list line's words for where an issue stands, and how far it is read or downloaded.
+    static func listStatus(_ label: IssueLabel) -> (status: String, progress: String) {
+        switch label {
+        case .download: return ("not downloaded", "")
+        case .waiting: return ("waiting…", "")
+        case .removedToSaveSpace: return ("removed (space)", "")
+        case .pausedForSpace: return ("paused: no room", "")
+        case .throttled: return ("held back a day", "")
+        case .failed: return ("failed", "")
+        case .retrying: return ("retrying…", "")
+        case .progress(let fraction, let bytes, _):
+            return ("downloading", fraction.map { "\(Int(($0 * 100).rounded(.down)))%" } ?? ByteSize.format(bytes))
+        case .read(let unread, let progress):
+            return (unread ? "NEW" : "ready", progress.flatMap { $0 > 0 ? "read \(Int($0 * 100))%" : nil } ?? "")
+        }
+    }
+
+    /// A tile an issue: its thumbnail, title, date, summary and label.
+    private func viewTiles(_ shared: ShelfApp.Shared, _ context: ShelfApp.ViewContext, into canvas: inout Canvas) {
+        let theme = context.theme
+        let thumbColumns = Self.thumbColumns
         let thumbRows = Self.tileHeight - 2
         for (index, y) in visible(height: shared.height) {
             let tile = tiles[index]
@@ -232,15 +319,13 @@ struct StoreScreen {
             let limit = shared.width - 2
             canvas.put(DisplayWidth.truncate(Sanitizer.clean(tile.issue.shownTitle), to: max(1, limit - textX)), x: textX, y: y,
                        style: selected ? theme.selection : theme.title, limit: limit)
-            canvas.put(TileMark.dateLine(tile.issue), x: textX, y: y + 1, style: theme.dimText, limit: limit)
+            canvas.put(DisplayWidth.truncate(Sanitizer.clean(TileMark.dateLine(tile.issue)), to: max(1, limit - textX)), x: textX, y: y + 1,
+                       style: theme.dimText, limit: limit)
             if let summary = tile.issue.summary {
                 canvas.put(DisplayWidth.truncate(Sanitizer.clean(summary), to: max(1, limit - textX)), x: textX, y: y + 2, style: theme.text, limit: limit)
             }
             Self.drawLabel(IssueLabel(tile), x: textX, y: y + 4, width: min(48, limit - textX), screenWidth: shared.width,
                            theme: theme, into: &canvas)
-        }
-        if tiles.isEmpty, isRead {
-            canvas.put(Sanitizer.clean(EmptyStore.reason(for: publication)), x: 3, y: 3, style: theme.dimText, limit: canvas.width - 3)
         }
     }
 

@@ -49,6 +49,7 @@ enum ShelfLauncher {
             keyBindings: keyBindings,
             pixels: pixelSettings(choice.forced ?? detection.graphics, detection: detection, config: config,
                                   drawing: backend.drawingColors),
+            openAfterDownload: config.openAfterDownload,
             startAgent: { AgentLauncher.startIfNeeded(paths: library.paths) }))
         // Work queued earlier (a download the shelf was closed on) continues now.
         if (try? library.pendingDownloads().isEmpty) == false { AgentLauncher.startIfNeeded(paths: library.paths) }
@@ -56,7 +57,7 @@ enum ShelfLauncher {
         // While held, push alerts go to the status line instead of notify-send.
         let presence = ShelfPresence(paths: library.paths)
         defer { withExtendedLifetime(presence) {} }
-        if let advice = detection.advice { app.tell(advice) }
+        if let advice = detection.advice { app.advisePictures(advice, shelfDrawsPictures: config.coversInPixels) }
         app.run(backend: backend)
     }
 
