@@ -86,7 +86,7 @@ public final class ShelfApp: RunLoopEffects {
             let halfBlocks = HalfBlockPainter(cache: environment.coverCache, colorMode: environment.colorMode,
                                               symbols: environment.symbols) { flag.set(); ready?.onReady() }
             let pixelPainter = PixelPainter(cell: pixels.cell, graphics: pixels.writer.graphics,
-                                            placeholders: pixels.placeholders) { flag.set(); ready?.onReady() }
+                                            placeholders: pixels.placeholders, sixelLimit: pixels.writer.sixelLimit) { flag.set(); ready?.onReady() }
             painter = CoverPainter(pictures: pixelPainter, covers: halfBlocks, readyFlag: flag, pixels: pixelPainter,
                                    shelfInPixels: pixels.shelfCovers)
             placer = PixelPlacer(painter: pixelPainter, throughTmux: pixels.writer.throughTmux, origin: pixels.origin)

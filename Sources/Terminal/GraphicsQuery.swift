@@ -6,6 +6,12 @@ public enum GraphicsQuery {
     public static let batch: [UInt8] = Array(("\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\"
         + "\u{1B}[>q" + "\u{1B}[16t" + "\u{1B}[14t" + "\u{1B}[c").utf8)
 
+    /// Asked of a terminal that drew sixel (DA1 attribute 4), after the batch: the largest
+    /// sixel picture it draws (XTSMGRAPHICS, read graphics geometry), then DA1 again, whose
+    /// reply says the answer is over. Only then: to a terminal that does not know it, a
+    /// private `CSI … S` could look like a scroll.
+    public static let sixelLimit: [UInt8] = Array(("\u{1B}[?2;1S" + "\u{1B}[c").utf8)
+
     /// The batch as sent: inside tmux, all of it wrapped in one passthrough, so the outer
     /// terminal answers every question in order (tmux answers DA1 and XTVERSION itself,
     /// before the outer terminal's kitty reply, when they are sent plainly).
