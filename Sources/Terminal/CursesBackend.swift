@@ -245,7 +245,7 @@ public final class CursesBackend: TerminalBackend {
                     continue
                 }
                 if current.style != lastStyle {
-                    attributes = Self.attributes(current.style.attributes)
+                    attributes = Self.attributes(mapper.attributes(for: current.style))
                     if let number = self.pair(current.style) {
                         pair = number
                     } else if stopWhenPairsRunOut {

@@ -403,3 +403,26 @@ extension CursesBackendTests {
         #expect(!pty.output().contains("\u{1B}[?1006"))
     }
 }
+
+extension CursesBackendTests {
+    /// `TERM=xterm` has 8 colours, and xterm shows bold black as grey: the page's bold
+    /// text is sent black and not bold; bold in another colour stays bold.
+    @Test func anEightColourTerminalGetsBoldBlackAsPlainBlack() throws {
+        let pty = try PseudoTerminal(width: 30, height: 4)
+        let backend = try open(pty, ["TERM": "xterm"])
+        defer { backend.restore() }
+        #expect(backend.capabilities.colors == .palette16)
+        _ = pty.output()
+        let paper = Color.rgb(0xf4, 0xec, 0xdc)
+        var canvas = Canvas(width: 30, height: 4)
+        canvas.put("Strong", x: 0, y: 0, style: Style(foreground: .rgb(0x2a, 0x22, 0x1a), background: paper, attributes: .bold))
+        backend.draw(canvas)
+        let page = pty.output()
+        #expect(page.contains("Strong") && page.contains("\u{1B}[30m") && page.contains("\u{1B}[47m"))
+        #expect(!page.contains("\u{1B}[1m") && !page.contains(";1m"), "\(page.debugDescription)")
+        canvas.put("Title", x: 0, y: 1, style: Style(foreground: .rgb(0xee, 0xe6, 0xd8), background: .rgb(0x2b, 0x24, 0x1f), attributes: .bold))
+        backend.draw(canvas)
+        let title = pty.output()
+        #expect(title.contains("Title") && (title.contains("\u{1B}[1m") || title.contains(";1m")), "\(title.debugDescription)")
+    }
+}
