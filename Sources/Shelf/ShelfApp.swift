@@ -196,6 +196,7 @@ public final class ShelfApp: RunLoopEffects {
     /// A frame on the terminal, and its pictures in pixels over it.
     private func show(_ frame: Canvas, on backend: TerminalBackend) {
         if let placer { placer.draw(frame, on: backend) } else { backend.draw(frame) }
+        if let notice = backend.takeUnshowableNotice() { tell(notice) }
     }
 
     /// Input from the terminal.

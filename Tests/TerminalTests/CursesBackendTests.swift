@@ -426,3 +426,32 @@ extension CursesBackendTests {
         #expect(title.contains("Title") && (title.contains("\u{1B}[1m") || title.contains(";1m")), "\(title.debugDescription)")
     }
 }
+
+extension CursesBackendTests {
+    /// `LANG=C`: Japanese cannot be shown. Each character becomes one `?` in its first
+    /// column (its second stays blank), so what follows stays in its column, and the
+    /// backend says so once.
+    @Test func aCLocaleDrawsAMarkForEachCharacterItCannotShowAndSaysSoOnce() throws {
+        setenv("LC_ALL", "C", 1)
+        defer { setenv("LC_ALL", "C.UTF-8", 1) }
+        let pty = try PseudoTerminal(width: 20, height: 3)
+        let backend = try open(pty, ["TERM": "xterm-256color"])
+        defer { backend.restore() }
+        #expect(backend.capabilities.prefersASCII)
+        _ = pty.output()
+        var canvas = Canvas(width: 20, height: 3)
+        canvas.put("ok", x: 0, y: 0, style: .plain)
+        backend.draw(canvas)
+        #expect(backend.takeUnshowableNotice() == nil)
+        _ = pty.output()
+        canvas.put("日本語 ok", x: 0, y: 1, style: .plain)
+        backend.draw(canvas)
+        let output = pty.output()
+        #expect(output.contains("? ? ?  ok"), "\(output.debugDescription)")
+        #expect(!output.unicodeScalars.contains { $0.value > 0x7F }, "\(output.debugDescription)")
+        #expect(backend.takeUnshowableNotice() == CursesBackend.unshowableNotice)
+        canvas.put("語", x: 0, y: 2, style: .plain)
+        backend.draw(canvas)
+        #expect(backend.takeUnshowableNotice() == nil)
+    }
+}
