@@ -70,6 +70,8 @@ public final class ShelfApp: RunLoopEffects {
     let shelfReader: ShelfReader
     /// Ctrl-Z: the run loop hands the terminal back to the shell.
     private var suspendRequested = false
+    /// Bytes for the terminal from an effect (the clipboard's escape), written after the next frame.
+    private var terminalWrites: [UInt8] = []
     private var changeToken = -1
     /// Whether the screens have been given the library once (see `run`).
     private var hasReadLibrary = false
@@ -197,6 +199,10 @@ public final class ShelfApp: RunLoopEffects {
     private func show(_ frame: Canvas, on backend: TerminalBackend) {
         if let placer { placer.draw(frame, on: backend) } else { backend.draw(frame) }
         if let notice = backend.takeUnshowableNotice() { tell(notice) }
+        if !terminalWrites.isEmpty {
+            backend.writeDirect(terminalWrites)
+            terminalWrites = []
+        }
     }
 
     /// Input from the terminal.
@@ -288,6 +294,8 @@ public final class ShelfApp: RunLoopEffects {
 
     /// Ctrl-Z: the run loop hands the terminal to the shell after this message.
     func suspend() { suspendRequested = true }
+
+    func writeToTerminal(_ bytes: [UInt8]) { terminalWrites += bytes }
 
     /// The library's reads for the screens: the shelf (unless only the store is wanted),
     /// the open store's issues, and how the downloads watched last time ended. Only ever
