@@ -14,7 +14,7 @@ public struct TerminalReplies: Sendable, Equatable {
     public var windowPixels: PixelSize?
     /// DA1's attributes (`CSI ? 62 ; 4 ; 22 c` → [62, 4, 22]); nil when it did not answer.
     public var deviceAttributes: [Int]?
-    /// The largest sixel picture the terminal draws (XTSMGRAPHICS `CSI ? 2 ; 1 S` →
+    /// The largest sixel picture the terminal draws (XTSMGRAPHICS `CSI ? 2 ; 4 ; 0 S` →
     /// `CSI ? 2 ; 0 ; width ; height S`); xterm draws nothing of a larger one.
     public var sixelLimit: PixelSize?
 

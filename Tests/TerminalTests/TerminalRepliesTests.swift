@@ -45,7 +45,8 @@ struct TerminalRepliesTests {
     }
 
     @Test func xtermSaysTheLargestSixelItDraws() {
-        // XTSMGRAPHICS (`CSI ? 2 ; 1 S`): item 2, status 0, width and height; DA1 after it.
+        // XTSMGRAPHICS (`CSI ? 2 ; 4 ; 0 S`): item 2, status 0, width and height; DA1 after
+        // it (xterm 379's answer, measured).
         let replies = Self.parse("\u{1B}[?2;0;1000;1000S\u{1B}[?63;1;2;4;6;9;15;16;22;28c")
         #expect(replies.sixelLimit == PixelSize(width: 1000, height: 1000) && replies.isComplete)
         #expect(Self.parse("\u{1B}[?2;0;2048;1536S").sixelLimit == PixelSize(width: 2048, height: 1536))
@@ -62,6 +63,6 @@ struct TerminalRepliesTests {
         detection.sixelLimit = PixelSize(width: 3000, height: 2000)
         #expect(detection.largestSixel == PixelSize(width: 3000, height: 2000))
         // The question ends with DA1, so its answer is known to be over.
-        #expect(String(decoding: GraphicsQuery.sixelLimit, as: UTF8.self) == "\u{1B}[?2;1S\u{1B}[c")
+        #expect(String(decoding: GraphicsQuery.sixelLimit, as: UTF8.self) == "\u{1B}[?2;4;0S\u{1B}[c")
     }
 }
