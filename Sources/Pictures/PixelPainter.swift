@@ -17,6 +17,11 @@ public final class PixelPainter: PicturePainter, Sendable {
     /// placed over blank cells at the cursor. A picture wider or taller than the
     /// placeholders can number is placed at the cursor either way.
     public let placeholders: KittyPlaceholders.IDColours?
+    /// The largest sixel picture the terminal draws: a picture, or the part of a zoomed one
+    /// on screen, larger than it is scaled down to it when encoded, and drawn smaller from
+    /// its top left corner (better than nothing, which is what xterm draws of a larger
+    /// one). Its cells stay what they were, so zooming and panning keep their geometry.
+    public let sixelLimit: PixelSize
     private let documents: DocumentRenderers
     private let onReady: @Sendable () -> Void
     private let work = DispatchQueue(label: "newsstand.pixels", qos: .userInitiated)
@@ -59,9 +64,11 @@ public final class PixelPainter: PicturePainter, Sendable {
     /// `onReady` is called on a worker thread whenever a picture that was pending is ready
     /// (or has failed).
     public init(cell: PixelSize, graphics: GraphicsProtocol = .kitty, placeholders: KittyPlaceholders.IDColours? = nil,
+                sixelLimit: PixelSize = GraphicsDetection.assumedSixelLimit,
                 documents: DocumentRenderers = .shared, onReady: @escaping @Sendable () -> Void) {
         self.cell = PixelSize(width: max(1, cell.width), height: max(1, cell.height))
         self.graphics = graphics
+        self.sixelLimit = sixelLimit
         self.placeholders = graphics == .kitty ? placeholders : nil
         self.documents = documents
         self.onReady = onReady
@@ -219,7 +226,7 @@ public final class PixelPainter: PicturePainter, Sendable {
     func encoded(_ image: RGBAImage) -> [UInt8]? {
         switch graphics {
         case .kitty, .iterm2: return try? ImageEncoder.png(image)
-        case .sixel: return Sixel.encode(IndexedImage.xterm256(image))
+        case .sixel: return Sixel.encode(IndexedImage.xterm256(Sixel.fitting(image, within: sixelLimit)))
         case .halfBlocks: return nil
         }
     }

@@ -7,10 +7,13 @@ public struct PixelPictureWriter: Sendable {
     public var graphics: GraphicsProtocol
     /// Inside tmux: each escape wrapped in its passthrough.
     public var throughTmux: Bool
+    /// The largest sixel picture the terminal draws: a larger one is scaled down to it.
+    public var sixelLimit: PixelSize
 
-    public init(graphics: GraphicsProtocol, throughTmux: Bool = false) {
+    public init(graphics: GraphicsProtocol, throughTmux: Bool = false, sixelLimit: PixelSize = GraphicsDetection.assumedSixelLimit) {
         self.graphics = graphics
         self.throughTmux = throughTmux
+        self.sixelLimit = sixelLimit
     }
 
     /// The bytes that draw `image` (already fitted to its pixels) over `rows` lines. Lines
@@ -31,7 +34,7 @@ public struct PixelPictureWriter: Sendable {
     func escapes(for image: RGBAImage, id: UInt32) throws -> [[UInt8]] {
         switch graphics {
         case .kitty: return KittyGraphics.show(png: try ImageEncoder.png(image), id: id)
-        case .sixel: return [Sixel.encode(IndexedImage.xterm256(image))]
+        case .sixel: return [Sixel.encode(IndexedImage.xterm256(Sixel.fitting(image, within: sixelLimit)))]
         case .iterm2: return [ITermImage.show(png: try ImageEncoder.png(image))]
         case .halfBlocks: return []
         }

@@ -20,10 +20,12 @@ public struct PixelPictures: Sendable {
     /// The drawing for pictures of at most `cells`; nil for half blocks.
     public func drawing(in cells: RenderTool.CellSize) -> RenderTool.PixelDrawing? {
         guard graphics.drawsPixels else { return nil }
-        let writer = PixelPictureWriter(graphics: graphics, throughTmux: detection.throughTmux)
+        let writer = PixelPictureWriter(graphics: graphics, throughTmux: detection.throughTmux, sixelLimit: detection.largestSixel)
         let cell = cell
         var id: UInt32 = 0
-        return RenderTool.PixelDrawing(box: (cells.columns * cell.width, cells.rows * cell.height)) { image in
+        var box = (width: cells.columns * cell.width, height: cells.rows * cell.height)
+        if graphics == .sixel { box = Sixel.clamped(box, to: writer.sixelLimit) }
+        return RenderTool.PixelDrawing(box: box) { image in
             id += 1
             return try writer.bytes(for: image, rows: (image.height + cell.height - 1) / cell.height, id: id)
         }

@@ -1,4 +1,5 @@
 import Imaging
+import Terminal
 
 /// DEC sixel: six rows of pixels at a time, each colour of a band drawn in turn as
 /// characters whose six bits say which of the six pixels it paints.
@@ -37,6 +38,19 @@ public enum Sixel {
         }
         output += Array("\u{1B}\\".utf8)
         return output
+    }
+
+    /// The box a picture for a terminal that draws sixel of at most `limit` is fitted into:
+    /// `box` no wider and no taller than the limit (the picture keeps its own shape in it).
+    public static func clamped(_ box: (width: Int, height: Int), to limit: PixelSize) -> (width: Int, height: Int) {
+        (min(box.width, max(1, limit.width)), min(box.height, max(1, limit.height)))
+    }
+
+    /// `image` scaled down, keeping its shape, to fit `limit` (xterm draws nothing of a
+    /// larger sixel); `image` itself when it fits.
+    public static func fitting(_ image: RGBAImage, within limit: PixelSize) -> RGBAImage {
+        guard image.width > limit.width || image.height > limit.height else { return image }
+        return PixelFitting.fitted(image, into: clamped((image.width, image.height), to: limit))
     }
 
     /// Sixel characters (63 + bits), a run of four or more written `!count` once.

@@ -73,6 +73,8 @@ public final class ShelfApp: RunLoopEffects {
     let shelfReader: ShelfReader
     /// Ctrl-Z: the run loop hands the terminal back to the shell.
     private var suspendRequested = false
+    /// Bytes for the terminal from an effect (the clipboard's escape), written after the next frame.
+    private var terminalWrites: [UInt8] = []
     private var changeToken = -1
     /// Whether the screens have been given the library once (see `run`).
     private var hasReadLibrary = false
@@ -91,7 +93,7 @@ public final class ShelfApp: RunLoopEffects {
             let halfBlocks = HalfBlockPainter(cache: environment.coverCache, colorMode: environment.colorMode,
                                               symbols: environment.symbols) { flag.set(); ready?.onReady() }
             let pixelPainter = PixelPainter(cell: pixels.cell, graphics: pixels.writer.graphics,
-                                            placeholders: pixels.placeholders) { flag.set(); ready?.onReady() }
+                                            placeholders: pixels.placeholders, sixelLimit: pixels.writer.sixelLimit) { flag.set(); ready?.onReady() }
             painter = CoverPainter(pictures: pixelPainter, covers: halfBlocks, readyFlag: flag, pixels: pixelPainter,
                                    shelfInPixels: pixels.shelfCovers)
             placer = PixelPlacer(painter: pixelPainter, throughTmux: pixels.writer.throughTmux, origin: pixels.origin)
@@ -205,6 +207,11 @@ public final class ShelfApp: RunLoopEffects {
     /// A frame on the terminal, and its pictures in pixels over it.
     private func show(_ frame: Canvas, on backend: TerminalBackend) {
         if let placer { placer.draw(frame, on: backend) } else { backend.draw(frame) }
+        if let notice = backend.takeUnshowableNotice() { state.setStatus(notice) }
+        if !terminalWrites.isEmpty {
+            backend.writeDirect(terminalWrites)
+            terminalWrites = []
+        }
     }
 
     /// Input from the terminal.
@@ -296,6 +303,8 @@ public final class ShelfApp: RunLoopEffects {
 
     /// Ctrl-Z: the run loop hands the terminal to the shell after this message.
     func suspend() { suspendRequested = true }
+
+    func writeToTerminal(_ bytes: [UInt8]) { terminalWrites += bytes }
 
     /// The library's reads for the screens: the shelf (unless only the store is wanted),
     /// the open store's issues, and how the downloads watched last time ended. Only ever

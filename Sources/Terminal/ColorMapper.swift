@@ -37,17 +37,36 @@ public struct ColorMapper: Sendable {
 
     /// A style's two colour numbers. With 8 or 16 colours, text meant to stand out from
     /// its background (far apart in lightness) that would land on the same colour takes
-    /// the grey at the other end instead: light text on a light wall stays readable.
+    /// the grey at the other end instead: light text on a light wall stays readable. A
+    /// quieter mark (a progress bar's track, a shadow) that would vanish into a grey takes
+    /// the next grey towards its own lightness, when there is one.
     public mutating func indices(for style: Style) -> (foreground: Int32, background: Int32) {
         let foreground = index(for: style.foreground)
         let background = index(for: style.background)
         guard colors == .palette16, foreground == background, foreground >= 0,
-              let fg = Self.lightness(style.foreground), let bg = Self.lightness(style.background), abs(fg - bg) >= 0.25 else {
+              let fg = Self.lightness(style.foreground), let bg = Self.lightness(style.background), abs(fg - bg) >= 0.05 else {
             return (foreground, background)
         }
-        let paper = Palette.rgb(ofIndex: UInt8(background))
-        let dark = OKLab(r: paper.r, g: paper.g, b: paper.b).l < 0.6
-        return (dark ? (basicColors >= 16 ? 15 : 7) : 0, background)
+        if abs(fg - bg) >= 0.25 {
+            let paper = Palette.rgb(ofIndex: UInt8(background))
+            let dark = OKLab(r: paper.r, g: paper.g, b: paper.b).l < 0.6
+            return (dark ? (basicColors >= 16 ? 15 : 7) : 0, background)
+        }
+        let greys: [Int32] = basicColors >= 16 ? [0, 8, 7, 15] : [0, 7]
+        guard let step = greys.firstIndex(of: background).map({ $0 + (fg > bg ? 1 : -1) }), greys.indices.contains(step) else {
+            return (foreground, background)
+        }
+        return (greys[step], background)
+    }
+
+    /// The attributes a style is drawn with. An 8-colour terminal (`TERM=xterm`) shows bold
+    /// black as its bright black, a grey, which on the light grey of a page is grey on
+    /// grey: such text is drawn black, not bold.
+    public mutating func attributes(for style: Style) -> Attributes {
+        guard colors == .palette16, basicColors < 16, style.attributes.contains(.bold), index(for: style.foreground) == 0 else {
+            return style.attributes
+        }
+        return style.attributes.subtracting(.bold)
     }
 
     private static func lightness(_ color: Color) -> Double? {

@@ -37,6 +37,16 @@ public final class CursesBackend: TerminalBackend {
     private var ownedFiles: [UnsafeMutablePointer<FILE>] = []
     private let outputFile: UnsafeMutablePointer<FILE>
     private var restored = false
+    /// What a character the locale cannot show is drawn as: U+FFFD in a UTF-8 locale, else
+    /// `?` (a C locale has neither Japanese nor U+FFFD).
+    private var replacement: wchar_t { capabilities.prefersASCII ? 0x3F : 0xFFFD }
+    /// Whether a character was replaced because the locale cannot show it, and whether
+    /// the user was told (`takeUnshowableNotice`).
+    private var replacedUnshowable = false
+    private var toldUnshowable = false
+
+    /// Said once when the locale could not show some characters.
+    public static let unshowableNotice = "This locale cannot show some characters (drawn as ?): set LANG to a UTF-8 locale such as C.UTF-8"
     private var sgrMouse = false
     private var mapper: ColorMapper
     /// Pair numbers by (foreground << 32 | background) colour number. Pairs are handed
@@ -245,7 +255,7 @@ public final class CursesBackend: TerminalBackend {
                     continue
                 }
                 if current.style != lastStyle {
-                    attributes = Self.attributes(current.style.attributes)
+                    attributes = Self.attributes(mapper.attributes(for: current.style))
                     if let number = self.pair(current.style) {
                         pair = number
                     } else if stopWhenPairsRunOut {
@@ -264,7 +274,10 @@ public final class CursesBackend: TerminalBackend {
                     count += 1
                 }
                 if count == 0 || nsc_wcwidth(UInt32(bitPattern: text[0])) < 1 {
-                    text[0] = count == 0 ? 0x20 : 0xFFFD
+                    // Unshowable (a C locale's Japanese): one mark; a wide character's
+                    // second column is blanked above, so widths stay as laid out.
+                    if count > 0 && capabilities.prefersASCII { replacedUnshowable = true }
+                    text[0] = count == 0 ? 0x20 : replacement
                     count = max(count, 1)
                 }
                 text[count] = 0
@@ -281,6 +294,12 @@ public final class CursesBackend: TerminalBackend {
             }
         }
         return true
+    }
+
+    public func takeUnshowableNotice() -> String? {
+        guard replacedUnshowable, !toldUnshowable else { return nil }
+        toldUnshowable = true
+        return Self.unshowableNotice
     }
 
     private static func firstScalar(_ glyph: String) -> UInt32 {

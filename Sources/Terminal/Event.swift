@@ -37,6 +37,9 @@ public protocol TerminalBackend: AnyObject {
     /// The next `draw` rewrites these rows whole, changed or not: what a sixel drew over
     /// them goes.
     func redrawRows(_ rows: Range<Int>)
+    /// Once, after a frame in which characters the locale cannot show were drawn as a
+    /// replacement mark: a sentence saying so for the status line; nil otherwise.
+    func takeUnshowableNotice() -> String?
 }
 
 extension TerminalBackend {
@@ -44,4 +47,5 @@ extension TerminalBackend {
     public func suspend() {}
     public func writeDirect(_ bytes: [UInt8]) {}
     public func redrawRows(_ rows: Range<Int>) {}
+    public func takeUnshowableNotice() -> String? { nil }
 }

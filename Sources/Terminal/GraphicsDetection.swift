@@ -15,6 +15,14 @@ public struct GraphicsDetection: Sendable, Equatable {
     /// kitty draws pictures where placeholder cells (U+10EEEE) name them (kitty 0.28 and
     /// later, by XTVERSION): pictures as text, which tmux scrolls and clips right.
     public var unicodePlaceholders = false
+    /// The largest sixel picture the terminal said it draws (`GraphicsQuery.sixelLimit`).
+    public var sixelLimit: PixelSize?
+
+    /// xterm's default `maxGraphicSize`: assumed when a sixel terminal does not say.
+    public static let assumedSixelLimit = PixelSize(width: 1000, height: 1000)
+
+    /// The largest sixel picture to send: the terminal's word, else `assumedSixelLimit`.
+    public var largestSixel: PixelSize { sixelLimit ?? Self.assumedSixelLimit }
 
     public init(graphics: GraphicsProtocol, cellPixels: PixelSize? = nil, throughTmux: Bool = false, advice: String? = nil) {
         self.graphics = graphics
@@ -87,6 +95,14 @@ extension GraphicsDetection {
         let replies = TerminalReplies.parse(answer)
         var detection = decide(replies: replies, environment: environment, window: window, throughTmux: inTmux)
         detection.repliesMayFollow = !replies.isComplete
+        if detection.graphics == .sixel && replies.isComplete {
+            let question = inTmux ? TmuxPassthrough.wrap(GraphicsQuery.sixelLimit) : GraphicsQuery.sixelLimit
+            let limit = TerminalReplies.parse(TerminalQuery.ask(question, timeoutMilliseconds: timeoutMilliseconds) {
+                TerminalReplies.parse($0).isComplete
+            })
+            detection.sixelLimit = limit.sixelLimit
+            detection.repliesMayFollow = !limit.isComplete
+        }
         return detection
     }
 }

@@ -14,6 +14,9 @@ public struct TerminalReplies: Sendable, Equatable {
     public var windowPixels: PixelSize?
     /// DA1's attributes (`CSI ? 62 ; 4 ; 22 c` → [62, 4, 22]); nil when it did not answer.
     public var deviceAttributes: [Int]?
+    /// The largest sixel picture the terminal draws (XTSMGRAPHICS `CSI ? 2 ; 4 ; 0 S` →
+    /// `CSI ? 2 ; 0 ; width ; height S`); xterm draws nothing of a larger one.
+    public var sixelLimit: PixelSize?
 
     public init(kittyGraphics: Bool = false, version: String? = nil, cellPixels: PixelSize? = nil,
                 windowPixels: PixelSize? = nil, deviceAttributes: [Int]? = nil) {
@@ -63,6 +66,12 @@ public struct TerminalReplies: Sendable, Equatable {
     private mutating func take(csi parameters: String, final: UInt8) {
         if final == UInt8(ascii: "c"), parameters.hasPrefix("?") {
             deviceAttributes = parameters.dropFirst().split(separator: ";").compactMap { Int($0) }
+        } else if final == UInt8(ascii: "S"), parameters.hasPrefix("?") {
+            // Item 2 (graphics geometry), status 0 (success): the width and height follow.
+            let numbers = parameters.dropFirst().split(separator: ";", omittingEmptySubsequences: false).map { Int($0) }
+            guard numbers.count == 4, numbers[0] == 2, numbers[1] == 0, let width = numbers[2], let height = numbers[3],
+                  width > 0, height > 0 else { return }
+            sixelLimit = PixelSize(width: width, height: height)
         } else if final == UInt8(ascii: "t") {
             let numbers = parameters.split(separator: ";").compactMap { Int($0) }
             guard numbers.count == 3, numbers[1] > 0, numbers[2] > 0 else { return }

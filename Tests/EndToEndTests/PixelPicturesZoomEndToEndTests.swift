@@ -21,26 +21,37 @@ import Testing
 
     /// A one-page CBZ, 960×1280: 16-pixel stripes, black on the top half, blue on the bottom.
     static func writeComic(to comic: URL, in directory: URL) throws {
-        let pages = directory.appendingPathComponent("pages")
-        try FileManager.default.createDirectory(at: pages, withIntermediateDirectories: true)
         var page = Screens.stripes(width: 960, height: 1280, stripe: 16)
         for offset in stride(from: page.pixels.count / 2, to: page.pixels.count, by: 4) where page.pixels[offset] == 0 {
             (page.pixels[offset], page.pixels[offset + 1], page.pixels[offset + 2]) = Reader.blue
         }
+        try writeComic(page: page, to: comic, in: directory)
+    }
+
+    /// A one-page CBZ of `page`.
+    static func writeComic(page: RGBAImage, to comic: URL, in directory: URL) throws {
+        let pages = directory.appendingPathComponent("pages")
+        try FileManager.default.createDirectory(at: pages, withIntermediateDirectories: true)
         try Data(ImageEncoder.png(page)).write(to: pages.appendingPathComponent("page01.png"))
         let (output, status) = try Tmux.runWithStatus(["sh", "-c", "cd '\(pages.path)' && python3 -c \"import zipfile,sys; "
             + "z=zipfile.ZipFile(sys.argv[1],'w'); z.write('page01.png'); z.close()\" '\(comic.path)'"])
         guard status == 0 else { throw TmuxError(message: "could not write the comic: \(output)") }
     }
 
-    /// The median width of the black runs along the row crossing the most stripes (0 if none).
-    static func stripeWidth(_ image: RGBAImage) -> Int {
+    /// The screen row (every other one looked at) crossing the most stripes, when one
+    /// crosses 10 or more.
+    static func stripiestRow(_ image: RGBAImage) -> Int? {
         var bestRow = -1, best = 0
         for y in stride(from: 0, to: image.height, by: 2) {
             let edges = Reader.row(y: y, of: image).map(Screens.maximumEdges) ?? 0
             if edges > best { (best, bestRow) = (edges, y) }
         }
-        guard best >= 10 else { return 0 }
+        return best >= 10 ? bestRow : nil
+    }
+
+    /// The median width of the black runs along the row crossing the most stripes (0 if none).
+    static func stripeWidth(_ image: RGBAImage) -> Int {
+        guard let bestRow = stripiestRow(image) else { return 0 }
         var runs: [Int] = [], run = 0
         for x in 0..<image.width {
             let offset = (bestRow * image.width + x) * 4

@@ -18,9 +18,10 @@ struct PixelPlacerTests {
     static let cell = PixelSize(width: 10, height: 20)
 
     /// A painter whose readiness `painted` waits on (it fits pictures on a worker thread).
-    static func painter(graphics: GraphicsProtocol = .kitty, placeholders: KittyPlaceholders.IDColours? = nil) -> PixelPainter {
+    static func painter(graphics: GraphicsProtocol = .kitty, placeholders: KittyPlaceholders.IDColours? = nil,
+                        sixelLimit: PixelSize = GraphicsDetection.assumedSixelLimit) -> PixelPainter {
         let ready = ReadySignal()
-        let painter = PixelPainter(cell: cell, graphics: graphics, placeholders: placeholders, onReady: ready.onReady)
+        let painter = PixelPainter(cell: cell, graphics: graphics, placeholders: placeholders, sixelLimit: sixelLimit, onReady: ready.onReady)
         signals.withLock { $0[ObjectIdentifier(painter)] = ready }
         return painter
     }

@@ -403,3 +403,55 @@ extension CursesBackendTests {
         #expect(!pty.output().contains("\u{1B}[?1006"))
     }
 }
+
+extension CursesBackendTests {
+    /// `TERM=xterm` has 8 colours, and xterm shows bold black as grey: the page's bold
+    /// text is sent black and not bold; bold in another colour stays bold.
+    @Test func anEightColourTerminalGetsBoldBlackAsPlainBlack() throws {
+        let pty = try PseudoTerminal(width: 30, height: 4)
+        let backend = try open(pty, ["TERM": "xterm"])
+        defer { backend.restore() }
+        #expect(backend.capabilities.colors == .palette16)
+        _ = pty.output()
+        let paper = Color.rgb(0xf4, 0xec, 0xdc)
+        var canvas = Canvas(width: 30, height: 4)
+        canvas.put("Strong", x: 0, y: 0, style: Style(foreground: .rgb(0x2a, 0x22, 0x1a), background: paper, attributes: .bold))
+        backend.draw(canvas)
+        let page = pty.output()
+        #expect(page.contains("Strong") && page.contains("\u{1B}[30m") && page.contains("\u{1B}[47m"))
+        #expect(!page.contains("\u{1B}[1m") && !page.contains(";1m"), "\(page.debugDescription)")
+        canvas.put("Title", x: 0, y: 1, style: Style(foreground: .rgb(0xee, 0xe6, 0xd8), background: .rgb(0x2b, 0x24, 0x1f), attributes: .bold))
+        backend.draw(canvas)
+        let title = pty.output()
+        #expect(title.contains("Title") && (title.contains("\u{1B}[1m") || title.contains(";1m")), "\(title.debugDescription)")
+    }
+}
+
+extension CursesBackendTests {
+    /// `LANG=C`: Japanese cannot be shown. Each character becomes one `?` in its first
+    /// column (its second stays blank), so what follows stays in its column, and the
+    /// backend says so once.
+    @Test func aCLocaleDrawsAMarkForEachCharacterItCannotShowAndSaysSoOnce() throws {
+        setenv("LC_ALL", "C", 1)
+        defer { setenv("LC_ALL", "C.UTF-8", 1) }
+        let pty = try PseudoTerminal(width: 20, height: 3)
+        let backend = try open(pty, ["TERM": "xterm-256color"])
+        defer { backend.restore() }
+        #expect(backend.capabilities.prefersASCII)
+        _ = pty.output()
+        var canvas = Canvas(width: 20, height: 3)
+        canvas.put("ok", x: 0, y: 0, style: .plain)
+        backend.draw(canvas)
+        #expect(backend.takeUnshowableNotice() == nil)
+        _ = pty.output()
+        canvas.put("日本語 ok", x: 0, y: 1, style: .plain)
+        backend.draw(canvas)
+        let output = pty.output()
+        #expect(output.contains("? ? ?  ok"), "\(output.debugDescription)")
+        #expect(!output.unicodeScalars.contains { $0.value > 0x7F }, "\(output.debugDescription)")
+        #expect(backend.takeUnshowableNotice() == CursesBackend.unshowableNotice)
+        canvas.put("語", x: 0, y: 2, style: .plain)
+        backend.draw(canvas)
+        #expect(backend.takeUnshowableNotice() == nil)
+    }
+}

@@ -43,4 +43,26 @@ struct TerminalRepliesTests {
         let replies = Self.parse("jk\u{1B}P>|XTerm(379)\u{1B}\\q\u{1B}[?63;4c")
         #expect(replies.version == "XTerm(379)" && replies.sixel)
     }
+
+    @Test func xtermSaysTheLargestSixelItDraws() {
+        // XTSMGRAPHICS (`CSI ? 2 ; 4 ; 0 S`): item 2, status 0, width and height; DA1 after
+        // it (xterm 379's answer, measured).
+        let replies = Self.parse("\u{1B}[?2;0;1000;1000S\u{1B}[?63;1;2;4;6;9;15;16;22;28c")
+        #expect(replies.sixelLimit == PixelSize(width: 1000, height: 1000) && replies.isComplete)
+        #expect(Self.parse("\u{1B}[?2;0;2048;1536S").sixelLimit == PixelSize(width: 2048, height: 1536))
+        // A failure (status 3), the colour registers' item (1) and a cut-off reply say nothing.
+        #expect(Self.parse("\u{1B}[?2;3;0S\u{1B}[?62;4c").sixelLimit == nil)
+        #expect(Self.parse("\u{1B}[?1;0;256S").sixelLimit == nil)
+        #expect(Self.parse("\u{1B}[?2;0;1000;").sixelLimit == nil)
+        #expect(Self.parse("\u{1B}[?2;0;0;0S").sixelLimit == nil)
+    }
+
+    @Test func aSixelTerminalThatDoesNotSayIsAssumedToDrawXtermsDefault() {
+        var detection = GraphicsDetection.decide(replies: Self.parse("\u{1B}[?63;4c"), environment: ["TERM": "xterm"], window: nil)
+        #expect(detection.graphics == .sixel && detection.largestSixel == PixelSize(width: 1000, height: 1000))
+        detection.sixelLimit = PixelSize(width: 3000, height: 2000)
+        #expect(detection.largestSixel == PixelSize(width: 3000, height: 2000))
+        // The question ends with DA1, so its answer is known to be over.
+        #expect(String(decoding: GraphicsQuery.sixelLimit, as: UTF8.self) == "\u{1B}[?2;4;0S\u{1B}[c")
+    }
 }

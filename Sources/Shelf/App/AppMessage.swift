@@ -97,6 +97,10 @@ extension ShelfApp {
         case openReader(Issue, password: DocumentPassword? = nil)
         /// Reads for the open reader, on the reader I/O queue (`ReaderEffects`).
         case reader(ReaderRequest)
+        /// Opens a link out of the issue in the browser (`ExternalLinks.open`), at once.
+        case openLink(String)
+        /// Puts text on the terminal's clipboard (OSC 52), written after the next frame.
+        case copyToClipboard(String)
         /// Ctrl-Z: hands the terminal back to the shell.
         case suspend
         /// The catalog screen's work (`EffectRunner+Catalogs`): read the kept catalogs, fetch

@@ -203,6 +203,10 @@ extension ShelfApp {
                 state.quit = true
             case .help:
                 showHelp(&state)
+            case .openLink(let link):
+                effects.append(.openLink(link))
+            case .copyLink(let link):
+                effects.append(.copyToClipboard(link))
             }
         }
         return effects

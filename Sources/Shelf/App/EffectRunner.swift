@@ -24,7 +24,7 @@ extension ShelfApp.Effect {
     /// The queue this effect runs on. A new effect does not compile until it says.
     var queue: EffectQueue {
         switch self {
-        case .suspend, .closeStreamedComic:
+        case .suspend, .closeStreamedComic, .openLink, .copyToClipboard:
             return .runLoop
         case .openReader, .readStreamed, .reader:
             return .readerIO
@@ -48,6 +48,8 @@ protocol RunLoopEffects: AnyObject {
     func openReader(_ issue: Issue, password: DocumentPassword?)
     func openStreamed(_ book: CatalogBook)
     func suspend()
+    /// Bytes for the terminal (the clipboard's escape), written after the next frame.
+    func writeToTerminal(_ bytes: [UInt8])
 }
 
 /// Performs every effect `update` returns, each on its queue (`EffectQueue`), and posts
@@ -58,6 +60,10 @@ final class EffectRunner {
     let library: Library
     private let startAgent: () -> Void
     private let clock: () -> Date
+    /// Where `$BROWSER` is read from (tests give their own).
+    var environment = ProcessInfo.processInfo.environment
+    /// The browser last started for a link (tests wait for it to end).
+    private(set) var lastBrowser: Process?
     private let writes = DispatchQueue(label: "newsstand.shelf.effects")
     private let refreshes = DispatchQueue(label: "newsstand.shelf.refresh")
     /// Catalog pages, searches and covers: network reads, never behind a refresh.
@@ -115,6 +121,10 @@ final class EffectRunner {
             readerIO.perform(request)
         case .suspend:
             loop?.suspend()
+        case .openLink(let link):
+            do { lastBrowser = try ExternalLinks.open(link, environment: environment) } catch { box.post(.effectFailed("cannot open \(link): \(error)")) }
+        case .copyToClipboard(let text):
+            loop?.writeToTerminal(ExternalLinks.clipboardEscape(text))
         case .closeStreamedComic(let comic):
             comic.close()
         case .enqueue(let id):

@@ -20,6 +20,10 @@ struct ReaderAdapter {
         case leave
         case quit
         case help
+        /// A link out of the issue, for the browser.
+        case openLink(String)
+        /// A link for the terminal's clipboard.
+        case copyLink(String)
     }
 
     var screen: ReaderScreen
@@ -80,6 +84,8 @@ struct ReaderAdapter {
             case .keepTextWidth(let width): return .keepTextWidth(width)
             case .load(let load): return .load(ReaderRequest(session: session, load: load))
             case .leave: return .leave
+            case .openLink(let link): return .openLink(link)
+            case .copyLink(let link): return .copyLink(link)
             }
         }
     }

@@ -106,3 +106,42 @@ final class ReaderEffects: @unchecked Sendable {
         }
     }
 }
+
+/// Links out of an issue: opened in the browser, copied to the terminal's clipboard.
+enum ExternalLinks {
+    struct Refused: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The program and its arguments a link is given to: `$BROWSER` (its first choice
+    /// when it lists several with `:`; words split at spaces, `%s` replaced by the link,
+    /// else the link last), else `xdg-open`. The link is always one argument of its own.
+    static func command(for link: String, environment: [String: String]) -> [String] {
+        let chosen = (environment["BROWSER"] ?? "").split(separator: ":").first.map(String.init) ?? ""
+        let words = chosen.split(separator: " ").map(String.init)
+        guard !words.isEmpty else { return ["xdg-open", link] }
+        return words.contains("%s") ? words.map { $0 == "%s" ? link : $0 } : words + [link]
+    }
+
+    /// Starts the browser on `link` (http, https or mailto only), through `env` so that
+    /// the program is found on `PATH`, never through a shell; its output goes nowhere
+    /// (it would land on the screen), and it is not waited for.
+    @discardableResult
+    static func open(_ link: String, environment: [String: String]) throws -> Process {
+        guard TextPager.opensInBrowser(link) else { throw Refused(description: "only http, https and mailto links are opened") }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = command(for: link, environment: environment)
+        process.environment = environment
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// OSC 52: sets the terminal's clipboard to `text` (base64), ended by BEL.
+    static func clipboardEscape(_ text: String) -> [UInt8] {
+        Array(("\u{1B}]52;c;" + Data(text.utf8).base64EncodedString() + "\u{07}").utf8)
+    }
+}

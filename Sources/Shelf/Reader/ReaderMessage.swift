@@ -29,6 +29,10 @@ enum ReaderEffect: Equatable {
     case load(ReaderLoad)
     /// Close the reader.
     case leave
+    /// Open this link, which leads out of the issue (http, https or mailto), in the browser.
+    case openLink(String)
+    /// Put this link on the terminal's clipboard.
+    case copyLink(String)
 }
 
 /// A line for the status bar (a search result, "no match"…), until the next key.

@@ -62,6 +62,10 @@ protocol ReaderPager {
     /// What was read for it; a note for the status line, if any.
     mutating func receive(_ loaded: ReaderLoaded) -> ReaderNote?
 
+    /// The chosen link when it leads out of the issue to what a browser opens (http,
+    /// https, mailto): `o` opens it, `y` copies it.
+    var chosenOutsideLink: String? { get }
+
     /// The place on screen, layout left out.
     func locator(updated: Date) -> Locator
     /// Draws the text or the page between the bars.
@@ -69,6 +73,8 @@ protocol ReaderPager {
 }
 
 extension ReaderPager {
+    /// The chosen link when it leads out of the issue to what a browser opens.
+    var chosenOutsideLink: String? { nil }
     var idleNote: String? { nil }
     var chosenTextWidth: Int? { nil }
     var waitsForStreamedPage: Bool { false }

@@ -44,6 +44,8 @@ struct ReaderScreen {
     private var contentsWanted = false
     /// Reads the reader itself asks for (the contents), besides its pager's.
     private var requests: [ReaderLoad] = []
+    /// A link to open or copy (`o`, `y`), handed out with the next effects.
+    private var linkEffects: [ReaderEffect] = []
     /// Reading saves as it goes, at most once a second, so a closed terminal or a killed
     /// process loses at most a second; the clock is the caller's, so tests need not wait.
     private let clock: () -> Date
@@ -105,8 +107,9 @@ struct ReaderScreen {
     mutating func update(_ message: ReaderMessage) -> [ReaderEffect] {
         let viewBefore = view
         var effects = handle(message)
-        effects += (requests + pager.takeRequests()).map(ReaderEffect.load)
+        effects += (requests + pager.takeRequests()).map(ReaderEffect.load) + linkEffects
         requests = []
+        linkEffects = []
         if let width = pager.chosenTextWidth, width != textWidth {
             textWidth = width
             effects.append(.keepTextWidth(width))
@@ -177,6 +180,14 @@ struct ReaderScreen {
         case .character("v"): note = switchView()
         case .character("/"), .character("n"): note = pager.findNext(forward: true)
         case .character("N"): note = pager.findNext(forward: false)
+        case .character("o") where pager.chosenOutsideLink != nil:
+            let link = pager.chosenOutsideLink ?? ""
+            linkEffects.append(.openLink(link))
+            note = ReaderNote(text: "Opening in the browser: \(link)")
+        case .character("y") where pager.chosenOutsideLink != nil:
+            let link = pager.chosenOutsideLink ?? ""
+            linkEffects.append(.copyLink(link))
+            note = ReaderNote(text: "Copied to the clipboard: \(link)")
         default: note = pager.handle(key)
         }
     }
@@ -272,6 +283,7 @@ struct ReaderScreen {
         ("n N", "next, previous match"),
         ("Tab, Shift-Tab", "choose a link or footnote on screen"),
         ("Enter, then Bksp", "follow the chosen link, come back"),
+        ("o, y", "a chosen link out of the issue: open in the browser, copy"),
         ("+ -", "text width, \(TextPager.textWidths.lowerBound)–\(TextPager.textWidths.upperBound) columns, as the window allows"),
         ("Comics:", ""),
         ("Space PgDn, Bksp PgUp", "next, previous page (manga: ← is next)"),

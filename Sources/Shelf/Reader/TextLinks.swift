@@ -47,14 +47,35 @@ extension TextPager {
         return ReaderNote(text: "Link \(next + 1) of \(links.count): \(target)")
     }
 
-    /// Opens where the chosen link leads, remembering where the reader was.
+    /// The chosen link when it leads out of the issue to what a browser opens.
+    var chosenOutsideLink: String? {
+        guard let chosen = chosenLink, let href = text?.lines[chosen.line].spans[chosen.span].link,
+              content.readingOrder.indices.contains(index),
+              IssueReader.bookPath(ofLink: href, from: content.readingOrder[index].path) == nil,
+              Self.opensInBrowser(href) else { return nil }
+        return href
+    }
+
+    /// Whether a browser is given this link: http, https and mailto only (never a file,
+    /// a script or another program's scheme).
+    static func opensInBrowser(_ href: String) -> Bool {
+        guard let colon = href.firstIndex(of: ":") else { return false }
+        return ["http", "https", "mailto"].contains(href[..<colon].lowercased())
+    }
+
+    /// Opens where the chosen link leads, remembering where the reader was. A link out of
+    /// the issue stays chosen, for `o` (open in the browser) and `y` (copy).
     mutating func followChosenLink() -> ReaderNote? {
         guard let chosen = chosenLink, let href = text?.lines[chosen.line].spans[chosen.span].link,
               content.readingOrder.indices.contains(index) else { return nil }
-        chosenLink = nil
         guard let target = IssueReader.bookPath(ofLink: href, from: content.readingOrder[index].path) else {
-            return ReaderNote(text: "This link leads outside the issue: \(href)")
+            guard Self.opensInBrowser(href) else {
+                chosenLink = nil
+                return ReaderNote(text: "This link leads outside the issue: \(href)")
+            }
+            return ReaderNote(text: "This link leads outside the issue: o opens it in the browser, y copies it: \(href)")
         }
+        chosenLink = nil
         let path = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? target
         let fragment = target.firstIndex(of: "#").map { String(target[target.index(after: $0)...]) }
         guard let article = content.readingOrder.firstIndex(where: { $0.path == path }) else {

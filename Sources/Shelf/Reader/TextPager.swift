@@ -130,6 +130,7 @@ struct TextPager: ReaderPager {
     /// Backspace goes back from a followed link, and leaves the reader otherwise.
     var takesBackspace: Bool { !linkTrail.isEmpty }
     var hints: String? {
+        if chosenOutsideLink != nil { return "o open in browser  y copy link  Tab next link  ? help  q back" }
         if chosenLink != nil { return "Enter follow link  Tab next link  Shift-Tab previous  ? help  q back" }
         return !isDocument ? nil
             : "v pages view  / search  t contents  Space page  ←→ page  ↑↓ scroll  n/N match  +/- width  ? help  q back"

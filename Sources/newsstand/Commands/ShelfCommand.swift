@@ -71,7 +71,8 @@ enum ShelfLauncher {
         let choice = config.kittyPlaceholders.flatMap(KittyPlaceholders.Choice.init(rawValue:)) ?? .auto
         let placeholders = KittyPlaceholders.idColours(graphics: graphics, choice: choice, detected: detection.unicodePlaceholders,
                                                        drawing: drawing)
-        return ShelfApp.PixelSettings(writer: PixelPictureWriter(graphics: graphics, throughTmux: detection.throughTmux),
+        return ShelfApp.PixelSettings(writer: PixelPictureWriter(graphics: graphics, throughTmux: detection.throughTmux,
+                                                                         sixelLimit: detection.largestSixel),
                                       cell: detection.cellPixels ?? PixelPictures.assumedCell,
                                       origin: detection.throughTmux ? TmuxPassthrough.paneOrigin() : (0, 0),
                                       shelfCovers: config.coversInPixels, placeholders: placeholders)
