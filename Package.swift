@@ -99,8 +99,7 @@ let package = Package(
         .target(name: "Pictures", dependencies: ["Imaging", "Terminal"]),
         .target(
             name: "Shelf",
-            dependencies: ["Terminal", "Imaging", "Pictures", "TextLayout", "NewsstandKit", "IssueArchive", "Feeds"],
-            swiftSettings: swift5
+            dependencies: ["Terminal", "Imaging", "Pictures", "TextLayout", "NewsstandKit", "IssueArchive", "Feeds"]
         ),
         .executableTarget(
             name: "newsstand",
@@ -110,20 +109,19 @@ let package = Package(
                 // `agent` logs to standard error.
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: swift5,
             linkerSettings: staticRuntime
         ),
 
         .executableTarget(name: "newsstand-pdf", dependencies: ["PDFEngine"], linkerSettings: staticRuntimeOffline),
 
         // Transfer benchmark driver (benchmarks/transfer/run.sh); never run by `swift test`.
-        .executableTarget(name: "newsstand-bench-transfer", dependencies: ["NewsstandKit"], swiftSettings: swift5),
+        .executableTarget(name: "newsstand-bench-transfer", dependencies: ["NewsstandKit"]),
         // Reader benchmark driver (benchmarks/reader/run.sh); never run by `swift test`.
         .executableTarget(name: "newsstand-bench-reader", dependencies: ["Shelf", "NewsstandKit", "Terminal", "Imaging", "IssueArchive", "TextLayout", "PDF"],
-                          path: "benchmarks/reader/driver", swiftSettings: swift5),
+                          path: "benchmarks/reader/driver"),
         // The shelf and a store opened on an in-memory terminal, timed by benchmarks/scaling/run.py.
         .executableTarget(name: "newsstand-bench-scaling", dependencies: ["Shelf", "NewsstandKit", "Terminal", "Imaging"],
-                          path: "benchmarks/scaling/driver", swiftSettings: swift5),
+                          path: "benchmarks/scaling/driver"),
 
         // The one way tests wait (`poll`, `waitUntil`, `settled`): only test targets depend on it.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

@@ -21,10 +21,10 @@ public final class ShelfApp: RunLoopEffects {
         public var symbols: Symbols
         public var coverCache: CoverCache
         /// Starts the download agent if it is not running (detached in real use).
-        public var startAgent: () -> Void
+        public var startAgent: @Sendable () -> Void
         public var keyBindings: KeyBindings
         /// Now, for what the app stamps with a time (an issue opened, an alert shown).
-        public var clock: () -> Date
+        public var clock: @Sendable () -> Date
         /// Pictures in real pixels (comic and PDF pages, pictures in articles), when the
         /// terminal draws them; nil: half blocks.
         public var pixels: PixelSettings?
@@ -34,8 +34,8 @@ public final class ShelfApp: RunLoopEffects {
         /// `open_after_download`: Enter on an issue not downloaded opens it once it is here.
         public var openAfterDownload: Bool
         public init(library: Library, theme: Theme, colorMode: ColorMode, symbols: Symbols, coverCache: CoverCache,
-                    keyBindings: KeyBindings = .defaults, clock: @escaping () -> Date = Date.init,
-                    pixels: PixelSettings? = nil, openAfterDownload: Bool = true, startAgent: @escaping () -> Void) {
+                    keyBindings: KeyBindings = .defaults, clock: @escaping @Sendable () -> Date = { Date() },
+                    pixels: PixelSettings? = nil, openAfterDownload: Bool = true, startAgent: @escaping @Sendable () -> Void) {
             self.library = library; self.theme = theme; self.colorMode = colorMode; self.symbols = symbols
             self.coverCache = coverCache; self.keyBindings = keyBindings; self.clock = clock; self.pixels = pixels
             self.openAfterDownload = openAfterDownload
@@ -70,7 +70,7 @@ public final class ShelfApp: RunLoopEffects {
     /// The newest read asked for and not yet started.
     private let latestRead = Latest<ReadRequest>()
     /// Reads the shelf and the store, issues only when they changed.
-    let shelfReader: ShelfReader
+    private let reads: LibraryReads
     /// Ctrl-Z: the run loop hands the terminal back to the shell.
     private var suspendRequested = false
     /// Bytes for the terminal from an effect (the clipboard's escape), written after the next frame.
@@ -102,7 +102,7 @@ public final class ShelfApp: RunLoopEffects {
                                    ready: environment.pictureReady)
             placer = nil
         }
-        shelfReader = ShelfReader(library: environment.library)
+        reads = LibraryReads(library: environment.library)
         runner = EffectRunner(library: environment.library, startAgent: environment.startAgent, clock: environment.clock)
         runner.loop = self
     }
@@ -272,11 +272,11 @@ public final class ShelfApp: RunLoopEffects {
     func reload() {
         hasReadLibrary = true
         let request = ReadRequest(storePublicationID: state.storePublicationID, watched: state.watchedDownloads)
-        send(.libraryRead(runner.reads.sync { read(request) }))
+        send(.libraryRead(runner.reads.sync { reads.read(request) }))
     }
 
     /// What a read needs from the state, taken on the main thread when it is asked for.
-    struct ReadRequest {
+    struct ReadRequest: Sendable {
         var storeOnly = false
         var storePublicationID: Int64?
         var watched: Set<Int64> = []
@@ -295,9 +295,9 @@ public final class ShelfApp: RunLoopEffects {
             return merged
         }
         guard first else { return }
-        let mailbox = runner.mailbox
-        runner.submit(.reads) { [self] in
-            if let request = latestRead.take() { mailbox.post(.libraryRead(read(request))) }
+        let (mailbox, latestRead, reads) = (runner.mailbox, latestRead, reads)
+        runner.submit(.reads) {
+            if let request = latestRead.take() { mailbox.post(.libraryRead(reads.read(request))) }
         }
     }
 
@@ -305,30 +305,6 @@ public final class ShelfApp: RunLoopEffects {
     func suspend() { suspendRequested = true }
 
     func writeToTerminal(_ bytes: [UInt8]) { terminalWrites += bytes }
-
-    /// The library's reads for the screens: the shelf (unless only the store is wanted),
-    /// the open store's issues, and how the downloads watched last time ended. Only ever
-    /// on the reads queue: `shelfReader` keeps what it read last.
-    private func read(_ request: ReadRequest) -> LibraryRead {
-        var read = LibraryRead()
-        let library = env.library
-        if !request.storeOnly {
-            do {
-                read.summaries = try shelfReader.summaries()
-                let pending = Set(((try? library.pendingDownloads()) ?? []).map(\.issueId))
-                read.pendingDownloads = pending
-                read.finishedDownloads = request.watched.subtracting(pending).compactMap { try? library.issue(id: $0) }
-            } catch {
-                read.error = "\(error)"
-            }
-        }
-        do {
-            if let id = request.storePublicationID { read.store = (id, try shelfReader.storeTiles(publicationID: id)) }
-        } catch {
-            read.error = "\(error)"
-        }
-        return read
-    }
 
     /// A book's pages from its server in the reader, `{maxWidth}` the window's width in
     /// pixels (cells × the cell's width when the terminal told it, else 10 px a cell);

@@ -66,7 +66,7 @@ extension ShelfApp {
 
     /// What must be done, as values: `update` returns them, the app performs them (the
     /// library's writes and refreshes on the effect runner, reads for the screen in the run loop).
-    indirect enum Effect: Equatable {
+    indirect enum Effect: Equatable, Sendable {
         case enqueue(issueID: Int64)
         case startAgent
         case setPinned(issueID: Int64, Bool)

@@ -56,10 +56,11 @@ protocol RunLoopEffects: AnyObject {
 /// what came of them as messages for the run loop to feed to `update`. Writes go one after
 /// another on one queue; feed refreshes, which take seconds, on another, so a pin never
 /// waits behind a refresh.
-final class EffectRunner {
+final class EffectRunner: @unchecked Sendable {   // `environment`, `lastBrowser` and `loop` are touched only on the run loop
+
     let library: Library
-    private let startAgent: () -> Void
-    private let clock: () -> Date
+    private let startAgent: @Sendable () -> Void
+    private let clock: @Sendable () -> Date
     /// Where `$BROWSER` is read from (tests give their own).
     var environment = ProcessInfo.processInfo.environment
     /// The browser last started for a link (tests wait for it to end).
@@ -82,7 +83,7 @@ final class EffectRunner {
     /// The app whose run loop performs the `.runLoop` effects (none in tests of the runner alone).
     weak var loop: RunLoopEffects?
 
-    init(library: Library, startAgent: @escaping () -> Void, clock: @escaping () -> Date) {
+    init(library: Library, startAgent: @escaping @Sendable () -> Void, clock: @escaping @Sendable () -> Date) {
         self.library = library
         self.startAgent = startAgent
         self.clock = clock
@@ -216,7 +217,7 @@ final class EffectRunner {
 
     /// Runs `work` on `queue`, counted while it waits or runs; what it throws reaches the
     /// status line. The run loop's own work runs at once.
-    func submit(_ queue: EffectQueue, _ work: @escaping () throws -> Void) {
+    func submit(_ queue: EffectQueue, _ work: @escaping @Sendable () throws -> Void) {
         let box = mailbox
         let (dispatch, count): (DispatchQueue, Counter)
         switch queue {

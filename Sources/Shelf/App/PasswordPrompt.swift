@@ -4,7 +4,7 @@ import Terminal
 
 /// A password the user typed for an encrypted PDF: in memory only, and never shown, logged
 /// or written — its description is a mask.
-struct DocumentPassword: Equatable, CustomStringConvertible, CustomDebugStringConvertible {
+struct DocumentPassword: Equatable, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     let text: String
     var description: String { "••••" }
     var debugDescription: String { description }

@@ -29,7 +29,7 @@ final class ReaderEffects: @unchecked Sendable {
     func finishAll() { queue.sync {} }
 
     /// Runs `work` on the reader's queue, counted while it waits or runs.
-    func submit(_ work: @escaping () -> Void) {
+    func submit(_ work: @escaping @Sendable () -> Void) {
         inFlight.add(1)
         queue.async {
             work()
@@ -40,7 +40,7 @@ final class ReaderEffects: @unchecked Sendable {
     /// Opens `issue` in the reader, with the password the user typed for its PDF, if asked:
     /// posts `.readerOpened`, `.readerNeedsPassword` or `.effectFailed`.
     func open(_ issue: Issue, password: DocumentPassword?, library: Library, theme: Theme,
-              preferences: ReaderPreferences, size: (width: Int, height: Int), clock: @escaping () -> Date) {
+              preferences: ReaderPreferences, size: (width: Int, height: Int), clock: @escaping @Sendable () -> Date) {
         submit { [self] in
             let directory = library.contentDirectory(for: issue)
             let documents = DocumentPasswords.documents(in: directory)
@@ -65,7 +65,7 @@ final class ReaderEffects: @unchecked Sendable {
 
     /// A comic read from its server page by page.
     func open(streaming comic: StreamedComic, theme: Theme, preferences: ReaderPreferences,
-              size: (width: Int, height: Int), clock: @escaping () -> Date) {
+              size: (width: Int, height: Int), clock: @escaping @Sendable () -> Date) {
         submit { [self] in
             let loader = ReaderLoader(streaming: comic)
             let issue = Issue(publicationId: nil, name: comic.title, date: clock(), title: comic.title)

@@ -54,7 +54,7 @@ struct CacheCommand: ParsableCommand {
             print(report.text)
         }
         if let newLimit, newLimit < Self.smallestSensibleLimit {
-            fflush(stdout)   // the warning after the report, also when both go to one file
+            fflush(nil)   // standard output (all streams: `stdout` is a C global): the warning after the report, also when both go to one file
             printProblem("warning: a cache limit of \(ByteSize.format(newLimit)) holds hardly an issue: "
                 + "only protected issues (being read, the newest of each publication, pinned) will stay downloaded")
         }
