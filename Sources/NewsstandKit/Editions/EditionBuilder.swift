@@ -164,8 +164,8 @@ struct EditionBuilder {
 }
 
 /// The build's progress, updated from several threads and reported as it changes.
+// @unchecked: `current` is read and written only under `lock`.
 private final class ProgressTracker: @unchecked Sendable {
-    // Unchecked: `current` is read and written only under `lock`.
     private let lock = NSLock()
     private var current: EditionBuildProgress
     private let report: @Sendable (EditionBuildProgress) -> Void
