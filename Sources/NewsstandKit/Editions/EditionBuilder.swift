@@ -187,7 +187,5 @@ private final class ProgressTracker: @unchecked Sendable {
 
 extension Library {
     /// The edition builder over this library's store and HTTP access.
-    var editionBuilder: EditionBuilder {
-        EditionBuilder(store: store, access: access, partialDirectory: paths.partialDirectory, clock: clock)
-    }
+    var editionBuilder: EditionBuilder { downloadQueue.editionBuilder }
 }
