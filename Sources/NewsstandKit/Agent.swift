@@ -43,7 +43,9 @@ public final class Agent: @unchecked Sendable {
     /// extract anyway (an endless body is cut off here, not when the disk is full).
     public static let maximumDownloadSize: Int64 = 2 << 30
 
-    let library: Library
+    /// The queue's steps, its files and HTTP access, over the library's store.
+    let queue: DownloadQueue
+    let services: Services
     let options: Options
     let logger: Logger
     let lock = NSLock()
@@ -58,26 +60,42 @@ public final class Agent: @unchecked Sendable {
     let evictionLock = NSLock()
     var lastBudgetCheck = Date.distantPast
 
-    public init(library: Library, options: Options = Options(), logger: Logger = Logger(label: "newsstand.agent")) {
-        self.library = library
+    /// What the agent asks of the library beyond its download queue, as `init(library:)` wires it.
+    struct Services: Sendable {
+        /// Evicts what is over the budget, plus `room` bytes (`Library.enforceBudget`).
+        let enforceBudget: @Sendable (CacheBudget, Storage, _ room: Int64) throws -> [CachedIssue]
+        /// Delivers a watching agent's pushes (`PushDelivery`).
+        let pushDelivery: @Sendable (Config) -> PushDelivery
+    }
+
+    init(queue: DownloadQueue, services: Services, options: Options, logger: Logger) {
+        self.queue = queue
+        self.services = services
         self.options = options
         self.logger = logger
     }
 
+    /// The agent of `library`: its download queue, its cache budget and its pushes.
+    public convenience init(library: Library, options: Options = Options(), logger: Logger = Logger(label: "newsstand.agent")) {
+        let services = Services(enforceBudget: { try library.enforceBudget($0, storage: $1, room: $2) },
+                                pushDelivery: { PushDelivery(library: library, config: $0) })
+        self.init(queue: library.downloadQueue, services: services, options: options, logger: logger)
+    }
+
     /// Runs until the queue is empty (or forever with `watch`).
     public func run() throws -> Outcome {
-        guard let agentLock = AgentLock(path: library.paths.agentLock) else { return .alreadyRunning }
+        guard let agentLock = AgentLock(path: queue.paths.agentLock) else { return .alreadyRunning }
         defer { withExtendedLifetime(agentLock) {} }
         logger.info("agent started (pid \(getpid()))")
         // A killed install leaves a staging directory beside the content: clear it.
-        for leftover in IssueInstaller.removeLeftovers(in: library.paths.issuesDirectory) {
+        for leftover in IssueInstaller.removeLeftovers(in: queue.paths.issuesDirectory) {
             logger.info("removed an unfinished install: \(leftover.lastPathComponent)")
         }
-        let removed = try library.removeOrphanedPartials()
+        let removed = try queue.removeOrphanedPartials()
         if removed > 0 { logger.info("removed \(removed) partial file(s) of cancelled downloads") }
 
         // With --watch: push channels held open and the other feeds polled (Push/PushWatcher).
-        let watcher = options.watch ? PushWatcher(delivery: PushDelivery(library: library, config: options.config),
+        let watcher = options.watch ? PushWatcher(delivery: services.pushDelivery(options.config),
                                                   pollInterval: options.config.pollInterval, logger: logger) : nil
         watcher?.start()
         defer { watcher?.stop() }
@@ -85,7 +103,7 @@ public final class Agent: @unchecked Sendable {
         while true {
             if isStopRequested { break }
             stopCancelledTransfers()
-            let pending = try library.pendingDownloads()
+            let pending = try queue.pendingDownloads()
             let startable = pending.filter { asset in lock.withLock { running[asset.identifier] == nil } }
             for asset in startable where activeCount < options.maxConcurrentTransfers && hasRoom(for: asset) {
                 start(asset, group: group)
@@ -109,7 +127,7 @@ public final class Agent: @unchecked Sendable {
     /// seen here, through the library, and its transfer stopped, even between attempts.
     private func stopCancelledTransfers() {
         let transfers = lock.withLock { running }
-        guard let cancelled = try? library.cancelledDownloads(among: Array(transfers.keys)) else { return }
+        guard let cancelled = try? queue.cancelledDownloads(among: Array(transfers.keys)) else { return }
         for identifier in cancelled { transfers[identifier]?.cancel() }
     }
 
@@ -125,13 +143,13 @@ public final class Agent: @unchecked Sendable {
 
     private func start(_ asset: AssetDownload, group: DispatchGroup) {
         guard let url = URL(string: asset.url) else {
-            try? library.fail(asset, reason: "'\(asset.url)' is not a URL")
+            try? queue.fail(asset, reason: "'\(asset.url)' is not a URL")
             return
         }
-        let issue = try? library.issue(id: asset.issueId)
+        let issue = try? queue.issue(id: asset.issueId)
         let headers = (try? JSONSerialization.jsonObject(with: Data(asset.headers.utf8)) as? [String: String]) ?? [:]
         // config.toml's credentials first, then what the user signed in with (the access's lookup).
-        let transfer = library.access.transfer(url, headers: headers, into: library.partialFile(for: asset),
+        let transfer = queue.access.transfer(url, headers: headers, into: queue.partialFile(for: asset),
                                                expectedLength: Agent.bindingLength(of: issue), expectedSHA256: issue?.sha256,
                                                credentials: options.config.credentials(for: url), storage: options.storage,
                                                maximumLength: Agent.maximumDownloadSize)
@@ -149,10 +167,10 @@ public final class Agent: @unchecked Sendable {
 
     private func perform(_ asset: AssetDownload, transfer: Transfer) {
         do {
-            try library.markActive(asset)
+            try queue.markActive(asset)
             let file: URL
             var ownsFile = true
-            if library.userInfo(of: asset)["inPlace"] as? Bool == true, let source = URL(string: asset.url), source.isFileURL {
+            if DownloadQueue.userInfo(of: asset)["inPlace"] as? Bool == true, let source = URL(string: asset.url), source.isFileURL {
                 // The user's own file: installed from where it is, never copied into a .part.
                 logger.info("installing \(source.path) where it is")
                 file = source
@@ -162,35 +180,35 @@ public final class Agent: @unchecked Sendable {
             } else {
                 file = try transferred(asset, transfer: transfer)
             }
-            if library.wasCancelled(asset) { throw TransferError.cancelled }
-            guard let issue = try library.issue(id: asset.issueId) else {
+            if queue.wasCancelled(asset) { throw TransferError.cancelled }
+            guard let issue = try queue.issue(id: asset.issueId) else {
                 if ownsFile { try? FileManager.default.removeItem(at: file) }
                 return
             }
             try makeRoom(toInstall: file, for: asset)
             try install(file, for: asset, issue: issue)
-            let completed = try library.finish(asset)
+            let completed = try queue.finish(asset)
             // The .part goes only once the library knows: until then a retry installs it again.
             if ownsFile { try? FileManager.default.removeItem(at: file) }
             if let completed {
                 logger.info("issue '\(completed.name)' is ready")
-                _ = try? library.recordContentSize(of: completed)
+                _ = try? queue.recordContentSize(of: completed)
                 enforceBudget()
             }
         } catch {
-            if (try? library.issue(id: asset.issueId)) == nil {
+            if (try? queue.issue(id: asset.issueId)) == nil {
                 logger.info("download of \(asset.url) cancelled: its issue was removed")
-                try? FileManager.default.removeItem(at: library.partialFile(for: asset))
+                try? FileManager.default.removeItem(at: queue.partialFile(for: asset))
                 return
             }
-            if library.wasCancelled(asset) {
+            if queue.wasCancelled(asset) {
                 logger.info("download of \(asset.url) cancelled")
                 discardCancelled(asset)
                 return
             }
             if isStopRequested { return }  // left active: the next agent resumes it
             if let needed = bytesNeeded(after: error, asset: asset) {
-                let free = options.storage.freeBytes(in: library.paths.issuesDirectory).map { ", \(ByteSize.format($0)) is" } ?? ""
+                let free = options.storage.freeBytes(in: queue.paths.issuesDirectory).map { ", \(ByteSize.format($0)) is" } ?? ""
                 let reason = "paused: the disk is full (\(ByteSize.format(needed)) must be free\(free)); it goes on by itself when there is room"
                 logger.error("download of \(asset.url) \(reason)")
                 pause(asset, needed: needed, reason: reason)
@@ -198,7 +216,7 @@ public final class Agent: @unchecked Sendable {
             }
             let reason = "\(error)"
             logger.error("download of \(asset.url) failed: \(reason)")
-            try? library.fail(asset, reason: reason)
+            try? queue.fail(asset, reason: reason)
         }
     }
 
@@ -208,12 +226,12 @@ public final class Agent: @unchecked Sendable {
         // could not record (its disk full too) still resumes from the kept bytes.
         let kept = ((try? FileManager.default.attributesOfItem(atPath: transfer.partFile.path))?[.size] as? NSNumber)?.int64Value ?? 0
         logger.info("downloading \(asset.url) (resume from \(kept) bytes)")
-        let reporter = ProgressReporter(library: library, asset: asset, transfer: transfer, interval: options.progressInterval)
+        let reporter = ProgressReporter(queue: queue, asset: asset, transfer: transfer, interval: options.progressInterval)
         let validator = TransferValidator(etag: asset.etag, lastModified: asset.lastModified)
         let result = try TransferRunner.run(
             transfer, validator: validator, policy: options.retryPolicy,
-            onValidator: { [library] v in try? library.recordValidator(asset, etag: v.etag, lastModified: v.lastModified) },
-            onRetry: { [library] retry in try? library.recordRetry(asset, retry) },
+            onValidator: { [queue] v in try? queue.recordValidator(asset, etag: v.etag, lastModified: v.lastModified) },
+            onRetry: { [queue] retry in try? queue.recordRetry(asset, retry) },
             progress: { reporter.report($0) })
         reporter.flush(written: result.bytes)
         return result.file
@@ -224,24 +242,24 @@ public final class Agent: @unchecked Sendable {
     /// is kept in its work area, so a build interrupted (the agent stopped or killed) goes
     /// on where it was; the `.part` is written whole or not at all, so one that is there is done.
     private func builtEdition(_ asset: AssetDownload) throws -> URL {
-        guard let issue = try library.issue(id: asset.issueId) else { throw TransferError.cancelled }
-        let file = library.partialFile(for: asset)
-        let work = EditionWorkArea(library: library, asset: asset)
+        guard let issue = try queue.issue(id: asset.issueId) else { throw TransferError.cancelled }
+        let file = queue.partialFile(for: asset)
+        let work = EditionWorkArea(paths: queue.paths, asset: asset)
         if FileManager.default.fileExists(atPath: file.path) {
             work.remove()
             return file
         }
         logger.info("building edition '\(issue.name)'")
-        var builder = library.editionBuilder
+        var builder = queue.editionBuilder
         builder.limits = options.editionPictures
         builder.workArea = work
-        builder.shouldStop = { [self] in isStopRequested || library.wasCancelled(asset) }
-        let reporter = BuildProgressReporter(library: library, asset: asset, interval: options.progressInterval)
+        builder.shouldStop = { [self] in isStopRequested || queue.wasCancelled(asset) }
+        let reporter = BuildProgressReporter(queue: queue, asset: asset, interval: options.progressInterval)
         builder.progress = { reporter.report($0) }
         // What was done stays on the tile also when the build stops halfway.
         defer { reporter.flush() }
         do { try builder.build(issue, into: file) } catch is EditionBuildStopped {
-            throw library.wasCancelled(asset) ? TransferError.cancelled : EditionBuildStopped()
+            throw queue.wasCancelled(asset) ? TransferError.cancelled : EditionBuildStopped()
         }
         work.remove()
         return file
@@ -250,28 +268,28 @@ public final class Agent: @unchecked Sendable {
     /// Nothing of a cancelled download stays: its `.part`, and content an install finished
     /// just as the cancel came (unless the issue is downloaded: its other content stays).
     private func discardCancelled(_ asset: AssetDownload) {
-        try? FileManager.default.removeItem(at: library.partialFile(for: asset))
-        EditionWorkArea(library: library, asset: asset).remove()
-        if let issue = try? library.issue(id: asset.issueId), issue.status != .available {
-            try? FileManager.default.removeItem(at: library.contentDirectory(for: issue))
+        try? FileManager.default.removeItem(at: queue.partialFile(for: asset))
+        EditionWorkArea(paths: queue.paths, asset: asset).remove()
+        if let issue = try? queue.issue(id: asset.issueId), issue.status != .available {
+            try? FileManager.default.removeItem(at: queue.contentDirectory(for: issue))
         }
     }
 
     private func install(_ file: URL, for asset: AssetDownload, issue: Issue) throws {
-        let destination = library.contentDirectory(for: issue)
+        let destination = queue.contentDirectory(for: issue)
         switch asset.kind {
         case .archive:
             do {
                 let content = try IssueInstaller.install(download: file, into: destination, formats: options.formats,
                                                          keepingOtherFiles: true, storage: options.storage)
-                _ = try? library.recordDetails(of: content, for: issue)
+                _ = try? queue.recordDetails(of: content, for: issue)
             } catch let error as ArchiveError where error.isOutOfSpace {
                 throw error
             } catch {
                 throw DownloadError(message: "cannot install the issue: \(error)")
             }
         case .file:
-            let info = library.userInfo(of: asset)
+            let info = DownloadQueue.userInfo(of: asset)
             let name = (info["fileName"] as? String).map { ($0 as NSString).lastPathComponent } ?? URL(string: asset.url)?.lastPathComponent ?? "asset"
             guard !name.isEmpty, name != ".", name != ".." else { throw DownloadError(message: "asset has no usable file name") }
             try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
@@ -286,7 +304,7 @@ public final class Agent: @unchecked Sendable {
 /// was removed meanwhile (then the transfer is cancelled).
 // @unchecked: the throttle's state (lastWrite, lastBytes, lastTime, speed) is read and written only under `lock`.
 final class ProgressReporter: @unchecked Sendable {
-    let library: Library
+    let queue: DownloadQueue
     let asset: AssetDownload
     let transfer: Transfer
     let interval: TimeInterval
@@ -296,14 +314,14 @@ final class ProgressReporter: @unchecked Sendable {
     private var lastTime: Date
     private var speed: Double?
 
-    init(library: Library, asset: AssetDownload, transfer: Transfer, interval: TimeInterval) {
-        self.library = library; self.asset = asset; self.transfer = transfer; self.interval = interval
+    init(queue: DownloadQueue, asset: AssetDownload, transfer: Transfer, interval: TimeInterval) {
+        self.queue = queue; self.asset = asset; self.transfer = transfer; self.interval = interval
         lastBytes = asset.bytesWritten
-        lastTime = library.clock.now()
+        lastTime = queue.clock.now()
     }
 
     func report(_ progress: TransferProgress) {
-        let now = library.clock.now()
+        let now = queue.clock.now()
         let due: Bool = lock.withLock {
             guard now.timeIntervalSince(lastWrite) >= interval else { return false }
             let elapsed = now.timeIntervalSince(lastTime)
@@ -317,44 +335,44 @@ final class ProgressReporter: @unchecked Sendable {
             return true
         }
         guard due else { return }
-        if (try? library.issue(id: asset.issueId)) == nil {
+        if (try? queue.issue(id: asset.issueId)) == nil {
             transfer.cancel()
             return
         }
-        try? library.recordProgress(asset, written: progress.bytesWritten, expected: progress.bytesExpected, bytesPerSecond: lock.withLock { speed })
+        try? queue.recordProgress(asset, written: progress.bytesWritten, expected: progress.bytesExpected, bytesPerSecond: lock.withLock { speed })
     }
 
     func flush(written: Int64) {
-        try? library.recordProgress(asset, written: written, expected: written, bytesPerSecond: nil)
+        try? queue.recordProgress(asset, written: written, expected: written, bytesPerSecond: nil)
     }
 }
 
 /// Writes an edition build's progress to the library a few times a second (and its last state at once).
 // @unchecked: `lastWrite` and `latest` are read and written only under `lock`.
 final class BuildProgressReporter: @unchecked Sendable {
-    let library: Library
+    let queue: DownloadQueue
     let asset: AssetDownload
     let interval: TimeInterval
     private let lock = NSLock()
     private var lastWrite = Date.distantPast
     private var latest: EditionBuildProgress?
 
-    init(library: Library, asset: AssetDownload, interval: TimeInterval) {
-        self.library = library; self.asset = asset; self.interval = interval
+    init(queue: DownloadQueue, asset: AssetDownload, interval: TimeInterval) {
+        self.queue = queue; self.asset = asset; self.interval = interval
     }
 
     func report(_ progress: EditionBuildProgress) {
-        let now = library.clock.now()
+        let now = queue.clock.now()
         let due: Bool = lock.withLock {
             latest = progress
             guard now.timeIntervalSince(lastWrite) >= interval else { return false }
             lastWrite = now
             return true
         }
-        if due { try? library.recordBuildProgress(asset, progress) }
+        if due { try? queue.recordBuildProgress(asset, progress) }
     }
 
     func flush() {
-        if let latest = lock.withLock({ latest }) { try? library.recordBuildProgress(asset, latest) }
+        if let latest = lock.withLock({ latest }) { try? queue.recordBuildProgress(asset, latest) }
     }
 }

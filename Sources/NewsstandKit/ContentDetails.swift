@@ -8,12 +8,7 @@ extension Library {
     /// the issue's content directory). Nil values clear what an earlier install recorded.
     @discardableResult
     public func recordDetails(of content: IssueContent, for issue: Issue) throws -> Issue? {
-        // A placeholder ("Microsoft Word - Document1", calibre's "Unknown") says less than the file's name.
-        let metadata = content.metadata.withoutPlaceholders
-        let title = metadata.title.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
-        let authors = metadata.creators.map { $0.replacingOccurrences(of: "\n", with: " ") }.filter { !$0.isEmpty }
-        return try store.recordContentDetails(title: title, authors: authors.isEmpty ? nil : authors.joined(separator: "\n"),
-                                              cover: content.coverImage, issueID: issue.id)
+        try downloadQueue.recordDetails(of: content, for: issue)
     }
 
     /// The picture an issue's tile shows: the feed's cover once fetched, else the cover inside

@@ -5,7 +5,7 @@ import GRDB
 extension Library {
     /// Where an asset's bytes collect until they are complete.
     public func partialFile(for asset: AssetDownload) -> URL {
-        paths.partialDirectory.appendingPathComponent("\(asset.identifier).part")
+        downloadQueue.partialFile(for: asset)
     }
 
     public func downloads(issueID: Int64) throws -> [AssetDownload] {
@@ -70,7 +70,7 @@ extension Library {
     }
 
     public func userInfo(of asset: AssetDownload) -> [String: Any] {
-        (try? JSONSerialization.jsonObject(with: Data(asset.userInfo.utf8)) as? [String: Any]) ?? [:]
+        DownloadQueue.userInfo(of: asset)
     }
 
     public func setUserInfo(_ userInfo: [String: Any], for asset: AssetDownload) throws {
@@ -94,81 +94,27 @@ extension Library {
         return !cancelled.isEmpty
     }
 
-    // MARK: The agent's side
+    // MARK: Installing here (own files) and tests: the queue's steps
 
-    /// Whether the asset was cancelled (or its issue removed) since the agent took it up.
-    func wasCancelled(_ asset: AssetDownload) -> Bool {
-        guard let state = try? store.downloadState(id: asset.id) else { return (try? issue(id: asset.issueId)) == nil }
-        return state == AssetDownload.State.cancelled.rawValue
-    }
+    func markActive(_ asset: AssetDownload) throws { try downloadQueue.markActive(asset) }
 
-    /// Of the assets `identifiers` names, those cancelled or gone: their transfers must stop.
-    func cancelledDownloads(among identifiers: [String]) throws -> Set<String> {
-        guard !identifiers.isEmpty else { return [] }
-        let wanted = try store.uncancelledDownloads(among: identifiers)
-        return Set(identifiers).subtracting(wanted)
-    }
-
-    /// The agent takes the asset up; a cancelled one (cancelled before it started) is refused.
-    func markActive(_ asset: AssetDownload) throws {
-        let taken = try store.markActive(downloadID: asset.id)
-        if !taken { throw TransferError.cancelled }
-    }
-
-    /// The transfer waits to try again: the tile and `download --wait` say so (see `AssetDownload.retry`).
-    func recordRetry(_ asset: AssetDownload, _ retry: TransferRetry) throws {
-        try store.recordRetry(downloadID: asset.id, retry)
-    }
-
-    /// The disk is full: the download waits, keeping its `.part` file and any installed
-    /// content, until `needed` bytes are free. Its tile and `issues` show `reason`.
     func waitForSpace(_ asset: AssetDownload, needed: Int64, reason: String) throws {
-        try store.waitForSpace(downloadID: asset.id, needed: needed, reason: reason)
+        try downloadQueue.waitForSpace(asset, needed: needed, reason: reason)
     }
 
     func recordProgress(_ asset: AssetDownload, written: Int64, expected: Int64?, bytesPerSecond: Double?) throws {
-        try store.recordProgress(downloadID: asset.id, written: written, expected: expected, bytesPerSecond: bytesPerSecond)
+        try downloadQueue.recordProgress(asset, written: written, expected: expected, bytesPerSecond: bytesPerSecond)
     }
 
-    func recordBuildProgress(_ asset: AssetDownload, _ progress: EditionBuildProgress) throws {
-        try store.recordBuildProgress(downloadID: asset.id, progress)
-    }
+    func fail(_ asset: AssetDownload, reason: String) throws { try downloadQueue.fail(asset, reason: reason) }
 
-    func recordValidator(_ asset: AssetDownload, etag: String?, lastModified: String?) throws {
-        try store.recordValidator(downloadID: asset.id, etag: etag, lastModified: lastModified)
-    }
-
-    /// A download that will not succeed: the issue goes back to not downloaded, with why
-    /// (unless it was cancelled meanwhile: a cancel is not a failure).
-    func fail(_ asset: AssetDownload, reason: String) throws {
-        try store.fail(asset, reason: reason)
-        try? FileManager.default.removeItem(at: partialFile(for: asset))
-    }
-
-    /// Marks an asset finished; when it was the issue's last, the issue becomes available
-    /// in the same transaction, and unread unless it was opened before (an issue downloaded
-    /// again after eviction keeps its NEW state). Returns the issue when it completed.
-    /// Throws `TransferError.cancelled` when the download was cancelled meanwhile.
-    func finish(_ asset: AssetDownload) throws -> Issue? {
-        let completed = try store.finish(asset, at: clock.now())
-        if let completed { onIssueCompleted?(completed) }
-        return completed
-    }
+    /// See `DownloadQueue.finish`: the issue when its last asset finished (`onIssueCompleted` is told).
+    func finish(_ asset: AssetDownload) throws -> Issue? { try downloadQueue.finish(asset) }
 
     /// Cancels assets whose issue is gone (the foreign key already removed their rows)
     /// and deletes partial files no asset owns. Returns how many files went.
     @discardableResult
-    public func removeOrphanedPartials() throws -> Int {
-        let known = try store.unfinishedDownloadIdentifiers()
-        let files = (try? FileManager.default.contentsOfDirectory(at: paths.partialDirectory, includingPropertiesForKeys: nil)) ?? []
-        var removed = 0
-        // A `.part`, or an edition build's `.work` area.
-        for file in files where ["part", "work"].contains(file.pathExtension) && !known.contains(file.deletingPathExtension().lastPathComponent) {
-            try? FileManager.default.removeItem(at: file)
-            removed += 1
-        }
-        return removed
-    }
+    public func removeOrphanedPartials() throws -> Int { try downloadQueue.removeOrphanedPartials() }
 }
 
 public struct DownloadError: Error, CustomStringConvertible {

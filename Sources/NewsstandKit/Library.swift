@@ -1,7 +1,6 @@
 import Foundation
 import GRDB
 import IssueArchive
-import Synchronization
 
 /// NKLibrary: the persistent state of issues, downloads and the issue being read, as
 /// domain operations, each change one transaction. The SQL stays in the `LibraryStore`;
@@ -17,12 +16,17 @@ public final class Library: Sendable {
     public let clock: WallClock
     /// The HTTP client and credentials every feed and cover request goes through.
     let access: HTTPAccess
-    private let completionHandler = Mutex<(@Sendable (Issue) -> Void)?>(nil)
+    private let completions = IssueCompletions()
 
     /// Called in this process when the last asset of an issue has been installed.
     public var onIssueCompleted: (@Sendable (Issue) -> Void)? {
-        get { completionHandler.withLock { $0 } }
-        set { completionHandler.withLock { $0 = newValue } }
+        get { completions.handler }
+        set { completions.handler = newValue }
+    }
+
+    /// The download queue over this library's store, files, HTTP access and clock (the agent's too).
+    var downloadQueue: DownloadQueue {
+        DownloadQueue(store: store, paths: paths, access: access, clock: clock, completions: completions)
     }
 
     /// Set when the disk was full as this process started: the library was opened for
@@ -178,8 +182,7 @@ public final class Library: Sendable {
 
     /// The issue's content directory (inside the cache; it may not exist yet).
     public func contentDirectory(for issue: Issue) -> URL {
-        paths.issuesDirectory.appendingPathComponent(
-            ContentDirectoryName.make(issueID: issue.id ?? 0, name: issue.name), isDirectory: true)
+        downloadQueue.contentDirectory(for: issue)
     }
 
     /// Removes an issue: its downloads are cancelled, its content and partial files deleted.

@@ -8,7 +8,7 @@ extension Agent {
     /// The budget now (config.toml is read again each time unless the options fix it).
     var currentBudget: CacheBudget {
         if let limit = options.cacheLimit { return CacheBudget(limit: limit) }
-        let config = (try? Config.load(paths: library.paths)) ?? options.config
+        let config = (try? Config.load(paths: queue.paths)) ?? options.config
         return CacheBudget(limit: config.cacheLimit)
     }
 
@@ -17,7 +17,7 @@ extension Agent {
     func enforceBudget(room: Int64 = 0) -> [CachedIssue] {
         do {
             let evicted = try evictionLock.withLock {
-                try library.enforceBudget(currentBudget, storage: options.storage, room: room)
+                try services.enforceBudget(currentBudget, options.storage, room)
             }
             for issue in evicted {
                 logger.info("removed '\(issue.name)' (\(ByteSize.format(issue.size))) to save space")
@@ -31,7 +31,7 @@ extension Agent {
 
     /// For a watching agent: the budget checked every `budgetCheckInterval`, installs or not.
     func enforceBudgetIfDue() {
-        let now = library.clock.now()
+        let now = queue.clock.now()
         let due: Bool = lock.withLock {
             guard now.timeIntervalSince(lastBudgetCheck) >= options.budgetCheckInterval else { return false }
             lastBudgetCheck = now
@@ -44,7 +44,7 @@ extension Agent {
     /// out-of-space error when there still is not enough (the download then pauses).
     func makeRoom(toInstall archive: URL, for asset: AssetDownload) throws {
         guard asset.kind == .archive, let needed = try? IssueInstaller.installedSize(of: archive, formats: options.formats) else { return }
-        let directory = library.paths.issuesDirectory
+        let directory = queue.paths.issuesDirectory
         guard let free = options.storage.freeBytes(in: directory), free < needed else { return }
         enforceBudget(room: needed)
         if let after = options.storage.freeBytes(in: directory), after < needed {
@@ -57,15 +57,15 @@ extension Agent {
     func bytesNeeded(after error: Error, asset: AssetDownload) -> Int64? {
         if let shortfall = error as? OutOfSpace { return max(1, shortfall.needed) }
         if let archive = error as? ArchiveError, archive.isOutOfSpace {
-            let file = library.partialFile(for: asset)
+            let file = queue.partialFile(for: asset)
             return max(1, (try? IssueInstaller.installedSize(of: file, formats: options.formats)) ?? Self.fileSize(file))
         }
         // The library's own file could not grow: nothing else can be written either.
         if let database = error as? DatabaseError, database.resultCode == .SQLITE_FULL { return ByteSize.mebibyte }
         guard let transfer = error as? TransferError, transfer.isOutOfSpace else { return nil }
-        let current = (try? library.download(identifier: asset.identifier)) ?? asset
-        let expected = current.bytesExpected ?? (try? library.issue(id: asset.issueId))?.contentLength
-        let onDisk = Self.fileSize(library.partialFile(for: asset))
+        let current = (try? queue.download(identifier: asset.identifier)) ?? asset
+        let expected = current.bytesExpected ?? (try? queue.issue(id: asset.issueId))?.contentLength
+        let onDisk = Self.fileSize(queue.partialFile(for: asset))
         return expected.map { max(1, $0 - onDisk) } ?? ByteSize.mebibyte
     }
 
@@ -74,14 +74,14 @@ extension Agent {
     func hasRoom(for asset: AssetDownload) -> Bool {
         let unrecorded = lock.withLock { unrecordedPauses[asset.identifier] }
         guard let needed = asset.waitingForSpace ?? unrecorded else { return true }
-        let now = library.clock.now()
+        let now = queue.clock.now()
         let due: Bool = lock.withLock {
             if let last = lastSpaceCheck[asset.identifier], now.timeIntervalSince(last) < options.spaceCheckInterval { return false }
             lastSpaceCheck[asset.identifier] = now
             return true
         }
         guard due else { return false }
-        let directory = library.paths.issuesDirectory
+        let directory = queue.paths.issuesDirectory
         var room = (options.storage.freeBytes(in: directory) ?? 0) >= needed
         if !room {
             enforceBudget(room: needed)
@@ -96,9 +96,9 @@ extension Agent {
     /// loop but waits for room all the same.
     func pause(_ asset: AssetDownload, needed: Int64, reason: String) {
         // The first look for room comes one interval later: no tight loop of failing attempts.
-        lock.withLock { lastSpaceCheck[asset.identifier] = library.clock.now() }
+        lock.withLock { lastSpaceCheck[asset.identifier] = queue.clock.now() }
         do {
-            try library.waitForSpace(asset, needed: needed, reason: reason)
+            try queue.waitForSpace(asset, needed: needed, reason: reason)
         } catch {
             logger.error("cannot record the pause (\(error)); waiting for room")
             lock.withLock { unrecordedPauses[asset.identifier] = needed }

@@ -46,9 +46,7 @@ extension Library {
     /// Measures an installed issue's content and stores the size. Returns it.
     @discardableResult
     public func recordContentSize(of issue: Issue) throws -> Int64 {
-        let size = Library.measureContent(at: contentDirectory(for: issue))
-        try store.recordContentSize(size, issueID: issue.id)
-        return size
+        try downloadQueue.recordContentSize(of: issue)
     }
 
     /// Every issue whose content is on disk, with its size (measured now for issues that have

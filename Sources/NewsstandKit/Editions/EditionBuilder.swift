@@ -164,8 +164,8 @@ struct EditionBuilder {
 }
 
 /// The build's progress, updated from several threads and reported as it changes.
+// @unchecked: `current` is read and written only under `lock`.
 private final class ProgressTracker: @unchecked Sendable {
-    // Unchecked: `current` is read and written only under `lock`.
     private let lock = NSLock()
     private var current: EditionBuildProgress
     private let report: @Sendable (EditionBuildProgress) -> Void
@@ -187,7 +187,5 @@ private final class ProgressTracker: @unchecked Sendable {
 
 extension Library {
     /// The edition builder over this library's store and HTTP access.
-    var editionBuilder: EditionBuilder {
-        EditionBuilder(store: store, access: access, partialDirectory: paths.partialDirectory, clock: clock)
-    }
+    var editionBuilder: EditionBuilder { downloadQueue.editionBuilder }
 }

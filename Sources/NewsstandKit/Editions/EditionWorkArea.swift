@@ -10,8 +10,8 @@ struct EditionWorkArea: Sendable {
     enum Kind: String { case page = "pages", picture = "pictures" }
 
     /// The work area of an edition's download (`<identifier>.work` beside its `.part`).
-    init(library: Library, asset: AssetDownload) {
-        directory = library.paths.partialDirectory.appendingPathComponent("\(asset.identifier).work", isDirectory: true)
+    init(paths: Paths, asset: AssetDownload) {
+        directory = paths.partialDirectory.appendingPathComponent("\(asset.identifier).work", isDirectory: true)
     }
 
     init(directory: URL) { self.directory = directory }

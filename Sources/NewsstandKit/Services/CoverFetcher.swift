@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// Brings http(s) covers into the cover cache, so the shelf can draw them offline, through
 /// the library's `HTTPAccess` (with the credentials of each cover's host). A cover that
@@ -36,17 +37,11 @@ struct CoverFetcher: Sendable {
     @discardableResult
     func fetch(_ wanted: [URL]) -> Int {
         guard !wanted.isEmpty else { return 0 }
-        let lock = NSLock()
-        var next = 0
-        var fetched = 0
-        DispatchQueue.concurrentPerform(iterations: min(Self.fetchesAtOnce, wanted.count)) { _ in
-            while true {
-                let index: Int = lock.withLock { defer { next += 1 }; return next }
-                guard index < wanted.count else { return }
-                if fetchOne(wanted[index]) { lock.withLock { fetched += 1 } }
-            }
+        let fetched = Mutex(0)
+        FetchPool.run(wanted.count, width: Self.fetchesAtOnce) { index in
+            if fetchOne(wanted[index]) { fetched.withLock { $0 += 1 } }
         }
-        return fetched
+        return fetched.withLock { $0 }
     }
 
     private func target(for url: URL) -> URL {

@@ -91,6 +91,7 @@ struct SeededBytes {
 }
 
 /// An agent running on its own thread, as the detached agent process does.
+// @unchecked: both properties are `let`s set at init (the agent is Sendable; the semaphore is signalled once by the agent's thread).
 final class BackgroundAgent: @unchecked Sendable {
     let agent: Agent
     private let done = DispatchSemaphore(value: 0)

@@ -21,6 +21,7 @@ import IssueArchive
     }
 
     /// Records what the cover painter was asked to draw, and draws a small PNG.
+    // @unchecked: `texts` is read and written only under `lock`.
     final class CoverRecorder: @unchecked Sendable {
         let lock = NSLock()
         var texts: [EditionCoverText] = []

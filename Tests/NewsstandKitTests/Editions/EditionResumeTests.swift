@@ -7,6 +7,7 @@ import IssueArchive
 /// work area and not fetched again; the book still appears whole or not at all.
 @Suite(.serialized) struct EditionResumeTests {
     /// Stops the build at its `after + 1`th fetch.
+    // @unchecked: `asked` is read and written only under `lock`.
     final class StopAfter: @unchecked Sendable {
         let lock = NSLock()
         let after: Int
@@ -15,6 +16,7 @@ import IssueArchive
         func shouldStop() -> Bool { lock.withLock { asked += 1; return asked > after } }
     }
 
+    // @unchecked: `seen` is read and written only under `lock`.
     final class Progress: @unchecked Sendable {
         let lock = NSLock()
         var seen: [EditionBuildProgress] = []

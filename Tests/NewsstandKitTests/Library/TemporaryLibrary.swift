@@ -2,7 +2,7 @@ import Foundation
 @testable import NewsstandKit
 
 /// A library in a fresh temporary directory, removed when the test is done with it.
-final class TemporaryLibrary {
+final class TemporaryLibrary: Sendable {
     let root: URL
     let library: Library
 

@@ -4,6 +4,7 @@ import Testing
 @testable import NewsstandKit
 
 /// Events collected from the client's thread.
+// @unchecked: `events` is read and written only under `lock`.
 final class EventLog: @unchecked Sendable {
     private let lock = NSLock()
     private var events: [ServerSentEvent] = []

@@ -4,6 +4,7 @@ import Testing
 @testable import NewsstandKit
 
 /// A clock the test moves by hand.
+// @unchecked: `current` is read and written only under `lock`.
 final class TestClock: @unchecked Sendable {
     private let lock = NSLock()
     private var current: Date

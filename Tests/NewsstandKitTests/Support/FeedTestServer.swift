@@ -10,6 +10,7 @@ import TestSupport
 /// servers do); `?per_connection=N` closes the connection after N events.
 /// Every request is logged (path, validators, Last-Event-ID, status) and `requests()`
 /// returns them in order of arrival.
+// @unchecked: every property is a `let` set at init; the process and its pipe (not Sendable) are touched after that only by `stop()`.
 final class FeedTestServer: @unchecked Sendable {
     struct LoggedRequest: Decodable, Equatable {
         var seq: Int

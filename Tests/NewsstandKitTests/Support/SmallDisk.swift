@@ -5,6 +5,7 @@ import IssueArchive
 /// A disk of `capacity` bytes for the files under `root` (the library's cache directory):
 /// writes through it stop with ENOSPC when the files there would outgrow it, as on a real
 /// full disk, and free space is what is left. Raising `capacity` or deleting files frees room.
+// @unchecked: the counters and sizes (the `_`-named properties) are read and written only under `lock`.
 final class SmallDisk: Storage, @unchecked Sendable {
     let root: URL
     private let lock = NSLock()

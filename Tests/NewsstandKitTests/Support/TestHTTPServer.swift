@@ -20,6 +20,7 @@ import TestSupport
 /// `/file/KEY?…`; `/loop/KEY` redirects to itself; `/status/CODE` answers CODE.
 /// Every request to KEY is logged as a JSON line in `logDirectory/KEY.jsonl` when its
 /// response ends; `requests(for:)` returns them in order of arrival.
+// @unchecked: every property is a `let` set at init; the process and its pipe (not Sendable) are touched after that only by `stop()` and `shared()` (under `lock`).
 final class TestHTTPServer: @unchecked Sendable {
     struct LoggedRequest: Decodable {
         /// Order of arrival at the server (the log itself is written as responses end).
@@ -43,6 +44,7 @@ final class TestHTTPServer: @unchecked Sendable {
     private let input: Pipe
 
     private static let lock = NSLock()
+    // Unsafe: read and written only under `lock`.
     nonisolated(unsafe) private static var current: TestHTTPServer?
 
     /// The server shared by every test of this process.
@@ -146,6 +148,7 @@ final class TestHTTPServer: @unchecked Sendable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    // Unsafe: read and written only under `lock`.
     nonisolated(unsafe) private static var contentCache: [String: Data] = [:]
 
     /// The bytes `/file/KEY?size=…&seed=…` serves, made by the same Python generator.

@@ -18,6 +18,7 @@ enum HTTPClientKind: String, CaseIterable, CustomStringConvertible, Sendable {
 }
 
 /// Progress reports collected from any thread.
+// @unchecked: `reports` and `times` are read and written only under `lock`.
 final class ProgressLog: @unchecked Sendable {
     private let lock = NSLock()
     private var reports: [TransferProgress] = []
