@@ -171,9 +171,10 @@ struct PaintedCovers: CoverSource {
     }
 
     /// Where the cover would be once fetched: nothing is looked at here; a cover not
-    /// fetched yet fails to render and the placeholder shows until it is.
+    /// fetched yet fails to render and the placeholder shows until it is. In pixels
+    /// wherever the terminal draws them, as the store's thumbnails.
     func catalogRequest(_ url: URL, size: CellSize) -> CoverRequest? {
-        prepared.request(.file(CoverFileName.location(for: url, in: coversDirectory)), size: size, dress: .plain, inPixels: false)
+        prepared.request(.file(CoverFileName.location(for: url, in: coversDirectory)), size: size, dress: .plain, inPixels: true)
     }
 
     func art(for request: CoverRequest) -> CoverArt? { prepared.art(for: request) }

@@ -171,6 +171,28 @@ final class CatalogTestServer {
         #expect(refused.status == 1 && refused.output.hasPrefix("newsstand: cannot browse"), "\(refused.output)")
     }
 
+    /// Issue #30, item 13: two catalogs of one title are never removed by that title at a guess.
+    @Test func removingATitleTwoCatalogsShareIsRefusedNamingBoth() throws {
+        let server = try CatalogTestServer()
+        defer { server.stop() }
+        let sandbox = Sandbox(["NEWSSTAND_RESOURCES=/nonexistent", "NEWSSTAND_KEYRING=off"])
+        let first = server.url("/opds"), second = server.url("/opds?mirror=1")
+        for url in [first, second] {
+            let added = try sandbox.run("catalog", "add", url)
+            #expect(added.status == 0 && added.output.contains("Added the catalog Quay Library"), "\(added.output)")
+        }
+        let refused = try sandbox.run("catalog", "remove", "Quay Library")
+        #expect(refused.status == 1, "\(refused.output)")
+        #expect(refused.output.contains("1  Quay Library  \(first)\n"), "\(refused.output)")
+        #expect(refused.output.contains("2  Quay Library  \(second)"), "\(refused.output)")
+        #expect(try sandbox.run("catalog", "list").output.components(separatedBy: "Quay Library").count == 3)
+
+        let removed = try sandbox.run("catalog", "remove", "2")
+        #expect(removed.status == 0 && removed.output.contains("Removed the catalog Quay Library."), "\(removed.output)")
+        let left = try sandbox.run("catalog", "list").output
+        #expect(left.contains("1  Quay Library  \(first)") && !left.contains(second), "\(left)")
+    }
+
     @Test func aCatalogBehindAPasswordAsksForItOnce() throws {
         let server = try CatalogTestServer()
         defer { server.stop() }

@@ -198,8 +198,7 @@ import Testing
         // A comic whose first page, its cover, is stripes about 8 screen pixels wide on the
         // shelf: in half blocks (a cell is 10 pixels, 60 of the page) they are greys.
         let pages = directory.appendingPathComponent("pages")
-        try FileManager.default.createDirectory(at: pages, withIntermediateDirectories: true)
-        try Data(ImageEncoder.png(Screens.stripes(width: 960, height: 1280, stripe: 48))).write(to: pages.appendingPathComponent("page01.png"))
+        try Self.writeStripedCover(to: pages.appendingPathComponent("page01.png"), stripe: 48)
         let comic = directory.appendingPathComponent("cover.cbz")
         let (output, status) = try Tmux.runWithStatus(["sh", "-c", "cd '\(pages.path)' && python3 -c \"import zipfile,sys; "
             + "z=zipfile.ZipFile(sys.argv[1],'w'); z.write('page01.png'); z.close()\" '\(comic.path)'"])
@@ -212,24 +211,11 @@ import Testing
 
         let display = try VirtualDisplay()
         defer { display.close() }
-        let done = directory.appendingPathComponent("status"), errors = directory.appendingPathComponent("errors")
-        let (pid, look) = try Self.run("""
-        env \(sandbox.environment.map { "'\($0)'" }.joined(separator: " ")) '\(Tmux.binary.path)' --images auto --theme light --colors truecolor --symbols half 2>'\(errors.path)'
-        echo $? > '\(done.path)'
-        """, in: Self.kittyTerminal, display: display, directory: directory.appendingPathComponent("kitty-shelf"))
-        defer { display.stop(pid) }
-        // The samples are on the shelf too: filtered to "My files", the comic's publication,
-        // once the shelf is there (the title bar's light grey).
-        _ = look { screen in (0..<screen.width).count { x in (0..<3).allSatisfy { screen.pixels[(10 * screen.width + x) * 4 + $0] > 200 } } > 500 }
+        let shelf = try Self.shelfInKitty(sandbox, display: display, directory: directory.appendingPathComponent("kitty-shelf"))
+        defer { display.stop(shelf.pid) }
+        // The samples are on the shelf too: filtered to "My files", the comic's publication.
         for key in ["slash", "m", "y", "space", "f", "i", "Return"] { try display.key(key) }
-        // The cover's stripes: rows crossing a dozen or more black↔white edges.
-        let (shelf, shown) = look { Self.stripedExtent($0, edges: 12).rows >= 40 }
-        #expect(shown, "no cover in pixels: \(shelf.map { Self.stripedExtent($0, edges: 12).rows } ?? -1) striped rows; the terminal said: \(display.output(of: pid))")
-        try display.key("q")
-        #expect(Tmux.poll(timeout: 90) { FileManager.default.fileExists(atPath: done.path) }, "the shelf did not end")
-        let (last, gone) = look { Self.stripedExtent($0, edges: 12).rows < 5 }
-        #expect(gone, "after quitting: \(last.map { Self.stripedExtent($0, edges: 12).rows } ?? -1) striped rows")
-        #expect((try? String(contentsOf: done, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
-        #expect(((try? String(contentsOf: errors, encoding: .utf8)) ?? "").isEmpty)
+        shelf.expectStripes(are: true, "the comic's cover in pixels")
+        try shelf.expectQuit(after: ["q"])
     }
 }

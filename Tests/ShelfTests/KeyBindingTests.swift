@@ -124,7 +124,7 @@ import Terminal
         #expect(screen.text.contains("NEWSSTAND"))
         screen = h.key(.character("o"))
         #expect(screen.text.contains("Friday 20 November 2026"))
-        #expect(screen.text.contains("o download"))     // the hint bar shows the bound key
+        #expect(screen.text.contains("o read"))         // the hint bar shows the bound key
         screen = h.key(.character("q"))                 // q no longer goes back
         #expect(h.app.state.screen == .store)
         screen = h.key(.escape)

@@ -242,6 +242,10 @@ import Terminal
         #expect(state.status == "Tidewater: offline" && state.statusIsError)
         #expect(ShelfApp.update(&state, .key(.character("R"))) == [.refresh(Fixture.summaries().map(\.publication))])
         #expect(state.status == "Refreshing all publications…")
+        #expect(ShelfApp.update(&state, .refreshing(done: 12, of: 28)) == [])
+        #expect(state.status == "Refreshing 12/28…" && !state.statusIsError)
+        _ = ShelfApp.update(&state, .refreshed(added: 1, failures: []))
+        #expect(state.status == "1 new issue.")
     }
 
     @Test func aClickSelectsACoverAndASecondOpensItsStore() {
@@ -353,6 +357,30 @@ import Terminal
         #expect(gone.id == id)
     }
 
+    /// `R`: the feeds go to the library's refresh of several at once, each one that ends is
+    /// counted in order, and the failures come back in the order the feeds were given.
+    @Test func refreshingAllCountsEachFeedAsItEnds() throws {
+        let h = try ShelfHarness()
+        let runner = EffectRunner(library: h.library, startAgent: {}, clock: Date.init)
+        let kept = try h.library.publications()
+        try #require(kept.count >= 2)
+        let missing = [Publication(id: 98, feedURL: "file:///nonexistent/a.xml", title: "Nowhere A"),
+                       Publication(id: 99, feedURL: "file:///nonexistent/b.xml", title: "Nowhere B")]
+        let all = [missing[0]] + kept + [missing[1]]
+        runner.run(.refresh(all))
+        runner.finishAll()
+        let messages = runner.mailbox.takeAll()
+        let counted = messages.compactMap { message -> Int? in
+            if case .refreshing(let done, let total) = message, total == all.count { return done } else { return nil }
+        }
+        #expect(counted == Array(1...all.count), "\(messages)")
+        guard case .refreshed(_, let failures)? = messages.last else {
+            Issue.record("the refresh did not end with its result: \(messages)")
+            return
+        }
+        #expect(failures.map { $0.components(separatedBy: ":")[0] } == ["Nowhere A", "Nowhere B"], "\(failures)")
+    }
+
     @Test func aRefreshThatFailsComesBackWithWhy() throws {
         let h = try ShelfHarness()
         let runner = EffectRunner(library: h.library, startAgent: {}, clock: Date.init)
@@ -363,6 +391,8 @@ import Terminal
             if case .refreshed(_, let failures) = message { return failures } else { return nil }
         }
         #expect(refreshed.count == 1 && refreshed[0].first?.hasPrefix("Nowhere: ") == true, "\(refreshed)")
+        // One feed is not counted: its own status line says which.
+        #expect(!messages.contains { if case .refreshing = $0 { true } else { false } })
     }
 }
 

@@ -52,17 +52,22 @@ extension Library {
     }
 
     /// A kept catalog by its number in `catalogs()` (from 1), its URL, or its title (exact,
-    /// then a unique case-insensitive prefix).
+    /// then a unique case-insensitive prefix). A title that several catalogs share is refused,
+    /// naming each with its number and URL, so that one is never taken for another.
     public func catalog(matching text: String) throws -> Catalog {
         let all = try catalogs()
         if let index = Int(text), index >= 1, index <= all.count { return all[index - 1] }
-        if let exact = all.first(where: { $0.url == text || $0.title == text }) { return exact }
+        if let byURL = all.first(where: { $0.url == text }) { return byURL }
+        let exact = all.filter { $0.title == text }
         let lowered = text.lowercased()
-        let candidates = all.filter { $0.title.lowercased().hasPrefix(lowered) }
+        let candidates = exact.isEmpty ? all.filter { $0.title.lowercased().hasPrefix(lowered) } : exact
         guard candidates.count == 1 else {
-            throw CatalogError(candidates.isEmpty
-                ? "no catalog '\(text)' (see `newsstand catalog list`)"
-                : "'\(text)' could be any of \(candidates.map(\.title).joined(separator: ", ")); say which")
+            guard !candidates.isEmpty else { throw CatalogError("no catalog '\(text)' (see `newsstand catalog list`)") }
+            let numbered = candidates.map { candidate in
+                "\((all.firstIndex(of: candidate) ?? 0) + 1)  \(candidate.title)  \(candidate.url)"
+            }
+            throw CatalogError("'\(text)' could be any of these catalogs; say which by its number or URL:\n"
+                               + numbered.map { "  " + $0 }.joined(separator: "\n"))
         }
         return candidates[0]
     }

@@ -17,6 +17,8 @@ extension ShelfApp {
         case libraryRead(LibraryRead)
         /// A cover finished rendering: only the picture changes.
         case coverReady
+        /// `done` of the `of` feeds of a refresh of several have ended.
+        case refreshing(done: Int, of: Int)
         case refreshed(added: Int, failures: [String])
         case effectFailed(String)
         /// The user's `x` … `y` stopped this download.

@@ -64,6 +64,9 @@ extension ShelfApp {
             return updateReader(&state) { $0.backgroundReady() }
         case .quitting:
             return updateReader(&state) { $0.leave() }
+        case .refreshing(let done, let total):
+            state.setStatus("Refreshing \(done)/\(total)…")
+            return []
         case .refreshed(let added, let failures):
             if failures.isEmpty {
                 state.setStatus(added == 0 ? "Up to date." : counted(added, "new issue") + ".")

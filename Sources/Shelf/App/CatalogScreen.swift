@@ -387,7 +387,8 @@ struct CatalogScreen {
     /// Columns for the selected book's details, right of the list (none below 80 columns).
     static func detailsWidth(width: Int) -> Int { width >= 80 ? width * 2 / 5 : 0 }
 
-    /// The selected book: its cover (half-blocks, once fetched), title, authors, formats, summary.
+    /// The selected book: its cover (once fetched; in pixels where the terminal draws them),
+    /// title, authors, formats, summary.
     private static func details(_ book: CatalogBook, x: Int, width: Int, height: Int, context: ShelfApp.ViewContext,
                                 into canvas: inout Canvas) {
         let theme = context.theme

@@ -155,7 +155,10 @@ enum Chrome {
                      hint([.back], "quit", essential)]
         case .store:
             let issue = state.store?.selectedTile?.issue
-            let enter = issue?.status == .available ? "read" : "download"
+            // Enter on an issue not here yet downloads it and opens it once it is, unless
+            // `open_after_download = false`.
+            let opens = issue.map { $0.status == .available || state.openAfterDownload } ?? false
+            let enter = opens ? "read" : "download"
             let x = issue?.status == .downloading ? "cancel" : "remove"
             items = [hint([.up, .down], "move", 7), hint([.tap], enter, 8), hint([.download], "download", 3), hint([.remove], x, 6),
                      hint([.pin], "pin", 4), hint([.filter], "filter", 2), hint([.nextNew], "next new", 1),

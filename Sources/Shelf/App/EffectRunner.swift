@@ -268,14 +268,44 @@ final class EffectRunner: @unchecked Sendable {   // `environment`, `lastBrowser
         }
     }
 
+    /// A few feeds at a time, at most two a server (as `newsstand refresh`); with more than
+    /// one, each that ends is counted to the status line. Failures keep the feeds' order.
     private func refresh(_ publications: [Publication]) {
-        var added = 0
-        var failures: [String] = []
-        for publication in publications {
-            do { added += try library.refresh(publication).added.count } catch { failures.append("\(publication.title): \(error)") }
+        let tally = RefreshTally(), mailbox = mailbox
+        library.refresh(publications) { index, result in
+            tally.record(result.map(\.added.count).mapError { RefreshFailure(text: "\(publications[index].title): \($0)") },
+                         at: index) { done in
+                if publications.count > 1 { mailbox.post(.refreshing(done: done, of: publications.count)) }
+            }
         }
-        mailbox.post(.refreshed(added: added, failures: failures))
+        mailbox.post(.refreshed(added: tally.added, failures: tally.failures))
     }
+}
+
+/// What the refresh of several feeds has brought so far, told from the threads that refresh
+/// them. The lock guards the counts, and keeps the counts posted in order.
+private final class RefreshTally: @unchecked Sendable {
+    private let lock = NSLock()
+    private var done = 0, newIssues = 0
+    private var failed: [Int: String] = [:]
+
+    func record(_ result: Result<Int, RefreshFailure>, at index: Int, then tell: (Int) -> Void) {
+        lock.withLock {
+            switch result {
+            case .success(let added): newIssues += added
+            case .failure(let failure): failed[index] = failure.text
+            }
+            done += 1
+            tell(done)
+        }
+    }
+    var added: Int { lock.withLock { newIssues } }
+    /// In the order the feeds were given.
+    var failures: [String] { lock.withLock { failed.keys.sorted().compactMap { failed[$0] } } }
+}
+
+private struct RefreshFailure: Error {
+    let text: String
 }
 
 /// Messages from other threads, taken by the run loop. The lock guards `pending`.

@@ -54,6 +54,26 @@ import Feeds
         #expect(try temp.library.catalogs().isEmpty)
     }
 
+    @Test func aTitleTwoCatalogsShareIsRefusedNamingEachByNumberAndURL() throws {
+        let web = MemoryHTTPClient()
+        let mirror = URL(string: "http://mirror.example/opds")!
+        web.serve(Self.root, body: Self.navigation(search: ""))
+        web.serve(mirror, body: Self.navigation(search: ""))
+        let temp = try library(web)
+        try temp.library.addCatalog(url: Self.root)
+        let second = try temp.library.addCatalog(url: mirror).catalog
+        do {
+            _ = try temp.library.catalog(matching: "Shelf Server")
+            Issue.record("a title two catalogs share was taken for one of them")
+        } catch let error as CatalogError {
+            #expect(error.message.contains("1  Shelf Server  \(Self.root.absoluteString)"), "\(error)")
+            #expect(error.message.contains("2  Shelf Server  \(mirror.absoluteString)"), "\(error)")
+        }
+        #expect(throws: CatalogError.self) { try temp.library.catalog(matching: "shelf") }
+        #expect(try temp.library.catalog(matching: "2").id == second.id)
+        #expect(try temp.library.catalog(matching: mirror.absoluteString).id == second.id)
+    }
+
     @Test func aURLThatIsNoCatalogIsNotKept() throws {
         let web = MemoryHTTPClient()
         web.serve(Self.root, body: Data("<html><body>hello</body></html>".utf8))
