@@ -93,8 +93,7 @@ public final class Library: Sendable {
     /// Finds a publication by id, exact title (case-insensitive) or feed URL; among those
     /// unsubscribed from too when `includingUnsubscribed`.
     public func publication(matching text: String, includingUnsubscribed: Bool = false) throws -> Publication {
-        let all = includingUnsubscribed ? try db.read { db in try Publication.order(Column("addedAt"), Column("id")).fetchAll(db) }
-            : try publications()
+        let all = includingUnsubscribed ? try store.publicationsIncludingUnsubscribed() : try publications()
         if let id = Int64(text), let match = all.first(where: { $0.id == id }) { return match }
         if let match = all.first(where: { $0.feedURL == text || $0.title.caseInsensitiveCompare(text) == .orderedSame }) {
             return match

@@ -16,6 +16,11 @@ extension LibraryStore {
 
     func publications() throws -> [Publication] { try read { db in try Self.publications(db) } }
 
+    /// Every publication, those unsubscribed from too, in the order they were added.
+    func publicationsIncludingUnsubscribed() throws -> [Publication] {
+        try read { db in try Publication.order(Column("addedAt"), Column("id")).fetchAll(db) }
+    }
+
     func publication(id: Int64) throws -> Publication? {
         try read { db in try Publication.fetchOne(db, key: id) }
     }
