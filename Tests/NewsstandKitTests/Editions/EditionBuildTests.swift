@@ -92,9 +92,12 @@ import IssueArchive
         let second = try String(contentsOf: root.appendingPathComponent("OEBPS/text/a2.xhtml"), encoding: .utf8)
         #expect(second.contains("A lost picture"))
         #expect(!second.contains("gone.png"))
-        #expect(covers.texts.last == EditionCoverText(masthead: "The Daily Lamp", dateLine: "Tuesday 24 November 2026",
-                                                      headline: "Harbour & quay reopen",
-                                                      leadPicture: TestPNG.make(width: 80, height: 60, rgb: (200, 30, 30))))
+        // The painter is one per process: editions other suites build at the same time are
+        // painted through this recorder too, so this edition's text is looked for among them.
+        let expected = EditionCoverText(masthead: "The Daily Lamp", dateLine: "Tuesday 24 November 2026",
+                                        headline: "Harbour & quay reopen",
+                                        leadPicture: TestPNG.make(width: 80, height: 60, rgb: (200, 30, 30)))
+        #expect(covers.texts.contains(expected), "\(covers.texts)")
         // Nothing half-built is left beside it.
         #expect(try FileManager.default.contentsOfDirectory(atPath: library.paths.partialDirectory.path).isEmpty)
     }
