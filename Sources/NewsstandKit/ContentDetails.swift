@@ -29,6 +29,13 @@ extension Library {
         return CoverPicture(file: file, page: page?.index)
     }
 
+    /// Each issue's cover, the fetched ones looked up in one listing of the covers folder
+    /// (`issues` lists thousands: one stat each would be most of its time).
+    public func covers(of issues: [Issue]) -> [CoverPicture?] {
+        let fetched = fetchedCovers()
+        return issues.map { cover(of: $0, fetched: fetched) }
+    }
+
     /// The file an issue's cover is drawn from (a document, for a page of one); see `cover(of:)`.
     public func coverFile(of issue: Issue) -> URL? { cover(of: issue)?.file }
 }

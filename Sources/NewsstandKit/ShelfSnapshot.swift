@@ -202,8 +202,7 @@ public final class ShelfReader {
            known.coversChanged == changed {
             return known.covers
         }
-        let fetched = library.fetchedCovers()
-        let covers = listed.issues.map { library.cover(of: $0, fetched: fetched) }
+        let covers = library.covers(of: listed.issues)
         listedCovers = (listed.version, listed.publicationID, changed, covers)
         return covers
     }

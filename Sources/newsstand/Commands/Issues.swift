@@ -49,12 +49,14 @@ struct Issues: ParsableCommand {
         let states = try library.pushStates()
         let now = Date()
         let downloads = try library.latestDownloads()
-        let shortNames = try library.shortNames()
-        let rows = try library.allIssues().map { issue -> Row in
+        let issues = try library.allIssues()
+        let shortNames = IssueShortNames.names(publications: try library.publications(), issues: issues)
+        let covers = library.covers(of: issues)
+        let rows = zip(issues, covers).map { issue, cover -> Row in
             let download = issue.id.flatMap { downloads[$0] }
             return Row(publication: issue.publicationId.flatMap { publications[$0] } ?? "",
                        name: issue.name, shortName: issue.id.flatMap { shortNames[$0] }, title: issue.shownTitle, authors: issue.authors,
-                       cover: library.cover(of: issue)?.description, date: issue.date, status: issue.status.rawValue,
+                       cover: cover?.description, date: issue.date, status: issue.status.rawValue,
                        words: IssueStatusWords.phrase(issue, downloadPercent: issue.status == .downloading ? download?.fraction.map { Int($0 * 100) } : nil),
                        unread: issue.unread,
                        progress: issue.status == .available ? 1 : download?.fraction,
