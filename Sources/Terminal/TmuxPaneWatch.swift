@@ -27,13 +27,17 @@ public final class TmuxPaneWatch: Sendable {
         self.interval = interval
     }
 
-    /// Whether the pane is shown, from `tmux display -p '#{window_active} #{session_attached}'`:
-    /// its window is the session's current one and a client has the session. nil when the
-    /// output is not that (tmux could not be asked).
+    /// What tmux is asked: the pane's window current, clients on its session, the window
+    /// zoomed, the pane the window's active one.
+    public static let format = "#{window_active} #{session_attached} #{window_zoomed_flag} #{pane_active}"
+
+    /// Whether the pane is shown, from `tmux display -p format`: its window is the session's
+    /// current one, a client has the session, and no other pane of the window is zoomed
+    /// over it. nil when the output is not that (tmux could not be asked).
     public static func isShown(displayOutput: String) -> Bool? {
         let numbers = displayOutput.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
-        guard numbers.count == 2 else { return nil }
-        return numbers[0] == 1 && numbers[1] > 0
+        guard numbers.count == 4 else { return nil }
+        return numbers[0] == 1 && numbers[1] > 0 && (numbers[2] == 0 || numbers[3] == 1)
     }
 
     /// Starts or stops asking (the app watches while it has pictures on screen or hidden).
@@ -60,7 +64,7 @@ public final class TmuxPaneWatch: Sendable {
             state.withLock { $0.polling = false }
             return
         }
-        if let shown = Self.isShown(displayOutput: Self.tmux(["display", "-p", "-t", pane, "#{window_active} #{session_attached}"])) {
+        if let shown = Self.isShown(displayOutput: Self.tmux(["display", "-p", "-t", pane, Self.format])) {
             state.withLock { state in
                 if state.shown != shown {
                     state.shown = shown

@@ -310,10 +310,14 @@ struct PixelPlacerTests {
         #expect(screen.placer.placements.count == 1)
     }
 
-    @Test func tmuxShowsAPaneWhenItsWindowIsCurrentAndTheSessionAttached() {
-        #expect(TmuxPaneWatch.isShown(displayOutput: "1 1\n") == true)
-        #expect(TmuxPaneWatch.isShown(displayOutput: "0 1\n") == false)
-        #expect(TmuxPaneWatch.isShown(displayOutput: "1 0\n") == false)
+    @Test func tmuxShowsAPaneWhenItsWindowIsCurrentTheSessionAttachedAndNoOtherPaneZoomed() {
+        #expect(TmuxPaneWatch.isShown(displayOutput: "1 1 0 0\n") == true)
+        #expect(TmuxPaneWatch.isShown(displayOutput: "1 2 1 1\n") == true)
+        #expect(TmuxPaneWatch.isShown(displayOutput: "0 1 0 1\n") == false)
+        #expect(TmuxPaneWatch.isShown(displayOutput: "1 0 0 1\n") == false)
+        // Another pane of the window zoomed over ours.
+        #expect(TmuxPaneWatch.isShown(displayOutput: "1 1 1 0\n") == false)
+        #expect(TmuxPaneWatch.isShown(displayOutput: "1 1\n") == nil)
         #expect(TmuxPaneWatch.isShown(displayOutput: "") == nil)
         #expect(TmuxPaneWatch(environment: ["TERM": "xterm"]) == nil)
         #expect(TmuxPaneWatch(environment: ["TMUX": "/tmp/tmux-1/default,1,0", "TMUX_PANE": "%3"])?.pane == "%3")
