@@ -70,8 +70,30 @@ public final class PixelPlacer {
     /// The kitty ids of the images kitty holds for this placer (shown or not).
     public var heldIDs: Set<UInt32> { Set(held.values.map(\.id)).union(sentForPlaceholders.values.map(\.id)) }
 
+    /// Inside tmux, while the pane is not shown (another tmux window in front): frames
+    /// are drawn without their pictures (see `hide`).
+    public private(set) var isHidden = false
+
+    /// The pane went out of view: tmux drops what a pane it does not show passes through,
+    /// so kitty's deletes of every image it holds for this placer are returned bare, for
+    /// the terminal itself (`TmuxPaneWatch.writeToClients`). The placer forgets them, draws
+    /// no picture until `unhide`, and then sends and places them all afresh.
+    public func hide() -> [UInt8] {
+        let output = kittyDeletes().flatMap { $0 }
+        forgetAll()
+        isHidden = true
+        return output
+    }
+
+    /// The pane is shown again: the next `draw` draws every picture of its frame.
+    public func unhide() { isHidden = false }
+
     /// Draws `canvas` on `backend`, then its pictures.
     public func draw(_ canvas: Canvas, on backend: TerminalBackend) {
+        if isHidden {
+            backend.draw(canvas)
+            return
+        }
         frame += 1
         let asCells = Set(canvas.pictures.lazy.map(\.picture).filter(painter.isHeldByPlaceholders))
         let wanted = canvas.pictures.filter { !asCells.contains($0.picture) }
@@ -219,16 +241,24 @@ public final class PixelPlacer {
     /// are freed; sixel's go with the screen ncurses leaves. The next `draw` sends and
     /// draws them all again.
     public func clear(on backend: TerminalBackend) {
-        var output: [UInt8] = []
-        if painter.graphics == .kitty {
-            for id in heldIDs.sorted() { output += wrapped(KittyGraphics.delete(id: id)) }
-        }
+        let output = kittyDeletes().flatMap(wrapped)
+        for placement in onScreen.keys { backend.redrawRows(placement.rect.y..<placement.rect.maxY) }
+        forgetAll()
+        backend.writeDirect(output)
+    }
+
+    /// kitty: the delete of each image it holds for this placer, bare.
+    private func kittyDeletes() -> [[UInt8]] {
+        guard painter.graphics == .kitty else { return [] }
+        return heldIDs.sorted().map(KittyGraphics.delete)
+    }
+
+    /// Forgets every picture sent and shown: the next `draw` sends and draws them all.
+    private func forgetAll() {
         held = [:]
         sentForPlaceholders = [:]
-        for placement in onScreen.keys { backend.redrawRows(placement.rect.y..<placement.rect.maxY) }
         onScreen = [:]
         screenSize = nil
-        backend.writeDirect(output)
     }
 
     private func newPlacementID() -> UInt32 {

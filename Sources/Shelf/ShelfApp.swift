@@ -66,6 +66,8 @@ public final class ShelfApp: RunLoopEffects {
     let painter: CoverPainter
     /// Puts the pictures the canvas places in pixels on screen, after each frame; nil for half blocks.
     let placer: PixelPlacer?
+    /// Inside tmux with kitty's pictures: whether tmux shows our pane (see `paneShown`).
+    let paneWatch: TmuxPaneWatch?
     let runner: EffectRunner
     /// The newest read asked for and not yet started.
     private let latestRead = Latest<ReadRequest>()
@@ -97,10 +99,12 @@ public final class ShelfApp: RunLoopEffects {
             painter = CoverPainter(pictures: pixelPainter, covers: halfBlocks, readyFlag: flag, pixels: pixelPainter,
                                    shelfInPixels: pixels.shelfCovers)
             placer = PixelPlacer(painter: pixelPainter, throughTmux: pixels.writer.throughTmux, origin: pixels.origin)
+            paneWatch = pixels.writer.throughTmux && pixels.writer.graphics == .kitty ? TmuxPaneWatch() : nil
         } else {
             painter = CoverPainter(cache: environment.coverCache, colorMode: environment.colorMode, symbols: environment.symbols,
                                    ready: environment.pictureReady)
             placer = nil
+            paneWatch = nil
         }
         reads = LibraryReads(library: environment.library)
         runner = EffectRunner(library: environment.library, startAgent: environment.startAgent, clock: environment.clock)
@@ -207,6 +211,8 @@ public final class ShelfApp: RunLoopEffects {
     /// A frame on the terminal, and its pictures in pixels over it.
     private func show(_ frame: Canvas, on backend: TerminalBackend) {
         if let placer { placer.draw(frame, on: backend) } else { backend.draw(frame) }
+        // Asked while pictures are on screen, or hidden to come back.
+        paneWatch?.watch(placer.map { $0.isHidden || !$0.placements.isEmpty } ?? false)
         if let notice = backend.takeUnshowableNotice() { state.setStatus(notice) }
         if !terminalWrites.isEmpty {
             backend.writeDirect(terminalWrites)
@@ -247,12 +253,28 @@ public final class ShelfApp: RunLoopEffects {
             send(.libraryChanged)
             dirty = true
         }
+        if let shown = paneWatch?.takeChange() {
+            paneShown(shown)
+            dirty = true
+        }
         if painter.readyFlag.take() {
             painter.prepare(wantedCovers)
             send(.coverReady)
             dirty = true
         }
         return dirty
+    }
+
+    /// tmux showed another window over our pane (`Ctrl-b c`), or ours again: kitty's
+    /// pictures are taken off the terminal past tmux (which drops a hidden pane's
+    /// passthrough), frames drawn without them while hidden, and all drawn again when shown.
+    func paneShown(_ shown: Bool) {
+        guard let placer else { return }
+        if shown {
+            placer.unhide()
+        } else {
+            paneWatch?.writeToClients(placer.hide())
+        }
     }
 
     /// Waits until every effect asked for so far has run and its results were taken in, or

@@ -285,6 +285,43 @@ struct PixelPlacerTests {
         #expect(origin.x == 3 && origin.y == 5)
         #expect(unknown.x == 0 && unknown.y == 0)
     }
+
+    @Test func aPaneTmuxHidesHasItsPicturesDeletedPastTmuxAndDrawnAgainWhenShown() throws {
+        let screen = Screen(.kitty, throughTmux: true)
+        let page = try screen.page("hidden", grey: 30)
+        screen.placer.draw(page, on: screen.backend)
+        let id = PixelPlacer.firstID
+        #expect(screen.placer.heldIDs == [id])
+        // Another tmux window in front: the delete comes back bare (tmux would drop a
+        // hidden pane's passthrough), nothing goes through the pane.
+        screen.backend.clearWritten()
+        #expect(Self.text(screen.placer.hide()) == Self.text(KittyGraphics.delete(id: id)))
+        #expect(screen.placer.isHidden && screen.placer.placements.isEmpty && screen.placer.heldIDs.isEmpty)
+        // Frames while hidden: cells only, no picture.
+        let framesBefore = screen.backend.frames
+        screen.placer.draw(page, on: screen.backend)
+        #expect(screen.backend.frames == framesBefore + 1)
+        #expect(screen.backend.written.isEmpty && screen.placer.placements.isEmpty)
+        // Shown again: sent and placed afresh, through tmux.
+        screen.placer.unhide()
+        screen.placer.draw(page, on: screen.backend)
+        let shown = Self.text(screen.backend.written)
+        #expect(shown.hasPrefix("\u{1B}Ptmux;\u{1B}\u{1B}_Ga=t,f=100,t=d,i=\(id + 1),") && shown.contains("_Ga=p,i=\(id + 1),"))
+        #expect(screen.placer.placements.count == 1)
+    }
+
+    @Test func tmuxShowsAPaneWhenItsWindowIsCurrentTheSessionAttachedAndNoOtherPaneZoomed() {
+        #expect(TmuxPaneWatch.isShown(displayOutput: "1 1 0 0\n") == true)
+        #expect(TmuxPaneWatch.isShown(displayOutput: "1 2 1 1\n") == true)
+        #expect(TmuxPaneWatch.isShown(displayOutput: "0 1 0 1\n") == false)
+        #expect(TmuxPaneWatch.isShown(displayOutput: "1 0 0 1\n") == false)
+        // Another pane of the window zoomed over ours.
+        #expect(TmuxPaneWatch.isShown(displayOutput: "1 1 1 0\n") == false)
+        #expect(TmuxPaneWatch.isShown(displayOutput: "1 1\n") == nil)
+        #expect(TmuxPaneWatch.isShown(displayOutput: "") == nil)
+        #expect(TmuxPaneWatch(environment: ["TERM": "xterm"]) == nil)
+        #expect(TmuxPaneWatch(environment: ["TMUX": "/tmp/tmux-1/default,1,0", "TMUX_PANE": "%3"])?.pane == "%3")
+    }
 }
 
 /// A terminal in memory that keeps, in order, what was written straight to it and when
