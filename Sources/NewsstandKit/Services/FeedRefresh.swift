@@ -270,6 +270,7 @@ struct FeedRefresh: Sendable {
         if !info.title.isEmpty { publication.title = info.title }
         publication.subtitle = info.subtitle ?? publication.subtitle
         publication.coverURL = info.coverURL?.absoluteString ?? publication.coverURL
+        publication.siteURL = info.siteURL?.absoluteString ?? publication.siteURL
         let type = info.bindingType.flatMap(Publication.BindingType.init(rawValue:))
         if let type { publication.bindingType = type }
         if let edge = info.bindingEdge.flatMap(Publication.BindingEdge.init(rawValue:)) { publication.bindingEdge = edge }
