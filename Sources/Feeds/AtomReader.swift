@@ -59,9 +59,8 @@ struct AtomReader {
             if NewsstandExtension.isPushLink(rel: rel, type: link.attribute("type")), publication.pushURL == nil {
                 publication.pushURL = href
             }
-            if rel == "alternate", publication.siteURL == nil, Self.isPage(link.attribute("type")),
-               let href, ["http", "https"].contains(href.scheme?.lowercased() ?? "") {
-                publication.siteURL = href
+            if rel == "alternate", publication.siteURL == nil, Self.isPage(link.attribute("type")) {
+                publication.siteURL = PublicationInfo.webPage(href)
             }
         }
         let format: FeedFormat = sawNewsstand ? .newsstandAtom : sawOPDS ? .opds1 : .atom

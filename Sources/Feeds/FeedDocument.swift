@@ -55,7 +55,12 @@ public struct PublicationInfo: Codable, Sendable, Equatable {
         self.pushURL = pushURL
         self.links = links
         self.nextPage = nextPage
-        self.siteURL = siteURL.flatMap { ["http", "https"].contains($0.scheme?.lowercased() ?? "") ? $0 : nil }
+        self.siteURL = Self.webPage(siteURL)
+    }
+
+    /// The URL when it is a web site's (http or https), else nil.
+    public static func webPage(_ url: URL?) -> URL? {
+        url.flatMap { ["http", "https"].contains($0.scheme?.lowercased() ?? "") && $0.host?.isEmpty == false ? $0 : nil }
     }
 }
 

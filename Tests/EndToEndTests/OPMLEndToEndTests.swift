@@ -113,5 +113,18 @@ import Testing
         #expect(harbour.hasSuffix("htmlUrl=\"https://harbour.example/notes?from=feed&amp;lang=en\"/>"), "\(printed.output)")
         let wire = printed.output.split(separator: "\n").first { $0.contains("Wire Weekly") } ?? ""
         #expect(!wire.isEmpty && !wire.contains("htmlUrl"), "\(printed.output)")
+
+        // An imported list's htmlUrl is kept for a feed that names no site of its own.
+        let list = try write(printed.output
+            .replacingOccurrences(of: "xmlUrl=\"\(try feed("Wire"))\"",
+                                  with: "xmlUrl=\"\(try feed("Wire"))\" htmlUrl=\"https://wire.example/?a=1&amp;b=2\""),
+            named: "with-site.opml")
+        let other = Sandbox(["NEWSSTAND_RESOURCES=/nonexistent"])
+        let imported = try other.run("opml", "import", list)
+        #expect(imported.status == 0, "\(imported.output)")
+        let again = try other.run("opml", "export")
+        #expect(again.output.contains("title=\"Wire Weekly\" xmlUrl=\"\(try feed("Wire"))\" htmlUrl=\"https://wire.example/?a=1&amp;b=2\"/>"),
+                "\(again.output)")
+        #expect(again.output.contains("htmlUrl=\"https://harbour.example/notes?from=feed&amp;lang=en\""), "\(again.output)")
     }
 }
