@@ -59,6 +59,9 @@ struct AtomReader {
             if NewsstandExtension.isPushLink(rel: rel, type: link.attribute("type")), publication.pushURL == nil {
                 publication.pushURL = href
             }
+            if rel == "alternate", publication.siteURL == nil, Self.isPage(link.attribute("type")) {
+                publication.siteURL = PublicationInfo.webPage(href)
+            }
         }
         let format: FeedFormat = sawNewsstand ? .newsstandAtom : sawOPDS ? .opds1 : .atom
         if format == .opds1 { publication.links = navigation }
@@ -69,6 +72,13 @@ struct AtomReader {
         return FeedDocument(format: format, publication: publication, entries: finished.entries,
                             articles: finished.articles.inLanguage(FeedLanguage.tag(root.attribute("xml:lang"))),
                             problems: problems + finished.problems)
+    }
+
+    /// Whether a feed's `alternate` link is its web site: a page (HTML, or no type said),
+    /// not the same feed in another format.
+    private static func isPage(_ type: String?) -> Bool {
+        guard let type = FeedText.line(type)?.lowercased() else { return true }
+        return type.hasPrefix("text/html") || type.hasPrefix("application/xhtml")
     }
 
     private mutating func noteOPDS(rel: String, type: String?) {

@@ -39,10 +39,13 @@ public struct PublicationInfo: Codable, Sendable, Equatable {
     public var links: [NavigationLink]
     /// The next page of a paged feed (OPDS, RFC 5005, JSON Feed `next_url`).
     public var nextPage: URL?
+    /// The publication's web site (RSS `<channel><link>`, Atom `<link rel="alternate">`,
+    /// JSON Feed `home_page_url`), when it is an http(s) page.
+    public var siteURL: URL?
 
     public init(title: String, subtitle: String? = nil, id: String? = nil, coverURL: URL? = nil,
                 bindingType: String? = nil, bindingEdge: String? = nil, pushURL: URL? = nil,
-                links: [NavigationLink] = [], nextPage: URL? = nil) {
+                links: [NavigationLink] = [], nextPage: URL? = nil, siteURL: URL? = nil) {
         self.title = title
         self.subtitle = subtitle
         self.id = id
@@ -52,6 +55,12 @@ public struct PublicationInfo: Codable, Sendable, Equatable {
         self.pushURL = pushURL
         self.links = links
         self.nextPage = nextPage
+        self.siteURL = Self.webPage(siteURL)
+    }
+
+    /// The URL when it is a web site's (http or https), else nil.
+    public static func webPage(_ url: URL?) -> URL? {
+        url.flatMap { ["http", "https"].contains($0.scheme?.lowercased() ?? "") && $0.host?.isEmpty == false ? $0 : nil }
     }
 }
 

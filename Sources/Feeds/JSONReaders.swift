@@ -79,7 +79,8 @@ enum JSONReaders {
             subtitle: FeedText.fromHTML(feed["description"].text),
             id: FeedText.line(feed["feed_url"].string ?? feed["home_page_url"].string),
             coverURL: FeedLinks.resolve(feed["icon"].string, against: base),
-            nextPage: FeedLinks.resolve(feed["next_url"].string, against: base))
+            nextPage: FeedLinks.resolve(feed["next_url"].string, against: base),
+            siteURL: FeedLinks.resolve(feed["home_page_url"].string, against: base))
         var problems: [String] = []
         applyExtension(feed["_newsstand"], to: &publication, base: base, problems: &problems)
 

@@ -49,7 +49,8 @@ struct RSSReader {
             subtitle: FeedText.fromHTML(channel.plain("description")?.allText),
             id: FeedText.line(channel.attribute("about")) ?? FeedText.line(channel.plain("link")?.text),
             coverURL: FeedLinks.resolve(image?.plain("url")?.text ?? image?.attribute("resource"), against: base)
-                ?? FeedLinks.resolve(channel.first("image", in: [NS.itunes], prefix: "itunes")?.attribute("href"), against: base))
+                ?? FeedLinks.resolve(channel.first("image", in: [NS.itunes], prefix: "itunes")?.attribute("href"), against: base),
+            siteURL: FeedLinks.resolve(channel.plain("link")?.text, against: base))
         NewsstandExtension.apply(to: &publication, from: channel, base: base, problems: &problems)
         for link in channel.children where link.localName == "link" && NS.atomVariants.contains(link.namespaceURI ?? "") {
             let rel = FeedText.line(link.attribute("rel")) ?? "alternate"

@@ -26,6 +26,8 @@ public struct Publication: Codable, Sendable, Equatable, Identifiable, Fetchable
     /// When the user unsubscribed: the row stays, hidden from the shelf and never refreshed,
     /// so that subscribing to the same feed again brings back its issues, places and marks.
     public var unsubscribedAt: Date?
+    /// The publication's web site as its feed (or an imported OPML list's `htmlUrl`) names it.
+    public var siteURL: String?
 
     public init(id: Int64? = nil, feedURL: String, title: String, subtitle: String? = nil, coverURL: String? = nil,
                 bindingType: BindingType = .magazine, bindingEdge: BindingEdge = .left, pushURL: String? = nil,

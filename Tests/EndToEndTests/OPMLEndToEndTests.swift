@@ -96,4 +96,35 @@ import Testing
         #expect(imported.output.contains("Subscribed to Wire Weekly"), "\(imported.output)")
         #expect(imported.output.contains("of the \(outlines) feed(s)"), "\(imported.output)")
     }
+
+    /// A feed's web site is exported as `htmlUrl`, escaped; a feed without one has none.
+    @Test func exportWritesTheSiteLinkAFeedGives() throws {
+        let rss = try write("""
+            <?xml version="1.0"?><rss version="2.0"><channel><title>Harbour Notes</title>
+            <link>https://harbour.example/notes?from=feed&amp;lang=en</link>
+            <item><title>One</title><guid>h1</guid><description>Hello</description></item></channel></rss>
+            """, named: "harbour.xml")
+        let subscribed = try sandbox.run("subscribe", URL(fileURLWithPath: rss).absoluteString)
+        #expect(subscribed.status == 0, "\(subscribed.output)")
+        #expect(try sandbox.run("subscribe", try feed("Wire")).status == 0)
+        let printed = try sandbox.run("opml", "export")
+        #expect(printed.status == 0, "\(printed.output)")
+        let harbour = printed.output.split(separator: "\n").first { $0.contains("Harbour Notes") } ?? ""
+        #expect(harbour.hasSuffix("htmlUrl=\"https://harbour.example/notes?from=feed&amp;lang=en\"/>"), "\(printed.output)")
+        let wire = printed.output.split(separator: "\n").first { $0.contains("Wire Weekly") } ?? ""
+        #expect(!wire.isEmpty && !wire.contains("htmlUrl"), "\(printed.output)")
+
+        // An imported list's htmlUrl is kept for a feed that names no site of its own.
+        let list = try write(printed.output
+            .replacingOccurrences(of: "xmlUrl=\"\(try feed("Wire"))\"",
+                                  with: "xmlUrl=\"\(try feed("Wire"))\" htmlUrl=\"https://wire.example/?a=1&amp;b=2\""),
+            named: "with-site.opml")
+        let other = Sandbox(["NEWSSTAND_RESOURCES=/nonexistent"])
+        let imported = try other.run("opml", "import", list)
+        #expect(imported.status == 0, "\(imported.output)")
+        let again = try other.run("opml", "export")
+        #expect(again.output.contains("title=\"Wire Weekly\" xmlUrl=\"\(try feed("Wire"))\" htmlUrl=\"https://wire.example/?a=1&amp;b=2\"/>"),
+                "\(again.output)")
+        #expect(again.output.contains("htmlUrl=\"https://harbour.example/notes?from=feed&amp;lang=en\""), "\(again.output)")
+    }
 }

@@ -68,7 +68,7 @@ extension Library {
         let all = try publications()
         let feeds = all.filter { !isLocal($0) && !isFromCatalogs($0) }
         let document = OPMLDocument(title: "Newsstand subscriptions",
-                                    feeds: feeds.map { OPMLDocument.Feed(title: $0.title, xmlURL: $0.feedURL) })
+                                    feeds: feeds.map { OPMLDocument.Feed(title: $0.title, xmlURL: $0.feedURL, htmlURL: $0.siteURL) })
         return (document, all.count - feeds.count)
     }
 

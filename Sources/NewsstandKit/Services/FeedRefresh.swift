@@ -10,10 +10,11 @@ extension Library {
     /// (nil leaves it as it is); `editions` sets how its articles are gathered into editions
     /// (nil leaves it as it is: daily by default).
     @discardableResult
+    /// `siteURL` (an OPML list's `htmlUrl`) is kept when the feed names no web site of its own.
     public func subscribe(feedURL: URL, pushURL: URL? = nil, autoDownload: Bool? = nil,
-                          editions: EditionSchedule? = nil) throws -> (Publication, SyncResult) {
+                          editions: EditionSchedule? = nil, siteURL: URL? = nil) throws -> (Publication, SyncResult) {
         try feedRefresh.subscribe(feedURL: try keepingCredentialsApart(feedURL), pushURL: pushURL, autoDownload: autoDownload,
-                                  editions: editions)
+                                  editions: editions, siteURL: siteURL)
     }
 
     /// Fetches a publication's feed again and brings its issues up to date. The stored
@@ -143,13 +144,17 @@ struct FeedRefresh: Sendable {
     var feeds: FeedFetcher { FeedFetcher(access: access) }
 
     /// Adds a publication by its feed URL (credentials already kept apart) and lists its issues.
-    func subscribe(feedURL: URL, pushURL: URL?, autoDownload: Bool?, editions: EditionSchedule?) throws -> (Publication, Library.SyncResult) {
+    func subscribe(feedURL: URL, pushURL: URL?, autoDownload: Bool?, editions: EditionSchedule?,
+                   siteURL: URL? = nil) throws -> (Publication, Library.SyncResult) {
         guard case let .modified(data, validator) = try feeds.fetch(feedURL, validator: nil) else {
             throw DownloadError(message: "\(feedURL.absoluteString) answered 304 Not Modified to an unconditional request")
         }
         return try storeFeed(data, validator: validator, from: feedURL, into: nil, editions: editions) { publication in
             if let pushURL { publication.pushURL = pushURL.absoluteString }
             if let autoDownload { publication.autoDownload = autoDownload }
+            if publication.siteURL == nil, let site = PublicationInfo.webPage(siteURL) {
+                publication.siteURL = site.absoluteString
+            }
             publication.unsubscribedAt = nil  // subscribed again: back whole, with its issues
         }
     }
@@ -270,6 +275,7 @@ struct FeedRefresh: Sendable {
         if !info.title.isEmpty { publication.title = info.title }
         publication.subtitle = info.subtitle ?? publication.subtitle
         publication.coverURL = info.coverURL?.absoluteString ?? publication.coverURL
+        publication.siteURL = info.siteURL?.absoluteString ?? publication.siteURL
         let type = info.bindingType.flatMap(Publication.BindingType.init(rawValue:))
         if let type { publication.bindingType = type }
         if let edge = info.bindingEdge.flatMap(Publication.BindingEdge.init(rawValue:)) { publication.bindingEdge = edge }

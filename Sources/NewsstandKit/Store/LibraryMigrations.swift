@@ -161,6 +161,9 @@ extension LibraryStore {
                 t.drop(column: "readingProgress")
             }
         }
+        migrator.registerMigration("v16-site: a publication's web site, for an OPML list's htmlUrl") { db in
+            try db.alter(table: "publication") { t in t.add(column: "siteURL", .text) }
+        }
         return migrator
     }
 
