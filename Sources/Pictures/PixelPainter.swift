@@ -52,6 +52,8 @@ public final class PixelPainter: PicturePainter, Sendable {
         var size: CellSize
         /// A cover's adornments, drawn into its pixels.
         var dress = CoverDress.plain
+        /// A cover: stands on the bottom of its cells (`standing`).
+        var stands = false
     }
 
     private enum Entry {
@@ -86,8 +88,8 @@ public final class PixelPainter: PicturePainter, Sendable {
     }
 
     /// The image of `source` fitted into `size`, starting its rendering if it is not there.
-    private func entry(_ source: ImageSource, _ size: CellSize, _ dress: CoverDress = .plain) -> Entry {
-        let fitting = Fitting(source: source, size: size, dress: dress)
+    private func entry(_ source: ImageSource, _ size: CellSize, _ dress: CoverDress = .plain, stands: Bool = false) -> Entry {
+        let fitting = Fitting(source: source, size: size, dress: dress, stands: stands)
         let (known, start) = kept.withLock { kept -> (Entry?, Bool) in
             if let known = kept.entries[fitting] { return (known, false) }
             kept.entries[fitting] = .pending
@@ -101,6 +103,7 @@ public final class PixelPainter: PicturePainter, Sendable {
                 do {
                     var image = PixelFitting.fitted(try ImageDecoder.decode(source, size: box, documents: documents), into: box)
                     if dress != .plain { image = dress.dressed(image, cell: cell) }
+                    if stands, graphics == .kitty || graphics == .iterm2 { image = Self.standing(image, cellHeight: cell.height) }
                     done = .ready(image, encoded(image))
                 } catch {
                     done = .failed("\(error)")
@@ -149,12 +152,16 @@ public final class PixelPainter: PicturePainter, Sendable {
     }
 
     public func state(of source: ImageSource, fittedIn size: CellSize) -> PictureState {
-        state(of: source, fittedIn: size, dress: .plain)
+        state(of: source, fittedIn: size, dress: .plain, stands: false)
     }
 
     /// The cells a cover wearing `dress` takes (`state(of:fittedIn:)`).
     public func state(of source: ImageSource, fittedIn size: CellSize, dress: CoverDress) -> PictureState {
-        switch entry(source, size, dress) {
+        state(of: source, fittedIn: size, dress: dress, stands: true)
+    }
+
+    private func state(of source: ImageSource, fittedIn size: CellSize, dress: CoverDress, stands: Bool) -> PictureState {
+        switch entry(source, size, dress, stands: stands) {
         case .ready(let image, _): return .ready(cells(of: image, within: size))
         case .pending: return .pending
         case .failed(let reason): return .failed(reason: reason)
@@ -162,15 +169,21 @@ public final class PixelPainter: PicturePainter, Sendable {
     }
 
     public func paint(_ source: ImageSource, into rect: Rect, of canvas: inout Canvas, layout: PictureLayout) -> PaintOutcome {
-        paint(source, dress: .plain, into: rect, of: &canvas, layout: layout)
+        paint(source, dress: .plain, stands: false, into: rect, of: &canvas, layout: layout)
     }
 
     /// Paints a cover wearing `dress` (its binding's adornments, the NEW sash: drawn into
     /// its pixels), as `paint(_:into:of:layout:)` paints any picture.
+    /// A cover stands on the bottom of its cells (`standing`).
     public func paint(_ source: ImageSource, dress: CoverDress, into rect: Rect, of canvas: inout Canvas,
                       layout: PictureLayout) -> PaintOutcome {
+        paint(source, dress: dress, stands: true, into: rect, of: &canvas, layout: layout)
+    }
+
+    private func paint(_ source: ImageSource, dress: CoverDress, stands: Bool, into rect: Rect, of canvas: inout Canvas,
+                       layout: PictureLayout) -> PaintOutcome {
         let size = layout.size ?? CellSize(columns: rect.width, rows: rect.height)
-        switch entry(source, size, dress) {
+        switch entry(source, size, dress, stands: stands) {
         case .ready(let image, _):
             let cells = cells(of: image, within: size)
             let across = HalfBlockPainter.place(cells.columns, in: rect.width, from: layout.column)
@@ -178,7 +191,7 @@ public final class PixelPainter: PicturePainter, Sendable {
             let shown = Rect(x: rect.x + across.offset, y: rect.y + down.offset,
                              width: min(rect.width, cells.columns - across.from), height: min(rect.height, cells.rows - down.from))
             guard shown.width > 0, shown.height > 0 else { return .painted }
-            let number = number(for: Fitting(source: source, size: size, dress: dress))
+            let number = number(for: Fitting(source: source, size: size, dress: dress, stands: stands))
             let placement = PicturePlacement(picture: number, rect: shown, column: across.from, row: down.from)
             if let colours = placeholders, cells.columns <= KittyPlaceholders.largest, cells.rows <= KittyPlaceholders.largest {
                 let id = KittyPlaceholders.id(picture: number, colours: colours)
@@ -196,6 +209,20 @@ public final class PixelPainter: PicturePainter, Sendable {
         case .failed(let reason):
             return .failed(reason: reason)
         }
+    }
+
+    /// `image` with transparent rows on top, so that it takes whole cells of `cellHeight`
+    /// and its bottom is the bottom of its last cell: a picture is placed from the top of
+    /// its first cell, and a cover whose height is not whole cells (a landscape one) would
+    /// otherwise float above the plank it stands on. Only for protocols that show
+    /// transparency as what is behind (kitty, iTerm2); sixel draws it black here
+    /// (`IndexedImage`), so a sixel cover keeps the gap.
+    static func standing(_ image: RGBAImage, cellHeight: Int) -> RGBAImage {
+        let cellHeight = max(1, cellHeight)
+        let padding = (cellHeight - image.height % cellHeight) % cellHeight
+        guard padding > 0 else { return image }
+        return RGBAImage(width: image.width, height: image.height + padding,
+                         pixels: [UInt8](repeating: 0, count: image.width * padding * 4) + image.pixels)
     }
 
     public func prepare(_ source: ImageSource, size: CellSize) {

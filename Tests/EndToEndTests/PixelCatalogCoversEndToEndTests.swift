@@ -54,9 +54,9 @@ import Testing
 extension PixelPicturesLifecycleEndToEndTests {
     /// Vertical stripes, black first, 960×1280 pixels (a cover's shape), written as a PNG
     /// (its folder made).
-    static func writeStripedCover(to file: URL, stripe: Int) throws {
+    static func writeStripedCover(to file: URL, stripe: Int, width: Int = 960, height: Int = 1280) throws {
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(ImageEncoder.png(Screens.stripes(width: 960, height: 1280, stripe: stripe))).write(to: file)
+        try Data(ImageEncoder.png(Screens.stripes(width: width, height: height, stripe: stripe))).write(to: file)
     }
 
     /// `newsstand` of a sandbox in kitty, pictures on, the light theme, once its shelf shows.

@@ -192,13 +192,48 @@ import Testing
     }
 
     @Test func theShelfWithCoversInPixelsShowsACoverInPixelsAndNothingAfterQuitting() throws {
+        try shelfWithStripedComic { shelf in shelf.expectStripes(are: true, "the comic's cover in pixels") }
+    }
+
+    /// A landscape cover (2:1, 200 × 100 px in its tile: 5.26 rows of 19 px) stands on the
+    /// plank: the row under its last striped row is the plank's, not the wall's (#30 item 10;
+    /// it floated 14 px above it, placed from the top of its first cell).
+    @Test func aLandscapeCoverInPixelsStandsOnThePlank() throws {
+        try shelfWithStripedComic(width: 1920, height: 960) { shelf in
+            // The cover's last row: the end of the longest run of striped rows (text rows
+            // below, the hints', may have as many edges).
+            func coverBottom(_ screen: RGBAImage) -> Int {
+                var longest = (length: 0, bottom: -1), run = 0
+                for y in 0..<screen.height {
+                    run = (Reader.row(y: y, of: screen).map(Screens.maximumEdges) ?? 0) >= 12 ? run + 1 : 0
+                    if run > longest.length { longest = (run, y) }
+                }
+                return longest.bottom
+            }
+            func standing(_ screen: RGBAImage) -> Bool {
+                let bottom = coverBottom(screen)
+                guard bottom > 10, bottom + 1 < screen.height else { return false }
+                func pixel(_ x: Int, _ y: Int) -> [UInt8] { Array(screen.pixels[(y * screen.width + x) * 4..<(y * screen.width + x) * 4 + 3]) }
+                let wall = pixel(5, bottom - 5), under = (0..<screen.width).filter { x in pixel(x, bottom + 1) != wall }
+                // Under the cover, across the window: the plank, not the wall.
+                return under.count > screen.width / 2 && pixel(5, bottom + 1) != wall
+            }
+            let (screen, found) = shelf.look(standing)
+            #expect(found, "the cover's last striped row is at \(screen.map(coverBottom) ?? -1)")
+        }
+    }
+
+    /// `newsstand` in kitty with covers in pixels, its shelf filtered to a comic whose first
+    /// page, its cover, is stripes (`width` × `height`), looked at by `check`; then it quits.
+    private func shelfWithStripedComic(width: Int = 960, height: Int = 1280,
+                                       _ check: (ShelfInKitty) throws -> Void) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pixels-shelf-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        // A comic whose first page, its cover, is stripes about 8 screen pixels wide on the
-        // shelf: in half blocks (a cell is 10 pixels, 60 of the page) they are greys.
+        // Stripes about 8 screen pixels wide on the shelf: in half blocks (a cell is 10
+        // pixels, 60 of the page) they are greys.
         let pages = directory.appendingPathComponent("pages")
-        try Self.writeStripedCover(to: pages.appendingPathComponent("page01.png"), stripe: 48)
+        try Self.writeStripedCover(to: pages.appendingPathComponent("page01.png"), stripe: 48, width: width, height: height)
         let comic = directory.appendingPathComponent("cover.cbz")
         let (output, status) = try Tmux.runWithStatus(["sh", "-c", "cd '\(pages.path)' && python3 -c \"import zipfile,sys; "
             + "z=zipfile.ZipFile(sys.argv[1],'w'); z.write('page01.png'); z.close()\" '\(comic.path)'"])
@@ -215,7 +250,7 @@ import Testing
         defer { display.stop(shelf.pid) }
         // The samples are on the shelf too: filtered to "My files", the comic's publication.
         for key in ["slash", "m", "y", "space", "f", "i", "Return"] { try display.key(key) }
-        shelf.expectStripes(are: true, "the comic's cover in pixels")
+        try check(shelf)
         try shelf.expectQuit(after: ["q"])
     }
 }
