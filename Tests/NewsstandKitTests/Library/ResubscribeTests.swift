@@ -86,14 +86,11 @@ import Testing
     }
 
     @Test func aLibraryWithIssuesLeftWithoutAPublicationGetsThemBackIntoOneAndTheirFeedTakesThemBack() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-test-\(UUID().uuidString)", isDirectory: true)
-        defer { try? FileManager.default.removeItem(at: root) }
-        let paths = Paths(environment: ["NEWSSTAND_HOME": root.path])
-        try paths.createAll()
+        let before = try LibraryAtV12()
+        defer { before.remove() }
+        let (paths, old) = (before.paths, before.database)
         // The library as an unsubscribe of the version before left it: the publication gone,
         // its issues (one downloaded and unread, one with a place) under none.
-        let old = try DatabaseQueue(path: paths.database.path)
-        try Library.migrator.migrate(old, upTo: "v12-issue-authors-from-feed: the author(s) a catalog's feed names, shown before the download")
         try old.write { db in
             let when = Date(timeIntervalSince1970: 1_790_000_000)
             try db.execute(sql: "INSERT INTO issue(name, date, title, status, unread) VALUES ('tidewater-2026-11', ?, 'No. 31', 'available', 1)",

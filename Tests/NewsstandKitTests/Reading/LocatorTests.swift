@@ -57,14 +57,11 @@ import Testing
     }
 
     @Test func aLibraryWithPlacesSavedBeforeLocatorsOpensWithThePlaceAndPercentageInLocators() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-test-\(UUID().uuidString)", isDirectory: true)
-        defer { try? FileManager.default.removeItem(at: root) }
-        let paths = Paths(environment: ["NEWSSTAND_HOME": root.path])
-        try paths.createAll()
+        let before = try LibraryAtV12()
+        defer { before.remove() }
+        let (paths, old) = (before.paths, before.database)
         // The library as the version before this one left it: old places as their JSON and a
         // progress beside them, newer ones as locators (with the same progress beside).
-        let old = try DatabaseQueue(path: paths.database.path)
-        try Library.migrator.migrate(old, upTo: "v12-issue-authors-from-feed: the author(s) a catalog's feed names, shown before the download")
         let opened = Date(timeIntervalSince1970: 1_780_000_000)
         let newer = Locator(resource: "b.xhtml", progression: 0.5, totalProgression: 0.8, updated: when)
         try old.write { db in
