@@ -8,9 +8,9 @@ extension Library {
     /// Adds a publication by its feed URL and lists its issues. `pushURL` overrides the
     /// feed's push channel; `autoDownload` turns automatic download of new issues on or off
     /// (nil leaves it as it is); `editions` sets how its articles are gathered into editions
-    /// (nil leaves it as it is: daily by default).
+    /// (nil leaves it as it is: daily by default); `siteURL` (an OPML list's `htmlUrl`) is
+    /// kept when the feed names no web site of its own.
     @discardableResult
-    /// `siteURL` (an OPML list's `htmlUrl`) is kept when the feed names no web site of its own.
     public func subscribe(feedURL: URL, pushURL: URL? = nil, autoDownload: Bool? = nil,
                           editions: EditionSchedule? = nil, siteURL: URL? = nil) throws -> (Publication, SyncResult) {
         try feedRefresh.subscribe(feedURL: try keepingCredentialsApart(feedURL), pushURL: pushURL, autoDownload: autoDownload,
@@ -72,19 +72,14 @@ extension Library {
                                               _ work: @escaping @Sendable (RefreshSchedule.Job, Publication) -> (Outcome, Error?),
                                               done: @escaping @Sendable (Int, Outcome) -> Void) {
         let schedule = RefreshSchedule(servers: publications.map(refreshServer), perServer: Self.refreshesPerServer)
-        let workers = DispatchGroup()
-        for _ in 0..<min(Self.refreshWidth, publications.count) {
-            workers.enter()
-            Thread.detachNewThread {
-                while let job = schedule.next() {
-                    let (outcome, error) = work(job, publications[job.index])
-                    schedule.finished(job, error: error)
-                    done(job.index, outcome)
-                }
-                workers.leave()
+        // `refreshWidth` workers, each taking the schedule's next job until none is left.
+        FetchPool.run(min(Self.refreshWidth, publications.count), width: Self.refreshWidth) { _ in
+            while let job = schedule.next() {
+                let (outcome, error) = work(job, publications[job.index])
+                schedule.finished(job, error: error)
+                done(job.index, outcome)
             }
         }
-        workers.wait()
     }
 
     /// The server a publication is refreshed from (`host:port`); nil when none is asked.
