@@ -16,8 +16,10 @@ extension Library {
     public static let localIssueExtensions: Set<String> = ["epub", "cbz", "pdf", "zip"]
 
     /// Whether a publication is the user's own files rather than a feed.
-    public func isLocal(_ publication: Publication) -> Bool {
-        publication.feedURL == Self.myFilesFeedURL || Self.folder(of: publication) != nil
+    public func isLocal(_ publication: Publication) -> Bool { Self.isLocal(publication) }
+
+    static func isLocal(_ publication: Publication) -> Bool {
+        publication.feedURL == myFilesFeedURL || folder(of: publication) != nil
     }
 
     /// Adds a folder (a publication of its own) or a file (to "My files"). `copy` makes the
@@ -117,8 +119,6 @@ extension Library {
                 let content = try IssueInstaller.install(download: source, into: contentDirectory(for: issue), formats: formats,
                                                          keepingOtherFiles: true)
                 _ = try? recordDetails(of: content, for: issue)
-                try? store.recordFileDetails(day: content.metadata.day, series: content.metadata.series,
-                                             number: content.metadata.number, issueID: issue.id)
                 if let installed = try finish(asset) { _ = try? recordContentSize(of: installed) }
             } catch {
                 try? fail(asset, reason: "\(error)")
@@ -132,7 +132,8 @@ extension Library {
     /// natural order ("2" before "10"); a file of no series goes by its title. Other
     /// publications' issues stay as they are (newest first).
     static func inFolderOrder(_ issues: [Issue], _ db: Database, publicationID: Int64) throws -> [Issue] {
-        guard let series = try LibraryStore.seriesAndNumbers(db, publicationID: publicationID) else { return issues }
+        guard let publication = try LibraryStore.publication(db, id: publicationID), folder(of: publication) != nil else { return issues }
+        let series = try LibraryStore.seriesAndNumbers(db, publicationID: publicationID)
         func key(_ issue: Issue) -> [String] {
             let named = series[issue.id ?? -1]
             return [named?.series ?? issue.shownTitle, named?.number ?? "", issue.shownTitle]

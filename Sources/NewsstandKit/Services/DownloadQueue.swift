@@ -111,13 +111,19 @@ struct DownloadQueue: Sendable {
 
     /// Records the title, author(s) and cover `content` names (its cover path is relative to
     /// the issue's content directory). Nil values clear what an earlier install recorded.
+    /// An issue of the user's own files also takes the day its content gives and the series
+    /// and number its folder is ordered by, whoever installs it (here at once, or the agent).
     func recordDetails(of content: IssueContent, for issue: Issue) throws -> Issue? {
         // A placeholder ("Microsoft Word - Document1", calibre's "Unknown") says less than the file's name.
         let metadata = content.metadata.withoutPlaceholders
         let title = metadata.title.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
         let authors = metadata.creators.map { $0.replacingOccurrences(of: "\n", with: " ") }.filter { !$0.isEmpty }
-        return try store.recordContentDetails(title: title, authors: authors.isEmpty ? nil : authors.joined(separator: "\n"),
-                                              cover: content.coverImage, issueID: issue.id)
+        let recorded = try store.recordContentDetails(title: title, authors: authors.isEmpty ? nil : authors.joined(separator: "\n"),
+                                                      cover: content.coverImage, issueID: issue.id)
+        guard let publicationID = issue.publicationId, let publication = try store.publication(id: publicationID),
+              Library.isLocal(publication) else { return recorded }
+        try store.recordFileDetails(day: metadata.day, series: metadata.series, number: metadata.number, issueID: issue.id)
+        return try store.issue(id: issue.id ?? -1)
     }
 
     /// Measures an installed issue's content and stores the size. Returns it.

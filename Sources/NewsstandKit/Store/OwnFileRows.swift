@@ -13,11 +13,8 @@ extension LibraryStore {
         }
     }
 
-    /// The series and number of a folder's issues that name them, by issue id; nil when
-    /// the publication is not a folder (`Library.folder(of:)`: a file URL ending in "/").
-    static func seriesAndNumbers(_ db: Database, publicationID: Int64) throws -> [Int64: (series: String?, number: String?)]? {
-        guard let feedURL = try String.fetchOne(db, sql: "SELECT feedURL FROM publication WHERE id = ?", arguments: [publicationID]),
-              feedURL.hasPrefix("file:"), feedURL.hasSuffix("/") else { return nil }
+    /// The series and number of a publication's issues that name them, by issue id.
+    static func seriesAndNumbers(_ db: Database, publicationID: Int64) throws -> [Int64: (series: String?, number: String?)] {
         let rows = try Row.fetchAll(db, sql: """
             SELECT id, contentSeries, contentNumber FROM issue
             WHERE publicationId = ? AND (contentSeries IS NOT NULL OR contentNumber IS NOT NULL)

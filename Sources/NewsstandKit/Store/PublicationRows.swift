@@ -21,9 +21,9 @@ extension LibraryStore {
         try read { db in try Publication.order(Column("addedAt"), Column("id")).fetchAll(db) }
     }
 
-    func publication(id: Int64) throws -> Publication? {
-        try read { db in try Publication.fetchOne(db, key: id) }
-    }
+    static func publication(_ db: Database, id: Int64) throws -> Publication? { try Publication.fetchOne(db, key: id) }
+
+    func publication(id: Int64) throws -> Publication? { try read { db in try Self.publication(db, id: id) } }
 
     static func publication(_ db: Database, feedURL: String) throws -> Publication? {
         try Publication.filter(Column("feedURL") == feedURL).fetchOne(db)

@@ -176,4 +176,25 @@ import Testing
         let inode = { (url: URL) in try FileManager.default.attributesOfItem(atPath: url.path)[.systemFileNumber] as? Int }
         #expect(try inode(installed) != inode(pdf))
     }
+
+    /// What a file says is recorded by whoever installs it: a copied folder's files are
+    /// installed by the agent, and take their day and series as files read in place do.
+    @Test func copiedFilesInstalledByTheAgentAreDatedAndOrderedByWhatTheySay() throws {
+        let temp = try TemporaryLibrary(inMemory: true)
+        let folder = try folder(temp)
+        for (file, number, day) in [("pool-ten.cbz", "10", 9), ("pool-two.cbz", "2", 30)] {
+            try ContentDetailsTests.makeCBZ(at: folder.appendingPathComponent(file),
+                                            info: "<Series>Tide Pool</Series><Number>\(number)</Number><Year>2021</Year><Month>3</Month><Day>\(day)</Day>")
+        }
+        let (publication, _) = try temp.library.subscribe(localPath: folder, copy: true)
+        let publicationID = try #require(publication.id)
+        for issue in try temp.library.issues(publicationID: publicationID) { try temp.library.enqueue(issue) }
+        #expect(try runAgent(temp.library) == .finished)
+        let tiles = try ShelfReader(library: temp.library).storeTiles(publicationID: publicationID).map(\.issue)
+        #expect(tiles.map(\.shownTitle) == ["Tide Pool #2", "Tide Pool #10"])
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        #expect(tiles.map(\.date) == [calendar.date(from: DateComponents(year: 2021, month: 3, day: 30)),
+                                       calendar.date(from: DateComponents(year: 2021, month: 3, day: 9))])
+    }
 }
