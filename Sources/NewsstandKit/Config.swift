@@ -49,6 +49,9 @@ public struct Config: Sendable {
     /// `kitty_placeholders`: kitty's pictures drawn as Unicode placeholder cells (`auto`:
     /// when the terminal says it is kitty 0.28 or later; `on`; `off`); nil: not set.
     public var kittyPlaceholders: String?
+    /// `hyperlinks`: links in the reader's text sent as the terminal's OSC 8 hyperlinks
+    /// (`auto`: where the terminal is known to show them; `off`); nil: not set.
+    public var hyperlinks: String?
     /// `samples`: whether the first interactive start of the shelf subscribes the bundled
     /// sample publications (default true; `samples = false` keeps them out).
     public var samples = true
@@ -67,9 +70,12 @@ public struct Config: Sendable {
     /// The values `kitty_placeholders` may take.
     public static let kittyPlaceholdersValues = ["auto", "on", "off"]
 
+    /// The values `hyperlinks` may take.
+    public static let hyperlinksValues = ["auto", "off"]
+
     public static let knownKeys: Set<String> = ["max_concurrent_downloads", "credentials", "theme", "cache_limit", "keys",
                                                 "dont_throttle_newsstand_content_notifications", "poll_interval", "images", "covers",
-                                                "kitty_placeholders", "samples", "open_after_download"]
+                                                "kitty_placeholders", "samples", "open_after_download", "hyperlinks"]
 
     /// The configuration in `paths.configFile`, or the defaults when there is none.
     public static func load(paths: Paths) throws -> Config {
@@ -110,6 +116,12 @@ public struct Config: Sendable {
                     + kittyPlaceholdersValues.map { "\"\($0)\"" }.joined(separator: ", "))
             }
             config.kittyPlaceholders = choice
+        }
+        if let value = table["hyperlinks"] {
+            guard let choice = value.string, hyperlinksValues.contains(choice) else {
+                throw ConfigError(file: file, message: "hyperlinks must be one of " + hyperlinksValues.map { "\"\($0)\"" }.joined(separator: ", "))
+            }
+            config.hyperlinks = choice
         }
         if let flag = try boolean(table, "samples", file: file) { config.samples = flag }
         if let flag = try boolean(table, "open_after_download", file: file) { config.openAfterDownload = flag }

@@ -91,6 +91,20 @@ public struct PicturePlacement: Hashable, Sendable {
     }
 }
 
+/// Cells of one row that lead somewhere when clicked: a terminal that shows OSC 8 hyperlinks
+/// is told `url` for them (`Hyperlinks`). The URL is as the text gave it; it is made safe
+/// for the escape only where the escape is built.
+public struct LinkSpan: Hashable, Sendable {
+    public var x: Int, y: Int, width: Int
+    public var url: String
+
+    public init(x: Int, y: Int, width: Int, url: String) {
+        self.x = x; self.y = y; self.width = width; self.url = url
+    }
+
+    public var maxX: Int { x + width }
+}
+
 /// A frame: a grid of cells every view draws into and every backend copies out.
 public struct Canvas: Sendable, Equatable {
     public let width: Int
@@ -99,6 +113,9 @@ public struct Canvas: Sendable, Equatable {
     /// The rectangles a picture drawn in pixels owns, in the order painted: the backend
     /// leaves them blank and a pixel placer draws over them once the cells are on screen.
     public private(set) var pictures: [PicturePlacement] = []
+    /// The cells that are links, in the order drawn. Writing over a span's cells (`put`,
+    /// `fill`, `place`) takes them out of it; restyling a cell through the subscript keeps it.
+    public private(set) var links: [LinkSpan] = []
 
     public init(width: Int, height: Int, fill: Cell = .blank) {
         self.width = max(0, width)
@@ -117,6 +134,7 @@ public struct Canvas: Sendable, Equatable {
     }
 
     public mutating func fill(_ rect: Rect, with cell: Cell) {
+        unlink(rect)
         for y in max(0, rect.y)..<min(height, rect.maxY) {
             for x in max(0, rect.x)..<min(width, rect.maxX) { cells[y * width + x] = cell }
         }
@@ -135,6 +153,7 @@ public struct Canvas: Sendable, Equatable {
         placement.row += top - placement.rect.y
         placement.rect = Rect(x: left, y: top, width: min(width, placement.rect.maxX) - left, height: min(height, placement.rect.maxY) - top)
         guard placement.rect.width > 0, placement.rect.height > 0 else { return }
+        unlink(placement.rect)
         if let cell {
             for y in placement.rect.y..<placement.rect.maxY {
                 for x in placement.rect.x..<placement.rect.maxX {
@@ -151,6 +170,35 @@ public struct Canvas: Sendable, Equatable {
         } else {
             pictures.append(placement)
         }
+    }
+
+    /// Makes `width` cells from (x, y) a link to `url` (clipped to the canvas). A span that
+    /// continues the last one (the same row and URL, starting where it ends) joins it.
+    public mutating func link(x: Int, y: Int, width: Int, url: String) {
+        guard y >= 0, y < height, !url.isEmpty else { return }
+        let left = max(0, x), right = min(self.width, x + width)
+        guard right > left else { return }
+        if let last = links.last, last.y == y, last.url == url, last.maxX == left {
+            links[links.count - 1].width = right - last.x
+        } else {
+            links.append(LinkSpan(x: left, y: y, width: right - left, url: url))
+        }
+    }
+
+    /// Takes `rect`'s cells out of every link span: what is drawn there now is no link.
+    private mutating func unlink(_ rect: Rect) {
+        guard !links.isEmpty, rect.width > 0, rect.height > 0 else { return }
+        var kept: [LinkSpan] = []
+        kept.reserveCapacity(links.count)
+        for span in links {
+            guard span.y >= rect.y, span.y < rect.maxY, span.x < rect.maxX, span.maxX > rect.x else {
+                kept.append(span)
+                continue
+            }
+            if span.x < rect.x { kept.append(LinkSpan(x: span.x, y: span.y, width: rect.x - span.x, url: span.url)) }
+            if span.maxX > rect.maxX { kept.append(LinkSpan(x: rect.maxX, y: span.y, width: span.maxX - rect.maxX, url: span.url)) }
+        }
+        links = kept
     }
 
     /// Writes text from (x, y), clipped at `limit` (exclusive column, default: right edge).
@@ -185,6 +233,7 @@ public struct Canvas: Sendable, Equatable {
             }
             column += w
         }
+        if !links.isEmpty { unlink(Rect(x: x, y: y, width: column - x, height: 1)) }
         return column
     }
 

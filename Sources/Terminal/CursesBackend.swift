@@ -60,6 +60,13 @@ public final class CursesBackend: TerminalBackend {
     /// Replies to detection's batch that may still arrive, and until when (monotonic ms).
     private var lateReplies: LateReplies?
     private var lateRepliesDeadline = 0
+    /// Whether the canvas's link spans are sent as OSC 8 hyperlinks (`Hyperlinks.supported`,
+    /// in a UTF-8 locale).
+    public let showsHyperlinks: Bool
+    /// The spans last sent as hyperlinks, and whether the terminal may have lost them
+    /// since (rows redrawn whole, the screen repainted).
+    private var linksSent: [LinkSpan] = []
+    private var linksLost = false
     /// What the last `draw` cost: for benchmarks and for finding slow frames.
     public private(set) var lastDraw = DrawStatistics()
 
@@ -86,8 +93,9 @@ public final class CursesBackend: TerminalBackend {
     ///     standard output is a pipe).
     ///   - expectingLateReplies: detection gave up before the terminal answered it all:
     ///     replies arriving within `lateRepliesMilliseconds` are taken out of the input.
+    ///   - hyperlinks: `off` never sends the canvas's links as OSC 8 hyperlinks.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment,
-                colors forced: TerminalColors? = nil,
+                colors forced: TerminalColors? = nil, hyperlinks: Hyperlinks.Choice = .auto,
                 input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO,
                 expectingLateReplies: Bool = false, lateRepliesMilliseconds: Int = 2000) throws {
         setlocale(LC_ALL, "")
@@ -148,6 +156,7 @@ public final class CursesBackend: TerminalBackend {
         capabilities = TerminalCapabilities.detect(environment: environment, terminfoColors: terminfoColors,
                                                    window: TerminalWindow.current(output),
                                                    localeIsUTF8: nsc_is_utf8_locale() != 0)
+        showsHyperlinks = !capabilities.prefersASCII && Hyperlinks.supported(environment: environment, choice: hyperlinks)
         let drawable = TerminalColors.fromTerminfo(colors: terminfoColors)
         var drawing = capabilities.colors.poorer(drawable)
         if let forced { drawing = forced.poorer(drawable) }
@@ -225,11 +234,33 @@ public final class CursesBackend: TerminalBackend {
             _ = copy(canvas, skippingUnchanged: false, stopWhenPairsRunOut: false)
         }
         lastFrame = canvas
+        if showsHyperlinks { redrawRowsOfLinksGone(canvas.links) }
         wnoutrefresh(nsc_stdscr())
         let copied = DispatchTime.now().uptimeNanoseconds
         doupdate()
+        if showsHyperlinks { sendLinks(of: canvas) }
         lastDraw.copySeconds = Double(copied - start) / 1e9
         lastDraw.updateSeconds = Double(DispatchTime.now().uptimeNanoseconds - copied) / 1e9
+    }
+
+    /// A link sent earlier that this frame no longer has stays on its cells until they are
+    /// written again: its rows are redrawn whole.
+    private func redrawRowsOfLinksGone(_ links: [LinkSpan]) {
+        guard !linksSent.isEmpty, linksSent != links else { return }
+        let kept = Set(links)
+        for row in Set(linksSent.filter { !kept.contains($0) }.map(\.y)) where row < size.height {
+            wredrawln(nsc_stdscr(), Int32(row), 1)
+        }
+    }
+
+    /// After ncurses has written the frame: its links, again whenever a cell was written
+    /// (ncurses may have written over one) or they changed.
+    private func sendLinks(of canvas: Canvas) {
+        guard lastDraw.cellsWritten > 0 || linksLost || canvas.links != linksSent else { return }
+        linksSent = canvas.links
+        linksLost = false
+        writeDirect(Hyperlinks.sequence(for: canvas.links, in: canvas, size: size, mapper: &mapper,
+                                        showable: { nsc_wcwidth($0.value) >= 1 }))
     }
 
     /// Copies the canvas into ncurses' screen; false if it ran out of colour pairs (or,
@@ -470,6 +501,7 @@ public final class CursesBackend: TerminalBackend {
     public func redrawRows(_ rows: Range<Int>) {
         guard !restored, !rows.isEmpty else { return }
         wredrawln(nsc_stdscr(), Int32(rows.lowerBound), Int32(rows.count))
+        linksLost = true
     }
 
     public func restore() {
@@ -492,6 +524,7 @@ public final class CursesBackend: TerminalBackend {
         // Continued: repaint everything, the shell has drawn over the screen.
         clearok(nsc_curscr(), true)
         lastFrame = nil
+        linksLost = true
         doupdate()
         if sgrMouse { writeToTerminal(InputDecoding.sgrMouseOn) }
     }

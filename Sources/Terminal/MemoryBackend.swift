@@ -9,6 +9,8 @@ public final class MemoryBackend: TerminalBackend {
     public private(set) var size: (width: Int, height: Int)
     /// The last frame drawn (blank before the first).
     public private(set) var screen: Canvas
+    /// The last frame's link spans: what a terminal showing OSC 8 is sent as hyperlinks.
+    public var links: [LinkSpan] { screen.links }
     /// How many frames were drawn.
     public private(set) var frames = 0
     /// True once `restore()` was called.

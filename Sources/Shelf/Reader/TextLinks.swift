@@ -49,10 +49,16 @@ extension TextPager {
 
     /// The chosen link when it leads out of the issue to what a browser opens.
     var chosenOutsideLink: String? {
-        guard let chosen = chosenLink, let href = text?.lines[chosen.line].spans[chosen.span].link,
-              content.readingOrder.indices.contains(index),
-              IssueReader.bookPath(ofLink: href, from: content.readingOrder[index].path) == nil,
-              Self.opensInBrowser(href) else { return nil }
+        guard let chosen = chosenLink, let href = text?.lines[chosen.line].spans[chosen.span].link else { return nil }
+        return browserLink(href)
+    }
+
+    /// `href`, written in the article shown, when it leads out of the issue to what a browser
+    /// opens (`o`, and the terminal's own hyperlinks); nil for a place in the issue and for
+    /// any other scheme.
+    func browserLink(_ href: String) -> String? {
+        guard Self.opensInBrowser(href), content.readingOrder.indices.contains(index),
+              IssueReader.bookPath(ofLink: href, from: content.readingOrder[index].path) == nil else { return nil }
         return href
     }
 

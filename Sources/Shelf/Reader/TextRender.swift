@@ -32,7 +32,10 @@ extension TextPager {
             var column = x + line.indent
             for (index, span) in line.spans.enumerated() {
                 let style = index == chosenSpan ? theme.selection : style(for: span.style)
+                let start = column
                 column = canvas.put(span.text, x: column, y: y, style: style, limit: x + width + 1)
+                // A link out of the issue is also the terminal's hyperlink, where it shows them.
+                if let url = span.link.flatMap(browserLink) { canvas.link(x: start, y: y, width: column - start, url: url) }
             }
         case .rule:
             canvas.put(String(repeating: "─", count: width / 3), x: x + width / 3, y: y, style: theme.readerQuote)

@@ -35,7 +35,9 @@ enum ShelfLauncher {
         let choice = options.imagesChoice ?? config.images.flatMap(ImagesChoice.init(rawValue:)) ?? .auto
         let window = TerminalWindow.current()
         let detection = choice.asksTerminal ? GraphicsDetection.current(window: window) : .halfBlocks(window: window)
-        let backend = try CursesBackend(environment: environment, expectingLateReplies: detection.repliesMayFollow)
+        let backend = try CursesBackend(environment: environment,
+                                        hyperlinks: config.hyperlinks.flatMap(Hyperlinks.Choice.init(rawValue:)) ?? .auto,
+                                        expectingLateReplies: detection.repliesMayFollow)
         CursesBackend.installSignalHandlers { backend.restore() }
         defer { backend.restore() }
 
