@@ -95,7 +95,8 @@ public final class ShelfApp: RunLoopEffects {
             let halfBlocks = HalfBlockPainter(cache: environment.coverCache, colorMode: environment.colorMode,
                                               symbols: environment.symbols) { flag.set(); ready?.onReady() }
             let pixelPainter = PixelPainter(cell: pixels.cell, graphics: pixels.writer.graphics,
-                                            placeholders: pixels.placeholders, sixelLimit: pixels.writer.sixelLimit) { flag.set(); ready?.onReady() }
+                                            placeholders: pixels.placeholders, sixelLimit: pixels.writer.sixelLimit,
+                                            wall: environment.theme.wall.background, colorMode: environment.colorMode) { flag.set(); ready?.onReady() }
             painter = CoverPainter(pictures: pixelPainter, covers: halfBlocks, readyFlag: flag, pixels: pixelPainter,
                                    shelfInPixels: pixels.shelfCovers)
             placer = PixelPlacer(painter: pixelPainter, throughTmux: pixels.writer.throughTmux, origin: pixels.origin)
