@@ -70,14 +70,14 @@ public final class PixelPainter: PicturePainter, Sendable {
 
     /// `onReady` is called on a worker thread whenever a picture that was pending is ready
     /// (or has failed). `wall` is the colour covers stand against (the theme's wall
-    /// background) and `colorMode` how the terminal draws it (`shown(_:in:)`).
+    /// background) and `colors` what the screen draws it in (`shown(_:in:)`).
     public init(cell: PixelSize, graphics: GraphicsProtocol = .kitty, placeholders: KittyPlaceholders.IDColours? = nil,
-                sixelLimit: PixelSize = GraphicsDetection.assumedSixelLimit, wall: Color = .default, colorMode: ColorMode = .truecolor,
+                sixelLimit: PixelSize = GraphicsDetection.assumedSixelLimit, wall: Color = .default, colors: TerminalColors = .direct,
                 documents: DocumentRenderers = .shared, onReady: @escaping @Sendable () -> Void) {
         self.cell = PixelSize(width: max(1, cell.width), height: max(1, cell.height))
         self.graphics = graphics
         self.sixelLimit = sixelLimit
-        self.wall = Self.shown(wall, in: colorMode)
+        self.wall = Self.shown(wall, in: colors)
         self.placeholders = graphics == .kitty ? placeholders : nil
         self.documents = documents
         self.onReady = onReady
@@ -276,16 +276,10 @@ public final class PixelPainter: PicturePainter, Sendable {
         }
     }
 
-    /// The colour the terminal shows for `color` when it draws in `mode` (as `ColorMapper`
-    /// chooses it; palette entries 0–15 as xterm's defaults, since users retheme them);
-    /// nil for the terminal's own default and without colours.
-    public static func shown(_ color: Color, in mode: ColorMode) -> (r: UInt8, g: UInt8, b: UInt8)? {
-        let colors: TerminalColors = switch mode {
-        case .truecolor: .direct
-        case .palette256: .palette256
-        case .palette16: .palette16
-        case .none: .monochrome
-        }
+    /// The colour the terminal shows for `color` when the screen draws in `colors` (as
+    /// `ColorMapper` chooses it; palette entries 0–15 as xterm's defaults, since users
+    /// retheme them); nil for the terminal's own default and without colours.
+    public static func shown(_ color: Color, in colors: TerminalColors) -> (r: UInt8, g: UInt8, b: UInt8)? {
         var mapper = ColorMapper(colors: colors)
         let index = mapper.index(for: color)
         guard index >= 0 else { return nil }

@@ -14,9 +14,9 @@ struct StandingCoverTests {
     /// A 3:2 cover (300 × 200, one grey) fitted into a box of 21 × 8 cells: 210 × 140 px,
     /// 7.37 rows of 19 px.
     static func fitted(graphics: GraphicsProtocol, dress: CoverDress?, wall: Color = .default,
-                       colorMode: ColorMode = .truecolor) throws -> (canvas: Canvas, image: RGBAImage, painter: PixelPainter) {
+                       colors: TerminalColors = .direct) throws -> (canvas: Canvas, image: RGBAImage, painter: PixelPainter) {
         let ready = ReadySignal()
-        let painter = PixelPainter(cell: cell, graphics: graphics, wall: wall, colorMode: colorMode, onReady: ready.onReady)
+        let painter = PixelPainter(cell: cell, graphics: graphics, wall: wall, colors: colors, onReady: ready.onReady)
         let source = try PixelPlacerTests.source("landscape-\(graphics)-\(dress != nil)", width: 300, height: 200, grey: 90)
         let box = Rect(x: 3, y: 2, width: 21, height: 8)
         let canvas = try ready.wait { () throws -> Canvas? in
@@ -70,14 +70,14 @@ struct StandingCoverTests {
     /// sixel has no see-through pixels: the rows above a landscape cover are sent in the
     /// wall's colour as the terminal shows it (exact in direct colour, its palette entry in
     /// 256 colours), the cover under them, so it stands on its box's bottom edge there too.
-    @Test(arguments: [ColorMode.truecolor, .palette256])
-    func aSixelCoverIsSentOnTheWallsColourAndStandsOnItsBoxsBottomEdge(colorMode: ColorMode) throws {
-        let (canvas, image, painter) = try Self.fitted(graphics: .sixel, dress: .plain, wall: Self.wall, colorMode: colorMode)
+    @Test(arguments: [TerminalColors.direct, .palette256])
+    func aSixelCoverIsSentOnTheWallsColourAndStandsOnItsBoxsBottomEdge(colors: TerminalColors) throws {
+        let (canvas, image, painter) = try Self.fitted(graphics: .sixel, dress: .plain, wall: Self.wall, colors: colors)
         let placement = try #require(canvas.pictures.first)
         #expect(placement.rect == Rect(x: 3, y: 2, width: 21, height: 8))
         #expect(image.width == 210 && image.height == 8 * 19, "12 rows on top of the 140 px picture: 8 whole rows")
         let shown = try #require(painter.wall)
-        if colorMode == .truecolor {
+        if colors == .direct {
             #expect(shown == (0x2B, 0x24, 0x1F))
         } else {
             let entry = Palette.rgb(ofIndex: Palette.nearest256(r: 0x2B, g: 0x24, b: 0x1F))
