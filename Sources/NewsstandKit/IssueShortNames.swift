@@ -47,7 +47,14 @@ public enum IssueShortNames {
 extension Library {
     /// Every issue's short name, by issue id.
     public func shortNames() throws -> [Int64: String] {
-        IssueShortNames.names(publications: try publications(), issues: try allIssues())
+        try shortNames(of: try allIssues())
+    }
+
+    /// The short names of `issues`, by issue id, numbered among them: pass every issue of
+    /// their publications (as `allIssues()` gives them). A publication unsubscribed from
+    /// keeps its issues, so they keep their names too, and commands still take them.
+    public func shortNames(of issues: [Issue]) throws -> [Int64: String] {
+        IssueShortNames.names(publications: try store.publicationsIncludingUnsubscribed(), issues: issues)
     }
 
     /// The issue a short name (`slug/N`) names, if any.

@@ -22,6 +22,11 @@ public final class PixelPainter: PicturePainter, Sendable {
     /// its top left corner (better than nothing, which is what xterm draws of a larger
     /// one). Its cells stay what they were, so zooming and panning keep their geometry.
     public let sixelLimit: PixelSize
+    /// The wall a cover stands against, as the terminal shows it (nil: the terminal's own
+    /// default, not known). sixel has no see-through pixels: a cover's rows above its
+    /// picture are drawn in this colour (`standing`), and without it a sixel cover is not
+    /// given them.
+    public let wall: (r: UInt8, g: UInt8, b: UInt8)?
     private let documents: DocumentRenderers
     private let onReady: @Sendable () -> Void
     private let work = DispatchQueue(label: "newsstand.pixels", qos: .userInitiated)
@@ -58,19 +63,21 @@ public final class PixelPainter: PicturePainter, Sendable {
 
     private enum Entry {
         case pending
-        /// The fitted image, and the whole of it encoded (`encoded(_:)`).
+        /// The fitted image, and the whole of it encoded (`encoded(_:cover:)`).
         case ready(RGBAImage, [UInt8]?)
         case failed(String)
     }
 
     /// `onReady` is called on a worker thread whenever a picture that was pending is ready
-    /// (or has failed).
+    /// (or has failed). `wall` is the colour covers stand against (the theme's wall
+    /// background) and `colors` what the screen draws it in (`shown(_:in:)`).
     public init(cell: PixelSize, graphics: GraphicsProtocol = .kitty, placeholders: KittyPlaceholders.IDColours? = nil,
-                sixelLimit: PixelSize = GraphicsDetection.assumedSixelLimit,
+                sixelLimit: PixelSize = GraphicsDetection.assumedSixelLimit, wall: Color = .default, colors: TerminalColors = .direct,
                 documents: DocumentRenderers = .shared, onReady: @escaping @Sendable () -> Void) {
         self.cell = PixelSize(width: max(1, cell.width), height: max(1, cell.height))
         self.graphics = graphics
         self.sixelLimit = sixelLimit
+        self.wall = Self.shown(wall, in: colors)
         self.placeholders = graphics == .kitty ? placeholders : nil
         self.documents = documents
         self.onReady = onReady
@@ -103,8 +110,8 @@ public final class PixelPainter: PicturePainter, Sendable {
                 do {
                     var image = PixelFitting.fitted(try ImageDecoder.decode(source, size: box, documents: documents), into: box)
                     if dress != .plain { image = dress.dressed(image, cell: cell) }
-                    if stands, graphics == .kitty || graphics == .iterm2 { image = Self.standing(image, cellHeight: cell.height) }
-                    done = .ready(image, encoded(image))
+                    if stands, standsOnItsCells { image = Self.standing(image, cellHeight: cell.height) }
+                    done = .ready(image, encoded(image, cover: stands))
                 } catch {
                     done = .failed("\(error)")
                 }
@@ -211,12 +218,22 @@ public final class PixelPainter: PicturePainter, Sendable {
         }
     }
 
+    /// Whether covers are given rows on top (`standing`): kitty and iTerm2 show them as the
+    /// cells behind; sixel has no see-through pixels, so only when the wall's colour is
+    /// known to draw them in (`wall`).
+    var standsOnItsCells: Bool {
+        switch graphics {
+        case .kitty, .iterm2: return true
+        case .sixel: return wall != nil
+        case .halfBlocks: return false
+        }
+    }
+
     /// `image` with transparent rows on top, so that it takes whole cells of `cellHeight`
     /// and its bottom is the bottom of its last cell: a picture is placed from the top of
     /// its first cell, and a cover whose height is not whole cells (a landscape one) would
-    /// otherwise float above the plank it stands on. Only for protocols that show
-    /// transparency as what is behind (kitty, iTerm2); sixel draws it black here
-    /// (`IndexedImage`), so a sixel cover keeps the gap.
+    /// otherwise float above the plank it stands on. kitty and iTerm2 show those rows as
+    /// the cells behind; sixel draws them in the wall's colour (`encoded(_:cover:)`).
     static func standing(_ image: RGBAImage, cellHeight: Int) -> RGBAImage {
         let cellHeight = max(1, cellHeight)
         let padding = (cellHeight - image.height % cellHeight) % cellHeight
@@ -249,31 +266,45 @@ public final class PixelPainter: PicturePainter, Sendable {
         }
     }
 
-    /// `image` as the protocol carries it: PNG for kitty and iTerm2, the sixel escape.
-    func encoded(_ image: RGBAImage) -> [UInt8]? {
+    /// `image` as the protocol carries it: PNG for kitty and iTerm2, the sixel escape (a
+    /// cover's see-through pixels in the wall's colour, other pictures' over black).
+    func encoded(_ image: RGBAImage, cover: Bool) -> [UInt8]? {
         switch graphics {
         case .kitty, .iterm2: return try? ImageEncoder.png(image)
-        case .sixel: return Sixel.encode(IndexedImage.xterm256(Sixel.fitting(image, within: sixelLimit)))
+        case .sixel: return Sixel.encode(image, within: sixelLimit, behind: cover ? wall : nil)
         case .halfBlocks: return nil
         }
     }
 
-    /// `placement`'s picture encoded (`encoded(_:)`): the whole picture as the worker
+    /// The colour the terminal shows for `color` when the screen draws in `colors` (as
+    /// `ColorMapper` chooses it; palette entries 0–15 as xterm's defaults, since users
+    /// retheme them); nil for the terminal's own default and without colours.
+    public static func shown(_ color: Color, in colors: TerminalColors) -> (r: UInt8, g: UInt8, b: UInt8)? {
+        var mapper = ColorMapper(colors: colors)
+        let index = mapper.index(for: color)
+        guard index >= 0 else { return nil }
+        // Direct colour reads 0–7 as palette entries, anything else as 0xRRGGBB.
+        if colors == .direct, index > 7 { return (UInt8(index >> 16 & 0xFF), UInt8(index >> 8 & 0xFF), UInt8(index & 0xFF)) }
+        let entry = Palette.rgb(ofIndex: UInt8(index))
+        return (entry.r, entry.g, entry.b)
+    }
+
+    /// `placement`'s picture encoded (`encoded(_:cover:)`): the whole picture as the worker
     /// encoded it; a part (the window on a zoomed page, a picture scrolled among text)
     /// encoded when first shown and kept (`keptParts`).
     public func encoded(for placement: PicturePlacement) -> [UInt8]? {
         let part = PicturePart(placement)
-        let known: [UInt8]? = kept.withLock { kept in
-            guard let fitting = kept.fittings[placement.picture], case .ready(let image, let bytes)? = kept.entries[fitting] else { return nil }
+        let (known, cover): ([UInt8]?, Bool) = kept.withLock { kept in
+            guard let fitting = kept.fittings[placement.picture], case .ready(let image, let bytes)? = kept.entries[fitting] else { return (nil, false) }
             if placement.column == 0, placement.row == 0,
-               cells(of: image, within: fitting.size) == CellSize(columns: part.columns, rows: part.rows) { return bytes }
-            guard let index = kept.parts.firstIndex(where: { $0.part == part }) else { return nil }
+               cells(of: image, within: fitting.size) == CellSize(columns: part.columns, rows: part.rows) { return (bytes, fitting.stands) }
+            guard let index = kept.parts.firstIndex(where: { $0.part == part }) else { return (nil, fitting.stands) }
             let used = kept.parts.remove(at: index)
             kept.parts.append(used)
-            return used.bytes
+            return (used.bytes, fitting.stands)
         }
         if let known { return known }
-        guard let bytes = pixels(for: placement).flatMap(encoded) else { return nil }
+        guard let bytes = pixels(for: placement).flatMap({ encoded($0, cover: cover) }) else { return nil }
         kept.withLock { kept in
             kept.parts.append((part, bytes))
             if kept.parts.count > Self.keptParts { kept.parts.removeFirst(kept.parts.count - Self.keptParts) }

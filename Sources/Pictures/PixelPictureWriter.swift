@@ -34,7 +34,7 @@ public struct PixelPictureWriter: Sendable {
     func escapes(for image: RGBAImage, id: UInt32) throws -> [[UInt8]] {
         switch graphics {
         case .kitty: return KittyGraphics.show(png: try ImageEncoder.png(image), id: id)
-        case .sixel: return [Sixel.encode(IndexedImage.xterm256(Sixel.fitting(image, within: sixelLimit)))]
+        case .sixel: return [Sixel.encode(image, within: sixelLimit)]
         case .iterm2: return [ITermImage.show(png: try ImageEncoder.png(image))]
         case .halfBlocks: return []
         }

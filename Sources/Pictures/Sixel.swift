@@ -40,6 +40,52 @@ public enum Sixel {
         return output
     }
 
+    /// `image` as the escape a terminal drawing sixel of at most `limit` is sent: scaled
+    /// down to the limit (`fitting`), on xterm's palette. sixel has no see-through pixels
+    /// (`IndexedImage` shows them over black): with `behind`, the colour the terminal shows
+    /// around the picture (a cover's wall), they are shown over it instead, a fully
+    /// see-through pixel in exactly that colour (`showing(_:over:)`).
+    public static func encode(_ image: RGBAImage, within limit: PixelSize, behind: (r: UInt8, g: UInt8, b: UInt8)? = nil) -> [UInt8] {
+        let fitted = fitting(image, within: limit)
+        guard let behind else { return encode(IndexedImage.xterm256(fitted)) }
+        return encode(showing(fitted, over: behind))
+    }
+
+    /// The palette register of the colour behind a picture: xterm256 never chooses 0–15
+    /// (the terminal's themable colours), so register 0 is free to hold it exactly, where
+    /// dithering it among the palette's colours would speckle the wall.
+    static let behindRegister: UInt8 = 0
+
+    /// `image` on xterm's palette over `behind`: a partly see-through pixel blended over it,
+    /// a fully see-through one in it exactly (register `behindRegister`).
+    static func showing(_ image: RGBAImage, over behind: (r: UInt8, g: UInt8, b: UInt8)) -> IndexedImage {
+        var pixels = image.pixels
+        var clear: [Int] = []
+        let under = [behind.r, behind.g, behind.b]
+        for pixel in 0..<image.width * image.height {
+            let alpha = Int(pixels[pixel * 4 + 3])
+            if alpha == 255 { continue }
+            if alpha == 0 {
+                // Left see-through: xterm256 takes it as black, with no error to spread.
+                clear.append(pixel)
+                continue
+            }
+            for channel in 0..<3 {
+                let at = pixel * 4 + channel
+                pixels[at] = UInt8((Int(pixels[at]) * alpha + Int(under[channel]) * (255 - alpha) + 127) / 255)
+            }
+            pixels[pixel * 4 + 3] = 255
+        }
+        let indexed = IndexedImage.xterm256(RGBAImage(width: image.width, height: image.height, pixels: pixels))
+        guard !clear.isEmpty else { return indexed }
+        var indices = indexed.indices
+        for pixel in clear { indices[pixel] = behindRegister }
+        var palette = indexed.palette
+        let register = Int(behindRegister) * 3
+        palette.replaceSubrange(register..<register + 3, with: under)
+        return IndexedImage(width: indexed.width, height: indexed.height, palette: palette, indices: indices)
+    }
+
     /// The box a picture for a terminal that draws sixel of at most `limit` is fitted into:
     /// `box` no wider and no taller than the limit (the picture keeps its own shape in it).
     public static func clamped(_ box: (width: Int, height: Int), to limit: PixelSize) -> (width: Int, height: Int) {

@@ -53,10 +53,12 @@ public final class ShelfApp: RunLoopEffects {
         public var shelfCovers: Bool
         /// kitty's pictures as placeholder cells, their ids in these colours; nil: placed at the cursor.
         public var placeholders: KittyPlaceholders.IDColours?
+        /// What the screen draws in: the wall a sixel cover's top rows are sent in is the one it shows.
+        public var drawing: TerminalColors
         public init(writer: PixelPictureWriter, cell: Terminal.PixelSize, origin: (x: Int, y: Int) = (0, 0), shelfCovers: Bool = false,
-                    placeholders: KittyPlaceholders.IDColours? = nil) {
+                    placeholders: KittyPlaceholders.IDColours? = nil, drawing: TerminalColors = .direct) {
             self.writer = writer; self.cell = cell; self.origin = origin; self.shelfCovers = shelfCovers
-            self.placeholders = placeholders
+            self.placeholders = placeholders; self.drawing = drawing
         }
     }
 
@@ -95,7 +97,8 @@ public final class ShelfApp: RunLoopEffects {
             let halfBlocks = HalfBlockPainter(cache: environment.coverCache, colorMode: environment.colorMode,
                                               symbols: environment.symbols) { flag.set(); ready?.onReady() }
             let pixelPainter = PixelPainter(cell: pixels.cell, graphics: pixels.writer.graphics,
-                                            placeholders: pixels.placeholders, sixelLimit: pixels.writer.sixelLimit) { flag.set(); ready?.onReady() }
+                                            placeholders: pixels.placeholders, sixelLimit: pixels.writer.sixelLimit,
+                                            wall: environment.theme.wall.background, colors: pixels.drawing) { flag.set(); ready?.onReady() }
             painter = CoverPainter(pictures: pixelPainter, covers: halfBlocks, readyFlag: flag, pixels: pixelPainter,
                                    shelfInPixels: pixels.shelfCovers)
             placer = PixelPlacer(painter: pixelPainter, throughTmux: pixels.writer.throughTmux, origin: pixels.origin)

@@ -4,13 +4,18 @@ import Synchronization
 /// Whether tmux shows the pane this process runs in: after `Ctrl-b c` or a switch to
 /// another window, pictures kitty placed for the pane stay over the other window, and tmux
 /// drops whatever a pane that is not shown passes through, so the pane cannot take them
-/// away itself. Asked of tmux (`display -p`, spawned with arguments, no shell) every
-/// `interval` on its own queue while `watch(true)`; the run loop takes each change with
-/// `takeChange` and never waits for tmux. `writeToClients` hands bytes to the terminals
-/// of the clients attached to the pane's session, past tmux.
+/// away itself. Asked of tmux (`display -p` with one format for all it needs, tmux spawned
+/// by its path with arguments, no shell) every `interval` on its own queue while
+/// `watch(true)`; the run loop takes each change with `takeChange` and never waits for
+/// tmux. `writeToClients` hands bytes to the terminals of the clients attached to the
+/// pane's session, past tmux.
 public final class TmuxPaneWatch: Sendable {
     public let pane: String
     public let interval: Double
+    /// The tmux executable, found on `PATH` once.
+    public let tmux: String
+    /// The environment tmux is run in (`TMUX` names its server).
+    private let environment: [String]
     private let queue = DispatchQueue(label: "newsstand.tmux-pane-watch")
     private struct State {
         var watching = false
@@ -20,11 +25,26 @@ public final class TmuxPaneWatch: Sendable {
     }
     private let state = Mutex(State())
 
-    /// Inside tmux (`TMUX` and `TMUX_PANE` set); nil elsewhere.
-    public init?(environment: [String: String] = ProcessInfo.processInfo.environment, interval: Double = 0.5) {
-        guard environment["TMUX"]?.isEmpty == false, let pane = environment["TMUX_PANE"], !pane.isEmpty else { return nil }
+    /// Inside tmux (`TMUX` and `TMUX_PANE` set, tmux on `PATH`); nil elsewhere. Once a
+    /// second: a window left shows our pictures over the new one for at most that long,
+    /// and each look costs a tmux process (every 0.5 s, through `env` and Foundation's
+    /// `Process`, the idle shelf woke ~31 times a second; now ~8, benchmarks/HISTORY.md:
+    /// "The tmux pane watch at idle").
+    public init?(environment: [String: String] = ProcessInfo.processInfo.environment, interval: Double = 1) {
+        guard environment["TMUX"]?.isEmpty == false, let pane = environment["TMUX_PANE"], !pane.isEmpty,
+              let tmux = Self.executable(named: "tmux", searching: environment["PATH"] ?? Self.defaultPath) else { return nil }
         self.pane = pane
         self.interval = interval
+        self.tmux = tmux
+        self.environment = environment.map { "\($0.key)=\($0.value)" }
+    }
+
+    /// Where a program is looked for when the environment names no `PATH`.
+    static let defaultPath = "/usr/local/bin:/usr/bin:/bin"
+
+    /// The first executable file `name` in the folders of `path` (colon-separated).
+    static func executable(named name: String, searching path: String) -> String? {
+        path.split(separator: ":").map { "\($0)/\(name)" }.first { access($0, X_OK) == 0 }
     }
 
     /// What tmux is asked: the pane's window current, clients on its session, the window
@@ -64,7 +84,7 @@ public final class TmuxPaneWatch: Sendable {
             state.withLock { $0.polling = false }
             return
         }
-        if let shown = Self.isShown(displayOutput: Self.tmux(["display", "-p", "-t", pane, Self.format])) {
+        if let shown = Self.isShown(displayOutput: ask()) {
             state.withLock { state in
                 if state.shown != shown {
                     state.shown = shown
@@ -75,13 +95,17 @@ public final class TmuxPaneWatch: Sendable {
         queue.asyncAfter(deadline: .now() + interval) { self.poll() }
     }
 
+    /// What tmux says of the pane (`format`).
+    func ask() -> String {
+        run(["display", "-p", "-t", pane, Self.format])
+    }
+
     /// Writes `bytes` to the terminal of every client attached to the pane's session (their
     /// ttys, as `tmux list-clients` names them), on the watch's queue.
     public func writeToClients(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
-        let pane = pane
-        queue.async {
-            let ttys = Self.tmux(["list-clients", "-t", pane, "-F", "#{client_tty}"]).split(separator: "\n").map(String.init)
+        queue.async { [self] in
+            let ttys = run(["list-clients", "-t", pane, "-F", "#{client_tty}"]).split(separator: "\n").map(String.init)
             for tty in ttys where tty.hasPrefix("/dev/") {
                 let fd = open(tty, O_WRONLY | O_NOCTTY | O_NONBLOCK)
                 guard fd >= 0 else { continue }
@@ -91,18 +115,62 @@ public final class TmuxPaneWatch: Sendable {
         }
     }
 
-    /// What `tmux ARGUMENTS` prints; "" when it cannot be run.
-    private static func tmux(_ arguments: [String]) -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["tmux"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch { return "" }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+    /// What `tmux ARGUMENTS` prints; "" when it cannot be run. Spawned straight from its
+    /// path with its output on a socket pair (Glibc imports no `pipe2`), read to its end and reaped: no `env`, no shell, and
+    /// none of Foundation's `Process` machinery (its wait polls a run loop).
+    func run(_ arguments: [String]) -> String {
+        var ends: [Int32] = [0, 0]
+        // Close-on-exec from the start: a child another thread spawns meanwhile must not keep
+        // the pipe open (the read would wait for it to end).
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else { return "" }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // The watch's thread may block signals the child should not inherit blocked.
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        _ = Self.addCloseFrom.map { $0(&actions, 3) }
+        var argv: [UnsafeMutablePointer<CChar>?] = ([tmux] + arguments).map { strdup($0) } + [nil]
+        var envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup($0) } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, tmux, &actions, &attributes, &argv, &envp)
+        close(ends[1])
+        defer { close(ends[0]) }
+        guard spawned == 0 else { return "" }
+        var output: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(ends[0], $0.baseAddress, $0.count) }
+            if count > 0 { output += buffer[0..<count]; continue }
+            if count < 0, errno == EINTR { continue }
+            break
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        return String(decoding: output, as: UTF8.self)
     }
+
+    private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34), which Swift's Glibc does
+    /// not import: looked up at run time, so tmux inherits no file of ours (the library's
+    /// database, a lock). Without it (an older glibc) tmux gets them for the few
+    /// milliseconds it runs.
+    private static let addCloseFrom: AddCloseFrom? = {
+        guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: AddCloseFrom.self)
+    }()
 }

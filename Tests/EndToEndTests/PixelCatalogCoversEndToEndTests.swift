@@ -59,7 +59,7 @@ extension PixelPicturesLifecycleEndToEndTests {
         try Data(ImageEncoder.png(Screens.stripes(width: width, height: height, stripe: stripe))).write(to: file)
     }
 
-    /// `newsstand` of a sandbox in kitty, pictures on, the light theme, once its shelf shows.
+    /// `newsstand` of a sandbox in kitty (or `terminal`), pictures on, the light theme, once its shelf shows.
     struct ShelfInKitty {
         let display: VirtualDisplay
         let pid: pid_t
@@ -84,13 +84,14 @@ extension PixelPicturesLifecycleEndToEndTests {
         }
     }
 
-    static func shelfInKitty(_ sandbox: Sandbox, display: VirtualDisplay, directory: URL) throws -> ShelfInKitty {
+    static func shelfInKitty(_ sandbox: Sandbox, display: VirtualDisplay, directory: URL,
+                             in terminal: Terminal = kittyTerminal) throws -> ShelfInKitty {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let done = directory.appendingPathComponent("status"), errors = directory.appendingPathComponent("errors")
         let (pid, look) = try run("""
         env \(sandbox.environment.map { "'\($0)'" }.joined(separator: " ")) '\(Tmux.binary.path)' --images auto --theme light --colors truecolor --symbols half 2>'\(errors.path)'
         echo $? > '\(done.path)'
-        """, in: kittyTerminal, display: display, directory: directory)
+        """, in: terminal, display: display, directory: directory)
         // The title bar's light grey.
         _ = look { screen in (0..<screen.width).count { x in (0..<3).allSatisfy { screen.pixels[(10 * screen.width + x) * 4 + $0] > 200 } } > 500 }
         return ShelfInKitty(display: display, pid: pid, look: look, done: done, errors: errors)

@@ -200,32 +200,46 @@ import Testing
     /// it floated 14 px above it, placed from the top of its first cell).
     @Test func aLandscapeCoverInPixelsStandsOnThePlank() throws {
         try shelfWithStripedComic(width: 1920, height: 960) { shelf in
-            // The cover's last row: the end of the longest run of striped rows (text rows
-            // below, the hints', may have as many edges).
-            func coverBottom(_ screen: RGBAImage) -> Int {
-                var longest = (length: 0, bottom: -1), run = 0
-                for y in 0..<screen.height {
-                    run = (Reader.row(y: y, of: screen).map(Screens.maximumEdges) ?? 0) >= 12 ? run + 1 : 0
-                    if run > longest.length { longest = (run, y) }
-                }
-                return longest.bottom
-            }
-            func standing(_ screen: RGBAImage) -> Bool {
-                let bottom = coverBottom(screen)
-                guard bottom > 10, bottom + 1 < screen.height else { return false }
-                func pixel(_ x: Int, _ y: Int) -> [UInt8] { Array(screen.pixels[(y * screen.width + x) * 4..<(y * screen.width + x) * 4 + 3]) }
-                let wall = pixel(5, bottom - 5), under = (0..<screen.width).filter { x in pixel(x, bottom + 1) != wall }
-                // Under the cover, across the window: the plank, not the wall.
-                return under.count > screen.width / 2 && pixel(5, bottom + 1) != wall
-            }
-            let (screen, found) = shelf.look(standing)
-            #expect(found, "the cover's last striped row is at \(screen.map(coverBottom) ?? -1)")
+            let (screen, found) = shelf.look(Self.standsOnThePlank)
+            #expect(found, "the cover's last striped row is at \(screen.map(Self.coverBottom) ?? -1)")
         }
     }
 
-    /// `newsstand` in kitty with covers in pixels, its shelf filtered to a comic whose first
-    /// page, its cover, is stripes (`width` × `height`), looked at by `check`; then it quits.
-    private func shelfWithStripedComic(width: Int = 960, height: Int = 1280,
+    /// The same in xterm drawing sixel, which has no see-through pixels: the rows above the
+    /// cover are sent in the wall's colour (it floated 7 px above the plank, the wall
+    /// between). 1000 × 617: in a tile of any whole number of 10 px columns its height is no
+    /// whole number of 20 px rows.
+    @Test func aLandscapeCoverInSixelStandsOnThePlank() throws {
+        try shelfWithStripedComic(width: 1000, height: 617, stripe: 25, in: Self.xtermSixel) { shelf in
+            let (screen, found) = shelf.look(Self.standsOnThePlank)
+            #expect(found, "the cover's last striped row is at \(screen.map(Self.coverBottom) ?? -1)")
+        }
+    }
+
+    /// The cover's last row: the end of the longest run of striped rows (text rows below,
+    /// the hints', may have as many edges).
+    static func coverBottom(_ screen: RGBAImage) -> Int {
+        var longest = (length: 0, bottom: -1), run = 0
+        for y in 0..<screen.height {
+            run = (Reader.row(y: y, of: screen).map(Screens.maximumEdges) ?? 0) >= 12 ? run + 1 : 0
+            if run > longest.length { longest = (run, y) }
+        }
+        return longest.bottom
+    }
+
+    /// Whether the row under the cover's last one is the plank, across the window, not the wall.
+    static func standsOnThePlank(_ screen: RGBAImage) -> Bool {
+        let bottom = coverBottom(screen)
+        guard bottom > 10, bottom + 1 < screen.height else { return false }
+        func pixel(_ x: Int, _ y: Int) -> [UInt8] { Array(screen.pixels[(y * screen.width + x) * 4..<(y * screen.width + x) * 4 + 3]) }
+        let wall = pixel(5, bottom - 5), under = (0..<screen.width).filter { x in pixel(x, bottom + 1) != wall }
+        return under.count > screen.width / 2 && pixel(5, bottom + 1) != wall
+    }
+
+    /// `newsstand` in `terminal` (kitty) with covers in pixels, its shelf filtered to a comic
+    /// whose first page, its cover, is stripes (`width` × `height`), looked at by `check`;
+    /// then it quits.
+    private func shelfWithStripedComic(width: Int = 960, height: Int = 1280, stripe: Int = 48, in terminal: Terminal = kittyTerminal,
                                        _ check: (ShelfInKitty) throws -> Void) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pixels-shelf-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -233,7 +247,7 @@ import Testing
         // Stripes about 8 screen pixels wide on the shelf: in half blocks (a cell is 10
         // pixels, 60 of the page) they are greys.
         let pages = directory.appendingPathComponent("pages")
-        try Self.writeStripedCover(to: pages.appendingPathComponent("page01.png"), stripe: 48, width: width, height: height)
+        try Self.writeStripedCover(to: pages.appendingPathComponent("page01.png"), stripe: stripe, width: width, height: height)
         let comic = directory.appendingPathComponent("cover.cbz")
         let (output, status) = try Tmux.runWithStatus(["sh", "-c", "cd '\(pages.path)' && python3 -c \"import zipfile,sys; "
             + "z=zipfile.ZipFile(sys.argv[1],'w'); z.write('page01.png'); z.close()\" '\(comic.path)'"])
@@ -246,7 +260,8 @@ import Testing
 
         let display = try VirtualDisplay()
         defer { display.close() }
-        let shelf = try Self.shelfInKitty(sandbox, display: display, directory: directory.appendingPathComponent("kitty-shelf"))
+        let shelf = try Self.shelfInKitty(sandbox, display: display, directory: directory.appendingPathComponent("\(terminal.name)-shelf"),
+                                          in: terminal)
         defer { display.stop(shelf.pid) }
         // The samples are on the shelf too: filtered to "My files", the comic's publication.
         for key in ["slash", "m", "y", "space", "f", "i", "Return"] { try display.key(key) }

@@ -50,7 +50,7 @@ struct Issues: ParsableCommand {
         let now = Date()
         let downloads = try library.latestDownloads()
         let issues = try library.allIssues()
-        let shortNames = IssueShortNames.names(publications: try library.publications(), issues: issues)
+        let shortNames = try library.shortNames(of: issues)
         let covers = library.covers(of: issues)
         let rows = zip(issues, covers).map { issue, cover -> Row in
             let download = issue.id.flatMap { downloads[$0] }

@@ -77,6 +77,6 @@ enum ShelfLauncher {
                                                                          sixelLimit: detection.largestSixel),
                                       cell: detection.cellPixels ?? PixelPictures.assumedCell,
                                       origin: detection.throughTmux ? TmuxPassthrough.paneOrigin() : (0, 0),
-                                      shelfCovers: config.coversInPixels, placeholders: placeholders)
+                                      shelfCovers: config.coversInPixels, placeholders: placeholders, drawing: drawing)
     }
 }

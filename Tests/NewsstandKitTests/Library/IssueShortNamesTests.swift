@@ -35,3 +35,29 @@ import Testing
         #expect(names == [1: "news/1", 2: "news-7/1"])
     }
 }
+
+/// Unsubscribing keeps a publication's issues (issue #30, item 1), so they keep their short
+/// names: `issues` shows them and every command still takes them.
+@Suite struct UnsubscribedShortNamesTests {
+    @Test func anUnsubscribedPublicationsIssuesKeepTheirShortNames() throws {
+        let temp = try TemporaryLibrary()
+        let library = temp.library
+        let tidewater = try library.save(Publication(feedURL: "file:///feeds/tidewater.xml", title: "Tidewater"))
+        let older = try library.addIssue(name: "tidewater-2026-10", date: Date(timeIntervalSince1970: 1_790_000_000), publicationID: tidewater.id)
+        let newer = try library.addIssue(name: "tidewater-2026-11", date: Date(timeIntervalSince1970: 1_792_000_000), publicationID: tidewater.id)
+        let other = try library.save(Publication(feedURL: "file:///feeds/wire.xml", title: "Wire"))
+        let wire = try library.addIssue(name: "wire-1", date: Date(timeIntervalSince1970: 1_791_000_000), publicationID: other.id)
+        let before = try library.shortNames()
+
+        try library.removePublication(tidewater, removeIssues: false)
+        #expect(try library.publications().map(\.title) == ["Wire"])
+        let after = try library.shortNames()
+        #expect(after == before)
+        let (olderID, newerID, wireID) = (try #require(older.id), try #require(newer.id), try #require(wire.id))
+        #expect(after[olderID] == "tidewater/1" && after[newerID] == "tidewater/2")
+        #expect(after[wireID] == "wire/1")
+        #expect(try library.shortNames(of: try library.allIssues()) == after)
+        #expect(try library.issue(matching: "tidewater/2").name == "tidewater-2026-11")
+        #expect(try library.issue(matching: "Tidewater/1").name == "tidewater-2026-10")
+    }
+}
