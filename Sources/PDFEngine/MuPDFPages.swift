@@ -13,6 +13,7 @@ final class MuPDFPages {
 
     /// Opens `url` with `password`; throws `PDFError` in the words `PDFDocument` uses.
     init(url: URL, password: String?) throws {
+        try Self.checkReadable(url)
         name = url.lastPathComponent
         var status: Int32 = 0
         var message = [CChar](repeating: 0, count: 256)
@@ -28,11 +29,19 @@ final class MuPDFPages {
 
     deinit { mupdf_close(document) }
 
+    /// A file that cannot be read is named whole, before either library tries it.
+    static func checkReadable(_ url: URL) throws {
+        guard FileManager.default.isReadableFile(atPath: url.path) else { throw PDFError(.unreadable, "cannot read '\(url.path)'") }
+    }
+
     var pageCount: Int { Int(mupdf_page_count(document)) }
 
     /// Page `index` (or the `region` of it) on white, fitted inside `size` pixels keeping
     /// its shape (nil: one pixel a point), never more than `maximumPixels`.
     func render(page index: Int, region: PageRegion?, fitting size: (width: Int, height: Int)?, maximumPixels: Int) throws -> RGBAImage {
+        guard (0..<pageCount).contains(index) else {
+            throw PDFError(.noSuchPage, "\(name) has no page \(index + 1) (it has \(pageCount))")
+        }
         var message = [CChar](repeating: 0, count: 256)
         var pageWidth = 0.0, pageHeight = 0.0
         guard mupdf_page_size(document, Int32(index), &pageWidth, &pageHeight, &message, message.count) == MUPDF_OK,

@@ -21,9 +21,7 @@ public final class PDFDocument {
         PDFLibrary.silenceLog()
         self.url = url
         self.password = password
-        guard FileManager.default.isReadableFile(atPath: url.path) else {
-            throw PDFError(.unreadable, "cannot read '\(url.path)'")
-        }
+        try MuPDFPages.checkReadable(url)
         var error: UnsafeMutablePointer<GError>?
         guard let uri = g_filename_to_uri(url.standardizedFileURL.path, nil, &error) else {
             defer { if error != nil { g_error_free(error) } }
