@@ -3,6 +3,7 @@
 (issue #31, "The page engine, chosen by measurement"). Never run by `swift test`.
 
     crispness.py PAGES.txt [--out DIR] [--sizes 1000x700,1440x860] [--repeat 5] [--json FILE]
+                 [--engines a,b,...|all] [--jobs N] [--newsstand BIN]
 
 PAGES.txt: one `FILE.pdf PAGE NAME` a line. For each page and size the page is fitted
 inside the size keeping its shape, then drawn by
@@ -11,7 +12,9 @@ inside the size keeping its shape, then drawn by
     (font options: no hinting, no hinted metrics, grey antialiasing), cairo-best (the same
     with CAIRO_ANTIALIAS_BEST), splash (poppler-cpp's page_renderer, antialiasing on, no
     hinting), splash-hint (with FreeType hinting), mupdf (fz_run_page into a draw device);
-  - the tools: pdftoppm -scale-to-x/-y, pdftocairo -scale-to-x/-y, mutool draw -w -h -f.
+  - the tools: pdftoppm -scale-to-x/-y, pdftocairo -scale-to-x/-y, mutool draw -w -h -f;
+  - with --newsstand BIN, `BIN render FILE.pdf --page N --output PAGE.png --pixels WxH`: what
+    the reader draws (its own 4x is the same command at 4x the box).
 Each is scored by SSIM (luma, 11-tap Gaussian window, sigma 1.5) against
   - own: the same engine drawing at 4x, reduced by area averaging (what its hinting and
     resampling lose at this size), and
@@ -134,7 +137,12 @@ def draw(engine, pdf, page, width, height, out, bin_dir, repeat=0):
                                  variant], check=True, capture_output=True, text=True)
         return float(result.stdout.split()[1]) if repeat else None
     stem = out[:-4]
-    if engine == "pdftoppm":
+    if engine == "newsstand":
+        # What the reader draws into that box (the page fitted inside it: the same size here).
+        subprocess.run([NEWSSTAND, "render", pdf, "--page", str(page), "--output", stem + ".png", "--pixels",
+                        f"{width}x{height}"], check=True)
+        subprocess.run(["/usr/bin/convert", stem + ".png", "-alpha", "remove", out], check=True)
+    elif engine == "pdftoppm":
         subprocess.run(["pdftoppm", "-f", str(page), "-l", str(page), "-singlefile", "-scale-to-x", str(width),
                         "-scale-to-y", str(height), pdf, stem], check=True)
     elif engine == "pdftocairo":
@@ -148,7 +156,9 @@ def draw(engine, pdf, page, width, height, out, bin_dir, repeat=0):
 
 
 ENGINE_ORDER = ["cairo-app", "cairo-nohint", "cairo-best", "splash", "splash-hint", "mupdf",
-                "pdftoppm", "pdftocairo", "mutool"]
+                "pdftoppm", "pdftocairo", "mutool", "newsstand"]
+# `render --output` of this build (--newsstand BIN), for the "newsstand" engine.
+NEWSSTAND = None
 # What one run measures by default (--engines all for every one above).
 DEFAULT_ENGINES = ["cairo-app", "cairo-nohint", "splash", "mupdf", "pdftoppm", "pdftocairo", "mutool"]
 
@@ -186,8 +196,13 @@ def main():
     parser.add_argument("--json")
     parser.add_argument("--engines", default=",".join(DEFAULT_ENGINES))
     parser.add_argument("--jobs", type=int, default=2, help="pages and sizes measured at once")
+    parser.add_argument("--newsstand", help="a newsstand binary (newsstand-pdf beside it): adds the engine 'newsstand'")
     args = parser.parse_args()
-    engines = ENGINE_ORDER if args.engines == "all" else args.engines.split(",")
+    global NEWSSTAND
+    NEWSSTAND = args.newsstand
+    engines = ENGINE_ORDER[:-1] if args.engines == "all" else args.engines.split(",")
+    if NEWSSTAND and "newsstand" not in engines:
+        engines.append("newsstand")
     bin_dir = os.path.join(args.out, "bin")
     build(bin_dir)
     boxes = [tuple(int(v) for v in s.split("x")) for s in args.sizes.split(",")]
