@@ -50,8 +50,15 @@ let package = Package(
         .systemLibrary(name: "CSystemZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // libcrypto for SHA-256 of transfers (CryptoKit does not exist on Linux).
         .systemLibrary(name: "CSystemCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-        // poppler-glib draws PDF pages through cairo (GPL: the project is GPL-3.0-or-later).
+        // poppler-glib reads a PDF's text, outline, labels and passwords (GPL-2 or GPL-3).
         .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
+        // MuPDF draws PDF pages (AGPL-3.0-or-later: so is the project). Debian ships it only as
+        // static archives, whose dependencies are shared libraries without development links.
+        .target(
+            name: "CMuPDF",
+            linkerSettings: ["mupdf", "mupdf-third", ":libmujs.so.2", ":libgumbo.so.1", ":libopenjp2.so.7", ":libjbig2dec.so.0",
+                             "jpeg", "z", "m", "freetype", ":libharfbuzz.so.0"].map { .linkedLibrary($0) }
+        ),
         // glibc's posix_spawn_file_actions_addclosefrom_np, which Swift's Glibc module does not declare.
         .systemLibrary(name: "CSpawn"),
         // libpng + libjpeg behind a small C layer whose JPEG error handler longjmps
@@ -86,8 +93,8 @@ let package = Package(
         // PDF issues without poppler: the contained worker's client, a format reader, a page renderer
         // and the reflow of a page's text (TextLayout's blocks).
         .target(name: "PDF", dependencies: ["CSpawn", "Imaging", "IssueArchive", "TextLayout"]),
-        // Poppler itself and the worker's side of the socket: linked only into `newsstand-pdf`.
-        .target(name: "PDFEngine", dependencies: ["CPoppler", "PDF", "Imaging", "TextLayout"]),
+        // Poppler and MuPDF themselves and the worker's side of the socket: linked only into `newsstand-pdf`.
+        .target(name: "PDFEngine", dependencies: ["CPoppler", "CMuPDF", "PDF", "Imaging", "TextLayout"]),
         // How many columns text takes (and the table of wide characters), with no dependencies:
         // Terminal measures with it without linking HTML. Called for every character drawn.
         .target(name: "TextWidth", swiftSettings: parsing),

@@ -1,3 +1,4 @@
+import FileWrites
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -72,14 +73,55 @@ public enum RenderTool {
                         ?? ImageDecoder.decode(ImageDecoder.readBytes(atPath: image), drawnWith: options)
                     CoverRenderer.render(decoded, options: options).appendANSI(to: &output)
                 }
-            } catch let error as ImageError {
-                // A file read error already names the file.
-                failures.append(error.kind == .unreadable ? "\(error)" : "\(image): \(error)")
             } catch {
-                failures.append("\(image): \(error)")
+                failures.append(problem(error, drawing: image))
             }
         }
         return (output, failures)
+    }
+
+    /// What went wrong drawing `image`, in a line that names it.
+    static func problem(_ error: Error, drawing image: String) -> String {
+        // A file read error already names the file.
+        if let error = error as? ImageError, error.kind == .unreadable { return "\(error)" }
+        return "\(image): \(error)"
+    }
+
+    /// `render FILE --output PICTURE.png [--pixels WxH]`: the picture (a document's page, or
+    /// an image) as the reader draws it into a box of `box` pixels, written as a PNG to
+    /// `output`. Without a box a page is one pixel a point and an image its own size.
+    /// Throws `RenderTool.Failure`, whose message names the file that failed.
+    public static func writePNG(of image: String, page: Int? = nil, fitting box: (width: Int, height: Int)?, to output: String,
+                                documents: DocumentRenderers = .shared) throws {
+        let png: [UInt8]
+        do {
+            let isDocument = page != nil || image.lowercased().hasSuffix(".pdf")
+            let decoded = isDocument
+                ? try ImageDecoder.decode(.page(max(1, page ?? 1) - 1, of: URL(fileURLWithPath: image), kind: .pdf), size: box, documents: documents)
+                : try ImageDecoder.decode(ImageDecoder.readBytes(atPath: image), minimumSize: box)
+            png = try ImageEncoder.png(box.map { PixelFitting.fitted(decoded, into: $0) } ?? decoded)
+        } catch {
+            throw Failure(message: problem(error, drawing: image))
+        }
+        do {
+            try AtomicFile.write(Data(png), to: URL(fileURLWithPath: output))
+        } catch {
+            throw Failure(message: "\(output): \(error)")
+        }
+    }
+
+    /// A picture that could not be drawn or written, in one line naming the file.
+    public struct Failure: Error, CustomStringConvertible {
+        public var message: String
+        public var description: String { message }
+    }
+
+    /// `WxH` pixels, each 1...10000.
+    public static func pixelBox(_ argument: String) -> (width: Int, height: Int)? {
+        let parts = argument.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
+              (1...10_000).contains(width), (1...10_000).contains(height) else { return nil }
+        return (width, height)
     }
 
     /// Runs the command: the pictures on standard output in one write, and each image that

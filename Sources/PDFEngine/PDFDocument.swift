@@ -12,15 +12,16 @@ public final class PDFDocument {
 
     private let document: OpaquePointer
     public let url: URL
+    private let password: String?
+    private var pages: MuPDFPages?
 
     /// Opens the PDF at `url`; `password` opens an encrypted one. Throws `PDFError`:
     /// `.needsPassword`, `.wrongPassword`, or `.unreadable` with the reason.
     public init(url: URL, password: String? = nil) throws {
         PDFLibrary.silenceLog()
         self.url = url
-        guard FileManager.default.isReadableFile(atPath: url.path) else {
-            throw PDFError(.unreadable, "cannot read '\(url.path)'")
-        }
+        self.password = password
+        try MuPDFPages.checkReadable(url)
         var error: UnsafeMutablePointer<GError>?
         guard let uri = g_filename_to_uri(url.standardizedFileURL.path, nil, &error) else {
             defer { if error != nil { g_error_free(error) } }
@@ -118,28 +119,19 @@ public final class PDFDocument {
         return (1...max(1, pageCount)).contains(number) ? number - 1 : nil
     }
 
-    /// Page `index` (or the `region` of it) drawn on white, fitted inside `size` pixels
-    /// keeping its shape (nil: one pixel a point).
+    /// Page `index` (or the `region` of it) drawn on white by MuPDF, fitted inside `size`
+    /// pixels keeping its shape (nil: one pixel a point).
     public func render(page index: Int, region: PageRegion? = nil, fitting size: (width: Int, height: Int)?) throws -> RGBAImage {
-        try withPage(index) { page in
-            var pageWidth = 0.0, pageHeight = 0.0
-            poppler_page_get_size(page, &pageWidth, &pageHeight)
-            guard pageWidth > 0, pageHeight > 0, pageWidth.isFinite, pageHeight.isFinite else {
-                throw PDFError(.unreadable, "page \(index + 1) has no size")
-            }
-            let part = region ?? PageRegion(x0: 0, y0: 0, x1: 1, y1: 1)!
-            let width = pageWidth * part.width, height = pageHeight * part.height
-            var scale = 1.0
-            if let size { scale = min(Double(max(1, size.width)) / width, Double(max(1, size.height)) / height) }
-            let area = width * height * scale * scale
-            if area > Double(Self.maximumPixels) { scale *= (Double(Self.maximumPixels) / area).squareRoot() }
-            let pixelWidth = max(1, Int((width * scale).rounded())), pixelHeight = max(1, Int((height * scale).rounded()))
-            return try Self.draw(width: pixelWidth, height: pixelHeight) { cairo in
-                cairo_scale(cairo, Double(pixelWidth) / width, Double(pixelHeight) / height)
-                cairo_translate(cairo, -part.x0 * pageWidth, -part.y0 * pageHeight)
-                poppler_page_render(page, cairo)
-            }
-        }
+        // Poppler still answers which pages there are, in the words of every other request.
+        try withPage(index) { _ in try drawnPages().render(page: index, region: region, fitting: size, maximumPixels: Self.maximumPixels) }
+    }
+
+    /// MuPDF's copy of the document, opened at the first page drawn (text alone never needs it).
+    private func drawnPages() throws -> MuPDFPages {
+        if let pages { return pages }
+        let opened = try MuPDFPages(url: url, password: password)
+        pages = opened
+        return opened
     }
 
     /// Where page `index` draws pictures, in points from its top left.
@@ -166,44 +158,6 @@ public final class PDFDocument {
     public func pageTexts(first: Int = 0, count: Int = .max) -> [String] {
         let pages = max(0, first)..<max(first, first + min(count, pageCount - first))
         return pages.map { index in (try? withPage(index) { Self.readingSelection(of: $0)?.text }) ?? nil ?? "" }
-    }
-
-    /// A white picture of `width`×`height` with `paint` drawn on it, as RGBA.
-    static func draw(width: Int, height: Int, _ paint: (OpaquePointer) -> Void) throws -> RGBAImage {
-        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)) else {
-            throw PDFError(.crashed, "no memory for a \(width)×\(height) picture")
-        }
-        defer { cairo_surface_destroy(surface) }
-        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let cairo = cairo_create(surface) else {
-            throw PDFError(.crashed, "no memory for a \(width)×\(height) picture")
-        }
-        // Poppler draws only what the page holds: the paper is ours to paint.
-        cairo_set_source_rgb(cairo, 1, 1, 1)
-        cairo_paint(cairo)
-        paint(cairo)
-        cairo_destroy(cairo)
-        cairo_surface_flush(surface)
-        guard let data = cairo_image_surface_get_data(surface) else {
-            throw PDFError(.crashed, "the picture of the page was lost")
-        }
-        let stride = Int(cairo_image_surface_get_stride(surface))
-        var pixels = [UInt8](repeating: 0, count: width * height * 4)
-        // Cairo's ARGB32 is premultiplied and native-endian: bytes B, G, R, A here.
-        for y in 0..<height {
-            let row = data + y * stride
-            for x in 0..<width {
-                let source = row + x * 4, target = (y * width + x) * 4
-                let alpha = Int(source[3])
-                func straight(_ value: UInt8) -> UInt8 {
-                    alpha == 255 || alpha == 0 ? value : UInt8(min(255, (Int(value) * 255 + alpha / 2) / alpha))
-                }
-                pixels[target] = straight(source[2])
-                pixels[target + 1] = straight(source[1])
-                pixels[target + 2] = straight(source[0])
-                pixels[target + 3] = UInt8(alpha)
-            }
-        }
-        return RGBAImage(width: width, height: height, pixels: pixels)
     }
 
     /// Page `index`'s text layer: each character with its rectangle and font size, and

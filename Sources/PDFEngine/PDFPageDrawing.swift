@@ -23,10 +23,10 @@ package enum PDFPageDrawing {
         let options = WorkerOptions(arguments: arguments)
         PDFWorkerServer.limitItself(options)
         PDFWorkerServer.allowCPU(seconds: options.cpuSecondsPerRequest)
-        let renderer = InProcessRenderer(options: options)
+        let renderer = InProcessRenderer()
         if let index = arguments.firstIndex(of: "--open"), index + 1 < arguments.count {
             // A document that does not open now says why when it is asked for.
-            _ = try? renderer.session.withLock { _ = try $0.document(arguments[index + 1], password: nil) }
+            _ = try? renderer.pages(arguments[index + 1])
         }
         guard let request = DrawRequest.read(from: STDIN_FILENO) else { return 0 }
         PDFWorkerServer.allowCPU(seconds: options.cpuSecondsPerRequest)
@@ -41,18 +41,25 @@ package enum PDFPageDrawing {
         return drawn ? 0 : 1
     }
 
-    /// Pages drawn by poppler in this process from the session's document (the one opened
-    /// ahead when it is the same file), failing in the worker's words.
+    /// Pages drawn by MuPDF in this process from the document opened ahead (when it is the
+    /// same file), failing in the worker's words. Poppler is never asked: drawing a page
+    /// needs neither its text nor its outline, and opening a PDF twice costs its parse twice.
     final class InProcessRenderer: DocumentRenderer {
-        let session: Mutex<PDFWorkerServer.Session>
+        private let opened = Mutex<(path: String, pages: MuPDFPages)?>(nil)
 
-        init(options: WorkerOptions) { session = Mutex(PDFWorkerServer.Session(options: options)) }
+        func pages(_ path: String) throws -> MuPDFPages {
+            try opened.withLock { opened in
+                if let opened, opened.path == path { return opened.pages }
+                let pages = try MuPDFPages(url: URL(fileURLWithPath: path), password: nil)
+                opened = (path, pages)
+                return pages
+            }
+        }
 
         func render(_ page: DocumentPage, fitting size: (width: Int, height: Int)?) throws -> RGBAImage {
             do {
-                return try session.withLock { session in
-                    try session.document(page.document.path, password: nil).render(page: page.index, region: page.region, fitting: size)
-                }
+                return try pages(page.document.path).render(page: page.index, region: page.region, fitting: size,
+                                                            maximumPixels: PDFDocument.maximumPixels)
             } catch let error as PDFError {
                 throw ImageError(.corrupt, error.description)
             }

@@ -7,7 +7,7 @@ import Terminal
 
 /// `newsstand render IMAGE...`: draws PNG or JPEG images, or a page of a PDF, on standard
 /// output: in real pixels where the terminal draws them (kitty, sixel, iTerm2), else with
-/// half blocks.
+/// half blocks. With `--output` it writes one as a PNG instead.
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
@@ -27,15 +27,32 @@ struct Render: ParsableCommand {
             help: "Pictures: auto (asks the terminal), kitty, sixel, iterm2 or halfblock (default: config.toml's images, else auto).")
     var imagesChoice: ImagesChoice?
 
+    @Option(help: "Write the picture (the PDF's page, or the image) to this PNG file instead of drawing it.")
+    var output: String?
+
+    @Option(help: "With --output: the box of pixels the picture is fitted into, WxH, as the reader draws it (default: a page at one pixel a point).")
+    var pixels: Pixels?
+
     @OptionGroup var display: DisplayOptions
 
     func validate() throws {
         if images.isEmpty { throw ValidationError("Missing expected argument '<images> ...'") }
         if let page, page < 1 { throw ValidationError("--page counts from 1") }
+        if output != nil, images.count > 1 { throw ValidationError("--output writes one picture: give one file") }
+        if pixels != nil, output == nil { throw ValidationError("--pixels is the size of --output's picture: give --output too") }
     }
 
     /// One line per image that could not be drawn; the others are still drawn.
     func run() throws {
+        if let output {
+            do {
+                try RenderTool.writePNG(of: images[0], page: page, fitting: pixels?.box, to: output)
+            } catch {
+                printProblem("\(error)")
+                throw ExitCode.failure
+            }
+            return
+        }
         let window = TerminalWindow.current()
         let terminal = TerminalCapabilities.current(window: window)
         let cells = size?.cells ?? RenderTool.CellSize.window(columns: window?.columns, rows: window?.rows)
@@ -67,6 +84,17 @@ extension Render {
         init?(argument: String) {
             guard let cells = RenderTool.CellSize(argument: argument) else { return nil }
             self.cells = cells
+        }
+    }
+}
+
+extension Render {
+    struct Pixels: ExpressibleByArgument {
+        var box: (width: Int, height: Int)
+
+        init?(argument: String) {
+            guard let box = RenderTool.pixelBox(argument) else { return nil }
+            self.box = box
         }
     }
 }

@@ -1,0 +1,74 @@
+import CMuPDF
+import Foundation
+import Imaging
+import PDF
+
+/// A PDF's pages drawn by MuPDF: its text at reading sizes keeps its letters' spacing
+/// (cairo 1.16 puts each glyph on a whole pixel), and a page costs about half of
+/// poppler's instructions (benchmarks/HISTORY.md, "Session 13: the PDF engine"). Not
+/// thread-safe, like `PDFDocument`, which holds one.
+final class MuPDFPages {
+    private let document: OpaquePointer
+    private let name: String
+
+    /// Opens `url` with `password`; throws `PDFError` in the words `PDFDocument` uses.
+    init(url: URL, password: String?) throws {
+        try Self.checkReadable(url)
+        name = url.lastPathComponent
+        var status: Int32 = 0
+        var message = [CChar](repeating: 0, count: 256)
+        guard let opened = mupdf_open(url.path, password, &status, &message, message.count) else {
+            switch Int(status) {
+            case Int(MUPDF_NEEDS_PASSWORD): throw PDFError(.needsPassword, "\(name) needs a password")
+            case Int(MUPDF_WRONG_PASSWORD): throw PDFError(.wrongPassword, "the password does not open \(name)")
+            default: throw PDFError(.unreadable, "\(name) is not a PDF that can be read (\(String(cString: message)))")
+            }
+        }
+        document = opened
+    }
+
+    deinit { mupdf_close(document) }
+
+    /// A file that cannot be read is named whole, before either library tries it.
+    static func checkReadable(_ url: URL) throws {
+        guard FileManager.default.isReadableFile(atPath: url.path) else { throw PDFError(.unreadable, "cannot read '\(url.path)'") }
+    }
+
+    var pageCount: Int { Int(mupdf_page_count(document)) }
+
+    /// Page `index` (or the `region` of it) on white, fitted inside `size` pixels keeping
+    /// its shape (nil: one pixel a point), never more than `maximumPixels`.
+    func render(page index: Int, region: PageRegion?, fitting size: (width: Int, height: Int)?, maximumPixels: Int) throws -> RGBAImage {
+        guard (0..<pageCount).contains(index) else {
+            throw PDFError(.noSuchPage, "\(name) has no page \(index + 1) (it has \(pageCount))")
+        }
+        var message = [CChar](repeating: 0, count: 256)
+        var pageWidth = 0.0, pageHeight = 0.0
+        guard mupdf_page_size(document, Int32(index), &pageWidth, &pageHeight, &message, message.count) == MUPDF_OK,
+              pageWidth > 0, pageHeight > 0, pageWidth.isFinite, pageHeight.isFinite else {
+            throw PDFError(.unreadable, "page \(index + 1) of \(name) has no size")
+        }
+        let part = region ?? PageRegion(x0: 0, y0: 0, x1: 1, y1: 1)!
+        let (width, height) = Self.pixels(of: (pageWidth * part.width, pageHeight * part.height), fitting: size, maximum: maximumPixels)
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        let status = pixels.withUnsafeMutableBufferPointer { buffer in
+            mupdf_draw(document, Int32(index), part.x0, part.y0, part.x1, part.y1, Int32(width), Int32(height),
+                       buffer.baseAddress, &message, message.count)
+        }
+        guard status == MUPDF_OK else {
+            throw PDFError(.unreadable, "page \(index + 1) of \(name) could not be drawn (\(String(cString: message)))")
+        }
+        return RGBAImage(width: width, height: height, pixels: pixels)
+    }
+
+    /// The picture's size for `points` fitted inside `size` keeping its shape (each side
+    /// rounded, at least 1), scaled down to at most `maximum` pixels.
+    static func pixels(of points: (width: Double, height: Double), fitting size: (width: Int, height: Int)?,
+                       maximum: Int) -> (width: Int, height: Int) {
+        var scale = 1.0
+        if let size { scale = min(Double(max(1, size.width)) / points.width, Double(max(1, size.height)) / points.height) }
+        let area = points.width * points.height * scale * scale
+        if area > Double(maximum) { scale *= (Double(maximum) / area).squareRoot() }
+        return (max(1, Int((points.width * scale).rounded())), max(1, Int((points.height * scale).rounded())))
+    }
+}
