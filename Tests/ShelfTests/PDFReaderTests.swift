@@ -131,6 +131,97 @@ import TextLayout
         #expect(again.render().row(0).contains("3 of 5"))
     }
 
+    // MARK: One search, one progress, one fit for both views
+
+    @Test func aSearchInThePagesViewGoesOnInTheTextView() throws {
+        let h = try Self.reading()
+        h.type("/zebra")
+        #expect(h.key(.enter).row(0).contains("4 of 5"))
+        h.type("v")
+        let screen = h.key(.character("n"))
+        #expect(screen.text.contains("“zebra”: match 1 of 1 on page 4"), "not “Nothing to find yet”\n\(screen.text)")
+        #expect(ReaderGoldenTests.words(in: screen, styled: Theme.classic.selection, rows: 1..<22) == ["zebra"])
+    }
+
+    @Test func aSearchInTheTextViewGoesOnInThePagesView() throws {
+        let h = try Self.reading()
+        h.type("v/lighthouse")
+        #expect(h.key(.enter).text.contains("“lighthouse”: match 1 of 1 on page 4"))
+        h.type("v")
+        #expect(h.app.reader?.view == .pages)
+        let screen = h.key(.character("n"))
+        #expect(screen.text.contains("“lighthouse”: 1 on page 4"), "round the document to the one page\n\(screen.text)")
+    }
+
+    /// The test page renderer's page (27 by 20 cells at 80×24, from column 26 and row 2)
+    /// holds “zebra” on its second line, characters 2–6: 13–20.5 % across, 20–25 % down.
+    @Test func aMatchIsMarkedOverThePagePictureAndInTheMargin() throws {
+        TestPageRenderer.register()
+        let h = try Self.reading()
+        h.type("/zebra")
+        _ = h.key(.enter)
+        let screen = h.waitFor { $0.text.contains("▶") }
+        #expect(screen.row(0).contains("4 of 5"))
+        #expect(screen[25, 6].glyph == "▶" && screen[25, 6].style == Theme.classic.readerMatch, "\(screen.text)")
+        #expect((0..<24).filter { screen.row($0).contains("▶") } == [6], "one row holds the match")
+        let paper = screen[28, 6].style
+        #expect(screen[32, 6].style == paper, "the cells either side are the page's")
+        for x in 29...31 {
+            #expect(screen[x, 6].style.background == PageMarks.marked(paper.background, by: Theme.classic.readerMatch.background))
+            #expect(screen[x, 6].style.background != paper.background, "cell \(x) is marked")
+        }
+        #expect(screen[30, 5].style == screen[28, 5].style, "the row above is not")
+        h.send(.key(.escape))
+        #expect(!h.settle().text.contains("▶"), "Escape clears the marks before it leaves")
+        #expect(h.app.reader != nil)
+    }
+
+    @Test func nTurnsToThePageAndBringsTheMatchIntoViewAtFitWidth() throws {
+        TestPageRenderer.register()
+        var document = TestDocument.magazine()
+        document.pages[4].text = (0..<5).map { "Line \($0) of letters." }.joined(separator: "\n") + "\nA walrus wrote in."
+        let h = try Self.reading(document, name: "walrus-1")
+        h.type("w")
+        h.type("/walrus")
+        _ = h.key(.enter)
+        // Line 5 is 60 % down a page 59 rows tall at fit width: below the first screen of 20.
+        // (the page fitted whole stands in meanwhile, marked too)
+        let screen = h.waitFor { $0.text.contains("▶") && $0.row(2).filter { $0 == "▀" }.count == 78 }
+        #expect(screen.row(0).contains("5 of 5"), "\(screen.text)")
+        let marked = try #require((2..<22).first { screen.row($0).contains("▶") }, "the match is on screen\n\(screen.text)")
+        #expect(marked >= 2 + 20 / 3 - 1 && marked <= 2 + 20 / 3 + 1, "a third of the way down the window: row \(marked)\n\(screen.text)")
+    }
+
+    /// A page taller than the screen in the text view, read part of the way down.
+    @Test func bothViewsOfAPageReadTheSameProgress() throws {
+        var document = TestDocument.magazine()
+        document.pages[2].text = (0..<60).map { "Line \($0) of a long page." }.joined(separator: "\n")
+        let h = try Self.reading(document, name: "progress-1")
+        h.type("  ")
+        #expect(h.settle().row(22).hasSuffix("read 60%"), "page 3 of 5 in the pages view")
+        h.type("v")
+        #expect(h.settle().row(22).hasSuffix("read 60%"), "the same page in the text view\n\(h.settle().text)")
+        _ = h.key(.down)
+        #expect(h.settle().row(22).hasSuffix("read 60%"))
+        _ = h.key(.character("q"))
+        #expect(try h.library.issue(named: "progress-1")?.locator?.totalProgression == 0.6, "saved as shown")
+    }
+
+    @Test func fitWidthIsKeptForTheIssueAcrossViewsAndAfterReopening() throws {
+        let h = try Self.reading()
+        h.type("w")
+        #expect(h.settle().row(23).contains("w fit page"))
+        h.type("vv")
+        #expect(h.settle().row(23).contains("w fit page"), "back in the pages view, still fitted to the width")
+        _ = h.key(.character("q"))
+        let issue = try #require(try h.library.issue(named: "monthly-1"))
+        #expect(h.library.readerFitsWidth(for: issue))
+
+        let again = try h.restart(reading: "monthly-1", width: 80, height: 24)
+        #expect(again.reader?.fitsWidth == true && (again.reader?.pager as? PagePager)?.fitWidth == true)
+        #expect(again.render().row(23).contains("w fit page"))
+    }
+
     // MARK: Passwords
 
     @Test func anEncryptedPDFAsksForItsPasswordAndSaysWhenItIsWrong() throws {
