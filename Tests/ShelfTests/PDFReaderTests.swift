@@ -253,6 +253,16 @@ import TextLayout
 
     // MARK: Pictures
 
+    /// A reader on the test magazine in the pages view drawing through `painter` in pixels.
+    static func screen(painter pixels: PixelPainter, covers: HalfBlockPainter) throws -> (LoadedReader, URL) {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("pdf-reader-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try TestDocument.magazine().data.write(to: root.appendingPathComponent("issue.pdf"))
+        let painter = CoverPainter(pictures: pixels, covers: covers, readyFlag: AtomicFlag(), pixels: pixels)
+        let issue = NewsstandKit.Issue(publicationId: 1, name: "monthly", date: Date(), title: "Monthly")
+        return (try LoadedReader(issue: issue, root: root, painter: painter, view: .pages), root)
+    }
+
     /// A reader on the test magazine drawing through a painter that records what it is asked.
     static func screen(painter: RecordingPainter, view: ReaderView, insert: Bool = false) throws -> (LoadedReader, URL) {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("pdf-reader-\(UUID().uuidString)")
@@ -292,6 +302,39 @@ import TextLayout
         let before = painter.painted.count
         reader.draw(into: &canvas)
         #expect(painter.painted.dropFirst(before).contains { $0.source == .file(picture) }, "in the text view too")
+    }
+
+    /// In pixels the cells under a picture are not seen: the match is drawn into the page's
+    /// pixels (multiplied by the match colour), the plain page shown until that is ready.
+    @Test func inPixelsTheMatchIsDrawnIntoThePagesPixels() throws {
+        TestPageRenderer.register()
+        let ready = ReadySignal()
+        let pixels = PixelPainter(cell: PixelSize(width: 8, height: 16), graphics: .kitty) { ready.onReady() }
+        let covers = HalfBlockPainter(cache: CoverCache(directory: nil, workers: 1), colorMode: .truecolor, symbols: .half) {}
+        let (reader, root) = try Self.screen(painter: pixels, covers: covers)
+        defer { try? FileManager.default.removeItem(at: root) }
+        for key in "/zebra" { _ = reader.update(.key(.character(key))) }
+        _ = reader.update(.key(.enter))
+        var canvas = Canvas(width: 80, height: 24)
+        // The page fitted into 78×20 cells of 8×16 pixels is 213×320; “zebra” is 13–20.5 %
+        // across and 20–25 % down: its middle about (36, 72), red paper there.
+        let marked = ready.wait { () -> RGBAImage? in
+            // Two frames, as the app draws one after the pictures changed: the second asks
+            // for the marked page, wanted once the plain one is drawn in pixels.
+            for _ in 0..<2 {
+                canvas = Canvas(width: 80, height: 24)
+                reader.draw(into: &canvas)
+            }
+            guard let image = canvas.pictures.last.flatMap({ pixels.image(numbered: $0.picture) }),
+                  image.pixels[(72 * image.width + 36) * 4 + 2] != ReaderFixture.red.2 else { return nil }
+            return image
+        }
+        let image = try #require(marked, "the marked page is drawn\n\(canvas.text)")
+        func pixel(_ x: Int, _ y: Int) -> [UInt8] { Array(image.pixels[(y * image.width + x) * 4..<(y * image.width + x) * 4 + 3]) }
+        let tint = [0xff, 0xe0, 0x40].map { Int($0) }, red = [ReaderFixture.red.0, ReaderFixture.red.1, ReaderFixture.red.2]
+        #expect(pixel(36, 72) == zip(red, tint).map { UInt8(Int($0) * $1 / 255) }, "the match, seen through the marker")
+        #expect(pixel(36, 30) == red && pixel(100, 72) == red, "above it and beside it, the page as it is")
+        #expect(canvas[25, 6].glyph == "▶", "and ▶ beside its row, left of the page's cells\n\(canvas.text)")
     }
 
     @Test func fitWidthFillsTheWidthAndMovesDownThePage() throws {
@@ -388,3 +431,4 @@ import TextLayout
         #expect(screen.locator.page == 2)
     }
 }
+

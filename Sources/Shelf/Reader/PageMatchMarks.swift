@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import Pictures
 import Terminal
 import TextLayout
@@ -65,6 +66,14 @@ extension PagePager {
         let cells = PageMarks.cells(of: first, in: picture)
         if picture.rows > view.height { pan.y = cells.rows.lowerBound - view.height / 3 }
         if picture.columns > view.width { pan.x = cells.columns.lowerBound - view.width / 3 }
+    }
+
+    /// The marks as a page drawn in pixels wears them (drawn into its pixels, which hide
+    /// the cells under them); nil in half blocks, or when the page shown has none.
+    func markDress(of source: ImageSource, in size: CellSize) -> CoverDress? {
+        guard let query, let marks, marks.key == PageMarks.Key(page: index, query: query), !marks.boxes.isEmpty,
+              case .painted? = pictures.ready[PictureRequest(source: source, size: size)] else { return nil }
+        return CoverDress(marks: marks.boxes.compactMap { PageRegion(x0: $0.x0, y0: $0.y0, x1: $0.x1, y1: $0.y1) })
     }
 
     /// Marks the matches on the page drawn from `request`, `picture` cells large and shown
