@@ -192,6 +192,19 @@ import TextLayout
         #expect(marked >= 2 + 20 / 3 - 1 && marked <= 2 + 20 / 3 + 1, "a third of the way down the window: row \(marked)\n\(screen.text)")
     }
 
+    @Test func fittingTheWidthWithAMatchMarkedBringsItIntoView() throws {
+        TestPageRenderer.register()
+        var document = TestDocument.magazine()
+        document.pages[4].text = (0..<5).map { "Line \($0) of letters." }.joined(separator: "\n") + "\nA walrus wrote in."
+        let h = try Self.reading(document, name: "walrus-w")
+        h.type("/walrus")
+        _ = h.key(.enter)
+        #expect(h.waitFor { $0.text.contains("▶") }.row(0).contains("5 of 5"))
+        h.type("w")
+        let screen = h.waitFor(timeout: 10) { $0.text.contains("▶") && $0.row(2).filter { $0 == "▀" }.count == 78 }
+        #expect(screen.text.contains("▶") && screen.row(2).filter { $0 == "▀" }.count == 78, "\(screen.text)")
+    }
+
     /// A page taller than the screen in the text view, read part of the way down.
     @Test func bothViewsOfAPageReadTheSameProgress() throws {
         var document = TestDocument.magazine()
