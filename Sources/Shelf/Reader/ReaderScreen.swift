@@ -312,7 +312,7 @@ struct ReaderScreen {
         ("←↓↑→ hjkl", "pan when zoomed, else turn the page"),
         ("PDFs:", ""),
         ("v", "pages view or text view, on the same page (kept for the issue)"),
-        ("w", "pages: fit the width (↑↓ move down) or the whole page"),
+        ("w", "pages: fit the width (↑↓ move down) or the whole page (kept for the issue)"),
         ("/ n N", "search the whole document, in either view"),
         ("q, Esc", "back to the store; the place is kept"),
     ]
