@@ -52,6 +52,25 @@ public final class PDFTextReader: DocumentTextReader, Sendable {
         return reflowed
     }
 
+    /// Page `index`'s characters in fractions of the page, from the text the reflow reads
+    /// (kept, or read with its neighbours' bands in one request). A worker's numbers are not
+    /// trusted: boxes off the page are clamped to it, characters without one left out.
+    public func characters(ofPage index: Int, of document: URL) throws -> PageCharacters? {
+        let page = try reading(PageKey(document: document, index: index)).page
+        let (width, height) = (page.size.width, page.size.height)
+        guard width.isFinite, height.isFinite, width > 0, height > 0 else { return nil }
+        func fraction(_ value: Double, of side: Double) -> Double { max(0, min(1, value / side)) }
+        var scalars: [Unicode.Scalar] = [], boxes: [PageBox] = []
+        for character in page.characters where !PDFCharacter.isEmbeddingMark(character.scalar) {
+            let rect = character.rect
+            guard [rect.x0, rect.y0, rect.x1, rect.y1].allSatisfy(\.isFinite) else { continue }
+            scalars.append(character.scalar)
+            boxes.append(PageBox(x0: fraction(min(rect.x0, rect.x1), of: width), y0: fraction(min(rect.y0, rect.y1), of: height),
+                                 x1: fraction(max(rect.x0, rect.x1), of: width), y1: fraction(max(rect.y0, rect.y1), of: height)))
+        }
+        return PageCharacters(scalars: scalars, boxes: boxes)
+    }
+
     /// Page `key`'s text and its neighbours' bands, from the caches or in one worker request.
     private func reading(_ key: PageKey) throws -> (page: PDFPageText, neighbours: [PDFPageText?]) {
         let around = PDFReflow.neighbourOffsets.map { key.moved(by: $0) }

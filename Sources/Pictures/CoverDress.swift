@@ -11,11 +11,15 @@ public struct CoverDress: Hashable, Sendable {
     public var binding: BindingType?
     public var edge: BindingEdge
     public var sash: Bool
+    /// Regions of the picture marked as a highlighter marks paper (a search's matches on a
+    /// page): drawn into the pixels, where cells coloured over them would not be seen.
+    public var marks: [PageRegion]
 
-    public init(binding: BindingType? = nil, edge: BindingEdge = .left, sash: Bool = false) {
+    public init(binding: BindingType? = nil, edge: BindingEdge = .left, sash: Bool = false, marks: [PageRegion] = []) {
         self.binding = binding
         self.edge = edge
         self.sash = sash
+        self.marks = marks
     }
 
     /// Nothing over the picture.
@@ -39,12 +43,15 @@ public struct CoverDress: Hashable, Sendable {
             }
         }
         if sash, columns >= 4, rows >= 2 { dots.sash(columns: columns, rows: rows) }
+        for mark in marks { dots.highlight(mark, with: Self.marker) }
         return dots.image
     }
 
     static let magazinePaper: (UInt8, UInt8, UInt8) = (238, 236, 228)
     static let newsprint: (UInt8, UInt8, UInt8) = (214, 209, 194)
     static let staple: (UInt8, UInt8, UInt8) = (214, 216, 222)
+    /// The marks' colour: the reader's match colour (`Theme.readerMatch`'s background).
+    static let marker: (UInt8, UInt8, UInt8) = (0xff, 0xe0, 0x40)
 }
 
 /// An image edited in the units of half-block adornments: a dot is a cell's width by half
@@ -65,6 +72,21 @@ private struct DotImage {
             for column in max(0, x)..<max(max(0, x), min(image.width, x + width)) {
                 let at = (row * image.width + column) * 4
                 image.pixels[at] = rgb.0; image.pixels[at + 1] = rgb.1; image.pixels[at + 2] = rgb.2; image.pixels[at + 3] = 255
+            }
+        }
+    }
+
+    /// Multiplies `region` (fractions of the image, widened to whole pixels) by `rgb`: white
+    /// takes the colour, dark ink stays dark.
+    mutating func highlight(_ region: PageRegion, with rgb: (UInt8, UInt8, UInt8)) {
+        let (width, height) = (Double(image.width), Double(image.height))
+        let left = Int((region.x0 * width).rounded(.down)), right = Int((region.x1 * width).rounded(.up))
+        let top = Int((region.y0 * height).rounded(.down)), bottom = Int((region.y1 * height).rounded(.up))
+        let tint = [rgb.0, rgb.1, rgb.2]
+        for row in max(0, top)..<max(max(0, top), min(image.height, bottom)) {
+            for column in max(0, left)..<max(max(0, left), min(image.width, right)) {
+                let at = (row * image.width + column) * 4
+                for channel in 0..<3 { image.pixels[at + channel] = UInt8(Int(image.pixels[at + channel]) * Int(tint[channel]) / 255) }
             }
         }
     }

@@ -162,12 +162,9 @@ public final class PixelPainter: PicturePainter, Sendable {
         state(of: source, fittedIn: size, dress: .plain, stands: false)
     }
 
-    /// The cells a cover wearing `dress` takes (`state(of:fittedIn:)`).
-    public func state(of source: ImageSource, fittedIn size: CellSize, dress: CoverDress) -> PictureState {
-        state(of: source, fittedIn: size, dress: dress, stands: true)
-    }
-
-    private func state(of source: ImageSource, fittedIn size: CellSize, dress: CoverDress, stands: Bool) -> PictureState {
+    /// The cells a cover wearing `dress` takes (`state(of:fittedIn:)`); a page with marks
+    /// does not stand (`stands: false`), as a page is placed from its top.
+    public func state(of source: ImageSource, fittedIn size: CellSize, dress: CoverDress, stands: Bool = true) -> PictureState {
         switch entry(source, size, dress, stands: stands) {
         case .ready(let image, _): return .ready(cells(of: image, within: size))
         case .pending: return .pending
@@ -181,14 +178,9 @@ public final class PixelPainter: PicturePainter, Sendable {
 
     /// Paints a cover wearing `dress` (its binding's adornments, the NEW sash: drawn into
     /// its pixels), as `paint(_:into:of:layout:)` paints any picture.
-    /// A cover stands on the bottom of its cells (`standing`).
-    public func paint(_ source: ImageSource, dress: CoverDress, into rect: Rect, of canvas: inout Canvas,
+    /// A cover stands on the bottom of its cells (`standing`); a page with marks does not.
+    public func paint(_ source: ImageSource, dress: CoverDress, stands: Bool = true, into rect: Rect, of canvas: inout Canvas,
                       layout: PictureLayout) -> PaintOutcome {
-        paint(source, dress: dress, stands: true, into: rect, of: &canvas, layout: layout)
-    }
-
-    private func paint(_ source: ImageSource, dress: CoverDress, stands: Bool, into rect: Rect, of canvas: inout Canvas,
-                       layout: PictureLayout) -> PaintOutcome {
         let size = layout.size ?? CellSize(columns: rect.width, rows: rect.height)
         switch entry(source, size, dress, stands: stands) {
         case .ready(let image, _):

@@ -52,10 +52,12 @@ struct PreparedCovers {
     }
 }
 
-/// A picture the reader draws: `source` fitted into `size` cells.
+/// A picture the reader draws: `source` fitted into `size` cells, wearing `dress` when
+/// drawn in pixels (a page's search marks; half blocks mark their cells instead).
 struct PictureRequest: Hashable {
     var source: ImageSource
     var size: CellSize
+    var dress = CoverDress.plain
 }
 
 /// The pictures the reader's frame draws from, as its model says (`ReaderScreen.wantedPictures`):
@@ -92,7 +94,11 @@ struct PreparedPictures {
 
     /// As `PicturePainter.state`, from what was prepared: pending when it was not (yet).
     func state(of source: ImageSource, fittedIn size: CellSize) -> PictureState {
-        switch ready[PictureRequest(source: source, size: size)] {
+        state(of: PictureRequest(source: source, size: size))
+    }
+
+    func state(of request: PictureRequest) -> PictureState {
+        switch ready[request] {
         case .cells(let picture)?: return .ready(CellSize(columns: picture.columns, rows: picture.rows))
         case .painted(let cells)?: return .ready(cells)
         case .failed(let reason)?: return .failed(reason: reason)
@@ -101,10 +107,12 @@ struct PreparedPictures {
     }
 
     /// Paints a prepared picture as `PicturePainter.paint` would; nothing for one not ready.
-    func paint(_ source: ImageSource, into rect: Rect, of canvas: inout Canvas, layout: PictureLayout) {
+    func paint(_ source: ImageSource, into rect: Rect, of canvas: inout Canvas, layout: PictureLayout, dress: CoverDress = .plain) {
         let size = layout.size ?? CellSize(columns: rect.width, rows: rect.height)
-        switch ready[PictureRequest(source: source, size: size)] {
+        switch ready[PictureRequest(source: source, size: size, dress: dress)] {
         case .cells(let picture)?: HalfBlockPainter.paint(picture, into: rect, of: &canvas, layout: layout)
+        case .painted? where dress != .plain:
+            _ = (painter as? PixelPainter)?.paint(source, dress: dress, stands: false, into: rect, of: &canvas, layout: layout)
         case .painted?: _ = painter?.paint(source, into: rect, of: &canvas, layout: layout)
         case .failed?, nil: break
         }
@@ -242,6 +250,14 @@ final class CoverPainter {
                 case .ready(let picture): prepared.ready[request] = .cells(picture)
                 case .pending: waiting = true
                 case .failed(let reason): prepared.ready[request] = .failed(reason)
+                }
+            } else if request.dress != .plain {
+                // Only pixels wear marks: in half blocks the reader marks the cells.
+                switch (pictures as? PixelPainter)?.state(of: request.source, fittedIn: request.size, dress: request.dress, stands: false) {
+                case .ready(let cells)?: prepared.ready[request] = .painted(cells)
+                case .pending?: waiting = true
+                case .failed(let reason)?: prepared.ready[request] = .failed(reason)
+                case nil: break
                 }
             } else {
                 switch pictures.state(of: request.source, fittedIn: request.size) {

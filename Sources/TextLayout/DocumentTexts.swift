@@ -11,10 +11,36 @@ public protocol DocumentTextReader: Sendable {
     func pageTexts(of document: URL) throws -> [String]
     /// Starts reading what `pageTexts` returns in the background, when that is slow.
     func readAhead(of document: URL)
+    /// Page `index`'s characters with where each is drawn: to mark a search's matches over
+    /// the page's picture. Nil when the reader cannot say where its characters are.
+    func characters(ofPage index: Int, of document: URL) throws -> PageCharacters?
 }
 
 extension DocumentTextReader {
     public func readAhead(of document: URL) {}
+    public func characters(ofPage index: Int, of document: URL) throws -> PageCharacters? { nil }
+}
+
+/// A rectangle on a page in fractions of it (0…1, the origin at its top left), whatever
+/// size the page is drawn at.
+public struct PageBox: Hashable, Sendable {
+    public var x0: Double, y0: Double, x1: Double, y1: Double
+
+    public init(x0: Double, y0: Double, x1: Double, y1: Double) {
+        (self.x0, self.y0, self.x1, self.y1) = (x0, y0, x1, y1)
+    }
+}
+
+/// A page's characters in the order its text gives them, each with its box on the page.
+public struct PageCharacters: Equatable, Sendable {
+    public var scalars: [Unicode.Scalar]
+    /// One per scalar.
+    public var boxes: [PageBox]
+
+    public init(scalars: [Unicode.Scalar], boxes: [PageBox]) {
+        self.scalars = scalars
+        self.boxes = boxes
+    }
 }
 
 /// The text readers a process has, by the file extension of the documents they read.

@@ -47,6 +47,21 @@ import TextLayout
         }
     }
 
+    @Test func aPagesCharactersComeInFractionsOfThePageWhereTheyAreDrawn() throws {
+        try withSample(pages: 3) { file in
+            let page = try PDFDocument(url: file).text(page: 2)
+            let characters = try #require(try PDFTextReader(worker: worker).characters(ofPage: 2, of: file))
+            #expect(characters.scalars == page.characters.map(\.scalar) && characters.boxes.count == characters.scalars.count)
+            for (box, character) in zip(characters.boxes, page.characters) {
+                #expect(abs(box.x0 * page.size.width - character.rect.x0) < 0.001 && abs(box.y1 * page.size.height - character.rect.y1) < 0.001)
+            }
+            // The heading is at the top of the page, above everything else.
+            let text = characters.scalars, heading = Array("Heading 3".unicodeScalars)
+            let first = try #require(text.indices.first { text[$0...].starts(with: heading) })
+            #expect(characters.boxes[first].y0 < 0.3 && characters.boxes.allSatisfy { (0...1).contains($0.y1) && (0...1).contains($0.x1) })
+        }
+    }
+
     @Test func everyPagesTextComesInBatchesToTheLastPage() throws {
         for pages in [PDFTextReader.batch * 2, PDFTextReader.batch * 2 + 3] {
             try withSample(pages: pages) { file in

@@ -1,5 +1,7 @@
 import Foundation
+import IssueArchive
 import Testing
+import TextLayout
 @testable import Shelf
 
 /// A PDF's pages are searched through their squeezed text: lower-cased, without whitespace
@@ -29,5 +31,29 @@ import Testing
             if DocumentPageTexts.squeezed(text) != Self.reference(text) { mismatches.append(String(value, radix: 16)) }
         }
         #expect(mismatches.isEmpty, "differs for U+\(mismatches.prefix(10).joined(separator: ", U+"))")
+    }
+
+    /// Boxes to the thousandth, for comparing with ones worked out by hand.
+    static func rounded(_ boxes: [PageBox]) -> [[Double]] {
+        boxes.map { [$0.x0, $0.y0, $0.x1, $0.y1].map { ($0 * 1000).rounded() / 1000 } }
+    }
+
+    @Test func aMatchIsBoxedALineAtATimeWhereItsCharactersAreDrawn() throws {
+        TestDocument.register()
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("page-boxes-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let document = TestDocument(pages: [TestDocument.Page(text: "The Light-\nhouse keeper\nlighthouse"),
+                                            TestDocument.Page(text: "")])
+        try document.data.write(to: root.appendingPathComponent("issue.pdf"))
+        let readingOrder = [Resource(path: "issue.pdf#page=1", mediaType: "application/pdf"),
+                            Resource(path: "issue.pdf#page=2", mediaType: "application/pdf")]
+        let texts = DocumentPageTexts(readingOrder: readingOrder, root: root, texts: .shared)
+        // "Light-" is characters 4–9 of line 0 (10 + 1.5·c % across), its hyphen left out;
+        // "house" characters 0–4 of line 1; the second match all of line 2.
+        #expect(Self.rounded(texts.boxes(of: "LIGHT HOUSE", at: 0)) == [[0.16, 0.1, 0.235, 0.15], [0.1, 0.2, 0.175, 0.25],
+                                                                        [0.1, 0.3, 0.25, 0.35]])
+        #expect(texts.boxes(of: "keeper", at: 0).count == 1)
+        #expect(texts.boxes(of: "walrus", at: 0).isEmpty && texts.boxes(of: "keeper", at: 1).isEmpty)
     }
 }

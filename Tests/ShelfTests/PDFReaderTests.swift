@@ -131,6 +131,110 @@ import TextLayout
         #expect(again.render().row(0).contains("3 of 5"))
     }
 
+    // MARK: One search, one progress, one fit for both views
+
+    @Test func aSearchInThePagesViewGoesOnInTheTextView() throws {
+        let h = try Self.reading()
+        h.type("/zebra")
+        #expect(h.key(.enter).row(0).contains("4 of 5"))
+        h.type("v")
+        let screen = h.key(.character("n"))
+        #expect(screen.text.contains("“zebra”: match 1 of 1 on page 4"), "not “Nothing to find yet”\n\(screen.text)")
+        #expect(ReaderGoldenTests.words(in: screen, styled: Theme.classic.selection, rows: 1..<22) == ["zebra"])
+    }
+
+    @Test func aSearchInTheTextViewGoesOnInThePagesView() throws {
+        let h = try Self.reading()
+        h.type("v/lighthouse")
+        #expect(h.key(.enter).text.contains("“lighthouse”: match 1 of 1 on page 4"))
+        h.type("v")
+        #expect(h.app.reader?.view == .pages)
+        let screen = h.key(.character("n"))
+        #expect(screen.text.contains("“lighthouse”: 1 on page 4"), "round the document to the one page\n\(screen.text)")
+    }
+
+    /// The test page renderer's page (27 by 20 cells at 80×24, from column 26 and row 2)
+    /// holds “zebra” on its second line, characters 2–6: 13–20.5 % across, 20–25 % down.
+    @Test func aMatchIsMarkedOverThePagePictureAndInTheMargin() throws {
+        TestPageRenderer.register()
+        let h = try Self.reading()
+        h.type("/zebra")
+        _ = h.key(.enter)
+        let screen = h.waitFor { $0.text.contains("▶") }
+        #expect(screen.row(0).contains("4 of 5"))
+        #expect(screen[25, 6].glyph == "▶" && screen[25, 6].style == Theme.classic.readerMatch, "\(screen.text)")
+        #expect((0..<24).filter { screen.row($0).contains("▶") } == [6], "one row holds the match")
+        let paper = screen[28, 6].style
+        #expect(screen[32, 6].style == paper, "the cells either side are the page's")
+        for x in 29...31 {
+            #expect(screen[x, 6].style.background == PageMarks.marked(paper.background, by: Theme.classic.readerMatch.background))
+            #expect(screen[x, 6].style.background != paper.background, "cell \(x) is marked")
+        }
+        #expect(screen[30, 5].style == screen[28, 5].style, "the row above is not")
+        h.send(.key(.escape))
+        #expect(!h.settle().text.contains("▶"), "Escape clears the marks before it leaves")
+        #expect(h.app.reader != nil)
+    }
+
+    @Test func nTurnsToThePageAndBringsTheMatchIntoViewAtFitWidth() throws {
+        TestPageRenderer.register()
+        var document = TestDocument.magazine()
+        document.pages[4].text = (0..<5).map { "Line \($0) of letters." }.joined(separator: "\n") + "\nA walrus wrote in."
+        let h = try Self.reading(document, name: "walrus-1")
+        h.type("w")
+        h.type("/walrus")
+        _ = h.key(.enter)
+        // Line 5 is 60 % down a page 59 rows tall at fit width: below the first screen of 20.
+        // (the page fitted whole stands in meanwhile, marked too)
+        let screen = h.waitFor { $0.text.contains("▶") && $0.row(2).filter { $0 == "▀" }.count == 78 }
+        #expect(screen.row(0).contains("5 of 5"), "\(screen.text)")
+        let marked = try #require((2..<22).first { screen.row($0).contains("▶") }, "the match is on screen\n\(screen.text)")
+        #expect(marked >= 2 + 20 / 3 - 1 && marked <= 2 + 20 / 3 + 1, "a third of the way down the window: row \(marked)\n\(screen.text)")
+    }
+
+    @Test func fittingTheWidthWithAMatchMarkedBringsItIntoView() throws {
+        TestPageRenderer.register()
+        var document = TestDocument.magazine()
+        document.pages[4].text = (0..<5).map { "Line \($0) of letters." }.joined(separator: "\n") + "\nA walrus wrote in."
+        let h = try Self.reading(document, name: "walrus-w")
+        h.type("/walrus")
+        _ = h.key(.enter)
+        #expect(h.waitFor { $0.text.contains("▶") }.row(0).contains("5 of 5"))
+        h.type("w")
+        let screen = h.waitFor(timeout: 10) { $0.text.contains("▶") && $0.row(2).filter { $0 == "▀" }.count == 78 }
+        #expect(screen.text.contains("▶") && screen.row(2).filter { $0 == "▀" }.count == 78, "\(screen.text)")
+    }
+
+    /// A page taller than the screen in the text view, read part of the way down.
+    @Test func bothViewsOfAPageReadTheSameProgress() throws {
+        var document = TestDocument.magazine()
+        document.pages[2].text = (0..<60).map { "Line \($0) of a long page." }.joined(separator: "\n")
+        let h = try Self.reading(document, name: "progress-1")
+        h.type("  ")
+        #expect(h.settle().row(22).hasSuffix("read 60%"), "page 3 of 5 in the pages view")
+        h.type("v")
+        #expect(h.settle().row(22).hasSuffix("read 60%"), "the same page in the text view\n\(h.settle().text)")
+        _ = h.key(.down)
+        #expect(h.settle().row(22).hasSuffix("read 60%"))
+        _ = h.key(.character("q"))
+        #expect(try h.library.issue(named: "progress-1")?.locator?.totalProgression == 0.6, "saved as shown")
+    }
+
+    @Test func fitWidthIsKeptForTheIssueAcrossViewsAndAfterReopening() throws {
+        let h = try Self.reading()
+        h.type("w")
+        #expect(h.settle().row(23).contains("w fit page"))
+        h.type("vv")
+        #expect(h.settle().row(23).contains("w fit page"), "back in the pages view, still fitted to the width")
+        _ = h.key(.character("q"))
+        let issue = try #require(try h.library.issue(named: "monthly-1"))
+        #expect(h.library.readerFitsWidth(for: issue))
+
+        let again = try h.restart(reading: "monthly-1", width: 80, height: 24)
+        #expect(again.reader?.fitsWidth == true && (again.reader?.pager as? PagePager)?.fitWidth == true)
+        #expect(again.render().row(23).contains("w fit page"))
+    }
+
     // MARK: Passwords
 
     @Test func anEncryptedPDFAsksForItsPasswordAndSaysWhenItIsWrong() throws {
@@ -161,6 +265,16 @@ import TextLayout
     }
 
     // MARK: Pictures
+
+    /// A reader on the test magazine in the pages view drawing through `painter` in pixels.
+    static func screen(painter pixels: PixelPainter, covers: HalfBlockPainter) throws -> (LoadedReader, URL) {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("pdf-reader-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try TestDocument.magazine().data.write(to: root.appendingPathComponent("issue.pdf"))
+        let painter = CoverPainter(pictures: pixels, covers: covers, readyFlag: AtomicFlag(), pixels: pixels)
+        let issue = NewsstandKit.Issue(publicationId: 1, name: "monthly", date: Date(), title: "Monthly")
+        return (try LoadedReader(issue: issue, root: root, painter: painter, view: .pages), root)
+    }
 
     /// A reader on the test magazine drawing through a painter that records what it is asked.
     static func screen(painter: RecordingPainter, view: ReaderView, insert: Bool = false) throws -> (LoadedReader, URL) {
@@ -201,6 +315,39 @@ import TextLayout
         let before = painter.painted.count
         reader.draw(into: &canvas)
         #expect(painter.painted.dropFirst(before).contains { $0.source == .file(picture) }, "in the text view too")
+    }
+
+    /// In pixels the cells under a picture are not seen: the match is drawn into the page's
+    /// pixels (multiplied by the match colour), the plain page shown until that is ready.
+    @Test func inPixelsTheMatchIsDrawnIntoThePagesPixels() throws {
+        TestPageRenderer.register()
+        let ready = ReadySignal()
+        let pixels = PixelPainter(cell: PixelSize(width: 8, height: 16), graphics: .kitty) { ready.onReady() }
+        let covers = HalfBlockPainter(cache: CoverCache(directory: nil, workers: 1), colorMode: .truecolor, symbols: .half) {}
+        let (reader, root) = try Self.screen(painter: pixels, covers: covers)
+        defer { try? FileManager.default.removeItem(at: root) }
+        for key in "/zebra" { _ = reader.update(.key(.character(key))) }
+        _ = reader.update(.key(.enter))
+        var canvas = Canvas(width: 80, height: 24)
+        // The page fitted into 78×20 cells of 8×16 pixels is 213×320; “zebra” is 13–20.5 %
+        // across and 20–25 % down: its middle about (36, 72), red paper there.
+        let marked = ready.wait { () -> RGBAImage? in
+            // Two frames, as the app draws one after the pictures changed: the second asks
+            // for the marked page, wanted once the plain one is drawn in pixels.
+            for _ in 0..<2 {
+                canvas = Canvas(width: 80, height: 24)
+                reader.draw(into: &canvas)
+            }
+            guard let image = canvas.pictures.last.flatMap({ pixels.image(numbered: $0.picture) }),
+                  image.pixels[(72 * image.width + 36) * 4 + 2] != ReaderFixture.red.2 else { return nil }
+            return image
+        }
+        let image = try #require(marked, "the marked page is drawn\n\(canvas.text)")
+        func pixel(_ x: Int, _ y: Int) -> [UInt8] { Array(image.pixels[(y * image.width + x) * 4..<(y * image.width + x) * 4 + 3]) }
+        let tint = [0xff, 0xe0, 0x40].map { Int($0) }, red = [ReaderFixture.red.0, ReaderFixture.red.1, ReaderFixture.red.2]
+        #expect(pixel(36, 72) == zip(red, tint).map { UInt8(Int($0) * $1 / 255) }, "the match, seen through the marker")
+        #expect(pixel(36, 30) == red && pixel(100, 72) == red, "above it and beside it, the page as it is")
+        #expect(canvas[25, 6].glyph == "▶", "and ▶ beside its row, left of the page's cells\n\(canvas.text)")
     }
 
     @Test func fitWidthFillsTheWidthAndMovesDownThePage() throws {
@@ -297,3 +444,4 @@ import TextLayout
         #expect(screen.locator.page == 2)
     }
 }
+

@@ -76,6 +76,14 @@ import TextLayout
             let app = try ShelfHarness.reading(["issue.pdf": TestDocument.magazine().data], name: "pdf-page-\(w)", width: w, height: h)
             return app.waitFor { !$0.cells(near: ReaderFixture.red).isEmpty && !$0.cells(near: ReaderFixture.blue).isEmpty }
         }),
+        ("pdf-page-match", { w, h in
+            // A search in the pages view: the page with the word, the match marked over the
+            // picture (in colour) and by ▶ in the margin beside its row.
+            let app = try ShelfHarness.reading(["issue.pdf": TestDocument.magazine().data], name: "pdf-match-\(w)", width: w, height: h)
+            app.type("/zebra")
+            _ = app.key(.enter)
+            return app.waitFor { $0.text.contains("▶") && !$0.cells(near: ReaderFixture.blue).isEmpty }
+        }),
         ("pdf-text", { w, h in
             let app = try ShelfHarness.reading(["issue.pdf": TestDocument.magazine().data], name: "pdf-\(w)", width: w, height: h)
             app.type("v")
@@ -99,6 +107,13 @@ import TextLayout
         case "reader-search-match":
             #expect(Self.words(in: canvas, styled: Theme.classic.selection, rows: 1..<height - 2) == ["Keeper"], "the current match")
             #expect(Self.words(in: canvas, styled: Theme.classic.readerMatch, rows: 1..<height - 2) == ["keeper"], "the other match")
+        case "pdf-page-match":
+            let marker = try #require((0..<height).lazy.compactMap { y in (0..<width).first { canvas[$0, y].glyph == "▶" }.map { ($0, y) } }.first)
+            let edge = canvas[marker.0 + 1, marker.1].style.background
+            let marked = PageMarks.marked(edge, by: Theme.classic.readerMatch.background)
+            let over = (marker.0 + 1..<width).filter { canvas[$0, marker.1].style.background == marked }
+            #expect(marked != edge && over.count >= 3 && over.first ?? 0 > marker.0 + 2,
+                    "the match's cells, a few columns into the page, are marked; the page's edge is not")
         case "comic-page", "pdf-page":
             let red = canvas.cells(near: ReaderFixture.red), blue = canvas.cells(near: ReaderFixture.blue)
             #expect(!red.isEmpty && !blue.isEmpty && red.allSatisfy { cell in blue.allSatisfy { cell.y <= $0.y } },

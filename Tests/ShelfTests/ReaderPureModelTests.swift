@@ -151,4 +151,48 @@ import TextLayout
         reader.view(into: &canvas)
         #expect(canvas.text(row: 2).contains("This page cannot be shown: "), "\(canvas.text)")
     }
+
+    /// A PDF of three pages whose pictures and texts are nowhere: the model is told them.
+    static func pdf() -> ReaderScreen {
+        let document = URL(fileURLWithPath: "/nowhere-\(UUID().uuidString)/issue.pdf")
+        let content = IssueContent(format: IssueFormat(rawValue: "pdf"), metadata: IssueMetadata(title: "Tides"),
+                                   readingOrder: (1...3).map { Resource(path: "issue.pdf#page=\($0)", mediaType: "application/pdf") })
+        let issue = Issue(id: 3, publicationId: 1, name: "tides", date: Date(timeIntervalSince1970: 0), title: "Tides")
+        let pages = (0..<3).map { ReaderPage(resource: "issue.pdf#page=\($0 + 1)", picture: .page($0, of: document, kind: .pdf), text: nil) }
+        let source = ReaderSource(issue: issue, content: content, folder: "/nowhere/", weights: [1, 1, 1], isDocument: true, pages: pages)
+        return ReaderScreen(source, theme: .classic, size: (80, 24), clock: { Date(timeIntervalSince1970: 0) })
+    }
+
+    /// A search in the pages view: the page found is turned to, where its text holds the query
+    /// is asked for, and the answer marked over the page's cells and beside its row; `v`
+    /// takes the search to the text view, and the progress there is the same figure.
+    @Test func aPageFoundAsksWhereItHoldsTheQueryAndMarksIt() throws {
+        var reader = Self.pdf()
+        _ = reader.start()
+        var asked: [ReaderEffect] = []
+        for key in [Key.character("/")] + "tide".map(Key.character) + [.enter] { asked = reader.update(.key(key)) }
+        #expect(asked.contains(.load(.findPage(query: "tide", from: 0, forward: true, firstStep: 0))))
+        let turned = reader.update(.loaded(.pageFound(query: "tide", page: 1, count: 1)))
+        #expect(turned.contains(.load(.matchBoxes(query: "tide", page: 1))), "\(turned)")
+        #expect(reader.statusLine.right == "read 66% ")
+
+        // The page in 20×20 white cells, centred from column 30; the match 50–60 % across, 40–45 % down.
+        let shown = try #require(reader.wantedPictures.shown.first)
+        #expect(reader.pager.index == 1 && shown.size == CellSize(columns: 78, rows: 20))
+        var prepared = PreparedPictures()
+        prepared.ready[shown] = .cells(CellPicture(columns: 20, rows: 20,
+                                                    filledWith: PictureCell(glyph: "▀", foreground: .rgb(255, 255, 255), background: .rgb(255, 255, 255))))
+        _ = reader.update(.loaded(.pictures(prepared)))
+        _ = reader.update(.loaded(.matchBoxes(query: "tide", page: 1, [PageBox(x0: 0.5, y0: 0.4, x1: 0.6, y1: 0.45)])))
+        var canvas = Canvas(width: 80, height: 24)
+        reader.view(into: &canvas)
+        #expect(canvas[29, 10].glyph == "▶", "beside the page's row 8 of 20\n\(canvas.text)")
+        let marked = (30..<50).filter { canvas[$0, 10].style.background == Theme.classic.readerMatch.background }
+        #expect(marked == [40, 41], "the page's columns 10–11 of 20, white through the marker")
+        #expect(canvas[40, 9].style.background == .rgb(255, 255, 255) && canvas[42, 10].style.background == .rgb(255, 255, 255))
+
+        _ = reader.update(.key(.character("v")))
+        #expect(reader.pager.query == "tide", "the search goes on in the text view")
+        #expect(reader.statusLine.right == "read 66% ")
+    }
 }

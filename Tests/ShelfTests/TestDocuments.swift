@@ -99,4 +99,22 @@ struct TestDocumentTexts: DocumentTextReader {
     func pageTexts(of document: URL) throws -> [String] {
         try TestDocument.read(document).pages.map(\.text)
     }
+
+    /// The text set as on a typewriter: line `l` from 10 + 10·l % of the page down, 5 % tall;
+    /// character `c` of it from 10 + 1.5·c % across, 1.5 % wide (a line's end too).
+    func characters(ofPage index: Int, of document: URL) throws -> PageCharacters? {
+        Self.typewritten(try TestDocument.read(document).pages[index].text)
+    }
+
+    static func typewritten(_ text: String) -> PageCharacters {
+        var scalars: [Unicode.Scalar] = [], boxes: [PageBox] = []
+        var (line, column) = (0, 0)
+        for scalar in text.unicodeScalars {
+            let (x, y) = (0.1 + 0.015 * Double(column), 0.1 + 0.1 * Double(line))
+            scalars.append(scalar)
+            boxes.append(PageBox(x0: x, y0: y, x1: x + 0.015, y1: y + 0.05))
+            if scalar == "\n" { (line, column) = (line + 1, 0) } else { column += 1 }
+        }
+        return PageCharacters(scalars: scalars, boxes: boxes)
+    }
 }

@@ -19,4 +19,16 @@ extension Library {
         guard let id = issue.id else { return }
         try store.setReaderView(view.rawValue, issueID: id)
     }
+
+    /// Whether `issue`'s pages were last fitted to the width (`w`); false when never chosen.
+    public func readerFitsWidth(for issue: Issue) -> Bool {
+        guard let id = issue.id else { return false }
+        return ((try? store.readerFitWidth(issueID: id)) ?? nil) ?? false
+    }
+
+    /// Keeps the fit for the next time `issue` is opened.
+    public func setReaderFitsWidth(_ fits: Bool, for issue: Issue) throws {
+        guard let id = issue.id else { return }
+        try store.setReaderFitWidth(fits, issueID: id)
+    }
 }

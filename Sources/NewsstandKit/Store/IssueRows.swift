@@ -126,4 +126,12 @@ extension LibraryStore {
     func setReaderView(_ view: String, issueID: Int64) throws {
         try write { db in try db.execute(sql: "UPDATE issue SET readerView = ? WHERE id = ?", arguments: [view, issueID]) }
     }
+
+    func readerFitWidth(issueID: Int64) throws -> Bool? {
+        try read { db in try Bool.fetchOne(db, sql: "SELECT readerFitWidth FROM issue WHERE id = ?", arguments: [issueID]) }
+    }
+
+    func setReaderFitWidth(_ fits: Bool, issueID: Int64) throws {
+        try write { db in try db.execute(sql: "UPDATE issue SET readerFitWidth = ? WHERE id = ?", arguments: [fits, issueID]) }
+    }
 }

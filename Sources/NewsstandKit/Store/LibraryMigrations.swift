@@ -164,6 +164,9 @@ extension LibraryStore {
         migrator.registerMigration("v16-site: a publication's web site, for an OPML list's htmlUrl") { db in
             try db.alter(table: "publication") { t in t.add(column: "siteURL", .text) }
         }
+        migrator.registerMigration("v17-fit-width: a paged issue's pages fitted to the width (w), kept per issue") { db in
+            try db.alter(table: "issue") { t in t.add(column: "readerFitWidth", .boolean) }
+        }
         return migrator
     }
 

@@ -88,6 +88,8 @@ extension ShelfApp {
         case keepPictureAdviceGiven
         /// Keeps a PDF issue's view (pages or text) for the next time it is opened.
         case saveReaderView(issueID: Int64, ReaderView)
+        /// Keeps whether an issue's pages are fitted to the width, for the next time it is opened.
+        case saveReaderFitWidth(issueID: Int64, Bool)
         /// Takes the newest push alert not shown yet.
         case takeAlert
         /// Reads the shelf and the open store for the screens (in the run loop).

@@ -193,6 +193,8 @@ extension ShelfApp {
                 effects.append(.reader(request))
             case .keepView(let view):
                 if let id = reader.issue.id { effects.append(.saveReaderView(issueID: id, view)) }
+            case .keepFitWidth(let fits):
+                if let id = reader.issue.id { effects.append(.saveReaderFitWidth(issueID: id, fits)) }
             case .leave:
                 state.reader = nil
                 if let comic = reader.screen.streamed {

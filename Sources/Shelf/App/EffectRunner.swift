@@ -31,7 +31,8 @@ extension ShelfApp.Effect {
         case .readLibrary, .readStore:
             return .reads
         case .enqueue, .startAgent, .setPinned, .markOpened, .evictContent, .cancelDownload, .saveReadingPlace,
-             .saveTextWidth, .saveStoreView, .keepPictureAdviceGiven, .saveReaderView, .takeAlert, .removeCatalog, .takeBook:
+             .saveTextWidth, .saveStoreView, .keepPictureAdviceGiven, .saveReaderView, .saveReaderFitWidth,
+             .takeAlert, .removeCatalog, .takeBook:
             return .writes
         case .refresh, .subscribeCatalogFeed:
             return .refresh
@@ -166,6 +167,11 @@ final class EffectRunner: @unchecked Sendable {   // `environment`, `lastBrowser
             submit(queue) {
                 guard let issue = try library.issue(id: id) else { return }
                 try library.setReaderView(view, for: issue)
+            }
+        case .saveReaderFitWidth(let id, let fits):
+            submit(queue) {
+                guard let issue = try library.issue(id: id) else { return }
+                try library.setReaderFitsWidth(fits, for: issue)
             }
         case .saveReadingPlace(let id, let locator):
             submit(queue) {

@@ -15,6 +15,8 @@ struct ReaderAdapter {
         case keepTextWidth(Int)
         /// A PDF issue's view changed: kept in the library for the issue.
         case keepView(ReaderView)
+        /// Pages fitted to the width or not: kept in the library for the issue.
+        case keepFitWidth(Bool)
         /// Something to read for the reader on the reader I/O queue (`ReaderEffects`).
         case load(ReaderRequest)
         case leave
@@ -81,6 +83,7 @@ struct ReaderAdapter {
             switch $0 {
             case .save(let locator): return .save(locator)
             case .keepView(let view): return .keepView(view)
+            case .keepFitWidth(let fits): return .keepFitWidth(fits)
             case .keepTextWidth(let width): return .keepTextWidth(width)
             case .load(let load): return .load(ReaderRequest(session: session, load: load))
             case .leave: return .leave

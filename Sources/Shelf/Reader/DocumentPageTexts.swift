@@ -87,32 +87,76 @@ final class DocumentPageTexts {
         return (found.texts[page.index], found.squeezed[page.index])
     }
 
-    /// Lower-cased, with whitespace and hyphens at line ends left out. One pass over the
-    /// scalars, ASCII lower-cased in place: Foundation's `CharacterSet` and
-    /// `replacingOccurrences` and `lowercased()` of the whole text took as long over a
-    /// 350-page magazine (half a second) as the worker took to read its text.
+    /// Where entry `index` holds `query` on its page, a box per match and line it spans (a
+    /// match broken over two lines has two), top to bottom; found as `mayHold` finds it, so
+    /// the boxes are the matches `count` counts. Empty when the page's reader cannot say
+    /// where its characters are.
+    func boxes(of query: String, at index: Int) -> [PageBox] {
+        guard pages.indices.contains(index), let page = pages[index], let file = page.document(in: root),
+              let characters = (try? texts.reader(for: file)?.characters(ofPage: page.index, of: file)) ?? nil,
+              characters.boxes.count == characters.scalars.count else { return [] }
+        let needle = Array(Self.squeezed(query).unicodeScalars)
+        var haystack: [Unicode.Scalar] = [], origins: [Int] = []
+        Self.squeeze(characters.scalars) { scalar, origin in haystack.append(scalar); origins.append(origin) }
+        guard !needle.isEmpty, haystack.count >= needle.count else { return [] }
+        var boxes: [PageBox] = []
+        var start = 0
+        while start + needle.count <= haystack.count {
+            guard haystack[start..<start + needle.count].elementsEqual(needle) else { start += 1; continue }
+            boxes += Self.lines(Set(origins[start..<start + needle.count]).sorted().map { characters.boxes[$0] })
+            start += needle.count
+        }
+        return boxes
+    }
+
+    /// Characters' boxes in text order joined a line at a time: the next character starts
+    /// a new box when its middle is outside the height of the box so far.
+    static func lines(_ characters: [PageBox]) -> [PageBox] {
+        var lines: [PageBox] = []
+        for box in characters {
+            let middle = (box.y0 + box.y1) / 2
+            if var last = lines.last, middle >= last.y0, middle <= last.y1 {
+                last = PageBox(x0: min(last.x0, box.x0), y0: min(last.y0, box.y0), x1: max(last.x1, box.x1), y1: max(last.y1, box.y1))
+                lines[lines.count - 1] = last
+            } else {
+                lines.append(box)
+            }
+        }
+        return lines
+    }
+
+    /// Lower-cased, with whitespace and hyphens at line ends left out.
     static func squeezed(_ text: String) -> String {
         var squeezed = String.UnicodeScalarView()
-        var hyphen = false  // a "-" held back until the next scalar says whether it ends a line
-        for scalar in text.unicodeScalars {
-            if hyphen {
-                hyphen = false
+        squeeze(text.unicodeScalars) { scalar, _ in squeezed.append(scalar) }
+        return String(squeezed)
+    }
+
+    /// Hands `keep` each scalar of `scalars` squeezed (see `squeezed`) with the offset of the
+    /// scalar it comes from. One pass over the scalars, ASCII lower-cased in place:
+    /// Foundation's `CharacterSet` and `replacingOccurrences` and `lowercased()` of the whole
+    /// text took as long over a 350-page magazine (half a second) as the worker took to read
+    /// its text.
+    private static func squeeze(_ scalars: some Sequence<Unicode.Scalar>, keep: (Unicode.Scalar, Int) -> Void) {
+        var hyphen: Int?  // a "-" held back until the next scalar says whether it ends a line
+        for (offset, scalar) in scalars.enumerated() {
+            if let held = hyphen {
+                hyphen = nil
                 if scalar == "\n" { continue }
-                squeezed.append("-")
+                keep("-", held)
             }
             if scalar == "-" {
-                hyphen = true
+                hyphen = offset
             } else if scalar.isASCII {
                 if scalar == " " || (0x09...0x0D).contains(scalar.value) { continue }
-                squeezed.append(("A"..."Z").contains(scalar) ? Unicode.Scalar(scalar.value + 32) ?? scalar : scalar)
+                keep(("A"..."Z").contains(scalar) ? Unicode.Scalar(scalar.value + 32) ?? scalar : scalar, offset)
             } else if !scalar.properties.isWhitespace && scalar != "\u{200B}" {
                 // Whitespace as Foundation's `whitespacesAndNewlines` has it (Unicode's, and
                 // the zero-width space).
-                squeezed.append(contentsOf: scalar.properties.lowercaseMapping.unicodeScalars)
+                for lower in scalar.properties.lowercaseMapping.unicodeScalars { keep(lower, offset) }
             }
         }
-        if hyphen { squeezed.append("-") }
-        return String(squeezed)
+        if let held = hyphen { keep("-", held) }
     }
 
     /// Lower-cased, whitespace runs as one space.

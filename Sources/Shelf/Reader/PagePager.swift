@@ -31,6 +31,12 @@ struct PagePager: ReaderPager {
     private var keptAround: Int?
     /// What `/` looked for last, in the pages' text.
     var query: String?
+    /// Where the page shown holds the query, marked over its picture (`PageMatchMarks.swift`).
+    var marks: PageMarks?
+    /// The marks asked for last, and not here yet.
+    var marksAsked: PageMarks.Key?
+    /// A search turned to this page: its first mark is brought into view once it is here.
+    var revealsMark = false
     /// The page fills the window's width and scrolls down, rather than fitting whole.
     var fitWidth = false
     /// A PDF's pages, searched through the document's text; false for a comic.
@@ -65,12 +71,8 @@ struct PagePager: ReaderPager {
         let zoom = isZoomed ? " · zoom \(Int(Self.zoomLevels[zoomIndex] * 100))%" : ""
         return PagePlace.describe(index, of: pages.count, label: pages.indices.contains(index) ? pages[index].label : nil) + zoom
     }
-    /// Each page counts the same; the page shown counts as read, except the first of several:
-    /// an issue opened at its start has not been read yet.
-    var progress: Double {
-        if pages.isEmpty || (index == 0 && pages.count > 1) { return 0 }
-        return Double(index + 1) / Double(pages.count)
-    }
+    /// Each page counts the same (`PagePlace.progress`).
+    var progress: Double { PagePlace.progress(index, of: pages.count) }
     var canSearch: Bool { isDocument || pages.contains { $0.text != nil } }
     var takesBackspace: Bool { true }
     var hints: String? {
@@ -106,6 +108,7 @@ struct PagePager: ReaderPager {
             fitWidth.toggle()
             zoomedPageSize = nil
             pan = (0, 0)
+            revealsMark = marks != nil
             return ReaderNote(text: fitWidth ? "Fit width — ↑↓ move down the page" : "Fit page")
         case .character("+"), .character("="), .character("z"): return zoom(by: 1)
         case .character("-"), .character("Z"): return zoom(by: -1)
@@ -139,6 +142,7 @@ struct PagePager: ReaderPager {
     /// A new search starts on the page shown.
     mutating func search(for query: String) -> ReaderNote {
         self.query = query
+        marks = nil
         return find(forward: true, from: 0)
     }
 
@@ -174,9 +178,11 @@ struct PagePager: ReaderPager {
     /// The search through the document's text answered, or a streamed page's state changed.
     mutating func receive(_ loaded: ReaderLoaded) -> ReaderNote? {
         if case .streamedPages(let states) = loaded { streamedPages = states; return nil }
+        if case .matchBoxes(let query, let page, let boxes) = loaded { take(boxes, of: query, on: page); return nil }
         guard case .pageFound(let query, let page, let count) = loaded, query == self.query else { return nil }
         guard let page, pages.indices.contains(page) else { return ReaderNote(text: "No match for “\(query)”.", isError: true) }
         if page != index { goTo(page: page) }
+        revealsMark = true
         return ReaderNote(text: "“\(query)”: \(count) on page \(page + 1)")
     }
 
@@ -185,9 +191,13 @@ struct PagePager: ReaderPager {
         return requests
     }
 
-    /// Pages mark no matches.
-    var showsMatches: Bool { false }
-    mutating func clearSearch() {}
+    /// A PDF's pages mark where they hold the query.
+    var showsMatches: Bool { isDocument && query != nil }
+    mutating func clearSearch() {
+        query = nil
+        marks = nil
+        revealsMark = false
+    }
 
     @discardableResult
     mutating func goTo(page: Int) -> Bool {
@@ -258,6 +268,7 @@ struct PagePager: ReaderPager {
         var wants = PictureWants()
         if let source = picture(ofPage: index) {
             wants.shown.append(PictureRequest(source: source, size: zoomedBox))
+            if let dress = markDress(of: source, in: zoomedBox) { wants.shown.append(PictureRequest(source: source, size: zoomedBox, dress: dress)) }
             if pansDown, pictures.state(of: source, fittedIn: zoomedBox) == .pending {
                 wants.shown.append(PictureRequest(source: source, size: fittedBox))
             }
@@ -277,6 +288,7 @@ struct PagePager: ReaderPager {
         let view = frame.pageView
         if let picture = zoomedSize(ofPage: index) {
             zoomedPageSize = (picture.columns, picture.rows)
+            revealMark(in: picture)
             pan = (picture.columns > view.width ? max(0, min(pan.x, picture.columns - view.width)) : 0,
                    picture.rows > view.height ? max(0, min(pan.y, picture.rows - view.height)) : 0)
         }
@@ -286,6 +298,7 @@ struct PagePager: ReaderPager {
             // A PDF page looked at may be switched to the text view next.
             if isDocument { requests.append(.textAhead(index)) }
         }
+        askForMarks()
     }
 
     // MARK: Drawing
@@ -319,8 +332,12 @@ struct PagePager: ReaderPager {
         // The part of the page the window shows.
         let sourceX = picture.columns > view.width ? max(0, min(pan.x, picture.columns - view.width)) : 0
         let sourceY = picture.rows > view.height ? max(0, min(pan.y, picture.rows - view.height)) : 0
+        // In pixels, the page with its marks drawn in once ready; the plain page meanwhile.
+        let dress = markDress(of: source, in: box).flatMap { dress in
+            pictures.state(of: PictureRequest(source: source, size: box, dress: dress)) == state ? dress : nil } ?? .plain
         pictures.paint(source, into: view, of: &canvas,
-                       layout: PictureLayout(size: box, column: sourceX, row: sourceY, behind: theme.readerText))
+                       layout: PictureLayout(size: box, column: sourceX, row: sourceY, behind: theme.readerText), dress: dress)
+        drawMarks(over: PictureRequest(source: source, size: box), taking: picture, from: (sourceX, sourceY), into: &canvas)
         if picture.columns > view.width || picture.rows > view.height {
             drawPanBar(picture: picture, sourceX: sourceX, sourceY: sourceY, view: view, into: &canvas)
         }

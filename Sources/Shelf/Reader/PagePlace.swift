@@ -10,6 +10,14 @@ enum PagePlace {
         return "page \(label) · " + number
     }
 
+    /// The share of the pages read at page `index` of `count`, the same in both views: the
+    /// page shown counts as read (as PDF readers count), except the first of several, since
+    /// an issue opened at its start has not been read yet.
+    static func progress(_ index: Int, of count: Int) -> Double {
+        guard count > 0, index > 0 || count == 1 else { return 0 }
+        return Double(min(index + 1, count)) / Double(count)
+    }
+
     /// A page in a list of pages: "Page 14", or "Page xii" where the PDF says so.
     static func title(_ index: Int, label: String?) -> String {
         "Page " + (ownLabel(index, label) ?? String(index + 1))

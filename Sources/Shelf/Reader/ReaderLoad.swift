@@ -19,6 +19,8 @@ enum ReaderLoad: Equatable, Sendable {
     case findArticle(query: String, from: Int, forward: Bool, width: Int)
     /// The nearest page from `from` + `firstStep` steps, round the issue, whose text holds `query`.
     case findPage(query: String, from: Int, forward: Bool, firstStep: Int)
+    /// Where `page`'s text holds `query` on the page, to mark it over the page's picture.
+    case matchBoxes(query: String, page: Int)
     /// A PDF page looked at in the pages view: its words read ahead, for `v`.
     case textAhead(Int)
     /// A streamed comic's page is shown: it (and the next ones) are fetched.
@@ -53,6 +55,9 @@ enum ReaderLoaded {
     case articleFound(query: String, forward: Bool, FoundArticle?)
     /// The page found for `query` and how often it holds it (nil: none).
     case pageFound(query: String, page: Int?, count: Int)
+    /// Where `page` holds `query`, in fractions of the page (none: it does not, or its
+    /// reader cannot say where).
+    case matchBoxes(query: String, page: Int, [PageBox])
     /// A streamed comic's pages as they stand (those not here are on their way): told when
     /// the reader asks for a page and each time one arrives or fails.
     case streamedPages([Int: StreamedComic.PageState])

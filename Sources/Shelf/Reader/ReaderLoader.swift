@@ -81,6 +81,8 @@ final class ReaderLoader {
         case .findPage(let query, let from, let forward, let firstStep):
             let found = findPage(query, from: from, forward: forward, firstStep: firstStep)
             deliver(.pageFound(query: query, page: found?.page, count: found?.count ?? 0))
+        case .matchBoxes(let query, let page):
+            deliver(.matchBoxes(query: query, page: page, pageTexts?.boxes(of: query, at: page) ?? []))
         case .textAhead(let index):
             pageTexts?.prepareText(at: index)
         case .streamedPage(let index):

@@ -23,6 +23,8 @@ enum ReaderEffect: Equatable {
     case save(Locator)
     /// Keep a PDF issue's view (pages or text) for the next time it is opened.
     case keepView(ReaderView)
+    /// Keep whether pages are fitted to the width (`w`) for the next time the issue is opened.
+    case keepFitWidth(Bool)
     /// Keep the text width the user chose (a preference for every issue, not a place).
     case keepTextWidth(Int)
     /// Read this for the reader, off the main thread; the result comes back as `.loaded`.

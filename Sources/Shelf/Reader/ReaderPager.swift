@@ -27,6 +27,8 @@ protocol ReaderPager {
     var idleNote: String? { get }
     /// Matches of a search are marked: Escape clears them before it leaves.
     var showsMatches: Bool { get }
+    /// What the last search looked for: `v` carries it to the other view, where `n` goes on.
+    var query: String? { get set }
     /// The text width chosen with + and -, nil until then.
     var chosenTextWidth: Int? { get }
     /// The pictures as the painter had them prepared after the last frame (the model sets

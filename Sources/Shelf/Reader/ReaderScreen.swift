@@ -27,6 +27,8 @@ struct ReaderScreen {
     private(set) var pager: any ReaderPager
     /// A PDF issue's view, pages or text; nil for other issues, which have one view.
     private(set) var view: ReaderView?
+    /// Pages are fitted to the window's width (`w`), as last kept for the issue.
+    private(set) var fitsWidth: Bool
     /// The text view's place when it was left for the pages: back on the same page, the
     /// same words are at the top again.
     private var leftText: Locator?
@@ -55,19 +57,30 @@ struct ReaderScreen {
     /// Opens the issue as read (`ReaderLoader.source`) at its saved place: the locator,
     /// else a place saved by older versions, else the start; a streamed comic at the page
     /// after the one the server says was read last. `view` is a PDF issue's view as last
-    /// kept (pages when never chosen). Nothing is read or drawn until `start`.
+    /// kept (pages when never chosen), its pages fitted to the width when `fitsWidth`.
+    /// Nothing is read or drawn until `start`.
     init(_ source: ReaderSource, theme: Theme, textWidth: Int? = nil,
-         size: (width: Int, height: Int) = (80, 24), clock: @escaping () -> Date = Date.init, view: ReaderView? = nil) {
+         size: (width: Int, height: Int) = (80, 24), clock: @escaping () -> Date = Date.init, view: ReaderView? = nil,
+         fitsWidth: Bool = false) {
         issue = source.issue
         content = source.content
         self.theme = theme
         self.textWidth = textWidth
         self.clock = clock
+        self.fitsWidth = fitsWidth
         frame = ReaderFrame(width: size.width, height: size.height)
         pagers = ReaderPagers(source: source, theme: theme)
         self.view = pagers.view(preferring: view)
         let start = source.stream.map { StreamedPages.start(of: $0, at: clock()) } ?? Self.startingPlace(of: issue, in: content)
-        pager = pagers.make(self.view, frame: frame, at: start, textWidth: textWidth, articles: source.articles)
+        pager = Self.fitted(pagers.make(self.view, frame: frame, at: start, textWidth: textWidth, articles: source.articles),
+                            toWidth: fitsWidth)
+    }
+
+    /// Pages fitted to the width when that is how the issue was last read.
+    private static func fitted(_ pager: any ReaderPager, toWidth fits: Bool) -> any ReaderPager {
+        guard fits, var pages = pager as? PagePager else { return pager }
+        pages.fitWidth = true
+        return pages
     }
 
     /// The first frame's work: lays out the page and asks for what it needs read.
@@ -76,7 +89,8 @@ struct ReaderScreen {
         return pager.takeRequests().map(ReaderEffect.load)
     }
 
-    /// `v`: the other view of a PDF, on the same page (and, back in text, at its top).
+    /// `v`: the other view of a PDF, on the same page (and, back in text, at its top), the
+    /// search going on there.
     private mutating func switchView() -> ReaderNote {
         guard let view else { return ReaderNote(text: "This issue has one view.") }
         let here = pager.locator(updated: clock())
@@ -85,11 +99,14 @@ struct ReaderScreen {
         let samePage = leftText.map { $0.resource == here.resource } ?? false
         let asked = pager.takeRequests()
         let pictures = pager.pictures
-        pager = pagers.make(self.view, frame: frame, at: self.view == .text && samePage ? leftText
-                            : Locator(resource: here.resource, progression: 0, totalProgression: here.totalProgression,
-                                      page: pager.index, updated: here.updated),
-                            textWidth: textWidth, articles: (pager as? TextPager)?.articles ?? [:])
+        let query = pager.query
+        pager = Self.fitted(pagers.make(self.view, frame: frame, at: self.view == .text && samePage ? leftText
+                                        : Locator(resource: here.resource, progression: 0, totalProgression: here.totalProgression,
+                                                  page: pager.index, updated: here.updated),
+                                        textWidth: textWidth, articles: (pager as? TextPager)?.articles ?? [:]),
+                            toWidth: fitsWidth)
         pager.pictures = pictures
+        pager.query = query
         requests += asked   // still read: the new view asks for what it lacks itself
         return ReaderNote(text: self.view == .text ? "Text view: the page's words, reflowed (v for the pages)"
                                                    : "Pages view (v for the text)")
@@ -113,6 +130,10 @@ struct ReaderScreen {
         if let width = pager.chosenTextWidth, width != textWidth {
             textWidth = width
             effects.append(.keepTextWidth(width))
+        }
+        if let fits = (pager as? PagePager)?.fitWidth, fits != fitsWidth {
+            fitsWidth = fits
+            effects.append(.keepFitWidth(fits))
         }
         guard let view, view != viewBefore else { return effects }
         return effects + [.keepView(view)]
@@ -291,7 +312,7 @@ struct ReaderScreen {
         ("←↓↑→ hjkl", "pan when zoomed, else turn the page"),
         ("PDFs:", ""),
         ("v", "pages view or text view, on the same page (kept for the issue)"),
-        ("w", "pages: fit the width (↑↓ move down) or the whole page"),
+        ("w", "pages: fit the width (↑↓ move down) or the whole page (kept for the issue)"),
         ("/ n N", "search the whole document, in either view"),
         ("q, Esc", "back to the store; the place is kept"),
     ]

@@ -155,8 +155,10 @@ struct TextPager: ReaderPager {
 
     /// The articles before this one by size, and of this one what has been shown; nothing
     /// at the start of the issue (its first screen is not yet read) unless all of it is there.
+    /// A document's pages count as in the pages view (`PagePlace.progress`): one figure for both.
     var progress: Double {
         guard weights.indices.contains(index) else { return 0 }
+        if isDocument { return PagePlace.progress(index, of: articleCount) }
         if index == 0, top == 0, !isWholeIssueOnScreen { return 0 }
         let total = weights.reduce(0, +)
         let before = weights[..<index].reduce(0, +)
@@ -409,7 +411,7 @@ struct TextPager: ReaderPager {
             return nil
         case .articleFound(let query, let forward, let found):
             return foundElsewhere(query, forward: forward, found)
-        case .contents, .pageFound, .streamedPages, .pictures:
+        case .contents, .pageFound, .matchBoxes, .streamedPages, .pictures:
             return nil
         }
         return doWhatWaited()
