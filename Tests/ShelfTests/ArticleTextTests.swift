@@ -64,4 +64,18 @@ import TextLayout
         #expect(text.lines[matches[0].line].text.contains("p399w29"))
         #expect(text.firstLine(ofBlock: 400).map { text.lines[$0].text.hasPrefix("p399w0") } == true)
     }
+
+    /// The progress figure counts visible characters; ASCII is counted by bytes, and must
+    /// agree with counting `Character`s that are not whitespace, whatever the text holds.
+    @Test func visibleCharactersAgreeWithCountingCharacters() {
+        let texts = ["", "plain words here", " \t\n\r\u{0B}\u{0C}x\r\ny ", "\u{1C}\u{1F}\u{7F}!~",
+                     "caf\u{E9} na\u{EF}ve", "e\u{301}e\u{301} \u{A0}\u{2003}z", "\u{1F469}\u{200D}\u{1F4BB} \u{1F1EB}\u{1F1F7}",
+                     "\u{2028}\u{85}a", "\u{5B57} \u{5B57}", " \u{301}x", "a \u{301} b", "\u{600} a", "ab\u{301}c d\u{2014}e",
+                     "1\u{FE0F}\u{20E3} x", "\r\n\u{301}", "\t\u{301}y", "word\u{A0}\u{2014}word more words"]
+        for text in texts {
+            #expect(ArticleText.visibleCharacters(text) == text.filter { !$0.isWhitespace }.count, "\(text.debugDescription)")
+        }
+        #expect(ArticleText.visibleCharacters("a b\tc\r\nd") == 4)
+        #expect(ArticleText.visibleCharacters("e\u{301} x") == 2)
+    }
 }

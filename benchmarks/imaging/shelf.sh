@@ -14,7 +14,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 swiftc -O -module-cache-path "$work/module-cache" "$root/benchmarks/imaging/shelf.swift" \
     -I "$release/Modules" -Xcc -fmodule-map-file="$release/CImageCodecs.build/module.modulemap" \
-    "$release"/Imaging.build/*.o "$release/CImageCodecs.build/codecs.c.o" -lpng16 -ljpeg -lz -ldeflate -o "$work/shelf"
+    "$release"/Imaging.build/*.o "$release"/FileWrites.build/*.o "$release/CImageCodecs.build/codecs.c.o" -lpng16 -ljpeg -lz -ldeflate -o "$work/shelf"
 options=()
 while [ "$#" -gt 0 ] && [[ "$1" == --* ]]; do options+=("$1" "$2"); shift 2; done
 if [ "$#" -eq 0 ]; then set -- "$root/sample-feed"; fi

@@ -5,9 +5,10 @@ issue with its own cover, the newest issue of every publication downloaded.
     benchmarks/shelf/make_library.py OUT [--newsstand PATH] [--publications 50] [--issues 20]
 
 OUT/resources/sample-feed/ holds the feeds (Newsstand Atom, file:// covers and EPUBs);
-OUT/home is the NEWSSTAND_HOME. The library is made through the real program: its first
-run subscribes the feeds listed in publications.txt, `newsstand download` queues the
-newest issues and the agent it starts installs them.
+OUT/home is the NEWSSTAND_HOME. The library is made through the real program: `newsstand
+subscribe` of each feed listed in publications.txt (a build from before #30 subscribes them
+on its first run), `newsstand download` queues the newest issues and the agent it starts
+installs them.
 """
 
 import argparse
@@ -119,8 +120,18 @@ def main():
         return subprocess.run([args.newsstand, *arguments], env=env, check=True, capture_output=True, text=True).stdout
 
     started = time.time()
-    library = json.loads(newsstand("issues", "--json"))   # the first run subscribes the feeds
+    library = json.loads(newsstand("issues", "--json"))   # before #30: the first run subscribes the feeds
     issues = library if isinstance(library, list) else library.get("issues", [])
+    if not issues:
+        # Since #30 the samples come only with the shelf's first interactive start: subscribe
+        # the same feeds, in the same order, by command; and say no to the samples, or the
+        # first measured start would subscribe them again.
+        (out / "home" / "config").mkdir(parents=True, exist_ok=True)
+        (out / "home" / "config" / "config.toml").write_text("samples = false\n")
+        for slug in slugs:
+            newsstand("subscribe", (feeds / slug / "feed.xml").as_uri())
+        library = json.loads(newsstand("issues", "--json"))
+        issues = library if isinstance(library, list) else library.get("issues", [])
     print(f"subscribed: {len(issues)} issues in {time.time() - started:.1f} s")
     for name in newest:
         newsstand("download", name)
