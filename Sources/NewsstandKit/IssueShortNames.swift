@@ -47,7 +47,7 @@ public enum IssueShortNames {
 extension Library {
     /// Every issue's short name, by issue id.
     public func shortNames() throws -> [Int64: String] {
-        IssueShortNames.names(publications: try publications(), issues: try allIssues())
+        IssueShortNames.names(publications: try store.publications(), issues: try store.issues())
     }
 
     /// The issue a short name (`slug/N`) names, if any.
@@ -55,6 +55,6 @@ extension Library {
         guard let slash = text.lastIndex(of: "/"), Int(text[text.index(after: slash)...]) != nil else { return nil }
         let wanted = text.lowercased()
         guard let id = try shortNames().first(where: { $0.value == wanted })?.key else { return nil }
-        return try issue(id: id)
+        return try store.issue(id: id)
     }
 }

@@ -186,7 +186,7 @@ public final class ShelfReader {
         }
         self.listed = listed
         let covers = covers(of: listed)
-        let pushStates = (try? library.pushStates()) ?? [:]
+        let pushStates = (try? library.store.pushStates()) ?? [:]
         let now = library.clock.now()
         return zip(listed.issues, covers).map { issue, cover in
             IssueTile(issue: issue, download: latest[issue.id ?? -1],

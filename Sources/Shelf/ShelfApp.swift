@@ -87,8 +87,8 @@ public final class ShelfApp: RunLoopEffects {
         env = environment
         state = State(keyBindings: environment.keyBindings)
         state.openAfterDownload = environment.openAfterDownload
-        state.storesShownAsList = environment.library.storesShownAsList
-        state.readerPreferences = ReaderPreferences(textWidth: environment.library.readerTextWidth)
+        state.storesShownAsList = environment.library.store.storesShownAsList
+        state.readerPreferences = ReaderPreferences(textWidth: environment.library.store.readerTextWidth)
         if let pixels = environment.pixels, pixels.writer.graphics.drawsPixels {
             let flag = AtomicFlag()
             let ready = environment.pictureReady
@@ -125,7 +125,7 @@ public final class ShelfApp: RunLoopEffects {
     /// screen that would draw pictures in pixels first shows (the shelf only when its
     /// covers are pixels, `covers = "pixels"`).
     public func advisePictures(_ text: String, shelfDrawsPictures: Bool) {
-        guard !env.library.pictureAdviceGiven else { return }
+        guard !env.library.store.pictureAdviceGiven else { return }
         // Said at the first message (the run loop's first is the window's size) on such a screen.
         state.pictureAdvice = PictureAdvice(text: text, shelfDrawsPictures: shelfDrawsPictures)
     }

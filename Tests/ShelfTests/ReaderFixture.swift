@@ -11,9 +11,9 @@ enum ReaderFixture {
 
     /// Installs `files` (path inside the issue → bytes) as an available, unread issue.
     static func install(_ files: [String: Data], in h: ShelfHarness, name: String, title: String = "Fixture") throws -> Issue {
-        let publication = try h.library.save(Publication(feedURL: "file:///\(name).xml", title: "Publication \(name)"))
-        var issue = try h.library.addIssue(name: name, date: Date(), publicationID: publication.id, title: title)
-        let directory = h.library.contentDirectory(for: issue)
+        let publication = try h.library.store.save(Publication(feedURL: "file:///\(name).xml", title: "Publication \(name)"))
+        var issue = try h.library.store.addIssue(name: name, date: Date(), publicationID: publication.id, title: title)
+        let directory = h.library.downloads.contentDirectory(for: issue)
         for (path, data) in files {
             let file = directory.appendingPathComponent(path)
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -21,7 +21,7 @@ enum ReaderFixture {
         }
         issue.status = .available
         issue.unread = true
-        return try h.library.save(issue)
+        return try h.library.store.save(issue)
     }
 
     /// Words unique in the whole magazine: `p12w3` is word 3 of paragraph 12 of an article
@@ -154,7 +154,7 @@ extension ShelfHarness {
                                               coverCache: CoverCache(directory: nil), startAgent: {}))
         app.state.width = width
         app.state.height = height
-        guard let found = try library.issue(named: issue) else { throw ReaderFixture.Missing(name: issue) }
+        guard let found = try library.store.issue(named: issue) else { throw ReaderFixture.Missing(name: issue) }
         app.startReading(found)
         // What the reader asked for at the start is read, as `settle` does.
         for _ in 0..<20 {

@@ -225,7 +225,7 @@ extension Library {
         }
         return StreamedComic(stream: stream, title: title, maxWidth: maxWidth,
                              folder: parent.appendingPathComponent(UUID().uuidString, isDirectory: true),
-                             access: access, onChange: onChange)
+                             access: http, onChange: onChange)
     }
 }
 

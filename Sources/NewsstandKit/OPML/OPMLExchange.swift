@@ -54,7 +54,7 @@ public struct OPMLImportPlan: Sendable, Equatable {
 extension Library {
     /// The import plan of an OPML list against what this library already follows.
     public func opmlImportPlan(_ document: OPMLDocument) throws -> OPMLImportPlan {
-        OPMLImportPlan(document, subscribed: try publications())
+        OPMLImportPlan(document, subscribed: try store.publications())
     }
 
     /// The bytes of an OPML list at a URL or a file, fetched as a feed is (credentials of its host).
@@ -65,8 +65,8 @@ extension Library {
     /// The feeds this library follows, as an OPML list: your own files and books taken from
     /// catalogs are not feeds another reader could follow, and are left out.
     public func opmlExport() throws -> (document: OPMLDocument, leftOut: Int) {
-        let all = try publications()
-        let feeds = all.filter { !isLocal($0) && !isFromCatalogs($0) }
+        let all = try store.publications()
+        let feeds = all.filter { !Library.isLocal($0) && !Library.isFromCatalogs($0) }
         let document = OPMLDocument(title: "Newsstand subscriptions",
                                     feeds: feeds.map { OPMLDocument.Feed(title: $0.title, xmlURL: $0.feedURL, htmlURL: $0.siteURL) })
         return (document, all.count - feeds.count)

@@ -69,7 +69,7 @@ extension AgentCommand {
                 if said { printProblem("there is room on the disk again: the agent carries on") }
                 return library
             }
-            if !watching, (try? library.pendingDownloads().isEmpty) == true {
+            if !watching, (try? library.downloads.pendingDownloads().isEmpty) == true {
                 printProblem("\(full); nothing is queued, so the agent stops")
                 return nil
             }

@@ -38,7 +38,7 @@ struct CatalogCommand: ParsableCommand {
         var json = false
 
         func run() throws {
-            let catalogs = try Context.library().catalogs()
+            let catalogs = try Context.library().store.catalogs()
             if json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -60,7 +60,7 @@ struct CatalogCommand: ParsableCommand {
         func run() throws {
             let library = try Context.writableLibrary()
             let match = try library.catalog(matching: catalog)
-            try library.removeCatalog(match)
+            try library.store.removeCatalog(match)
             print("Removed the catalog \(match.title).")
         }
     }

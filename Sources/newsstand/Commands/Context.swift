@@ -32,7 +32,7 @@ enum Context {
     /// gets that one feed).
     static func subscribeSamplesOnFirstStart(_ library: Library, config: Config) {
         guard config.samples, library.diskFull == nil, isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { return }
-        for problem in library.subscribeSamplesOnFirstRun(sampleFeedDirectory: BundledResources.sampleFeed) {
+        for problem in library.subscriptions.subscribeSamplesOnFirstRun(sampleFeedDirectory: BundledResources.sampleFeed) {
             printProblem("sample feed \(problem)")
         }
     }

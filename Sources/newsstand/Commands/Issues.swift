@@ -45,12 +45,12 @@ struct Issues: ParsableCommand {
 
     func run() throws {
         let library = try Context.libraryNoticingResources()
-        let publications = try library.publicationTitles()
-        let states = try library.pushStates()
+        let publications = try library.store.publicationTitles()
+        let states = try library.store.pushStates()
         let now = Date()
-        let downloads = try library.latestDownloads()
-        let issues = try library.allIssues()
-        let shortNames = IssueShortNames.names(publications: try library.publications(), issues: issues)
+        let downloads = try library.store.latestDownloads()
+        let issues = try library.store.issues()
+        let shortNames = IssueShortNames.names(publications: try library.store.publications(), issues: issues)
         let covers = library.covers(of: issues)
         let rows = zip(issues, covers).map { issue, cover -> Row in
             let download = issue.id.flatMap { downloads[$0] }

@@ -40,7 +40,7 @@ struct OPMLImport: ParsableCommand {
         for feed in plan.toSubscribe {
             guard let feedURL = URL(string: feed.xmlURL) else { continue }
             do {
-                let (publication, result) = try library.subscribe(feedURL: feedURL, siteURL: feed.htmlURL.flatMap(URL.init(string:)))
+                let (publication, result) = try library.subscriptions.subscribe(feedURL: feedURL, siteURL: feed.htmlURL.flatMap(URL.init(string:)))
                 print(SubscribeReport.line(publication, result, library: library, alreadySubscribed: false))
             } catch {
                 failed += 1

@@ -14,9 +14,9 @@ struct Refresh: ParsableCommand {
     /// live "refreshing 12/28…" on a terminal.
     func run() throws {
         let library = try Context.writableLibrary(noticingResources: true)
-        let targets = try publication.map { [try library.publication(matching: $0)] } ?? library.publications()
+        let targets = try publication.map { [try library.store.publication(matching: $0)] } ?? library.store.publications()
         let report = RefreshReport(targets: targets, status: StatusLine.current)
-        library.refresh(targets) { index, result in report.done(index, result) }
+        library.subscriptions.refresh(targets) { index, result in report.done(index, result) }
         if report.failed > 0 { throw ExitCode(1) }
     }
 }

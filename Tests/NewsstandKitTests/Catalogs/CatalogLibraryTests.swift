@@ -46,12 +46,12 @@ import Feeds
         #expect(catalog.title == "Shelf Server")
         #expect(page.navigation.map(\.title) == ["By Newest"])
         #expect(try temp.library.addCatalog(url: Self.root).added == false)
-        #expect(try temp.library.catalogs().map(\.url) == [Self.root.absoluteString])
+        #expect(try temp.library.store.catalogs().map(\.url) == [Self.root.absoluteString])
         #expect(try temp.library.catalog(matching: "1").id == catalog.id)
         #expect(try temp.library.catalog(matching: "shelf").id == catalog.id)
         #expect(throws: CatalogError.self) { try temp.library.catalog(matching: "nothing") }
-        try temp.library.removeCatalog(catalog)
-        #expect(try temp.library.catalogs().isEmpty)
+        try temp.library.store.removeCatalog(catalog)
+        #expect(try temp.library.store.catalogs().isEmpty)
     }
 
     @Test func aTitleTwoCatalogsShareIsRefusedNamingEachByNumberAndURL() throws {
@@ -79,7 +79,7 @@ import Feeds
         web.serve(Self.root, body: Data("<html><body>hello</body></html>".utf8))
         let temp = try library(web)
         #expect(throws: (any Error).self) { try temp.library.addCatalog(url: Self.root) }
-        #expect(try temp.library.catalogs().isEmpty)
+        #expect(try temp.library.store.catalogs().isEmpty)
     }
 
     @Test func searchThroughAnOpenSearchDescription() throws {
@@ -108,10 +108,10 @@ import Feeds
         web.serve(URL(string: "http://books.example/opds/new?page=1")!, body: Self.acquisition(page: 1, of: 3))
         web.serve(URL(string: "http://books.example/opds/new?page=2")!, body: Self.acquisition(page: 2, of: 3))
         let temp = try library(web)
-        let (publication, result) = try temp.library.subscribe(catalogFeed: Self.newest)
+        let (publication, result) = try temp.library.subscriptions.subscribe(feedURL: Self.newest)
         #expect(publication.title == "By Newest")
         #expect(Set(result.added) == Set((0..<6).map { "urn:book:\($0)" }))
-        #expect(try temp.library.issues(publicationID: publication.id ?? -1).count == 6)
+        #expect(try temp.library.store.issues(publicationID: publication.id ?? -1).count == 6)
     }
 
     /// The feed's authors are the issue's before anything is downloaded, follow the feed
@@ -127,11 +127,11 @@ import Feeds
             </feed>
             """#.utf8))
         let temp = try library(web)
-        let (publication, _) = try temp.library.subscribe(catalogFeed: Self.newest)
-        let two = try #require(try temp.library.issue(named: "urn:book:two"))
+        let (publication, _) = try temp.library.subscriptions.subscribe(feedURL: Self.newest)
+        let two = try #require(try temp.library.store.issue(named: "urn:book:two"))
         #expect(two.status == .none)
         #expect(two.authors == ["Ada Reef", "Bo Strand"])
-        #expect(try temp.library.issue(named: "urn:book:none")?.authors == [])
+        #expect(try temp.library.store.issue(named: "urn:book:none")?.authors == [])
 
         web.serve(Self.newest, body: Data(#"""
             <feed xmlns="http://www.w3.org/2005/Atom"><title>By Newest</title><id>urn:new</id>
@@ -141,14 +141,14 @@ import Feeds
             <link rel="http://opds-spec.org/acquisition" href="/get/none.epub" type="application/epub+zip"/></entry>
             </feed>
             """#.utf8))
-        let result = try temp.library.refresh(publication)
+        let result = try temp.library.subscriptions.refresh(publication)
         #expect(result.updated == 2)
-        #expect(try temp.library.issue(named: "urn:book:two")?.authors == ["Ada Reef-Strand"])
-        #expect(try temp.library.issue(named: "urn:book:none")?.authors == ["Cy Tern"])
+        #expect(try temp.library.store.issue(named: "urn:book:two")?.authors == ["Ada Reef-Strand"])
+        #expect(try temp.library.store.issue(named: "urn:book:none")?.authors == ["Cy Tern"])
 
         // A book taken alone from a page keeps its authors too.
         web.serve(Self.newest, body: Self.acquisition(page: 0, of: 1))
-        let taken = try temp.library.take(try temp.library.catalogBrowser.page(at: Self.newest).books[1])
+        let taken = try temp.library.subscriptions.take(try temp.library.catalogBrowser.page(at: Self.newest).books[1])
         #expect(taken.authors == ["Writer 1"])
     }
 
@@ -157,18 +157,18 @@ import Feeds
         web.serve(Self.newest, body: Self.acquisition(page: 0, of: 1))
         let temp = try library(web)
         let page = try temp.library.catalogBrowser.page(at: Self.newest)
-        let issue = try temp.library.take(page.books[1])
+        let issue = try temp.library.subscriptions.take(page.books[1])
         #expect(issue.name == "urn:book:1")
         #expect(issue.contentURL == "http://books.example/get/1.epub")
-        let again = try temp.library.take(page.books[1])
+        let again = try temp.library.subscriptions.take(page.books[1])
         #expect(again.id == issue.id)
-        _ = try temp.library.take(page.books[0])
-        let publications = try temp.library.publications()
+        _ = try temp.library.subscriptions.take(page.books[0])
+        let publications = try temp.library.store.publications()
         #expect(publications.map(\.title) == ["From catalogs"])
-        #expect(try temp.library.issues(publicationID: publications[0].id ?? -1).count == 2)
+        #expect(try temp.library.store.issues(publicationID: publications[0].id ?? -1).count == 2)
         // Refreshing it fetches nothing.
         let before = web.requests.count
-        let result = try temp.library.refresh(publications[0])
+        let result = try temp.library.subscriptions.refresh(publications[0])
         #expect(result.added.isEmpty)
         #expect(web.requests.count == before)
 
@@ -176,7 +176,7 @@ import Feeds
                                    acquisitions: [CatalogAcquisition(url: URL(string: "http://books.example/m.mobi")!,
                                                                      type: "application/x-mobipocket-ebook", rel: "http://opds-spec.org/acquisition")])
         #expect(throws: CatalogError("Kindle only comes as MOBI; only EPUB, CBZ, PDF and zip are read here")) {
-            try temp.library.take(mobiOnly)
+            try temp.library.subscriptions.take(mobiOnly)
         }
     }
 }
