@@ -24,18 +24,16 @@ public final class Library: Sendable {
     public let subscriptions: Subscriptions
     /// Issue content as a cache: measured, kept within the budget, evicted.
     public let cache: ContentCache
-    /// The cover cache, filled over `http`.
-    let covers: CoverFetcher
+    /// The cover cache, filled over `http`, and which picture each tile shows.
+    public let covers: CoverFetcher
+    /// The OPDS catalogs the user keeps, browsed over `http`.
+    public let catalogs: CatalogBrowser
 
     /// Called in this process when the last asset of an issue has been installed.
     public var onIssueCompleted: (@Sendable (Issue) -> Void)? {
         get { completions.handler }
         set { completions.handler = newValue }
     }
-
-    /// Set when the disk was full as this process started: the library was opened for
-    /// reading only, and every change is refused with this error (nothing is changed).
-    public var diskFull: LibraryError? { store.diskFull }
 
     static var pageSize: Int { LibraryDatabase.pageSize }
     static var migrator: DatabaseMigrator { LibraryStore.migrator }
@@ -62,6 +60,7 @@ public final class Library: Sendable {
         subscriptions = Subscriptions(store: store, downloads: downloads,
                                       feedRefresh: FeedRefresh(store: store, access: access, covers: covers, clock: clock), clock: clock)
         cache = ContentCache(store: store, downloads: downloads)
+        catalogs = CatalogBrowser(store: store, feeds: FeedFetcher(access: access), paths: paths, clock: clock)
     }
 
     deinit {

@@ -336,7 +336,7 @@ public final class ShelfApp: RunLoopEffects {
         let flag = painter.readyFlag
         let readerIO = runner.readerIO
         let cellWidth = env.pixels?.cell.width ?? 10
-        let comic = env.library.streamedComic(stream, title: book.title, maxWidth: max(200, min(4096, state.width * cellWidth)),
+        let comic = env.library.catalogs.streamedComic(stream, title: book.title, maxWidth: max(200, min(4096, state.width * cellWidth)),
                                               onChange: { flag.set(); readerIO.streamedPagesChanged() })
         runner.readerIO.open(streaming: comic, theme: env.theme, preferences: state.readerPreferences,
                              size: (state.width, state.height), clock: env.clock)

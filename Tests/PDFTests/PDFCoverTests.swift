@@ -47,12 +47,12 @@ import Testing
         #expect(installed.status == .available && installed.unread)
         #expect(installed.contentCover == "issue.pdf#page=1")
         let document = library.downloads.contentDirectory(for: installed).appendingPathComponent("issue.pdf").standardizedFileURL
-        let cover = try #require(library.cover(of: installed))
+        let cover = try #require(library.covers.cover(of: installed))
         #expect(cover == CoverPicture(file: document, page: 0))
-        #expect(try library.shelfSummaries().first?.cover == cover)
+        #expect(try ShelfReader(library: library).summaries().first?.cover == cover)
         // The store's read finds it too: its tile carries it, and drawing looks at no file.
         let publicationID = try #require(publication.id)
-        let storeTile = try #require(try library.storeTiles(publicationID: publicationID).first)
+        let storeTile = try #require(try ShelfReader(library: library).storeTiles(publicationID: publicationID).first)
         #expect(storeTile.cover == cover)
 
         // The store's tile: page 1 drawn through the worker, with the NEW sash.
@@ -88,7 +88,7 @@ import Testing
         let feedCover = root.appendingPathComponent("cover.png")
         try Data([0x89, 0x50, 0x4E, 0x47]).write(to: feedCover)
         covered.coverURL = feedCover.absoluteString
-        #expect(library.cover(of: covered) == CoverPicture(file: feedCover))
+        #expect(library.covers.cover(of: covered) == CoverPicture(file: feedCover))
     }
 
     static func covers(_ painter: CoverPainter) -> PaintedCovers {

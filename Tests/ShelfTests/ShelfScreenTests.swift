@@ -144,7 +144,7 @@ final class ShelfHarness {
         screen = h.settle()
         let tile = screen.text.components(separatedBy: "\n").first { $0.contains("TAP TO READ") } ?? ""
         #expect(tile.contains("NEW"), "\(screen.text)")
-        let summary = try #require(try h.library.shelfSummaries().first { $0.publication.title.contains("Courier") })
+        let summary = try #require(try ShelfReader(library: h.library).summaries().first { $0.publication.title.contains("Courier") })
         #expect(summary.unreadCount == 1)
         #expect(summary.coverFile?.lastPathComponent == "courier-2026-11-20.png")
 

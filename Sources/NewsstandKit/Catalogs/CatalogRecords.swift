@@ -36,13 +36,13 @@ extension LibraryStore {
     }
 }
 
-extension Library {
+extension CatalogBrowser {
     /// Keeps a catalog: its first page is fetched (so a URL that is no catalog is refused
     /// before anything is stored) and gives the title. Adding one already kept returns it.
     @discardableResult
     public func addCatalog(url: URL) throws -> (catalog: Catalog, page: CatalogPage, added: Bool) {
-        let url = try http.keepingCredentialsApart(url)
-        let page = try catalogBrowser.page(at: url)
+        let url = try access.keepingCredentialsApart(url)
+        let page = try page(at: url)
         if let existing = try store.catalogs().first(where: { $0.url == url.absoluteString }) { return (existing, page, false) }
         let catalog = try store.insert(Catalog(url: url.absoluteString, title: page.title, addedAt: clock.now()))
         return (catalog, page, true)
@@ -68,7 +68,4 @@ extension Library {
         }
         return candidates[0]
     }
-
-    /// The catalog service: this library's HTTP access (credentials of each host).
-    public var catalogBrowser: CatalogBrowser { CatalogBrowser(feeds: FeedFetcher(access: http)) }
 }

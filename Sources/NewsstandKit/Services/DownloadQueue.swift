@@ -20,10 +20,7 @@ public struct DownloadQueue: Sendable {
     }
 
     /// The issue's content directory (inside the cache; it may not exist yet).
-    public func contentDirectory(for issue: Issue) -> URL {
-        paths.issuesDirectory.appendingPathComponent(
-            ContentDirectoryName.make(issueID: issue.id ?? 0, name: issue.name), isDirectory: true)
-    }
+    public func contentDirectory(for issue: Issue) -> URL { paths.contentDirectory(for: issue) }
 
     func issue(id: Int64) throws -> Issue? { try store.issue(id: id) }
 

@@ -11,7 +11,7 @@ public struct LibraryStore: Sendable {
     let writer: any DatabaseWriter
     /// Set when the disk was full as the process started: opened for reading only, and
     /// every change refused with this error (nothing is changed).
-    let diskFull: LibraryError?
+    public let diskFull: LibraryError?
 
     /// A store over a writer already migrated (or immutable, with `diskFull`).
     init(migrated writer: any DatabaseWriter, diskFull: LibraryError? = nil) {

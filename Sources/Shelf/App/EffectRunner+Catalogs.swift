@@ -9,7 +9,7 @@ import NewsstandKit
 extension EffectRunner {
     func addCatalog(_ url: URL, effect: ShelfApp.Effect) {
         do {
-            let (catalog, page, added) = try library.addCatalog(url: url)
+            let (catalog, page, added) = try library.catalogs.addCatalog(url: url)
             mailbox.post(.catalogsRead(try library.store.catalogs()))
             mailbox.post(.catalogPageLoaded(page, replacing: false))
             if !added { mailbox.post(.catalogSubscribed("“\(catalog.title)” was already kept.")) }

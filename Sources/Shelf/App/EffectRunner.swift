@@ -195,13 +195,13 @@ final class EffectRunner: @unchecked Sendable {   // `environment`, `lastBrowser
             }
         case .loadCatalogPage(let url, let replacing):
             submit(queue) {
-                do { box.post(.catalogPageLoaded(try library.catalogBrowser.page(at: url), replacing: replacing)) } catch {
+                do { box.post(.catalogPageLoaded(try library.catalogs.page(at: url), replacing: replacing)) } catch {
                     self.report(error, retry: effect, as: "")
                 }
             }
         case .searchCatalog(let page, let terms):
             submit(queue) {
-                do { box.post(.catalogPageLoaded(try library.catalogBrowser.search(page, terms: terms), replacing: false)) } catch {
+                do { box.post(.catalogPageLoaded(try library.catalogs.search(page, terms: terms), replacing: false)) } catch {
                     self.report(error, retry: effect, as: "search: ")
                 }
             }
@@ -211,7 +211,7 @@ final class EffectRunner: @unchecked Sendable {   // `environment`, `lastBrowser
             submit(queue) { self.signIn(host: host, user: user, password: password, retry: retry) }
         case .fetchCatalogCovers(let urls):
             // After the page: the covers arrive as they come, and the screen draws them then.
-            submit(queue) { if library.fetchCatalogCovers(urls) > 0 { box.post(.coverReady) } }
+            submit(queue) { if library.covers.fetchCatalogCovers(urls) > 0 { box.post(.coverReady) } }
         }
     }
 
@@ -257,7 +257,7 @@ final class EffectRunner: @unchecked Sendable {   // `environment`, `lastBrowser
     /// opened read-only because the disk was full, nothing can evict: read.
     private func open(_ issue: Issue) {
         do {
-            if library.diskFull == nil { try library.store.markOpened(issue, at: clock()) }
+            if library.store.diskFull == nil { try library.store.markOpened(issue, at: clock()) }
             guard let current = try library.store.issue(id: issue.id ?? -1), current.status == .available else {
                 mailbox.post(.issueGone(issue))
                 return

@@ -65,7 +65,7 @@ extension AgentCommand {
                 Thread.sleep(forTimeInterval: fullDiskPollInterval)
                 continue
             }
-            guard let full = library.diskFull else {
+            guard let full = library.store.diskFull else {
                 if said { printProblem("there is room on the disk again: the agent carries on") }
                 return library
             }

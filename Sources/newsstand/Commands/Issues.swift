@@ -51,7 +51,7 @@ struct Issues: ParsableCommand {
         let downloads = try library.store.latestDownloads()
         let issues = try library.store.issues()
         let shortNames = IssueShortNames.names(publications: try library.store.publications(), issues: issues)
-        let covers = library.covers(of: issues)
+        let covers = library.covers.covers(of: issues)
         let rows = zip(issues, covers).map { issue, cover -> Row in
             let download = issue.id.flatMap { downloads[$0] }
             return Row(publication: issue.publicationId.flatMap { publications[$0] } ?? "",

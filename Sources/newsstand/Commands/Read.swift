@@ -31,7 +31,7 @@ struct Read: ParsableCommand {
                 throw CommandFailure("cannot read \(target.name): \(error) (give it with --password)")
             } catch { throw CommandFailure("cannot read \(target.name): \(error)") }
             // Recording that it was opened is a nicety: a full disk must not make reading fail.
-            if library.diskFull == nil { try? library.store.markOpened(target, at: library.clock.now()) }
+            if library.store.diskFull == nil { try? library.store.markOpened(target, at: library.clock.now()) }
             return
         }
         try ShelfLauncher.run(screen, openIssue: target.name)

@@ -9,7 +9,7 @@ struct Refresh: ParsableCommand {
     @Argument(help: "One publication (title, id or feed URL); all when omitted.")
     var publication: String?
 
-    /// The feeds are fetched a few at a time (`Library.refresh(_:done:)`); their lines come
+    /// The feeds are fetched a few at a time (`Subscriptions.refresh(_:done:)`); their lines come
     /// in the order of the publications, each as soon as those before it are done, under a
     /// live "refreshing 12/28…" on a terminal.
     func run() throws {

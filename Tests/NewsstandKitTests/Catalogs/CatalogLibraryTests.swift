@@ -41,15 +41,15 @@ import Feeds
         let web = MemoryHTTPClient()
         web.serve(Self.root, body: Self.navigation(search: ""))
         let temp = try library(web)
-        let (catalog, page, added) = try temp.library.addCatalog(url: Self.root)
+        let (catalog, page, added) = try temp.library.catalogs.addCatalog(url: Self.root)
         #expect(added)
         #expect(catalog.title == "Shelf Server")
         #expect(page.navigation.map(\.title) == ["By Newest"])
-        #expect(try temp.library.addCatalog(url: Self.root).added == false)
+        #expect(try temp.library.catalogs.addCatalog(url: Self.root).added == false)
         #expect(try temp.library.store.catalogs().map(\.url) == [Self.root.absoluteString])
-        #expect(try temp.library.catalog(matching: "1").id == catalog.id)
-        #expect(try temp.library.catalog(matching: "shelf").id == catalog.id)
-        #expect(throws: CatalogError.self) { try temp.library.catalog(matching: "nothing") }
+        #expect(try temp.library.catalogs.catalog(matching: "1").id == catalog.id)
+        #expect(try temp.library.catalogs.catalog(matching: "shelf").id == catalog.id)
+        #expect(throws: CatalogError.self) { try temp.library.catalogs.catalog(matching: "nothing") }
         try temp.library.store.removeCatalog(catalog)
         #expect(try temp.library.store.catalogs().isEmpty)
     }
@@ -60,25 +60,25 @@ import Feeds
         web.serve(Self.root, body: Self.navigation(search: ""))
         web.serve(mirror, body: Self.navigation(search: ""))
         let temp = try library(web)
-        try temp.library.addCatalog(url: Self.root)
-        let second = try temp.library.addCatalog(url: mirror).catalog
+        try temp.library.catalogs.addCatalog(url: Self.root)
+        let second = try temp.library.catalogs.addCatalog(url: mirror).catalog
         do {
-            _ = try temp.library.catalog(matching: "Shelf Server")
+            _ = try temp.library.catalogs.catalog(matching: "Shelf Server")
             Issue.record("a title two catalogs share was taken for one of them")
         } catch let error as CatalogError {
             #expect(error.message.contains("1  Shelf Server  \(Self.root.absoluteString)"), "\(error)")
             #expect(error.message.contains("2  Shelf Server  \(mirror.absoluteString)"), "\(error)")
         }
-        #expect(throws: CatalogError.self) { try temp.library.catalog(matching: "shelf") }
-        #expect(try temp.library.catalog(matching: "2").id == second.id)
-        #expect(try temp.library.catalog(matching: mirror.absoluteString).id == second.id)
+        #expect(throws: CatalogError.self) { try temp.library.catalogs.catalog(matching: "shelf") }
+        #expect(try temp.library.catalogs.catalog(matching: "2").id == second.id)
+        #expect(try temp.library.catalogs.catalog(matching: mirror.absoluteString).id == second.id)
     }
 
     @Test func aURLThatIsNoCatalogIsNotKept() throws {
         let web = MemoryHTTPClient()
         web.serve(Self.root, body: Data("<html><body>hello</body></html>".utf8))
         let temp = try library(web)
-        #expect(throws: (any Error).self) { try temp.library.addCatalog(url: Self.root) }
+        #expect(throws: (any Error).self) { try temp.library.catalogs.addCatalog(url: Self.root) }
         #expect(try temp.library.store.catalogs().isEmpty)
     }
 
@@ -94,7 +94,7 @@ import Feeds
             """.utf8))
         web.serve(URL(string: "http://books.example/opds/search/net%20menders")!, body: Self.acquisition(page: 0, of: 1))
         let temp = try library(web)
-        let browser = temp.library.catalogBrowser
+        let browser = temp.library.catalogs
         let page = try browser.page(at: Self.root)
         let results = try browser.search(page, terms: "net menders")
         #expect(results.books.map(\.title) == ["Book 0", "Book 1"])
@@ -148,7 +148,7 @@ import Feeds
 
         // A book taken alone from a page keeps its authors too.
         web.serve(Self.newest, body: Self.acquisition(page: 0, of: 1))
-        let taken = try temp.library.subscriptions.take(try temp.library.catalogBrowser.page(at: Self.newest).books[1])
+        let taken = try temp.library.subscriptions.take(try temp.library.catalogs.page(at: Self.newest).books[1])
         #expect(taken.authors == ["Writer 1"])
     }
 
@@ -156,7 +156,7 @@ import Feeds
         let web = MemoryHTTPClient()
         web.serve(Self.newest, body: Self.acquisition(page: 0, of: 1))
         let temp = try library(web)
-        let page = try temp.library.catalogBrowser.page(at: Self.newest)
+        let page = try temp.library.catalogs.page(at: Self.newest)
         let issue = try temp.library.subscriptions.take(page.books[1])
         #expect(issue.name == "urn:book:1")
         #expect(issue.contentURL == "http://books.example/get/1.epub")
@@ -190,15 +190,15 @@ import Feeds
         web.serve(CatalogLibraryTests.root, body: CatalogLibraryTests.navigation(search: ""), requiring: credentials)
         let anonymous = try TemporaryLibrary(access: HTTPAccess(client: web) { _ in nil })
         do {
-            _ = try anonymous.library.catalogBrowser.page(at: CatalogLibraryTests.root)
+            _ = try anonymous.library.catalogs.page(at: CatalogLibraryTests.root)
             Issue.record("a page behind a password opened without one")
         } catch let asked as HTTPAuthenticationRequired {
             #expect(asked.host == "books.example")
             #expect(!asked.credentialsSent)
         }
         let wrong = try TemporaryLibrary(access: HTTPAccess(client: web) { _ in .basic(user: "reader", password: "sand") })
-        #expect(throws: HTTPAuthenticationRequired.self) { try wrong.library.catalogBrowser.page(at: CatalogLibraryTests.root) }
+        #expect(throws: HTTPAuthenticationRequired.self) { try wrong.library.catalogs.page(at: CatalogLibraryTests.root) }
         let right = try TemporaryLibrary(access: HTTPAccess(client: web) { _ in credentials })
-        #expect(try right.library.catalogBrowser.page(at: CatalogLibraryTests.root).title == "Shelf Server")
+        #expect(try right.library.catalogs.page(at: CatalogLibraryTests.root).title == "Shelf Server")
     }
 }

@@ -77,7 +77,7 @@ import IssueArchive
         #expect(content.format == .epub)
         #expect(content.coverImage == "OEBPS/images/cover.png")
         // The shelf draws the generated cover, as it would any issue's.
-        #expect(library.cover(of: issue)?.file.path.hasSuffix("OEBPS/images/cover.png") == true)
+        #expect(library.covers.cover(of: issue)?.file.path.hasSuffix("OEBPS/images/cover.png") == true)
         #expect(content.readingOrder.map(\.path) == ["OEBPS/text/cover.xhtml", "OEBPS/nav.xhtml",
                                                      "OEBPS/text/a1.xhtml", "OEBPS/text/a3.xhtml", "OEBPS/text/a2.xhtml"])
         #expect(content.tableOfContents.map(\.title) == ["Local", "Politics"])

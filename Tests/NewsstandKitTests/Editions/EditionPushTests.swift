@@ -42,7 +42,7 @@ import Testing
         }
 
         func unreadCount() throws -> Int {
-            try library.shelfSummaries().first { $0.publication.id == publication.id }?.unreadCount ?? -1
+            try ShelfReader(library: library).summaries().first { $0.publication.id == publication.id }?.unreadCount ?? -1
         }
     }
 

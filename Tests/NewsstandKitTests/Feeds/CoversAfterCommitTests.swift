@@ -67,6 +67,6 @@ import Testing
         let asked = client.asked.withLock { $0 }
         #expect(Set(asked.map { $0.url }) == Set([feedURL] + covers))
         #expect(asked.filter { $0.duringWrite }.map { $0.url } == [])
-        for cover in covers { #expect(temp.library.localFile(forCover: cover.absoluteString) != nil) }
+        for cover in covers { #expect(temp.library.covers.localFile(forCover: cover.absoluteString) != nil) }
     }
 }

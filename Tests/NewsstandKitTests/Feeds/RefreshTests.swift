@@ -227,10 +227,10 @@ func reloaded(_ publication: Publication, in library: Library) throws -> Publica
 
         let (publication, _) = try temporary.library.subscriptions.subscribe(feedURL: server.url("covers.xml"))
         for n in [1, 2, 3, 5, 6, 7] {
-            let file = try #require(temporary.library.localFile(forCover: server.url("covers/c\(n).png").absoluteString))
+            let file = try #require(temporary.library.covers.localFile(forCover: server.url("covers/c\(n).png").absoluteString))
             #expect(try String(contentsOf: file, encoding: .utf8) == "png \(n)")
         }
-        #expect(temporary.library.localFile(forCover: server.url("covers/logo.png").absoluteString) != nil)
+        #expect(temporary.library.covers.localFile(forCover: server.url("covers/logo.png").absoluteString) != nil)
         // Seven covers and one missing file (named by two issues, asked for once).
         let requests = server.requests(atLeast: 9).filter { $0.path.hasPrefix("/covers/") }
         #expect(requests.count == 8)
@@ -247,7 +247,7 @@ func reloaded(_ publication: Publication, in library: Library) throws -> Publica
         #expect(temporary.library.subscriptions.fetchRemoteCovers(for: stored, now: Date().addingTimeInterval(CoverFetcher.missingCoverRetry + 60)) == 1)
         let again = server.requests(atLeast: 11).filter { $0.path.hasPrefix("/covers/") }
         #expect(again.dropFirst(8).map(\.path) == ["/covers/missing.png"])
-        let file = try #require(temporary.library.localFile(forCover: server.url("covers/missing.png").absoluteString))
+        let file = try #require(temporary.library.covers.localFile(forCover: server.url("covers/missing.png").absoluteString))
         #expect(try String(contentsOf: file, encoding: .utf8) == "found")
     }
 

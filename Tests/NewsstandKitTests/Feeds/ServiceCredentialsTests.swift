@@ -30,9 +30,9 @@ import Testing
         let (publication, result) = try temp.library.subscriptions.subscribe(feedURL: feedURL)
         #expect(result.added == ["lw-1"])
         #expect(publication.title == "Locked Weekly")
-        let cover = try #require(temp.library.localFile(forCover: coverURL.absoluteString))
+        let cover = try #require(temp.library.covers.localFile(forCover: coverURL.absoluteString))
         #expect(try String(contentsOf: cover, encoding: .utf8) == "cover")
-        #expect(temp.library.localFile(forCover: otherCoverURL.absoluteString) != nil)
+        #expect(temp.library.covers.localFile(forCover: otherCoverURL.absoluteString) != nil)
 
         let authorized = web.requests.filter { $0.header("Authorization") == credentials.authorizationHeader }.map(\.url)
         #expect(Set(authorized) == [feedURL, coverURL])

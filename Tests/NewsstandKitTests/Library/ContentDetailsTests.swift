@@ -98,7 +98,7 @@ import ZIPFoundation
         // The feed gave no title: its entry was named after the content file.
         issue.title = "the-tide-tables"
         issue = try temp.library.store.save(issue)
-        #expect(temp.library.coverFile(of: issue) == nil)
+        #expect(temp.library.covers.coverFile(of: issue) == nil)
         try temp.library.downloads.enqueue(issue)
         #expect(try runAgent(temp.library) == .finished)
 
@@ -108,12 +108,12 @@ import ZIPFoundation
         #expect(stored.authors == ["Ada Reef", "Bo Strand"])
         #expect(try temp.library.issue(matching: "tide tables").id == stored.id)
         #expect(stored.contentCover == "OEBPS/art/front.png")
-        let cover = try #require(temp.library.coverFile(of: stored))
+        let cover = try #require(temp.library.covers.coverFile(of: stored))
         #expect(cover.path.hasSuffix("OEBPS/art/front.png"))
         #expect(FileManager.default.fileExists(atPath: cover.path))
         // Once evicted, the content's cover is gone with it: no tile points at a missing file.
         try temp.library.cache.evictContent(of: stored)
-        #expect(temp.library.coverFile(of: try #require(try temp.library.store.issue(named: "tides"))) == nil)
+        #expect(temp.library.covers.coverFile(of: try #require(try temp.library.store.issue(named: "tides"))) == nil)
     }
 
     /// The authors a catalog's feed names win over the EPUB's; the EPUB's fill in where the feed names none.
@@ -142,7 +142,7 @@ import ZIPFoundation
         issue.contentCover = "../../library.sqlite"
         issue = try temp.library.store.save(issue)
         try FileManager.default.createDirectory(at: temp.library.downloads.contentDirectory(for: issue), withIntermediateDirectories: true)
-        #expect(temp.library.coverFile(of: issue) == nil)
+        #expect(temp.library.covers.coverFile(of: issue) == nil)
     }
 
     @Test func theFeedsOwnCoverWins() throws {
@@ -157,7 +157,7 @@ import ZIPFoundation
         let directory = temp.library.downloads.contentDirectory(for: issue)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try Data([4]).write(to: directory.appendingPathComponent("inside.png"))
-        #expect(temp.library.coverFile(of: issue)?.standardizedFileURL == feedCover.standardizedFileURL)
+        #expect(temp.library.covers.coverFile(of: issue)?.standardizedFileURL == feedCover.standardizedFileURL)
     }
 
     @Test func theTutorialsPlistOfPDFsSubscribesWithItsIssues() throws {

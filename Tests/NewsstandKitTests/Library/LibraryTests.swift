@@ -184,7 +184,7 @@ import Testing
         older = try temp.library.store.save(older)
         newer = try temp.library.store.save(newer)
 
-        var summary = try #require(try temp.library.shelfSummaries().first)
+        var summary = try #require(try ShelfReader(library: temp.library).summaries().first)
         #expect(summary.coverFile?.lastPathComponent == "default.png")  // nothing downloaded yet
         #expect(summary.unreadCount == 0)
 
@@ -193,12 +193,12 @@ import Testing
         try temp.library.store.save(older)
         newer.status = .downloading
         try temp.library.store.save(newer)
-        summary = try #require(try temp.library.shelfSummaries().first)
+        summary = try #require(try ShelfReader(library: temp.library).summaries().first)
         #expect(summary.coverFile?.lastPathComponent == "d1.png")
         #expect(summary.unreadCount == 1)
 
         try temp.library.store.markOpened(older, at: temp.library.clock.now())
-        summary = try #require(try temp.library.shelfSummaries().first)
+        summary = try #require(try ShelfReader(library: temp.library).summaries().first)
         #expect(summary.unreadCount == 0)
     }
 
