@@ -126,7 +126,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
 
         .testTarget(name: "FileWritesTests", dependencies: ["FileWrites"]),
-        .testTarget(name: "TOMLReaderTests", dependencies: ["TOMLReader"], swiftSettings: swift5),
+        .testTarget(name: "TOMLReaderTests", dependencies: ["TOMLReader"]),
         // Feeds, TextLayout and IssueArchive too: one test reads the same references through each.
         .testTarget(name: "MarkupTests", dependencies: ["Markup", "Feeds", "TextLayout", "IssueArchive"], swiftSettings: swift5),
         .testTarget(name: "FeedsTests", dependencies: ["Feeds", "Markup"], resources: [.copy("Fixtures")], swiftSettings: swift5),
