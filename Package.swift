@@ -130,7 +130,7 @@ let package = Package(
         // Feeds, TextLayout and IssueArchive too: one test reads the same references through each.
         .testTarget(name: "MarkupTests", dependencies: ["Markup", "Feeds", "TextLayout", "IssueArchive"]),
         .testTarget(name: "FeedsTests", dependencies: ["Feeds", "Markup"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "IssueArchiveTests", dependencies: ["IssueArchive", "CSystemZlib", .product(name: "ZIPFoundation", package: "ZIPFoundation")], swiftSettings: swift5),
+        .testTarget(name: "IssueArchiveTests", dependencies: ["IssueArchive", "CSystemZlib", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .testTarget(name: "NewsstandKitTests", dependencies: ["NewsstandKit", "Feeds", "IssueArchive", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "CImageCodecs"], swiftSettings: swift5),
         // `newsstand-pdf`, the worker the containment tests start; PDFEngine to compare with in-process
