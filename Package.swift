@@ -132,7 +132,7 @@ let package = Package(
         .testTarget(name: "FeedsTests", dependencies: ["Feeds", "Markup"], resources: [.copy("Fixtures")]),
         .testTarget(name: "IssueArchiveTests", dependencies: ["IssueArchive", "CSystemZlib", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .testTarget(name: "NewsstandKitTests", dependencies: ["NewsstandKit", "Feeds", "IssueArchive", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
-        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "CImageCodecs"], swiftSettings: swift5),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "CImageCodecs"]),
         // `newsstand-pdf`, the worker the containment tests start; PDFEngine to compare with in-process
         // answers; the library and the shelf for a PDF issue installed and shown with its page-1 cover.
         .testTarget(name: "PDFTests", dependencies: ["PDF", "PDFEngine", "CPoppler", "Imaging", "IssueArchive", "TextLayout",
