@@ -138,7 +138,7 @@ let package = Package(
         .testTarget(name: "PDFTests", dependencies: ["PDF", "PDFEngine", "CPoppler", "Imaging", "IssueArchive", "TextLayout",
                                                     "NewsstandKit", "Shelf", "Pictures", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                                                     "newsstand-pdf"], swiftSettings: swift5),
-        .testTarget(name: "TextLayoutTests", dependencies: ["TextLayout", "TextWidth", "Markup"], swiftSettings: swift5),
+        .testTarget(name: "TextLayoutTests", dependencies: ["TextLayout", "TextWidth", "Markup"]),
         .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Imaging", "Terminal", "CNcursesw"], swiftSettings: swift5),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "TOMLReader", "CNcursesw"], swiftSettings: swift5),
         .testTarget(name: "ShelfTests", dependencies: ["Shelf", "Terminal", "NewsstandKit", "Imaging", "Pictures", "IssueArchive", "TextLayout", "Feeds"], exclude: ["Goldens"], swiftSettings: swift5),
