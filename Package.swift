@@ -139,7 +139,7 @@ let package = Package(
                                                     "NewsstandKit", "Shelf", "Pictures", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                                                     "newsstand-pdf"], swiftSettings: swift5),
         .testTarget(name: "TextLayoutTests", dependencies: ["TextLayout", "TextWidth", "Markup"]),
-        .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Imaging", "Terminal", "CNcursesw"], swiftSettings: swift5),
+        .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Imaging", "Terminal", "CNcursesw"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "TOMLReader", "CNcursesw"]),
         .testTarget(name: "ShelfTests", dependencies: ["Shelf", "Terminal", "NewsstandKit", "Imaging", "Pictures", "IssueArchive", "TextLayout", "Feeds"], exclude: ["Goldens"], swiftSettings: swift5),
         .testTarget(name: "EndToEndTests", dependencies: ["newsstand", "NewsstandKit", "Imaging", "Pictures", "TestSupport"], swiftSettings: swift5),
