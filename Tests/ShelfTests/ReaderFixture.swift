@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Imaging
 import Terminal
 @testable import NewsstandKit
@@ -142,7 +143,9 @@ enum ReaderFixture {
 extension ShelfHarness {
     /// A harness reading a fixture issue, opened the way `newsstand read` opens it.
     static func reading(_ files: [String: Data], name: String, width: Int, height: Int, clock: TestClock? = nil) throws -> ShelfHarness {
-        let h = try ShelfHarness(width: width, height: height, samples: false, clock: clock.map { clock in { clock.now } } ?? Date.init)
+        var now: @Sendable () -> Date = { Date() }
+        if let clock { now = { clock.now } }
+        let h = try ShelfHarness(width: width, height: height, samples: false, clock: now)
         h.app.startReading(try ReaderFixture.install(files, in: h, name: name))
         _ = h.settle()   // what the reader asked for at the start (the next article) is read
         return h
@@ -182,9 +185,10 @@ extension ShelfHarness {
 }
 
 /// A clock a test moves by hand, so that nothing waits on real time.
-final class TestClock {
-    private(set) var now = Date(timeIntervalSince1970: 1_800_000_000)
-    func advance(by seconds: TimeInterval) { now += seconds }
+final class TestClock: Sendable {
+    private let current = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+    var now: Date { current.withLock { $0 } }
+    func advance(by seconds: TimeInterval) { current.withLock { $0 += seconds } }
 }
 
 extension Canvas {

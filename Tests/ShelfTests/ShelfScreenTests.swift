@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Imaging
 import Pictures
 import Testing
@@ -21,14 +22,14 @@ final class ShelfHarness {
     }
 
     init(width: Int = 120, height: Int = 40, samples: Bool = true, keyBindings: KeyBindings = .defaults,
-         clock: @escaping () -> Date = Date.init) throws {
+         clock: @escaping @Sendable () -> Date = Date.init) throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-shelf-\(UUID().uuidString)")
         library = try Library(paths: Paths(environment: ["NEWSSTAND_HOME": root.path]))
         if samples { #expect(library.subscriptions.subscribeSamplesOnFirstRun(sampleFeedDirectory: Self.sampleFeed).isEmpty) }
-        var starts = 0
+        let starts = Mutex(0)
         var environment = ShelfApp.Environment(
             library: library, theme: .classic, colorMode: .truecolor, symbols: .half,
-            coverCache: CoverCache(directory: nil), keyBindings: keyBindings, clock: clock, startAgent: { starts += 1 })
+            coverCache: CoverCache(directory: nil), keyBindings: keyBindings, clock: clock, startAgent: { starts.withLock { $0 += 1 } })
         environment.pictureReady = pictureReady
         app = ShelfApp(environment: environment)
         app.state.width = width
@@ -36,7 +37,7 @@ final class ShelfHarness {
         app.reload()
         _ = app.render()
         agentStarts = 0
-        startsProbe = { starts }
+        startsProbe = { starts.withLock { $0 } }
     }
 
     private var startsProbe: () -> Int = { 0 }

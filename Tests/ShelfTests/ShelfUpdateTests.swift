@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import Terminal
 @testable import NewsstandKit
@@ -324,8 +325,8 @@ import Terminal
     @Test func effectsChangeTheLibraryAndTheirResultsComeBackAsMessages() throws {
         let h = try ShelfHarness()
         let opened = Date(timeIntervalSince1970: 1_800_000_000)
-        var starts = 0
-        let runner = EffectRunner(library: h.library, startAgent: { starts += 1 }, clock: { opened })
+        let starts = Mutex(0)
+        let runner = EffectRunner(library: h.library, startAgent: { starts.withLock { $0 += 1 } }, clock: { opened })
         let issue = try #require(try h.library.store.issue(named: "tidewater-2026-11"))
         let id = try #require(issue.id)
 
@@ -335,7 +336,7 @@ import Terminal
         runner.finishAll()
         #expect(try h.library.store.issue(id: id)?.pinned == true)
         #expect(try h.library.store.issue(id: id)?.status == .downloading)
-        #expect(starts == 1)
+        #expect(starts.withLock { $0 } == 1)
         let messages = runner.mailbox.takeAll()
         #expect(messages.count == 2)
         #expect(messages.allSatisfy { if case .libraryChanged = $0 { true } else { false } })
