@@ -133,22 +133,22 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
 
         .testTarget(name: "FileWritesTests", dependencies: ["FileWrites"]),
-        .testTarget(name: "TOMLReaderTests", dependencies: ["TOMLReader"], swiftSettings: swift5),
+        .testTarget(name: "TOMLReaderTests", dependencies: ["TOMLReader"]),
         // Feeds, TextLayout and IssueArchive too: one test reads the same references through each.
-        .testTarget(name: "MarkupTests", dependencies: ["Markup", "Feeds", "TextLayout", "IssueArchive"], swiftSettings: swift5),
-        .testTarget(name: "FeedsTests", dependencies: ["Feeds", "Markup"], resources: [.copy("Fixtures")], swiftSettings: swift5),
-        .testTarget(name: "IssueArchiveTests", dependencies: ["IssueArchive", "CSystemZlib", .product(name: "ZIPFoundation", package: "ZIPFoundation")], swiftSettings: swift5),
+        .testTarget(name: "MarkupTests", dependencies: ["Markup", "Feeds", "TextLayout", "IssueArchive"]),
+        .testTarget(name: "FeedsTests", dependencies: ["Feeds", "Markup"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "IssueArchiveTests", dependencies: ["IssueArchive", "CSystemZlib", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .testTarget(name: "NewsstandKitTests", dependencies: ["NewsstandKit", "Feeds", "IssueArchive", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
-        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "CImageCodecs"], swiftSettings: swift5),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "CImageCodecs"]),
         // `newsstand-pdf`, the worker the containment tests start; PDFEngine to compare with in-process
         // answers; the library and the shelf for a PDF issue installed and shown with its page-1 cover.
         .testTarget(name: "PDFTests", dependencies: ["PDF", "PDFEngine", "CPoppler", "Imaging", "IssueArchive", "TextLayout",
                                                     "NewsstandKit", "Shelf", "Pictures", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-                                                    "newsstand-pdf"], swiftSettings: swift5),
-        .testTarget(name: "TextLayoutTests", dependencies: ["TextLayout", "TextWidth", "Markup"], swiftSettings: swift5),
-        .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Imaging", "Terminal", "CNcursesw"], swiftSettings: swift5),
-        .testTarget(name: "TerminalTests", dependencies: ["Terminal", "TOMLReader", "CNcursesw"], swiftSettings: swift5),
-        .testTarget(name: "ShelfTests", dependencies: ["Shelf", "Terminal", "NewsstandKit", "Imaging", "Pictures", "IssueArchive", "TextLayout", "Feeds"], exclude: ["Goldens"], swiftSettings: swift5),
-        .testTarget(name: "EndToEndTests", dependencies: ["newsstand", "NewsstandKit", "Imaging", "Pictures", "TestSupport"], swiftSettings: swift5),
+                                                    "newsstand-pdf"]),
+        .testTarget(name: "TextLayoutTests", dependencies: ["TextLayout", "TextWidth", "Markup"]),
+        .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Imaging", "Terminal", "CNcursesw"]),
+        .testTarget(name: "TerminalTests", dependencies: ["Terminal", "TOMLReader", "CNcursesw"]),
+        .testTarget(name: "ShelfTests", dependencies: ["Shelf", "Terminal", "NewsstandKit", "Imaging", "Pictures", "IssueArchive", "TextLayout", "Feeds"], exclude: ["Goldens"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["newsstand", "NewsstandKit", "Imaging", "Pictures", "TestSupport"]),
     ]
 )

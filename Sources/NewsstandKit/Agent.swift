@@ -60,12 +60,13 @@ public final class Agent: @unchecked Sendable {
     let evictionLock = NSLock()
     var lastBudgetCheck = Date.distantPast
 
-    /// What the agent asks of the library beyond its download queue, as `init(library:)` wires it.
+    /// The services the agent uses beside its download queue, as `init(library:)` wires them:
+    /// values over the store, never the `Library`.
     struct Services: Sendable {
-        /// Evicts what is over the budget, plus `room` bytes (`Library.enforceBudget`).
-        let enforceBudget: @Sendable (CacheBudget, Storage, _ room: Int64) throws -> [CachedIssue]
-        /// Delivers a watching agent's pushes (`PushDelivery`).
-        let pushDelivery: @Sendable (Config) -> PushDelivery
+        /// Evicts what is over the budget, plus the room an install needs (`ContentCache.enforceBudget`).
+        let cache: ContentCache
+        /// What a watching agent's pushes refresh and queue (`PushDelivery`).
+        let push: PushDelivery.Services
     }
 
     init(queue: DownloadQueue, services: Services, options: Options, logger: Logger) {
@@ -77,9 +78,9 @@ public final class Agent: @unchecked Sendable {
 
     /// The agent of `library`: its download queue, its cache budget and its pushes.
     public convenience init(library: Library, options: Options = Options(), logger: Logger = Logger(label: "newsstand.agent")) {
-        let services = Services(enforceBudget: { try library.enforceBudget($0, storage: $1, room: $2) },
-                                pushDelivery: { PushDelivery(library: library, config: $0) })
-        self.init(queue: library.downloadQueue, services: services, options: options, logger: logger)
+        let services = Services(cache: library.cache,
+                                push: PushDelivery.Services(subscriptions: library.subscriptions, downloads: library.downloads))
+        self.init(queue: library.downloads, services: services, options: options, logger: logger)
     }
 
     /// Runs until the queue is empty (or forever with `watch`).
@@ -95,7 +96,8 @@ public final class Agent: @unchecked Sendable {
         if removed > 0 { logger.info("removed \(removed) partial file(s) of cancelled downloads") }
 
         // With --watch: push channels held open and the other feeds polled (Push/PushWatcher).
-        let watcher = options.watch ? PushWatcher(delivery: services.pushDelivery(options.config),
+        let watcher = options.watch ? PushWatcher(delivery: PushDelivery(store: queue.store, services: services.push,
+                                                                           paths: queue.paths, config: options.config),
                                                   pollInterval: options.config.pollInterval, logger: logger) : nil
         watcher?.start()
         defer { watcher?.stop() }

@@ -1,16 +1,9 @@
 import Foundation
 import IssueArchive
 
-/// What an issue's installed content says of itself, kept beside what its feed said: the
-/// feed's values win where it gives them, the content's fill in where it does not.
-extension Library {
-    /// Records the title, author(s) and cover `content` names (its cover path is relative to
-    /// the issue's content directory). Nil values clear what an earlier install recorded.
-    @discardableResult
-    public func recordDetails(of content: IssueContent, for issue: Issue) throws -> Issue? {
-        try downloadQueue.recordDetails(of: content, for: issue)
-    }
-
+/// The picture an issue's tile shows, from the cover cache or from what its installed
+/// content says of itself (the feed's cover wins where it gives one).
+extension CoverFetcher {
     /// The picture an issue's tile shows: the feed's cover once fetched, else the cover inside
     /// its installed content (a picture, or a page of a document: a PDF's page 1); nil when
     /// neither is on disk. It looks at the disk: the shelf asks it on its reads queue
@@ -22,7 +15,7 @@ extension Library {
         if let file = localFile(forCover: issue.coverURL, fetched: fetched) { return CoverPicture(file: file) }
         guard let inside = issue.contentCover, issue.status == .available else { return nil }
         let page = PagePath(inside)
-        let directory = contentDirectory(for: issue).standardizedFileURL
+        let directory = paths.contentDirectory(for: issue).standardizedFileURL
         let file = directory.appendingPathComponent(page?.file ?? inside).standardizedFileURL
         // The path came from the content: it must stay inside the issue's directory.
         guard file.path.hasPrefix(directory.path + "/"), FileManager.default.fileExists(atPath: file.path) else { return nil }

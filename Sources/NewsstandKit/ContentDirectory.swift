@@ -1,5 +1,12 @@
 import Foundation
 
+extension Paths {
+    /// The issue's content directory (inside the cache; it may not exist yet).
+    public func contentDirectory(for issue: Issue) -> URL {
+        issuesDirectory.appendingPathComponent(ContentDirectoryName.make(issueID: issue.id ?? 0, name: issue.name), isDirectory: true)
+    }
+}
+
 /// Turns any issue name (slashes, `..`, NUL, emoji, 300 characters) into one safe
 /// directory name. The row id makes it unique; the readable slug helps a person browsing
 /// the cache.

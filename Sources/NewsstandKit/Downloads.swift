@@ -1,37 +1,16 @@
 import Foundation
 import GRDB
 
-/// The download queue, shared by every process through the library.
-extension Library {
-    /// Where an asset's bytes collect until they are complete.
-    public func partialFile(for asset: AssetDownload) -> URL {
-        downloadQueue.partialFile(for: asset)
-    }
-
-    public func downloads(issueID: Int64) throws -> [AssetDownload] {
-        try store.downloads(issueID: issueID)
-    }
-
-    /// Each issue's latest download (one query, not one per issue), of one publication or all.
-    public func latestDownloads(publicationID: Int64? = nil) throws -> [Int64: AssetDownload] {
-        try store.latestDownloads(publicationID: publicationID)
-    }
-
-    public func download(identifier: String) throws -> AssetDownload? {
-        try store.download(identifier: identifier)
-    }
-
-    /// Assets still to fetch (queued or interrupted while active), oldest first.
-    public func pendingDownloads() throws -> [AssetDownload] {
-        try store.pendingDownloads()
-    }
-
+/// The download queue's operations for people and commands: queueing an issue (or one more
+/// asset of it), cancelling, removing an issue with its files. Shared by every process
+/// through the store.
+extension DownloadQueue {
     /// NKIssue's addAssetWithRequest: one more URL to fetch for an issue.
     @discardableResult
     public func addAsset(to issue: Issue, url: URL, headers: [String: String] = [:], kind: AssetDownload.Kind,
                          userInfo: [String: Any] = [:], identifier: String? = nil) throws -> AssetDownload {
         guard let issueID = issue.id else { throw LibraryError.noSuchIssue(issue.name) }
-        let info = try Library.encodeUserInfo(userInfo)
+        let info = try Self.encodeUserInfo(userInfo)
         let headerData = try JSONSerialization.data(withJSONObject: headers, options: [.sortedKeys])
         let asset = AssetDownload(
             id: nil, identifier: identifier ?? UUID().uuidString.lowercased(), issueId: issueID, url: url.absoluteString,
@@ -45,9 +24,9 @@ extension Library {
     /// or already queued.
     @discardableResult
     public func enqueue(_ issue: Issue) throws -> AssetDownload? {
-        guard let issueID = issue.id, let current = try self.issue(id: issueID) else { throw LibraryError.noSuchIssue(issue.name) }
+        guard let issueID = issue.id, let current = try store.issue(id: issueID) else { throw LibraryError.noSuchIssue(issue.name) }
         if current.status == .available { return nil }
-        if try downloads(issueID: issueID).contains(where: { $0.state == .queued || $0.state == .active }) { return nil }
+        if try store.downloads(issueID: issueID).contains(where: { $0.state == .queued || $0.state == .active }) { return nil }
         guard let text = current.contentURL, let url = URL(string: text) else {
             throw DownloadError(message: "issue '\(current.name)' has no content link in its feed")
         }
@@ -56,6 +35,13 @@ extension Library {
         var info: [String: Any] = ["contentType": current.contentType ?? ""]
         if try readsInPlace(current) { info["inPlace"] = true }
         return try addAsset(to: current, url: url, kind: .archive, userInfo: info)
+    }
+
+    /// Whether the agent installs an issue straight from its file where it is.
+    func readsInPlace(_ issue: Issue) throws -> Bool {
+        guard let url = issue.contentURL.flatMap(URL.init(string:)), url.isFileURL,
+              let publicationID = issue.publicationId, let publication = try store.publication(id: publicationID) else { return false }
+        return Library.isLocal(publication) && publication.copiesFiles != true
     }
 
     public static func encodeUserInfo(_ userInfo: [String: Any]) throws -> String {
@@ -69,14 +55,9 @@ extension Library {
         return String(decoding: data, as: UTF8.self)
     }
 
-    public func userInfo(of asset: AssetDownload) -> [String: Any] {
-        DownloadQueue.userInfo(of: asset)
-    }
-
     public func setUserInfo(_ userInfo: [String: Any], for asset: AssetDownload) throws {
         guard let id = asset.id else { return }
-        let text = try Library.encodeUserInfo(userInfo)
-        try store.setUserInfo(text, downloadID: id)
+        try store.setUserInfo(try Self.encodeUserInfo(userInfo), downloadID: id)
     }
 
     /// Stops an issue's download, from any process (the shelf's `x`, `newsstand cancel`):
@@ -94,27 +75,14 @@ extension Library {
         return !cancelled.isEmpty
     }
 
-    // MARK: Installing here (own files) and tests: the queue's steps
-
-    func markActive(_ asset: AssetDownload) throws { try downloadQueue.markActive(asset) }
-
-    func waitForSpace(_ asset: AssetDownload, needed: Int64, reason: String) throws {
-        try downloadQueue.waitForSpace(asset, needed: needed, reason: reason)
+    /// Removes an issue: its downloads are cancelled, its content and partial files deleted.
+    public func removeIssue(_ issue: Issue) throws {
+        guard let id = issue.id else { return }
+        let assets = try store.downloads(issueID: id)
+        try store.removeIssue(id: id, name: issue.name)
+        for asset in assets { try? FileManager.default.removeItem(at: partialFile(for: asset)) }
+        try? FileManager.default.removeItem(at: contentDirectory(for: issue))
     }
-
-    func recordProgress(_ asset: AssetDownload, written: Int64, expected: Int64?, bytesPerSecond: Double?) throws {
-        try downloadQueue.recordProgress(asset, written: written, expected: expected, bytesPerSecond: bytesPerSecond)
-    }
-
-    func fail(_ asset: AssetDownload, reason: String) throws { try downloadQueue.fail(asset, reason: reason) }
-
-    /// See `DownloadQueue.finish`: the issue when its last asset finished (`onIssueCompleted` is told).
-    func finish(_ asset: AssetDownload) throws -> Issue? { try downloadQueue.finish(asset) }
-
-    /// Cancels assets whose issue is gone (the foreign key already removed their rows)
-    /// and deletes partial files no asset owns. Returns how many files went.
-    @discardableResult
-    public func removeOrphanedPartials() throws -> Int { try downloadQueue.removeOrphanedPartials() }
 }
 
 public struct DownloadError: Error, CustomStringConvertible {

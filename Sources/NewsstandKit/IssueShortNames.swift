@@ -47,11 +47,11 @@ public enum IssueShortNames {
 extension Library {
     /// Every issue's short name, by issue id.
     public func shortNames() throws -> [Int64: String] {
-        try shortNames(of: try allIssues())
+        try shortNames(of: try store.issues())
     }
 
     /// The short names of `issues`, by issue id, numbered among them: pass every issue of
-    /// their publications (as `allIssues()` gives them). A publication unsubscribed from
+    /// their publications (as `store.issues()` gives them). A publication unsubscribed from
     /// keeps its issues, so they keep their names too, and commands still take them.
     public func shortNames(of issues: [Issue]) throws -> [Int64: String] {
         IssueShortNames.names(publications: try store.publicationsIncludingUnsubscribed(), issues: issues)
@@ -62,6 +62,6 @@ extension Library {
         guard let slash = text.lastIndex(of: "/"), Int(text[text.index(after: slash)...]) != nil else { return nil }
         let wanted = text.lowercased()
         guard let id = try shortNames().first(where: { $0.value == wanted })?.key else { return nil }
-        return try issue(id: id)
+        return try store.issue(id: id)
     }
 }

@@ -16,116 +16,8 @@ extension Library {
     public static let localIssueExtensions: Set<String> = ["epub", "cbz", "pdf", "zip"]
 
     /// Whether a publication is the user's own files rather than a feed.
-    public func isLocal(_ publication: Publication) -> Bool { Self.isLocal(publication) }
-
-    static func isLocal(_ publication: Publication) -> Bool {
+    public static func isLocal(_ publication: Publication) -> Bool {
         publication.feedURL == myFilesFeedURL || folder(of: publication) != nil
-    }
-
-    /// Adds a folder (a publication of its own) or a file (to "My files"). `copy` makes the
-    /// publication's files downloaded into the library instead of read where they are;
-    /// files read where they are are installed at once (`formats` open them), ready to read.
-    @discardableResult
-    public func subscribe(localPath path: URL, copy: Bool = false, formats: IssueFormats = .shared) throws -> (Publication, SyncResult) {
-        let path = path.standardizedFileURL.resolvingSymlinksInPath()
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path.path, isDirectory: &isDirectory) else {
-            throw DownloadError(message: "\(path.path) does not exist")
-        }
-        if isDirectory.boolValue {
-            let feedURL = URL(fileURLWithPath: path.path, isDirectory: true).absoluteString
-            var publication = try store.publication(feedURL: feedURL)
-                ?? Publication(feedURL: feedURL, title: path.lastPathComponent, addedAt: clock.now())
-            publication.copiesFiles = copy
-            publication.unsubscribedAt = nil
-            publication = try save(publication)
-            return (publication, try refreshLocal(publication, formats: formats))
-        }
-        guard Self.localIssueExtensions.contains(path.pathExtension.lowercased()) else {
-            throw DownloadError(message: "\(path.lastPathComponent) is not an EPUB, CBZ, PDF or zip file")
-        }
-        var publication = try store.publication(feedURL: Self.myFilesFeedURL)
-            ?? Publication(feedURL: Self.myFilesFeedURL, title: "My files", addedAt: clock.now())
-        publication.copiesFiles = copy
-        publication.unsubscribedAt = nil
-        publication = try save(publication)
-        var result = try sync(publication, entries: try entries(for: [path], of: publication))
-        result.removed = try markRemoved(in: publication)
-        result.unreadable = try installInPlace(publication, formats: formats)
-        try markRefreshed(publication)
-        return (publication, result)
-    }
-
-    /// A local publication seen again: a folder's new files become issues, installed where
-    /// they are (ready at once), and issues whose file is gone are named in `removed` (their
-    /// row and any installed content stay).
-    func refreshLocal(_ publication: Publication, formats: IssueFormats = .shared) throws -> SyncResult {
-        var result = SyncResult(added: [], updated: 0)
-        if let folder = Self.folder(of: publication) {
-            let names: [String]
-            do { names = try FileManager.default.contentsOfDirectory(atPath: folder.path) } catch {
-                throw DownloadError(message: "cannot read the folder \(folder.path): \(error.localizedDescription)")
-            }
-            let files = NaturalOrder.sorted(names.filter { !$0.hasPrefix(".") }).map { folder.appendingPathComponent($0) }
-                .filter { (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true }
-            let (readable, skipped) = files.reduce(into: ([URL](), [String]())) { split, file in
-                if Self.localIssueExtensions.contains(file.pathExtension.lowercased()) { split.0.append(file) } else { split.1.append(file.lastPathComponent) }
-            }
-            result = try sync(publication, entries: try entries(for: readable, of: publication))
-            result.skipped = skipped
-        }
-        result.removed = try markRemoved(in: publication)
-        result.unreadable = try installInPlace(publication, formats: formats)
-        try markRefreshed(publication)
-        return result
-    }
-
-    /// The issue of one EPUB, CBZ, PDF or zip, to open it in the reader like any other: the
-    /// issue of that file if the library has one (a subscribed folder's), else one that
-    /// joins "My files" quietly, installed where it is. Its place is kept as any issue's.
-    public func issue(readingFile path: URL, formats: IssueFormats = .shared) throws -> Issue {
-        let file = path.standardizedFileURL.resolvingSymlinksInPath()
-        var known = try issue(named: file.absoluteString)
-        if known == nil {
-            _ = try subscribe(localPath: file, formats: formats)
-            known = try issue(named: file.absoluteString)
-        }
-        guard let known else { throw LibraryError.noSuchIssue(file.path) }
-        if known.status == .available { return known }
-        if let problem = try installInPlace([known], formats: formats).first { throw DownloadError(message: problem.reason) }
-        return try issue(id: known.id ?? -1) ?? known
-    }
-
-    /// The publication's files that are read where they are and not installed yet (never
-    /// one evicted to save space), installed now (`installInPlace(_:formats:)`).
-    private func installInPlace(_ publication: Publication, formats: IssueFormats) throws -> [String] {
-        guard let id = publication.id, publication.copiesFiles != true else { return [] }
-        return try installInPlace(try issues(publicationID: id).filter { $0.status == .none && !$0.evicted }, formats: formats)
-            .map { "\($0.file): \($0.reason)" }
-    }
-
-    /// Installs files as the agent would, but now: a PDF is linked, a book or comic
-    /// unpacked, its title, authors and cover recorded. Returns the files that could not be
-    /// read, each with why (their issue keeps the reason too).
-    private func installInPlace(_ issues: [Issue], formats: IssueFormats) throws -> [(file: String, reason: String)] {
-        var unreadable: [(file: String, reason: String)] = []
-        for issue in issues {
-            guard let source = issue.contentURL.flatMap(URL.init(string:)), source.isFileURL,
-                  FileManager.default.fileExists(atPath: source.path), let asset = try enqueue(issue) else { continue }
-            do {
-                try markActive(asset)
-            } catch { continue }  // an agent took it first: it installs it
-            do {
-                let content = try IssueInstaller.install(download: source, into: contentDirectory(for: issue), formats: formats,
-                                                         keepingOtherFiles: true)
-                _ = try? recordDetails(of: content, for: issue)
-                if let installed = try finish(asset) { _ = try? recordContentSize(of: installed) }
-            } catch {
-                try? fail(asset, reason: "\(error)")
-                unreadable.append((source.lastPathComponent, "\(error)"))
-            }
-        }
-        return unreadable
     }
 
     /// A folder's issues in the order of their series and number, then title, each in
@@ -161,14 +53,122 @@ extension Library {
                          date: values?.contentModificationDate ?? Date(timeIntervalSince1970: 0), contentURL: file,
                          contentType: types[file.pathExtension.lowercased()], contentLength: values?.fileSize.map(Int64.init))
     }
+}
+
+extension Subscriptions {
+    /// Adds a folder (a publication of its own) or a file (to "My files"). `copy` makes the
+    /// publication's files downloaded into the library instead of read where they are;
+    /// files read where they are are installed at once (`formats` open them), ready to read.
+    @discardableResult
+    public func subscribe(localPath path: URL, copy: Bool = false, formats: IssueFormats = .shared) throws -> (Publication, Library.SyncResult) {
+        let path = path.standardizedFileURL.resolvingSymlinksInPath()
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path.path, isDirectory: &isDirectory) else {
+            throw DownloadError(message: "\(path.path) does not exist")
+        }
+        if isDirectory.boolValue {
+            let feedURL = URL(fileURLWithPath: path.path, isDirectory: true).absoluteString
+            var publication = try store.publication(feedURL: feedURL)
+                ?? Publication(feedURL: feedURL, title: path.lastPathComponent, addedAt: clock.now())
+            publication.copiesFiles = copy
+            publication.unsubscribedAt = nil
+            publication = try store.save(publication)
+            return (publication, try refreshLocal(publication, formats: formats))
+        }
+        guard Library.localIssueExtensions.contains(path.pathExtension.lowercased()) else {
+            throw DownloadError(message: "\(path.lastPathComponent) is not an EPUB, CBZ, PDF or zip file")
+        }
+        var publication = try store.publication(feedURL: Library.myFilesFeedURL)
+            ?? Publication(feedURL: Library.myFilesFeedURL, title: "My files", addedAt: clock.now())
+        publication.copiesFiles = copy
+        publication.unsubscribedAt = nil
+        publication = try store.save(publication)
+        var result = try store.sync(publication, entries: try entries(for: [path], of: publication))
+        result.removed = try markRemoved(in: publication)
+        result.unreadable = try installInPlace(publication, formats: formats)
+        try store.markRefreshed(publicationID: publication.id, at: clock.now())
+        return (publication, result)
+    }
+
+    /// A local publication seen again: a folder's new files become issues, installed where
+    /// they are (ready at once), and issues whose file is gone are named in `removed` (their
+    /// row and any installed content stay).
+    func refreshLocal(_ publication: Publication, formats: IssueFormats = .shared) throws -> Library.SyncResult {
+        var result = Library.SyncResult(added: [], updated: 0)
+        if let folder = Library.folder(of: publication) {
+            let names: [String]
+            do { names = try FileManager.default.contentsOfDirectory(atPath: folder.path) } catch {
+                throw DownloadError(message: "cannot read the folder \(folder.path): \(error.localizedDescription)")
+            }
+            let files = NaturalOrder.sorted(names.filter { !$0.hasPrefix(".") }).map { folder.appendingPathComponent($0) }
+                .filter { (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true }
+            let (readable, skipped) = files.reduce(into: ([URL](), [String]())) { split, file in
+                if Library.localIssueExtensions.contains(file.pathExtension.lowercased()) { split.0.append(file) } else { split.1.append(file.lastPathComponent) }
+            }
+            result = try store.sync(publication, entries: try entries(for: readable, of: publication))
+            result.skipped = skipped
+        }
+        result.removed = try markRemoved(in: publication)
+        result.unreadable = try installInPlace(publication, formats: formats)
+        try store.markRefreshed(publicationID: publication.id, at: clock.now())
+        return result
+    }
+
+    /// The issue of one EPUB, CBZ, PDF or zip, to open it in the reader like any other: the
+    /// issue of that file if the library has one (a subscribed folder's), else one that
+    /// joins "My files" quietly, installed where it is. Its place is kept as any issue's.
+    public func issue(readingFile path: URL, formats: IssueFormats = .shared) throws -> Issue {
+        let file = path.standardizedFileURL.resolvingSymlinksInPath()
+        var known = try store.issue(named: file.absoluteString)
+        if known == nil {
+            _ = try subscribe(localPath: file, formats: formats)
+            known = try store.issue(named: file.absoluteString)
+        }
+        guard let known else { throw LibraryError.noSuchIssue(file.path) }
+        if known.status == .available { return known }
+        if let problem = try installInPlace([known], formats: formats).first { throw DownloadError(message: problem.reason) }
+        return try store.issue(id: known.id ?? -1) ?? known
+    }
+
+    /// The publication's files that are read where they are and not installed yet (never
+    /// one evicted to save space), installed now (`installInPlace(_:formats:)`).
+    private func installInPlace(_ publication: Publication, formats: IssueFormats) throws -> [String] {
+        guard let id = publication.id, publication.copiesFiles != true else { return [] }
+        return try installInPlace(try store.issues(publicationID: id).filter { $0.status == .none && !$0.evicted }, formats: formats)
+            .map { "\($0.file): \($0.reason)" }
+    }
+
+    /// Installs files as the agent would, but now: a PDF is linked, a book or comic
+    /// unpacked, its title, authors and cover recorded. Returns the files that could not be
+    /// read, each with why (their issue keeps the reason too).
+    private func installInPlace(_ issues: [Issue], formats: IssueFormats) throws -> [(file: String, reason: String)] {
+        var unreadable: [(file: String, reason: String)] = []
+        for issue in issues {
+            guard let source = issue.contentURL.flatMap(URL.init(string:)), source.isFileURL,
+                  FileManager.default.fileExists(atPath: source.path), let asset = try downloads.enqueue(issue) else { continue }
+            do {
+                try downloads.markActive(asset)
+            } catch { continue }  // an agent took it first: it installs it
+            do {
+                let content = try IssueInstaller.install(download: source, into: downloads.contentDirectory(for: issue), formats: formats,
+                                                         keepingOtherFiles: true)
+                _ = try? downloads.recordDetails(of: content, for: issue)
+                if let installed = try downloads.finish(asset) { _ = try? downloads.recordContentSize(of: installed) }
+            } catch {
+                try? downloads.fail(asset, reason: "\(error)")
+                unreadable.append((source.lastPathComponent, "\(error)"))
+            }
+        }
+        return unreadable
+    }
 
     /// The entries of files; one the publication knows keeps the day it was given (its own,
     /// read at install), not its modification time.
     private func entries(for files: [URL], of publication: Publication) throws -> [FeedEntry] {
-        let days = Dictionary(try publication.id.map { try issues(publicationID: $0) }?.map { ($0.name, $0.date) } ?? [],
+        let days = Dictionary(try publication.id.map { try store.issues(publicationID: $0) }?.map { ($0.name, $0.date) } ?? [],
                               uniquingKeysWith: { first, _ in first })
         return try files.map { file in
-            var entry = try Self.entry(for: file)
+            var entry = try Library.entry(for: file)
             entry.date = days[entry.name] ?? entry.date
             return entry
         }
@@ -177,7 +177,7 @@ extension Library {
     /// Names the issues of `publication` whose file is gone, and says so in their error.
     private func markRemoved(in publication: Publication) throws -> [String] {
         guard let id = publication.id else { return [] }
-        let gone = try issues(publicationID: id).filter { issue in
+        let gone = try store.issues(publicationID: id).filter { issue in
             guard let url = issue.contentURL.flatMap(URL.init(string:)), url.isFileURL else { return false }
             return !FileManager.default.fileExists(atPath: url.path)
         }
@@ -185,12 +185,5 @@ extension Library {
             (issue.id, "its file was removed: \(URL(string: issue.contentURL ?? "")?.path ?? issue.name)")
         })
         return gone.map(\.name)
-    }
-
-    /// Whether the agent installs an issue straight from its file where it is.
-    func readsInPlace(_ issue: Issue) throws -> Bool {
-        guard let url = issue.contentURL.flatMap(URL.init(string:)), url.isFileURL,
-              let publicationID = issue.publicationId, let publication = try publication(id: publicationID) else { return false }
-        return isLocal(publication) && publication.copiesFiles != true
     }
 }

@@ -20,7 +20,7 @@ public struct Publication: Codable, Sendable, Equatable, Identifiable, Fetchable
     public var autoDownload: Bool
     public var lastAutoDownload: Date?
     public var addedAt: Date
-    /// For the user's own files (see `Library.subscribe(localPath:copy:)`): true when they are
+    /// For the user's own files (see `Subscriptions.subscribe(localPath:copy:)`): true when they are
     /// downloaded into the library like a feed's, nil or false when read where they are.
     public var copiesFiles: Bool?
     /// When the user unsubscribed: the row stays, hidden from the shelf and never refreshed,
@@ -186,7 +186,7 @@ public struct AssetDownload: Codable, Sendable, Equatable, Identifiable, Fetchab
 
     public enum State: String, Codable, Sendable, DatabaseValueConvertible {
         case queued, active, finished, failed
-        /// Stopped by the user (`Library.cancelDownload`): never retried or resumed, not a failure.
+        /// Stopped by the user (`DownloadQueue.cancelDownload`): never retried or resumed, not a failure.
         case cancelled
     }
 

@@ -21,7 +21,7 @@ public struct PublicationSummary: Sendable, Equatable {
 /// queue), so drawing a tile never looks at the disk.
 public struct IssueTile: Sendable, Equatable {
     public var issue: Issue
-    /// The issue's cover as `Library.cover(of:)` found it at the read; nil: none on disk then.
+    /// The issue's cover as `CoverFetcher.cover(of:)` found it at the read; nil: none on disk then.
     public var cover: CoverPicture?
     /// The issue's current or last download. Kept in a box: most tiles have none, and an
     /// inline `AssetDownload?` made each of a store's 20,000 tiles 280 bytes larger.
@@ -51,15 +51,7 @@ public struct IssueTile: Sendable, Equatable {
     }
 }
 
-extension Library {
-    /// One row per publication, in subscription order (see `ShelfReader`).
-    public func shelfSummaries() throws -> [PublicationSummary] { try ShelfReader(library: self).summaries() }
-
-    /// A publication's issues, newest first, each with its latest download and cover (see `ShelfReader`).
-    public func storeTiles(publicationID: Int64) throws -> [IssueTile] {
-        try ShelfReader(library: self).storeTiles(publicationID: publicationID)
-    }
-
+extension CoverFetcher {
     /// The file for a cover URL: file URLs as they are, remote covers from the cover cache
     /// (fetched at refresh). Nil when there is no such file yet.
     public func localFile(forCover urlString: String?) -> URL? { localFile(forCover: urlString, fetched: nil) }
@@ -133,7 +125,10 @@ public enum CoverFileName {
 /// while a download reports its progress four times a second, the shelf re-reads the
 /// downloads and publications, not 20,000 issues.
 public final class ShelfReader {
-    public let library: Library
+    let store: LibraryStore
+    /// Where each tile's cover is found.
+    let covers: CoverFetcher
+    let clock: WallClock
     private var counted: (version: IssuesVersion, counts: [Int64: (issues: Int, unread: Int)], newest: [Int64: Issue], latest: [Int64: Issue])?
     private var listed: (version: IssuesVersion, publicationID: Int64, issues: [Issue])?
     /// The covers of `listed`'s issues, and the covers directory's modification time when
@@ -143,13 +138,20 @@ public final class ShelfReader {
     /// How many times issue rows were read (for tests).
     public private(set) var issueReads = 0
 
-    public init(library: Library) { self.library = library }
+    init(store: LibraryStore, covers: CoverFetcher, clock: WallClock) {
+        self.store = store
+        self.covers = covers
+        self.clock = clock
+    }
+
+    /// The reader of `library`'s store and covers (it keeps those, not the `Library`).
+    public convenience init(library: Library) { self.init(store: library.store, covers: library.covers, clock: library.clock) }
 
     /// One row per publication, in subscription order. Counts come from SQL and only each
     /// publication's newest available issue is read whole: a library of thousands of
     /// issues costs the shelf a few rows, not thousands of decoded records.
     public func summaries() throws -> [PublicationSummary] {
-        let (publications, counted) = try library.store.read { db in
+        let (publications, counted) = try store.read { db in
             let publications = try LibraryStore.publications(db)
             let version = try LibraryStore.issuesVersion(db)
             if let counted = self.counted, counted.version == version { return (publications, counted) }
@@ -166,7 +168,7 @@ public final class ShelfReader {
         return publications.map { publication in
             let id = publication.id ?? -2
             let available = counted.newest[id]
-            let cover = available.flatMap { library.cover(of: $0) } ?? library.localFile(forCover: publication.coverURL).map { CoverPicture(file: $0) }
+            let cover = available.flatMap { covers.cover(of: $0) } ?? covers.localFile(forCover: publication.coverURL).map { CoverPicture(file: $0) }
             return PublicationSummary(publication: publication, issueCount: counted.counts[id]?.issues ?? 0,
                                       unreadCount: counted.counts[id]?.unread ?? 0, newestAvailable: available, cover: cover,
                                       newestIssue: counted.latest[id])
@@ -175,7 +177,7 @@ public final class ShelfReader {
 
     /// A publication's issues, newest first, each with its latest download and its cover.
     public func storeTiles(publicationID: Int64) throws -> [IssueTile] {
-        let (listed, latest) = try library.store.read { db in
+        let (listed, latest) = try store.read { db in
             let version = try LibraryStore.issuesVersion(db)
             let latest = try LibraryStore.latestDownloads(db, publicationID: publicationID)
             if let listed = self.listed, listed.version == version, listed.publicationID == publicationID { return (listed, latest) }
@@ -186,23 +188,23 @@ public final class ShelfReader {
         }
         self.listed = listed
         let covers = covers(of: listed)
-        let pushStates = (try? library.pushStates()) ?? [:]
-        let now = library.clock.now()
+        let pushStates = (try? store.pushStates()) ?? [:]
+        let now = clock.now()
         return zip(listed.issues, covers).map { issue, cover in
             IssueTile(issue: issue, download: latest[issue.id ?? -1],
                       throttle: PushStatus.throttle(for: issue, states: pushStates, now: now), cover: cover)
         }
     }
 
-    /// Each listed issue's cover (`Library.cover(of:)`), found again only when the issues
+    /// Each listed issue's cover (`CoverFetcher.cover(of:)`), found again only when the issues
     /// changed (an install records its content's cover) or a cover was fetched or removed.
     private func covers(of listed: (version: IssuesVersion, publicationID: Int64, issues: [Issue])) -> [CoverPicture?] {
-        let changed = (try? FileManager.default.attributesOfItem(atPath: library.paths.coversDirectory.path))?[.modificationDate] as? Date
+        let changed = (try? FileManager.default.attributesOfItem(atPath: covers.paths.coversDirectory.path))?[.modificationDate] as? Date
         if let known = listedCovers, known.version == listed.version, known.publicationID == listed.publicationID,
            known.coversChanged == changed {
             return known.covers
         }
-        let covers = library.covers(of: listed.issues)
+        let covers = covers.covers(of: listed.issues)
         listedCovers = (listed.version, listed.publicationID, changed, covers)
         return covers
     }

@@ -89,8 +89,8 @@ public final class ShelfApp: RunLoopEffects {
         env = environment
         state = State(keyBindings: environment.keyBindings)
         state.openAfterDownload = environment.openAfterDownload
-        state.storesShownAsList = environment.library.storesShownAsList
-        state.readerPreferences = ReaderPreferences(textWidth: environment.library.readerTextWidth)
+        state.storesShownAsList = environment.library.store.storesShownAsList
+        state.readerPreferences = ReaderPreferences(textWidth: environment.library.store.readerTextWidth)
         if let pixels = environment.pixels, pixels.writer.graphics.drawsPixels {
             let flag = AtomicFlag()
             let ready = environment.pictureReady
@@ -128,7 +128,7 @@ public final class ShelfApp: RunLoopEffects {
     /// screen that would draw pictures in pixels first shows (the shelf only when its
     /// covers are pixels, `covers = "pixels"`).
     public func advisePictures(_ text: String, shelfDrawsPictures: Bool) {
-        guard !env.library.pictureAdviceGiven else { return }
+        guard !env.library.store.pictureAdviceGiven else { return }
         // Said at the first message (the run loop's first is the window's size) on such a screen.
         state.pictureAdvice = PictureAdvice(text: text, shelfDrawsPictures: shelfDrawsPictures)
     }
@@ -339,7 +339,7 @@ public final class ShelfApp: RunLoopEffects {
         let flag = painter.readyFlag
         let readerIO = runner.readerIO
         let cellWidth = env.pixels?.cell.width ?? 10
-        let comic = env.library.streamedComic(stream, title: book.title, maxWidth: max(200, min(4096, state.width * cellWidth)),
+        let comic = env.library.catalogs.streamedComic(stream, title: book.title, maxWidth: max(200, min(4096, state.width * cellWidth)),
                                               onChange: { flag.set(); readerIO.streamedPagesChanged() })
         runner.readerIO.open(streaming: comic, theme: env.theme, preferences: state.readerPreferences,
                              size: (state.width, state.height), clock: env.clock)

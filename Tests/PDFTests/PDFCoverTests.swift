@@ -30,29 +30,29 @@ import Testing
         let pdf = root.appendingPathComponent("magazine-1.pdf")
         SamplePDF.write(to: pdf, pages: 3)
         let library = try Library(paths: Paths(environment: ["NEWSSTAND_HOME": root.appendingPathComponent("home").path]))
-        let publication = try library.save(Publication(feedURL: "file:///feeds/tutorial.plist", title: "The Test Monthly"))
-        var issue = try library.addIssue(name: "magazine-1", date: Date(timeIntervalSince1970: 1_780_000_000),
+        let publication = try library.store.save(Publication(feedURL: "file:///feeds/tutorial.plist", title: "The Test Monthly"))
+        var issue = try library.store.addIssue(name: "magazine-1", date: Date(timeIntervalSince1970: 1_780_000_000),
                                          publicationID: publication.id, title: "Magazine 1")
         issue.contentURL = pdf.absoluteString
         issue.contentType = "application/pdf"
-        issue = try library.save(issue)
-        try library.enqueue(issue)
+        issue = try library.store.save(issue)
+        try library.downloads.enqueue(issue)
         let worker = PDFWorker(executable: builtWorker)
         var options = Agent.Options()
         options.formats = IssueFormats()
         options.formats.register(PDFIssueFormat(worker: worker))
         #expect(try Agent(library: library, options: options).run() == .finished)
 
-        let installed = try #require(try library.issue(named: "magazine-1"))
+        let installed = try #require(try library.store.issue(named: "magazine-1"))
         #expect(installed.status == .available && installed.unread)
         #expect(installed.contentCover == "issue.pdf#page=1")
-        let document = library.contentDirectory(for: installed).appendingPathComponent("issue.pdf").standardizedFileURL
-        let cover = try #require(library.cover(of: installed))
+        let document = library.downloads.contentDirectory(for: installed).appendingPathComponent("issue.pdf").standardizedFileURL
+        let cover = try #require(library.covers.cover(of: installed))
         #expect(cover == CoverPicture(file: document, page: 0))
-        #expect(try library.shelfSummaries().first?.cover == cover)
+        #expect(try ShelfReader(library: library).summaries().first?.cover == cover)
         // The store's read finds it too: its tile carries it, and drawing looks at no file.
         let publicationID = try #require(publication.id)
-        let storeTile = try #require(try library.storeTiles(publicationID: publicationID).first)
+        let storeTile = try #require(try ShelfReader(library: library).storeTiles(publicationID: publicationID).first)
         #expect(storeTile.cover == cover)
 
         // The store's tile: page 1 drawn through the worker, with the NEW sash.
@@ -88,7 +88,7 @@ import Testing
         let feedCover = root.appendingPathComponent("cover.png")
         try Data([0x89, 0x50, 0x4E, 0x47]).write(to: feedCover)
         covered.coverURL = feedCover.absoluteString
-        #expect(library.cover(of: covered) == CoverPicture(file: feedCover))
+        #expect(library.covers.cover(of: covered) == CoverPicture(file: feedCover))
     }
 
     static func covers(_ painter: CoverPainter) -> PaintedCovers {

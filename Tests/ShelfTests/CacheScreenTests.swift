@@ -18,7 +18,7 @@ import Testing
         let h = try ShelfHarness()
         _ = h.key(.enter)                                   // Tidewater's store, newest selected
         var screen = h.key(.character("p"))
-        #expect(try h.library.issue(named: "tidewater-2026-11")?.pinned == true)
+        #expect(try h.library.store.issue(named: "tidewater-2026-11")?.pinned == true)
         #expect(Self.tile(screen, "No. 31").contains("PINNED"), "\(screen.text)")
         #expect(screen.text.contains("Pinned “"))
         #expect(screen.text.contains("p pin"))
@@ -26,7 +26,7 @@ import Testing
         #expect(!Self.tile(h.app.render(), "No. 30").contains("PINNED"))
         _ = h.key(.up)
         screen = h.key(.character("p"))
-        #expect(try h.library.issue(named: "tidewater-2026-11")?.pinned == false)
+        #expect(try h.library.store.issue(named: "tidewater-2026-11")?.pinned == false)
         #expect(!Self.tile(screen, "No. 31").contains("PINNED"))
         #expect(screen.text.contains("Unpinned “"))
     }
@@ -42,8 +42,8 @@ import Testing
         _ = h.key(.enter)
         _ = h.key(.character("d"))                         // download only: the store stays
         try h.runAgent()
-        let issue = try #require(try h.library.issue(named: "tidewater-2026-11"))
-        try h.library.evictContent(of: issue)
+        let issue = try #require(try h.library.store.issue(named: "tidewater-2026-11"))
+        try h.library.cache.evictContent(of: issue)
         h.app.reload()
         var screen = h.app.render()
         #expect(Self.tile(screen, "No. 31").contains("Removed to save space"))
@@ -51,10 +51,10 @@ import Testing
         let starts = h.agentStartCount
         screen = h.key(.character("d"))                     // download it again, and stay in the store
         #expect(h.agentStartCount == starts + 1)
-        #expect(try h.library.issue(named: "tidewater-2026-11")?.status == .downloading)
+        #expect(try h.library.store.issue(named: "tidewater-2026-11")?.status == .downloading)
         try h.runAgent()
         screen = h.settle()
-        let again = try #require(try h.library.issue(named: "tidewater-2026-11"))
+        let again = try #require(try h.library.store.issue(named: "tidewater-2026-11"))
         #expect(again.status == .available && !again.evicted)
         #expect(Self.tile(screen, "No. 31").contains("TAP TO READ"))
         #expect(!screen.text.contains("Removed to save space"))
@@ -63,9 +63,9 @@ import Testing
     @Test func aDownloadPausedByAFullDiskSaysWhy() throws {
         let h = try ShelfHarness()
         _ = h.key(.enter)
-        let issue = try #require(try h.library.issue(named: "tidewater-2026-11"))
-        let asset = try #require(try h.library.enqueue(issue))
-        try h.library.waitForSpace(asset, needed: 3 * 1024 * 1024,
+        let issue = try #require(try h.library.store.issue(named: "tidewater-2026-11"))
+        let asset = try #require(try h.library.downloads.enqueue(issue))
+        try h.library.downloads.waitForSpace(asset, needed: 3 * 1024 * 1024,
                                    reason: "paused: the disk is full (3 MiB must be free, 1 MiB is); it goes on by itself when there is room")
         h.app.reload()
         let tile = Self.tile(h.app.render(), "No. 31")

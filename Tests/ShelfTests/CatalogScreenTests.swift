@@ -240,7 +240,7 @@ struct FileCatalog {
         for character in catalog.root.path { h.app.handle(.key(.character(character))) }
         screen = h.key(.enter).text
         #expect(screen.contains("Harbour Books") && screen.contains("▸ By Newest") && screen.contains("▸ Series"), "\(screen)")
-        #expect(try h.library.catalogs().map(\.title) == ["Harbour Books"])
+        #expect(try h.library.store.catalogs().map(\.title) == ["Harbour Books"])
 
         screen = h.key(.enter).text
         #expect(screen.contains("The Net Menders — Ada Quay") && screen.contains("[EPUB]") && screen.contains("[MOBI]"), "\(screen)")
@@ -263,9 +263,9 @@ struct FileCatalog {
 
         // Enter on a book: taken into "From catalogs" and queued for download.
         screen = h.key(.enter).text
-        let taken = try #require(try h.library.issue(named: "urn:b:gulls"))
+        let taken = try #require(try h.library.store.issue(named: "urn:b:gulls"))
         #expect(taken.contentURL?.hasSuffix("catalog/books/gulls.cbz") == true)
-        #expect(try h.library.publications().map(\.title).contains("From catalogs"))
+        #expect(try h.library.store.publications().map(\.title).contains("From catalogs"))
         #expect(h.agentStartCount >= 1)
 
         // Back to the first page of By Newest, and subscribe to it: both pages' books.
@@ -274,8 +274,8 @@ struct FileCatalog {
         screen = h.key(.character("s")).text
         // The comic already taken stays in From catalogs; the Kindle book is not one this program reads.
         #expect(screen.contains("Subscribed to “By Newest”: 1 new issue(s)"), "\(screen)")
-        let newest = try #require(try h.library.publications().first { $0.title == "By Newest" })
-        #expect(try h.library.issues(publicationID: newest.id ?? -1).map(\.name) == ["urn:b:menders"])
+        let newest = try #require(try h.library.store.publications().first { $0.title == "By Newest" })
+        #expect(try h.library.store.issues(publicationID: newest.id ?? -1).map(\.name) == ["urn:b:menders"])
         // q goes back one page at a time, to the catalogs, then to the shelf.
         for _ in h.app.state.catalog.stack { screen = h.key(.character("q")).text }
         #expect(screen.contains("CATALOGS"), "\(screen)")
@@ -290,7 +290,7 @@ struct FileCatalog {
         for character in h.root.appendingPathComponent("missing.xml").path { h.app.handle(.key(.character(character))) }
         let screen = h.key(.enter).text
         #expect(screen.contains("missing.xml"), "\(screen)")
-        #expect(try h.library.catalogs().isEmpty)
+        #expect(try h.library.store.catalogs().isEmpty)
     }
 }
 

@@ -87,16 +87,16 @@ import TextLayout
     @Test func theRunnerCancelsThroughTheLibraryAndSaysSo() throws {
         let h = try ShelfHarness()
         let runner = EffectRunner(library: h.library, startAgent: {}, clock: Date.init)
-        let issue = try #require(try h.library.issue(named: "tidewater-2026-11"))
+        let issue = try #require(try h.library.store.issue(named: "tidewater-2026-11"))
         let id = try #require(issue.id)
         runner.run(.enqueue(issueID: id))
         runner.finishAll()
-        #expect(try h.library.issue(id: id)?.status == .downloading)
+        #expect(try h.library.store.issue(id: id)?.status == .downloading)
         _ = runner.mailbox.takeAll()
         runner.run(.cancelDownload(issueID: id))
         runner.finishAll()
-        #expect(try h.library.issue(id: id)?.status == Issue.Status.none)
-        #expect(try h.library.pendingDownloads().isEmpty)
+        #expect(try h.library.store.issue(id: id)?.status == Issue.Status.none)
+        #expect(try h.library.downloads.pendingDownloads().isEmpty)
         guard case .downloadCancelled(let cancelled)? = runner.mailbox.takeAll().last else {
             Testing.Issue.record("cancelling did not say so")
             return

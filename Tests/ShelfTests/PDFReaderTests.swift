@@ -61,8 +61,8 @@ import TextLayout
         let h = try Self.reading()
         h.type("v")
         _ = h.key(.character("q"))
-        let issue = try #require(try h.library.issue(named: "monthly-1"))
-        #expect(h.library.readerView(for: issue) == .text)
+        let issue = try #require(try h.library.store.issue(named: "monthly-1"))
+        #expect(h.library.store.readerView(for: issue) == .text)
 
         let again = try h.restart(reading: "monthly-1", width: 80, height: 24)
         #expect(again.reader?.view == .text)
@@ -125,7 +125,7 @@ import TextLayout
         let h = try Self.reading()
         h.type("v  ")
         _ = h.key(.character("q"))
-        let saved = try #require(h.library.issue(named: "monthly-1")?.locator)
+        let saved = try #require(h.library.store.issue(named: "monthly-1")?.locator)
         #expect(saved.page == 2 && saved.resource == "issue.pdf#page=3")
         let again = try h.restart(reading: "monthly-1", width: 80, height: 24)
         #expect(again.render().row(0).contains("3 of 5"))
@@ -217,7 +217,7 @@ import TextLayout
         _ = h.key(.down)
         #expect(h.settle().row(22).hasSuffix("read 60%"))
         _ = h.key(.character("q"))
-        #expect(try h.library.issue(named: "progress-1")?.locator?.totalProgression == 0.6, "saved as shown")
+        #expect(try h.library.store.issue(named: "progress-1")?.locator?.totalProgression == 0.6, "saved as shown")
     }
 
     @Test func fitWidthIsKeptForTheIssueAcrossViewsAndAfterReopening() throws {
@@ -227,8 +227,8 @@ import TextLayout
         h.type("vv")
         #expect(h.settle().row(23).contains("w fit page"), "back in the pages view, still fitted to the width")
         _ = h.key(.character("q"))
-        let issue = try #require(try h.library.issue(named: "monthly-1"))
-        #expect(h.library.readerFitsWidth(for: issue))
+        let issue = try #require(try h.library.store.issue(named: "monthly-1"))
+        #expect(h.library.store.readerFitsWidth(for: issue))
 
         let again = try h.restart(reading: "monthly-1", width: 80, height: 24)
         #expect(again.reader?.fitsWidth == true && (again.reader?.pager as? PagePager)?.fitWidth == true)

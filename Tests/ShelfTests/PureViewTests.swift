@@ -21,7 +21,7 @@ import Testing
 
         init(issues names: [String], missing: Set<String> = []) throws {
             library = try Library(paths: Paths(environment: ["NEWSSTAND_HOME": root.appendingPathComponent("home").path]))
-            let publication = try library.save(Publication(feedURL: "file:///feeds/pure.xml", title: "The Pure Gazette"))
+            let publication = try library.store.save(Publication(feedURL: "file:///feeds/pure.xml", title: "The Pure Gazette"))
             publicationID = try #require(publication.id)
             for (n, name) in names.enumerated() {
                 let file = root.appendingPathComponent("\(name).png")
@@ -30,10 +30,10 @@ import Testing
                     try Data(ImageEncoder.png(RGBAImage(width: 60, height: 80, filledWith: (grey, 100, 255 - grey, 255)))).write(to: file)
                 }
                 files[name] = file
-                var issue = try library.addIssue(name: name, date: Date(timeIntervalSince1970: 1_780_000_000 - Double(n) * 86_400),
+                var issue = try library.store.addIssue(name: name, date: Date(timeIntervalSince1970: 1_780_000_000 - Double(n) * 86_400),
                                                  publicationID: publicationID, title: name)
                 issue.coverURL = file.absoluteString
-                _ = try library.save(issue)
+                _ = try library.store.save(issue)
             }
         }
 
@@ -69,10 +69,10 @@ import Testing
 
     @Test func aCoverFetchedAfterAReadIsOnTheTileAtTheNextRead() throws {
         let covered = try CoveredLibrary(issues: ["spring"])
-        var issue = try #require(try covered.library.issue(named: "spring"))
+        var issue = try #require(try covered.library.store.issue(named: "spring"))
         let remote = try #require(URL(string: "https://example.org/covers/spring.png"))
         issue.coverURL = remote.absoluteString
-        _ = try covered.library.save(issue)
+        _ = try covered.library.store.save(issue)
         let reader = ShelfReader(library: covered.library)
         #expect(try reader.storeTiles(publicationID: covered.publicationID).first?.cover == nil)
         // The refresh fetches it into the covers directory; the issue row does not change.
@@ -103,9 +103,9 @@ import Testing
         let covered = try CoveredLibrary(issues: ["spring"])
         let logo = covered.root.appendingPathComponent("logo.png")
         try Data(ImageEncoder.png(RGBAImage(width: 60, height: 80, filledWith: (10, 20, 30, 255)))).write(to: logo)
-        var publication = try #require(try covered.library.publication(id: covered.publicationID))
+        var publication = try #require(try covered.library.store.publication(id: covered.publicationID))
         publication.coverURL = logo.absoluteString
-        _ = try covered.library.save(publication)
+        _ = try covered.library.store.save(publication)
         let summaries = try ShelfReader(library: covered.library).summaries()
         // No issue is downloaded: the publication's own cover stands for it.
         #expect(summaries.first?.cover == CoverPicture(file: logo))

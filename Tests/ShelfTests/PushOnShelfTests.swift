@@ -11,7 +11,7 @@ import Terminal
         let h = try ShelfHarness()
         // Delivered on a connection of its own, as the agent process would.
         let agentSide = try Library(paths: h.library.paths)
-        let publication = try #require(try agentSide.publications().first)
+        let publication = try #require(try agentSide.store.publications().first)
         let delivery = PushDelivery(library: agentSide, config: Config(), isShelfOpen: { true })
         delivery.deliver(try PushPayload.parse(#"{"aps":{"alert":"Storm \u001b[31mwarning for the harbour"}}"#), to: publication)
 
@@ -19,15 +19,15 @@ import Terminal
         let statusLine = screen.components(separatedBy: "\n")[h.app.state.height - 2]
         #expect(statusLine.contains("Storm warning for the harbour"))
         #expect(!screen.contains("\u{1B}"))
-        #expect(h.library.takeUnshownAlert() == nil)
+        #expect(try h.library.store.takeUnshownAlert() == nil)
     }
 
     @Test func aThrottledAutomaticDownloadIsShownOnItsTile() throws {
         let h = try ShelfHarness()
-        var publication = try #require(try h.library.publications().first)
+        var publication = try #require(try h.library.store.publications().first)
         publication.autoDownload = true
-        publication = try h.library.save(publication)
-        let issues = try h.library.issues(publicationID: publication.id ?? -1)
+        publication = try h.library.store.save(publication)
+        let issues = try h.library.store.issues(publicationID: publication.id ?? -1)
         try #require(issues.count >= 2)
         let start = Date()
         let delivery = PushDelivery(library: h.library, config: Config(), now: { start }, isShelfOpen: { true })

@@ -108,7 +108,7 @@ extension ShelfHarness {
         _ = h.key(.right)
         _ = h.key(.character("q"))
         #expect(h.app.state.quit, "one q is enough after `newsstand read`")
-        let stored = try #require(try h.library.issue(named: "leave-1")?.locator)
+        let stored = try #require(try h.library.store.issue(named: "leave-1")?.locator)
         #expect(stored.resource == "OEBPS/ch2.xhtml", "the place is still saved")
     }
 

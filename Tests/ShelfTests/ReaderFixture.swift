@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Imaging
 import Terminal
 @testable import NewsstandKit
@@ -11,9 +12,9 @@ enum ReaderFixture {
 
     /// Installs `files` (path inside the issue → bytes) as an available, unread issue.
     static func install(_ files: [String: Data], in h: ShelfHarness, name: String, title: String = "Fixture") throws -> Issue {
-        let publication = try h.library.save(Publication(feedURL: "file:///\(name).xml", title: "Publication \(name)"))
-        var issue = try h.library.addIssue(name: name, date: Date(), publicationID: publication.id, title: title)
-        let directory = h.library.contentDirectory(for: issue)
+        let publication = try h.library.store.save(Publication(feedURL: "file:///\(name).xml", title: "Publication \(name)"))
+        var issue = try h.library.store.addIssue(name: name, date: Date(), publicationID: publication.id, title: title)
+        let directory = h.library.downloads.contentDirectory(for: issue)
         for (path, data) in files {
             let file = directory.appendingPathComponent(path)
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -21,7 +22,7 @@ enum ReaderFixture {
         }
         issue.status = .available
         issue.unread = true
-        return try h.library.save(issue)
+        return try h.library.store.save(issue)
     }
 
     /// Words unique in the whole magazine: `p12w3` is word 3 of paragraph 12 of an article
@@ -142,7 +143,9 @@ enum ReaderFixture {
 extension ShelfHarness {
     /// A harness reading a fixture issue, opened the way `newsstand read` opens it.
     static func reading(_ files: [String: Data], name: String, width: Int, height: Int, clock: TestClock? = nil) throws -> ShelfHarness {
-        let h = try ShelfHarness(width: width, height: height, samples: false, clock: clock.map { clock in { clock.now } } ?? Date.init)
+        var now: @Sendable () -> Date = { Date() }
+        if let clock { now = { clock.now } }
+        let h = try ShelfHarness(width: width, height: height, samples: false, clock: now)
         h.app.startReading(try ReaderFixture.install(files, in: h, name: name))
         _ = h.settle()   // what the reader asked for at the start (the next article) is read
         return h
@@ -154,7 +157,7 @@ extension ShelfHarness {
                                               coverCache: CoverCache(directory: nil), startAgent: {}))
         app.state.width = width
         app.state.height = height
-        guard let found = try library.issue(named: issue) else { throw ReaderFixture.Missing(name: issue) }
+        guard let found = try library.store.issue(named: issue) else { throw ReaderFixture.Missing(name: issue) }
         app.startReading(found)
         // What the reader asked for at the start is read, as `settle` does.
         for _ in 0..<20 {
@@ -182,9 +185,10 @@ extension ShelfHarness {
 }
 
 /// A clock a test moves by hand, so that nothing waits on real time.
-final class TestClock {
-    private(set) var now = Date(timeIntervalSince1970: 1_800_000_000)
-    func advance(by seconds: TimeInterval) { now += seconds }
+final class TestClock: Sendable {
+    private let current = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+    var now: Date { current.withLock { $0 } }
+    func advance(by seconds: TimeInterval) { current.withLock { $0 += seconds } }
 }
 
 extension Canvas {

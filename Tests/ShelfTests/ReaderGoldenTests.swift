@@ -45,7 +45,7 @@ import TextLayout
 
     /// Each screen by name: the harness reading a fixture at a size, and the screen once
     /// the keys are answered (and the pictures drawn).
-    static let screens: [(name: String, make: (Int, Int) throws -> Canvas)] = [
+    static let screens: [(name: String, make: @Sendable (Int, Int) throws -> Canvas)] = [
         ("reader-article", { w, h in
             let app = try ShelfHarness.reading(ReaderFixture.magazine(), name: "article-\(w)", width: w, height: h)
             return app.key(.right)

@@ -55,7 +55,7 @@ import Terminal
     @Test func contentsEntriesFollowTheNavAndNameEveryArticle() throws {
         let h = try ShelfHarness(samples: false)
         let issue = try ReaderFixture.install(ReaderFixture.magazine(), in: h, name: "harbour-2")
-        let root = h.library.contentDirectory(for: issue)
+        let root = h.library.downloads.contentDirectory(for: issue)
         let entries = ContentsEntry.entries(for: try IssueReader.open(directory: root), root: root)
         #expect(entries.map(\.title) == ["Harbour News", "The Lighthouse Keeper", "Night Watch", "Weather at Sea", "Letters to the Editor"])
         #expect(entries.map(\.article) == [0, 1, 1, 2, 3])
@@ -171,7 +171,7 @@ import Terminal
 
         // The place is saved; the width is a preference, kept for the session when another issue opens.
         _ = h.key(.character("q"))
-        let stored = try #require(try h.library.issue(named: "harbour-4")?.locator)
+        let stored = try #require(try h.library.store.issue(named: "harbour-4")?.locator)
         #expect(stored.resource == "OEBPS/ch2.xhtml" && stored.text != nil)
         #expect(h.app.readerPreferences.textWidth == 40)
     }
@@ -208,7 +208,7 @@ import Terminal
         while screen.row(2).trimmingCharacters(in: .whitespaces).isEmpty { screen = h.key(.down) }
         let word = try #require(screen.row(2).split(separator: " ").first.map(String.init))
         _ = h.key(.character("q"))
-        let stored = try #require(try h.library.issue(named: "harbour-5")?.locator)
+        let stored = try #require(try h.library.store.issue(named: "harbour-5")?.locator)
         #expect(stored.text != nil)
 
         // Another session, in a window only 50 columns wide: lines differ, the text does not.
@@ -306,15 +306,15 @@ import Terminal
         let h = try ShelfHarness.reading(ReaderFixture.magazine(), name: "harbour-8", width: 100, height: 30, clock: clock)
         _ = h.settle()
         _ = h.key(.right)
-        var stored = try #require(try h.library.issue(named: "harbour-8")?.locator)
+        var stored = try #require(try h.library.store.issue(named: "harbour-8")?.locator)
         #expect(stored.resource == "OEBPS/ch2.xhtml")
         // Within a second, moves are not written again; after it, the next key saves.
         _ = h.key(.pageDown)
-        stored = try #require(try h.library.issue(named: "harbour-8")?.locator)
+        stored = try #require(try h.library.store.issue(named: "harbour-8")?.locator)
         #expect(stored.text == Locator.TextPlace(block: 0, offset: 0))
         clock.advance(by: 1.1)
         _ = h.key(.down)
-        stored = try #require(try h.library.issue(named: "harbour-8")?.locator)
+        stored = try #require(try h.library.store.issue(named: "harbour-8")?.locator)
         #expect(stored.text != Locator.TextPlace(block: 0, offset: 0), "\(stored)")
         #expect(h.app.state.screen == .reader)
     }
@@ -384,7 +384,7 @@ import Terminal
         // The page is the saved place.
         screen = h.key(.pageUp)
         _ = h.key(.character("q"))
-        let stored = try #require(try h.library.issue(named: "badger-1")?.locator)
+        let stored = try #require(try h.library.store.issue(named: "badger-1")?.locator)
         #expect(stored.page == 1)
         screen = h.key(.enter)
         #expect(screen.text.contains("page 2 of 3"))

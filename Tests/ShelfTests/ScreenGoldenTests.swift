@@ -57,7 +57,7 @@ import Terminal
     }
 
     /// Each screen by name, as reached by keys and messages from the fixtures.
-    static let screens: [(name: String, make: (Int, Int) -> State)] = [
+    static let screens: [(name: String, make: @Sendable (Int, Int) -> State)] = [
         ("first-start", { w, h in Fixture.shelf(of: [], width: w, height: h) }),
         ("shelf", { w, h in Fixture.shelf(width: w, height: h) }),
         ("shelf-filter", { w, h in after(Fixture.shelf(width: w, height: h), [.character("/")], typing: "ti") }),

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Imaging
 import Pictures
 import Testing
@@ -21,14 +22,14 @@ final class ShelfHarness {
     }
 
     init(width: Int = 120, height: Int = 40, samples: Bool = true, keyBindings: KeyBindings = .defaults,
-         clock: @escaping () -> Date = Date.init) throws {
+         clock: @escaping @Sendable () -> Date = Date.init) throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-shelf-\(UUID().uuidString)")
         library = try Library(paths: Paths(environment: ["NEWSSTAND_HOME": root.path]))
-        if samples { #expect(library.subscribeSamplesOnFirstRun(sampleFeedDirectory: Self.sampleFeed).isEmpty) }
-        var starts = 0
+        if samples { #expect(library.subscriptions.subscribeSamplesOnFirstRun(sampleFeedDirectory: Self.sampleFeed).isEmpty) }
+        let starts = Mutex(0)
         var environment = ShelfApp.Environment(
             library: library, theme: .classic, colorMode: .truecolor, symbols: .half,
-            coverCache: CoverCache(directory: nil), keyBindings: keyBindings, clock: clock, startAgent: { starts += 1 })
+            coverCache: CoverCache(directory: nil), keyBindings: keyBindings, clock: clock, startAgent: { starts.withLock { $0 += 1 } })
         environment.pictureReady = pictureReady
         app = ShelfApp(environment: environment)
         app.state.width = width
@@ -36,7 +37,7 @@ final class ShelfHarness {
         app.reload()
         _ = app.render()
         agentStarts = 0
-        startsProbe = { starts }
+        startsProbe = { starts.withLock { $0 } }
     }
 
     private var startsProbe: () -> Int = { 0 }
@@ -96,7 +97,7 @@ final class ShelfHarness {
             <entry><id>only</id><title>The only issue</title><updated>2026-11-01T00:00:00Z</updated>
             <link rel="enclosure" type="application/zip" href="only.zip"/></entry></feed>
             """.write(to: feed, atomically: true, encoding: .utf8)
-        _ = try h.library.subscribe(feedURL: feed)
+        _ = try h.library.subscriptions.subscribe(feedURL: feed)
         h.app.reload()
         let shelf = h.settle().text
         #expect(shelf.contains("1 publication") && !shelf.contains("1 publications"), "\(shelf)")
@@ -138,13 +139,13 @@ final class ShelfHarness {
         screen = h.key(.character("d"))        // queue the newest issue (Enter would open it once here)
         #expect(h.agentStartCount == 1)
         #expect(screen.text.contains("WAITING") || screen.text.contains("%"))
-        #expect(try h.library.issue(named: "courier-2026-11-20")?.status == .downloading)
+        #expect(try h.library.store.issue(named: "courier-2026-11-20")?.status == .downloading)
 
         try h.runAgent()
         screen = h.settle()
         let tile = screen.text.components(separatedBy: "\n").first { $0.contains("TAP TO READ") } ?? ""
         #expect(tile.contains("NEW"), "\(screen.text)")
-        let summary = try #require(try h.library.shelfSummaries().first { $0.publication.title.contains("Courier") })
+        let summary = try #require(try ShelfReader(library: h.library).summaries().first { $0.publication.title.contains("Courier") })
         #expect(summary.unreadCount == 1)
         #expect(summary.coverFile?.lastPathComponent == "courier-2026-11-20.png")
 
@@ -163,8 +164,8 @@ final class ShelfHarness {
         var screen = h.key(.enter)                   // open the reader
         #expect(screen.text.contains("The lamp at Gull Rock burned"))
         #expect(screen.text.contains("article 1 of 3"))
-        #expect(try h.library.issue(named: "tidewater-2026-11")?.unread == false)
-        #expect(h.library.currentlyReadingIssue?.name == "tidewater-2026-11")
+        #expect(try h.library.store.issue(named: "tidewater-2026-11")?.unread == false)
+        #expect(h.library.store.currentlyReadingIssue()?.name == "tidewater-2026-11")
 
         screen = h.key(.right)                       // next article
         #expect(screen.text.contains("article 2 of 3"))
@@ -178,7 +179,7 @@ final class ShelfHarness {
         screen = h.key(.enter)                       // reopen
         #expect(screen.text.contains("article 2 of 3"))
         #expect(screen.text != before)               // scrolled 5 lines down, not at the top
-        let stored = try #require(try h.library.issue(named: "tidewater-2026-11")?.locator)
+        let stored = try #require(try h.library.store.issue(named: "tidewater-2026-11")?.locator)
         let reopened = try #require(h.app.reader?.pager as? TextPager)
         #expect(stored.resource == reopened.content.readingOrder[1].path)
         #expect(reopened.top == 5)
@@ -188,7 +189,7 @@ final class ShelfHarness {
     @Test func dOnTheShelfDownloadsThePublicationsNewestIssue() throws {
         let h = try ShelfHarness()
         let screen = h.key(.character("d"))
-        #expect(try h.library.issue(named: "tidewater-2026-11")?.status == .downloading)
+        #expect(try h.library.store.issue(named: "tidewater-2026-11")?.status == .downloading)
         #expect(h.agentStartCount == 1)
         #expect(screen.text.contains("Downloading “No. 31"), "\(screen.text)")
         #expect(screen.text.contains("NEWSSTAND"))
@@ -200,9 +201,9 @@ final class ShelfHarness {
         let screen = h.app.render()
         let place = try #require(screen.locate("No. 30"))
         _ = h.send(.mouse(.wheelDown, x: place.x, y: place.y))
-        #expect(try h.library.issue(named: "tidewater-2026-10")?.status == Issue.Status.none)
+        #expect(try h.library.store.issue(named: "tidewater-2026-10")?.status == Issue.Status.none)
         _ = h.send(.mouse(.left, x: place.x, y: place.y))
-        #expect(try h.library.issue(named: "tidewater-2026-10")?.status == .downloading)
+        #expect(try h.library.store.issue(named: "tidewater-2026-10")?.status == .downloading)
         #expect(h.agentStartCount == 1)
     }
 
@@ -223,10 +224,10 @@ final class ShelfHarness {
     @Test func hostileTitlesNeverReachTheScreenAsControls() throws {
         let h = try ShelfHarness(samples: false)
         let hostile = "Evil\u{1B}]52;c;cm0gLXJmIH4=\u{07}\u{1B}[2J Daily\u{9B}31m\u{202E}gnp.exe"
-        let publication = try h.library.save(Publication(feedURL: "file:///evil.xml", title: hostile))
-        var issue = try h.library.addIssue(name: "evil-1", date: Date(), publicationID: publication.id, title: "Issue \u{1B}[31mred\u{1B}[0m")
+        let publication = try h.library.store.save(Publication(feedURL: "file:///evil.xml", title: hostile))
+        var issue = try h.library.store.addIssue(name: "evil-1", date: Date(), publicationID: publication.id, title: "Issue \u{1B}[31mred\u{1B}[0m")
         issue.summary = "bell\u{07} and \u{1B}]8;;http://x\u{1B}\\link\u{1B}]8;;\u{1B}\\"
-        try h.library.save(issue)
+        try h.library.store.save(issue)
         h.app.reload()
         var screens = [h.app.render()]
         screens.append(h.key(.enter))
@@ -283,8 +284,8 @@ final class ShelfHarness {
         #expect(h.app.state.shelf.selection == 0)
         var screen = h.key(.character("n"))
         #expect(screen.text.contains("Nothing new."))
-        let courier = try #require(try h.library.issue(named: "courier-2026-11-19"))
-        try h.library.enqueue(courier)
+        let courier = try #require(try h.library.store.issue(named: "courier-2026-11-19"))
+        try h.library.downloads.enqueue(courier)
         try h.runAgent()
         _ = h.settle()
         screen = h.key(.character("n"))
@@ -310,11 +311,11 @@ final class ShelfHarness {
         #expect(screen.text.contains("TAP TO READ"))
         _ = h.key(.character("x"))
         screen = h.key(.character("y"))
-        let issue = try #require(try h.library.issue(named: "tidewater-2026-11"))
+        let issue = try #require(try h.library.store.issue(named: "tidewater-2026-11"))
         #expect(issue.status == .none)
         #expect(!issue.evicted)                    // the user removed it, not the cache
         #expect(issue.locator.map { $0.text != nil && $0.text != Locator.TextPlace(block: 0, offset: 0) } == true)
-        #expect(!FileManager.default.fileExists(atPath: h.library.contentDirectory(for: issue).path))
+        #expect(!FileManager.default.fileExists(atPath: h.library.downloads.contentDirectory(for: issue).path))
         let tile = screen.text.components(separatedBy: "\n").first { $0.contains("No. 31") } ?? ""
         #expect(!tile.isEmpty)
         #expect(!screen.text.contains("Removed to save space"))
@@ -339,7 +340,7 @@ final class ShelfHarness {
         let screen = h.settle()
         #expect(screen.text.contains("No. 31 · November 2026") && screen.text.contains("not downloaded"), "\(screen.text)")
         let id = try #require(h.app.state.storePublicationID)
-        #expect(try Library(paths: h.library.paths).storesShownAsList == [id])
+        #expect(try Library(paths: h.library.paths).store.storesShownAsList == [id])
         let again = ShelfApp(environment: h.app.env)
         #expect(again.state.storesShownAsList == [id])
     }
@@ -349,7 +350,7 @@ final class ShelfHarness {
         h.app.advisePictures(TmuxPassthrough.advice, shelfDrawsPictures: false)
         _ = h.key(.enter)
         #expect(h.settle().text.contains("allow-passthrough on"))
-        #expect(h.library.pictureAdviceGiven)
+        #expect(h.library.store.pictureAdviceGiven)
         let next = ShelfApp(environment: h.app.env)
         next.advisePictures(TmuxPassthrough.advice, shelfDrawsPictures: false)
         #expect(next.state.pictureAdvice == nil)
@@ -360,11 +361,11 @@ final class ShelfHarness {
         _ = h.key(.enter)
         _ = h.key(.character("d"))
         try h.runAgent()
-        try h.library.evictContent(of: try #require(try h.library.issue(named: "tidewater-2026-11")))
+        try h.library.cache.evictContent(of: try #require(try h.library.store.issue(named: "tidewater-2026-11")))
         h.app.reload()
         let screen = h.app.render()
         #expect(screen.text.contains("Removed to save space"))
-        #expect(try h.library.issue(named: "tidewater-2026-11")?.evicted == true)
+        #expect(try h.library.store.issue(named: "tidewater-2026-11")?.evicted == true)
     }
 }
 

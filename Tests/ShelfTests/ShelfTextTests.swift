@@ -16,9 +16,9 @@ import TextLayout
     func harness(width: Int = 120, height: Int = 40) throws -> ShelfHarness {
         let h = try ShelfHarness(width: width, height: height, samples: false)
         for (index, title) in [Self.wide, Self.emoji, Self.combining].enumerated() {
-            let publication = try h.library.save(Publication(feedURL: "file:///title-\(index).xml", title: title))
+            let publication = try h.library.store.save(Publication(feedURL: "file:///title-\(index).xml", title: title))
             for number in 1...3 {
-                _ = try h.library.addIssue(name: "t\(index)-\(number)", date: Date(timeIntervalSince1970: Double(number) * 86_400),
+                _ = try h.library.store.addIssue(name: "t\(index)-\(number)", date: Date(timeIntervalSince1970: Double(number) * 86_400),
                                            publicationID: publication.id, title: "\(title) — No. \(number) \(title)")
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import Terminal
 @testable import NewsstandKit
@@ -324,18 +325,18 @@ import Terminal
     @Test func effectsChangeTheLibraryAndTheirResultsComeBackAsMessages() throws {
         let h = try ShelfHarness()
         let opened = Date(timeIntervalSince1970: 1_800_000_000)
-        var starts = 0
-        let runner = EffectRunner(library: h.library, startAgent: { starts += 1 }, clock: { opened })
-        let issue = try #require(try h.library.issue(named: "tidewater-2026-11"))
+        let starts = Mutex(0)
+        let runner = EffectRunner(library: h.library, startAgent: { starts.withLock { $0 += 1 } }, clock: { opened })
+        let issue = try #require(try h.library.store.issue(named: "tidewater-2026-11"))
         let id = try #require(issue.id)
 
         runner.run(.setPinned(issueID: id, true))
         runner.run(.enqueue(issueID: id))
         runner.run(.startAgent)
         runner.finishAll()
-        #expect(try h.library.issue(id: id)?.pinned == true)
-        #expect(try h.library.issue(id: id)?.status == .downloading)
-        #expect(starts == 1)
+        #expect(try h.library.store.issue(id: id)?.pinned == true)
+        #expect(try h.library.store.issue(id: id)?.status == .downloading)
+        #expect(starts.withLock { $0 } == 1)
         let messages = runner.mailbox.takeAll()
         #expect(messages.count == 2)
         #expect(messages.allSatisfy { if case .libraryChanged = $0 { true } else { false } })
@@ -343,13 +344,13 @@ import Terminal
         let place = Locator(resource: "OEBPS/ch2.xhtml", progression: 0.5, totalProgression: 0.25, updated: opened)
         runner.run(.saveReadingPlace(issueID: id, place))
         runner.finishAll()
-        #expect(try h.library.issue(id: id)?.locator == place)
-        #expect(try h.library.issue(id: id)?.locator?.totalProgression == 0.25)
+        #expect(try h.library.store.issue(id: id)?.locator == place)
+        #expect(try h.library.store.issue(id: id)?.locator?.totalProgression == 0.25)
 
         // Opening stamps the issue with the injected clock; still downloading, it is not there to read.
         runner.run(.markOpened(issue))
         runner.finishAll()
-        #expect(try h.library.issue(id: id)?.lastOpenedAt == opened)
+        #expect(try h.library.store.issue(id: id)?.lastOpenedAt == opened)
         guard case .issueGone(let gone)? = runner.mailbox.takeAll().last else {
             Issue.record("opening an issue not downloaded did not say it is gone")
             return
@@ -362,7 +363,7 @@ import Terminal
     @Test func refreshingAllCountsEachFeedAsItEnds() throws {
         let h = try ShelfHarness()
         let runner = EffectRunner(library: h.library, startAgent: {}, clock: Date.init)
-        let kept = try h.library.publications()
+        let kept = try h.library.store.publications()
         try #require(kept.count >= 2)
         let missing = [Publication(id: 98, feedURL: "file:///nonexistent/a.xml", title: "Nowhere A"),
                        Publication(id: 99, feedURL: "file:///nonexistent/b.xml", title: "Nowhere B")]

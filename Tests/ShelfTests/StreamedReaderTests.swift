@@ -58,7 +58,7 @@ import Terminal
     func reader(_ web: MemoryHTTPClient, in temp: URL, ready: ReadySignal = ReadySignal()) throws -> (LoadedReader, StreamedComic, Library) {
         let paths = Paths(environment: ["NEWSSTAND_HOME": temp.path])
         let library = try Library(paths: paths, access: HTTPAccess(client: web) { _ in nil })
-        let comic = library.streamedComic(Self.stream, title: "Night Trains", maxWidth: 800, onChange: ready.onReady)
+        let comic = library.catalogs.streamedComic(Self.stream, title: "Night Trains", maxWidth: 800, onChange: ready.onReady)
         let loader = ReaderLoader(streaming: comic)
         let issue = Issue(publicationId: nil, name: comic.title, date: Date(), title: comic.title)
         let screen = ReaderScreen(loader.source(of: issue, at: nil), theme: .classic, size: (80, 24))

@@ -10,7 +10,7 @@ import Testing
     static let reds: Set<Int32> = [1, 9, 5, 13]
 
     /// The roles drawn as surfaces or plain text, never as a warning.
-    static let neutralRoles: [(String, KeyPath<Theme, Style>)] = [
+    static let neutralRoles: [(String, KeyPath<Theme, Style> & Sendable)] = [
         ("wall", \.wall), ("shelf", \.shelf), ("shelf_edge", \.shelfEdge), ("cover_shadow", \.coverShadow),
         ("text", \.text), ("dim_text", \.dimText), ("progress_empty", \.progressEmpty), ("status_line", \.statusLine),
         ("hint_bar", \.hintBar), ("reader_text", \.readerText), ("reader_quote", \.readerQuote), ("reader_code", \.readerCode),

@@ -17,7 +17,7 @@ extension Agent {
     func enforceBudget(room: Int64 = 0) -> [CachedIssue] {
         do {
             let evicted = try evictionLock.withLock {
-                try services.enforceBudget(currentBudget, options.storage, room)
+                try services.cache.enforceBudget(currentBudget, storage: options.storage, room: room)
             }
             for issue in evicted {
                 logger.info("removed '\(issue.name)' (\(ByteSize.format(issue.size))) to save space")

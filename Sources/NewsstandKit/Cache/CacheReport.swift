@@ -42,8 +42,8 @@ public struct CacheReport: Sendable, Equatable, Codable {
     /// The report of `library` now, against `budget`; `evicted` lists issues just removed.
     public static func make(library: Library, budget: CacheBudget, storage: Storage = SystemStorage(),
                             evicted: [CachedIssue]? = nil) throws -> CacheReport {
-        let cached = try library.cachedIssues()
-        let titles = try library.publicationTitles()
+        let cached = try library.cache.cachedIssues()
+        let titles = try library.store.publicationTitles()
         func title(_ id: Int64?) -> String { id.flatMap { titles[$0] } ?? "(no publication)" }
         var uses: [String: PublicationUse] = [:]
         for issue in cached {
@@ -57,10 +57,10 @@ public struct CacheReport: Sendable, Equatable, Codable {
         let ordered = uses.values.sorted { ($0.bytes, $1.title) > ($1.bytes, $0.title) }
         return CacheReport(
             limit: budget.limit, used: cached.reduce(0) { $0 + $1.size }, keptTexts: cached.reduce(0) { $0 + $1.kept },
-            partial: Library.measureContent(at: library.paths.partialDirectory), publications: ordered,
+            partial: ContentCache.measureContent(at: library.paths.partialDirectory), publications: ordered,
             disk: CacheBudget.disk(at: library.paths.issuesDirectory, storage: storage),
             evicted: evicted.map { $0.map { EvictedIssue(name: $0.name, title: $0.title, publication: title($0.publicationID), bytes: $0.size) } },
-            paused: try library.downloadsWaitingForSpace().map { asset, issue in
+            paused: try library.store.downloadsWaitingForSpace().map { asset, issue in
                 PausedDownload(name: issue.name, title: issue.title, needed: asset.waitingForSpace ?? 0, reason: asset.lastError ?? "")
             })
     }

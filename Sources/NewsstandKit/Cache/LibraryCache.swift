@@ -2,9 +2,7 @@ import Foundation
 import GRDB
 import IssueArchive
 
-/// Issue content as a cache: measured, kept within the budget, evicted least recently used
-/// first, and always downloadable again.
-extension Library {
+extension LibraryStore {
     /// "v2-cache": issue content sizes and downloads paused by a full disk. Registered after
     /// v1; independent of other v2 migrations.
     static func registerCacheMigration(_ migrator: inout DatabaseMigrator) {
@@ -13,6 +11,16 @@ extension Library {
             try db.alter(table: "assetDownload") { t in t.add(column: "waitingForSpace", .integer) }
         }
     }
+}
+
+/// Issue content as a cache: measured, kept within the budget, evicted least recently used
+/// first, and always downloadable again. A service over the store and the download queue's
+/// files; it never holds the `Library` (the agent evicts through it too).
+public struct ContentCache: Sendable {
+    let store: LibraryStore
+    /// Where each issue's content is, and how it is measured and recorded.
+    let downloads: DownloadQueue
+    var paths: Paths { downloads.paths }
 
     /// Bytes of the regular files under `directory` (symbolic links are not followed), but
     /// for the files a reader kept beside the content later (`measureKept`).
@@ -43,33 +51,27 @@ extension Library {
         return Int64(values.fileSize ?? 0)
     }
 
-    /// Measures an installed issue's content and stores the size. Returns it.
-    @discardableResult
-    public func recordContentSize(of issue: Issue) throws -> Int64 {
-        try downloadQueue.recordContentSize(of: issue)
-    }
-
     /// Every issue whose content is on disk, with its size (measured now for issues that have
     /// none stored yet, e.g. installed before sizes were kept), the files a reader kept beside
     /// it since included (looked at each time: they are written after the install).
     public func cachedIssues() throws -> [CachedIssue] {
         let available = try store.availableIssues()
         return try available.map { issue in
-            let kept = Library.measureKept(at: contentDirectory(for: issue))
-            let size = try issue.contentSize ?? recordContentSize(of: issue)
+            let kept = Self.measureKept(at: downloads.contentDirectory(for: issue))
+            let size = try issue.contentSize ?? downloads.recordContentSize(of: issue)
             return CachedIssue(id: issue.id ?? 0, name: issue.name, title: issue.title, publicationID: issue.publicationId,
                                date: issue.date, size: size + kept, kept: kept, lastOpenedAt: issue.lastOpenedAt,
                                downloadedAt: issue.downloadedAt, pinned: issue.pinned)
         }
     }
 
-    /// Downloads paused because the disk is full, with their issues.
-    public func downloadsWaitingForSpace() throws -> [(AssetDownload, Issue)] {
-        try store.downloadsWaitingForSpace()
+    /// Removes downloaded content but keeps the issue, its position and cover. `toSaveSpace`
+    /// marks it evicted (its tile says so); a removal the user asked for does not.
+    public func evictContent(of issue: Issue, toSaveSpace: Bool = true) throws {
+        guard let id = issue.id else { return }
+        try store.markContentRemoved(issueID: id, toSaveSpace: toSaveSpace)
+        try? FileManager.default.removeItem(at: downloads.contentDirectory(for: issue))
     }
-
-    /// The id of the issue being read, if it is still in the library.
-    var currentlyReadingID: Int64? { currentlyReadingIssue?.id }
 
     /// Evicts what the policy picks so that the cache fits `budget` and the disk keeps its
     /// reserve free, plus `room` bytes more (what a paused download or an install needs).
@@ -80,7 +82,7 @@ extension Library {
         let cached = try cachedIssues()
         let disk = CacheBudget.disk(at: paths.issuesDirectory, storage: storage)
         let toFree = disk.map { max(0, $0.reserve + max(0, room) - $0.free) } ?? 0
-        let plan = EvictionPolicy.issuesToEvict(cached, currentlyReadingID: currentlyReadingID, limit: budget.limit, bytesToFree: toFree)
+        let plan = EvictionPolicy.issuesToEvict(cached, currentlyReadingID: store.currentlyReadingIssue()?.id, limit: budget.limit, bytesToFree: toFree)
         var evicted: [CachedIssue] = []
         for issue in plan where try evictToSaveSpace(issue) { evicted.append(issue) }
         return evicted
@@ -90,9 +92,9 @@ extension Library {
     /// removed or is being downloaded again. True when it went.
     func evictToSaveSpace(_ cached: CachedIssue) throws -> Bool {
         let changed = try store.markEvictedToSaveSpace(issueID: cached.id)
-        guard changed, let issue = try issue(id: cached.id) else { return false }
+        guard changed, let issue = try store.issue(id: cached.id) else { return false }
         // Hidden beside the content first, so a reader never sees a half-deleted directory.
-        let directory = contentDirectory(for: issue)
+        let directory = downloads.contentDirectory(for: issue)
         let doomed = directory.deletingLastPathComponent().appendingPathComponent(".\(directory.lastPathComponent).replaced-evicted-\(UUID().uuidString.prefix(8))")
         if rename(directory.path, doomed.path) == 0 {
             try? FileManager.default.removeItem(at: doomed)

@@ -8,10 +8,17 @@ public struct CatalogError: Error, CustomStringConvertible, Equatable {
     public var description: String { message }
 }
 
-/// Fetches catalog pages and works out searches, through the library's HTTP access (so a
-/// server's credentials go with every request). A service: no state, no library writes.
+/// The OPDS catalogs: the ones the user keeps (in the store, `CatalogRecords.swift`), their
+/// pages and searches fetched through the library's HTTP access (so a server's credentials
+/// go with every request), and comics streamed page by page (`StreamedComic.swift`). A
+/// service over the store and the HTTP access; it never holds the `Library`.
 public struct CatalogBrowser: Sendable {
+    let store: LibraryStore
     let feeds: FeedFetcher
+    /// Where streamed pages are kept meanwhile.
+    let paths: Paths
+    let clock: WallClock
+    var access: HTTPAccess { feeds.access }
 
     /// One page, as the server gives it (no `next` pages followed).
     public func page(at url: URL) throws -> CatalogPage {
@@ -40,11 +47,11 @@ public struct CatalogBrowser: Sendable {
     }
 }
 
-extension Library {
+extension CoverFetcher {
     /// Brings catalog books' covers into the cover cache (those not there yet), a few at
     /// once, with the credentials of their host; how many arrived.
     @discardableResult
     public func fetchCatalogCovers(_ urls: [URL]) -> Int {
-        covers.fetch(urls.filter { !$0.isFileURL && localFile(forCover: $0.absoluteString) == nil })
+        fetch(urls.filter { !$0.isFileURL && localFile(forCover: $0.absoluteString) == nil })
     }
 }

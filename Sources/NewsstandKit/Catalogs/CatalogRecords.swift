@@ -22,7 +22,7 @@ public struct Catalog: Codable, Sendable, Equatable, Identifiable, FetchableReco
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
-extension Library {
+extension LibraryStore {
     /// Its own migration, apart from the others', so branches that add theirs merge.
     static func registerCatalogMigration(_ migrator: inout DatabaseMigrator) {
         migrator.registerMigration("catalogs: OPDS catalogs the user keeps") { db in
@@ -34,19 +34,16 @@ extension Library {
             }
         }
     }
+}
 
-    /// The catalogs, in the order they were added.
-    public func catalogs() throws -> [Catalog] {
-        try store.catalogs()
-    }
-
+extension CatalogBrowser {
     /// Keeps a catalog: its first page is fetched (so a URL that is no catalog is refused
     /// before anything is stored) and gives the title. Adding one already kept returns it.
     @discardableResult
     public func addCatalog(url: URL) throws -> (catalog: Catalog, page: CatalogPage, added: Bool) {
-        let url = try keepingCredentialsApart(url)
-        let page = try catalogBrowser.page(at: url)
-        if let existing = try catalogs().first(where: { $0.url == url.absoluteString }) { return (existing, page, false) }
+        let url = try access.keepingCredentialsApart(url)
+        let page = try page(at: url)
+        if let existing = try store.catalogs().first(where: { $0.url == url.absoluteString }) { return (existing, page, false) }
         let catalog = try store.insert(Catalog(url: url.absoluteString, title: page.title, addedAt: clock.now()))
         return (catalog, page, true)
     }
@@ -55,7 +52,7 @@ extension Library {
     /// then a unique case-insensitive prefix). A title that several catalogs share is refused,
     /// naming each with its number and URL, so that one is never taken for another.
     public func catalog(matching text: String) throws -> Catalog {
-        let all = try catalogs()
+        let all = try store.catalogs()
         if let index = Int(text), index >= 1, index <= all.count { return all[index - 1] }
         if let byURL = all.first(where: { $0.url == text }) { return byURL }
         let exact = all.filter { $0.title == text }
@@ -71,11 +68,4 @@ extension Library {
         }
         return candidates[0]
     }
-
-    public func removeCatalog(_ catalog: Catalog) throws {
-        try store.removeCatalog(id: catalog.id)
-    }
-
-    /// The catalog service: this library's HTTP access (credentials of each host).
-    public var catalogBrowser: CatalogBrowser { CatalogBrowser(feeds: feeds) }
 }

@@ -8,12 +8,13 @@ extension Library {
     /// The feed URL of the publication single books from catalogs join.
     public static let fromCatalogsFeedURL = "newsstand:from-catalogs"
 
-    /// Subscribes to an acquisition feed (a series, "By Newest"…) as a publication.
-    @discardableResult
-    public func subscribe(catalogFeed url: URL) throws -> (Publication, SyncResult) {
-        try subscribe(feedURL: url)
+    /// Whether a publication is the one books taken from catalogs join (nothing to refresh).
+    public static func isFromCatalogs(_ publication: Publication) -> Bool {
+        publication.feedURL == fromCatalogsFeedURL
     }
+}
 
+extension Subscriptions {
     /// Takes one book as an issue of "From catalogs", its best readable format as the
     /// content. Taking it again leaves the issue as it is.
     @discardableResult
@@ -22,20 +23,15 @@ extension Library {
             let formats = book.formats.isEmpty ? "no format at all" : book.formats.joined(separator: ", ")
             throw CatalogError("\(book.title) comes as \(formats); only EPUB, CBZ, PDF and zip are read here")
         }
-        var publication = try store.publication(feedURL: Self.fromCatalogsFeedURL)
-            ?? Publication(feedURL: Self.fromCatalogsFeedURL, title: "From catalogs", addedAt: clock.now())
+        var publication = try store.publication(feedURL: Library.fromCatalogsFeedURL)
+            ?? Publication(feedURL: Library.fromCatalogsFeedURL, title: "From catalogs", addedAt: clock.now())
         if publication.id == nil || publication.unsubscribedAt != nil {
             publication.unsubscribedAt = nil
-            publication = try save(publication)
+            publication = try store.save(publication)
         }
-        _ = try sync(publication, entries: [entry])
-        try markRefreshed(publication)
-        guard let issue = try issue(named: entry.name) else { throw LibraryError.noSuchIssue(entry.name) }
+        _ = try store.sync(publication, entries: [entry])
+        try store.markRefreshed(publicationID: publication.id, at: clock.now())
+        guard let issue = try store.issue(named: entry.name) else { throw LibraryError.noSuchIssue(entry.name) }
         return issue
-    }
-
-    /// Whether a publication is the one books taken from catalogs join (nothing to refresh).
-    public func isFromCatalogs(_ publication: Publication) -> Bool {
-        publication.feedURL == Self.fromCatalogsFeedURL
     }
 }

@@ -211,7 +211,7 @@ public final class StreamedComic: Sendable {
     }
 }
 
-extension Library {
+extension CatalogBrowser {
     /// The book's pages streamed from its server into a folder of the cache of its own,
     /// `{maxWidth}` filled with `maxWidth` pixels; `onChange` is told when a page arrives.
     /// Folders an earlier run left behind (a crash, a kill) over an hour ago are removed first.

@@ -13,14 +13,16 @@ extension Library {
         guard let bare = parts.url else { return (url, nil, nil) }
         return (bare, user.removingPercentEncoding ?? user, password.removingPercentEncoding ?? password)
     }
+}
 
+extension HTTPAccess {
     /// `url` without its user and password, which go to the `CredentialStore` for its host
     /// (through `HTTPAccess.keep`), as `newsstand login` keeps them: the library's database
     /// only ever holds the bare URL.
     func keepingCredentialsApart(_ url: URL) throws -> URL {
-        let (bare, user, password) = Self.bareURL(url)
+        let (bare, user, password) = Library.bareURL(url)
         guard let user, let password else { return url }
-        try access.keep(.basic(user: user, password: password), HTTPAuthenticationRequired.host(of: bare))
+        try keep(.basic(user: user, password: password), HTTPAuthenticationRequired.host(of: bare))
         return bare
     }
 }

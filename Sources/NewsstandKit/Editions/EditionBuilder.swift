@@ -184,8 +184,3 @@ private final class ProgressTracker: @unchecked Sendable {
         report(now)
     }
 }
-
-extension Library {
-    /// The edition builder over this library's store and HTTP access.
-    var editionBuilder: EditionBuilder { downloadQueue.editionBuilder }
-}

@@ -1,19 +1,6 @@
 import Foundation
 import IssueArchive
 
-/// The full-text setting of a publication (`subscribe --full-text`): its editions read
-/// each summary-only article from the article's web page.
-extension Library {
-    public func fullText(of publication: Publication) throws -> Bool {
-        try store.fullText(publicationID: publication.id)
-    }
-
-    public func setFullText(_ on: Bool, for publication: Publication) throws {
-        guard let id = publication.id else { throw LibraryError.noSuchPublication(publication.title) }
-        try store.setFullText(on, publicationID: id)
-    }
-}
-
 /// Brings full text into an edition's articles: an article whose feed gives only a summary,
 /// or may (`ArticleCompleteness`), has its page fetched (a few at once, each within
 /// `ArticlePageLimits`) and its main text extracted; a page that fails, is too slow, or is

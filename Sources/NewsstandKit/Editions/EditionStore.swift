@@ -12,31 +12,6 @@ extension Library {
 
     /// Whether the issue is an edition of a feed's articles (built, not downloaded).
     public static func isEdition(_ issue: Issue) -> Bool { issue.contentType == editionContentType }
-
-    public func editionSchedule(of publication: Publication) throws -> EditionSchedule {
-        try store.read { db in try LibraryStore.editionSchedule(db, publicationID: publication.id) }
-    }
-
-    /// How many articles of the publication the library holds (an articles-only feed has no other issues to show).
-    public func articleCount(publicationID: Int64) throws -> Int {
-        try store.articleCount(publicationID: publicationID)
-    }
-
-    /// The articles of an edition, lead first (newest first, feed order among equals).
-    func articles(ofEdition issue: Issue) throws -> [StoredArticle] {
-        try store.articles(ofEdition: issue.id)
-    }
-
-    /// Changes how the publication's articles make editions from now on. Editions already
-    /// being built, built or opened stay exactly as they are; the open ones (nobody has seen
-    /// them) are made again under the new schedule, so their articles are not left in
-    /// editions of the old one. Returns the names of the editions made.
-    @discardableResult
-    public func setEditionSchedule(_ schedule: EditionSchedule, for publication: Publication) throws -> [String] {
-        guard let id = publication.id else { throw LibraryError.noSuchPublication(publication.title) }
-        let now = clock.now()
-        return try write { db in try LibraryStore.changeSchedule(db, to: schedule, publicationID: id, now: now, calendar: .current) }
-    }
 }
 
 extension AssetDownload {

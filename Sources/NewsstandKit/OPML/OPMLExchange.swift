@@ -51,29 +51,26 @@ public struct OPMLImportPlan: Sendable, Equatable {
     }
 }
 
-extension Library {
+extension LibraryStore {
     /// The import plan of an OPML list against what this library already follows.
     public func opmlImportPlan(_ document: OPMLDocument) throws -> OPMLImportPlan {
         OPMLImportPlan(document, subscribed: try publications())
-    }
-
-    /// The bytes of an OPML list at a URL or a file, fetched as a feed is (credentials of its host).
-    public func opmlBytes(at url: URL) throws -> Data {
-        try FeedFetcher.fetch(url, signedInAs: paths)
     }
 
     /// The feeds this library follows, as an OPML list: your own files and books taken from
     /// catalogs are not feeds another reader could follow, and are left out.
     public func opmlExport() throws -> (document: OPMLDocument, leftOut: Int) {
         let all = try publications()
-        let feeds = all.filter { !isLocal($0) && !isFromCatalogs($0) }
+        let feeds = all.filter { !Library.isLocal($0) && !Library.isFromCatalogs($0) }
         let document = OPMLDocument(title: "Newsstand subscriptions",
                                     feeds: feeds.map { OPMLDocument.Feed(title: $0.title, xmlURL: $0.feedURL, htmlURL: $0.siteURL) })
         return (document, all.count - feeds.count)
     }
+}
 
-    /// Writes an OPML list whole or not at all (an old file stays as it was on failure).
-    public static func writeOPML(_ document: OPMLDocument, to url: URL) throws {
-        try AtomicFile.write(document.written(), to: url)
+extension OPMLDocument {
+    /// Writes the list whole or not at all (an old file stays as it was on failure).
+    public func write(to url: URL) throws {
+        try AtomicFile.write(written(), to: url)
     }
 }

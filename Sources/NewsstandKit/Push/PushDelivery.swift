@@ -73,12 +73,13 @@ public final class PushDelivery: @unchecked Sendable {
         /// Queues an issue's content for download (nothing when it is there or queued).
         let enqueue: @Sendable (Issue) throws -> Void
         /// Polls publications a few at a time and at most two from one server, as
-        /// `newsstand refresh` does (`Library.alongside`); `done` is told of each as it ends.
+        /// `newsstand refresh` does (`Subscriptions.alongside`); `done` is told of each as it ends.
         var pollAlongside: @Sendable ([Publication], @escaping @Sendable (Publication) -> PushReport,
                                       @escaping @Sendable (Int, PushReport) -> Void) -> Void = { publications, poll, done in
             for (index, publication) in publications.enumerated() { done(index, poll(publication)) }
         }
     }
+
 
     init(store: LibraryStore, services: Services, paths: Paths, config: Config, now: @escaping () -> Date = Date.init,
          notifier: DesktopNotifier = DesktopNotifier(), isShelfOpen: (() -> Bool)? = nil) {
@@ -90,11 +91,11 @@ public final class PushDelivery: @unchecked Sendable {
         self.isShelfOpen = isShelfOpen ?? { ShelfPresence.isShelfOpen(paths: paths) }
     }
 
-    /// Pushes delivered to `library`: its store, its refresh and its download queue.
+    /// Pushes delivered to `library`: its store, its subscriptions' refresh and its download
+    /// queue (the closures hold those services, not the `Library`).
     public convenience init(library: Library, config: Config, now: @escaping () -> Date = Date.init,
                             notifier: DesktopNotifier = DesktopNotifier(), isShelfOpen: (() -> Bool)? = nil) {
-        let services = Services(refresh: { try library.refresh($0) }, enqueue: { _ = try library.enqueue($0) },
-                                pollAlongside: { library.alongside($0, $1, done: $2) })
+        let services = Services(subscriptions: library.subscriptions, downloads: library.downloads)
         self.init(store: library.store, services: services, paths: library.paths, config: config, now: now, notifier: notifier,
                   isShelfOpen: isShelfOpen)
     }
@@ -180,3 +181,12 @@ public final class PushDelivery: @unchecked Sendable {
 }
 
 extension PushThrottle: Error {}
+
+extension PushDelivery.Services {
+    /// A push's refresh and download queue from the library's services themselves: the
+    /// closures hold those values, never the `Library`; polls go `Subscriptions.alongside`.
+    init(subscriptions: Subscriptions, downloads: DownloadQueue) {
+        self.init(refresh: { try subscriptions.refresh($0) }, enqueue: { _ = try downloads.enqueue($0) },
+                  pollAlongside: { Subscriptions.alongside($0, $1, done: $2) })
+    }
+}

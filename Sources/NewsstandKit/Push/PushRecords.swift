@@ -59,7 +59,7 @@ public struct PushState: Codable, Sendable, Equatable, FetchableRecord, Persista
     }
 }
 
-extension Library {
+extension LibraryStore {
     /// "v2-push": push channel state and alerts. Registered after v1 (other v2 migrations
     /// are independent of it).
     static func registerPushMigration(_ migrator: inout DatabaseMigrator) {
@@ -85,31 +85,5 @@ extension Library {
         migrator.registerMigration("v3-push: delivered event ids") { db in
             try db.alter(table: "pushState") { t in t.add(column: "recentEventIDs", .text) }
         }
-    }
-
-    public func pushState(publicationID: Int64) throws -> PushState? {
-        try store.pushState(publicationID: publicationID)
-    }
-
-    /// Every publication's push state, by publication id.
-    public func pushStates() throws -> [Int64: PushState] {
-        try store.pushStates()
-    }
-
-    /// Records a delivered event: `lastEventID` for reconnecting, and the event's own ID
-    /// (if it gave one) among the recently delivered ones.
-    public func recordDeliveredEvent(lastEventID: String, ownID: String?, publicationID: Int64) throws {
-        try store.recordDeliveredEvent(lastEventID: lastEventID, ownID: ownID, publicationID: publicationID)
-    }
-
-    /// Alerts, newest first.
-    public func pushAlerts(limit: Int = 20) throws -> [PushAlert] {
-        try store.pushAlerts(limit: limit)
-    }
-
-    /// The newest alert no shelf has shown yet, marked shown (older unshown ones too: the
-    /// status line has room for one).
-    public func takeUnshownAlert(now: Date = Date()) -> PushAlert? {
-        (try? store.takeUnshownAlert(now: now)) ?? nil
     }
 }

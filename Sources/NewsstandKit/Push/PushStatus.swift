@@ -4,9 +4,9 @@ import Foundation
 /// automatic download and throttle, then the latest alerts.
 public enum PushStatus {
     public static func lines(library: Library, now: Date, alerts: Int = 5) throws -> [String] {
-        let states = try library.pushStates()
+        let states = try library.store.pushStates()
         var lines: [String] = []
-        for publication in try library.publications() {
+        for publication in try library.store.publications() {
             let state = publication.id.flatMap { states[$0] }
             var line = "\(publication.title): " + (publication.pushURL.map { "push channel \($0)" } ?? "polled")
             line += publication.autoDownload ? ", automatic download on" : ", automatic download off"
@@ -16,9 +16,9 @@ public enum PushStatus {
                 lines.append("  throttled\(throttle.issueName.map { " \($0)" } ?? ""): \(throttle.reason); next automatic download after \(PushReport.time(throttle.nextAllowed))")
             }
         }
-        let recent = try library.pushAlerts(limit: alerts)
+        let recent = try library.store.pushAlerts(limit: alerts)
         if !recent.isEmpty {
-            let titles = try library.publicationTitles()
+            let titles = try library.store.publicationTitles()
             lines.append("Alerts:")
             for alert in recent {
                 lines.append("  \(PushReport.time(alert.receivedAt)) \(alert.publicationId.flatMap { titles[$0] } ?? "—"): \(alert.text)")

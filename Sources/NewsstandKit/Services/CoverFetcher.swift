@@ -5,8 +5,9 @@ import Synchronization
 /// Brings http(s) covers into the cover cache, so the shelf can draw them offline, through
 /// the library's `HTTPAccess` (with the credentials of each cover's host). A cover that
 /// fails stays a placeholder until the next refresh (a day later if its server said it
-/// does not exist); it never fails a refresh.
-struct CoverFetcher: Sendable {
+/// does not exist); it never fails a refresh. It also says which picture an issue's tile
+/// shows (`ContentDetails.swift`), from the cover cache or the installed content.
+public struct CoverFetcher: Sendable {
     let paths: Paths
     let access: HTTPAccess
     let clock: WallClock
@@ -16,7 +17,7 @@ struct CoverFetcher: Sendable {
     static let fetchesAtOnce = 6
     /// A cover its server said is not there (404, 410) is asked for again only this long
     /// after, not at every refresh: the agent refreshes every hour.
-    static let missingCoverRetry: TimeInterval = 24 * 3600
+    public static let missingCoverRetry: TimeInterval = 24 * 3600
 
     /// The http(s) covers of a publication and its newest issues that the cache lacks and
     /// that their server has not lately said are missing.

@@ -6,7 +6,7 @@ import Synchronization
 /// failed, cancelled, paused for space), the files a download keeps (its `.part`, an
 /// edition's work area) and what an install records. `Library` and the `Agent` both go
 /// through it; neither the agent nor this holds the `Library`.
-struct DownloadQueue: Sendable {
+public struct DownloadQueue: Sendable {
     let store: LibraryStore
     let paths: Paths
     let access: HTTPAccess
@@ -15,24 +15,21 @@ struct DownloadQueue: Sendable {
     let completions: IssueCompletions
 
     /// Where an asset's bytes collect until they are complete.
-    func partialFile(for asset: AssetDownload) -> URL {
+    public func partialFile(for asset: AssetDownload) -> URL {
         paths.partialDirectory.appendingPathComponent("\(asset.identifier).part")
     }
 
     /// The issue's content directory (inside the cache; it may not exist yet).
-    func contentDirectory(for issue: Issue) -> URL {
-        paths.issuesDirectory.appendingPathComponent(
-            ContentDirectoryName.make(issueID: issue.id ?? 0, name: issue.name), isDirectory: true)
-    }
+    public func contentDirectory(for issue: Issue) -> URL { paths.contentDirectory(for: issue) }
 
     func issue(id: Int64) throws -> Issue? { try store.issue(id: id) }
 
     /// Assets still to fetch (queued or interrupted while active), oldest first.
-    func pendingDownloads() throws -> [AssetDownload] { try store.pendingDownloads() }
+    public func pendingDownloads() throws -> [AssetDownload] { try store.pendingDownloads() }
 
-    func download(identifier: String) throws -> AssetDownload? { try store.download(identifier: identifier) }
+    public func download(identifier: String) throws -> AssetDownload? { try store.download(identifier: identifier) }
 
-    static func userInfo(of asset: AssetDownload) -> [String: Any] {
+    public static func userInfo(of asset: AssetDownload) -> [String: Any] {
         (try? JSONSerialization.jsonObject(with: Data(asset.userInfo.utf8)) as? [String: Any]) ?? [:]
     }
 
@@ -97,7 +94,7 @@ struct DownloadQueue: Sendable {
 
     /// Cancels assets whose issue is gone (the foreign key already removed their rows)
     /// and deletes partial files no asset owns. Returns how many files went.
-    func removeOrphanedPartials() throws -> Int {
+    public func removeOrphanedPartials() throws -> Int {
         let known = try store.unfinishedDownloadIdentifiers()
         let files = (try? FileManager.default.contentsOfDirectory(at: paths.partialDirectory, includingPropertiesForKeys: nil)) ?? []
         var removed = 0
@@ -113,7 +110,7 @@ struct DownloadQueue: Sendable {
     /// the issue's content directory). Nil values clear what an earlier install recorded.
     /// An issue of the user's own files also takes the day its content gives and the series
     /// and number its folder is ordered by, whoever installs it (here at once, or the agent).
-    func recordDetails(of content: IssueContent, for issue: Issue) throws -> Issue? {
+    public func recordDetails(of content: IssueContent, for issue: Issue) throws -> Issue? {
         // A placeholder ("Microsoft Word - Document1", calibre's "Unknown") says less than the file's name.
         let metadata = content.metadata.withoutPlaceholders
         let title = metadata.title.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
@@ -127,8 +124,8 @@ struct DownloadQueue: Sendable {
     }
 
     /// Measures an installed issue's content and stores the size. Returns it.
-    func recordContentSize(of issue: Issue) throws -> Int64 {
-        let size = Library.measureContent(at: contentDirectory(for: issue))
+    public func recordContentSize(of issue: Issue) throws -> Int64 {
+        let size = ContentCache.measureContent(at: contentDirectory(for: issue))
         try store.recordContentSize(size, issueID: issue.id)
         return size
     }

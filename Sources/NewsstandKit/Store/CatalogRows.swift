@@ -4,7 +4,7 @@ import GRDB
 /// The catalogs repository: the OPDS catalogs the user keeps.
 extension LibraryStore {
     /// The catalogs, in the order they were added.
-    func catalogs() throws -> [Catalog] {
+    public func catalogs() throws -> [Catalog] {
         try read { db in try Catalog.order(Column("addedAt"), Column("id")).fetchAll(db) }
     }
 
@@ -17,7 +17,7 @@ extension LibraryStore {
         }
     }
 
-    func removeCatalog(id: Int64?) throws {
-        _ = try write { db in try Catalog.deleteOne(db, key: id) }
+    public func removeCatalog(_ catalog: Catalog) throws {
+        _ = try write { db in try Catalog.deleteOne(db, key: catalog.id) }
     }
 }

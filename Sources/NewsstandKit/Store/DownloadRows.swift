@@ -17,12 +17,12 @@ extension LibraryStore {
         return Dictionary(downloads.map { ($0.issueId, $0) }, uniquingKeysWith: { _, newer in newer })
     }
 
-    func latestDownloads(publicationID: Int64?) throws -> [Int64: AssetDownload] {
+    public func latestDownloads(publicationID: Int64? = nil) throws -> [Int64: AssetDownload] {
         try read { db in try Self.latestDownloads(db, publicationID: publicationID) }
     }
 
     /// An issue's downloads, oldest first.
-    func downloads(issueID: Int64) throws -> [AssetDownload] {
+    public func downloads(issueID: Int64) throws -> [AssetDownload] {
         try read { db in try AssetDownload.filter(Column("issueId") == issueID).order(Column("id")).fetchAll(db) }
     }
 

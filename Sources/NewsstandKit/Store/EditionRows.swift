@@ -11,8 +11,13 @@ extension LibraryStore {
             .flatMap(EditionSchedule.init) ?? .standard
     }
 
-    /// How many articles of the publication the library holds.
-    func articleCount(publicationID: Int64) throws -> Int {
+    /// How the publication's articles make editions (daily when it never said).
+    public func editionSchedule(of publication: Publication) throws -> EditionSchedule {
+        try read { db in try Self.editionSchedule(db, publicationID: publication.id) }
+    }
+
+    /// How many articles of the publication the library holds (an articles-only feed has no other issues to show).
+    public func articleCount(publicationID: Int64) throws -> Int {
         try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM article WHERE publicationId = ?", arguments: [publicationID]) ?? 0 }
     }
 

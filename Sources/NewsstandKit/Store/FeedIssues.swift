@@ -18,13 +18,6 @@ extension Library {
         public var skipped: [String] = []
     }
 
-    /// Adds entries not yet in the library and refreshes the metadata of known ones, in
-    /// one transaction. An entry whose name belongs to another publication is left alone.
-    /// `updated` counts the known issues whose metadata changed.
-    public func sync(_ publication: Publication, entries: [FeedEntry]) throws -> SyncResult {
-        try store.sync(publication, entries: entries)
-    }
-
     /// Stores feed entries as issues of one publication inside a transaction, a batch at a
     /// time: new ones inserted, known ones updated when their feed metadata changed.
     struct IssueWriter {
@@ -257,9 +250,11 @@ extension Library {
 }
 
 extension LibraryStore {
-    /// Adds entries not yet in the library and refreshes the metadata of known ones, in one
-    /// transaction (`Library.sync`).
-    func sync(_ publication: Publication, entries: [FeedEntry]) throws -> Library.SyncResult {
+    /// Adds entries not yet in the library and refreshes the metadata of known ones, in
+    /// one transaction. An entry whose name belongs to another publication is left alone.
+    /// `updated` counts the known issues whose metadata changed.
+    @discardableResult
+    public func sync(_ publication: Publication, entries: [FeedEntry]) throws -> Library.SyncResult {
         guard let publicationID = publication.id else { throw LibraryError.noSuchPublication(publication.title) }
         return try write { db in
             var writer = try Library.IssueWriter(db, publicationID: publicationID)

@@ -11,17 +11,23 @@ extension LibraryStore {
         return try Issue.fetchMany(db, publicationID.map { newestFirst.filter(Column("publicationId") == $0) } ?? newestFirst)
     }
 
-    func issues(publicationID: Int64?) throws -> [Issue] { try read { db in try Self.issues(db, publicationID: publicationID) } }
+    public func issues(publicationID: Int64? = nil) throws -> [Issue] { try read { db in try Self.issues(db, publicationID: publicationID) } }
 
     /// Every issue whose content is on disk, in the order they were added.
     func availableIssues() throws -> [Issue] {
         try read { db in try Issue.fetchMany(db, Issue.filter(Column("status") == Issue.Status.available.rawValue).order(Column("id"))) }
     }
 
-    func issue(id: Int64) throws -> Issue? { try read { db in try Issue.fetchOne(db, key: id) } }
+    public func issue(id: Int64) throws -> Issue? { try read { db in try Issue.fetchOne(db, key: id) } }
 
-    func issue(named name: String) throws -> Issue? {
+    public func issue(named name: String) throws -> Issue? {
         try read { db in try Issue.filter(Column("name") == name).fetchOne(db) }
+    }
+
+    /// NKLibrary's addIssueWithName:date:. A second issue with the same name is an error.
+    @discardableResult
+    public func addIssue(name: String, date: Date, publicationID: Int64? = nil, title: String? = nil) throws -> Issue {
+        try insert(Issue(publicationId: publicationID, name: name, date: date, title: title ?? name))
     }
 
     /// Adds a new issue; a second issue with the same name is an error.
@@ -37,7 +43,8 @@ extension LibraryStore {
     }
 
     /// Inserts or updates the whole row; returns it with its id.
-    func save(_ issue: Issue) throws -> Issue {
+    @discardableResult
+    public func save(_ issue: Issue) throws -> Issue {
         try write { db in
             var copy = issue
             try copy.save(db)
@@ -82,14 +89,17 @@ extension LibraryStore {
     }
 
     /// Opening an issue makes it the currently reading one and clears its NEW mark.
-    func markOpened(issueID: Int64, name: String, at date: Date) throws {
+    public func markOpened(_ issue: Issue, at date: Date) throws {
+        guard let issueID = issue.id else { return }
+        let name = issue.name
         try write { db in
             try db.execute(sql: "UPDATE issue SET unread = 0, lastOpenedAt = ? WHERE id = ?", arguments: [date, issueID])
             try Setting.set(db, .currentlyReading, name)
         }
     }
 
-    func setPinned(_ pinned: Bool, issueID: Int64) throws {
+    public func setPinned(_ issue: Issue, _ pinned: Bool) throws {
+        guard let issueID = issue.id else { return }
         try write { db in try db.execute(sql: "UPDATE issue SET pinned = ? WHERE id = ?", arguments: [pinned, issueID]) }
     }
 
@@ -119,19 +129,29 @@ extension LibraryStore {
         }
     }
 
-    func readerView(issueID: Int64) throws -> String? {
-        try read { db in try String.fetchOne(db, sql: "SELECT readerView FROM issue WHERE id = ?", arguments: [issueID]) }
+    /// The view the reader last used for `issue`; nil when it was never switched.
+    public func readerView(for issue: Issue) -> ReaderView? {
+        guard let id = issue.id else { return nil }
+        let value = try? read { db in try String.fetchOne(db, sql: "SELECT readerView FROM issue WHERE id = ?", arguments: [id]) }
+        return value.flatMap(ReaderView.init(rawValue:))
     }
 
-    func setReaderView(_ view: String, issueID: Int64) throws {
-        try write { db in try db.execute(sql: "UPDATE issue SET readerView = ? WHERE id = ?", arguments: [view, issueID]) }
+    /// Keeps the view for the next time `issue` is opened.
+    public func setReaderView(_ view: ReaderView, for issue: Issue) throws {
+        guard let id = issue.id else { return }
+        try write { db in try db.execute(sql: "UPDATE issue SET readerView = ? WHERE id = ?", arguments: [view.rawValue, id]) }
     }
 
-    func readerFitWidth(issueID: Int64) throws -> Bool? {
-        try read { db in try Bool.fetchOne(db, sql: "SELECT readerFitWidth FROM issue WHERE id = ?", arguments: [issueID]) }
+    /// Whether `issue`'s pages were last fitted to the width (`w`); false when never chosen.
+    public func readerFitsWidth(for issue: Issue) -> Bool {
+        guard let id = issue.id else { return false }
+        let value = try? read { db in try Bool.fetchOne(db, sql: "SELECT readerFitWidth FROM issue WHERE id = ?", arguments: [id]) }
+        return (value ?? nil) ?? false
     }
 
-    func setReaderFitWidth(_ fits: Bool, issueID: Int64) throws {
-        try write { db in try db.execute(sql: "UPDATE issue SET readerFitWidth = ? WHERE id = ?", arguments: [fits, issueID]) }
+    /// Keeps the fit for the next time `issue` is opened.
+    public func setReaderFitsWidth(_ fits: Bool, for issue: Issue) throws {
+        guard let id = issue.id else { return }
+        try write { db in try db.execute(sql: "UPDATE issue SET readerFitWidth = ? WHERE id = ?", arguments: [fits, id]) }
     }
 }

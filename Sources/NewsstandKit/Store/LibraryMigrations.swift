@@ -71,8 +71,8 @@ extension LibraryStore {
                 t.column("value", .text)
             }
         }
-        Library.registerCacheMigration(&migrator)
-        Library.registerPushMigration(&migrator)
+        registerCacheMigration(&migrator)
+        registerPushMigration(&migrator)
         registerShelfMigration(&migrator)
         migrator.registerMigration("v4-locator: reading places as locators") { db in
             try db.alter(table: "issue") { t in t.add(column: "locator", .text) }
@@ -133,7 +133,7 @@ extension LibraryStore {
                 t.add(column: "picturesToBuild", .integer)
             }
         }
-        Library.registerCatalogMigration(&migrator)
+        registerCatalogMigration(&migrator)
         migrator.registerMigration("v12-issue-authors-from-feed: the author(s) a catalog's feed names, shown before the download") { db in
             try db.alter(table: "issue") { t in t.add(column: "feedAuthors", .text) }
         }

@@ -6,12 +6,12 @@ import GRDB
 /// unit tests, `inMemory()`), the migrator inside, and the library's SQL in repositories
 /// per aggregate beside this file (publications, issues, downloads, editions, places,
 /// push). Services and `Library` ask it; they hold no SQL of their own.
-struct LibraryStore: Sendable {
+public struct LibraryStore: Sendable {
     /// Reads run beside a write when this is a pool.
     let writer: any DatabaseWriter
     /// Set when the disk was full as the process started: opened for reading only, and
     /// every change refused with this error (nothing is changed).
-    let diskFull: LibraryError?
+    public let diskFull: LibraryError?
 
     /// A store over a writer already migrated (or immutable, with `diskFull`).
     init(migrated writer: any DatabaseWriter, diskFull: LibraryError? = nil) {

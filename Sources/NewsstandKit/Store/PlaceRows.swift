@@ -5,14 +5,26 @@ import GRDB
 /// is being read, and the reader's own preferences, kept as settings.
 extension LibraryStore {
     /// Keeps the reader's place; its total progression is the store's reading bar.
-    func saveLocator(_ locator: Locator, issueID: Int64) throws {
+    public func saveLocator(_ locator: Locator, for issue: Issue) throws {
+        guard let issueID = issue.id else { return }
         try write { db in
             try db.execute(sql: "UPDATE issue SET locator = ? WHERE id = ?", arguments: [locator, issueID])
         }
     }
 
+    /// The issue being read, if it is still in the library.
+    public func currentlyReadingIssue() -> Issue? {
+        guard let name = try? setting(.currentlyReading) else { return nil }
+        return try? issue(named: name)
+    }
+
     func setting(_ key: Setting) throws -> String? { try read { db in try Setting.value(db, key) } }
     func setSetting(_ key: Setting, _ value: String?) throws { try write { db in try Setting.set(db, key, value) } }
+
+    /// The reader's text column as the user last chose it with + and -: a preference of the
+    /// reader's, not part of any issue's place.
+    public var readerTextWidth: Int? { (try? setting(.readerTextWidth)).flatMap { Int($0) } }
+    public func setReaderTextWidth(_ width: Int) throws { try setSetting(.readerTextWidth, String(width)) }
 }
 
 /// Small key/value rows: which issue is being read, and the like.

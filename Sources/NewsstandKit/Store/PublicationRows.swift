@@ -14,7 +14,7 @@ extension LibraryStore {
         try Publication.subscribed.order(Column("addedAt"), Column("id")).fetchAll(db)
     }
 
-    func publications() throws -> [Publication] { try read { db in try Self.publications(db) } }
+    public func publications() throws -> [Publication] { try read { db in try Self.publications(db) } }
 
     /// Every publication, those unsubscribed from too, in the order they were added.
     func publicationsIncludingUnsubscribed() throws -> [Publication] {
@@ -23,7 +23,7 @@ extension LibraryStore {
 
     static func publication(_ db: Database, id: Int64) throws -> Publication? { try Publication.fetchOne(db, key: id) }
 
-    func publication(id: Int64) throws -> Publication? { try read { db in try Self.publication(db, id: id) } }
+    public func publication(id: Int64) throws -> Publication? { try read { db in try Self.publication(db, id: id) } }
 
     static func publication(_ db: Database, feedURL: String) throws -> Publication? {
         try Publication.filter(Column("feedURL") == feedURL).fetchOne(db)
@@ -31,8 +31,22 @@ extension LibraryStore {
 
     func publication(feedURL: String) throws -> Publication? { try read { db in try Self.publication(db, feedURL: feedURL) } }
 
-    /// Every publication's title by id, unsubscribed ones too.
-    func publicationTitles() throws -> [Int64: String] {
+    /// Finds a publication by id, exact title (case-insensitive) or feed URL; among those
+    /// unsubscribed from too when `includingUnsubscribed`.
+    public func publication(matching text: String, includingUnsubscribed: Bool = false) throws -> Publication {
+        let all = includingUnsubscribed ? try publicationsIncludingUnsubscribed() : try publications()
+        if let id = Int64(text), let match = all.first(where: { $0.id == id }) { return match }
+        if let match = all.first(where: { $0.feedURL == text || $0.title.caseInsensitiveCompare(text) == .orderedSame }) {
+            return match
+        }
+        let partial = all.filter { $0.title.range(of: text, options: .caseInsensitive) != nil }
+        if partial.count == 1 { return partial[0] }
+        throw LibraryError.noSuchPublication(text)
+    }
+
+    /// Every publication's title by id, unsubscribed ones too: what `issues` and `cache`
+    /// name an issue's publication by.
+    public func publicationTitles() throws -> [Int64: String] {
         try read { db in
             Dictionary(try Row.fetchAll(db, sql: "SELECT id, title FROM publication").map { ($0["id"], $0["title"]) },
                        uniquingKeysWith: { first, _ in first })
@@ -59,7 +73,8 @@ extension LibraryStore {
     }
 
     /// Inserts or updates the whole row; returns it with its id.
-    func save(_ publication: Publication) throws -> Publication {
+    @discardableResult
+    public func save(_ publication: Publication) throws -> Publication {
         try write { db in
             var copy = publication
             try copy.save(db)
@@ -74,12 +89,14 @@ extension LibraryStore {
         }
     }
 
-    /// Whether the publication's articles are read from their web pages.
-    func fullText(publicationID: Int64?) throws -> Bool {
+    /// Whether the publication's editions read each summary-only article from its web page
+    /// (`subscribe --full-text`).
+    public func fullText(publicationID: Int64?) throws -> Bool {
         try read { db in try Bool.fetchOne(db, sql: "SELECT fullText FROM publication WHERE id = ?", arguments: [publicationID]) ?? false }
     }
 
-    func setFullText(_ on: Bool, publicationID: Int64) throws {
+    public func setFullText(_ on: Bool, for publication: Publication) throws {
+        guard let publicationID = publication.id else { throw LibraryError.noSuchPublication(publication.title) }
         try write { db in try db.execute(sql: "UPDATE publication SET fullText = ? WHERE id = ?", arguments: [on, publicationID]) }
     }
 
@@ -119,7 +136,7 @@ extension LibraryStore {
     }
 
     /// The newest alert no shelf has shown yet, and every unshown one marked shown.
-    func takeUnshownAlert(now: Date) throws -> PushAlert? {
+    public func takeUnshownAlert(now: Date = Date()) throws -> PushAlert? {
         try write { db -> PushAlert? in
             guard let newest = try PushAlert.filter(Column("shownAt") == nil).order(Column("id").desc).fetchOne(db) else { return nil }
             try db.execute(sql: "UPDATE pushAlert SET shownAt = ? WHERE shownAt IS NULL", arguments: [now])

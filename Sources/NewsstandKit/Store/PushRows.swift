@@ -4,12 +4,12 @@ import GRDB
 /// The push repository: each publication's push channel state and the alerts pushes
 /// brought (the automatic download's claim is in the publications repository).
 extension LibraryStore {
-    func pushState(publicationID: Int64) throws -> PushState? {
+    public func pushState(publicationID: Int64) throws -> PushState? {
         try read { db in try PushState.fetchOne(db, key: publicationID) }
     }
 
     /// Every publication's push state, by publication id.
-    func pushStates() throws -> [Int64: PushState] {
+    public func pushStates() throws -> [Int64: PushState] {
         let all = try read { db in try PushState.fetchAll(db) }
         return Dictionary(all.map { ($0.publicationId, $0) }, uniquingKeysWith: { first, _ in first })
     }
@@ -36,7 +36,7 @@ extension LibraryStore {
     }
 
     /// Alerts, newest first.
-    func pushAlerts(limit: Int) throws -> [PushAlert] {
+    public func pushAlerts(limit: Int = 20) throws -> [PushAlert] {
         try read { db in try PushAlert.order(Column("receivedAt").desc, Column("id").desc).limit(limit).fetchAll(db) }
     }
 

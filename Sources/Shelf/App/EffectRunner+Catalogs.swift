@@ -9,8 +9,8 @@ import NewsstandKit
 extension EffectRunner {
     func addCatalog(_ url: URL, effect: ShelfApp.Effect) {
         do {
-            let (catalog, page, added) = try library.addCatalog(url: url)
-            mailbox.post(.catalogsRead(try library.catalogs()))
+            let (catalog, page, added) = try library.catalogs.addCatalog(url: url)
+            mailbox.post(.catalogsRead(try library.store.catalogs()))
             mailbox.post(.catalogPageLoaded(page, replacing: false))
             if !added { mailbox.post(.catalogSubscribed("“\(catalog.title)” was already kept.")) }
         } catch {
@@ -29,7 +29,7 @@ extension EffectRunner {
 
     func subscribe(catalogFeed url: URL, title: String, effect: ShelfApp.Effect) {
         do {
-            let (publication, result) = try library.subscribe(catalogFeed: url)
+            let (publication, result) = try library.subscriptions.subscribe(feedURL: url)
             mailbox.post(.catalogSubscribed("Subscribed to “\(publication.title)”: \(result.added.count) new issue(s) on the shelf."))
         } catch {
             report(error, retry: effect, as: "cannot subscribe to “\(title)”: ")

@@ -131,64 +131,64 @@ final class EffectRunner: @unchecked Sendable {   // `environment`, `lastBrowser
             comic.close()
         case .enqueue(let id):
             submit(queue) {
-                guard let issue = try library.issue(id: id) else { return }
-                try library.enqueue(issue)
+                guard let issue = try library.store.issue(id: id) else { return }
+                try library.downloads.enqueue(issue)
                 box.post(.libraryChanged)
             }
         case .startAgent:
             submit(queue) { self.startAgent() }
         case .setPinned(let id, let pinned):
             submit(queue) {
-                guard let issue = try library.issue(id: id) else { return }
-                try library.setPinned(issue, pinned)
+                guard let issue = try library.store.issue(id: id) else { return }
+                try library.store.setPinned(issue, pinned)
                 box.post(.libraryChanged)
             }
         case .markOpened(let issue):
             submit(queue) { self.open(issue) }
         case .evictContent(let id):
             submit(queue) {
-                guard let issue = try library.issue(id: id) else { return }
-                try library.evictContent(of: issue, toSaveSpace: false)
+                guard let issue = try library.store.issue(id: id) else { return }
+                try library.cache.evictContent(of: issue, toSaveSpace: false)
                 box.post(.contentRemoved(issue))
             }
         case .cancelDownload(let id):
             submit(queue) {
-                guard let issue = try library.issue(id: id) else { return }
-                try library.cancelDownload(issue)
+                guard let issue = try library.store.issue(id: id) else { return }
+                try library.downloads.cancelDownload(issue)
                 box.post(.downloadCancelled(issue))
             }
         case .saveTextWidth(let width):
-            submit(queue) { try library.setReaderTextWidth(width) }
+            submit(queue) { try library.store.setReaderTextWidth(width) }
         case .saveStoreView(let id, let asList):
-            submit(queue) { try library.setStoreShownAsList(publicationID: id, asList) }
+            submit(queue) { try library.store.setStoreShownAsList(publicationID: id, asList) }
         case .keepPictureAdviceGiven:
-            submit(queue) { try library.setPictureAdviceGiven() }
+            submit(queue) { try library.store.setPictureAdviceGiven() }
         case .saveReaderView(let id, let view):
             submit(queue) {
-                guard let issue = try library.issue(id: id) else { return }
-                try library.setReaderView(view, for: issue)
+                guard let issue = try library.store.issue(id: id) else { return }
+                try library.store.setReaderView(view, for: issue)
             }
         case .saveReaderFitWidth(let id, let fits):
             submit(queue) {
-                guard let issue = try library.issue(id: id) else { return }
-                try library.setReaderFitsWidth(fits, for: issue)
+                guard let issue = try library.store.issue(id: id) else { return }
+                try library.store.setReaderFitsWidth(fits, for: issue)
             }
         case .saveReadingPlace(let id, let locator):
             submit(queue) {
-                guard let issue = try library.issue(id: id) else { return }
-                try library.saveLocator(locator, for: issue)
+                guard let issue = try library.store.issue(id: id) else { return }
+                try library.store.saveLocator(locator, for: issue)
                 box.post(.libraryChanged)
             }
         case .takeAlert:
-            submit(queue) { if let alert = library.takeUnshownAlert(now: self.clock()) { box.post(.alert(alert.text)) } }
+            submit(queue) { if let alert = try? library.store.takeUnshownAlert(now: self.clock()) { box.post(.alert(alert.text)) } }
         case .removeCatalog(let catalog):
             submit(queue) {
-                try library.removeCatalog(catalog)
-                box.post(.catalogsRead(try library.catalogs()))
+                try library.store.removeCatalog(catalog)
+                box.post(.catalogsRead(try library.store.catalogs()))
             }
         case .takeBook(let book):
             submit(queue) {
-                box.post(.bookTaken(try library.take(book)))
+                box.post(.bookTaken(try library.subscriptions.take(book)))
                 box.post(.libraryChanged)
             }
         case .refresh(let publications):
@@ -197,17 +197,17 @@ final class EffectRunner: @unchecked Sendable {   // `environment`, `lastBrowser
             submit(queue) { self.subscribe(catalogFeed: url, title: title, effect: effect) }
         case .readCatalogs:
             submit(queue) {
-                do { box.post(.catalogsRead(try library.catalogs())) } catch { box.post(.catalogFailed("catalogs: \(error)")) }
+                do { box.post(.catalogsRead(try library.store.catalogs())) } catch { box.post(.catalogFailed("catalogs: \(error)")) }
             }
         case .loadCatalogPage(let url, let replacing):
             submit(queue) {
-                do { box.post(.catalogPageLoaded(try library.catalogBrowser.page(at: url), replacing: replacing)) } catch {
+                do { box.post(.catalogPageLoaded(try library.catalogs.page(at: url), replacing: replacing)) } catch {
                     self.report(error, retry: effect, as: "")
                 }
             }
         case .searchCatalog(let page, let terms):
             submit(queue) {
-                do { box.post(.catalogPageLoaded(try library.catalogBrowser.search(page, terms: terms), replacing: false)) } catch {
+                do { box.post(.catalogPageLoaded(try library.catalogs.search(page, terms: terms), replacing: false)) } catch {
                     self.report(error, retry: effect, as: "search: ")
                 }
             }
@@ -217,7 +217,7 @@ final class EffectRunner: @unchecked Sendable {   // `environment`, `lastBrowser
             submit(queue) { self.signIn(host: host, user: user, password: password, retry: retry) }
         case .fetchCatalogCovers(let urls):
             // After the page: the covers arrive as they come, and the screen draws them then.
-            submit(queue) { if library.fetchCatalogCovers(urls) > 0 { box.post(.coverReady) } }
+            submit(queue) { if library.covers.fetchCatalogCovers(urls) > 0 { box.post(.coverReady) } }
         }
     }
 
@@ -263,8 +263,8 @@ final class EffectRunner: @unchecked Sendable {   // `environment`, `lastBrowser
     /// opened read-only because the disk was full, nothing can evict: read.
     private func open(_ issue: Issue) {
         do {
-            if library.diskFull == nil { try library.markOpened(issue, at: clock()) }
-            guard let current = try library.issue(id: issue.id ?? -1), current.status == .available else {
+            if library.store.diskFull == nil { try library.store.markOpened(issue, at: clock()) }
+            guard let current = try library.store.issue(id: issue.id ?? -1), current.status == .available else {
                 mailbox.post(.issueGone(issue))
                 return
             }
@@ -278,7 +278,7 @@ final class EffectRunner: @unchecked Sendable {   // `environment`, `lastBrowser
     /// one, each that ends is counted to the status line. Failures keep the feeds' order.
     private func refresh(_ publications: [Publication]) {
         let tally = RefreshTally(), mailbox = mailbox
-        library.refresh(publications) { index, result in
+        library.subscriptions.refresh(publications) { index, result in
             tally.record(result.map(\.added.count).mapError { RefreshFailure(text: "\(publications[index].title): \($0)") },
                          at: index) { done in
                 if publications.count > 1 { mailbox.post(.refreshing(done: done, of: publications.count)) }

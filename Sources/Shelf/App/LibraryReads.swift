@@ -17,9 +17,9 @@ final class LibraryReads: @unchecked Sendable {   // `shelfReader` is touched on
         if !request.storeOnly {
             do {
                 read.summaries = try shelfReader.summaries()
-                let pending = Set(((try? library.pendingDownloads()) ?? []).map(\.issueId))
+                let pending = Set(((try? library.downloads.pendingDownloads()) ?? []).map(\.issueId))
                 read.pendingDownloads = pending
-                read.finishedDownloads = request.watched.subtracting(pending).compactMap { try? library.issue(id: $0) }
+                read.finishedDownloads = request.watched.subtracting(pending).compactMap { try? library.store.issue(id: $0) }
             } catch {
                 read.error = "\(error)"
             }

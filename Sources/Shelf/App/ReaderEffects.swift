@@ -42,15 +42,15 @@ final class ReaderEffects: @unchecked Sendable {
     func open(_ issue: Issue, password: DocumentPassword?, library: Library, theme: Theme,
               preferences: ReaderPreferences, size: (width: Int, height: Int), clock: @escaping @Sendable () -> Date) {
         submit { [self] in
-            let directory = library.contentDirectory(for: issue)
+            let directory = library.downloads.contentDirectory(for: issue)
             let documents = DocumentPasswords.documents(in: directory)
             if let password { DocumentPasswords.shared.set(password.text, forDocumentsIn: directory) }
             do {
                 let loader = try ReaderLoader(root: directory)
-                let view = library.readerView(for: issue)
+                let view = library.store.readerView(for: issue)
                 let source = loader.source(of: issue, at: ReaderScreen.startingPlace(of: issue, in: loader.content))
                 let screen = ReaderScreen(source, theme: theme, textWidth: preferences.textWidth, size: size,
-                                          clock: clock, view: view, fitsWidth: library.readerFitsWidth(for: issue))
+                                          clock: clock, view: view, fitsWidth: library.store.readerFitsWidth(for: issue))
                 mailbox.post(.readerOpened(ReaderAdapter(screen: screen, session: begin(loader))))
                 // Queued behind, so that whoever waits for the open does not wait for the whole article.
                 submit { self.finishArticles(of: source) }

@@ -65,11 +65,11 @@ extension AgentCommand {
                 Thread.sleep(forTimeInterval: fullDiskPollInterval)
                 continue
             }
-            guard let full = library.diskFull else {
+            guard let full = library.store.diskFull else {
                 if said { printProblem("there is room on the disk again: the agent carries on") }
                 return library
             }
-            if !watching, (try? library.pendingDownloads().isEmpty) == true {
+            if !watching, (try? library.downloads.pendingDownloads().isEmpty) == true {
                 printProblem("\(full); nothing is queued, so the agent stops")
                 return nil
             }

@@ -21,7 +21,7 @@ struct Browse: ParsableCommand {
     func run() throws {
         let library = try Context.library()
         let url = try CatalogLocation.url(from: source, library: library)
-        let browser = library.catalogBrowser
+        let browser = library.catalogs
         var page: CatalogPage
         do {
             page = try browser.page(at: url)
@@ -38,7 +38,7 @@ enum CatalogLocation {
     static func url(from text: String, library: Library) throws -> URL {
         let looksLikeLocation = text.contains("://") || text.hasPrefix("/") || text.hasPrefix(".")
             || FileManager.default.fileExists(atPath: text)
-        if !looksLikeLocation, let kept = try? library.catalog(matching: text), let url = URL(string: kept.url) { return url }
+        if !looksLikeLocation, let kept = try? library.catalogs.catalog(matching: text), let url = URL(string: kept.url) { return url }
         return try FeedLocation.url(from: text)
     }
 }

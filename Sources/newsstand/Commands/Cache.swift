@@ -41,7 +41,7 @@ struct CacheCommand: ParsableCommand {
         let newLimit = try limit.map { try CacheLimitSetting.set($0, paths: library.paths) }
         let config = try Config.load(paths: library.paths)
         let budget = CacheBudget(limit: config.cacheLimit)
-        let evicted = evict ? try library.enforceBudget(budget) : nil
+        let evicted = evict ? try library.cache.enforceBudget(budget) : nil
         var report = try CacheReport.make(library: library, budget: budget, evicted: evicted)
         if json {
             print(report.json)
@@ -64,9 +64,9 @@ struct CacheCommand: ParsableCommand {
 /// Why what is left in a cache over its budget stays: each issue and what protects it.
 enum ProtectedIssues {
     static func lines(library: Library, used: Int64, limit: Int64) throws -> String {
-        let cached = try library.cachedIssues()
-        let reading = library.currentlyReadingIssue?.id
-        let titles = try library.publicationTitles()
+        let cached = try library.cache.cachedIssues()
+        let reading = library.store.currentlyReadingIssue()?.id
+        let titles = try library.store.publicationTitles()
         var lines = ["The cache is over its budget (\(ByteSize.format(used)) of \(ByteSize.format(limit))), "
             + "but what is left is protected and stays:"]
         for issue in cached {

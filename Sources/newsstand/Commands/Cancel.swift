@@ -12,7 +12,7 @@ struct Cancel: ParsableCommand {
     func run() throws {
         let library = try Context.writableLibrary()
         let target = try library.issue(matching: issue)
-        guard try library.cancelDownload(target) else {
+        guard try library.downloads.cancelDownload(target) else {
             throw CommandFailure(target.status == .available ? "\(target.name) is already downloaded: nothing to cancel (`newsstand remove` removes its content)"
                                                              : "\(target.name) is not downloading: nothing to cancel")
         }

@@ -21,7 +21,7 @@ struct CatalogCommand: ParsableCommand {
             let library = try Context.writableLibrary()
             let location = try FeedLocation.url(from: url)
             do {
-                let (catalog, page, added) = try library.addCatalog(url: location)
+                let (catalog, page, added) = try library.catalogs.addCatalog(url: location)
                 let what = page.isAcquisitionFeed ? "\(page.allBooks.count) book(s)" : "\(page.navigation.count + page.groups.count) catalog(s)"
                 print(added ? "Added the catalog \(catalog.title): \(what) on its first page."
                             : "The catalog \(catalog.title) is already kept.")
@@ -38,7 +38,7 @@ struct CatalogCommand: ParsableCommand {
         var json = false
 
         func run() throws {
-            let catalogs = try Context.library().catalogs()
+            let catalogs = try Context.library().store.catalogs()
             if json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -59,8 +59,8 @@ struct CatalogCommand: ParsableCommand {
 
         func run() throws {
             let library = try Context.writableLibrary()
-            let match = try library.catalog(matching: catalog)
-            try library.removeCatalog(match)
+            let match = try library.catalogs.catalog(matching: catalog)
+            try library.store.removeCatalog(match)
             print("Removed the catalog \(match.title).")
         }
     }

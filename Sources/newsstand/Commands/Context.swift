@@ -17,7 +17,7 @@ enum Context {
 
     /// Throws the one-line disk-full refusal when the library was opened read-only.
     static func refuseChanges(to library: Library) throws {
-        if let full = library.diskFull { throw full }
+        if let full = library.store.diskFull { throw full }
     }
 
     /// The library, after saying once when the bundled themes and samples are nowhere. The
@@ -31,8 +31,8 @@ enum Context {
     /// subscribes the bundled publications; a command never does (a first `subscribe URL`
     /// gets that one feed).
     static func subscribeSamplesOnFirstStart(_ library: Library, config: Config) {
-        guard config.samples, library.diskFull == nil, isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { return }
-        for problem in library.subscribeSamplesOnFirstRun(sampleFeedDirectory: BundledResources.sampleFeed) {
+        guard config.samples, library.store.diskFull == nil, isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { return }
+        for problem in library.subscriptions.subscribeSamplesOnFirstRun(sampleFeedDirectory: BundledResources.sampleFeed) {
             printProblem("sample feed \(problem)")
         }
     }

@@ -18,7 +18,7 @@ struct Download: ParsableCommand {
             print("\(target.name) is already downloaded.")
             return
         }
-        try library.enqueue(target)
+        try library.downloads.enqueue(target)
         AgentLauncher.startIfNeeded(paths: library.paths)
         guard wait else {
             print("Queued \(target.name).")
@@ -26,8 +26,8 @@ struct Download: ParsableCommand {
         }
         let display = ProgressDisplay(interactive: isatty(STDOUT_FILENO) == 1)
         while true {
-            guard let current = try library.issue(id: target.id ?? -1) else { throw CommandFailure("\(target.name) was removed") }
-            let download = try library.downloads(issueID: current.id ?? -1).last
+            guard let current = try library.store.issue(id: target.id ?? -1) else { throw CommandFailure("\(target.name) was removed") }
+            let download = try library.store.downloads(issueID: current.id ?? -1).last
             switch current.status {
             case .available:
                 display.finish("\(current.name): downloaded")

@@ -25,7 +25,7 @@ struct Export: ParsableCommand {
         let library = try Context.library()
         let target = try library.issue(matching: issue)
         guard target.status == .available else { throw LibraryError.notDownloaded(target.name) }
-        let folder = library.contentDirectory(for: target)
+        let folder = library.downloads.contentDirectory(for: target)
         let destination = URL(fileURLWithPath: file)
         do {
             let format = IssueFormats.shared.reader(for: try ContentTree(root: folder)).format

@@ -45,13 +45,13 @@ struct Issues: ParsableCommand {
 
     func run() throws {
         let library = try Context.libraryNoticingResources()
-        let publications = try library.publicationTitles()
-        let states = try library.pushStates()
+        let publications = try library.store.publicationTitles()
+        let states = try library.store.pushStates()
         let now = Date()
-        let downloads = try library.latestDownloads()
-        let issues = try library.allIssues()
+        let downloads = try library.store.latestDownloads()
+        let issues = try library.store.issues()
         let shortNames = try library.shortNames(of: issues)
-        let covers = library.covers(of: issues)
+        let covers = library.covers.covers(of: issues)
         let rows = zip(issues, covers).map { issue, cover -> Row in
             let download = issue.id.flatMap { downloads[$0] }
             return Row(publication: issue.publicationId.flatMap { publications[$0] } ?? "",

@@ -24,10 +24,10 @@ struct OPMLImport: ParsableCommand {
         let library = try Context.writableLibrary()
         let url = try FeedLocation.url(from: source)
         let data: Data
-        do { data = try library.opmlBytes(at: url) } catch { throw CommandFailure("cannot read \(source): \(error)") }
+        do { data = try FeedFetcher.fetch(url, signedInAs: library.paths) } catch { throw CommandFailure("cannot read \(source): \(error)") }
         let document: OPMLDocument
         do { document = try OPMLDocument.parse(data) } catch { throw CommandFailure("\(source) \(error)") }
-        let plan = try library.opmlImportPlan(document)
+        let plan = try library.store.opmlImportPlan(document)
 
         for refusal in plan.refused { printProblem(refusal) }
         if !plan.folders.isEmpty {
@@ -40,7 +40,7 @@ struct OPMLImport: ParsableCommand {
         for feed in plan.toSubscribe {
             guard let feedURL = URL(string: feed.xmlURL) else { continue }
             do {
-                let (publication, result) = try library.subscribe(feedURL: feedURL, siteURL: feed.htmlURL.flatMap(URL.init(string:)))
+                let (publication, result) = try library.subscriptions.subscribe(feedURL: feedURL, siteURL: feed.htmlURL.flatMap(URL.init(string:)))
                 print(SubscribeReport.line(publication, result, library: library, alreadySubscribed: false))
             } catch {
                 failed += 1
@@ -62,7 +62,7 @@ struct OPMLExport: ParsableCommand {
 
     func run() throws {
         let library = try Context.library()
-        let (document, leftOut) = try library.opmlExport()
+        let (document, leftOut) = try library.store.opmlExport()
         if leftOut > 0 {
             printProblem("\(leftOut) publication(s) of your own files or from catalogs are not feeds, and are not in the list")
         }
@@ -71,7 +71,7 @@ struct OPMLExport: ParsableCommand {
             return
         }
         let url = URL(fileURLWithPath: file)
-        do { try Library.writeOPML(document, to: url) } catch { throw CommandFailure("cannot write \(file): \(error)") }
+        do { try document.write(to: url) } catch { throw CommandFailure("cannot write \(file): \(error)") }
         print("Wrote \(document.feeds.count) feed(s) to \(file).")
     }
 }

@@ -21,7 +21,7 @@ struct Push: ParsableCommand {
         }
         try Context.refuseChanges(to: library)
         let config = try Config.load(paths: library.paths)
-        let target = try library.publication(matching: publication)
+        let target = try library.store.publication(matching: publication)
         let message = try payload.map(PushPayload.parse) ?? .newContent
         let report = PushDelivery(library: library, config: config).deliver(message, to: target)
         for line in report.lines { print("\(target.title): \(line)") }

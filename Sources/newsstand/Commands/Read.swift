@@ -23,15 +23,15 @@ struct Read: ParsableCommand {
         let library = try Context.libraryNoticingResources()
         let target = try Self.issue(issue, in: library)
         guard target.status == .available else { throw LibraryError.notDownloaded(target.name) }
-        if let password { DocumentPasswords.shared.set(password, forDocumentsIn: library.contentDirectory(for: target)) }
+        if let password { DocumentPasswords.shared.set(password, forDocumentsIn: library.downloads.contentDirectory(for: target)) }
         if plain {
             do {
-                print(try PlainText.render(directory: library.contentDirectory(for: target)), terminator: "")
+                print(try PlainText.render(directory: library.downloads.contentDirectory(for: target)), terminator: "")
             } catch let error as ArchiveError where error.kind == .encrypted {
                 throw CommandFailure("cannot read \(target.name): \(error) (give it with --password)")
             } catch { throw CommandFailure("cannot read \(target.name): \(error)") }
             // Recording that it was opened is a nicety: a full disk must not make reading fail.
-            if library.diskFull == nil { try? library.markOpened(target) }
+            if library.store.diskFull == nil { try? library.store.markOpened(target, at: library.clock.now()) }
             return
         }
         try ShelfLauncher.run(screen, openIssue: target.name)
@@ -46,6 +46,6 @@ struct Read: ParsableCommand {
             return try library.issue(matching: text)
         }
         try Context.refuseChanges(to: library)
-        do { return try library.issue(readingFile: file) } catch { throw CommandFailure("cannot read \(file.path): \(error)") }
+        do { return try library.subscriptions.issue(readingFile: file) } catch { throw CommandFailure("cannot read \(file.path): \(error)") }
     }
 }

@@ -9,14 +9,14 @@ struct Refresh: ParsableCommand {
     @Argument(help: "One publication (title, id or feed URL); all when omitted.")
     var publication: String?
 
-    /// The feeds are fetched a few at a time (`Library.refresh(_:done:)`); their lines come
+    /// The feeds are fetched a few at a time (`Subscriptions.refresh(_:done:)`); their lines come
     /// in the order of the publications, each as soon as those before it are done, under a
     /// live "refreshing 12/28…" on a terminal.
     func run() throws {
         let library = try Context.writableLibrary(noticingResources: true)
-        let targets = try publication.map { [try library.publication(matching: $0)] } ?? library.publications()
+        let targets = try publication.map { [try library.store.publication(matching: $0)] } ?? library.store.publications()
         let report = RefreshReport(targets: targets, status: StatusLine.current)
-        library.refresh(targets) { index, result in report.done(index, result) }
+        library.subscriptions.refresh(targets) { index, result in report.done(index, result) }
         if report.failed > 0 { throw ExitCode(1) }
     }
 }

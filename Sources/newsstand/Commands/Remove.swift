@@ -20,13 +20,13 @@ struct Remove: ParsableCommand {
         let library = try Context.writableLibrary()
         let target = try library.issue(matching: issue)
         if fromLibrary {
-            try library.removeIssue(target)
+            try library.downloads.removeIssue(target)
             print("Removed \(target.name) from the library.")
             return
         }
         switch target.status {
         case .available:
-            try library.evictContent(of: target, toSaveSpace: false)
+            try library.cache.evictContent(of: target, toSaveSpace: false)
             print("Removed the content of \(target.name); it stays in the library (`newsstand download \(target.name)` brings it back).")
         case .downloading:
             throw CommandFailure("\(target.name) is not downloaded yet (its download is under way): there is no content to remove")

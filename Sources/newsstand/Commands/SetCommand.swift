@@ -24,14 +24,14 @@ struct SetCommand: ParsableCommand {
 
     func run() throws {
         let library = try Context.writableLibrary()
-        let target = try library.publication(matching: publication)
+        let target = try library.store.publication(matching: publication)
         var changes: [String] = []
         if let schedule = try EditionsOption.schedule(editions) {
-            let made = try library.setEditionSchedule(schedule, for: target)
+            let made = try library.subscriptions.setEditionSchedule(schedule, for: target)
             changes.append("editions \(schedule)" + (made.isEmpty ? "" : " (\(made.count) edition(s) not yet read made again)"))
         }
         if let fullText {
-            try library.setFullText(fullText, for: target)
+            try library.store.setFullText(fullText, for: target)
             changes.append("full text \(fullText ? "on" : "off")")
         }
         print("\(target.title): \(changes.joined(separator: ", ")).")

@@ -54,8 +54,8 @@ enum ShelfLauncher {
             openAfterDownload: config.openAfterDownload,
             startAgent: { AgentLauncher.startIfNeeded(paths: library.paths) }))
         // Work queued earlier (a download the shelf was closed on) continues now.
-        if (try? library.pendingDownloads().isEmpty) == false { AgentLauncher.startIfNeeded(paths: library.paths) }
-        if let openIssue, let issue = try? library.issue(named: openIssue) { app.startReading(issue) }
+        if (try? library.downloads.pendingDownloads().isEmpty) == false { AgentLauncher.startIfNeeded(paths: library.paths) }
+        if let openIssue, let issue = try? library.store.issue(named: openIssue) { app.startReading(issue) }
         // While held, push alerts go to the status line instead of notify-send.
         let presence = ShelfPresence(paths: library.paths)
         defer { withExtendedLifetime(presence) {} }

@@ -39,15 +39,15 @@ struct Subscribe: ParsableCommand {
             pushURL = parsed
         }
         let schedule = try EditionsOption.schedule(editions)
-        let existing = try library.publications().first { $0.feedURL == Library.bareURL(feedURL).url.absoluteString }
+        let existing = try library.store.publications().first { $0.feedURL == Library.bareURL(feedURL).url.absoluteString }
         if let existing, pushURL == nil, !autoDownload, schedule == nil, fullText == nil {
             print("Already subscribed to \(existing.title) (`newsstand refresh` fetches its feed again).")
             return
         }
         do {
-            let (publication, result) = try library.subscribe(feedURL: feedURL, pushURL: pushURL, autoDownload: autoDownload ? true : nil,
+            let (publication, result) = try library.subscriptions.subscribe(feedURL: feedURL, pushURL: pushURL, autoDownload: autoDownload ? true : nil,
                                                               editions: schedule)
-            if let fullText { try library.setFullText(fullText, for: publication) }
+            if let fullText { try library.store.setFullText(fullText, for: publication) }
             let line = SubscribeReport.line(publication, result, library: library, alreadySubscribed: existing != nil)
             StatusLine.print(line)
         } catch {
@@ -62,7 +62,7 @@ extension Subscribe {
             throw CommandFailure("--push, --auto-download and --full-text are for feeds, not your own files")
         }
         do {
-            let (publication, result) = try library.subscribe(localPath: path, copy: copy)
+            let (publication, result) = try library.subscriptions.subscribe(localPath: path, copy: copy)
             let removed = result.removed.isEmpty ? "" : "; \(result.removed.count) file(s) removed"
             print("Added to \(publication.title): \(result.added.count) new issue(s)\(removed).")
             if !result.skipped.isEmpty { print("Skipped (not an EPUB, CBZ, PDF or zip): \(result.skipped.joined(separator: ", ")).") }
@@ -74,12 +74,12 @@ extension Subscribe {
     }
 
     /// Files installed here, not by the agent, are held to the cache budget here, as the
-    /// agent holds its installs (`Library.enforceBudget`, config.toml's `cache_limit` read
+    /// agent holds its installs (`ContentCache.enforceBudget`, config.toml's `cache_limit` read
     /// again as the agent reads it), not only at the agent's next run.
     private func keepWithinBudget(_ library: Library) throws {
         let budget = CacheBudget(limit: ((try? Config.load(paths: library.paths)) ?? Config()).cacheLimit)
         let evicted: [CachedIssue]
-        do { evicted = try library.enforceBudget(budget) } catch {
+        do { evicted = try library.cache.enforceBudget(budget) } catch {
             throw CommandFailure("cannot keep the cache within its budget: \(error)")
         }
         guard !evicted.isEmpty else { return }
@@ -95,8 +95,8 @@ enum SubscribeReport {
     static func line(_ publication: Publication, _ result: Library.SyncResult, library: Library, alreadySubscribed: Bool) -> String {
         let start = alreadySubscribed ? "Already subscribed to \(publication.title): settings updated" : "Subscribed to \(publication.title)"
         let id = publication.id ?? -1
-        let issues = (try? library.issues(publicationID: id)) ?? []
-        if issues.isEmpty, ((try? library.articleCount(publicationID: id)) ?? 0) == 0 {
+        let issues = (try? library.store.issues(publicationID: id)) ?? []
+        if issues.isEmpty, ((try? library.store.articleCount(publicationID: id)) ?? 0) == 0 {
             return start + ", but its feed lists neither issue archives nor articles: nothing to read until it does."
         }
         if !alreadySubscribed, result.added.isEmpty { return "Subscribed to \(publication.title) again: its \(issues.count) issue(s) are back." }

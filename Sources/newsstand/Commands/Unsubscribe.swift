@@ -13,8 +13,8 @@ struct Unsubscribe: ParsableCommand {
     func run() throws {
         let library = try Context.writableLibrary()
         // Issues kept by an earlier unsubscribe can still be removed with it.
-        let match = try library.publication(matching: publication, includingUnsubscribed: removeIssues)
-        try library.removePublication(match, removeIssues: removeIssues)
+        let match = try library.store.publication(matching: publication, includingUnsubscribed: removeIssues)
+        try library.subscriptions.removePublication(match, removeIssues: removeIssues)
         print(removeIssues ? "Unsubscribed from \(match.title) and removed its issues."
             : "Unsubscribed from \(match.title); its issues are kept, and subscribing to it again brings them back.")
     }

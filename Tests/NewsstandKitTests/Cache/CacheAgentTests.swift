@@ -38,19 +38,19 @@ final class CacheLibrary {
     /// A publication with `count` issues named PREFIX1…PREFIXcount, dated day 1…count.
     @discardableResult
     func publication(_ title: String, prefix: String, count: Int) throws -> [NewsstandKit.Issue] {
-        let publication = try library.save(Publication(feedURL: "file:///feeds/\(prefix).xml", title: title))
+        let publication = try library.store.save(Publication(feedURL: "file:///feeds/\(prefix).xml", title: title))
         return try (1...count).map { try addIssue("\(prefix)\($0)", day: $0, to: publication) }
     }
 
     func addIssue(_ name: String, day: Int, to publication: Publication) throws -> NewsstandKit.Issue {
-        var issue = try library.addIssue(name: name, date: EvictionPolicyTests.day(day), publicationID: publication.id, title: "Issue \(name)")
+        var issue = try library.store.addIssue(name: name, date: EvictionPolicyTests.day(day), publicationID: publication.id, title: "Issue \(name)")
         issue.contentURL = archive.absoluteString
         issue.contentLength = archiveSize
         issue.coverURL = "file:///covers/\(name).png"
-        return try library.save(issue)
+        return try library.store.save(issue)
     }
 
-    func issue(_ name: String) throws -> NewsstandKit.Issue { try #require(try library.issue(named: name)) }
+    func issue(_ name: String) throws -> NewsstandKit.Issue { try #require(try library.store.issue(named: name)) }
 
     func agent(limit: Int64?, storage: Storage = FixedDisk(free: 100 * ByteSize.gibibyte, total: 200 * ByteSize.gibibyte),
                spaceCheckInterval: TimeInterval = 0.05) throws -> Agent {
@@ -66,13 +66,13 @@ final class CacheLibrary {
     /// Downloads the issues one after the other (so their download times are in this order).
     func download(_ names: [String], limit: Int64? = ByteSize.gibibyte, storage: Storage? = nil) throws {
         for name in names {
-            try library.enqueue(try issue(name))
+            try library.downloads.enqueue(try issue(name))
             let agent = try storage.map { try self.agent(limit: limit, storage: $0) } ?? self.agent(limit: limit)
             #expect(try agent.run() == .finished)
         }
     }
 
-    func available() throws -> Set<String> { Set(try library.allIssues().filter { $0.status == .available }.map(\.name)) }
+    func available() throws -> Set<String> { Set(try library.store.issues().filter { $0.status == .available }.map(\.name)) }
 
     /// Runs `body` until it is true, for up to `seconds`.
     static func wait(_ seconds: TimeInterval = 60, until body: () throws -> Bool) rethrows -> Bool {
@@ -120,18 +120,18 @@ final class BackgroundAgent: @unchecked Sendable {
         #expect(try c.available().count == 15)
         let size = try #require(try c.issue("a1").contentSize)
         #expect(size > 40_000)
-        #expect(try c.library.cachedIssues().allSatisfy { $0.size == size })
+        #expect(try c.library.cache.cachedIssues().allSatisfy { $0.size == size })
 
         // Reading history: b1 read lately, a1 being read now; c1 pinned; a2 has a place kept.
-        try c.library.markOpened(try c.issue("b1"), at: Date().addingTimeInterval(10))
-        try c.library.markOpened(try c.issue("a1"), at: Date().addingTimeInterval(20))
-        try c.library.setPinned(try c.issue("c1"), true)
+        try c.library.store.markOpened(try c.issue("b1"), at: Date().addingTimeInterval(10))
+        try c.library.store.markOpened(try c.issue("a1"), at: Date().addingTimeInterval(20))
+        try c.library.store.setPinned(try c.issue("c1"), true)
         let place = Locator(resource: "a2.xhtml", progression: 0.5, totalProgression: 0.4, text: .init(block: 7, offset: 0),
                             updated: Date(timeIntervalSince1970: 1_790_000_000))
-        try c.library.saveLocator(place, for: try c.issue("a2"))
+        try c.library.store.saveLocator(place, for: try c.issue("a2"))
 
         // A sixth issue of Alpha arrives under a budget 5½ issues too small for all sixteen.
-        let alpha = try #require(try c.library.publications().first { $0.title == "Alpha" })
+        let alpha = try #require(try c.library.store.publications().first { $0.title == "Alpha" })
         _ = try c.addIssue("a6", day: 6, to: alpha)
         try c.download(["a6"], limit: 16 * size - 11 * size / 2)
 
@@ -141,12 +141,12 @@ final class BackgroundAgent: @unchecked Sendable {
             let issue = try c.issue(name)
             #expect(issue.status == .none && issue.evicted, "\(name) should have been evicted")
             #expect(issue.coverURL == "file:///covers/\(name).png")
-            #expect(!FileManager.default.fileExists(atPath: c.library.contentDirectory(for: issue).path))
+            #expect(!FileManager.default.fileExists(atPath: c.library.downloads.contentDirectory(for: issue).path))
         }
         #expect(try c.issue("a2").locator == place)
         #expect(try c.issue("a2").locator?.totalProgression == 0.4)
         // The budget holds, and nothing hidden is left behind in the issues folder.
-        #expect(try c.library.cachedIssues().reduce(0) { $0 + $1.size } <= 16 * size - 11 * size / 2)
+        #expect(try c.library.cache.cachedIssues().reduce(0) { $0 + $1.size } <= 16 * size - 11 * size / 2)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: c.library.paths.issuesDirectory.path).filter { $0.hasPrefix(".") }
         #expect(leftovers.isEmpty)
     }
@@ -155,14 +155,14 @@ final class BackgroundAgent: @unchecked Sendable {
         let c = try CacheLibrary()
         try c.publication("Alpha", prefix: "a", count: 4)
         try c.download(["a1", "a2", "a3", "a4"])
-        try c.library.setPinned(try c.issue("a1"), true)
-        try c.library.setPinned(try c.issue("a2"), true)
+        try c.library.store.setPinned(try c.issue("a1"), true)
+        try c.library.store.setPinned(try c.issue("a2"), true)
         let disk = FixedDisk(free: 100 * ByteSize.gibibyte, total: 200 * ByteSize.gibibyte)
-        let evicted = try c.library.enforceBudget(CacheBudget(limit: 0), storage: disk)
+        let evicted = try c.library.cache.enforceBudget(CacheBudget(limit: 0), storage: disk)
         #expect(evicted.map(\.name) == ["a3"])
         #expect(try c.available() == ["a1", "a2", "a4"])
-        try c.library.setPinned(try c.issue("a1"), false)
-        #expect(try c.library.enforceBudget(CacheBudget(limit: 0), storage: disk).map(\.name) == ["a1"])
+        try c.library.store.setPinned(try c.issue("a1"), false)
+        #expect(try c.library.cache.enforceBudget(CacheBudget(limit: 0), storage: disk).map(\.name) == ["a1"])
         #expect(try c.available() == ["a2", "a4"])
     }
 
@@ -170,12 +170,12 @@ final class BackgroundAgent: @unchecked Sendable {
         let c = try CacheLibrary()
         try c.publication("Alpha", prefix: "a", count: 3)
         try c.download(["a1", "a2", "a3"])
-        let plan = EvictionPolicy.issuesToEvict(try c.library.cachedIssues(), currentlyReadingID: nil, limit: 0)
+        let plan = EvictionPolicy.issuesToEvict(try c.library.cache.cachedIssues(), currentlyReadingID: nil, limit: 0)
         #expect(plan.map(\.name) == ["a1", "a2"])
-        try c.library.setPinned(try c.issue("a1"), true)        // meanwhile, in the shelf
-        try c.library.markOpened(try c.issue("a2"))
-        #expect(try !c.library.evictToSaveSpace(plan[0]))
-        #expect(try !c.library.evictToSaveSpace(plan[1]))
+        try c.library.store.setPinned(try c.issue("a1"), true)        // meanwhile, in the shelf
+        try c.library.store.markOpened(try c.issue("a2"), at: c.library.clock.now())
+        #expect(try !c.library.cache.evictToSaveSpace(plan[0]))
+        #expect(try !c.library.cache.evictToSaveSpace(plan[1]))
         #expect(try c.available() == ["a1", "a2", "a3"])
     }
 
@@ -183,12 +183,12 @@ final class BackgroundAgent: @unchecked Sendable {
         let c = try CacheLibrary()
         try c.publication("Alpha", prefix: "a", count: 2)
         try c.download(["a1", "a2"])
-        try c.library.markOpened(try c.issue("a1"), at: Date(timeIntervalSince1970: 1_700_000_000))
+        try c.library.store.markOpened(try c.issue("a1"), at: Date(timeIntervalSince1970: 1_700_000_000))
         let place = Locator(resource: "a1.xhtml", progression: 0.1, totalProgression: 0.25, text: .init(block: 3, offset: 12),
                             updated: Date(timeIntervalSince1970: 1_790_000_000))
-        try c.library.saveLocator(place, for: try c.issue("a1"))
-        try c.library.markOpened(try c.issue("a2"))              // now reading a2: a1 may go
-        #expect(try c.library.enforceBudget(CacheBudget(limit: 0), storage: FixedDisk(free: 1 << 40, total: 1 << 41)).map(\.name) == ["a1"])
+        try c.library.store.saveLocator(place, for: try c.issue("a1"))
+        try c.library.store.markOpened(try c.issue("a2"), at: c.library.clock.now())              // now reading a2: a1 may go
+        #expect(try c.library.cache.enforceBudget(CacheBudget(limit: 0), storage: FixedDisk(free: 1 << 40, total: 1 << 41)).map(\.name) == ["a1"])
         #expect(try c.issue("a1").evicted)
 
         try c.download(["a1"])
@@ -199,7 +199,7 @@ final class BackgroundAgent: @unchecked Sendable {
         #expect(again.locator == place)
         #expect(again.locator?.totalProgression == 0.25)
         #expect(again.contentSize == (try c.issue("a2").contentSize))
-        let pad = c.library.contentDirectory(for: again).appendingPathComponent("pad.bin")
+        let pad = c.library.downloads.contentDirectory(for: again).appendingPathComponent("pad.bin")
         #expect(try Data(contentsOf: pad) == c.padding)
     }
 
@@ -225,7 +225,7 @@ final class BackgroundAgent: @unchecked Sendable {
         try c.publication("Tidewater", prefix: "t", count: 3)
         try c.publication("Courier", prefix: "c", count: 2)
         try c.download(["t1", "t2", "t3", "c2"])
-        try c.library.setPinned(try c.issue("t1"), true)
+        try c.library.store.setPinned(try c.issue("t1"), true)
         let size = try #require(try c.issue("t1").contentSize)
         let disk = FixedDisk(free: 3 * ByteSize.gibibyte, total: 40 * ByteSize.gibibyte)
         let budget = CacheBudget(limit: 2 * ByteSize.gibibyte)
@@ -247,13 +247,13 @@ final class BackgroundAgent: @unchecked Sendable {
 
         // --evict under a budget of two issues: only t2 may go (t1 is pinned, t3 and c2 are
         // the newest of their publications), so the cache stays over budget.
-        let evicted = try c.library.enforceBudget(CacheBudget(limit: 2 * size), storage: disk)
+        let evicted = try c.library.cache.enforceBudget(CacheBudget(limit: 2 * size), storage: disk)
         let after = try CacheReport.make(library: c.library, budget: CacheBudget(limit: 2 * size), storage: disk, evicted: evicted)
         #expect(after.evicted?.map(\.name) == ["t2"])
         #expect(after.text.hasPrefix("Removed 1 issue to save space (\(ByteSize.format(size))):\n  Issue t2 (Tidewater, \(ByteSize.format(size)))\n"))
         #expect(after.text.contains("cache: \(ByteSize.format(3 * size)) of \(ByteSize.format(2 * size)) (150%)"))
         let nothing = try CacheReport.make(library: c.library, budget: CacheBudget(limit: 2 * size), storage: disk,
-                                           evicted: try c.library.enforceBudget(CacheBudget(limit: 2 * size), storage: disk))
+                                           evicted: try c.library.cache.enforceBudget(CacheBudget(limit: 2 * size), storage: disk))
         #expect(nothing.text.hasPrefix("Nothing to remove"))
     }
 
@@ -263,11 +263,11 @@ final class BackgroundAgent: @unchecked Sendable {
         try c.download(["a1", "a2"])
         let size = try #require(try c.issue("a1").contentSize)
         // Written by a reader after the install was measured: beside a PDF, and beside one in a folder of the issue.
-        let content = c.library.contentDirectory(for: try c.issue("a1"))
+        let content = c.library.downloads.contentDirectory(for: try c.issue("a1"))
         try Data(count: 5_000).write(to: KeptBeside.pageTexts(of: content.appendingPathComponent("issue.pdf")))
         try FileManager.default.createDirectory(at: content.appendingPathComponent("part"), withIntermediateDirectories: true)
         try Data(count: 1_000).write(to: KeptBeside.pageTexts(of: content.appendingPathComponent("part/two.pdf")))
-        #expect(Library.measureContent(at: content) == size)
+        #expect(ContentCache.measureContent(at: content) == size)
 
         let disk = FixedDisk(free: 3 * ByteSize.gibibyte, total: 40 * ByteSize.gibibyte)
         let report = try CacheReport.make(library: c.library, budget: CacheBudget(limit: 2 * ByteSize.gibibyte), storage: disk)
@@ -279,7 +279,7 @@ final class BackgroundAgent: @unchecked Sendable {
               of which page texts kept for search: \(ByteSize.format(6_000))
             """), "\(report.text)")
         // A budget that holds both downloads but not the texts as well: the older issue goes.
-        let evicted = try c.library.enforceBudget(CacheBudget(limit: 2 * size + 1_000), storage: disk)
+        let evicted = try c.library.cache.enforceBudget(CacheBudget(limit: 2 * size + 1_000), storage: disk)
         #expect(evicted.map(\.name) == ["a1"])
         #expect(try CacheReport.make(library: c.library, budget: CacheBudget(limit: 2 * size), storage: disk).keptTexts == 0)
     }
@@ -289,11 +289,11 @@ final class BackgroundAgent: @unchecked Sendable {
         try c.publication("Alpha", prefix: "a", count: 1)
         try c.download(["a1"])
         let measured = try #require(try c.issue("a1").contentSize)
-        #expect(measured == Library.measureContent(at: c.library.contentDirectory(for: try c.issue("a1"))))
+        #expect(measured == ContentCache.measureContent(at: c.library.downloads.contentDirectory(for: try c.issue("a1"))))
         var issue = try c.issue("a1")
         issue.contentSize = nil
-        try c.library.save(issue)
-        #expect(try c.library.cachedIssues().first?.size == measured)
+        try c.library.store.save(issue)
+        #expect(try c.library.cache.cachedIssues().first?.size == measured)
         #expect(try c.issue("a1").contentSize == measured)
     }
 
@@ -303,21 +303,21 @@ final class BackgroundAgent: @unchecked Sendable {
         let c = try CacheLibrary(padding: 600_000)
         try c.publication("Alpha", prefix: "a", count: 1)
         let disk = SmallDisk(root: c.library.paths.cache, capacity: 300_000)
-        try c.library.enqueue(try c.issue("a1"))
+        try c.library.downloads.enqueue(try c.issue("a1"))
         let running = BackgroundAgent(try c.agent(limit: ByteSize.gibibyte, storage: disk))
 
-        let asset = { try #require(try c.library.downloads(issueID: try c.issue("a1").id ?? 0).last) }
+        let asset = { try #require(try c.library.store.downloads(issueID: try c.issue("a1").id ?? 0).last) }
         #expect(try CacheLibrary.wait { try asset().waitingForSpace != nil })
         let paused = try asset()
         #expect(paused.state == .queued)
         #expect(paused.lastError?.contains("the disk is full") == true)
         #expect(try c.issue("a1").status == .downloading)
-        let part = c.library.partialFile(for: paused)
+        let part = c.library.downloads.partialFile(for: paused)
         let kept = Agent.fileSize(part)
         #expect(kept > 0 && kept <= 300_000)
         #expect(paused.waitingForSpace == c.archiveSize - kept)
         #expect(try Data(contentsOf: part) == (try Data(contentsOf: c.archive)).prefix(Int(kept)))  // a true prefix
-        #expect(!FileManager.default.fileExists(atPath: c.library.contentDirectory(for: try c.issue("a1")).path))
+        #expect(!FileManager.default.fileExists(atPath: c.library.downloads.contentDirectory(for: try c.issue("a1")).path))
         let report = try CacheReport.make(library: c.library, budget: CacheBudget(), storage: disk)
         #expect(report.paused.map(\.name) == ["a1"])
         #expect(report.partial == kept)
@@ -337,7 +337,7 @@ final class BackgroundAgent: @unchecked Sendable {
         #expect(done.status == .available)
         #expect(done.lastError == nil)
         #expect(try asset().waitingForSpace == nil && asset().lastError == nil)
-        #expect(try Data(contentsOf: c.library.contentDirectory(for: done).appendingPathComponent("pad.bin")) == c.padding)
+        #expect(try Data(contentsOf: c.library.downloads.contentDirectory(for: done).appendingPathComponent("pad.bin")) == c.padding)
         #expect(!FileManager.default.fileExists(atPath: part.path))
         // Resumed from the kept bytes: only the rest of the download, then the install.
         let unpacked = try IssueInstaller.installedSize(of: c.archive)
@@ -348,11 +348,11 @@ final class BackgroundAgent: @unchecked Sendable {
         let c = try CacheLibrary(padding: 600_000)
         try c.publication("Alpha", prefix: "a", count: 1)
         let disk = SmallDisk(root: c.library.paths.cache, capacity: c.archiveSize + 100_000)
-        try c.library.enqueue(try c.issue("a1"))
+        try c.library.downloads.enqueue(try c.issue("a1"))
         let running = BackgroundAgent(try c.agent(limit: ByteSize.gibibyte, storage: disk))
-        let asset = { try #require(try c.library.downloads(issueID: try c.issue("a1").id ?? 0).last) }
+        let asset = { try #require(try c.library.store.downloads(issueID: try c.issue("a1").id ?? 0).last) }
         #expect(try CacheLibrary.wait { try asset().waitingForSpace != nil })
-        let part = c.library.partialFile(for: try asset())
+        let part = c.library.downloads.partialFile(for: try asset())
         #expect(try Data(contentsOf: part) == Data(contentsOf: c.archive))
         #expect(try FileManager.default.contentsOfDirectory(atPath: c.library.paths.issuesDirectory.path).isEmpty)
         let unpacked = try IssueInstaller.installedSize(of: c.archive)
@@ -372,16 +372,16 @@ final class BackgroundAgent: @unchecked Sendable {
         // The disk says it has room, but something else fills it: the extraction meets ENOSPC.
         let disk = SmallDisk(root: c.library.paths.cache, capacity: c.archiveSize + 300_000)
         disk.overstatement = 10_000_000
-        try c.library.enqueue(try c.issue("a1"))
+        try c.library.downloads.enqueue(try c.issue("a1"))
         let running = BackgroundAgent(try c.agent(limit: ByteSize.gibibyte, storage: disk, spaceCheckInterval: 3600))
-        let asset = { try #require(try c.library.downloads(issueID: try c.issue("a1").id ?? 0).last) }
+        let asset = { try #require(try c.library.store.downloads(issueID: try c.issue("a1").id ?? 0).last) }
         #expect(try CacheLibrary.wait { try asset().waitingForSpace != nil })
         #expect(running.stop())
         #expect(disk.refusals > 0)
         #expect(try asset().lastError?.contains("the disk is full") == true)
         // No half-extracted issue anywhere, no staging folder, and the download is intact.
         #expect(try FileManager.default.contentsOfDirectory(atPath: c.library.paths.issuesDirectory.path).isEmpty)
-        #expect(try Data(contentsOf: c.library.partialFile(for: try asset())) == Data(contentsOf: c.archive))
+        #expect(try Data(contentsOf: c.library.downloads.partialFile(for: try asset())) == Data(contentsOf: c.archive))
         #expect(try c.issue("a1").status == .downloading)
 
         // Room again: the next agent installs it.
@@ -390,7 +390,7 @@ final class BackgroundAgent: @unchecked Sendable {
         #expect(try c.agent(limit: ByteSize.gibibyte, storage: disk).run() == .finished)
         let done = try c.issue("a1")
         #expect(done.status == .available)
-        #expect(try Data(contentsOf: c.library.contentDirectory(for: done).appendingPathComponent("pad.bin")) == c.padding)
+        #expect(try Data(contentsOf: c.library.downloads.contentDirectory(for: done).appendingPathComponent("pad.bin")) == c.padding)
     }
 
     @Test func aFullDiskMakesRoomByEvictingTheLeastRecentlyReadIssue() throws {
@@ -404,7 +404,7 @@ final class BackgroundAgent: @unchecked Sendable {
         try c.download(["a3"], storage: disk)
         #expect(try c.issue("a3").status == .available)
         #expect(try c.issue("a1").evicted)                        // the least recently used went
-        let asset = try #require(try c.library.downloads(issueID: try c.issue("a3").id ?? 0).last)
+        let asset = try #require(try c.library.store.downloads(issueID: try c.issue("a3").id ?? 0).last)
         #expect(asset.attempts == 1)                              // never paused
         #expect(disk.refusals == 0)
     }

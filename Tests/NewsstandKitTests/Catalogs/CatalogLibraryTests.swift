@@ -41,17 +41,17 @@ import Feeds
         let web = MemoryHTTPClient()
         web.serve(Self.root, body: Self.navigation(search: ""))
         let temp = try library(web)
-        let (catalog, page, added) = try temp.library.addCatalog(url: Self.root)
+        let (catalog, page, added) = try temp.library.catalogs.addCatalog(url: Self.root)
         #expect(added)
         #expect(catalog.title == "Shelf Server")
         #expect(page.navigation.map(\.title) == ["By Newest"])
-        #expect(try temp.library.addCatalog(url: Self.root).added == false)
-        #expect(try temp.library.catalogs().map(\.url) == [Self.root.absoluteString])
-        #expect(try temp.library.catalog(matching: "1").id == catalog.id)
-        #expect(try temp.library.catalog(matching: "shelf").id == catalog.id)
-        #expect(throws: CatalogError.self) { try temp.library.catalog(matching: "nothing") }
-        try temp.library.removeCatalog(catalog)
-        #expect(try temp.library.catalogs().isEmpty)
+        #expect(try temp.library.catalogs.addCatalog(url: Self.root).added == false)
+        #expect(try temp.library.store.catalogs().map(\.url) == [Self.root.absoluteString])
+        #expect(try temp.library.catalogs.catalog(matching: "1").id == catalog.id)
+        #expect(try temp.library.catalogs.catalog(matching: "shelf").id == catalog.id)
+        #expect(throws: CatalogError.self) { try temp.library.catalogs.catalog(matching: "nothing") }
+        try temp.library.store.removeCatalog(catalog)
+        #expect(try temp.library.store.catalogs().isEmpty)
     }
 
     @Test func aTitleTwoCatalogsShareIsRefusedNamingEachByNumberAndURL() throws {
@@ -60,26 +60,26 @@ import Feeds
         web.serve(Self.root, body: Self.navigation(search: ""))
         web.serve(mirror, body: Self.navigation(search: ""))
         let temp = try library(web)
-        try temp.library.addCatalog(url: Self.root)
-        let second = try temp.library.addCatalog(url: mirror).catalog
+        try temp.library.catalogs.addCatalog(url: Self.root)
+        let second = try temp.library.catalogs.addCatalog(url: mirror).catalog
         do {
-            _ = try temp.library.catalog(matching: "Shelf Server")
+            _ = try temp.library.catalogs.catalog(matching: "Shelf Server")
             Issue.record("a title two catalogs share was taken for one of them")
         } catch let error as CatalogError {
             #expect(error.message.contains("1  Shelf Server  \(Self.root.absoluteString)"), "\(error)")
             #expect(error.message.contains("2  Shelf Server  \(mirror.absoluteString)"), "\(error)")
         }
-        #expect(throws: CatalogError.self) { try temp.library.catalog(matching: "shelf") }
-        #expect(try temp.library.catalog(matching: "2").id == second.id)
-        #expect(try temp.library.catalog(matching: mirror.absoluteString).id == second.id)
+        #expect(throws: CatalogError.self) { try temp.library.catalogs.catalog(matching: "shelf") }
+        #expect(try temp.library.catalogs.catalog(matching: "2").id == second.id)
+        #expect(try temp.library.catalogs.catalog(matching: mirror.absoluteString).id == second.id)
     }
 
     @Test func aURLThatIsNoCatalogIsNotKept() throws {
         let web = MemoryHTTPClient()
         web.serve(Self.root, body: Data("<html><body>hello</body></html>".utf8))
         let temp = try library(web)
-        #expect(throws: (any Error).self) { try temp.library.addCatalog(url: Self.root) }
-        #expect(try temp.library.catalogs().isEmpty)
+        #expect(throws: (any Error).self) { try temp.library.catalogs.addCatalog(url: Self.root) }
+        #expect(try temp.library.store.catalogs().isEmpty)
     }
 
     @Test func searchThroughAnOpenSearchDescription() throws {
@@ -94,7 +94,7 @@ import Feeds
             """.utf8))
         web.serve(URL(string: "http://books.example/opds/search/net%20menders")!, body: Self.acquisition(page: 0, of: 1))
         let temp = try library(web)
-        let browser = temp.library.catalogBrowser
+        let browser = temp.library.catalogs
         let page = try browser.page(at: Self.root)
         let results = try browser.search(page, terms: "net menders")
         #expect(results.books.map(\.title) == ["Book 0", "Book 1"])
@@ -108,10 +108,10 @@ import Feeds
         web.serve(URL(string: "http://books.example/opds/new?page=1")!, body: Self.acquisition(page: 1, of: 3))
         web.serve(URL(string: "http://books.example/opds/new?page=2")!, body: Self.acquisition(page: 2, of: 3))
         let temp = try library(web)
-        let (publication, result) = try temp.library.subscribe(catalogFeed: Self.newest)
+        let (publication, result) = try temp.library.subscriptions.subscribe(feedURL: Self.newest)
         #expect(publication.title == "By Newest")
         #expect(Set(result.added) == Set((0..<6).map { "urn:book:\($0)" }))
-        #expect(try temp.library.issues(publicationID: publication.id ?? -1).count == 6)
+        #expect(try temp.library.store.issues(publicationID: publication.id ?? -1).count == 6)
     }
 
     /// The feed's authors are the issue's before anything is downloaded, follow the feed
@@ -127,11 +127,11 @@ import Feeds
             </feed>
             """#.utf8))
         let temp = try library(web)
-        let (publication, _) = try temp.library.subscribe(catalogFeed: Self.newest)
-        let two = try #require(try temp.library.issue(named: "urn:book:two"))
+        let (publication, _) = try temp.library.subscriptions.subscribe(feedURL: Self.newest)
+        let two = try #require(try temp.library.store.issue(named: "urn:book:two"))
         #expect(two.status == .none)
         #expect(two.authors == ["Ada Reef", "Bo Strand"])
-        #expect(try temp.library.issue(named: "urn:book:none")?.authors == [])
+        #expect(try temp.library.store.issue(named: "urn:book:none")?.authors == [])
 
         web.serve(Self.newest, body: Data(#"""
             <feed xmlns="http://www.w3.org/2005/Atom"><title>By Newest</title><id>urn:new</id>
@@ -141,14 +141,14 @@ import Feeds
             <link rel="http://opds-spec.org/acquisition" href="/get/none.epub" type="application/epub+zip"/></entry>
             </feed>
             """#.utf8))
-        let result = try temp.library.refresh(publication)
+        let result = try temp.library.subscriptions.refresh(publication)
         #expect(result.updated == 2)
-        #expect(try temp.library.issue(named: "urn:book:two")?.authors == ["Ada Reef-Strand"])
-        #expect(try temp.library.issue(named: "urn:book:none")?.authors == ["Cy Tern"])
+        #expect(try temp.library.store.issue(named: "urn:book:two")?.authors == ["Ada Reef-Strand"])
+        #expect(try temp.library.store.issue(named: "urn:book:none")?.authors == ["Cy Tern"])
 
         // A book taken alone from a page keeps its authors too.
         web.serve(Self.newest, body: Self.acquisition(page: 0, of: 1))
-        let taken = try temp.library.take(try temp.library.catalogBrowser.page(at: Self.newest).books[1])
+        let taken = try temp.library.subscriptions.take(try temp.library.catalogs.page(at: Self.newest).books[1])
         #expect(taken.authors == ["Writer 1"])
     }
 
@@ -156,19 +156,19 @@ import Feeds
         let web = MemoryHTTPClient()
         web.serve(Self.newest, body: Self.acquisition(page: 0, of: 1))
         let temp = try library(web)
-        let page = try temp.library.catalogBrowser.page(at: Self.newest)
-        let issue = try temp.library.take(page.books[1])
+        let page = try temp.library.catalogs.page(at: Self.newest)
+        let issue = try temp.library.subscriptions.take(page.books[1])
         #expect(issue.name == "urn:book:1")
         #expect(issue.contentURL == "http://books.example/get/1.epub")
-        let again = try temp.library.take(page.books[1])
+        let again = try temp.library.subscriptions.take(page.books[1])
         #expect(again.id == issue.id)
-        _ = try temp.library.take(page.books[0])
-        let publications = try temp.library.publications()
+        _ = try temp.library.subscriptions.take(page.books[0])
+        let publications = try temp.library.store.publications()
         #expect(publications.map(\.title) == ["From catalogs"])
-        #expect(try temp.library.issues(publicationID: publications[0].id ?? -1).count == 2)
+        #expect(try temp.library.store.issues(publicationID: publications[0].id ?? -1).count == 2)
         // Refreshing it fetches nothing.
         let before = web.requests.count
-        let result = try temp.library.refresh(publications[0])
+        let result = try temp.library.subscriptions.refresh(publications[0])
         #expect(result.added.isEmpty)
         #expect(web.requests.count == before)
 
@@ -176,7 +176,7 @@ import Feeds
                                    acquisitions: [CatalogAcquisition(url: URL(string: "http://books.example/m.mobi")!,
                                                                      type: "application/x-mobipocket-ebook", rel: "http://opds-spec.org/acquisition")])
         #expect(throws: CatalogError("Kindle only comes as MOBI; only EPUB, CBZ, PDF and zip are read here")) {
-            try temp.library.take(mobiOnly)
+            try temp.library.subscriptions.take(mobiOnly)
         }
     }
 }
@@ -190,15 +190,15 @@ import Feeds
         web.serve(CatalogLibraryTests.root, body: CatalogLibraryTests.navigation(search: ""), requiring: credentials)
         let anonymous = try TemporaryLibrary(access: HTTPAccess(client: web) { _ in nil })
         do {
-            _ = try anonymous.library.catalogBrowser.page(at: CatalogLibraryTests.root)
+            _ = try anonymous.library.catalogs.page(at: CatalogLibraryTests.root)
             Issue.record("a page behind a password opened without one")
         } catch let asked as HTTPAuthenticationRequired {
             #expect(asked.host == "books.example")
             #expect(!asked.credentialsSent)
         }
         let wrong = try TemporaryLibrary(access: HTTPAccess(client: web) { _ in .basic(user: "reader", password: "sand") })
-        #expect(throws: HTTPAuthenticationRequired.self) { try wrong.library.catalogBrowser.page(at: CatalogLibraryTests.root) }
+        #expect(throws: HTTPAuthenticationRequired.self) { try wrong.library.catalogs.page(at: CatalogLibraryTests.root) }
         let right = try TemporaryLibrary(access: HTTPAccess(client: web) { _ in credentials })
-        #expect(try right.library.catalogBrowser.page(at: CatalogLibraryTests.root).title == "Shelf Server")
+        #expect(try right.library.catalogs.page(at: CatalogLibraryTests.root).title == "Shelf Server")
     }
 }

@@ -41,7 +41,7 @@ import Feeds
         let stream = PageStream(template: Self.template, type: "image/png", count: pages, lastRead: lastRead)
         let comic = StreamedComic(stream: stream, title: "Night Trains", maxWidth: 960,
                                   folder: temp.library.paths.streamedPagesDirectory.appendingPathComponent("test"),
-                                  access: temp.library.access, readAhead: readAhead, maximumPageSize: maximumPageSize, budget: budget,
+                                  access: temp.library.http, readAhead: readAhead, maximumPageSize: maximumPageSize, budget: budget,
                                   onChange: { changes.count.withLock { $0 += 1 } })
         return Fixture(web: web, temp: temp, comic: comic, changes: changes)
     }

@@ -57,9 +57,9 @@ import IssueArchive
         ]).xml)
         let temporary = try TemporaryLibrary()
         covers.register()
-        let (publication, _) = try temporary.library.subscribe(feedURL: server.url("lamp.xml"))
-        let edition = try #require(try temporary.library.issues(publicationID: publication.id!).first(where: Library.isEdition))
-        try temporary.library.enqueue(edition)
+        let (publication, _) = try temporary.library.subscriptions.subscribe(feedURL: server.url("lamp.xml"))
+        let edition = try #require(try temporary.library.store.issues(publicationID: publication.id!).first(where: Library.isEdition))
+        try temporary.library.downloads.enqueue(edition)
         #expect(try Agent(library: temporary.library).run() == .finished)
         return Built(server: server, temporary: temporary, edition: edition)
     }
@@ -69,15 +69,15 @@ import IssueArchive
         let built = try Self.buildEdition(covers: covers)
         defer { built.server.stop() }
         let library = built.temporary.library
-        let issue = try #require(try library.issue(id: built.edition.id!))
+        let issue = try #require(try library.store.issue(id: built.edition.id!))
         #expect(issue.status == .available && issue.unread)
 
-        let root = library.contentDirectory(for: issue)
+        let root = library.downloads.contentDirectory(for: issue)
         let content = try IssueReader.open(directory: root)
         #expect(content.format == .epub)
         #expect(content.coverImage == "OEBPS/images/cover.png")
         // The shelf draws the generated cover, as it would any issue's.
-        #expect(library.cover(of: issue)?.file.path.hasSuffix("OEBPS/images/cover.png") == true)
+        #expect(library.covers.cover(of: issue)?.file.path.hasSuffix("OEBPS/images/cover.png") == true)
         #expect(content.readingOrder.map(\.path) == ["OEBPS/text/cover.xhtml", "OEBPS/nav.xhtml",
                                                      "OEBPS/text/a1.xhtml", "OEBPS/text/a3.xhtml", "OEBPS/text/a2.xhtml"])
         #expect(content.tableOfContents.map(\.title) == ["Local", "Politics"])
@@ -114,9 +114,9 @@ import IssueArchive
         let html = "<p><img src=\"big.png\" alt=\"Too big\"><img src=\"small.png\" alt=\"Small\"><img src=\"\(stalled)\" alt=\"Never came\"></p>"
         try server.put("lamp.xml", EditionFeed(items: [.init(id: "a1", title: "Pictures", when: (2026, 11, 24, 12), html: html)]).xml)
         let temporary = try TemporaryLibrary()
-        let (publication, _) = try temporary.library.subscribe(feedURL: server.url("lamp.xml"))
-        let edition = try #require(try temporary.library.issues(publicationID: publication.id!).first(where: Library.isEdition))
-        var builder = temporary.library.editionBuilder
+        let (publication, _) = try temporary.library.subscriptions.subscribe(feedURL: server.url("lamp.xml"))
+        let edition = try #require(try temporary.library.store.issues(publicationID: publication.id!).first(where: Library.isEdition))
+        var builder = temporary.library.downloads.editionBuilder
         builder.limits.maximumBytesPerPicture = 100_000
         builder.limits.timeout = 1
         let file = temporary.root.appendingPathComponent("edition.epub")
@@ -143,10 +143,10 @@ import IssueArchive
             </feed>
             """)
         let temporary = try TemporaryLibrary()
-        let (publication, _) = try temporary.library.subscribe(feedURL: server.url("zine.atom"))
-        let edition = try #require(try temporary.library.issues(publicationID: publication.id!).first(where: Library.isEdition))
+        let (publication, _) = try temporary.library.subscriptions.subscribe(feedURL: server.url("zine.atom"))
+        let edition = try #require(try temporary.library.store.issues(publicationID: publication.id!).first(where: Library.isEdition))
         let file = temporary.root.appendingPathComponent("edition.epub")
-        try temporary.library.editionBuilder.build(edition, into: file)
+        try temporary.library.downloads.editionBuilder.build(edition, into: file)
         let (_, root) = try IssueReader.read(archive: file, in: temporary.root)
         let text = try String(contentsOf: root.appendingPathComponent("OEBPS/text/a1.xhtml"), encoding: .utf8)
         #expect(text.contains("<p>Green &amp; long.<img src=\"../images/p1.png\" alt=\"Kelp\"/></p>"), "\(text)")
@@ -159,7 +159,7 @@ import IssueArchive
         let built = try Self.buildEdition(covers: covers)
         defer { built.server.stop() }
         let file = built.temporary.root.appendingPathComponent("edition.epub")
-        try built.temporary.library.editionBuilder.build(built.edition, into: file)
+        try built.temporary.library.downloads.editionBuilder.build(built.edition, into: file)
         let (status, text) = try Self.epubcheck(file)
         #expect(status == 0, "\(text)")
         #expect(text.contains("0 fatals / 0 errors / 0 warnings"), "\(text)")

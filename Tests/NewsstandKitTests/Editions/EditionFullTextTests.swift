@@ -50,20 +50,20 @@ import IssueArchive
         try server.put("articles/a1.html", Self.page(title: "Harbour reopens"))
         try server.put("lamp.xml", Self.feed([(id: "a1", link: server.url("articles/a1.html").absoluteString)]))
         let temporary = try TemporaryLibrary()
-        let (publication, _) = try temporary.library.subscribe(feedURL: server.url("lamp.xml"))
-        let edition = try #require(try temporary.library.issues(publicationID: publication.id!).first(where: Library.isEdition))
+        let (publication, _) = try temporary.library.subscriptions.subscribe(feedURL: server.url("lamp.xml"))
+        let edition = try #require(try temporary.library.store.issues(publicationID: publication.id!).first(where: Library.isEdition))
 
         // Without the setting, the summary is the article.
-        #expect(try temporary.library.fullText(of: publication) == false)
+        #expect(try temporary.library.store.fullText(publicationID: publication.id) == false)
         let plain = temporary.root.appendingPathComponent("plain.epub")
-        try temporary.library.editionBuilder.build(edition, into: plain)
+        try temporary.library.downloads.editionBuilder.build(edition, into: plain)
         let summary = try Self.articleText(plain, in: temporary.root.appendingPathComponent("plain"), number: 1)
         #expect(summary.contains("Summary of a1.") && !summary.contains("granite"))
 
-        try temporary.library.setFullText(true, for: publication)
-        #expect(try temporary.library.fullText(of: publication))
+        try temporary.library.store.setFullText(true, for: publication)
+        #expect(try temporary.library.store.fullText(publicationID: publication.id))
         let file = temporary.root.appendingPathComponent("full.epub")
-        try temporary.library.editionBuilder.build(edition, into: file)
+        try temporary.library.downloads.editionBuilder.build(edition, into: file)
         let text = try Self.articleText(file, in: temporary.root.appendingPathComponent("full"), number: 1)
         for paragraph in Self.paragraphs { #expect(text.contains("<p>\(paragraph)</p>"), "\(text)") }
         #expect(!text.contains("Another headline") && !text.contains("commas") && !text.contains("Summary of a1."), "\(text)")
@@ -82,10 +82,10 @@ import IssueArchive
         try server.put("lamp.xml", Self.feed([(id: "s1", link: stalled), (id: "s2", link: refused),
                                               (id: "s3", link: server.url("missing.html").absoluteString)]))
         let temporary = try TemporaryLibrary()
-        let (publication, _) = try temporary.library.subscribe(feedURL: server.url("lamp.xml"))
-        try temporary.library.setFullText(true, for: publication)
-        let edition = try #require(try temporary.library.issues(publicationID: publication.id!).first(where: Library.isEdition))
-        var builder = temporary.library.editionBuilder
+        let (publication, _) = try temporary.library.subscriptions.subscribe(feedURL: server.url("lamp.xml"))
+        try temporary.library.store.setFullText(true, for: publication)
+        let edition = try #require(try temporary.library.store.issues(publicationID: publication.id!).first(where: Library.isEdition))
+        var builder = temporary.library.downloads.editionBuilder
         builder.pageLimits.timeout = 1
         let file = temporary.root.appendingPathComponent("edition.epub")
         try builder.build(edition, into: file)
@@ -116,11 +116,11 @@ import IssueArchive
             </channel></rss>
             """)
         let temporary = try TemporaryLibrary()
-        let (publication, _) = try temporary.library.subscribe(feedURL: server.url("lamp.xml"))
-        try temporary.library.setFullText(true, for: publication)
-        let edition = try #require(try temporary.library.issues(publicationID: publication.id!).first(where: Library.isEdition))
+        let (publication, _) = try temporary.library.subscriptions.subscribe(feedURL: server.url("lamp.xml"))
+        try temporary.library.store.setFullText(true, for: publication)
+        let edition = try #require(try temporary.library.store.issues(publicationID: publication.id!).first(where: Library.isEdition))
         let file = temporary.root.appendingPathComponent("edition.epub")
-        try temporary.library.editionBuilder.build(edition, into: file)
+        try temporary.library.downloads.editionBuilder.build(edition, into: file)
         #expect(server.requests(path: "articles/teaser.html", atLeast: 1).count == 1)
         #expect(server.requests(path: "articles/whole.html").isEmpty)
         let first = try Self.articleText(file, in: temporary.root.appendingPathComponent("out"), number: 1)

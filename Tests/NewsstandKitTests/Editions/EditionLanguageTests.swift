@@ -11,10 +11,10 @@ import IssueArchive
         defer { server.stop() }
         try server.put("wire.xml", feed.xml)
         let temporary = try TemporaryLibrary()
-        let (publication, _) = try temporary.library.subscribe(feedURL: server.url("wire.xml"))
-        let edition = try #require(try temporary.library.issues(publicationID: publication.id!).first(where: Library.isEdition))
+        let (publication, _) = try temporary.library.subscriptions.subscribe(feedURL: server.url("wire.xml"))
+        let edition = try #require(try temporary.library.store.issues(publicationID: publication.id!).first(where: Library.isEdition))
         let file = temporary.root.appendingPathComponent("edition.epub")
-        try temporary.library.editionBuilder.build(edition, into: file)
+        try temporary.library.downloads.editionBuilder.build(edition, into: file)
         let (_, root) = try IssueReader.read(archive: file, in: temporary.root)
         return (root, file, temporary)
     }
@@ -52,7 +52,7 @@ import IssueArchive
         #expect(try Self.text(root, "package.opf").contains("<dc:language>de</dc:language>"))
         #expect(try Self.text(root, "text/a3.xhtml").contains("lang=\"en\" xml:lang=\"en\""))
         // The library keeps each article's language.
-        let stored = try temporary.library.db.read { db in try String?.fetchAll(db, sql: "SELECT language FROM article ORDER BY name") }
+        let stored = try temporary.library.store.writer.read { db in try String?.fetchAll(db, sql: "SELECT language FROM article ORDER BY name") }
         #expect(stored == ["de", "de", "en"])
     }
 

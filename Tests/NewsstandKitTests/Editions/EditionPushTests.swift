@@ -18,7 +18,7 @@ import Testing
             feed = temporary.root.appendingPathComponent("wire.xml")
             try FileManager.default.createDirectory(at: temporary.root, withIntermediateDirectories: true)
             try EditionFeed(items: items).xml.write(to: feed, atomically: true, encoding: .utf8)
-            (publication, _) = try temporary.library.subscribe(feedURL: feed, autoDownload: true, editions: editions)
+            (publication, _) = try temporary.library.subscriptions.subscribe(feedURL: feed, autoDownload: true, editions: editions)
         }
 
         func publish(_ items: [EditionFeed.Item]) throws {
@@ -28,21 +28,21 @@ import Testing
         var delivery: PushDelivery { PushDelivery(library: library, config: Config(), now: clock.function, isShelfOpen: { true }) }
 
         func editions() throws -> [NewsstandKit.Issue] {
-            try library.issues(publicationID: publication.id!).filter(Library.isEdition).sorted { ($0.date, $0.id!) < ($1.date, $1.id!) }
+            try library.store.issues(publicationID: publication.id!).filter(Library.isEdition).sorted { ($0.date, $0.id!) < ($1.date, $1.id!) }
         }
 
-        func articles(_ edition: NewsstandKit.Issue) throws -> [String] { try library.articles(ofEdition: edition).map(\.name).sorted() }
+        func articles(_ edition: NewsstandKit.Issue) throws -> [String] { try library.store.articles(ofEdition: edition.id).map(\.name).sorted() }
 
         /// The first edition built by the agent and opened by the reader.
         func buildAndRead(_ edition: NewsstandKit.Issue) throws -> Data {
-            try library.enqueue(edition)
+            try library.downloads.enqueue(edition)
             #expect(try Agent(library: library).run() == .finished)
-            try library.markOpened(try #require(try library.issue(id: edition.id!)))
-            return try Data(contentsOf: library.contentDirectory(for: edition).appendingPathComponent("OEBPS/package.opf"))
+            try library.store.markOpened(try #require(try library.store.issue(id: edition.id!)), at: library.clock.now())
+            return try Data(contentsOf: library.downloads.contentDirectory(for: edition).appendingPathComponent("OEBPS/package.opf"))
         }
 
         func unreadCount() throws -> Int {
-            try library.shelfSummaries().first { $0.publication.id == publication.id }?.unreadCount ?? -1
+            try ShelfReader(library: library).summaries().first { $0.publication.id == publication.id }?.unreadCount ?? -1
         }
     }
 
@@ -67,10 +67,10 @@ import Testing
         // The read edition is as it was; its late article is in the next one.
         #expect(try f.articles(editions[0]) == ["m1"])
         #expect(try f.articles(editions[1]) == ["m2", "t1"])
-        #expect(try Data(contentsOf: f.library.contentDirectory(for: first).appendingPathComponent("OEBPS/package.opf")) == read)
+        #expect(try Data(contentsOf: f.library.downloads.contentDirectory(for: first).appendingPathComponent("OEBPS/package.opf")) == read)
 
         #expect(try Agent(library: f.library).run() == .finished)
-        let built = try #require(try f.library.issue(id: editions[1].id!))
+        let built = try #require(try f.library.store.issue(id: editions[1].id!))
         #expect(built.status == .available && built.unread)
         #expect(try f.unreadCount() == 1)
     }
@@ -87,7 +87,7 @@ import Testing
         #expect(pushed.autoDownload == .queued(editions[1].name))
         #expect(try f.articles(editions[1]) == ["m2", "t1"])
         #expect(try Agent(library: f.library).run() == .finished)
-        #expect(try f.library.issue(id: editions[1].id!)?.unread == true)
+        #expect(try f.library.store.issue(id: editions[1].id!)?.unread == true)
 
         // Two hours later another article: a third edition, listed, but its automatic
         // download waits for the day's allowance, as any issue's would.
@@ -101,7 +101,7 @@ import Testing
             return
         }
         #expect(throttle.issueName == editions[2].name)
-        #expect(try f.library.issue(id: editions[2].id!)?.status == NewsstandKit.Issue.Status.none)
+        #expect(try f.library.store.issue(id: editions[2].id!)?.status == NewsstandKit.Issue.Status.none)
     }
 
     @Test func withOneEditionPerRefreshEveryPushThatBringsArticlesMakesANewIssue() throws {

@@ -49,8 +49,8 @@ import IssueArchive
             self.pictures = pictures
             try server.put("lamp.xml", EditionFeed(items: items).xml)
             temporary = try TemporaryLibrary()
-            let (publication, _) = try temporary.library.subscribe(feedURL: server.url("lamp.xml"))
-            edition = try #require(try temporary.library.issues(publicationID: publication.id!).first(where: Library.isEdition))
+            let (publication, _) = try temporary.library.subscriptions.subscribe(feedURL: server.url("lamp.xml"))
+            edition = try #require(try temporary.library.store.issues(publicationID: publication.id!).first(where: Library.isEdition))
         }
 
         /// The pictures fetched, once the server has logged at least `atLeast` of them (it
@@ -69,7 +69,7 @@ import IssueArchive
         defer { f.server.stop() }
         let work = EditionWorkArea(directory: f.temporary.root.appendingPathComponent("edition.work"))
         let file = f.temporary.root.appendingPathComponent("edition.epub")
-        var first = f.temporary.library.editionBuilder
+        var first = f.temporary.library.downloads.editionBuilder
         first.workArea = work
         let stop = StopAfter(4)
         first.shouldStop = { stop.shouldStop() }
@@ -80,7 +80,7 @@ import IssueArchive
         let kept = try FileManager.default.contentsOfDirectory(atPath: work.directory.appendingPathComponent("pictures").path)
         #expect(kept.filter { !$0.hasSuffix(".part") }.count == 4, "\(kept)")
 
-        var second = f.temporary.library.editionBuilder
+        var second = f.temporary.library.downloads.editionBuilder
         second.workArea = work
         let progress = Progress()
         second.progress = { progress.add($0) }
@@ -100,9 +100,9 @@ import IssueArchive
         let f = try Fixture()
         defer { f.server.stop() }
         let library = f.temporary.library
-        try library.enqueue(f.edition)
+        try library.downloads.enqueue(f.edition)
         #expect(try Agent(library: library).run() == .finished)
-        let download = try #require(try library.downloads(issueID: f.edition.id!).last)
+        let download = try #require(try library.store.downloads(issueID: f.edition.id!).last)
         #expect(download.build == EditionBuildProgress(articles: 5, articlesTotal: 5, pictures: 10, picturesTotal: 10))
         #expect(download.fraction == 1)
         #expect(try FileManager.default.contentsOfDirectory(atPath: library.paths.partialDirectory.path).isEmpty)
@@ -113,7 +113,7 @@ import IssueArchive
         let stray = temporary.library.paths.partialDirectory.appendingPathComponent("gone-asset.work/pictures", isDirectory: true)
         try FileManager.default.createDirectory(at: stray, withIntermediateDirectories: true)
         try Data("x".utf8).write(to: stray.appendingPathComponent("kept"))
-        #expect(try temporary.library.removeOrphanedPartials() == 1)
+        #expect(try temporary.library.downloads.removeOrphanedPartials() == 1)
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.library.paths.partialDirectory.path).isEmpty)
     }
 }

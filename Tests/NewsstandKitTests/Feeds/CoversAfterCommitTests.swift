@@ -59,14 +59,14 @@ import Testing
         let commits = SlowCommits()
         let client = WatchingClient(web: web, commits: commits)
         let temp = try TemporaryLibrary(access: HTTPAccess(client: client) { _ in nil })
-        temp.library.db.add(transactionObserver: commits)
+        temp.library.store.writer.add(transactionObserver: commits)
 
-        let (_, result) = try temp.library.subscribe(feedURL: feedURL)
+        let (_, result) = try temp.library.subscriptions.subscribe(feedURL: feedURL)
 
         #expect(result.added.count == 3)
         let asked = client.asked.withLock { $0 }
         #expect(Set(asked.map { $0.url }) == Set([feedURL] + covers))
         #expect(asked.filter { $0.duringWrite }.map { $0.url } == [])
-        for cover in covers { #expect(temp.library.localFile(forCover: cover.absoluteString) != nil) }
+        for cover in covers { #expect(temp.library.covers.localFile(forCover: cover.absoluteString) != nil) }
     }
 }

@@ -31,14 +31,14 @@ func atomFeed(title: String, issues: [String], next: String? = nil, push: String
         let library = temporary.library
         try server.put("weekly.xml", atomFeed(title: "Conditional Weekly", issues: ["cw-1", "cw-2"]))
 
-        let (publication, first) = try library.subscribe(feedURL: server.url("weekly.xml"))
+        let (publication, first) = try library.subscriptions.subscribe(feedURL: server.url("weekly.xml"))
         #expect(first.added == ["cw-1", "cw-2"])
         let stored = try reloaded(publication, in: library)
         let etag = try #require(stored.etag)
         #expect(stored.lastModified != nil)
 
         // Unchanged: a conditional request, answered 304, nothing parsed or added.
-        let second = try library.refresh(stored)
+        let second = try library.subscriptions.refresh(stored)
         #expect(second.unchanged)
         #expect(second.added.isEmpty && second.updated == 0)
         var requests = server.requests(path: "weekly.xml", atLeast: 2)
@@ -50,7 +50,7 @@ func atomFeed(title: String, issues: [String], next: String? = nil, push: String
 
         // Changed: the new issue arrives and the new validator is stored.
         try server.put("weekly.xml", atomFeed(title: "Conditional Weekly", issues: ["cw-1", "cw-2", "cw-3"]))
-        let third = try library.refresh(try reloaded(publication, in: library))
+        let third = try library.subscriptions.refresh(try reloaded(publication, in: library))
         #expect(!third.unchanged)
         #expect(third.added == ["cw-3"])
         #expect(third.updated == 0)  // cw-1 and cw-2 did not change: no UPDATE
@@ -63,7 +63,7 @@ func atomFeed(title: String, issues: [String], next: String? = nil, push: String
         #expect(requests.filter { $0.if_none_match != nil }.count == 2)
 
         // And once more unchanged, against the new validator.
-        #expect(try library.refresh(after).unchanged)
+        #expect(try library.subscriptions.refresh(after).unchanged)
         #expect(server.requests(path: "weekly.xml", atLeast: 4).last?.if_none_match == after.etag)
     }
 
@@ -72,9 +72,9 @@ func atomFeed(title: String, issues: [String], next: String? = nil, push: String
         defer { server.stop() }
         let temporary = try TemporaryLibrary()
         try server.put("daily.xml", atomFeed(title: "Soon Gone", issues: ["sg-1"]))
-        let (publication, _) = try temporary.library.subscribe(feedURL: server.url("daily.xml"))
+        let (publication, _) = try temporary.library.subscriptions.subscribe(feedURL: server.url("daily.xml"))
         try FileManager.default.removeItem(at: server.root.appendingPathComponent("daily.xml"))
-        #expect(throws: TransferError.self) { try temporary.library.refresh(publication) }
+        #expect(throws: TransferError.self) { try temporary.library.subscriptions.refresh(publication) }
         let stored = try reloaded(publication, in: temporary.library)
         #expect(stored.lastError?.contains("404") == true)
     }
@@ -84,22 +84,22 @@ func atomFeed(title: String, issues: [String], next: String? = nil, push: String
     @Test func changedEntriesAreUpdatedAndANameTwiceInOneFeedIsAddedOnce() throws {
         let temporary = try TemporaryLibrary()
         let library = temporary.library
-        let publication = try library.save(Publication(feedURL: "file:///sync.xml", title: "Sync"))
+        let publication = try library.store.save(Publication(feedURL: "file:///sync.xml", title: "Sync"))
         let date = Date(timeIntervalSince1970: 1_790_000_000)
-        let first = try library.sync(publication, entries: [
+        let first = try library.store.sync(publication, entries: [
             FeedEntry(name: "s-1", title: "One", date: date),
             FeedEntry(name: "s-2", title: "Two", date: date),
             FeedEntry(name: "s-1", title: "One again", date: date),
         ])
         #expect(first.added == ["s-1", "s-2"])
-        #expect(try library.issue(named: "s-1")?.title == "One")
-        let second = try library.sync(publication, entries: [
+        #expect(try library.store.issue(named: "s-1")?.title == "One")
+        let second = try library.store.sync(publication, entries: [
             FeedEntry(name: "s-1", title: "One", date: date),
             FeedEntry(name: "s-2", title: "Two, corrected", date: date, contentURL: URL(string: "https://example.org/2.zip")),
         ])
         #expect(second.added.isEmpty)
         #expect(second.updated == 1)
-        let two = try #require(try library.issue(named: "s-2"))
+        let two = try #require(try library.store.issue(named: "s-2"))
         #expect(two.title == "Two, corrected")
         #expect(two.contentURL == "https://example.org/2.zip")
         #expect(two.date == date)
@@ -108,10 +108,10 @@ func atomFeed(title: String, issues: [String], next: String? = nil, push: String
     @Test func manyNewEntriesAreStoredWithAllTheirFieldsAcrossInsertBatches() throws {
         let temporary = try TemporaryLibrary()
         let library = temporary.library
-        let publication = try library.save(Publication(feedURL: "file:///many.xml", title: "Many"))
-        let other = try library.save(Publication(feedURL: "file:///other.xml", title: "Other"))
+        let publication = try library.store.save(Publication(feedURL: "file:///many.xml", title: "Many"))
+        let other = try library.store.save(Publication(feedURL: "file:///other.xml", title: "Other"))
         let date = Date(timeIntervalSince1970: 1_790_000_000)
-        _ = try library.sync(other, entries: [FeedEntry(name: "m-150", title: "Taken", date: date)])
+        _ = try library.store.sync(other, entries: [FeedEntry(name: "m-150", title: "Taken", date: date)])
         var entries: [FeedEntry] = []
         for n in 1...250 {
             let summary: String? = n % 2 == 0 ? "Summary \(n)" : nil
@@ -126,25 +126,25 @@ func atomFeed(title: String, issues: [String], next: String? = nil, push: String
         // batch: the first one stays.
         entries.insert(FeedEntry(name: "m-3", title: "Three again", date: date), at: 120)
         entries.insert(FeedEntry(name: "m-5", title: "Five again", date: date), at: 10)
-        let result = try library.sync(publication, entries: entries)
+        let result = try library.store.sync(publication, entries: entries)
         let expected = (1...250).filter { $0 != 150 }.map { "m-\($0)" }
         #expect(result.added == expected)
-        let three = try #require(try library.issue(named: "m-3"))
+        let three = try #require(try library.store.issue(named: "m-3"))
         #expect(three.title == "Issue 3 \"quoted\" \\")
-        #expect(try library.issue(named: "m-5")?.title == "Issue 5 \"quoted\" \\")
-        #expect(try library.issue(named: "m-150")?.title == "Taken")
-        let seven = try #require(try library.issue(named: "m-7"))
+        #expect(try library.store.issue(named: "m-5")?.title == "Issue 5 \"quoted\" \\")
+        #expect(try library.store.issue(named: "m-150")?.title == "Taken")
+        let seven = try #require(try library.store.issue(named: "m-7"))
         #expect(seven.sha256 == String(repeating: "a", count: 64))
         #expect(seven.summary == nil)
         #expect(seven.coverURL == "https://example.org/7.png")
         #expect(seven.contentURL == "https://example.org/7.zip")
         #expect(seven.contentLength == 1007)
         #expect(seven.date == date.addingTimeInterval(7))
-        let last = try #require(try library.issue(named: "m-250"))
+        let last = try #require(try library.store.issue(named: "m-250"))
         #expect(last.summary == "Summary 250")
         #expect(last.publicationId == publication.id)
         // Synced again (without the repeated name): nothing new, nothing changed.
-        let again = try library.sync(publication, entries: entries.filter { !$0.title.hasSuffix(" again") })
+        let again = try library.store.sync(publication, entries: entries.filter { !$0.title.hasSuffix(" again") })
         #expect(again.added.isEmpty)
         #expect(again.updated == 0)
     }
@@ -159,16 +159,16 @@ func atomFeed(title: String, issues: [String], next: String? = nil, push: String
         try server.put("catalog/2.xml", atomFeed(title: "Paged Catalog", issues: ["p-3", "p-4"], next: "/catalog/3.xml"))
         try server.put("catalog/3.xml", atomFeed(title: "Paged Catalog", issues: ["p-5"]))
 
-        let (publication, result) = try temporary.library.subscribe(feedURL: server.url("catalog/1.xml"))
+        let (publication, result) = try temporary.library.subscriptions.subscribe(feedURL: server.url("catalog/1.xml"))
         #expect(result.added == ["p-1", "p-2", "p-3", "p-4", "p-5"])
         #expect(server.requests(atLeast: 3).map(\.path) == ["/catalog/1.xml", "/catalog/2.xml", "/catalog/3.xml"])
 
         // A later page grows: the first page changed too (its validator), so all are read.
         try server.put("catalog/1.xml", atomFeed(title: "Paged Catalog", issues: ["p-0", "p-1", "p-2"], next: "2.xml"))
         try server.put("catalog/3.xml", atomFeed(title: "Paged Catalog", issues: ["p-5", "p-6"]))
-        let refreshed = try temporary.library.refresh(try reloaded(publication, in: temporary.library))
+        let refreshed = try temporary.library.subscriptions.refresh(try reloaded(publication, in: temporary.library))
         #expect(Set(refreshed.added) == ["p-0", "p-6"])
-        #expect(try temporary.library.issues(publicationID: publication.id ?? -1).count == 7)
+        #expect(try temporary.library.store.issues(publicationID: publication.id ?? -1).count == 7)
     }
 
     @Test func aCycleOfPagesStopsAndIsReported() throws {
@@ -203,7 +203,7 @@ func atomFeed(title: String, issues: [String], next: String? = nil, push: String
 
 /// The publication as the library has it now.
 func reloaded(_ publication: Publication, in library: Library) throws -> Publication {
-    try #require(try library.publication(id: publication.id ?? -1))
+    try #require(try library.store.publication(id: publication.id ?? -1))
 }
 
 @Suite struct RemoteCoverTests {
@@ -225,12 +225,12 @@ func reloaded(_ publication: Publication, in library: Library) throws -> Publica
         for n in [1, 2, 3, 5, 6, 7] { try server.put("covers/c\(n).png", "png \(n)") }
         try server.put("covers/logo.png", "logo")
 
-        let (publication, _) = try temporary.library.subscribe(feedURL: server.url("covers.xml"))
+        let (publication, _) = try temporary.library.subscriptions.subscribe(feedURL: server.url("covers.xml"))
         for n in [1, 2, 3, 5, 6, 7] {
-            let file = try #require(temporary.library.localFile(forCover: server.url("covers/c\(n).png").absoluteString))
+            let file = try #require(temporary.library.covers.localFile(forCover: server.url("covers/c\(n).png").absoluteString))
             #expect(try String(contentsOf: file, encoding: .utf8) == "png \(n)")
         }
-        #expect(temporary.library.localFile(forCover: server.url("covers/logo.png").absoluteString) != nil)
+        #expect(temporary.library.covers.localFile(forCover: server.url("covers/logo.png").absoluteString) != nil)
         // Seven covers and one missing file (named by two issues, asked for once).
         let requests = server.requests(atLeast: 9).filter { $0.path.hasPrefix("/covers/") }
         #expect(requests.count == 8)
@@ -238,16 +238,16 @@ func reloaded(_ publication: Publication, in library: Library) throws -> Publica
         // The next refresh asks for nothing: the cached covers are there, and the server said
         // the missing one does not exist.
         try server.put("covers.xml", (try String(contentsOf: server.root.appendingPathComponent("covers.xml"), encoding: .utf8)) + " ")
-        _ = try temporary.library.refresh(try reloaded(publication, in: temporary.library))
+        _ = try temporary.library.subscriptions.refresh(try reloaded(publication, in: temporary.library))
         #expect(server.requests(atLeast: 10).filter { $0.path.hasPrefix("/covers/") }.count == 8)
         // A day later it is asked for again, and found.
         try server.put("covers/missing.png", "found")
         let stored = try reloaded(publication, in: temporary.library)
-        #expect(temporary.library.fetchRemoteCovers(for: stored, now: Date().addingTimeInterval(3600)) == 0)
-        #expect(temporary.library.fetchRemoteCovers(for: stored, now: Date().addingTimeInterval(Library.missingCoverRetry + 60)) == 1)
+        #expect(temporary.library.subscriptions.fetchRemoteCovers(for: stored, now: Date().addingTimeInterval(3600)) == 0)
+        #expect(temporary.library.subscriptions.fetchRemoteCovers(for: stored, now: Date().addingTimeInterval(CoverFetcher.missingCoverRetry + 60)) == 1)
         let again = server.requests(atLeast: 11).filter { $0.path.hasPrefix("/covers/") }
         #expect(again.dropFirst(8).map(\.path) == ["/covers/missing.png"])
-        let file = try #require(temporary.library.localFile(forCover: server.url("covers/missing.png").absoluteString))
+        let file = try #require(temporary.library.covers.localFile(forCover: server.url("covers/missing.png").absoluteString))
         #expect(try String(contentsOf: file, encoding: .utf8) == "found")
     }
 
@@ -261,10 +261,10 @@ func reloaded(_ publication: Publication, in library: Library) throws -> Publica
             <?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><title>Big</title><id>urn:big</id>
             <updated>2026-11-01T00:00:00Z</updated><logo>/big.png</logo></feed>
             """)
-        let (publication, _) = try temporary.library.subscribe(feedURL: server.url("feed.xml"))
+        let (publication, _) = try temporary.library.subscriptions.subscribe(feedURL: server.url("feed.xml"))
         let first = server.requests(atLeast: 2).filter { $0.path == "/big.png" }.count
         #expect(first >= 1)
-        #expect(temporary.library.fetchRemoteCovers(for: try reloaded(publication, in: temporary.library)) == 0)
+        #expect(temporary.library.subscriptions.fetchRemoteCovers(for: try reloaded(publication, in: temporary.library)) == 0)
         #expect(server.requests(atLeast: 2 + first).filter { $0.path == "/big.png" }.count > first)
     }
 }

@@ -27,12 +27,12 @@ import Testing
         web.serve(otherCoverURL, body: Data("other".utf8))
         let temp = try TemporaryLibrary(access: HTTPAccess(client: web) { $0.host == "news.example.com" ? credentials : nil })
 
-        let (publication, result) = try temp.library.subscribe(feedURL: feedURL)
+        let (publication, result) = try temp.library.subscriptions.subscribe(feedURL: feedURL)
         #expect(result.added == ["lw-1"])
         #expect(publication.title == "Locked Weekly")
-        let cover = try #require(temp.library.localFile(forCover: coverURL.absoluteString))
+        let cover = try #require(temp.library.covers.localFile(forCover: coverURL.absoluteString))
         #expect(try String(contentsOf: cover, encoding: .utf8) == "cover")
-        #expect(temp.library.localFile(forCover: otherCoverURL.absoluteString) != nil)
+        #expect(temp.library.covers.localFile(forCover: otherCoverURL.absoluteString) != nil)
 
         let authorized = web.requests.filter { $0.header("Authorization") == credentials.authorizationHeader }.map(\.url)
         #expect(Set(authorized) == [feedURL, coverURL])
@@ -52,7 +52,7 @@ import Testing
         let temp = try TemporaryLibrary(access: access)
 
         let typed = try #require(URL(string: "http://reader:s3cret%20word@news.example.com/feed.json"))
-        let (publication, result) = try temp.library.subscribe(feedURL: typed)
+        let (publication, result) = try temp.library.subscriptions.subscribe(feedURL: typed)
         #expect(result.added == ["lw-1"])
         #expect(publication.feedURL == feedURL.absoluteString)
         #expect(kept.withLock { $0["news.example.com"] } == credentials)
@@ -107,19 +107,19 @@ import Testing
         let web = MemoryHTTPClient()
         web.serve(feedURL, body: feed(), requiring: .basic(user: "reader", password: "secret"))
         let temp = try TemporaryLibrary(access: HTTPAccess(client: web) { _ in nil })
-        let error = #expect(throws: HTTPAuthenticationRequired.self) { try temp.library.subscribe(feedURL: feedURL) }
+        let error = #expect(throws: HTTPAuthenticationRequired.self) { try temp.library.subscriptions.subscribe(feedURL: feedURL) }
         #expect(error?.host == "news.example.com")
         #expect(error?.realm == "memory")
         #expect(error?.credentialsSent == false)
-        #expect(try temp.library.publications().isEmpty)
+        #expect(try temp.library.store.publications().isEmpty)
     }
 
     @Test func theBindingOfAFeedIsStoredAsItsType() throws {
         let web = MemoryHTTPClient()
         web.serve(feedURL, body: feed())
         let temp = try TemporaryLibrary(access: HTTPAccess(client: web) { _ in nil })
-        let (publication, _) = try temp.library.subscribe(feedURL: feedURL)
-        let stored = try #require(try temp.library.publication(id: publication.id ?? 0))
+        let (publication, _) = try temp.library.subscriptions.subscribe(feedURL: feedURL)
+        let stored = try #require(try temp.library.store.publication(id: publication.id ?? 0))
         #expect(stored.bindingType == .newspaper)
         #expect(stored.bindingEdge == .bottom)   // a newspaper is folded at the bottom
     }

@@ -36,7 +36,7 @@ import GRDB
 
     /// The issues as stored, in insertion order (editions of articles aside: `sync` makes none).
     func stored(_ library: Library) throws -> [Stored] {
-        try library.db.read { db in
+        try library.store.writer.read { db in
             try NewsstandKit.Issue.order(Column("id")).fetchAll(db).filter { !Library.isEdition($0) }.map {
                 Stored(name: $0.name, title: $0.title, date: $0.date, summary: $0.summary, coverURL: $0.coverURL,
                        contentURL: $0.contentURL, contentType: $0.contentType, contentLength: $0.contentLength)
@@ -54,16 +54,16 @@ import GRDB
         #expect(parsed.streamedEntriesAreFinal == expectFinal)
 
         let streamed = try TemporaryLibrary()
-        let (publication, result) = try streamed.library.subscribe(feedURL: url)
+        let (publication, result) = try streamed.library.subscriptions.subscribe(feedURL: url)
         #expect(publication.title == "Streamed Weekly")
         #expect(result.added.filter { !$0.hasPrefix("edition:") } == parsed.document.entries.map(\.name))
 
         let whole = try TemporaryLibrary()
-        let reference = try whole.library.save(Publication(feedURL: url.absoluteString, title: "Streamed Weekly"))
-        _ = try whole.library.sync(reference, entries: parsed.document.entries)
+        let reference = try whole.library.store.save(Publication(feedURL: url.absoluteString, title: "Streamed Weekly"))
+        _ = try whole.library.store.sync(reference, entries: parsed.document.entries)
         let issues = try stored(streamed.library)
         #expect(issues == (try stored(whole.library)))
-        #expect(try streamed.library.publications().count == 1)
+        #expect(try streamed.library.store.publications().count == 1)
         return issues
     }
 
@@ -111,8 +111,8 @@ import GRDB
         // Items, but inside a web page: nothing is a publication.
         try server.put("page.html", "<html><body>" + String(repeating: "<item><title>x</title></item>", count: 600) + "</body></html>")
         let temporary = try TemporaryLibrary()
-        #expect(throws: FeedError.self) { try temporary.library.subscribe(feedURL: server.url("page.html")) }
-        #expect(try temporary.library.publications().isEmpty)
+        #expect(throws: FeedError.self) { try temporary.library.subscriptions.subscribe(feedURL: server.url("page.html")) }
+        #expect(try temporary.library.store.publications().isEmpty)
         #expect(try stored(temporary.library).isEmpty)
     }
 
@@ -122,16 +122,16 @@ import GRDB
         let count = 2 * StreamedParse.batchSize
         try server.put("weekly.xml", Self.feed(count: count))
         let temporary = try TemporaryLibrary()
-        let (publication, first) = try temporary.library.subscribe(feedURL: server.url("weekly.xml"))
+        let (publication, first) = try temporary.library.subscriptions.subscribe(feedURL: server.url("weekly.xml"))
         #expect(first.added.count == count)
         try server.put("weekly.xml", Self.feed(count: count + 1) { n in
             n == 7 ? "<entry><id>s-7</id><title>Seven, corrected</title><published>2026-08-08T06:00:00Z</published><link rel=\"enclosure\" type=\"application/zip\" href=\"issues/7.zip\"/></entry>" : nil
         })
-        let second = try temporary.library.refresh(try reloaded(publication, in: temporary.library))
+        let second = try temporary.library.subscriptions.refresh(try reloaded(publication, in: temporary.library))
         #expect(second.added == ["s-\(count + 1)"])
         #expect(second.updated == 1)
-        #expect(try temporary.library.issue(named: "s-7")?.title == "Seven, corrected")
-        #expect(try temporary.library.issues(publicationID: publication.id ?? -1).count == count + 1)
+        #expect(try temporary.library.store.issue(named: "s-7")?.title == "Seven, corrected")
+        #expect(try temporary.library.store.issues(publicationID: publication.id ?? -1).count == count + 1)
     }
 
     /// A new library has 16 KiB pages, and what a subscription wrote is in the library file
@@ -144,9 +144,9 @@ import GRDB
         let file = temporary.library.paths.database.path
         func size() throws -> Int { try #require(try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) }
         let before = try size()
-        let (_, result) = try temporary.library.subscribe(feedURL: server.url("weekly.xml"))
+        let (_, result) = try temporary.library.subscriptions.subscribe(feedURL: server.url("weekly.xml"))
         #expect(result.added.count == 2000)
-        #expect(try temporary.library.db.read { try Int.fetchOne($0, sql: "PRAGMA page_size") } == Library.pageSize)
+        #expect(try temporary.library.store.writer.read { try Int.fetchOne($0, sql: "PRAGMA page_size") } == Library.pageSize)
         // 2,000 issues of about 250 bytes each, with their indexes (nothing, were the log
         // left as it is).
         #expect(try size() >= before + 400_000)

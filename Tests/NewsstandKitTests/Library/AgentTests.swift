@@ -32,18 +32,18 @@ import ZIPFoundation
         let temp = try TemporaryLibrary()
         let archive = try Self.makeIssueArchive(in: temp.root)
         let (_, issue) = try temp.publicationWithIssue(content: archive)
-        try temp.library.enqueue(issue)
+        try temp.library.downloads.enqueue(issue)
         #expect(try runAgent(temp.library) == .finished)
 
-        let stored = try #require(try temp.library.issue(named: issue.name))
+        let stored = try #require(try temp.library.store.issue(named: issue.name))
         #expect(stored.status == .available)
         #expect(stored.unread)
-        let article = temp.library.contentDirectory(for: stored).appendingPathComponent("a.html")
+        let article = temp.library.downloads.contentDirectory(for: stored).appendingPathComponent("a.html")
         #expect(try String(contentsOf: article, encoding: .utf8).contains("The tide came in at noon."))
         // Nothing half-done is left: no partial file, no temporary directory beside the content.
         #expect(try FileManager.default.contentsOfDirectory(atPath: temp.library.paths.partialDirectory.path).isEmpty)
         #expect(try FileManager.default.contentsOfDirectory(atPath: temp.library.paths.issuesDirectory.path)
-            == [temp.library.contentDirectory(for: stored).lastPathComponent])
+            == [temp.library.downloads.contentDirectory(for: stored).lastPathComponent])
     }
 
     @Test func aWrongLengthInTheFeedIsAHintUnlessASHA256VouchesForIt() throws {
@@ -53,18 +53,18 @@ import ZIPFoundation
         // An RSS enclosure saying length="1": downloaded all the same.
         var (_, issue) = try temp.publicationWithIssue(content: archive)
         issue.contentLength = 1
-        issue = try temp.library.save(issue)
-        try temp.library.enqueue(issue)
+        issue = try temp.library.store.save(issue)
+        try temp.library.downloads.enqueue(issue)
         #expect(try runAgent(temp.library) == .finished)
-        #expect(try temp.library.issue(named: issue.name)?.status == .available)
+        #expect(try temp.library.store.issue(named: issue.name)?.status == .available)
         // With a digest the length binds: a file of another size is refused.
         var (_, vouched) = try temp.publicationWithIssue(named: "issue-2", content: archive)
         vouched.contentLength = size + 10
         vouched.sha256 = String(repeating: "0", count: 64)
-        vouched = try temp.library.save(vouched)
-        try temp.library.enqueue(vouched)
+        vouched = try temp.library.store.save(vouched)
+        try temp.library.downloads.enqueue(vouched)
         #expect(try runAgent(temp.library) == .finished)
-        let refused = try #require(try temp.library.issue(named: "issue-2"))
+        let refused = try #require(try temp.library.store.issue(named: "issue-2"))
         #expect(refused.status == .none)
         #expect(refused.lastError?.contains("feed says \(size + 10)") == true)
     }
@@ -72,12 +72,12 @@ import ZIPFoundation
     @Test func aMissingFileFailsWithItsReason() throws {
         let temp = try TemporaryLibrary()
         let (_, issue) = try temp.publicationWithIssue(content: temp.root.appendingPathComponent("nowhere.zip"))
-        try temp.library.enqueue(issue)
+        try temp.library.downloads.enqueue(issue)
         #expect(try runAgent(temp.library) == .finished)
-        let stored = try #require(try temp.library.issue(named: issue.name))
+        let stored = try #require(try temp.library.store.issue(named: issue.name))
         #expect(stored.status == .none)
         #expect(stored.lastError?.isEmpty == false)
-        #expect(!FileManager.default.fileExists(atPath: temp.library.contentDirectory(for: stored).path))
+        #expect(!FileManager.default.fileExists(atPath: temp.library.downloads.contentDirectory(for: stored).path))
     }
 
     @Test func anArchiveThatCannotBeInstalledLeavesNothingBehind() throws {
@@ -85,9 +85,9 @@ import ZIPFoundation
         let bogus = temp.root.appendingPathComponent("bogus.zip")
         try Data("this is not a zip archive at all".utf8).write(to: bogus)
         let (_, issue) = try temp.publicationWithIssue(content: bogus)
-        try temp.library.enqueue(issue)
+        try temp.library.downloads.enqueue(issue)
         #expect(try runAgent(temp.library) == .finished)
-        let stored = try #require(try temp.library.issue(named: issue.name))
+        let stored = try #require(try temp.library.store.issue(named: issue.name))
         #expect(stored.status == .none)
         #expect(stored.lastError?.contains("install") == true)
         #expect(try FileManager.default.contentsOfDirectory(atPath: temp.library.paths.issuesDirectory.path).isEmpty)
@@ -99,11 +99,11 @@ import ZIPFoundation
         let source = temp.root.appendingPathComponent("extra.bin")
         try Data((0..<5000).map { UInt8($0 % 251) }).write(to: source)
         let (_, issue) = try temp.publicationWithIssue()
-        try temp.library.addAsset(to: issue, url: source, kind: .file, userInfo: ["fileName": "../../escape/bonus.bin"])
+        try temp.library.downloads.addAsset(to: issue, url: source, kind: .file, userInfo: ["fileName": "../../escape/bonus.bin"])
         #expect(try runAgent(temp.library) == .finished)
-        let installed = temp.library.contentDirectory(for: issue).appendingPathComponent("bonus.bin")
+        let installed = temp.library.downloads.contentDirectory(for: issue).appendingPathComponent("bonus.bin")
         #expect(try Data(contentsOf: installed) == Data(contentsOf: source))
-        #expect(try temp.library.issue(named: issue.name)?.status == .available)
+        #expect(try temp.library.store.issue(named: issue.name)?.status == .available)
     }
 
     @Test func onlyOneAgentRunsPerLibrary() throws {
@@ -118,11 +118,11 @@ import ZIPFoundation
         let temp = try TemporaryLibrary()
         let archive = try Self.makeIssueArchive(in: temp.root)
         let (_, issue) = try temp.publicationWithIssue(content: archive)
-        let asset = try #require(try temp.library.enqueue(issue))
-        try Data("partial".utf8).write(to: temp.library.partialFile(for: asset))
-        try temp.library.removeIssue(issue)
+        let asset = try #require(try temp.library.downloads.enqueue(issue))
+        try Data("partial".utf8).write(to: temp.library.downloads.partialFile(for: asset))
+        try temp.library.downloads.removeIssue(issue)
         #expect(try runAgent(temp.library) == .finished)
-        #expect(try temp.library.pendingDownloads().isEmpty)
+        #expect(try temp.library.downloads.pendingDownloads().isEmpty)
         #expect(try FileManager.default.contentsOfDirectory(atPath: temp.library.paths.partialDirectory.path).isEmpty)
     }
 }

@@ -56,16 +56,16 @@ import ZIPFoundation
         try bytes.write(to: pdf)
         var (_, issue) = try temp.publicationWithIssue(named: "magazine-1", content: pdf)
         issue.contentType = "application/pdf"
-        issue = try temp.library.save(issue)
-        let download = try #require(try temp.library.enqueue(issue))
-        #expect(temp.library.userInfo(of: download)["contentType"] as? String == "application/pdf")
+        issue = try temp.library.store.save(issue)
+        let download = try #require(try temp.library.downloads.enqueue(issue))
+        #expect(DownloadQueue.userInfo(of: download)["contentType"] as? String == "application/pdf")
         let formats = IssueFormats()
         formats.register(StandInPDF())
         #expect(try runAgent(temp.library, formats: formats) == .finished)
 
-        let stored = try #require(try temp.library.issue(named: "magazine-1"))
+        let stored = try #require(try temp.library.store.issue(named: "magazine-1"))
         #expect(stored.status == .available)
-        let installed = temp.library.contentDirectory(for: stored).appendingPathComponent("issue.pdf")
+        let installed = temp.library.downloads.contentDirectory(for: stored).appendingPathComponent("issue.pdf")
         #expect(try Data(contentsOf: installed) == bytes)
         #expect(stored.contentTitle == "The Spring Number")
         #expect(stored.authors == ["A. Printer"])
@@ -83,9 +83,9 @@ import ZIPFoundation
         let pdf = temp.root.appendingPathComponent("magazine-1.pdf")
         try Data("%PDF-1.7\n%%EOF\n".utf8).write(to: pdf)
         let (_, issue) = try temp.publicationWithIssue(named: "magazine-1", content: pdf)
-        try temp.library.enqueue(issue)
+        try temp.library.downloads.enqueue(issue)
         #expect(try runAgent(temp.library, formats: IssueFormats()) == .finished)
-        let stored = try #require(try temp.library.issue(named: "magazine-1"))
+        let stored = try #require(try temp.library.store.issue(named: "magazine-1"))
         #expect(stored.status == .none)
         #expect(stored.lastError?.contains("cannot install the issue") == true)
     }
@@ -97,23 +97,23 @@ import ZIPFoundation
         var (_, issue) = try temp.publicationWithIssue(named: "tides", content: book)
         // The feed gave no title: its entry was named after the content file.
         issue.title = "the-tide-tables"
-        issue = try temp.library.save(issue)
-        #expect(temp.library.coverFile(of: issue) == nil)
-        try temp.library.enqueue(issue)
+        issue = try temp.library.store.save(issue)
+        #expect(temp.library.covers.coverFile(of: issue) == nil)
+        try temp.library.downloads.enqueue(issue)
         #expect(try runAgent(temp.library) == .finished)
 
-        let stored = try #require(try temp.library.issue(named: "tides"))
+        let stored = try #require(try temp.library.store.issue(named: "tides"))
         #expect(stored.status == .available)
         #expect(stored.shownTitle == "The Tide Tables")
         #expect(stored.authors == ["Ada Reef", "Bo Strand"])
         #expect(try temp.library.issue(matching: "tide tables").id == stored.id)
         #expect(stored.contentCover == "OEBPS/art/front.png")
-        let cover = try #require(temp.library.coverFile(of: stored))
+        let cover = try #require(temp.library.covers.coverFile(of: stored))
         #expect(cover.path.hasSuffix("OEBPS/art/front.png"))
         #expect(FileManager.default.fileExists(atPath: cover.path))
         // Once evicted, the content's cover is gone with it: no tile points at a missing file.
-        try temp.library.evictContent(of: stored)
-        #expect(temp.library.coverFile(of: try #require(try temp.library.issue(named: "tides"))) == nil)
+        try temp.library.cache.evictContent(of: stored)
+        #expect(temp.library.covers.coverFile(of: try #require(try temp.library.store.issue(named: "tides"))) == nil)
     }
 
     /// The authors a catalog's feed names win over the EPUB's; the EPUB's fill in where the feed names none.
@@ -123,11 +123,11 @@ import ZIPFoundation
         try Self.makeEPUB(at: book, title: "The Tide Tables", authors: ["Ada Reef"])
         var (_, issue) = try temp.publicationWithIssue(named: "tides", content: book)
         issue.feedAuthors = "A. Reef (catalog)"
-        issue = try temp.library.save(issue)
+        issue = try temp.library.store.save(issue)
         #expect(issue.authors == ["A. Reef (catalog)"])
-        try temp.library.enqueue(issue)
+        try temp.library.downloads.enqueue(issue)
         #expect(try runAgent(temp.library) == .finished)
-        var stored = try #require(try temp.library.issue(named: "tides"))
+        var stored = try #require(try temp.library.store.issue(named: "tides"))
         #expect(stored.status == .available)
         #expect(stored.contentAuthors == "Ada Reef")
         #expect(stored.authors == ["A. Reef (catalog)"])
@@ -140,9 +140,9 @@ import ZIPFoundation
         var (_, issue) = try temp.publicationWithIssue()
         issue.status = .available
         issue.contentCover = "../../library.sqlite"
-        issue = try temp.library.save(issue)
-        try FileManager.default.createDirectory(at: temp.library.contentDirectory(for: issue), withIntermediateDirectories: true)
-        #expect(temp.library.coverFile(of: issue) == nil)
+        issue = try temp.library.store.save(issue)
+        try FileManager.default.createDirectory(at: temp.library.downloads.contentDirectory(for: issue), withIntermediateDirectories: true)
+        #expect(temp.library.covers.coverFile(of: issue) == nil)
     }
 
     @Test func theFeedsOwnCoverWins() throws {
@@ -153,11 +153,11 @@ import ZIPFoundation
         issue.status = .available
         issue.coverURL = feedCover.absoluteString
         issue.contentCover = "inside.png"
-        issue = try temp.library.save(issue)
-        let directory = temp.library.contentDirectory(for: issue)
+        issue = try temp.library.store.save(issue)
+        let directory = temp.library.downloads.contentDirectory(for: issue)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try Data([4]).write(to: directory.appendingPathComponent("inside.png"))
-        #expect(temp.library.coverFile(of: issue)?.standardizedFileURL == feedCover.standardizedFileURL)
+        #expect(temp.library.covers.coverFile(of: issue)?.standardizedFileURL == feedCover.standardizedFileURL)
     }
 
     @Test func theTutorialsPlistOfPDFsSubscribesWithItsIssues() throws {
@@ -171,10 +171,10 @@ import ZIPFoundation
                 <key>Date</key><date>2026-02-05T10:00:00Z</date><key>Content</key><string>magazine-2.pdf</string></dict>
             </array></plist>
             """.utf8).write(to: feed)
-        let (_, result) = try temp.library.subscribe(feedURL: feed)
+        let (_, result) = try temp.library.subscriptions.subscribe(feedURL: feed)
         #expect(result.added.count == 2)
-        let one = try #require(try temp.library.issue(named: "Magazine-1"))
+        let one = try #require(try temp.library.store.issue(named: "Magazine-1"))
         #expect(one.contentURL == temp.root.appendingPathComponent("magazine-1.pdf").absoluteString)
-        #expect(try temp.library.enqueue(one) != nil)
+        #expect(try temp.library.downloads.enqueue(one) != nil)
     }
 }

@@ -17,7 +17,7 @@ import Testing
         let release = DispatchSemaphore(value: 0)
         let committed = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
-            _ = try? library.db.write { db in
+            _ = try? library.store.writer.write { db in
                 try db.execute(sql: "UPDATE issue SET title = 'Being stored' WHERE id = ?", arguments: [issue.id])
                 inside.signal()
                 release.wait()
@@ -30,8 +30,8 @@ import Testing
         let readsDone = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
             let token = library.changeToken()
-            let publications = (try? library.publications().count) ?? -1
-            let title = try? library.issue(id: issue.id ?? 0)?.title
+            let publications = (try? library.store.publications().count) ?? -1
+            let title = try? library.store.issue(id: issue.id ?? 0)?.title
             seen.withLock { $0 = (token, publications, title) }
             readsDone.signal()
         }
@@ -47,7 +47,7 @@ import Testing
         #expect(during.publications == 1)
         #expect(during.title == "Issue issue-1")         // the last committed state
         #expect(library.changeToken() != before)         // the commit is seen by the poll
-        #expect(try library.issue(id: issue.id ?? 0)?.title == "Being stored")
+        #expect(try library.store.issue(id: issue.id ?? 0)?.title == "Being stored")
     }
 
     @Test func theChangeTokenMovesForEveryCommitAndOnlyThen() throws {
@@ -55,9 +55,9 @@ import Testing
         let (_, issue) = try temp.publicationWithIssue()
         let first = temp.library.changeToken()
         #expect(temp.library.changeToken() == first)
-        _ = try temp.library.publications()
+        _ = try temp.library.store.publications()
         #expect(temp.library.changeToken() == first)     // reads change nothing
-        try temp.library.setPinned(issue, true)
+        try temp.library.store.setPinned(issue, true)
         #expect(temp.library.changeToken() != first)
     }
 
@@ -81,8 +81,8 @@ import Testing
         let when = Date(timeIntervalSince1970: 1_790_000_000)
         let temp = try TemporaryLibrary(clock: .fixed(when))
         let (_, issue) = try temp.publicationWithIssue()
-        try temp.library.markOpened(issue)
-        #expect(try temp.library.issue(id: issue.id ?? 0)?.lastOpenedAt == when)
-        #expect(temp.library.currentlyReadingIssue?.name == issue.name)
+        try temp.library.store.markOpened(issue, at: temp.library.clock.now())
+        #expect(try temp.library.store.issue(id: issue.id ?? 0)?.lastOpenedAt == when)
+        #expect(temp.library.store.currentlyReadingIssue()?.name == issue.name)
     }
 }

@@ -63,7 +63,7 @@ import Testing
     @Test func aStoreOpenedOnAFullDiskRefusesEveryChange() throws {
         let full = LibraryError.diskFull(path: "/full", freeBytes: 0)
         let readOnly = LibraryStore(migrated: store.writer, diskFull: full)
-        #expect(throws: LibraryError.self) { try readOnly.setPinned(true, issueID: issue.id!) }
+        #expect(throws: LibraryError.self) { try readOnly.setPinned(issue, true) }
         #expect(try stored().pinned == false)
     }
 }

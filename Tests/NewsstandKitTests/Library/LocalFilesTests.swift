@@ -29,21 +29,21 @@ import Testing
 
         let formats = IssueFormats()
         formats.register(StandInPDF())
-        let (publication, result) = try temp.library.subscribe(localPath: folder, formats: formats)
+        let (publication, result) = try temp.library.subscriptions.subscribe(localPath: folder, formats: formats)
         #expect(publication.title == "My Magazines")
-        #expect(temp.library.isLocal(publication))
+        #expect(Library.isLocal(publication))
         #expect(result.added.sorted() == ["spring.pdf", "tides.epub"].map { folder.appendingPathComponent($0).absoluteString })
         // Ready at once: installed as they were added, no download to ask for.
-        let installed = try temp.library.issues(publicationID: #require(publication.id))
+        let installed = try temp.library.store.issues(publicationID: #require(publication.id))
         #expect(Set(installed.map(\.title)) == ["spring", "tides"])
         #expect(installed.first { $0.title == "spring" }?.contentType == "application/pdf")
-        #expect(try installed.allSatisfy { try temp.library.enqueue($0) == nil })
+        #expect(try installed.allSatisfy { try temp.library.downloads.enqueue($0) == nil })
         #expect(installed.allSatisfy { $0.status == .available })
         #expect(installed.first { $0.title == "tides" }?.shownTitle == "The Tide Tables")
         // Nothing was copied into a .part; the PDF is the same file, linked, not a copy.
         #expect(try FileManager.default.contentsOfDirectory(atPath: temp.library.paths.partialDirectory.path).isEmpty)
         let pdfIssue = try #require(installed.first { $0.title == "spring" })
-        let linked = temp.library.contentDirectory(for: pdfIssue).appendingPathComponent("issue.pdf")
+        let linked = temp.library.downloads.contentDirectory(for: pdfIssue).appendingPathComponent("issue.pdf")
         let inode = { (url: URL) in try FileManager.default.attributesOfItem(atPath: url.path)[.systemFileNumber] as? Int }
         #expect(try inode(linked) == inode(folder.appendingPathComponent("spring.pdf")))
         // The user's files are where they were.
@@ -51,13 +51,13 @@ import Testing
 
         // Evicted to save space, a file is installed again by the agent from where it is.
         let book = try #require(installed.first { $0.title == "tides" })
-        try temp.library.evictContent(of: book)
+        try temp.library.cache.evictContent(of: book)
         let bookID = try #require(book.id)
-        let evicted = try #require(try temp.library.issue(id: bookID))
-        let asset = try #require(try temp.library.enqueue(evicted))
-        #expect(temp.library.userInfo(of: asset)["inPlace"] as? Bool == true)
+        let evicted = try #require(try temp.library.store.issue(id: bookID))
+        let asset = try #require(try temp.library.downloads.enqueue(evicted))
+        #expect(DownloadQueue.userInfo(of: asset)["inPlace"] as? Bool == true)
         #expect(try runAgent(temp.library) == .finished)
-        #expect(try temp.library.issue(id: bookID)?.status == .available)
+        #expect(try temp.library.store.issue(id: bookID)?.status == .available)
         #expect(try FileManager.default.contentsOfDirectory(atPath: temp.library.paths.partialDirectory.path).isEmpty)
     }
 
@@ -66,14 +66,14 @@ import Testing
         let folder = try folder(temp)
         try Data("%PDF-1.7\n".utf8).write(to: folder.appendingPathComponent("one.pdf"))
         try Data("%PDF-1.7\n".utf8).write(to: folder.appendingPathComponent("two.pdf"))
-        let (publication, _) = try temp.library.subscribe(localPath: folder)
+        let (publication, _) = try temp.library.subscriptions.subscribe(localPath: folder)
 
         try FileManager.default.removeItem(at: folder.appendingPathComponent("one.pdf"))
         try Data("%PDF-1.7\n".utf8).write(to: folder.appendingPathComponent("three.PDF"))
-        let result = try temp.library.refresh(publication)
+        let result = try temp.library.subscriptions.refresh(publication)
         #expect(result.added == [folder.appendingPathComponent("three.PDF").absoluteString])
         #expect(result.removed == [folder.appendingPathComponent("one.pdf").absoluteString])
-        let gone = try #require(try temp.library.issue(named: folder.appendingPathComponent("one.pdf").absoluteString))
+        let gone = try #require(try temp.library.store.issue(named: folder.appendingPathComponent("one.pdf").absoluteString))
         #expect(gone.lastError?.contains("its file was removed") == true)
     }
 
@@ -81,26 +81,26 @@ import Testing
         let temp = try TemporaryLibrary(inMemory: true)
         let folder = try folder(temp)
         try ContentDetailsTests.makeEPUB(at: folder.appendingPathComponent("tides.epub"), title: "The Tide Tables", authors: ["Ada Reef"])
-        let (magazines, _) = try temp.library.subscribe(localPath: folder)
-        let ofTheFolder = try temp.library.issue(readingFile: folder.appendingPathComponent("tides.epub"))
+        let (magazines, _) = try temp.library.subscriptions.subscribe(localPath: folder)
+        let ofTheFolder = try temp.library.subscriptions.issue(readingFile: folder.appendingPathComponent("tides.epub"))
         #expect(ofTheFolder.publicationId == magazines.id)
         #expect(ofTheFolder.status == .available)
 
         let loose = temp.root.appendingPathComponent("loose.epub")
         try ContentDetailsTests.makeEPUB(at: loose, title: "Loose Leaves", authors: [], date: "2001-02-03")
-        let read = try temp.library.issue(readingFile: loose)
+        let read = try temp.library.subscriptions.issue(readingFile: loose)
         #expect(read.status == .available && read.shownTitle == "Loose Leaves")
-        #expect(try temp.library.publication(id: #require(read.publicationId))?.title == "My files")
-        #expect(try temp.library.issue(readingFile: loose).id == read.id)
+        #expect(try temp.library.store.publication(id: #require(read.publicationId))?.title == "My files")
+        #expect(try temp.library.subscriptions.issue(readingFile: loose).id == read.id)
         // Added again, it keeps the day it gives, not its modification time.
         let readID = try #require(read.id)
         #expect(read.date == Date(timeIntervalSince1970: 981_158_400))
-        try temp.library.subscribe(localPath: loose)
-        #expect(try temp.library.issue(id: readID)?.date == Date(timeIntervalSince1970: 981_158_400))
-        #expect(try temp.library.allIssues().count == 2)
+        try temp.library.subscriptions.subscribe(localPath: loose)
+        #expect(try temp.library.store.issue(id: readID)?.date == Date(timeIntervalSince1970: 981_158_400))
+        #expect(try temp.library.store.issues().count == 2)
 
         try Data("PK\u{05}\u{06}".utf8).write(to: temp.root.appendingPathComponent("broken.cbz"))
-        #expect(throws: DownloadError.self) { try temp.library.issue(readingFile: temp.root.appendingPathComponent("broken.cbz")) }
+        #expect(throws: DownloadError.self) { try temp.library.subscriptions.issue(readingFile: temp.root.appendingPathComponent("broken.cbz")) }
     }
 
     @Test func aFoldersFilesAreDatedAndNamedByWhatTheySayAndOrderedBySeriesAndNumber() throws {
@@ -117,7 +117,7 @@ import Testing
         try Data("x".utf8).write(to: folder.appendingPathComponent("notes.txt"))
         try Data("Rar!".utf8).write(to: folder.appendingPathComponent("annual.rar"))
 
-        let (publication, result) = try temp.library.subscribe(localPath: folder)
+        let (publication, result) = try temp.library.subscriptions.subscribe(localPath: folder)
         #expect(result.skipped == ["annual.rar", "notes.txt"])
         #expect(result.unreadable.isEmpty)
         let id = try #require(publication.id)
@@ -136,8 +136,8 @@ import Testing
         #expect(minutes.authors.isEmpty)
         #expect(minutes.date != utc(101, 1, 1))
         // A refresh keeps the days the files gave.
-        _ = try temp.library.refresh(publication)
-        #expect(try temp.library.issue(id: #require(tiles[1].id))?.date == utc(2019, 5, 4))
+        _ = try temp.library.subscriptions.refresh(publication)
+        #expect(try temp.library.store.issue(id: #require(tiles[1].id))?.date == utc(2019, 5, 4))
     }
 
     @Test func aSingleFileJoinsMyFiles() throws {
@@ -146,15 +146,15 @@ import Testing
         let second = temp.root.appendingPathComponent("b.cbz")
         try Data("%PDF-1.7\n".utf8).write(to: first)
         try Data("PK\u{05}\u{06}".utf8).write(to: second)
-        let (publication, added) = try temp.library.subscribe(localPath: first)
-        let (again, _) = try temp.library.subscribe(localPath: second)
+        let (publication, added) = try temp.library.subscriptions.subscribe(localPath: first)
+        let (again, _) = try temp.library.subscriptions.subscribe(localPath: second)
         #expect(publication.title == "My files")
         #expect(again.id == publication.id)
         #expect(added.added == [first.absoluteString])
-        #expect(try temp.library.issues(publicationID: #require(publication.id)).count == 2)
-        #expect(throws: DownloadError.self) { try temp.library.subscribe(localPath: temp.root.appendingPathComponent("nowhere.pdf")) }
+        #expect(try temp.library.store.issues(publicationID: #require(publication.id)).count == 2)
+        #expect(throws: DownloadError.self) { try temp.library.subscriptions.subscribe(localPath: temp.root.appendingPathComponent("nowhere.pdf")) }
         try Data("x".utf8).write(to: temp.root.appendingPathComponent("notes.txt"))
-        #expect(throws: DownloadError.self) { try temp.library.subscribe(localPath: temp.root.appendingPathComponent("notes.txt")) }
+        #expect(throws: DownloadError.self) { try temp.library.subscriptions.subscribe(localPath: temp.root.appendingPathComponent("notes.txt")) }
     }
 
     @Test func copiedFilesAreDownloadedLikeAFeedsIssues() throws {
@@ -162,17 +162,17 @@ import Testing
         let folder = try folder(temp)
         let pdf = folder.appendingPathComponent("copied.pdf")
         try Data("%PDF-1.7\n%%EOF\n".utf8).write(to: pdf)
-        let (publication, _) = try temp.library.subscribe(localPath: folder, copy: true)
+        let (publication, _) = try temp.library.subscriptions.subscribe(localPath: folder, copy: true)
         #expect(publication.copiesFiles == true)
         let publicationID = try #require(publication.id)
-        let issue = try #require(try temp.library.issues(publicationID: publicationID).first)
-        let asset = try #require(try temp.library.enqueue(issue))
-        #expect(temp.library.userInfo(of: asset)["inPlace"] == nil)
+        let issue = try #require(try temp.library.store.issues(publicationID: publicationID).first)
+        let asset = try #require(try temp.library.downloads.enqueue(issue))
+        #expect(DownloadQueue.userInfo(of: asset)["inPlace"] == nil)
         #expect(try runAgent(temp.library) == .finished)
         let issueID = try #require(issue.id)
-        let stored = try #require(try temp.library.issue(id: issueID))
+        let stored = try #require(try temp.library.store.issue(id: issueID))
         #expect(stored.status == .available)
-        let installed = temp.library.contentDirectory(for: stored).appendingPathComponent("issue.pdf")
+        let installed = temp.library.downloads.contentDirectory(for: stored).appendingPathComponent("issue.pdf")
         let inode = { (url: URL) in try FileManager.default.attributesOfItem(atPath: url.path)[.systemFileNumber] as? Int }
         #expect(try inode(installed) != inode(pdf))
     }
@@ -186,9 +186,9 @@ import Testing
             try ContentDetailsTests.makeCBZ(at: folder.appendingPathComponent(file),
                                             info: "<Series>Tide Pool</Series><Number>\(number)</Number><Year>2021</Year><Month>3</Month><Day>\(day)</Day>")
         }
-        let (publication, _) = try temp.library.subscribe(localPath: folder, copy: true)
+        let (publication, _) = try temp.library.subscriptions.subscribe(localPath: folder, copy: true)
         let publicationID = try #require(publication.id)
-        for issue in try temp.library.issues(publicationID: publicationID) { try temp.library.enqueue(issue) }
+        for issue in try temp.library.store.issues(publicationID: publicationID) { try temp.library.downloads.enqueue(issue) }
         #expect(try runAgent(temp.library) == .finished)
         let tiles = try ShelfReader(library: temp.library).storeTiles(publicationID: publicationID).map(\.issue)
         #expect(tiles.map(\.shownTitle) == ["Tide Pool #2", "Tide Pool #10"])

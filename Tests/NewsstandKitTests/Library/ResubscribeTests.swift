@@ -12,40 +12,40 @@ import Testing
                         updated: Date(timeIntervalSince1970: 1_790_000_000))
 
     func orphans(_ library: Library) throws -> Int {
-        try library.db.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM issue WHERE publicationId IS NULL") ?? -1 }
+        try library.store.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM issue WHERE publicationId IS NULL") ?? -1 }
     }
 
     @Test func theSampleFeedSubscribedAgainComesBackWithItsIssuesDownloadsPlacesAndNewMarks() throws {
         let temp = try TemporaryLibrary()
         let library = temp.library
-        let (publication, first) = try library.subscribe(feedURL: Self.tidewater)
+        let (publication, first) = try library.subscriptions.subscribe(feedURL: Self.tidewater)
         let id = try #require(publication.id)
         #expect(first.added.count == 4)
-        let downloaded = try #require(try library.issue(named: "tidewater-2026-11"))
-        try library.enqueue(downloaded)
+        let downloaded = try #require(try library.store.issue(named: "tidewater-2026-11"))
+        try library.downloads.enqueue(downloaded)
         #expect(try Agent(library: library).run() == .finished)
-        #expect(try library.issue(named: "tidewater-2026-11")?.status == .available)
-        #expect(try library.issue(named: "tidewater-2026-11")?.unread == true)
-        try library.saveLocator(place, for: try #require(try library.issue(named: "tidewater-2026-10")))
+        #expect(try library.store.issue(named: "tidewater-2026-11")?.status == .available)
+        #expect(try library.store.issue(named: "tidewater-2026-11")?.unread == true)
+        try library.store.saveLocator(place, for: try #require(try library.store.issue(named: "tidewater-2026-10")))
 
-        try library.removePublication(publication, removeIssues: false)
-        #expect(try library.publications().contains { $0.id == id } == false)
+        try library.subscriptions.removePublication(publication, removeIssues: false)
+        #expect(try library.store.publications().contains { $0.id == id } == false)
         #expect(try ShelfReader(library: library).summaries().contains { $0.publication.id == id } == false)
         #expect(try orphans(library) == 0)
-        #expect(try library.publicationTitles()[id] == "Tidewater")
-        #expect(try library.issues(publicationID: id).count == 4)
-        #expect(throws: LibraryError.self) { try library.publication(matching: "Tidewater") }
-        #expect(try library.publication(matching: "Tidewater", includingUnsubscribed: true).id == id)
+        #expect(try library.store.publicationTitles()[id] == "Tidewater")
+        #expect(try library.store.issues(publicationID: id).count == 4)
+        #expect(throws: LibraryError.self) { try library.store.publication(matching: "Tidewater") }
+        #expect(try library.store.publication(matching: "Tidewater", includingUnsubscribed: true).id == id)
 
-        let (again, second) = try library.subscribe(feedURL: Self.tidewater)
+        let (again, second) = try library.subscriptions.subscribe(feedURL: Self.tidewater)
         #expect(again.id == id)
         #expect(second.added.isEmpty)
-        #expect(try library.publications().map(\.id) == [id])
-        let issues = try library.issues(publicationID: id)
+        #expect(try library.store.publications().map(\.id) == [id])
+        let issues = try library.store.issues(publicationID: id)
         #expect(issues.map(\.name) == ["tidewater-2026-11", "tidewater-2026-10", "tidewater-2026-09", "tidewater-2026-08"])
         let back = try #require(issues.first)
         #expect(back.status == .available && back.unread)
-        #expect(FileManager.default.fileExists(atPath: library.contentDirectory(for: back).path))
+        #expect(FileManager.default.fileExists(atPath: library.downloads.contentDirectory(for: back).path))
         #expect(issues[1].locator == place)
         #expect(try ShelfReader(library: library).summaries().first { $0.publication.id == id }?.unreadCount == 1)
     }
@@ -57,32 +57,32 @@ import Testing
             .init(id: "a1", title: "Harbour reopens", when: (2026, 11, 24, 9)),
             .init(id: "a2", title: "Bridge vote", when: (2026, 11, 25, 10)),
         ]).xml.write(to: feed, atomically: true, encoding: .utf8)
-        let (publication, _) = try temp.library.subscribe(feedURL: feed)
+        let (publication, _) = try temp.library.subscriptions.subscribe(feedURL: feed)
         let id = try #require(publication.id)
-        let editions = try temp.library.issues(publicationID: id)
+        let editions = try temp.library.store.issues(publicationID: id)
         #expect(editions.count == 2 && editions.allSatisfy(Library.isEdition))
-        try temp.library.markOpened(editions[0])
+        try temp.library.store.markOpened(editions[0], at: temp.library.clock.now())
 
-        try temp.library.removePublication(publication, removeIssues: false)
-        let (again, result) = try temp.library.subscribe(feedURL: feed)
+        try temp.library.subscriptions.removePublication(publication, removeIssues: false)
+        let (again, result) = try temp.library.subscriptions.subscribe(feedURL: feed)
         #expect(again.id == id)
         #expect(result.added.isEmpty)
-        let after = try temp.library.issues(publicationID: id)
+        let after = try temp.library.store.issues(publicationID: id)
         #expect(after.map(\.name) == editions.map(\.name))
         #expect(after[0].lastOpenedAt != nil)
-        #expect(try temp.library.allIssues().count == 2)
-        #expect(try temp.library.articles(ofEdition: after[1]).map(\.name) == ["a1"])
+        #expect(try temp.library.store.issues().count == 2)
+        #expect(try temp.library.store.articles(ofEdition: after[1].id).map(\.name) == ["a1"])
     }
 
     @Test func unsubscribingWithItsIssuesRemovesThePublicationAndLeavesNoIssueBehind() throws {
         let temp = try TemporaryLibrary(inMemory: true)
-        let (publication, _) = try temp.library.subscribe(feedURL: Self.tidewater)
-        try temp.library.removePublication(publication, removeIssues: true)
-        #expect(try temp.library.allIssues().isEmpty)
-        #expect(try temp.library.publicationTitles().isEmpty)
-        let (again, result) = try temp.library.subscribe(feedURL: Self.tidewater)
+        let (publication, _) = try temp.library.subscriptions.subscribe(feedURL: Self.tidewater)
+        try temp.library.subscriptions.removePublication(publication, removeIssues: true)
+        #expect(try temp.library.store.issues().isEmpty)
+        #expect(try temp.library.store.publicationTitles().isEmpty)
+        let (again, result) = try temp.library.subscriptions.subscribe(feedURL: Self.tidewater)
         #expect(result.added.count == 4)
-        #expect(try temp.library.issues(publicationID: #require(again.id)).count == 4)
+        #expect(try temp.library.store.issues(publicationID: #require(again.id)).count == 4)
     }
 
     @Test func aLibraryWithIssuesLeftWithoutAPublicationGetsThemBackIntoOneAndTheirFeedTakesThemBack() throws {
@@ -102,18 +102,18 @@ import Testing
 
         let library = try Library(paths: paths)
         #expect(try orphans(library) == 0)
-        let kept = try #require(try library.publications().first)
+        let kept = try #require(try library.store.publications().first)
         #expect(kept.title == "Kept issues")
-        #expect(try library.issues(publicationID: #require(kept.id)).count == 2)
-        #expect(try library.refresh(kept).added.isEmpty)
+        #expect(try library.store.issues(publicationID: #require(kept.id)).count == 2)
+        #expect(try library.subscriptions.refresh(kept).added.isEmpty)
 
-        let (tidewater, result) = try library.subscribe(feedURL: Self.tidewater)
+        let (tidewater, result) = try library.subscriptions.subscribe(feedURL: Self.tidewater)
         #expect(result.added.sorted() == ["tidewater-2026-08", "tidewater-2026-09"])
-        let issues = try library.issues(publicationID: #require(tidewater.id))
+        let issues = try library.store.issues(publicationID: #require(tidewater.id))
         #expect(issues.count == 4)
         #expect(issues.first { $0.name == "tidewater-2026-11" }.map { $0.status == .available && $0.unread } == true)
         #expect(issues.first { $0.name == "tidewater-2026-10" }?.locator == place)
-        #expect(try library.publications().map(\.title) == ["Tidewater"])
+        #expect(try library.store.publications().map(\.title) == ["Tidewater"])
         #expect(try orphans(library) == 0)
     }
 }

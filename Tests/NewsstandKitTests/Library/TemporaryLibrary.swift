@@ -24,10 +24,10 @@ final class TemporaryLibrary: Sendable {
 
     /// A publication with one issue whose content is the given file.
     func publicationWithIssue(named name: String = "issue-1", content: URL? = nil, date: Date = Date(timeIntervalSince1970: 1_780_000_000)) throws -> (Publication, Issue) {
-        let publication = try library.save(Publication(feedURL: "file:///feeds/\(UUID().uuidString).xml", title: "The Test Weekly"))
-        var issue = try library.addIssue(name: name, date: date, publicationID: publication.id, title: "Issue \(name)")
+        let publication = try library.store.save(Publication(feedURL: "file:///feeds/\(UUID().uuidString).xml", title: "The Test Weekly"))
+        var issue = try library.store.addIssue(name: name, date: date, publicationID: publication.id, title: "Issue \(name)")
         issue.contentURL = content?.absoluteString
-        issue = try library.save(issue)
+        issue = try library.store.save(issue)
         return (publication, issue)
     }
 }

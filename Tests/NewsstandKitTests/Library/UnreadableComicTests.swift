@@ -16,10 +16,10 @@ import ZIPFoundation
             }
         }
         let (_, issue) = try temp.publicationWithIssue(content: url)
-        try temp.library.enqueue(issue)
+        try temp.library.downloads.enqueue(issue)
         #expect(try CancelDownloadTests.agent(for: temp.library).run() == .finished)
 
-        let stored = try #require(try temp.library.issue(named: issue.name))
+        let stored = try #require(try temp.library.store.issue(named: issue.name))
         #expect(stored.status == .none)
         let reason = try #require(stored.lastError)
         #expect(reason.contains("no page that can be shown: 01.jpg is cut short, 02.png is empty, 03.jpg is not a PNG, JPEG, GIF or WebP image"), "\(reason)")

@@ -25,7 +25,7 @@ final class PushFixture {
         feed = temporary.root.appendingPathComponent("feed.xml")
         try FileManager.default.createDirectory(at: temporary.root, withIntermediateDirectories: true)
         try atomFeed(title: "Push Weekly", issues: issues).write(to: feed, atomically: true, encoding: .utf8)
-        (publication, _) = try temporary.library.subscribe(feedURL: feed, autoDownload: autoDownload)
+        (publication, _) = try temporary.library.subscriptions.subscribe(feedURL: feed, autoDownload: autoDownload)
     }
 
     var library: Library { temporary.library }
@@ -34,7 +34,7 @@ final class PushFixture {
         try atomFeed(title: "Push Weekly", issues: issues).write(to: feed, atomically: true, encoding: .utf8)
     }
 
-    func status(of name: String) throws -> NewsstandKit.Issue.Status? { try library.issue(named: name)?.status }
+    func status(of name: String) throws -> NewsstandKit.Issue.Status? { try library.store.issue(named: name)?.status }
 }
 
 @Suite struct PushThrottleTests {
@@ -63,7 +63,7 @@ final class PushFixture {
         #expect(throttle.nextAllowed == clock.now.addingTimeInterval(19 * 3600))
         #expect(throttle.reason.contains("24 hours"))
         #expect(try fixture.status(of: "pw-3") == NewsstandKit.Issue.Status.none)
-        let state = try #require(try fixture.library.pushState(publicationID: fixture.publication.id ?? -1))
+        let state = try #require(try fixture.library.store.pushState(publicationID: fixture.publication.id ?? -1))
         #expect(state.throttle(at: clock.now) == throttle)
         #expect(second.lines.contains { $0.hasPrefix("throttled:") })
 
@@ -71,7 +71,7 @@ final class PushFixture {
         clock.advance(hours: 19)
         let third = delivery.deliver(PushPayload(contentAvailable: true, issueName: "pw-3"), to: fixture.publication)
         #expect(third.autoDownload == .queued("pw-3"))
-        #expect(try fixture.library.pushState(publicationID: fixture.publication.id ?? -1)?.throttle(at: clock.now) == nil)
+        #expect(try fixture.library.store.pushState(publicationID: fixture.publication.id ?? -1)?.throttle(at: clock.now) == nil)
     }
 
     @Test func theConfigCanLiftTheLimit() throws {
@@ -142,13 +142,13 @@ final class PushFixture {
         let arguments = try String(contentsOf: record, encoding: .utf8).split(separator: "\n").map(String.init)
         #expect(arguments == ["--app-name=Newsstand", "--", "Push Weekly", "-v Storm warning"])
 
-        let stored = try fixture.library.pushAlerts()
+        let stored = try fixture.library.store.pushAlerts()
         #expect(stored.map(\.text) == ["-v Storm warning"])
         #expect(stored.first?.publicationId == fixture.publication.id)
 
         // The shelf takes it once for its status line.
-        #expect(fixture.library.takeUnshownAlert()?.text == "-v Storm warning")
-        #expect(fixture.library.takeUnshownAlert() == nil)
+        #expect(try fixture.library.store.takeUnshownAlert()?.text == "-v Storm warning")
+        #expect(try fixture.library.store.takeUnshownAlert() == nil)
     }
 
     @Test func withAShelfOpenTheDesktopIsLeftAlone() throws {
@@ -160,7 +160,7 @@ final class PushFixture {
         let report = delivery.deliver(PushPayload(alert: "Quiet"), to: fixture.publication)
         #expect(report.alert?.notified == false)
         #expect(!FileManager.default.fileExists(atPath: record.path))
-        #expect(try fixture.library.pushAlerts().count == 1)
+        #expect(try fixture.library.store.pushAlerts().count == 1)
         withExtendedLifetime(presence) {}
     }
 

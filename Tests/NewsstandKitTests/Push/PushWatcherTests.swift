@@ -12,11 +12,11 @@ import Testing
         // The feed announces its channel; each connection carries one event, then closes.
         try server.put("channel.sse", "")
         try server.put("pushed.xml", atomFeed(title: "Pushed Daily", issues: ["pd-1"], push: "/channel.sse?per_connection=1"))
-        let (publication, _) = try library.subscribe(feedURL: server.url("pushed.xml"), autoDownload: true)
+        let (publication, _) = try library.subscriptions.subscribe(feedURL: server.url("pushed.xml"), autoDownload: true)
         #expect(publication.pushURL == server.url("channel.sse?per_connection=1").absoluteString)
         // A second publication has no channel.
         try server.put("polled.xml", atomFeed(title: "Polled Monthly", issues: ["pm-1"]))
-        let (polled, _) = try library.subscribe(feedURL: server.url("polled.xml"))
+        let (polled, _) = try library.subscriptions.subscribe(feedURL: server.url("polled.xml"))
 
         var options = EventStreamClient.Options()
         options.reconnectionTime = 0.05
@@ -37,23 +37,23 @@ import Testing
         // A new issue is published and announced: refreshed and queued.
         try server.put("pushed.xml", atomFeed(title: "Pushed Daily", issues: ["pd-1", "pd-2"], push: "/channel.sse?per_connection=1"))
         try server.appendEvent("channel.sse", "id: 41\ndata: {\"aps\":{\"content-available\":1}}")
-        #expect(try waitUntil { try library.issue(named: "pd-2")?.status == .downloading })
-        #expect(try waitUntil { try library.pushState(publicationID: publication.id ?? -1)?.lastEventID == "41" })
+        #expect(try waitUntil { try library.store.issue(named: "pd-2")?.status == .downloading })
+        #expect(try waitUntil { try library.store.pushState(publicationID: publication.id ?? -1)?.lastEventID == "41" })
 
         // The server closed after that event: the client came back with Last-Event-ID 41
         // and receives the alert sent next, exactly once.
         try server.appendEvent("channel.sse", "id: 42\ndata: {\"aps\":{\"alert\":\"Harbour closed\"}}")
-        #expect(try waitUntil { try library.pushAlerts().count == 1 })
+        #expect(try waitUntil { try library.store.pushAlerts().count == 1 })
         let streams = server.requests(path: "channel.sse", atLeast: 2)
         #expect(streams.count >= 2)
         #expect(streams.dropFirst().first?.last_event_id == "41")
         // Closed after 42 too: back with Last-Event-ID 42, and still the one alert.
         #expect(waitUntil { server.requests(path: "channel.sse").contains { $0.last_event_id == "42" } })
-        #expect(try library.pushAlerts().map(\.text) == ["Harbour closed"])
+        #expect(try library.store.pushAlerts().map(\.text) == ["Harbour closed"])
         #expect(polled.pushURL == nil)
 
         // Unsubscribing closes the channel.
-        try library.removePublication(try reloaded(publication, in: library), removeIssues: false)
+        try library.subscriptions.removePublication(try reloaded(publication, in: library), removeIssues: false)
         #expect(waitUntil { watcher.openChannels.isEmpty })
     }
 }
@@ -69,7 +69,7 @@ extension PushWatcherTests {
         let channel = "/replay.sse?per_connection=3&ignore_last_event_id=1"
         try server.put("replay.sse", "")
         try server.put("replayed.xml", atomFeed(title: "Replayed Weekly", issues: ["rw-1"], push: channel))
-        let (publication, _) = try library.subscribe(feedURL: server.url("replayed.xml"))
+        let (publication, _) = try library.subscriptions.subscribe(feedURL: server.url("replayed.xml"))
         try server.appendEvent("replay.sse", "id: a1\ndata: {\"aps\":{\"alert\":\"Ferry cancelled\"}}")
         try server.appendEvent("replay.sse", "id: a2\ndata: {\"aps\":{\"alert\":\"Bridge open\"}}")
         // No id of its own: delivered each time it comes (nothing tells it from a new one).
@@ -86,16 +86,16 @@ extension PushWatcherTests {
             watcher.stop()
         }
         watch(connections: 4)
-        let first = try library.pushAlerts().map(\.text)
+        let first = try library.store.pushAlerts().map(\.text)
         #expect(first.filter { $0 == "Ferry cancelled" }.count == 1)
         #expect(first.filter { $0 == "Bridge open" }.count == 1)
         #expect(first.filter { $0 == "No id" }.count >= 3)
         // Both remembered (a replayed one moves to the end, so the order depends on timing).
-        let remembered = try library.pushState(publicationID: publication.id ?? -1)?.recentEventIDs ?? ""
+        let remembered = try library.store.pushState(publicationID: publication.id ?? -1)?.recentEventIDs ?? ""
         #expect(Set(remembered.split(separator: "\n")) == ["a1", "a2"], "remembered: \(remembered)")
         // A new watcher (an agent started again) remembers them from the library.
         watch(connections: 2)
-        let second = try library.pushAlerts(limit: 100).map(\.text)
+        let second = try library.store.pushAlerts(limit: 100).map(\.text)
         #expect(second.filter { $0 == "Ferry cancelled" }.count == 1)
         #expect(second.filter { $0 == "Bridge open" }.count == 1)
     }
@@ -106,13 +106,13 @@ extension PushWatcherTests {
         let feed = FileManager.default.temporaryDirectory.appendingPathComponent("kept-\(UUID().uuidString).xml")
         try Data(atomFeed(title: "Kept", issues: ["k-1"]).utf8).write(to: feed)
         defer { try? FileManager.default.removeItem(at: feed) }
-        let (publication, _) = try library.subscribe(feedURL: feed)
+        let (publication, _) = try library.subscriptions.subscribe(feedURL: feed)
         let id = publication.id ?? -1
         for index in 0..<(PushState.rememberedEventIDs + 10) {
-            try library.recordDeliveredEvent(lastEventID: "e\(index)", ownID: "e\(index)", publicationID: id)
+            try library.store.recordDeliveredEvent(lastEventID: "e\(index)", ownID: "e\(index)", publicationID: id)
         }
-        try library.recordDeliveredEvent(lastEventID: "e70", ownID: nil, publicationID: id)
-        let state = try #require(try library.pushState(publicationID: id))
+        try library.store.recordDeliveredEvent(lastEventID: "e70", ownID: nil, publicationID: id)
+        let state = try #require(try library.store.pushState(publicationID: id))
         #expect(state.lastEventID == "e70")
         #expect(!state.delivered(eventID: "e9"))
         #expect(state.delivered(eventID: "e10") && state.delivered(eventID: "e73"))
@@ -131,7 +131,7 @@ extension PushWatcherTests {
                                             article: "Pushed to the doorstep.")
         try server.put("agent.sse", "")
         try server.put("agent.xml", atomFeed(title: "Agent Review", issues: ["ar-1"], push: "/agent.sse"))
-        _ = try library.subscribe(feedURL: server.url("agent.xml"), autoDownload: true)
+        _ = try library.subscriptions.subscribe(feedURL: server.url("agent.xml"), autoDownload: true)
 
         var options = Agent.Options()
         options.watch = true
@@ -153,13 +153,13 @@ extension PushWatcherTests {
 
         var installed: NewsstandKit.Issue?
         _ = try waitUntil(timeout: 60) {
-            installed = try library.issue(named: "ar-2").flatMap { $0.status == .available ? $0 : nil }
+            installed = try library.store.issue(named: "ar-2").flatMap { $0.status == .available ? $0 : nil }
             return installed != nil
         }
         let issue = try #require(installed)
-        let article = library.contentDirectory(for: issue).appendingPathComponent("a.html")
+        let article = library.downloads.contentDirectory(for: issue).appendingPathComponent("a.html")
         #expect(try String(contentsOf: article, encoding: .utf8).contains("Pushed to the doorstep."))
-        #expect(try library.issue(named: "ar-1")?.status == NewsstandKit.Issue.Status.none)
+        #expect(try library.store.issue(named: "ar-1")?.status == NewsstandKit.Issue.Status.none)
         agent.stop()
         exited = finished.wait(timeout: .now() + 30) == .success
         #expect(exited, "the agent did not stop")
@@ -176,13 +176,13 @@ extension PushWatcherTests {
         defer { feeds.stop() }
         for number in 1...9 {
             try feeds.put("feed-\(number).xml", atomFeed(title: "Feed \(number)", issues: ["f\(number)-1"]))
-            try library.subscribe(feedURL: feeds.url("feed-\(number).xml"))
+            try library.subscriptions.subscribe(feedURL: feeds.url("feed-\(number).xml"))
         }
         // Three feeds on each of three servers that accept and never answer.
         let servers = try (0..<3).map { _ in try SilentServer() }
-        for (index, publication) in try library.publications().enumerated() {
+        for (index, publication) in try library.store.publications().enumerated() {
             let server = servers[index % 3]
-            try library.write { db in
+            try library.store.write { db in
                 try db.execute(sql: "UPDATE publication SET feedURL = ?, etag = NULL, lastModified = NULL WHERE id = ?",
                                arguments: ["http://127.0.0.1:\(server.port)/feed-\(index).xml", publication.id])
             }

@@ -50,8 +50,8 @@ import Testing
         let temp = try TemporaryLibrary()
         let (_, issue) = try temp.publicationWithIssue()
         let locator = Locator(resource: "b.xhtml", progression: 0.5, totalProgression: 0.35, text: .init(block: 3, offset: 9), updated: when)
-        try temp.library.saveLocator(locator, for: issue)
-        let stored = try #require(try temp.library.issue(id: issue.id ?? 0))
+        try temp.library.store.saveLocator(locator, for: issue)
+        let stored = try #require(try temp.library.store.issue(id: issue.id ?? 0))
         #expect(stored.locator == locator)
         #expect(stored.locator?.totalProgression == 0.35)
     }
@@ -76,10 +76,10 @@ import Testing
         try old.close()
 
         let library = try Library(paths: paths)
-        let columns = try library.db.read { db in try db.columns(in: "issue").map(\.name) }
+        let columns = try library.store.writer.read { db in try db.columns(in: "issue").map(\.name) }
         #expect(!columns.contains("readingPosition") && !columns.contains("readingProgress"))
 
-        let migrated = try #require(try library.issue(named: "old-1")?.locator)
+        let migrated = try #require(try library.store.issue(named: "old-1")?.locator)
         #expect(migrated.totalProgression == 0.5)
         #expect(migrated.updated == opened)
         let place = try #require(migrated.resolved(in: ["one.xhtml", "two.xhtml", "three.xhtml"]))
@@ -87,11 +87,11 @@ import Testing
         #expect(place.text == Locator.TextPlace(block: 2, offset: 30))
         #expect(place.totalProgression == 0.5)
 
-        let comic = try #require(try library.issue(named: "comic")?.locator?.resolved(in: (0..<8).map { "p\($0).png" }))
+        let comic = try #require(try library.store.issue(named: "comic")?.locator?.resolved(in: (0..<8).map { "p\($0).png" }))
         #expect(comic.resource == "p3.png" && comic.page == 3 && comic.totalProgression == 0.25)
         #expect(comic.updated == Date(timeIntervalSince1970: 0), "never opened: older than any place saved since")
-        #expect(try library.issue(named: "garbled")?.locator == nil, "a place the reader could not read is not made up")
-        #expect(try library.issue(named: "newer")?.locator == newer)
-        #expect(try library.issue(named: "unread")?.locator == nil)
+        #expect(try library.store.issue(named: "garbled")?.locator == nil, "a place the reader could not read is not made up")
+        #expect(try library.store.issue(named: "newer")?.locator == newer)
+        #expect(try library.store.issue(named: "unread")?.locator == nil)
     }
 }

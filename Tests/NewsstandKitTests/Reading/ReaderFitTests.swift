@@ -15,13 +15,13 @@ import Testing
         try before.database.close()
 
         let library = try Library(paths: before.paths)
-        let issue = try #require(try library.issue(named: "atlas-1"))
-        #expect(!library.readerFitsWidth(for: issue))
-        try library.setReaderFitsWidth(true, for: issue)
-        #expect(library.readerFitsWidth(for: issue))
-        #expect(try Library(paths: before.paths).readerFitsWidth(for: issue), "kept for the next start")
-        try library.setReaderFitsWidth(false, for: issue)
-        #expect(!library.readerFitsWidth(for: issue))
-        #expect(library.readerView(for: issue) == nil, "the view is its own setting")
+        let issue = try #require(try library.store.issue(named: "atlas-1"))
+        #expect(!library.store.readerFitsWidth(for: issue))
+        try library.store.setReaderFitsWidth(true, for: issue)
+        #expect(library.store.readerFitsWidth(for: issue))
+        #expect(try Library(paths: before.paths).store.readerFitsWidth(for: issue), "kept for the next start")
+        try library.store.setReaderFitsWidth(false, for: issue)
+        #expect(!library.store.readerFitsWidth(for: issue))
+        #expect(library.store.readerView(for: issue) == nil, "the view is its own setting")
     }
 }

@@ -37,7 +37,7 @@ final class SmallDisk: Storage, @unchecked Sendable {
     /// Times free space was asked for (an agent waiting for room asks at each of its checks).
     var spaceChecks: Int { lock.withLock { _spaceChecks } }
 
-    var used: Int64 { Library.measureContent(at: root) }
+    var used: Int64 { ContentCache.measureContent(at: root) }
 
     func write(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
         let room = capacity - used

@@ -49,37 +49,37 @@ func closedLoopbackPort() throws -> Int {
         let temp = try TemporaryLibrary()
         let port = try closedLoopbackPort()
         let (_, issue) = try temp.publicationWithIssue(content: URL(string: "http://127.0.0.1:\(port)/issue.zip")!)
-        let asset = try #require(try temp.library.enqueue(issue))
-        #expect(try temp.library.download(identifier: asset.identifier)?.retry == nil)
+        let asset = try #require(try temp.library.downloads.enqueue(issue))
+        #expect(try temp.library.downloads.download(identifier: asset.identifier)?.retry == nil)
         // The standard attempts, with a wait long enough that the test sees it and never sits it out.
         let policy = RetryPolicy(maxAttempts: 6, baseDelay: 600, maxDelay: 600)
         let running = BackgroundAgent(try CancelDownloadTests.agent(for: temp.library, policy: policy))
 
-        #expect(try CacheLibrary.wait { try temp.library.download(identifier: asset.identifier)?.retry != nil })
-        let retry = try #require(try temp.library.download(identifier: asset.identifier)?.retry)
+        #expect(try CacheLibrary.wait { try temp.library.downloads.download(identifier: asset.identifier)?.retry != nil })
+        let retry = try #require(try temp.library.downloads.download(identifier: asset.identifier)?.retry)
         #expect(retry == TransferRetry(attempt: 2, attempts: 6, reason: "connection refused"))
         #expect(retry.description == "retrying (2 of 6) — connection refused")
-        #expect(try temp.library.issue(named: issue.name)?.status == .downloading)
+        #expect(try temp.library.store.issue(named: issue.name)?.status == .downloading)
 
         // The wait between attempts ends at a cancel.
-        #expect(try temp.library.cancelDownload(issue))
+        #expect(try temp.library.downloads.cancelDownload(issue))
         #expect(running.finished())   // within 60 s, not the 600 s wait
-        let download = try #require(try temp.library.download(identifier: asset.identifier))
+        let download = try #require(try temp.library.downloads.download(identifier: asset.identifier))
         #expect(download.state == .cancelled && download.retry == nil)
-        #expect(try temp.library.issue(named: issue.name)?.lastError == nil)
+        #expect(try temp.library.store.issue(named: issue.name)?.lastError == nil)
     }
 
     @Test func aDownloadThatRunsOutOfAttemptsFailsAndNoLongerSaysRetrying() throws {
         let temp = try TemporaryLibrary()
         let port = try closedLoopbackPort()
         let (_, issue) = try temp.publicationWithIssue(content: URL(string: "http://127.0.0.1:\(port)/issue.zip")!)
-        let asset = try #require(try temp.library.enqueue(issue))
+        let asset = try #require(try temp.library.downloads.enqueue(issue))
         let policy = RetryPolicy(maxAttempts: 3, baseDelay: 0.01, maxDelay: 0.02)
         #expect(try CancelDownloadTests.agent(for: temp.library, policy: policy).run() == .finished)
-        let download = try #require(try temp.library.download(identifier: asset.identifier))
+        let download = try #require(try temp.library.downloads.download(identifier: asset.identifier))
         #expect(download.state == .failed)
         #expect(download.retry == nil)
         #expect(download.attempts >= 1)
-        #expect(try temp.library.issue(named: issue.name)?.lastError?.contains("after 3 attempts") == true)
+        #expect(try temp.library.store.issue(named: issue.name)?.lastError?.contains("after 3 attempts") == true)
     }
 }

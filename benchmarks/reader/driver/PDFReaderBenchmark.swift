@@ -24,21 +24,21 @@ enum PDFReaderBenchmark {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-bench-pdf-\(getpid())")
         defer { try? FileManager.default.removeItem(at: home) }
         let library = try Library(paths: Paths(environment: ["NEWSSTAND_HOME": home.path]))
-        let publication = try library.save(Publication(feedURL: "file:///bench.xml", title: "Benchmark Monthly"))
-        var issue = try library.addIssue(name: "bench-pdf", date: Date(), publicationID: publication.id, title: "Benchmark")
+        let publication = try library.store.save(Publication(feedURL: "file:///bench.xml", title: "Benchmark Monthly"))
+        var issue = try library.store.addIssue(name: "bench-pdf", date: Date(), publicationID: publication.id, title: "Benchmark")
         // Installed as the agent does, through a worker of its own that is gone before the
         // reader opens: the reader starts its worker cold, as `newsstand read` does.
         func install() throws {
             let formats = IssueFormats()
             formats.register(PDFIssueFormat(worker: PDFWorker(executable: workerExecutable)))
-            _ = try IssueInstaller.install(download: pdf, into: library.contentDirectory(for: issue), formats: formats)
+            _ = try IssueInstaller.install(download: pdf, into: library.downloads.contentDirectory(for: issue), formats: formats)
         }
         try install()
         issue.status = .available
-        issue = try library.save(issue)
+        issue = try library.store.save(issue)
         let worker = PDFWorker(executable: workerExecutable)
         PDFSupport.register(worker: worker)
-        let bytes = try Data(contentsOf: library.contentDirectory(for: issue).appendingPathComponent(PDFIssueFormat.fileName)).count
+        let bytes = try Data(contentsOf: library.downloads.contentDirectory(for: issue).appendingPathComponent(PDFIssueFormat.fileName)).count
 
         let picture = ReaderFrameText.showsPagePicture
         var reading = [ReaderStep(label: "open", keys: [], pause: 0.5, done: picture)]
@@ -82,7 +82,7 @@ enum PDFReaderBenchmark {
         print(String(format: "peak RSS: reader %.1f MB, worker %.1f MB", readerPeak, workerPeak))
         print(String(format: "RESULT rss_reader %.1f", readerPeak))
         print(String(format: "RESULT rss_worker %.1f", workerPeak))
-        try breakdown(library.contentDirectory(for: issue).appendingPathComponent(PDFIssueFormat.fileName), worker: worker)
+        try breakdown(library.downloads.contentDirectory(for: issue).appendingPathComponent(PDFIssueFormat.fileName), worker: worker)
     }
 
     /// Where the text view's and the search's time goes, step by step through the same
@@ -122,13 +122,13 @@ enum PDFReaderBenchmark {
 
     /// Opens the issue at its first page in a fresh ShelfApp and runs `steps` in it.
     static func read(_ issue: Issue, in library: Library, steps: [ReaderStep]) throws -> ScriptedReaderBackend {
-        try library.saveLocator(Locator(resource: PagePath(file: PDFIssueFormat.fileName, index: 0).description, progression: 0,
+        try library.store.saveLocator(Locator(resource: PagePath(file: PDFIssueFormat.fileName, index: 0).description, progression: 0,
                                         totalProgression: 0, page: 0, updated: Date()), for: issue)
         let app = ShelfApp(environment: .init(library: library, theme: .classic, colorMode: .truecolor, symbols: .half,
                                               coverCache: CoverCache(directory: nil), startAgent: {}))
         let opening = (wall: milliseconds(), cpu: readerAndWorkerCPU())
         let backend = ScriptedReaderBackend(width: width, height: height, steps: steps, opening: opening, cpu: readerAndWorkerCPU)
-        app.startReading(try library.issue(named: issue.name) ?? issue)
+        app.startReading(try library.store.issue(named: issue.name) ?? issue)
         app.run(backend: backend)
         return backend
     }

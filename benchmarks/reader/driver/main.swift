@@ -208,12 +208,12 @@ let home = installOnly.map { URL(fileURLWithPath: $0) }
 defer { if installOnly == nil { try? FileManager.default.removeItem(at: home) } }
 do {
     let library = try Library(paths: Paths(environment: ["NEWSSTAND_HOME": home.path]))
-    let publication = try library.save(Publication(feedURL: "file:///bench.xml", title: "Benchmark Monthly"))
-    var issue = try library.addIssue(name: "bench-1", date: Date(), publicationID: publication.id, title: "Benchmark")
+    let publication = try library.store.save(Publication(feedURL: "file:///bench.xml", title: "Benchmark Monthly"))
+    var issue = try library.store.addIssue(name: "bench-1", date: Date(), publicationID: publication.id, title: "Benchmark")
     let bytes = try writeEPUB(chapters(totalBytes: 2 * 1024 * 1024, count: shape == "one" ? 1 : 40),
-                              to: library.contentDirectory(for: issue))
+                              to: library.downloads.contentDirectory(for: issue))
     issue.status = .available
-    issue = try library.save(issue)
+    issue = try library.store.save(issue)
     if installOnly != nil {
         print("installed bench-1 (\(bytes) bytes of XHTML) under \(home.path)")
         exit(0)
@@ -234,15 +234,15 @@ do {
     let firstFrame = (backend.firstFrameAt ?? start) - start
 
     // The search, in a second reader opened at the start of the issue (timed the same way).
-    let firstArticle = try IssueReader.open(directory: library.contentDirectory(for: issue)).readingOrder[0].path
-    try library.saveLocator(Locator(resource: firstArticle, progression: 0, totalProgression: 0, updated: Date()), for: issue)
+    let firstArticle = try IssueReader.open(directory: library.downloads.contentDirectory(for: issue)).readingOrder[0].path
+    try library.store.saveLocator(Locator(resource: firstArticle, progression: 0, totalProgression: 0, updated: Date()), for: issue)
     let searchBackend = TimingBackend(width: width, height: height,
                                       keys: [.character("/")] + "zanzibar".map { .character($0) } + [.enter])
     // Enter is answered when the status line says what was found, not by "Searching…".
     searchBackend.answers = { key, frame in key != .enter || frame.text.contains("“zanzibar”") || frame.text.contains("No match") }
     let searcher = ShelfApp(environment: .init(library: library, theme: .classic, colorMode: .truecolor, symbols: .half,
                                                coverCache: CoverCache(directory: nil), startAgent: {}))
-    searcher.startReading(try library.issue(named: "bench-1") ?? issue)
+    searcher.startReading(try library.store.issue(named: "bench-1") ?? issue)
     searcher.run(backend: searchBackend)
     let found = searchBackend.lastFrame?.text.contains("zanzibar") == true
 
@@ -255,7 +255,7 @@ do {
     print("search Enter (\"zanzibar\", only in the last paragraph): wall \(summary(searchBackend.times[.enter] ?? [])); CPU \(summary(searchBackend.cpuTimes[.enter] ?? [])) — found: \(found)")
 
     // Where the first page's time goes, CPU of each step alone (the same public calls).
-    let directory = library.contentDirectory(for: issue)
+    let directory = library.downloads.contentDirectory(for: issue)
     var mark = cpuMilliseconds()
     func lap() -> Double { let now = cpuMilliseconds(); defer { mark = now }; return now - mark }
     let content = try IssueReader.open(directory: directory)
