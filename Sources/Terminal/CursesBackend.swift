@@ -56,6 +56,8 @@ public final class CursesBackend: TerminalBackend {
     private var nextPair: Int32 = 1
     private var pairLimit: Int32 = 0
     private var lastFrame: Canvas?
+    /// The last frame's blank cells under its pictures (`blanksUnderPictures`).
+    private var lastUnderPictures: Set<Int> = []
     private let inputDescriptor: Int32
     /// Replies to detection's batch that may still arrive, and until when (monotonic ms).
     private var lateReplies: LateReplies?
@@ -234,6 +236,7 @@ public final class CursesBackend: TerminalBackend {
             _ = copy(canvas, skippingUnchanged: false, stopWhenPairsRunOut: false)
         }
         lastFrame = canvas
+        lastUnderPictures = Self.blanksUnderPictures(canvas)
         if showsHyperlinks { redrawRowsOfLinksGone(canvas.links) }
         wnoutrefresh(nsc_stdscr())
         let copied = DispatchTime.now().uptimeNanoseconds
@@ -274,6 +277,7 @@ public final class CursesBackend: TerminalBackend {
         var attributes: attr_t = 0
         var pair: Int32 = 0
         let previous = skippingUnchanged ? lastFrame : nil
+        let underPictures = Self.blanksUnderPictures(canvas)
         for y in 0..<min(height, canvas.height) {
             for x in 0..<min(width, canvas.width) {
                 var current = canvas[x, y]
@@ -282,7 +286,8 @@ public final class CursesBackend: TerminalBackend {
                     // calls wide; after one it calls narrow, blank it so nothing stale shows.
                     guard x > 0, nsc_wcwidth(Self.firstScalar(canvas[x - 1, y].glyph)) < 2 else { continue }
                     current.glyph = " "
-                } else if let previous, previous[x, y] == current {
+                } else if let previous, previous[x, y] == current,
+                          underPictures.contains(y * canvas.width + x) == lastUnderPictures.contains(y * canvas.width + x) {
                     continue
                 }
                 if current.style != lastStyle {
@@ -312,6 +317,7 @@ public final class CursesBackend: TerminalBackend {
                     count = max(count, 1)
                 }
                 text[count] = 0
+                let attributes = underPictures.contains(y * canvas.width + x) ? attributes | nsc_a_invis() : attributes
                 if nsc_setcchar(&cell, text, attributes, pair) == ERR {
                     // More marks than a cell holds, or a sequence ncurses refuses: keep the base.
                     text[1] = 0
@@ -325,6 +331,22 @@ public final class CursesBackend: TerminalBackend {
             }
         }
         return true
+    }
+
+    /// The blank cells under the canvas's pictures (by index), written as invisible blanks.
+    /// sixel's and iTerm2's pixels are in the cells, and xterm takes them from every cell an
+    /// erase reaches; ncurses erases a row's blanks with the row around them (EL, EL 1, ED)
+    /// and repeats a blank with ECH, which cut the top row off covers whenever the rest of
+    /// the row changed. An invisible blank looks the same but is no blank to ncurses, so it
+    /// is only ever written when the cell itself changes. (kitty's placeholder cells are text.)
+    static func blanksUnderPictures(_ canvas: Canvas) -> Set<Int> {
+        var cells: Set<Int> = []
+        for placement in canvas.pictures {
+            for y in placement.rect.y..<placement.rect.maxY {
+                for x in placement.rect.x..<placement.rect.maxX where canvas[x, y].glyph == " " { cells.insert(y * canvas.width + x) }
+            }
+        }
+        return cells
     }
 
     public func takeUnshowableNotice() -> String? {
