@@ -227,16 +227,17 @@ public final class CursesBackend: TerminalBackend {
         let start = DispatchTime.now().uptimeNanoseconds
         let sameShape = lastFrame.map { $0.width == canvas.width && $0.height == canvas.height } ?? false
         if !sameShape { werase(nsc_stdscr()) }
-        if !copy(canvas, skippingUnchanged: sameShape, stopWhenPairsRunOut: true) {
+        let underPictures = Self.blanksUnderPictures(canvas)
+        if !copy(canvas, underPictures: underPictures, skippingUnchanged: sameShape, stopWhenPairsRunOut: true) {
             // Every pair is taken: number them afresh for this frame and copy it all again.
             // Redefining a pair makes ncurses resend the cells that still show it.
             pairs.removeAll(keepingCapacity: true)
             nextPair = 1
             lastDraw.pairsReset = true
-            _ = copy(canvas, skippingUnchanged: false, stopWhenPairsRunOut: false)
+            _ = copy(canvas, underPictures: underPictures, skippingUnchanged: false, stopWhenPairsRunOut: false)
         }
         lastFrame = canvas
-        lastUnderPictures = Self.blanksUnderPictures(canvas)
+        lastUnderPictures = underPictures
         if showsHyperlinks { redrawRowsOfLinksGone(canvas.links) }
         wnoutrefresh(nsc_stdscr())
         let copied = DispatchTime.now().uptimeNanoseconds
@@ -266,9 +267,10 @@ public final class CursesBackend: TerminalBackend {
                                         showable: { nsc_wcwidth($0.value) >= 1 }))
     }
 
-    /// Copies the canvas into ncurses' screen; false if it ran out of colour pairs (or,
-    /// when told not to stop, draws the rest in default colours).
-    private func copy(_ canvas: Canvas, skippingUnchanged: Bool, stopWhenPairsRunOut: Bool) -> Bool {
+    /// Copies the canvas into ncurses' screen, the cells `underPictures` as invisible blanks;
+    /// false if it ran out of colour pairs (or, when told not to stop, draws the rest in
+    /// default colours).
+    private func copy(_ canvas: Canvas, underPictures: Set<Int>, skippingUnchanged: Bool, stopWhenPairsRunOut: Bool) -> Bool {
         let (width, height) = size
         let window = nsc_stdscr()
         var cell = cchar_t()
@@ -277,7 +279,6 @@ public final class CursesBackend: TerminalBackend {
         var attributes: attr_t = 0
         var pair: Int32 = 0
         let previous = skippingUnchanged ? lastFrame : nil
-        let underPictures = Self.blanksUnderPictures(canvas)
         for y in 0..<min(height, canvas.height) {
             for x in 0..<min(width, canvas.width) {
                 var current = canvas[x, y]
