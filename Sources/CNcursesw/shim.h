@@ -27,6 +27,7 @@ static inline attr_t nsc_a_underline(void) { return A_UNDERLINE; }
 static inline attr_t nsc_a_reverse(void) { return A_REVERSE; }
 static inline attr_t nsc_a_standout(void) { return A_STANDOUT; }
 static inline attr_t nsc_a_blink(void) { return A_BLINK; }
+static inline attr_t nsc_a_invis(void) { return A_INVIS; }
 static inline attr_t nsc_color_pair(int n) { return (attr_t)COLOR_PAIR(n); }
 
 static inline int nsc_key_f(int n) { return KEY_F(n); }

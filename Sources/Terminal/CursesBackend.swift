@@ -56,6 +56,8 @@ public final class CursesBackend: TerminalBackend {
     private var nextPair: Int32 = 1
     private var pairLimit: Int32 = 0
     private var lastFrame: Canvas?
+    /// The last frame's blank cells under its pictures (`blanksUnderPictures`).
+    private var lastUnderPictures: Set<Int> = []
     private let inputDescriptor: Int32
     /// Replies to detection's batch that may still arrive, and until when (monotonic ms).
     private var lateReplies: LateReplies?
@@ -225,15 +227,17 @@ public final class CursesBackend: TerminalBackend {
         let start = DispatchTime.now().uptimeNanoseconds
         let sameShape = lastFrame.map { $0.width == canvas.width && $0.height == canvas.height } ?? false
         if !sameShape { werase(nsc_stdscr()) }
-        if !copy(canvas, skippingUnchanged: sameShape, stopWhenPairsRunOut: true) {
+        let underPictures = Self.blanksUnderPictures(canvas)
+        if !copy(canvas, underPictures: underPictures, skippingUnchanged: sameShape, stopWhenPairsRunOut: true) {
             // Every pair is taken: number them afresh for this frame and copy it all again.
             // Redefining a pair makes ncurses resend the cells that still show it.
             pairs.removeAll(keepingCapacity: true)
             nextPair = 1
             lastDraw.pairsReset = true
-            _ = copy(canvas, skippingUnchanged: false, stopWhenPairsRunOut: false)
+            _ = copy(canvas, underPictures: underPictures, skippingUnchanged: false, stopWhenPairsRunOut: false)
         }
         lastFrame = canvas
+        lastUnderPictures = underPictures
         if showsHyperlinks { redrawRowsOfLinksGone(canvas.links) }
         wnoutrefresh(nsc_stdscr())
         let copied = DispatchTime.now().uptimeNanoseconds
@@ -263,9 +267,10 @@ public final class CursesBackend: TerminalBackend {
                                         showable: { nsc_wcwidth($0.value) >= 1 }))
     }
 
-    /// Copies the canvas into ncurses' screen; false if it ran out of colour pairs (or,
-    /// when told not to stop, draws the rest in default colours).
-    private func copy(_ canvas: Canvas, skippingUnchanged: Bool, stopWhenPairsRunOut: Bool) -> Bool {
+    /// Copies the canvas into ncurses' screen, the cells `underPictures` as invisible blanks;
+    /// false if it ran out of colour pairs (or, when told not to stop, draws the rest in
+    /// default colours).
+    private func copy(_ canvas: Canvas, underPictures: Set<Int>, skippingUnchanged: Bool, stopWhenPairsRunOut: Bool) -> Bool {
         let (width, height) = size
         let window = nsc_stdscr()
         var cell = cchar_t()
@@ -282,7 +287,8 @@ public final class CursesBackend: TerminalBackend {
                     // calls wide; after one it calls narrow, blank it so nothing stale shows.
                     guard x > 0, nsc_wcwidth(Self.firstScalar(canvas[x - 1, y].glyph)) < 2 else { continue }
                     current.glyph = " "
-                } else if let previous, previous[x, y] == current {
+                } else if let previous, previous[x, y] == current,
+                          underPictures.contains(y * canvas.width + x) == lastUnderPictures.contains(y * canvas.width + x) {
                     continue
                 }
                 if current.style != lastStyle {
@@ -312,6 +318,7 @@ public final class CursesBackend: TerminalBackend {
                     count = max(count, 1)
                 }
                 text[count] = 0
+                let attributes = underPictures.contains(y * canvas.width + x) ? attributes | nsc_a_invis() : attributes
                 if nsc_setcchar(&cell, text, attributes, pair) == ERR {
                     // More marks than a cell holds, or a sequence ncurses refuses: keep the base.
                     text[1] = 0
@@ -325,6 +332,22 @@ public final class CursesBackend: TerminalBackend {
             }
         }
         return true
+    }
+
+    /// The blank cells under the canvas's pictures (by index), written as invisible blanks.
+    /// sixel's and iTerm2's pixels are in the cells, and xterm takes them from every cell an
+    /// erase reaches; ncurses erases a row's blanks with the row around them (EL, EL 1, ED)
+    /// and repeats a blank with ECH, which cut the top row off covers whenever the rest of
+    /// the row changed. An invisible blank looks the same but is no blank to ncurses, so it
+    /// is only ever written when the cell itself changes. (kitty's placeholder cells are text.)
+    static func blanksUnderPictures(_ canvas: Canvas) -> Set<Int> {
+        var cells: Set<Int> = []
+        for placement in canvas.pictures {
+            for y in placement.rect.y..<placement.rect.maxY {
+                for x in placement.rect.x..<placement.rect.maxX where canvas[x, y].glyph == " " { cells.insert(y * canvas.width + x) }
+            }
+        }
+        return cells
     }
 
     public func takeUnshowableNotice() -> String? {
