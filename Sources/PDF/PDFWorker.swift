@@ -35,15 +35,21 @@ public final class PDFWorker: Sendable {
     /// The worker this program starts: `newsstand-pdf` beside the running executable (where
     /// SwiftPM's build directory and `scripts/install.sh` put both), and `newsstand-pdf-draw`
     /// for `render FILE.pdf`.
-    public static let shared = PDFWorker(executable: besideThisProgram, drawer: beside(drawerName))
+    public static let shared: PDFWorker = {
+        let folder = programFolder
+        return PDFWorker(executable: folder.appendingPathComponent(executableName), drawer: folder.appendingPathComponent(drawerName))
+    }()
 
     /// `newsstand-pdf` in the running executable's folder (symbolic links followed).
     public static var besideThisProgram: URL { beside(executableName) }
 
     /// `name` in the running executable's folder (symbolic links followed).
-    public static func beside(_ name: String) -> URL {
+    public static func beside(_ name: String) -> URL { programFolder.appendingPathComponent(name) }
+
+    /// The running executable's folder (symbolic links followed).
+    private static var programFolder: URL {
         let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent(name)
+        return URL(fileURLWithPath: me).deletingLastPathComponent()
     }
 
     private let executable: URL
