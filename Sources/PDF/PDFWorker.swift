@@ -280,9 +280,10 @@ public final class PDFWorker: Sendable {
         return started
     }
 
-    /// The drawer started with `arguments`, writing to `output`.
+    /// The drawer started with `arguments`, writing to `output`; `executable draw` when there
+    /// is no drawer beside it (a tree where only `newsstand-pdf` was built).
     private func spawnDrawer(_ arguments: [String], output: (cells: Int32, errors: Int32)) throws -> (pid: pid_t, socket: Int32) {
-        if let drawer { return try spawn(arguments, output: output, executable: drawer) }
+        if let drawer, FileManager.default.isExecutableFile(atPath: drawer.path) { return try spawn(arguments, output: output, executable: drawer) }
         return try spawn(["draw"] + arguments, output: output)
     }
 

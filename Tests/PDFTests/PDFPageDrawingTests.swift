@@ -28,8 +28,9 @@ import Testing
         return RenderTool.render([file.path], page: page, options: options, documents: documents)
     }
 
-    /// `newsstand-pdf-draw` (what `render` starts), and `newsstand-pdf draw`.
-    static let drawers: [URL?] = [builtDrawer, nil]
+    /// `newsstand-pdf-draw` (what `render` starts), and `newsstand-pdf draw`: asked for, or
+    /// standing in for a drawer that is not there.
+    static let drawers: [URL?] = [builtDrawer, nil, URL(fileURLWithPath: "/nonexistent/newsstand-pdf-draw")]
 
     @Test(arguments: drawers) func drawsTheSameCellsAsTheWorkerPath(_ drawer: URL?) throws {
         try withSample { file in
