@@ -36,6 +36,8 @@ let package = Package(
         .executable(name: "newsstand", targets: ["newsstand"]),
         // The PDF worker, installed beside `newsstand` (`PDFWorker.shared` starts it from there).
         .executable(name: "newsstand-pdf", targets: ["newsstand-pdf"]),
+        // `render FILE.pdf`'s drawer, installed beside them: MuPDF without poppler.
+        .executable(name: "newsstand-pdf-draw", targets: ["newsstand-pdf-draw"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -93,8 +95,10 @@ let package = Package(
         // PDF issues without poppler: the contained worker's client, a format reader, a page renderer
         // and the reflow of a page's text (TextLayout's blocks).
         .target(name: "PDF", dependencies: ["CSpawn", "Imaging", "IssueArchive", "TextLayout"]),
-        // Poppler and MuPDF themselves and the worker's side of the socket: linked only into `newsstand-pdf`.
-        .target(name: "PDFEngine", dependencies: ["CPoppler", "CMuPDF", "PDF", "Imaging", "TextLayout"]),
+        // A page drawn by MuPDF, and the limits a PDF process sets on itself: linked only into the PDF executables.
+        .target(name: "PDFDrawing", dependencies: ["CMuPDF", "PDF", "Imaging", "TextLayout"]),
+        // Poppler itself and the worker's side of the socket: linked only into `newsstand-pdf`.
+        .target(name: "PDFEngine", dependencies: ["CPoppler", "PDFDrawing", "PDF", "Imaging"]),
         // How many columns text takes (and the table of wide characters), with no dependencies:
         // Terminal measures with it without linking HTML. Called for every character drawn.
         .target(name: "TextWidth", swiftSettings: parsing),
@@ -118,7 +122,9 @@ let package = Package(
             linkerSettings: staticRuntime
         ),
 
-        .executableTarget(name: "newsstand-pdf", dependencies: ["PDFEngine"], linkerSettings: staticRuntimeOffline),
+        .executableTarget(name: "newsstand-pdf", dependencies: ["PDFEngine", "PDFDrawing"], linkerSettings: staticRuntimeOffline),
+        // One page drawn as cells for `render FILE.pdf`, without poppler's ~50 libraries to load.
+        .executableTarget(name: "newsstand-pdf-draw", dependencies: ["PDFDrawing"], linkerSettings: staticRuntimeOffline),
 
         // Transfer benchmark driver (benchmarks/transfer/run.sh); never run by `swift test`.
         .executableTarget(name: "newsstand-bench-transfer", dependencies: ["NewsstandKit"]),
@@ -142,9 +148,9 @@ let package = Package(
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "CImageCodecs"]),
         // `newsstand-pdf`, the worker the containment tests start; PDFEngine to compare with in-process
         // answers; the library and the shelf for a PDF issue installed and shown with its page-1 cover.
-        .testTarget(name: "PDFTests", dependencies: ["PDF", "PDFEngine", "CPoppler", "Imaging", "IssueArchive", "TextLayout",
+        .testTarget(name: "PDFTests", dependencies: ["PDF", "PDFEngine", "PDFDrawing", "CPoppler", "Imaging", "IssueArchive", "TextLayout",
                                                     "NewsstandKit", "Shelf", "Pictures", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-                                                    "newsstand-pdf"]),
+                                                    "newsstand-pdf", "newsstand-pdf-draw"]),
         .testTarget(name: "TextLayoutTests", dependencies: ["TextLayout", "TextWidth", "Markup"]),
         .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Imaging", "Terminal", "CNcursesw"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "TOMLReader", "CNcursesw"]),

@@ -29,17 +29,32 @@ public final class PDFWorker: Sendable {
     /// The worker's executable name; it is built and installed beside `newsstand`.
     public static let executableName = "newsstand-pdf"
 
+    /// The drawer's executable name (`draw`): MuPDF without poppler, installed beside `newsstand`.
+    public static let drawerName = "newsstand-pdf-draw"
+
     /// The worker this program starts: `newsstand-pdf` beside the running executable (where
-    /// SwiftPM's build directory and `scripts/install.sh` put both).
-    public static let shared = PDFWorker(executable: besideThisProgram)
+    /// SwiftPM's build directory and `scripts/install.sh` put both), and `newsstand-pdf-draw`
+    /// for `render FILE.pdf`.
+    public static let shared: PDFWorker = {
+        let folder = programFolder
+        return PDFWorker(executable: folder.appendingPathComponent(executableName), drawer: folder.appendingPathComponent(drawerName))
+    }()
 
     /// `newsstand-pdf` in the running executable's folder (symbolic links followed).
-    public static var besideThisProgram: URL {
+    public static var besideThisProgram: URL { beside(executableName) }
+
+    /// `name` in the running executable's folder (symbolic links followed).
+    public static func beside(_ name: String) -> URL { programFolder.appendingPathComponent(name) }
+
+    /// The running executable's folder (symbolic links followed).
+    private static var programFolder: URL {
         let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent(executableName)
+        return URL(fileURLWithPath: me).deletingLastPathComponent()
     }
 
     private let executable: URL
+    /// What draws a page as cells: `drawer` itself, else `executable draw`.
+    private let drawer: URL?
     private let options: WorkerOptions
     private let limits: Limits
     private let passwords: DocumentPasswords
@@ -49,7 +64,7 @@ public final class PDFWorker: Sendable {
     /// The worker's processes, each with its end of the socket pair.
     private struct Processes {
         var child: (pid: pid_t, socket: Int32)?
-        /// `newsstand-pdf draw` started ahead, waiting for its one page (`prepareDrawing`).
+        /// The drawer (`newsstand-pdf-draw`) started ahead, waiting for its one page (`prepareDrawing`).
         var drawer: (pid: pid_t, socket: Int32)?
 
         /// Ends the worker (killing it first when asked) and reaps it: how it ended.
@@ -65,9 +80,12 @@ public final class PDFWorker: Sendable {
         }
     }
 
-    /// A worker started as `executable --cpu-seconds …`; `testFaults` lets tests make it fail.
-    public init(executable: URL, limits: Limits = Limits(), testFaults: Bool = false, passwords: DocumentPasswords = .shared) {
+    /// A worker started as `executable --cpu-seconds …`, pages drawn as cells by `drawer`
+    /// (nil: by `executable draw`); `testFaults` lets tests make it fail.
+    public init(executable: URL, drawer: URL? = nil, limits: Limits = Limits(), testFaults: Bool = false,
+                passwords: DocumentPasswords = .shared) {
         self.executable = executable
+        self.drawer = drawer
         self.limits = limits
         self.passwords = passwords
         var options = WorkerOptions()
@@ -140,20 +158,20 @@ public final class PDFWorker: Sendable {
         return texts
     }
 
-    /// Starts `newsstand-pdf draw` now, without waiting for it: `render FILE.pdf` lets it load
-    /// poppler and open `document` on the other core while it parses its arguments, then
-    /// hands it the page (`draw`). Not asked, it ends when this process does.
+    /// Starts the drawer (`newsstand-pdf-draw`) now, without waiting for it: `render FILE.pdf`
+    /// lets it load MuPDF and open `document` on the other core while it parses its arguments,
+    /// then hands it the page (`draw`). Not asked, it ends when this process does.
     public func prepareDrawing(_ document: String) {
         processes.withLock { processes in
             if processes.drawer == nil {
-                processes.drawer = try? spawn(["draw"] + options.arguments + ["--open", document], output: (STDOUT_FILENO, STDERR_FILENO))
+                processes.drawer = try? spawnDrawer(options.arguments + ["--open", document], output: (STDOUT_FILENO, STDERR_FILENO))
             }
         }
     }
 
     /// Page `page` (1 is the first) of `document` drawn as cells with `options` by the
-    /// worker's executable itself (`newsstand-pdf draw`), written straight to `output`, so
-    /// one process, not two in a row, stands between the file and the picture
+    /// drawer itself (`newsstand-pdf-draw`, or `newsstand-pdf draw`), written straight to
+    /// `output`, so one process, not two in a row, stands between the file and the picture
     /// (benchmarks/HISTORY.md, "Session 9: one PDF page as a whole process"). It runs under
     /// this worker's limits and clock like any request. False when the page could not be
     /// drawn for a reason of the document's, which the drawer wrote to `errors` in `render`'s
@@ -169,7 +187,7 @@ public final class PDFWorker: Sendable {
         return try processes.withLock { processes in
             let prepared = output == (STDOUT_FILENO, STDERR_FILENO) ? processes.drawer : nil
             if prepared != nil { processes.drawer = nil }
-            let process = try prepared ?? spawn(["draw"] + options.arguments, output: output)
+            let process = try prepared ?? spawnDrawer(options.arguments, output: output)
             defer { close(process.socket) }
             let deadline = Date().addingTimeInterval(limits.wallSeconds)
             var status: Int32 = 0
@@ -262,9 +280,18 @@ public final class PDFWorker: Sendable {
         return started
     }
 
+    /// The drawer started with `arguments`, writing to `output`; `executable draw` when there
+    /// is no drawer beside it (a tree where only `newsstand-pdf` was built).
+    private func spawnDrawer(_ arguments: [String], output: (cells: Int32, errors: Int32)) throws -> (pid: pid_t, socket: Int32) {
+        if let drawer, FileManager.default.isExecutableFile(atPath: drawer.path) { return try spawn(arguments, output: output, executable: drawer) }
+        return try spawn(["draw"] + arguments, output: output)
+    }
+
     /// `executable arguments` on one end of a socket pair: its standard input, and its
     /// output too unless `output` names the files it writes to (its cells and its errors).
-    private func spawn(_ arguments: [String], output: (cells: Int32, errors: Int32)?) throws -> (pid: pid_t, socket: Int32) {
+    private func spawn(_ arguments: [String], output: (cells: Int32, errors: Int32)?,
+                       executable: URL? = nil) throws -> (pid: pid_t, socket: Int32) {
+        let executable = executable ?? self.executable
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw PDFError(.workerUnavailable, "PDFs cannot be read: the PDF worker \(executable.lastPathComponent) is missing "
                 + "(looked for \(executable.path); it is built and installed beside newsstand)")

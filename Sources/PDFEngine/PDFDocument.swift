@@ -2,6 +2,7 @@ import CPoppler
 import Foundation
 import Imaging
 import PDF
+import PDFDrawing
 
 /// A PDF opened through poppler in this process. Not thread-safe: poppler's documents are
 /// used from one thread at a time. Code that must survive a hostile PDF goes through

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import PDF
+import PDFDrawing
 
 /// The child side of `PDFWorker`: `newsstand-pdf` reads requests on its standard
 /// input and answers on its standard output, under CPU-time and address-space limits, so
@@ -13,7 +14,7 @@ public enum PDFWorkerServer {
         let options = WorkerOptions(arguments: arguments)
         // Started by hand or by another parent, it may still have inherited files: none are its own.
         closefrom(3)
-        limitItself(options)
+        WorkerLimits.limitItself(options)
         // Only frames may reach the parent: anything a library prints goes to /dev/null.
         let input = dup(STDIN_FILENO), output = dup(STDOUT_FILENO)
         let null = open("/dev/null", O_RDWR)
@@ -25,7 +26,7 @@ public enum PDFWorkerServer {
         while true {
             let request: WorkerRequest
             do { (request, _) = try WorkerFraming.read(WorkerRequest.self) { try WorkerSocket.readExactly($0, from: input) } } catch { return 0 }
-            allowCPU(seconds: options.cpuSecondsPerRequest)
+            WorkerLimits.allowCPU(seconds: options.cpuSecondsPerRequest)
             let (reply, payload) = server.answer(request)
             guard let frame = try? WorkerFraming.frame(reply, payload: payload), WorkerSocket.writeAll(frame, to: output) else { return 0 }
         }
@@ -39,7 +40,7 @@ public enum PDFWorkerServer {
         mutating func answer(_ request: WorkerRequest) -> (WorkerReply, [UInt8]) {
             do {
                 if case .misbehave(let fault) = request.action {
-                    if options.testFaults { misbehave(fault) }
+                    if options.testFaults { WorkerLimits.misbehave(fault) }
                     return (.failure(PDFError(.workerUnavailable, "test faults are off")), [])
                 }
                 let document = try self.document(request.document, password: request.password)
@@ -91,56 +92,5 @@ public enum PDFWorkerServer {
             modified = Int(status.st_mtim.tv_sec)
             modifiedNanoseconds = Int(status.st_mtim.tv_nsec)
         }
-    }
-
-    /// No core files, the address space the parent chose, and SIGXCPU able to end it.
-    static func limitItself(_ options: WorkerOptions) {
-        setLimit(RLIMIT_CORE, 0)
-        // A parent's threads may block or ignore signals, and a spawned child inherits that:
-        // SIGXCPU must end this process when the CPU limit is reached.
-        signal(SIGXCPU, SIG_DFL)
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        sigaddset(&signals, SIGXCPU)
-        sigprocmask(SIG_UNBLOCK, &signals, nil)
-        setLimit(RLIMIT_AS, options.memoryBytes)
-    }
-
-    static func misbehave(_ fault: Misbehaviour) -> Never {
-        switch fault {
-        case .spin:
-            var counter = 0
-            while true { counter = counter &+ Int(getpid()) }
-        case .block:
-            while true { pause() }
-        case .crash:
-            abort()
-        case .exhaustMemory:
-            var blocks: [UnsafeMutableRawPointer] = []
-            while true {
-                // Address space, not memory: malloc fails at the limit without a page being
-                // touched, so the test puts no pressure on the machine.
-                guard let block = malloc(64 << 20) else { abort() }
-                blocks.append(block)
-            }
-        }
-    }
-
-    /// The next request may use `seconds` more CPU time; past it the kernel sends SIGXCPU,
-    /// which ends the worker.
-    static func allowCPU(seconds: Int) {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        let used = Int(usage.ru_utime.tv_sec) + Int(usage.ru_stime.tv_sec) + 1
-        setLimit(RLIMIT_CPU, used + seconds)
-    }
-
-    private static func setLimit(_ resource: __rlimit_resource, _ value: Int) {
-        var limit = rlimit()
-        getrlimit(__rlimit_resource_t(resource.rawValue), &limit)
-        let wanted = rlim_t(value)
-        // RLIM_INFINITY (all ones) does not import as an unsigned constant.
-        limit.rlim_cur = limit.rlim_max == rlim_t.max ? wanted : min(wanted, limit.rlim_max)
-        setrlimit(__rlimit_resource_t(resource.rawValue), &limit)
     }
 }

@@ -8,6 +8,8 @@ import ZIPFoundation
 
 /// The worker is the built `newsstand-pdf`, beside the test bundle as it is beside `newsstand`.
 let builtWorker = PDFWorker.besideThisProgram
+/// `newsstand-pdf-draw`, built beside it.
+let builtDrawer = PDFWorker.beside(PDFWorker.drawerName)
 
 @Suite struct PDFIssueFormatTests {
     private let format = PDFIssueFormat(worker: PDFWorker(executable: builtWorker))

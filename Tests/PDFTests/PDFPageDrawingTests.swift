@@ -28,9 +28,13 @@ import Testing
         return RenderTool.render([file.path], page: page, options: options, documents: documents)
     }
 
-    @Test func drawsTheSameCellsAsTheWorkerPath() throws {
+    /// `newsstand-pdf-draw` (what `render` starts), and `newsstand-pdf draw`: asked for, or
+    /// standing in for a drawer that is not there.
+    static let drawers: [URL?] = [builtDrawer, nil, URL(fileURLWithPath: "/nonexistent/newsstand-pdf-draw")]
+
+    @Test(arguments: drawers) func drawsTheSameCellsAsTheWorkerPath(_ drawer: URL?) throws {
         try withSample { file in
-            let worker = PDFWorker(executable: builtWorker)
+            let worker = PDFWorker(executable: builtWorker, drawer: drawer)
             for options in [RenderOptions(columns: 120, rows: 40, colorMode: .truecolor, letterbox: false),
                             RenderOptions(columns: 30, rows: 12, colorMode: .palette256, symbols: .ascii, cellAspect: 0.45, letterbox: true)] {
                 let expected = throughAWorker(file, page: 2, options: options)
@@ -47,7 +51,7 @@ import Testing
             let options = RenderOptions(columns: 40, rows: 20, letterbox: false)
             let expected = throughAWorker(file, page: 9, options: options).failures
             #expect(expected == ["\(file.path): sample.pdf has no page 9 (it has 3)"])
-            let drawn = try draw(DrawRequest(document: file.path, page: 9, options: options), with: PDFWorker(executable: builtWorker))
+            let drawn = try draw(DrawRequest(document: file.path, page: 9, options: options), with: PDFWorker(executable: builtWorker, drawer: builtDrawer))
             #expect(!drawn.drawn && drawn.cells.isEmpty)
             #expect(drawn.errors == expected.map { "newsstand: \($0)\n" }.joined())
         }
@@ -60,17 +64,19 @@ import Testing
         try withSample { file in
             // The spin must meet the CPU limit, not the clock (the message says which): only the blocked one waits for it.
             let limits = PDFWorker.Limits(cpuSeconds: 1, memoryBytes: 256 << 20, wallSeconds: fault == .block ? 1 : 50)
-            let worker = PDFWorker(executable: builtWorker, limits: limits, testFaults: true)
-            let request = DrawRequest(document: file.path, page: 1, options: RenderOptions(columns: 40, rows: 20), misbehave: fault)
-            #expect(throws: PDFError(kind, "page 1 could not be drawn: the PDF library \(said)")) { try draw(request, with: worker) }
-            // A fault asked of a drawer started without test faults is not honoured.
-            let plain = try draw(request, with: PDFWorker(executable: builtWorker))
-            #expect(plain.drawn && plain.cells.count > 100)
+            for drawer in Self.drawers {
+                let worker = PDFWorker(executable: builtWorker, drawer: drawer, limits: limits, testFaults: true)
+                let request = DrawRequest(document: file.path, page: 1, options: RenderOptions(columns: 40, rows: 20), misbehave: fault)
+                #expect(throws: PDFError(kind, "page 1 could not be drawn: the PDF library \(said)")) { try draw(request, with: worker) }
+                // A fault asked of a drawer started without test faults is not honoured.
+                let plain = try draw(request, with: PDFWorker(executable: builtWorker, drawer: drawer))
+                #expect(plain.drawn && plain.cells.count > 100)
+            }
         }
     }
 
     @Test func aDrawerPreparedAndNeverAskedEndsWithItsWorker() throws {
-        var worker: PDFWorker? = PDFWorker(executable: builtWorker)
+        var worker: PDFWorker? = PDFWorker(executable: builtWorker, drawer: builtDrawer)
         worker?.prepareDrawing("/nonexistent/never-opened.pdf")
         let drawer = try #require(worker?.drawerID)
         #expect(kill(drawer, 0) == 0)

@@ -3,6 +3,7 @@ import Imaging
 import Testing
 @testable import PDF
 @testable import PDFEngine
+import PDFDrawing
 
 /// Pages drawn by MuPDF (`MuPDFPages`) while poppler answers everything else: the password
 /// that opened the document opens its pages, and MuPDF's own refusals read like poppler's.

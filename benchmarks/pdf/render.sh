@@ -9,7 +9,7 @@
 #   RUNS=50 NEWSSTAND=path/to/newsstand benchmarks/pdf/render.sh
 #
 # Needs: hyperfine, poppler-utils, mupdf-tools (apt-get install hyperfine poppler-utils
-# mupdf-tools); `newsstand-pdf` must sit beside NEWSSTAND (a release build puts it there).
+# mupdf-tools); `newsstand-pdf-draw` must sit beside NEWSSTAND (a release build puts it there).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -19,10 +19,10 @@ for tool in hyperfine pdftoppm mutool; do
 done
 
 if [ -z "${NEWSSTAND:-}" ]; then
-    (cd "$root" && swift build -c release --product newsstand >&2 && swift build -c release --product newsstand-pdf >&2)
+    (cd "$root" && swift build -c release --product newsstand >&2 && swift build -c release --product newsstand-pdf-draw >&2)
     NEWSSTAND="$root/.build/release/newsstand"
 fi
-[ -x "$(dirname "$NEWSSTAND")/newsstand-pdf" ] || { echo "no newsstand-pdf beside $NEWSSTAND" >&2; exit 1; }
+[ -x "$(dirname "$NEWSSTAND")/newsstand-pdf-draw" ] || { echo "no newsstand-pdf-draw beside $NEWSSTAND" >&2; exit 1; }
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

@@ -7,11 +7,13 @@ import PDF
 import Synchronization
 import TextLayout
 
-/// `newsstand-pdf draw`: one page of one PDF drawn as half-block cells on standard output
-/// by this process alone. `render FILE.pdf` starts it ahead (`PDFWorker.prepareDrawing`),
-/// so poppler loads while `render` parses its arguments, then sends the page
-/// (`DrawRequest`) on standard input: one process, not two in a row, on the page's
-/// critical path (benchmarks/HISTORY.md, "Session 9: one PDF page as a whole process").
+/// `newsstand-pdf-draw` (and `newsstand-pdf draw`): one page of one PDF drawn as half-block
+/// cells on standard output by this process alone. `render FILE.pdf` starts it ahead
+/// (`PDFWorker.prepareDrawing`), so it loads and opens the PDF while `render` parses its
+/// arguments, then sends the page (`DrawRequest`) on standard input: one process, not two in
+/// a row, on the page's critical path (benchmarks/HISTORY.md, "Session 9: one PDF page as a
+/// whole process"). `newsstand-pdf-draw` links MuPDF without poppler, whose ~50 libraries
+/// were most of its start (HISTORY, "Session 13 (#31): the page as a whole process").
 /// Contained like the worker: the same limits set on itself; the parent keeps the clock
 /// and tells how it ended.
 package enum PDFPageDrawing {
@@ -21,16 +23,16 @@ package enum PDFPageDrawing {
     package static func main(arguments: [String]) -> Int32 {
         closefrom(3)
         let options = WorkerOptions(arguments: arguments)
-        PDFWorkerServer.limitItself(options)
-        PDFWorkerServer.allowCPU(seconds: options.cpuSecondsPerRequest)
+        WorkerLimits.limitItself(options)
+        WorkerLimits.allowCPU(seconds: options.cpuSecondsPerRequest)
         let renderer = InProcessRenderer()
         if let index = arguments.firstIndex(of: "--open"), index + 1 < arguments.count {
             // A document that does not open now says why when it is asked for.
             _ = try? renderer.pages(arguments[index + 1])
         }
         guard let request = DrawRequest.read(from: STDIN_FILENO) else { return 0 }
-        PDFWorkerServer.allowCPU(seconds: options.cpuSecondsPerRequest)
-        if options.testFaults, let fault = request.misbehave { PDFWorkerServer.misbehave(fault) }
+        WorkerLimits.allowCPU(seconds: options.cpuSecondsPerRequest)
+        if options.testFaults, let fault = request.misbehave { WorkerLimits.misbehave(fault) }
         let documents = DocumentRenderers()
         documents.register(renderer, for: .pdf)
         let drawn = RenderTool.run([request.document], page: request.page, options: request.options, documents: documents) { problem in
@@ -59,7 +61,7 @@ package enum PDFPageDrawing {
         func render(_ page: DocumentPage, fitting size: (width: Int, height: Int)?) throws -> RGBAImage {
             do {
                 return try pages(page.document.path).render(page: page.index, region: page.region, fitting: size,
-                                                            maximumPixels: PDFDocument.maximumPixels)
+                                                            maximumPixels: WorkerFraming.maximumPixels)
             } catch let error as PDFError {
                 throw ImageError(.corrupt, error.description)
             }

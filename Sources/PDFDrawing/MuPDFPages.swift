@@ -7,12 +7,12 @@ import PDF
 /// (cairo 1.16 puts each glyph on a whole pixel), and a page costs about half of
 /// poppler's instructions (benchmarks/HISTORY.md, "Session 13: the PDF engine"). Not
 /// thread-safe, like `PDFDocument`, which holds one.
-final class MuPDFPages {
+package final class MuPDFPages {
     private let document: OpaquePointer
     private let name: String
 
     /// Opens `url` with `password`; throws `PDFError` in the words `PDFDocument` uses.
-    init(url: URL, password: String?) throws {
+    package init(url: URL, password: String?) throws {
         try Self.checkReadable(url)
         name = url.lastPathComponent
         var status: Int32 = 0
@@ -30,15 +30,15 @@ final class MuPDFPages {
     deinit { mupdf_close(document) }
 
     /// A file that cannot be read is named whole, before either library tries it.
-    static func checkReadable(_ url: URL) throws {
+    package static func checkReadable(_ url: URL) throws {
         guard FileManager.default.isReadableFile(atPath: url.path) else { throw PDFError(.unreadable, "cannot read '\(url.path)'") }
     }
 
-    var pageCount: Int { Int(mupdf_page_count(document)) }
+    package var pageCount: Int { Int(mupdf_page_count(document)) }
 
     /// Page `index` (or the `region` of it) on white, fitted inside `size` pixels keeping
     /// its shape (nil: one pixel a point), never more than `maximumPixels`.
-    func render(page index: Int, region: PageRegion?, fitting size: (width: Int, height: Int)?, maximumPixels: Int) throws -> RGBAImage {
+    package func render(page index: Int, region: PageRegion?, fitting size: (width: Int, height: Int)?, maximumPixels: Int) throws -> RGBAImage {
         guard (0..<pageCount).contains(index) else {
             throw PDFError(.noSuchPage, "\(name) has no page \(index + 1) (it has \(pageCount))")
         }
@@ -63,7 +63,7 @@ final class MuPDFPages {
 
     /// The picture's size for `points` fitted inside `size` keeping its shape (each side
     /// rounded, at least 1), scaled down to at most `maximum` pixels.
-    static func pixels(of points: (width: Double, height: Double), fitting size: (width: Int, height: Int)?,
+    package static func pixels(of points: (width: Double, height: Double), fitting size: (width: Int, height: Int)?,
                        maximum: Int) -> (width: Int, height: Int) {
         var scale = 1.0
         if let size { scale = min(Double(max(1, size.width)) / points.width, Double(max(1, size.height)) / points.height) }
