@@ -86,8 +86,11 @@ let package = Package(
         // PDF issues without poppler: the contained worker's client, a format reader, a page renderer
         // and the reflow of a page's text (TextLayout's blocks).
         .target(name: "PDF", dependencies: ["CSpawn", "Imaging", "IssueArchive", "TextLayout"]),
+        // poppler-cpp's word list behind a small C layer: every word of a page with its glyphs'
+        // boxes, however the page is turned (poppler-glib reads text only as a selection).
+        .target(name: "CPopplerText", linkerSettings: [.linkedLibrary("poppler-cpp")]),
         // Poppler itself and the worker's side of the socket: linked only into `newsstand-pdf`.
-        .target(name: "PDFEngine", dependencies: ["CPoppler", "PDF", "Imaging", "TextLayout"]),
+        .target(name: "PDFEngine", dependencies: ["CPoppler", "CPopplerText", "PDF", "Imaging", "TextLayout"]),
         // How many columns text takes (and the table of wide characters), with no dependencies:
         // Terminal measures with it without linking HTML. Called for every character drawn.
         .target(name: "TextWidth", swiftSettings: parsing),

@@ -120,7 +120,8 @@ let builtWorker = PDFWorker.besideThisProgram
             Issue.record("a broken PDF installed")
         } catch let error as ArchiveError {
             #expect(error.kind == .invalidContent)
-            #expect(error.description.contains("broken.pdf") || error.description.contains("issue.pdf"))
+            // The user named broken.pdf; `issue.pdf` is the library's name for it, which they never saw.
+            #expect(error.description.hasPrefix("the file is not a PDF that can be read"), "\(error.description)")
         }
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("issue").path))
     }
@@ -134,7 +135,7 @@ let builtWorker = PDFWorker.besideThisProgram
         renderers.register(PDFPageRenderer(worker: PDFWorker(executable: builtWorker)), for: .pdf)
         let page = try renderers.render(DocumentPage(document: file, kind: .pdf, index: 1), fitting: (width: 42, height: 60))
         #expect(page.width == 42 && page.height == 60)
-        #expect(throws: ImageError(.corrupt, "issue.pdf has no page 3 (it has 2)")) {
+        #expect(throws: ImageError(.corrupt, "the file has no page 3 (it has 2)")) {
             try renderers.render(DocumentPage(document: file, kind: .pdf, index: 2), fitting: nil)
         }
     }
