@@ -97,8 +97,11 @@ let package = Package(
         .target(name: "PDF", dependencies: ["CSpawn", "Imaging", "IssueArchive", "TextLayout"]),
         // A page drawn by MuPDF, and the limits a PDF process sets on itself: linked only into the PDF executables.
         .target(name: "PDFDrawing", dependencies: ["CMuPDF", "PDF", "Imaging", "TextLayout"]),
+        // poppler-cpp's word list behind a small C layer: every word of a page with its glyphs'
+        // boxes, however the page is turned (poppler-glib reads text only as a selection).
+        .target(name: "CPopplerText", linkerSettings: [.linkedLibrary("poppler-cpp")]),
         // Poppler itself and the worker's side of the socket: linked only into `newsstand-pdf`.
-        .target(name: "PDFEngine", dependencies: ["CPoppler", "PDFDrawing", "PDF", "Imaging"]),
+        .target(name: "PDFEngine", dependencies: ["CPoppler", "CPopplerText", "PDFDrawing", "PDF", "Imaging"]),
         // How many columns text takes (and the table of wide characters), with no dependencies:
         // Terminal measures with it without linking HTML. Called for every character drawn.
         .target(name: "TextWidth", swiftSettings: parsing),

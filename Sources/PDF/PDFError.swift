@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a PDF or one of its pages could not be read, in words a user can act on.
 public struct PDFError: Error, Equatable, Sendable, Codable, CustomStringConvertible {
     public enum Kind: String, Equatable, Sendable, Codable {
@@ -9,6 +11,9 @@ public struct PDFError: Error, Equatable, Sendable, Codable, CustomStringConvert
         case unreadable
         /// A page number the document does not have.
         case noSuchPage
+        /// A page the document counts but cannot give (its page tree loops or is cut): the
+        /// other pages can still be read.
+        case unreadablePage
         /// The PDF library failed on this page (it crashed, or ran out of its memory limit).
         case crashed
         /// The PDF library took longer than its CPU or wall-clock limit.
@@ -23,5 +28,14 @@ public struct PDFError: Error, Equatable, Sendable, Codable, CustomStringConvert
     public init(_ kind: Kind, _ description: String) {
         self.kind = kind
         self.description = description
+    }
+}
+
+extension PDFError {
+    /// How a message names the PDF at `url`: its file name, or "the file" for an issue's
+    /// `issue.pdf`, a name the library gave it, not the user (who named the issue or their
+    /// own file, which the caller's message names).
+    public static func naming(_ url: URL) -> String {
+        url.lastPathComponent == PDFIssueFormat.fileName ? "the file" : url.lastPathComponent
     }
 }

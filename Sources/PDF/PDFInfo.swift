@@ -13,10 +13,13 @@ public struct PDFInfo: Equatable, Sendable, Codable {
     public var outline: [PDFOutlineItem]
     /// When the document says it was made (its Info dictionary's CreationDate).
     public var creationDate: Date?
+    /// The pages (0 is the first) it counts but cannot give: a page tree that loops or is cut.
+    public var unreadablePages: [Int]
 
     public init(title: String?, author: String?, pageCount: Int, pageSizes: [PDFSize], pageLabels: [String]?,
-                outline: [PDFOutlineItem], creationDate: Date? = nil) {
+                outline: [PDFOutlineItem], creationDate: Date? = nil, unreadablePages: [Int] = []) {
         self.creationDate = creationDate
+        self.unreadablePages = unreadablePages
         self.title = title
         self.author = author
         self.pageCount = pageCount

@@ -66,14 +66,19 @@ public struct PDFIssueFormat: IssueFormatReader {
                             readingOrder: readingOrder, coverImage: Self.cover(assets.pictures, readingOrder))
     }
 
-    /// What the worker says of one PDF of the issue, which must have a page.
+    /// What the worker says of one PDF of the issue, which must have a page that can be read
+    /// (pages it counts but cannot give are read as saying so: the rest is the issue).
     private func info(of name: String, in files: ContentTree) throws -> PDFInfo {
         let info: PDFInfo
-        do { info = try worker.info(of: files.root.appendingPathComponent(name)) } catch let error as PDFError {
+        let file = files.root.appendingPathComponent(name)
+        do { info = try worker.info(of: file) } catch let error as PDFError {
             throw ArchiveError(error.kind == .needsPassword || error.kind == .wrongPassword ? .encrypted : .invalidContent,
                                error.description)
         }
-        guard info.pageCount > 0 else { throw ArchiveError(.invalidContent, "\(name) has no pages") }
+        guard info.pageCount > 0 else { throw ArchiveError(.invalidContent, "\(PDFError.naming(file)) has no pages") }
+        guard info.unreadablePages.count < info.pageCount else {
+            throw ArchiveError(.invalidContent, "\(PDFError.naming(file)) has no page that can be read (its page tree is broken)")
+        }
         return info
     }
 

@@ -4,9 +4,11 @@ extension PDFPageText {
     /// line ends, without figures. The worker sends a page's neighbours so, in a tenth of
     /// the bytes: `RunningLines` finds the same lines in these as in the whole text. (The
     /// reflow's body size and hyphen evidence then count the neighbours' bands only.)
+    /// The bands are those of the page upright.
     package var runningBands: PDFPageText {
-        let height = max(size.height, 1)
-        let kept = characters.filter { RunningLines.inBand(($0.rect.y0 + $0.rect.y1) / 2, height: height) || $0.scalar == "\n" }
-        return PDFPageText(characters: kept, size: size)
+        let page = upright
+        let height = max(page.size.height, 1)
+        let kept = page.characters.filter { RunningLines.inBand(($0.rect.y0 + $0.rect.y1) / 2, height: height) || $0.scalar == "\n" }
+        return PDFPageText(characters: kept, size: page.size)
     }
 }

@@ -43,11 +43,15 @@ public struct PDFPageText: Equatable, Sendable, Codable {
     public var size: PDFSize
     /// Where the page draws pictures, in points from its top left.
     public var figures: [PDFRect]
+    /// How far the page is turned clockwise when shown (its /Rotate: 0, 90, 180 or 270): the
+    /// rectangles are on the page as shown, so its text may run down, up or upside down.
+    public var rotation: Int
 
-    public init(characters: [PDFCharacter], size: PDFSize = PDFSize(width: 0, height: 0), figures: [PDFRect] = []) {
+    public init(characters: [PDFCharacter], size: PDFSize = PDFSize(width: 0, height: 0), figures: [PDFRect] = [], rotation: Int = 0) {
         self.characters = characters
         self.size = size
         self.figures = figures
+        self.rotation = rotation
     }
 
     /// The text as one string.
@@ -64,7 +68,7 @@ public struct PDFPageText: Equatable, Sendable, Codable {
     // font runs: a tenth of the JSON of an object per character, and as much faster. The
     // rectangles' numbers go as base64 of their bits: exact, and writing and reading 9,000
     // numbers as JSON text took 9 of the 11 ms a dense page's text cost (release build).
-    private enum CodingKeys: String, CodingKey { case text, boxes, runs, size, figures }
+    private enum CodingKeys: String, CodingKey { case text, boxes, runs, size, figures, rotation }
 
     private struct FontRun: Codable {
         var count: Int
@@ -97,6 +101,7 @@ public struct PDFPageText: Equatable, Sendable, Codable {
         self.characters = characters
         size = try container.decode(PDFSize.self, forKey: .size)
         figures = try container.decode([PDFRect].self, forKey: .figures)
+        rotation = try container.decodeIfPresent(Int.self, forKey: .rotation) ?? 0
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -114,6 +119,26 @@ public struct PDFPageText: Equatable, Sendable, Codable {
         try container.encode(runs, forKey: .runs)
         try container.encode(size, forKey: .size)
         try container.encode(figures, forKey: .figures)
+        try container.encode(rotation, forKey: .rotation)
+    }
+
+    /// The page turned back upright, as it was made: its rectangles, pictures and size where
+    /// they would be with no rotation, so a turned page reads as an upright one does.
+    public var upright: PDFPageText {
+        let quarter = ((rotation % 360) + 360) % 360 / 90
+        guard quarter != 0 else { return self }
+        let (width, height) = (size.width, size.height)
+        func turned(_ box: PDFRect) -> PDFRect {
+            switch quarter {
+            case 1: return PDFRect(x0: box.y0, y0: width - box.x1, x1: box.y1, y1: width - box.x0)
+            case 2: return PDFRect(x0: width - box.x1, y0: height - box.y1, x1: width - box.x0, y1: height - box.y0)
+            default: return PDFRect(x0: height - box.y1, y0: box.x0, x1: height - box.y0, y1: box.x1)
+            }
+        }
+        var characters = self.characters
+        for index in characters.indices { characters[index].rect = turned(characters[index].rect) }
+        return PDFPageText(characters: characters, size: quarter == 2 ? size : PDFSize(width: height, height: width),
+                           figures: figures.map(turned), rotation: 0)
     }
 
     /// Numbers as base64 of their little-endian IEEE 754 bits.

@@ -11,20 +11,28 @@ public enum PDFReflow {
 
     /// Page `index` (0 is the first) as blocks to read. `neighbours` are the texts of the
     /// pages at `neighbourOffsets` that exist (their headers, footers and sizes are compared).
-    public static func document(of page: PDFPageText, index: Int, neighbours: [PDFPageText] = []) -> TextDocument {
-        guard !page.isEmpty else { return TextDocument() }
+    /// A turned page is read upright.
+    public static func document(of shown: PDFPageText, index: Int, neighbours: [PDFPageText] = []) -> TextDocument {
+        guard !shown.isEmpty else { return TextDocument() }
+        let page = shown.upright
         let running = RunningLines(neighbours: neighbours)
-        let lines = ReflowLine.lines(of: page.characters).filter { !running.isRunning($0, pageHeight: page.size.height) }
+        let all = ReflowLine.lines(of: page.characters)
+        var lines = all.filter { !running.isRunning($0, pageHeight: page.size.height) }
+        // A page whose only words are those its neighbours repeat (every page one line at the
+        // top) is read, not left blank; a page number alone still is.
+        if lines.isEmpty { lines = all.filter { !RunningLines.isPageLabel($0.text) } }
         guard !lines.isEmpty else { return TextDocument() }
         let sizes = FontSizes(pages: [page] + neighbours)
         let frame = Frame(lines: lines, page: page.size)
-        let figures = page.figures.filter { figure in
+        // A figure is placed upright and shown cut from the page as it is drawn.
+        let figures = zip(page.figures, shown.figures).map { (upright: $0, drawn: $1) }.filter { candidate in
+            let figure = candidate.upright
             // Specks (rules, bullets) and a picture under the whole page (a scan's image
             // below its recognised text) are not figures to show between paragraphs.
             let width = figure.x1 - figure.x0, height = figure.y1 - figure.y0
             return width >= 16 && height >= 16 && width * height < 0.8 * page.size.width * page.size.height
         }
-        var items: [ReflowItem] = lines.map { .line($0) } + figures.map { .figure($0) }
+        var items: [ReflowItem] = lines.map { .line($0) } + figures.map { .figure($0.upright, drawn: $0.drawn) }
         let boxes = items.map { frame.place($0.box) }
         let order = ReadingOrder(bodySize: sizes.body).order(boxes)
         items = order.map { items[$0] }
@@ -32,8 +40,8 @@ public enum PDFReflow {
         for item in items {
             switch item {
             case .line(let line): paragraphs.add(line)
-            case .figure(let box):
-                let width = max(page.size.width, 1), height = max(page.size.height, 1)
+            case .figure(_, let box):
+                let width = max(shown.size.width, 1), height = max(shown.size.height, 1)
                 paragraphs.add(figure: PageFigure(page: index, x0: box.x0 / width, y0: box.y0 / height, x1: box.x1 / width, y1: box.y1 / height))
             }
         }
@@ -41,15 +49,24 @@ public enum PDFReflow {
     }
 }
 
+extension PDFReflow {
+    /// The page's lines as search reads them: each in the order it is read (right-to-left
+    /// words in logical order, a turned page upright), one a line, in the order the PDF gives.
+    public static func lines(of page: PDFPageText) -> String {
+        ReflowLine.lines(of: page.upright.characters).map(\.text).joined(separator: "\n")
+    }
+}
+
 /// A line or a figure, as the reading order places it.
 enum ReflowItem {
     case line(ReflowLine)
-    case figure(PDFRect)
+    /// Where it stands upright, and where it is drawn on the page as shown.
+    case figure(PDFRect, drawn: PDFRect)
 
     var box: PDFRect {
         switch self {
         case .line(let line): return line.box
-        case .figure(let box): return box
+        case .figure(let box, _): return box
         }
     }
 }

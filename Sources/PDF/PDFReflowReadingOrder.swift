@@ -36,22 +36,31 @@ struct ReadingOrder {
         // stripes (hostile or not) is read row by row instead.
         guard stripes.count > 1, stripes.count <= Self.mostStripes else { return rows(items, boxes) }
         var result: [Int] = []
-        var group: [Int] = []
-        func flush() {
-            guard !group.isEmpty else { return }
-            let columns = split(group, boxes, across: false)
-            result += columns.count > 1 ? columns.flatMap { order($0, boxes) } : (group.count < items.count ? order(group, boxes) : rows(group, boxes))
-            group = []
+        // The stripes read together so far.
+        var group: [[Int]] = []
+        func flush(_ stripes: ArraySlice<[Int]>) {
+            let part = stripes.flatMap { $0 }
+            guard !part.isEmpty else { return }
+            let columns = split(part, boxes, across: false)
+            result += columns.count > 1 ? columns.flatMap { order($0, boxes) } : (part.count < items.count ? order(part, boxes) : rows(part, boxes))
         }
         for stripe in stripes {
-            if group.isEmpty || sideBySide(split(group + stripe, boxes, across: false), boxes) {
-                group += stripe
-            } else {
-                flush()
-                group = stripe
+            let whole = split(group.flatMap { $0 } + stripe, boxes, across: false)
+            if group.isEmpty || sideBySide(whole, boxes) {
+                group.append(stripe)
+                continue
             }
+            // First stripes that bridge the gutters of the columns the rest makes with this one
+            // (a byline centred over the page, level with a column's first lines only) are read
+            // before those columns rather than keep them apart.
+            let bridged = (1..<max(1, group.count)).first { start in
+                let columns = split(group[start...].flatMap { $0 } + stripe, boxes, across: false)
+                return whole.count < columns.count && sideBySide(columns, boxes)
+            }
+            flush(group[..<(bridged ?? group.count)])
+            group = bridged.map { Array(group[$0...]) + [stripe] } ?? [stripe]
         }
-        flush()
+        flush(group[...])
         return result
     }
 

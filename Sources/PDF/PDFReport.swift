@@ -8,6 +8,9 @@ public enum PDFReport {
         if let title = info.title { lines.append("title: " + ArchiveReport.clean(title)) }
         if let author = info.author { lines.append("author: " + ArchiveReport.clean(author)) }
         lines.append("pages: \(info.pageCount)")
+        if !info.unreadablePages.isEmpty {
+            lines.append("pages that cannot be read: " + info.unreadablePages.map { String($0 + 1) }.joined(separator: ", ") + " (the page tree is broken)")
+        }
         if let first = info.pageSizes.first {
             lines.append("page size: \(Int(first.width.rounded()))×\(Int(first.height.rounded())) pt")
         }
@@ -33,11 +36,4 @@ public enum PDFReport {
     }
 
     public static func json(_ info: PDFInfo) throws -> String { try ArchiveReport.json(info) }
-
-    /// Each page's text in turn, a line naming the page before it.
-    public static func text(pages: [(label: String, text: PDFPageText)]) -> String {
-        pages.map { page in
-            "— page \(ArchiveReport.clean(page.label)) —\n" + ArchiveReport.clean(page.text.string, keepNewlines: true)
-        }.joined(separator: "\n\n") + "\n"
-    }
 }

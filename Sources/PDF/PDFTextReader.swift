@@ -42,12 +42,18 @@ public final class PDFTextReader: DocumentTextReader, Sendable {
     }
 
     /// A page the worker cannot read is a `PDFError` naming the page ("page 3 of x.pdf:
-    /// the PDF library crashed").
+    /// the PDF library crashed"); a page the PDF counts but cannot give (its page tree is
+    /// broken) reads as a line that says so, the other pages being readable.
     public func page(_ index: Int, of document: URL) throws -> TextDocument {
         let key = PageKey(document: document, index: index)
         if let done = kept.withLock({ $0.reflows[key] }) { return done }
-        let (page, neighbours) = try reading(key)
-        let reflowed = PDFReflow.document(of: page, index: index, neighbours: neighbours.compactMap { $0 })
+        let reflowed: TextDocument
+        do {
+            let (page, neighbours) = try reading(key)
+            reflowed = PDFReflow.document(of: page, index: index, neighbours: neighbours.compactMap { $0 })
+        } catch let error as PDFError where error.kind == .unreadablePage {
+            reflowed = TextDocument(blocks: [.paragraph([StyledSpan("[This page cannot be read: its place in the PDF's page tree is broken.]")])])
+        }
         kept.withLock { $0.reflows[key] = reflowed }
         return reflowed
     }
@@ -95,7 +101,7 @@ public final class PDFTextReader: DocumentTextReader, Sendable {
             return read
         } catch let error as PDFError {
             let page = "page \(key.index + 1)"
-            throw error.description.contains(page) ? error : PDFError(error.kind, "\(page) of \(key.document.lastPathComponent): \(error.description)")
+            throw error.description.contains(page) ? error : PDFError(error.kind, "\(page) of \(PDFError.naming(key.document)): \(error.description)")
         }
     }
 

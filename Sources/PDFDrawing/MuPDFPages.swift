@@ -14,7 +14,7 @@ package final class MuPDFPages {
     /// Opens `url` with `password`; throws `PDFError` in the words `PDFDocument` uses.
     package init(url: URL, password: String?) throws {
         try Self.checkReadable(url)
-        name = url.lastPathComponent
+        name = PDFError.naming(url)
         var status: Int32 = 0
         var message = [CChar](repeating: 0, count: 256)
         guard let opened = mupdf_open(url.path, password, &status, &message, message.count) else {

@@ -1,4 +1,5 @@
 import CPoppler
+import CPopplerText
 import Foundation
 import Imaging
 import PDF
@@ -15,6 +16,8 @@ public final class PDFDocument {
     public let url: URL
     private let password: String?
     private var pages: MuPDFPages?
+    /// The same file opened through poppler-cpp, for its text layer (opened when first asked).
+    private var words: UnsafeMutableRawPointer??
 
     /// Opens the PDF at `url`; `password` opens an encrypted one. Throws `PDFError`:
     /// `.needsPassword`, `.wrongPassword`, or `.unreadable` with the reason.
@@ -26,7 +29,7 @@ public final class PDFDocument {
         var error: UnsafeMutablePointer<GError>?
         guard let uri = g_filename_to_uri(url.standardizedFileURL.path, nil, &error) else {
             defer { if error != nil { g_error_free(error) } }
-            throw PDFError(.unreadable, "cannot open '\(url.path)': \(Self.message(error))")
+            throw PDFError(.unreadable, "cannot open \(PDFError.naming(url)): \(Self.message(error))")
         }
         defer { g_free(uri) }
         let opened: OpaquePointer? = password.map { poppler_document_new_from_file(uri, $0, &error) }
@@ -34,15 +37,18 @@ public final class PDFDocument {
         guard let opened else {
             defer { if error != nil { g_error_free(error) } }
             if shim_error_is_encrypted(error) != 0 {
-                throw password == nil ? PDFError(.needsPassword, "\(url.lastPathComponent) needs a password")
-                                      : PDFError(.wrongPassword, "the password does not open \(url.lastPathComponent)")
+                throw password == nil ? PDFError(.needsPassword, "\(PDFError.naming(url)) needs a password")
+                                      : PDFError(.wrongPassword, "the password does not open \(PDFError.naming(url))")
             }
-            throw PDFError(.unreadable, "\(url.lastPathComponent) is not a PDF that can be read (\(Self.message(error)))")
+            throw PDFError(.unreadable, "\(PDFError.naming(url)) is not a PDF that can be read (\(Self.message(error)))")
         }
         document = opened
     }
 
-    deinit { shim_object_unref(UnsafeMutableRawPointer(document)) }
+    deinit {
+        shim_object_unref(UnsafeMutableRawPointer(document))
+        if let words = words ?? nil { text_document_close(words) }
+    }
 
     public var pageCount: Int { Int(poppler_document_get_n_pages(document)) }
 
@@ -73,9 +79,19 @@ public final class PDFDocument {
     }
 
     /// Everything `PDFInfo` holds, read at once.
+    /// A page the document counts but cannot give is listed, not a failure of the whole: what
+    /// can be read is read (its size is taken from a page that can).
     public func info() throws -> PDFInfo {
-        PDFInfo(title: title, author: author, pageCount: pageCount,
-                pageSizes: try (0..<pageCount).map(pageSize), pageLabels: pageLabels, outline: outline, creationDate: creationDate)
+        var sizes: [PDFSize?] = [], unreadable: [Int] = []
+        for index in 0..<pageCount {
+            do { sizes.append(try pageSize(index)) } catch let error as PDFError where error.kind == .unreadablePage {
+                sizes.append(nil)
+                unreadable.append(index)
+            }
+        }
+        let stand = sizes.lazy.compactMap { $0 }.first ?? PDFSize(width: 612, height: 792)
+        return PDFInfo(title: title, author: author, pageCount: pageCount, pageSizes: sizes.map { $0 ?? stand }, pageLabels: pageLabels,
+                       outline: outline, creationDate: creationDate, unreadablePages: unreadable)
     }
 
     /// The outline (bookmarks), each entry's destination resolved to a page.
@@ -155,94 +171,88 @@ public final class PDFDocument {
     }
 
     /// The plain text of the pages from `first`, at most `count` of them (fewer at the end),
-    /// without rectangles (search reads these).
+    /// without rectangles (search reads these): the text layer's lines as the reflow reads
+    /// them, so search finds what is read.
     public func pageTexts(first: Int = 0, count: Int = .max) -> [String] {
         let pages = max(0, first)..<max(first, first + min(count, pageCount - first))
-        return pages.map { index in (try? withPage(index) { Self.readingSelection(of: $0)?.text }) ?? nil ?? "" }
+        return pages.map { index in (try? text(page: index, figures: false)).map(PDFReflow.lines) ?? "" }
     }
 
-    /// Page `index`'s text layer: each character with its rectangle and font size, and
-    /// where its pictures are unless `figures` is false (a neighbour's text needs none, and
-    /// finding them is another pass over the page).
+    /// Page `index`'s text layer: each character with its rectangle (on the page as it is
+    /// shown) and font, the page's rotation, and where its pictures are unless `figures` is
+    /// false (a neighbour's text needs none, and finding them is another pass over the page).
+    /// Lines end with "\n"; a space stands where poppler saw one between two words.
     public func text(page index: Int, figures withFigures: Bool = true) throws -> PDFPageText {
-        try withPage(index) { page in
-            var width = 0.0, height = 0.0
-            poppler_page_get_size(page, &width, &height)
-            let size = PDFSize(width: width, height: height)
-            let figures = withFigures ? try self.figures(page: index) : []
-            guard let selection = Self.readingSelection(of: page) else { return PDFPageText(characters: [], size: size, figures: figures) }
-            let text = selection.text
-            var area = selection.area
-            var rectangles: UnsafeMutablePointer<PopplerRectangle>?
-            var count: guint = 0
-            guard poppler_page_get_text_layout_for_area(page, &area, &rectangles, &count) != 0, let rectangles else {
-                return PDFPageText(characters: [], size: size, figures: figures)
-            }
-            defer { g_free(rectangles) }
-            var sizes = [Double](repeating: 0, count: Int(count))
-            var fonts = [String](repeating: "", count: Int(count))
-            if let attributes = poppler_page_get_text_attributes_for_area(page, &area) {
-                var node: UnsafeMutablePointer<GList>? = attributes
-                while let current = node {
-                    if let run = current.pointee.data?.assumingMemoryBound(to: PopplerTextAttributes.self) {
-                        let name = run.pointee.font_name.map { String(cString: $0) } ?? ""
-                        let start = max(0, Int(run.pointee.start_index)), end = min(Int(count) - 1, Int(run.pointee.end_index))
-                        if start <= end {
-                            for position in start...end {
-                                sizes[position] = run.pointee.font_size
-                                fonts[position] = name
-                            }
-                        }
-                    }
-                    node = current.pointee.next
+        let size = try pageSize(index)
+        let figures = withFigures ? try self.figures(page: index) : []
+        if words == nil { words = .some(text_document_open(url.standardizedFileURL.path, password)) }
+        guard let opened = words ?? nil else { return PDFPageText(characters: [], size: size, figures: figures) }
+        var layer = text_page()
+        guard text_page_read(opened, Int32(index), &layer) == 0 else { throw unreadable(page: index) }
+        defer { text_page_free(&layer) }
+        let fonts = (0..<layer.font_count).map { layer.fonts[$0].map { String(cString: $0) } ?? "" }
+        var characters: [PDFCharacter] = []
+        characters.reserveCapacity(layer.glyph_count + layer.word_count)
+        var previous: text_word?
+        for wordIndex in 0..<layer.word_count {
+            let word = layer.words[wordIndex]
+            guard word.first <= layer.glyph_count, word.count <= layer.glyph_count - word.first, word.count > 0 else { continue }
+            let first = layer.glyphs[word.first]
+            let font = fonts.indices.contains(Int(first.font)) ? fonts[Int(first.font)] : ""
+            if let previous {
+                if !Self.sameLine(previous, word) {
+                    characters.append(PDFCharacter(scalar: "\n", rect: Self.box(previous), fontSize: first.font_size, fontName: font))
+                } else if previous.space_after != 0 {
+                    characters.append(PDFCharacter(scalar: " ", rect: Self.gap(previous, word), fontSize: first.font_size, fontName: font))
                 }
-                poppler_page_free_text_attributes(attributes)
             }
-            // Poppler brackets right-to-left words in embedding marks that have no rectangle of
-            // their own: they keep their place in the text (the reflow reads the runs by them)
-            // but take no rectangle, or every later character would get its neighbour's.
-            var position = 0
-            let characters = text.unicodeScalars.compactMap { scalar -> PDFCharacter? in
-                if PDFCharacter.isEmbeddingMark(scalar) {
-                    let at = min(position, Int(count) - 1)
-                    return PDFCharacter(scalar: scalar, rect: PDFRect(x0: 0, y0: 0, x1: 0, y1: 0),
-                                        fontSize: at >= 0 ? sizes[at] : 0, fontName: at >= 0 ? fonts[at] : "")
-                }
-                guard position < Int(count) else { return nil }
-                defer { position += 1 }
-                let box = rectangles[position]
-                return PDFCharacter(scalar: scalar, rect: PDFRect(x0: box.x1, y0: box.y1, x1: box.x2, y1: box.y2),
-                                    fontSize: sizes[position], fontName: fonts[position])
+            for glyphIndex in word.first..<word.first + word.count {
+                let glyph = layer.glyphs[glyphIndex]
+                characters.append(PDFCharacter(scalar: Unicode.Scalar(glyph.scalar) ?? "\u{FFFD}",
+                                               rect: PDFRect(x0: glyph.x0, y0: glyph.y0, x1: glyph.x1, y1: glyph.y1), fontSize: glyph.font_size,
+                                               fontName: fonts.indices.contains(Int(glyph.font)) ? fonts[Int(glyph.font)] : ""))
             }
-            return PDFPageText(characters: characters, size: size, figures: figures)
+            previous = word
         }
+        return PDFPageText(characters: characters, size: size, figures: figures, rotation: Int(layer.rotation))
     }
 
-    /// The page's whole text, and the selection that gave it (the text's layout and
-    /// attributes must come from the same one). Poppler-glib reads a page as a selection
-    /// from its first corner to its second, in reading order: from the top left, a page
-    /// whose main direction is right to left loses its first and last lines (the selection
-    /// starts at the end of the first and stops at the start of the last; ArabicCIDTrueType.pdf
-    /// gives 2 lines of 4). So a page with right-to-left words in it (poppler brackets them
-    /// in U+202B…U+202C) is also read from the top right, and the longer text wins; from
-    /// there a left-to-right page would lose lines the same way.
-    private static func readingSelection(of page: OpaquePointer) -> (text: String, area: PopplerRectangle)? {
-        var width = 0.0, height = 0.0
-        poppler_page_get_size(page, &width, &height)
-        var forward = PopplerRectangle(x1: 0, y1: 0, x2: width, y2: height)
-        guard let text = take(poppler_page_get_text_for_area(page, &forward)) else { return nil }
-        guard text.unicodeScalars.contains("\u{202B}") else { return (text, forward) }
-        var backward = PopplerRectangle(x1: width, y1: 0, x2: 0, y2: height)
-        guard let fromTheRight = take(poppler_page_get_text_for_area(page, &backward)),
-              fromTheRight.unicodeScalars.count > text.unicodeScalars.count else { return (text, forward) }
-        return (fromTheRight, backward)
+    /// Whether `next` goes on the line of `word`: it runs the same way, level with it.
+    private static func sameLine(_ word: text_word, _ next: text_word) -> Bool {
+        guard word.rotation == next.rotation else { return false }
+        let across = word.rotation % 2 == 0
+        let (a0, a1) = across ? (word.y0, word.y1) : (word.x0, word.x1)
+        let (b0, b1) = across ? (next.y0, next.y1) : (next.x0, next.x1)
+        return min(a1, b1) - max(a0, b0) >= 0.5 * min(a1 - a0, b1 - b0)
+    }
+
+    private static func box(_ word: text_word) -> PDFRect { PDFRect(x0: word.x0, y0: word.y0, x1: word.x1, y1: word.y1) }
+
+    /// The space between two words of a line, whichever way it runs.
+    private static func gap(_ word: text_word, _ next: text_word) -> PDFRect {
+        func between(_ a0: Double, _ a1: Double, _ b0: Double, _ b1: Double) -> (Double, Double) {
+            let low = min(a1, b1), high = max(a0, b0)
+            return low <= high ? (low, high) : ((low + high) / 2, (low + high) / 2)
+        }
+        if word.rotation % 2 == 0 {
+            let (x0, x1) = between(word.x0, word.x1, next.x0, next.x1)
+            return PDFRect(x0: x0, y0: min(word.y0, next.y0), x1: x1, y1: max(word.y1, next.y1))
+        }
+        let (y0, y1) = between(word.y0, word.y1, next.y0, next.y1)
+        return PDFRect(x0: min(word.x0, next.x0), y0: y0, x1: max(word.x1, next.x1), y1: y1)
+    }
+
+    /// A page the document counts but cannot give (a page tree that loops or is cut).
+    private func unreadable(page index: Int) -> PDFError {
+        PDFError(.unreadablePage, "page \(index + 1) of \(PDFError.naming(url)) cannot be read: its place in the PDF's page tree is broken")
     }
 
     private func withPage<Result>(_ index: Int, _ body: (OpaquePointer) throws -> Result) throws -> Result {
         // Poppler prints a critical for an index out of range: checked here first.
-        guard (0..<pageCount).contains(index), let page = poppler_document_get_page(document, Int32(index)) else {
-            throw PDFError(.noSuchPage, "\(url.lastPathComponent) has no page \(index + 1) (it has \(pageCount))")
+        guard (0..<pageCount).contains(index) else {
+            throw PDFError(.noSuchPage, "\(PDFError.naming(url)) has no page \(index + 1) (it has \(pageCount))")
         }
+        guard let page = poppler_document_get_page(document, Int32(index)) else { throw unreadable(page: index) }
         defer { shim_object_unref(UnsafeMutableRawPointer(page)) }
         return try body(page)
     }

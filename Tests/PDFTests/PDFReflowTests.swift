@@ -269,6 +269,42 @@ struct DrawnPage {
         ])
     }
 
+    @Test func aTitleAndBylineCentredOverTheGutterStayAboveColumnsReadWhole() {
+        // As on py-pdf's multicolumn.pdf: the date centred over the gutter, "Abstract" level
+        // with the right column's first line. The date once joined the right column's first two
+        // lines, which were read before the abstract, a sentence broken.
+        var layer = HandBuiltText()
+        layer.centred("Two Columns of Lorem Ipsum", y: 60, size: 16)
+        layer.centred("Your Name", y: 90)
+        layer.centred("January 3, 2024", y: 110)
+        layer.line(visual: "Abstract", x: 40, y: 140, size: 12)
+        // Left column 40…196, right column 210…366: 26 characters a line.
+        let left = ["This is a sample document", "with two columns of text.", "Lorem ipsum dolor sit ame", "t, consectetuer elit."]
+        let right = ["pellentesque ante, Phasel", "lus adipiscing semper elit", "and Proin fermentum massa", "ac quam in the end."]
+        for (row, text) in left.enumerated() { layer.line(visual: text, x: 40, y: 156 + Double(row) * 14) }
+        for (row, text) in right.enumerated() { layer.line(visual: text, x: 210, y: 140 + Double(row) * 14) }
+        let blocks = PDFReflow.document(of: layer.page, index: 0).blocks
+        #expect(blocks == [
+            heading(1, "Two Columns of Lorem Ipsum"),
+            paragraph("Your Name"),
+            paragraph("January 3, 2024"),
+            heading(2, "Abstract"),
+            paragraph(left.joined(separator: " ")),
+            paragraph(right.joined(separator: " ")),
+        ], "\(blocks.map(\.plainText))")
+    }
+
+    @Test func aPageWhoseOnlyLineItsNeighboursRepeatIsReadNotLeftBlank() {
+        // As py-pdf's habibi-rotated.pdf: one line at the top of every page, the same each time.
+        var layer = HandBuiltText()
+        layer.line(visual: "habibi", x: 62, y: 30)
+        let page = layer.page
+        #expect(PDFReflow.document(of: page, index: 1, neighbours: [page.runningBands, page.runningBands]).blocks == [paragraph("habibi")])
+        var number = HandBuiltText()
+        number.line(visual: "12", x: 200, y: 580)
+        #expect(PDFReflow.document(of: number.page, index: 1, neighbours: [number.page.runningBands]).blocks == [])
+    }
+
     @Test func controlCharactersNeverPass() {
         var layer = HandBuiltText()
         layer.line(visual: "bell\u{07} esc\u{1B}[31m red\u{9B}1m", x: 40, y: 100)
@@ -323,12 +359,20 @@ struct HandBuiltText {
 
     var page: PDFPageText { PDFPageText(characters: characters, size: PDFSize(width: DrawnPage.size.width, height: DrawnPage.size.height)) }
 
-    mutating func line(visual text: String, x: Double, y: Double) {
+    /// A line at `size` points (characters 0.6 of it wide, 1.2 of it tall), its baseline at `y`.
+    mutating func line(visual text: String, x: Double, y: Double, size: Double = 10) {
+        let width = 0.6 * size
         for (offset, scalar) in text.unicodeScalars.enumerated() {
-            let left = x + Double(offset) * 6
-            characters.append(PDFCharacter(scalar: scalar, rect: PDFRect(x0: left, y0: y - 9, x1: left + 6, y1: y + 3), fontSize: 10, fontName: "Hand"))
+            let left = x + Double(offset) * width
+            characters.append(PDFCharacter(scalar: scalar, rect: PDFRect(x0: left, y0: y - 0.9 * size, x1: left + width, y1: y + 0.3 * size),
+                                           fontSize: size, fontName: "Hand"))
         }
-        characters.append(PDFCharacter(scalar: "\n", rect: PDFRect(x0: x, y0: y, x1: x, y1: y), fontSize: 10, fontName: "Hand"))
+        characters.append(PDFCharacter(scalar: "\n", rect: PDFRect(x0: x, y0: y, x1: x, y1: y), fontSize: size, fontName: "Hand"))
+    }
+
+    /// A line of `text` at `size` points centred on the page.
+    mutating func centred(_ text: String, y: Double, size: Double = 10) {
+        line(visual: text, x: (DrawnPage.size.width - Double(text.unicodeScalars.count) * 0.6 * size) / 2, y: y, size: size)
     }
 
     mutating func column(_ text: String, x: Double, y: Double) {

@@ -49,15 +49,23 @@ extension InspectArchive {
             let info = try PDFWorker.shared.info(of: document)
             switch output {
             case .json?: print(try PDFReport.json(info))
-            case .text?:
-                let pages = try (0..<info.pageCount).map { index in
-                    (label: info.pageLabels.flatMap { index < $0.count ? $0[index] : nil } ?? String(index + 1), text: try PDFWorker.shared.text(page: index, of: document))
-                }
-                print(PDFReport.text(pages: pages), terminator: "")
+            case .text?: print(try Self.plainText(of: document), terminator: "")
             case nil: print(PDFReport.summary(info))
             }
         } catch let error as PDFError {
             throw CommandFailure("\(file): \(error)")
         }
+    }
+
+    /// What `read --plain` prints for the PDF, read the same way: as an issue of that one file
+    /// (linked, or copied, into a folder of its own under its own name).
+    private static func plainText(of document: URL) throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-inspect-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let name = document.lastPathComponent
+        let inside = folder.appendingPathComponent(!name.hasPrefix(".") && document.pathExtension.lowercased() == "pdf" ? name : PDFIssueFormat.fileName)
+        do { try FileManager.default.linkItem(at: document, to: inside) } catch { try FileManager.default.copyItem(at: document, to: inside) }
+        return try PlainText.render(directory: folder)
     }
 }

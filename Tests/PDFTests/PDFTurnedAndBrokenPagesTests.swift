@@ -1,0 +1,136 @@
+import Foundation
+import IssueArchive
+import Testing
+import TextLayout
+@testable import PDF
+@testable import PDFEngine
+
+/// PDFs written byte by byte: cairo can neither turn a page (/Rotate) nor break a page tree.
+enum HandWrittenPDF {
+    /// A page of A5 (420×595 pt) turned `rotation` degrees clockwise when shown, with lines of
+    /// Helvetica (x and y of the baseline from the page's bottom left, as the PDF has them).
+    struct Page {
+        var rotation = 0
+        var lines: [(text: String, x: Int, y: Int, size: Int)]
+
+        var object: (contents: String, page: String) {
+            let stream = lines.map { "BT /F1 \($0.size) Tf \($0.x) \($0.y) Td (\($0.text)) Tj ET" }.joined(separator: "\n")
+            return ("<< /Length \(stream.utf8.count) >>\nstream\n\(stream)\nendstream",
+                    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 420 595] /Rotate \(rotation) /Resources << /Font << /F1 3 0 R >> >> /Contents %d 0 R >>")
+        }
+    }
+
+    /// `pages` in order under one page tree.
+    static func write(_ pages: [Page], to url: URL) throws {
+        var objects = ["<< /Type /Catalog /Pages 2 0 R >>", "", "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
+        var kids: [String] = []
+        for page in pages {
+            let (contents, node) = page.object
+            objects.append(contents)
+            objects.append(node.replacingOccurrences(of: "%d", with: String(objects.count)))
+            kids.append("\(objects.count) 0 R")
+        }
+        objects[1] = "<< /Type /Pages /Kids [\(kids.joined(separator: " "))] /Count \(kids.count) >>"
+        try write(objects: objects, to: url)
+    }
+
+    /// As pdf.js's Pages-tree-refs.pdf: the tree counts two pages, the first readable, the
+    /// second a node whose kids lead back to itself.
+    static func writeLoopingTree(_ first: Page, to url: URL) throws {
+        let (contents, node) = first.object
+        try write(objects: [
+            "<< /Type /Catalog /Pages 2 0 R >>",
+            "<< /Type /Pages /Kids [6 0 R 4 0 R] /Count 2 >>",
+            "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+            "<< /Type /Pages /Parent 2 0 R /Kids [5 0 R] /Count 1 >>",
+            "<< /Type /Pages /Parent 4 0 R /Kids [4 0 R] /Count 1 >>",
+            node.replacingOccurrences(of: "%d", with: "7"),
+            contents,
+        ], to: url)
+    }
+
+    /// Numbered objects (the first is 1, the catalog), a cross-reference table and a trailer.
+    static func write(objects: [String], to url: URL) throws {
+        var out = "%PDF-1.4\n"
+        var offsets: [Int] = []
+        for (index, body) in objects.enumerated() {
+            offsets.append(out.utf8.count)
+            out += "\(index + 1) 0 obj\n\(body)\nendobj\n"
+        }
+        let table = out.utf8.count
+        out += "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n"
+        for offset in offsets { out += String(repeating: "0", count: 10 - String(offset).count) + "\(offset) 00000 n \n" }
+        out += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(table)\n%%EOF\n"
+        try Data(out.utf8).write(to: url)
+    }
+}
+
+@Suite struct PDFTurnedAndBrokenPagesTests {
+    private let worker = PDFWorker(executable: builtWorker)
+
+    private func paragraph(_ text: String) -> Block { .paragraph([StyledSpan(text)]) }
+
+    @Test func aTurnedPageReadsAsTheUprightOneDoes() throws {
+        let folder = try SamplePDF.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("turned.pdf")
+        let lines = [(text: "Turned pages read", x: 60, y: 500, size: 12), (text: "like upright ones.", x: 60, y: 486, size: 12),
+                     (text: "A second paragraph", x: 60, y: 440, size: 12), (text: "follows the first.", x: 60, y: 426, size: 12)]
+        try HandWrittenPDF.write([0, 90, 180, 270].map { HandWrittenPDF.Page(rotation: $0, lines: lines) }, to: file)
+        let reader = PDFTextReader(worker: worker)
+        let expected = [paragraph("Turned pages read like upright ones."), paragraph("A second paragraph follows the first.")]
+        for index in 0..<4 {
+            #expect(try reader.page(index, of: file).blocks == expected, "page \(index + 1), turned \(index * 90)°")
+        }
+        // The page as shown keeps its own rectangles (a match is marked on the page drawn).
+        let shown = try PDFDocument(url: file).text(page: 1, figures: false)
+        #expect(shown.rotation == 90 && shown.size == PDFSize(width: 595, height: 420))
+        #expect(shown.upright.size == PDFSize(width: 420, height: 595))
+        // Search reads every page's words, upside down too.
+        let texts = try reader.pageTexts(of: file)
+        #expect(texts.count == 4)
+        for text in texts { #expect(text.contains("upright") && text.contains("second"), "\(text)") }
+    }
+
+    @Test func aPageTheTreeCannotGiveIsNamedAndTheRestIsRead() throws {
+        let folder = try SamplePDF.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let download = folder.appendingPathComponent("looping.pdf")
+        try HandWrittenPDF.writeLoopingTree(HandWrittenPDF.Page(lines: [(text: "Testcase: Pages loop", x: 30, y: 500, size: 22)]), to: download)
+
+        let info = try worker.info(of: download)
+        #expect(info.pageCount == 2 && info.unreadablePages == [1])
+        #expect(PDFReport.summary(info).contains("pages that cannot be read: 2"))
+        do {
+            _ = try PDFDocument(url: download).text(page: 1)
+            Issue.record("page 2 of a looping tree was read")
+        } catch let error as PDFError {
+            #expect(error.kind == .unreadablePage)
+            // Never "has no page 2 (it has 2)".
+            #expect(error.description == "page 2 of looping.pdf cannot be read: its place in the PDF's page tree is broken")
+        }
+
+        let formats = IssueFormats()
+        formats.register(PDFIssueFormat(worker: worker))
+        let target = folder.appendingPathComponent("issue")
+        let content = try IssueInstaller.install(download: download, into: target, formats: formats)
+        #expect(content.readingOrder.map(\.path) == ["issue.pdf#page=1", "issue.pdf#page=2"])
+        let reader = PDFTextReader(worker: worker)
+        let installed = target.appendingPathComponent("issue.pdf")
+        #expect(try reader.page(0, of: installed).blocks == [paragraph("Testcase: Pages loop")])
+        #expect(try reader.page(1, of: installed).blocks == [paragraph("[This page cannot be read: its place in the PDF's page tree is broken.]")])
+    }
+
+    @Test func errorsAboutAnInstalledPDFNeverNameItsPlaceInTheLibrary() throws {
+        // `issue.pdf` is the library's name for the file, which the user never saw (see also
+        // PDFIssueFormatTests.aBrokenPDFIsRefusedAtInstall).
+        let folder = try SamplePDF.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let installed = folder.appendingPathComponent("issue.pdf")
+        SamplePDF.write(to: installed, pages: 2)
+        #expect(throws: PDFError(.noSuchPage, "the file has no page 3 (it has 2)")) { try PDFDocument(url: installed).text(page: 2) }
+        #expect(throws: PDFError(.noSuchPage, "the file has no page 3 (it has 2)")) {
+            try PDFTextReader(worker: worker).page(2, of: installed)
+        }
+    }
+}
