@@ -28,6 +28,9 @@ public final class Agent: @unchecked Sendable {
         public var formats: IssueFormats = .shared
         /// What an edition's pictures may take (count, bytes, time).
         public var editionPictures = EditionPictureLimits()
+        /// Reads installed issues' text into the search index, beside the transfers; nil
+        /// leaves the index to another process.
+        public var searchTexts: (any IssueTextSource)?
         public init() {}
 
         /// Options from the user's config.toml.
@@ -100,8 +103,10 @@ public final class Agent: @unchecked Sendable {
         watcher?.start()
         defer { watcher?.stop() }
         let group = DispatchGroup()
+        let search = options.searchTexts.map { SearchCatchUp(SearchIndexer(store: queue.store, texts: $0, contentDirectory: { [queue] in queue.contentDirectory(for: $0) })) }
         while true {
             if isStopRequested { break }
+            search?.requestIfMarked(group: group, logger: logger)
             stopCancelledTransfers()
             let pending = try queue.pendingDownloads()
             let startable = pending.filter { asset in lock.withLock { running[asset.identifier] == nil } }

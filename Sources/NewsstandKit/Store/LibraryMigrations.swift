@@ -164,6 +164,7 @@ extension LibraryStore {
         migrator.registerMigration("v16-site: a publication's web site, for an OPML list's htmlUrl") { db in
             try db.alter(table: "publication") { t in t.add(column: "siteURL", .text) }
         }
+        registerSearchMigration(&migrator)  // "v18-search" (SearchRows.swift)
         return migrator
     }
 
