@@ -3,14 +3,17 @@ import GRDB
 import Testing
 @testable import NewsstandKit
 
-/// Each `.txt` file of a content folder as a part, in name order: the text of an
-/// installed issue without the text layout (the program's reader is `IssueSearchTexts`).
+/// Each `.txt` or `.html` file of a content folder as a part (tags taken out), in name
+/// order: the text of an installed issue without the text layout (the program's reader is
+/// `IssueSearchTexts`, tested end to end).
 struct TextFilesSource: IssueTextSource {
     func parts(ofContentIn directory: URL) throws -> [SearchablePart] {
-        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".txt") }.sorted()
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            .filter { $0.hasSuffix(".txt") || $0.hasSuffix(".html") }.sorted()
         return try files.enumerated().map { position, name in
-            SearchablePart(kind: .text, resource: name, page: nil, position: position, label: name, title: "",
-                           text: try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8))
+            let text = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
+            return SearchablePart(kind: .text, resource: name, page: nil, position: position, label: name, title: "",
+                                  text: text.replacingOccurrences(of: "<[^>]*>", with: " ", options: .regularExpression))
         }
     }
 }
