@@ -98,6 +98,14 @@ extension Library {
             }
             if byIssue[hit.issueID, default: []].count < perIssue { byIssue[hit.issueID, default: []].append(hit) }
         }
+        let snippets = try store.searchSnippets(match: query.match, partIDs: order.flatMap { byIssue[$0] ?? [] }.map(\.partID))
+        for id in order {
+            byIssue[id] = byIssue[id]?.map { hit in
+                var hit = hit
+                hit.snippet = snippets[hit.partID] ?? hit.snippet
+                return hit
+            }
+        }
         let names = order.isEmpty ? [:] : try shortNames()
         let titles = try publicationTitles()
         let groups = try order.compactMap { id -> SearchResults.Group? in

@@ -164,6 +164,8 @@ public struct SearchSnippet: Equatable, Sendable {
 
 /// One part that matched, best first.
 public struct SearchHit: Equatable, Sendable {
+    /// The part's row in the index.
+    var partID: Int64 = 0
     public var issueID: Int64
     public var part: SearchablePart
     /// bm25: lower is better.

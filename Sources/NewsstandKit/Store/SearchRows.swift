@@ -126,25 +126,33 @@ extension LibraryStore {
             if let publicationIDs {
                 filter = "AND issue.publicationId IN (\(publicationIDs.map(String.init).joined(separator: ",")))"
             }
-            let rows = try Row.fetchAll(db, sql: """
+            return try Row.fetchAll(db, sql: """
                 SELECT searchPart.id, searchPart.issueId, kind, resource, page, position, label,
                        bm25(searchText, 4.0, 1.0) AS score
                 FROM searchText JOIN searchPart ON searchPart.id = searchText.rowid JOIN issue ON issue.id = searchPart.issueId
                 WHERE searchText MATCH ? \(filter)
                 ORDER BY score, issue.date DESC, issue.id DESC, position
                 LIMIT ?
-                """, arguments: [match, limit])
-            // The snippets of the few parts shown, not of every part that matched.
+                """, arguments: [match, limit]).map { row in
+                let part = SearchablePart(kind: SearchablePart.Kind(rawValue: row["kind"]) ?? .text, resource: row["resource"],
+                                          page: row["page"], position: row["position"], label: row["label"], title: "", text: "")
+                return SearchHit(partID: row["id"], issueID: row["issueId"], part: part, score: row["score"], snippet: SearchSnippet(pieces: []))
+            }
+        }
+    }
+
+    /// The snippets of the parts shown, not of every part that matched: each around what
+    /// `match` found in it.
+    func searchSnippets(match: String, partIDs: [Int64]) throws -> [Int64: SearchSnippet] {
+        try read { db in
             let snippet = try db.cachedStatement(sql: """
                 SELECT snippet(searchText, -1, char(2), char(3), '…', 14) FROM searchText WHERE searchText MATCH ? AND rowid = ?
                 """)
-            return try rows.map { row in
-                let id: Int64 = row["id"]
-                let part = SearchablePart(kind: SearchablePart.Kind(rawValue: row["kind"]) ?? .text, resource: row["resource"],
-                                          page: row["page"], position: row["position"], label: row["label"], title: "", text: "")
-                let marked = try String.fetchOne(snippet, arguments: [match, id]) ?? ""
-                return SearchHit(issueID: row["issueId"], part: part, score: row["score"], snippet: SearchSnippet(marked: marked))
+            var snippets: [Int64: SearchSnippet] = [:]
+            for id in partIDs {
+                snippets[id] = SearchSnippet(marked: try String.fetchOne(snippet, arguments: [match, id]) ?? "")
             }
+            return snippets
         }
     }
 
