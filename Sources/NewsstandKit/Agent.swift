@@ -113,7 +113,8 @@ public final class Agent: @unchecked Sendable {
             for asset in startable where activeCount < options.maxConcurrentTransfers && hasRoom(for: asset) {
                 start(asset, group: group)
             }
-            if activeCount == 0 && startable.isEmpty {
+            // While the index catches up, downloads queued meanwhile are still taken up.
+            if activeCount == 0 && startable.isEmpty && search?.isRunning != true {
                 if !options.watch { break }
             }
             if options.watch { enforceBudgetIfDue() }

@@ -125,18 +125,25 @@ final class SearchCatchUp: @unchecked Sendable {
     private let queue = DispatchQueue(label: "newsstand.agent.search", qos: .utility)
     private let lock = NSLock()
     private var running = false
+    /// After a failure (a full disk), the next try waits this long, not the loop's next tick.
+    private var notBefore = Date.distantPast
+    static let retryAfter: TimeInterval = 60
 
     init(_ indexer: SearchIndexer) { self.indexer = indexer }
 
+    var isRunning: Bool { lock.withLock { running } }
+
     func requestIfMarked(group: DispatchGroup, logger: Logger) {
-        guard lock.withLock({ !running }), (try? indexer.store.pendingSearchCount()) ?? 0 > 0 else { return }
+        guard lock.withLock({ !running && Date() >= notBefore }), (try? indexer.store.pendingSearchCount()) ?? 0 > 0 else { return }
         lock.withLock { running = true }
         queue.async(group: group) { [self] in
-            defer { lock.withLock { running = false } }
+            var failed = false
+            defer { lock.withLock { running = false; if failed { notBefore = Date().addingTimeInterval(Self.retryAfter) } } }
             do {
                 let indexed = try indexer.catchUp()
                 if indexed > 0 { logger.info("search index: \(indexed) issue(s) indexed") }
             } catch {
+                failed = true
                 logger.error("search index: \(error)")
             }
         }
