@@ -28,6 +28,9 @@ public final class Agent: @unchecked Sendable {
         public var formats: IssueFormats = .shared
         /// What an edition's pictures may take (count, bytes, time).
         public var editionPictures = EditionPictureLimits()
+        /// Reads installed issues' text into the search index, beside the transfers; nil
+        /// leaves the index to another process.
+        public var searchTexts: (any IssueTextSource)?
         public init() {}
 
         /// Options from the user's config.toml.
@@ -102,15 +105,18 @@ public final class Agent: @unchecked Sendable {
         watcher?.start()
         defer { watcher?.stop() }
         let group = DispatchGroup()
+        let search = options.searchTexts.map { SearchCatchUp(SearchIndex(store: queue.store, downloads: queue).indexer(texts: $0)) }
         while true {
             if isStopRequested { break }
+            search?.requestIfMarked(group: group, logger: logger)
             stopCancelledTransfers()
             let pending = try queue.pendingDownloads()
             let startable = pending.filter { asset in lock.withLock { running[asset.identifier] == nil } }
             for asset in startable where activeCount < options.maxConcurrentTransfers && hasRoom(for: asset) {
                 start(asset, group: group)
             }
-            if activeCount == 0 && startable.isEmpty {
+            // While the index catches up, downloads queued meanwhile are still taken up.
+            if activeCount == 0 && startable.isEmpty && search?.isRunning != true {
                 if !options.watch { break }
             }
             if options.watch { enforceBudgetIfDue() }

@@ -5,7 +5,7 @@ import IssueArchive
 /// NKLibrary: the place that wires the library together. It opens the store (every SQL
 /// statement, `LibraryStore`) and holds the files (`paths`), the clock and the one HTTP seam
 /// (`http`), and builds the services over them: the download queue, subscriptions and
-/// refresh, the content cache. Each service takes the store and the HTTP access, never the
+/// refresh, the content cache, the covers, the catalogs and the search index. Each service takes the store and the HTTP access, never the
 /// `Library`; callers ask the store or a service directly.
 public final class Library: Sendable {
     public let paths: Paths
@@ -28,6 +28,8 @@ public final class Library: Sendable {
     public let covers: CoverFetcher
     /// The OPDS catalogs the user keeps, browsed over `http`.
     public let catalogs: CatalogBrowser
+    /// The search index of every issue: kept up to date by the agent, asked by `search`.
+    public let search: SearchIndex
 
     /// Called in this process when the last asset of an issue has been installed.
     public var onIssueCompleted: (@Sendable (Issue) -> Void)? {
@@ -61,6 +63,7 @@ public final class Library: Sendable {
                                       feedRefresh: FeedRefresh(store: store, access: access, covers: covers, clock: clock), clock: clock)
         cache = ContentCache(store: store, downloads: downloads)
         catalogs = CatalogBrowser(store: store, feeds: FeedFetcher(access: access), paths: paths, clock: clock)
+        search = SearchIndex(store: store, downloads: downloads)
     }
 
     deinit {

@@ -167,6 +167,7 @@ extension LibraryStore {
         migrator.registerMigration("v17-fit-width: a paged issue's pages fitted to the width (w), kept per issue") { db in
             try db.alter(table: "issue") { t in t.add(column: "readerFitWidth", .boolean) }
         }
+        registerSearchMigration(&migrator)  // "v18-search" (SearchRows.swift)
         return migrator
     }
 

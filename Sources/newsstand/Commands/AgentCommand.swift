@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import NewsstandKit
+import Shelf
 
 struct AgentCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "agent", abstract: "Run the download agent in the foreground.")
@@ -29,6 +30,7 @@ struct AgentCommand: ParsableCommand {
         let config = try Config.load(paths: library.paths)
         var options = Agent.Options(config: config)
         options.watch = watch
+        options.searchTexts = IssueSearchTexts()
         if let concurrent { options.maxConcurrentTransfers = concurrent }
         let agent = Agent(library: library, options: options)
         AgentSignals.install { agent.stop() }

@@ -53,8 +53,11 @@ enum ShelfLauncher {
                                   drawing: backend.drawingColors),
             openAfterDownload: config.openAfterDownload,
             startAgent: { AgentLauncher.startIfNeeded(paths: library.paths) }))
-        // Work queued earlier (a download the shelf was closed on) continues now.
-        if (try? library.downloads.pendingDownloads().isEmpty) == false { AgentLauncher.startIfNeeded(paths: library.paths) }
+        // Work queued earlier (a download the shelf was closed on, issues the search index has
+        // not caught up with, all of them after an upgrade) continues now, in the agent.
+        if (try? library.downloads.pendingDownloads().isEmpty) == false || ((try? library.search.pendingCount()) ?? 0) > 0 {
+            AgentLauncher.startIfNeeded(paths: library.paths)
+        }
         if let openIssue, let issue = try? library.store.issue(named: openIssue) { app.startReading(issue) }
         // While held, push alerts go to the status line instead of notify-send.
         let presence = ShelfPresence(paths: library.paths)

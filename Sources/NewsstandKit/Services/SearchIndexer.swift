@@ -1,0 +1,156 @@
+import Foundation
+import Logging
+
+/// Reads the text of an installed issue's content for the index. NewsstandKit reads no
+/// HTML or PDF text itself: the program gives one (`IssueSearchTexts` in Shelf, over the
+/// text layout and the PDF worker).
+public protocol IssueTextSource: Sendable {
+    /// Every readable part of the content installed in `directory`, in reading order
+    /// (`kind` `.text` or `.page`).
+    func parts(ofContentIn directory: URL) throws -> [SearchablePart]
+}
+
+/// Brings the search index up to date with what the triggers marked (`searchPending`):
+/// each issue's details, and the text of what was installed, read outside any
+/// transaction and written one issue a transaction. Run by the agent after its installs
+/// and by `newsstand search` (never on the shelf's key path); two processes catching up
+/// at once write the same rows twice, never wrong ones.
+public struct SearchIndexer: Sendable {
+    let store: LibraryStore
+    let texts: (any IssueTextSource)?
+    let contentDirectory: @Sendable (Issue) -> URL
+
+    /// Indexes everything marked; how many issues it indexed. `progress` hears (done, left).
+    @discardableResult
+    public func catchUp(progress: (Int, Int) -> Void = { _, _ in }) throws -> Int {
+        var done = 0
+        // A mark is done once: one that stays (its issue gone meanwhile) is not read again.
+        var handled: Set<[Int64]> = []
+        while true {
+            let work = try store.pendingSearchWork().filter { !handled.contains([$0.issueID, $0.stamp]) }
+            if work.isEmpty { break }
+            for (number, item) in work.enumerated() {
+                try index(item)
+                handled.insert([item.issueID, item.stamp])
+                done += 1
+                progress(done, work.count - number - 1)
+            }
+        }
+        if done > 0 { try store.optimizeSearchIndex() }
+        return done
+    }
+
+    /// One issue: its details, and its content's text when it was installed since.
+    func index(_ work: LibraryStore.SearchWork) throws {
+        guard let issue = try store.issue(id: work.issueID) else {
+            return try store.writeSearchParts(work, about: nil, content: nil)
+        }
+        let readable = work.content && issue.status == .available
+        var content: [SearchablePart]?
+        if readable, let texts {
+            // Unreadable content (damaged, a PDF the worker gave up on) leaves the details findable.
+            content = (try? texts.parts(ofContentIn: contentDirectory(issue))) ?? []
+        }
+        // Without a reader of text the content stays marked, for a process that has one.
+        try store.writeSearchParts(work, about: Self.about(issue), content: content, done: !readable || texts != nil)
+    }
+
+    /// An issue's details as a part: its titles weigh most; its authors and summary.
+    static func about(_ issue: Issue) -> SearchablePart {
+        var titles = [issue.title]
+        if let own = issue.contentTitle, own != issue.title { titles.append(own) }
+        let text = (issue.authors + [issue.summary ?? ""]).filter { !$0.isEmpty }.joined(separator: "\n")
+        return SearchablePart(kind: .about, resource: nil, page: nil, position: 0, label: nil,
+                              title: titles.joined(separator: "\n"), text: text)
+    }
+}
+
+/// The search index as the library offers it: its indexer, its rebuild, how far behind it
+/// is, and its queries (`newsstand search`; the agent keeps it up to date).
+public struct SearchIndex: Sendable {
+    let store: LibraryStore
+    let downloads: DownloadQueue
+
+    /// The indexer of this library; without `texts`, only issues' details are indexed.
+    public func indexer(texts: (any IssueTextSource)?) -> SearchIndexer {
+        let queue = downloads
+        return SearchIndexer(store: store, texts: texts, contentDirectory: { queue.contentDirectory(for: $0) })
+    }
+
+    /// Every issue indexed again (the text of evicted ones is kept: it cannot be read again).
+    public func rebuild(texts: (any IssueTextSource)?, progress: (Int, Int) -> Void = { _, _ in }) throws -> Int {
+        try store.markAllForSearch()
+        return try indexer(texts: texts).catchUp(progress: progress)
+    }
+
+    /// Issues the index has still to catch up with.
+    public func pendingCount() throws -> Int { try store.pendingSearchCount() }
+
+    /// The index's size and the size of the text it holds, in bytes.
+    public func size() throws -> (index: Int64, text: Int64) { try store.searchIndexSize() }
+
+    /// What `query` finds, by issue, best first: at most `issues` issues and `perIssue`
+    /// parts each; with `publication`, only that publication's (`publication(matching:)`).
+    public func find(_ query: SearchQuery, publication: String? = nil, issues: Int = 20, perIssue: Int = 3) throws -> SearchResults {
+        let only = try publication.map { [try store.publication(matching: $0, includingUnsubscribed: true).id ?? -1] }
+        let hits = try store.searchHits(match: query.match, publicationIDs: only, limit: max(issues * perIssue * 4, 100))
+        var order: [Int64] = []
+        var byIssue: [Int64: [SearchHit]] = [:]
+        for hit in hits {
+            if byIssue[hit.issueID] == nil {
+                guard order.count < issues else { continue }
+                order.append(hit.issueID)
+            }
+            if byIssue[hit.issueID, default: []].count < perIssue { byIssue[hit.issueID, default: []].append(hit) }
+        }
+        let snippets = try store.searchSnippets(match: query.match, partIDs: order.flatMap { byIssue[$0] ?? [] }.map(\.partID))
+        for id in order {
+            byIssue[id] = byIssue[id]?.map { hit in
+                var hit = hit
+                hit.snippet = snippets[hit.partID] ?? hit.snippet
+                return hit
+            }
+        }
+        let names = order.isEmpty ? [:] : IssueShortNames.names(publications: try store.publicationsIncludingUnsubscribed(), issues: try store.issues())
+        let titles = try store.publicationTitles()
+        let groups = try order.compactMap { id -> SearchResults.Group? in
+            guard let issue = try store.issue(id: id) else { return nil }
+            return SearchResults.Group(issue: issue, shortName: names[id], publication: issue.publicationId.flatMap { titles[$0] },
+                                       hits: byIssue[id] ?? [])
+        }
+        return SearchResults(groups: groups, pending: try store.pendingSearchCount())
+    }
+}
+
+/// The agent's indexing: one catch-up at a time on a queue of its own, beside the
+/// transfers, started when the triggers have marked something (a look at one small table).
+final class SearchCatchUp: @unchecked Sendable {
+    // @unchecked: `running` is read and written only under `lock`.
+    private let indexer: SearchIndexer
+    private let queue = DispatchQueue(label: "newsstand.agent.search", qos: .utility)
+    private let lock = NSLock()
+    private var running = false
+    /// After a failure (a full disk), the next try waits this long, not the loop's next tick.
+    private var notBefore = Date.distantPast
+    static let retryAfter: TimeInterval = 60
+
+    init(_ indexer: SearchIndexer) { self.indexer = indexer }
+
+    var isRunning: Bool { lock.withLock { running } }
+
+    func requestIfMarked(group: DispatchGroup, logger: Logger) {
+        guard lock.withLock({ !running && Date() >= notBefore }), (try? indexer.store.pendingSearchCount()) ?? 0 > 0 else { return }
+        lock.withLock { running = true }
+        queue.async(group: group) { [self] in
+            var failed = false
+            defer { lock.withLock { running = false; if failed { notBefore = Date().addingTimeInterval(Self.retryAfter) } } }
+            do {
+                let indexed = try indexer.catchUp()
+                if indexed > 0 { logger.info("search index: \(indexed) issue(s) indexed") }
+            } catch {
+                failed = true
+                logger.error("search index: \(error)")
+            }
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+import NewsstandKit
+import Shelf
+
+struct SearchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search",
+        abstract: "Search every issue: the text of those downloaded, the titles, authors and summaries of all.",
+        discussion: """
+            Words must all be there; harbo* finds words that begin so; "equinox tide" finds the words in a row; \
+            -word leaves out what has it. Accents are folded; Chinese, Japanese and Thai are found without spaces.
+            """)
+
+    /// `-word` is a word to leave out, not an option: unrecognized options are taken as words.
+    @Argument(parsing: .allUnrecognized, help: "What to search for (-word: leave out what has it).")
+    var query: [String] = []
+
+    @Flag(help: "Machine-readable output.")
+    var json = false
+
+    @Option(help: "Only this publication's issues (its title, or part of it).")
+    var publication: String?
+
+    @Option(help: "At most this many issues.")
+    var limit = 20
+
+    @Flag(help: "Index every issue again first (the text of evicted issues is kept).")
+    var rebuild = false
+
+    func validate() throws {
+        if query.isEmpty && !rebuild { throw ValidationError("give a word to search for") }
+        if limit < 1 { throw ValidationError("--limit must be at least 1, not \(limit)") }
+    }
+
+    func run() throws {
+        let library = try Context.library()
+        let texts = IssueSearchTexts()
+        if rebuild {
+            try Context.refuseChanges(to: library)
+            let line = StatusLine()
+            let indexed = try library.search.rebuild(texts: texts) { done, left in
+                line.text = "indexing: \(done) issue(s), \(left) to go"
+            }
+            line.stop()
+            printProblem("search index rebuilt: \(indexed) issue(s)")
+        } else if library.store.diskFull == nil, try library.search.pendingCount() > 0 {
+            // What the agent has not indexed yet (new installs, an upgrade) is indexed here first.
+            try library.search.indexer(texts: texts).catchUp()
+        }
+        guard !query.isEmpty else { return }
+        let parsed: SearchQuery
+        do { parsed = try SearchQuery(query.joined(separator: " ")) } catch { throw CommandFailure("cannot search: \(error)") }
+        let results = try library.search.find(parsed, publication: publication, issues: limit)
+        if json {
+            print(try SearchReport.json(results))
+        } else {
+            print(SearchReport.text(results, marks: isatty(STDOUT_FILENO) == 1 ? .terminal : .brackets), terminator: "")
+        }
+    }
+}

@@ -1,0 +1,212 @@
+import Foundation
+import GRDB
+import Testing
+@testable import NewsstandKit
+
+/// Each `.txt` or `.html` file of a content folder as a part (tags taken out), in name
+/// order: the text of an installed issue without the text layout (the program's reader is
+/// `IssueSearchTexts`, tested end to end).
+struct TextFilesSource: IssueTextSource {
+    func parts(ofContentIn directory: URL) throws -> [SearchablePart] {
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            .filter { $0.hasSuffix(".txt") || $0.hasSuffix(".html") }.sorted()
+        return try files.enumerated().map { position, name in
+            let text = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
+            return SearchablePart(kind: .text, resource: name, page: nil, position: position, label: name, title: "",
+                                  text: text.replacingOccurrences(of: "<[^>]*>", with: " ", options: .regularExpression))
+        }
+    }
+}
+
+@Suite struct SearchIndexTests {
+    let temporary: TemporaryLibrary
+    var library: Library { temporary.library }
+
+    init() throws { temporary = try TemporaryLibrary(inMemory: true) }
+
+    func issue(_ title: String, summary: String? = nil, day: Double = 0, publication: String = "The Test Weekly") throws -> NewsstandKit.Issue {
+        let owner = try library.store.publications().first { $0.title == publication }
+            ?? library.store.save(Publication(feedURL: "file:///feeds/\(UUID().uuidString).xml", title: publication))
+        var issue = try library.store.addIssue(name: "issue-\(UUID().uuidString)", date: Date(timeIntervalSince1970: 1_780_000_000 + day * 86_400),
+                                         publicationID: owner.id, title: title)
+        issue.summary = summary
+        return try library.store.save(issue)
+    }
+
+    /// The issue's content written as text files and the issue made available, as an install does.
+    func install(_ issue: NewsstandKit.Issue, _ texts: [String]) throws -> NewsstandKit.Issue {
+        let folder = library.downloads.contentDirectory(for: issue)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for (index, text) in texts.enumerated() {
+            try text.write(to: folder.appendingPathComponent("part-\(index).txt"), atomically: true, encoding: .utf8)
+        }
+        try library.store.write { db in
+            try db.execute(sql: "UPDATE issue SET status = 'available', downloadedAt = ? WHERE id = ?", arguments: [Date(), issue.id])
+        }
+        return try #require(try library.store.issue(id: issue.id!))
+    }
+
+    func catchUp() throws { try library.search.indexer(texts: TextFilesSource()).catchUp() }
+
+    func found(_ typed: String, publication: String? = nil) throws -> [String] {
+        try library.search.find(SearchQuery(typed), publication: publication).groups.map(\.issue.title)
+    }
+
+    @Test func everyIssuesTitleAuthorsAndSummaryAreFoundDownloadedOrNot() throws {
+        _ = try issue("Harbour Lights", summary: "Notes from the equinox tide")
+        _ = try issue("Mountain Air")
+        try catchUp()
+        #expect(try found("harbour") == ["Harbour Lights"])
+        #expect(try found("equinox") == ["Harbour Lights"])
+        #expect(try found("harbo*") == ["Harbour Lights"])
+        #expect(try found("\"equinox tide\"") == ["Harbour Lights"])
+        #expect(try found("\"tide equinox\"").isEmpty)
+        #expect(try found("lights -equinox").isEmpty)
+        #expect(try found("air -equinox") == ["Mountain Air"])
+    }
+
+    @Test func anInstalledIssuesTextIsFoundWithThePartItIsIn() throws {
+        let weekly = try install(try issue("Weekly"), ["Nothing here.", "The lighthouse keeper counted gulls."])
+        try catchUp()
+        let results = try library.search.find(SearchQuery("gulls"))
+        let group = try #require(results.groups.first)
+        #expect(group.issue.id == weekly.id)
+        #expect(group.hits.map(\.part.resource) == ["part-1.txt"])
+        #expect(group.hits[0].part.position == 1)
+        #expect(group.hits[0].snippet.pieces.contains(.init(text: "gulls", matched: true)))
+        #expect(!group.mustDownloadAgain)
+        #expect(results.pending == 0)
+    }
+
+    @Test func accentsAreFoldedBothWays() throws {
+        _ = try install(try issue("Cuisine"), ["Un café crème à Orléans."])
+        try catchUp()
+        #expect(try found("cafe creme") == ["Cuisine"])
+        #expect(try found("orléans") == ["Cuisine"])
+        #expect(try found("ORLEANS") == ["Cuisine"])
+    }
+
+    @Test func chineseJapaneseAndThaiWordsAreFoundWithoutSpaces() throws {
+        _ = try install(try issue("Tokyo"), ["私は東京タワーに行きました。"])
+        _ = try install(try issue("Beijing"), ["我们明天去北京大学。"])
+        _ = try install(try issue("Bangkok"), ["ฉันชอบกินข้าวผัดมาก"])
+        try catchUp()
+        #expect(try found("東京") == ["Tokyo"])
+        #expect(try found("タワー") == ["Tokyo"])
+        #expect(try found("北京") == ["Beijing"])
+        #expect(try found("京北").isEmpty)
+        #expect(try found("ข้าวผัด") == ["Bangkok"])
+        let snippet = try #require(try library.search.find(SearchQuery("北京")).groups.first?.hits.first?.snippet)
+        #expect(snippet.pieces.map(\.text).joined() == "我们明天去北京大学。")
+    }
+
+    @Test func anEvictedIssueStaysFoundAndSaysItMustBeDownloadedAgain() throws {
+        let kept = try install(try issue("Kept"), ["The old mill by the weir."])
+        try catchUp()
+        #expect(try library.store.markEvictedToSaveSpace(issueID: kept.id!))
+        try catchUp()
+        let group = try #require(try library.search.find(SearchQuery("weir")).groups.first)
+        #expect(group.issue.id == kept.id)
+        #expect(group.mustDownloadAgain)
+    }
+
+    @Test func contentTheUserRemovedIsNoLongerFoundButItsTitleIs() throws {
+        let gone = try install(try issue("Removed content"), ["A word like marmalade."])
+        try catchUp()
+        try library.store.markContentRemoved(issueID: gone.id!, toSaveSpace: false)
+        #expect(try found("marmalade").isEmpty)
+        #expect(try found("removed") == ["Removed content"])
+    }
+
+    @Test func aRemovedIssueIsFoundNoMore() throws {
+        let gone = try install(try issue("Ephemeral"), ["Quince and medlar."])
+        try catchUp()
+        try library.store.removeIssue(id: gone.id!, name: gone.name)
+        #expect(try found("quince").isEmpty)
+        #expect(try found("ephemeral").isEmpty)
+        #expect(try library.store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM searchText") } == 0)
+    }
+
+    @Test func aSecondInstallReplacesTheTextItIndexed() throws {
+        var weekly = try install(try issue("Weekly"), ["First printing: sparrows."])
+        try catchUp()
+        try FileManager.default.removeItem(at: library.downloads.contentDirectory(for: weekly))
+        weekly = try install(weekly, ["Second printing: starlings."])
+        try catchUp()
+        #expect(try found("sparrows").isEmpty)
+        #expect(try found("starlings") == ["Weekly"])
+    }
+
+    @Test func aTitleMatchRanksFirstAndTiesGoNewestFirst() throws {
+        _ = try install(try issue("Almanac", day: 3), ["Tides, and a word on the moon."])
+        _ = try issue("Moon", day: 1)
+        _ = try issue("Moon", day: 2)
+        try catchUp()
+        let results = try library.search.find(SearchQuery("moon")).groups
+        #expect(results.map(\.issue.title) == ["Moon", "Moon", "Almanac"])
+        #expect(results[0].issue.date > results[1].issue.date)
+    }
+
+    @Test func thePublicationFilterKeepsOnlyItsIssues() throws {
+        _ = try issue("Rain report", publication: "Weather Weekly")
+        _ = try issue("Rain of goals", publication: "Football Daily")
+        try catchUp()
+        #expect(try found("rain", publication: "weather") == ["Rain report"])
+        #expect(Set(try found("rain")) == ["Rain report", "Rain of goals"])
+    }
+
+    @Test func changedDetailsAreIndexedAgain() throws {
+        var renamed = try issue("Draft title")
+        try catchUp()
+        renamed.title = "Final title"
+        _ = try library.store.save(renamed)
+        #expect(try library.search.pendingCount() == 1)
+        try catchUp()
+        #expect(try found("final") == ["Final title"])
+        #expect(try found("draft").isEmpty)
+    }
+
+    @Test func queriesFTS5WouldRefuseAreSearchedAsText() throws {
+        _ = try issue("NEAR the AND gate: col:umn ^start (paren")
+        try catchUp()
+        for typed in ["NEAR(", "AND", "\"unclosed", "col:umn", "^start", "(paren", "a OR", "*", "NOT near"] {
+            #expect(throws: Never.self) { _ = try? SearchQuery(typed); if let query = try? SearchQuery(typed) { _ = try library.search.find(query) } }
+        }
+        #expect(try found("NEAR(") == ["NEAR the AND gate: col:umn ^start (paren"])
+        #expect(try found("col:umn") == ["NEAR the AND gate: col:umn ^start (paren"])
+    }
+
+    @Test func aSearchOfOnlyWordsToLeaveOutSaysWhatIsMissing() {
+        #expect(throws: SearchQuery.Problem.self) { try SearchQuery("-weather") }
+        #expect(throws: SearchQuery.Problem.self) { try SearchQuery("  ") }
+        #expect(throws: SearchQuery.Problem.self) { try SearchQuery("-- ** \"\"") }
+    }
+
+    @Test func theQueryIsQuotedForFTS5() throws {
+        #expect(try SearchQuery("harbo* \"equinox tide\" -storm").match == "\"harbo\" * AND \"equinox tide\" NOT \"storm\"")
+        #expect(try SearchQuery("say \"\"\"hi").match == "\"say\" AND \"hi\"")
+    }
+
+    @Test func theUpgradeMarksEveryIssueForTheAgentToIndex() throws {
+        let queue = try DatabaseQueue()
+        var migrator = LibraryStore.migrator
+        try migrator.migrate(queue, upTo: "v16-site: a publication's web site, for an OPML list's htmlUrl")
+        try queue.write { db in
+            try db.execute(sql: "INSERT INTO issue (name, date, title, status) VALUES ('a', ?, 'Old one', 'none'), ('b', ?, 'Old two', 'available')",
+                           arguments: [Date(), Date()])
+        }
+        migrator = LibraryStore.migrator
+        try migrator.migrate(queue)
+        let store = LibraryStore(migrated: queue)
+        #expect(try store.pendingSearchWork().map(\.content) == [false, true])
+    }
+
+    @Test func theIndexIsSmallerThanTheTextItHolds() throws {
+        let words = (0..<4000).map { "word\($0 % 700) " }.joined()
+        _ = try install(try issue("Big"), [words])
+        try catchUp()
+        let size = try library.search.size()
+        #expect(size.text > 20_000)
+        #expect(size.index > 0 && size.index < size.text)
+    }
+}

@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""Newsstand's search beside recoll's, in one run on the same issues (benchmarks/search/README
+in BENCHMARKS.md, "Search"): the index built (`newsstand search --rebuild` vs `recollindex`),
+its size against the text it holds, a query's p95 in-process and from the shell (`newsstand
+search` vs `recollq`), and recall on needles with known answers.
+
+    [NEWSSTAND_BIN=.build/release/newsstand] benchmarks/search/run.py WORKDIR [--runs 20]
+
+WORKDIR/corpus is made by generate.py beside this file when it is not there. Needs recoll
+(Debian `recoll`). Prints one line per figure and writes WORKDIR/results.json.
+"""
+import argparse
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+RELEASE = os.path.join(ROOT, ".build", "release", "newsstand")
+BIN = os.environ.get("NEWSSTAND_BIN", RELEASE if os.path.exists(RELEASE) else os.path.join(ROOT, ".build", "debug", "newsstand"))
+
+
+def p95(values):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
+
+
+def timed(command, env=None):
+    start = time.perf_counter()
+    done = subprocess.run(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    elapsed = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} failed: {done.stderr.strip()}")
+    return elapsed, done.stdout
+
+
+def the_store_query(db, match, limit=240, shown=60):
+    """What `SearchIndex.find` asks SQLite (SearchRows.searchHits, then searchSnippets)."""
+    rows = db.execute("""
+        SELECT searchPart.id, searchPart.issueId, kind, resource, page, position, label, bm25(searchText, 4.0, 1.0) AS score
+        FROM searchText JOIN searchPart ON searchPart.id = searchText.rowid JOIN issue ON issue.id = searchPart.issueId
+        WHERE searchText MATCH ? ORDER BY score, issue.date DESC, issue.id DESC, position LIMIT ?""", (match, limit)).fetchall()
+    for row in rows[:shown]:
+        db.execute("SELECT snippet(searchText, -1, char(2), char(3), '…', 14) FROM searchText WHERE searchText MATCH ? AND rowid = ?",
+                   (match, row[0])).fetchone()
+    return rows
+
+
+def fts_match(query):
+    """SearchQuery.match for the benchmark's queries (words, a prefix, a phrase)."""
+    if query.startswith('"'):
+        return query
+    return " AND ".join(f'"{word[:-1]}" *' if word.endswith("*") else f'"{word}"' for word in query.split())
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("workdir")
+    parser.add_argument("--runs", type=int, default=20)
+    args = parser.parse_args()
+    work = os.path.abspath(args.workdir)
+    corpus = os.path.join(work, "corpus")
+    if not os.path.isdir(corpus):
+        subprocess.run([sys.executable, os.path.join(HERE, "generate.py"), work], check=True)
+    answers = json.load(open(os.path.join(work, "answers.json")))
+    home = os.path.join(work, "home")
+    recoll = os.path.join(work, "recoll")
+    for folder in (home, recoll):
+        shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(recoll)
+    with open(os.path.join(recoll, "recoll.conf"), "w") as conf:
+        conf.write(f"topdirs = {corpus}\nloglevel = 1\n")
+    env = dict(os.environ, NEWSSTAND_HOME=home)
+    results = {"binary": BIN, "issues": len(os.listdir(corpus)), "textBytes": answers["textBytes"]}
+
+    timed([BIN, "subscribe", corpus], env)
+    results["newsstandBuild"], _ = timed([BIN, "search", "--rebuild"], env)
+    results["recollBuild"], _ = timed(["recollindex", "-c", recoll])
+    print(f"index build: newsstand search --rebuild {results['newsstandBuild']:.1f} s, recollindex {results['recollBuild']:.1f} s")
+
+    library = os.path.join(home, "data", "library.sqlite")
+    db = sqlite3.connect(library)
+    sizes = dict(db.execute("SELECT name, sum(pgsize) FROM dbstat GROUP BY name").fetchall())
+    index = sum(sizes.get(name, 0) for name in ("searchText_data", "searchText_idx", "searchText_docsize", "searchText_config",
+                                                  "searchPart", "searchPart_by_issue"))
+    stored = sizes.get("searchText_content", 0)
+    xapian = sum(os.path.getsize(os.path.join(d, f)) for d, _, files in os.walk(os.path.join(recoll, "xapiandb")) for f in files)
+    text = answers["textBytes"]
+    results.update(newsstandIndexBytes=index, newsstandStoredTextBytes=stored, recollBytes=xapian)
+    print(f"index size: newsstand {index / 1e6:.1f} MB ({100 * index / text:.0f} % of {text / 1e6:.1f} MB of text; "
+          f"+ {stored / 1e6:.1f} MB of text kept for snippets), recoll {xapian / 1e6:.1f} MB ({100 * xapian / text:.0f} %)")
+
+    queries = [answers["common"], answers["middle"], answers["rare"], answers["middle"][:4] + "*",
+               f'{answers["common"]} {answers["middle"]}', '"equinox tide03"', answers["answers"][0]["query"]]
+    inprocess, shell, recollq = [], [], []
+    for query in queries:
+        match = fts_match(query)
+        for _ in range(args.runs):
+            start = time.perf_counter()
+            the_store_query(db, match)
+            inprocess.append(time.perf_counter() - start)
+            shell.append(timed([BIN, "search", query, "--json"], env)[0])
+            recollq.append(timed(["recollq", "-c", recoll, "-b", "-n", "0-20", query])[0])
+    results.update(queryP95InProcess=p95(inprocess), queryP95Shell=p95(shell), queryP95Recollq=p95(recollq))
+    print(f"query p95 ({len(queries)} queries x {args.runs}): in-process (the store's SQL) {1000 * p95(inprocess):.1f} ms, "
+          f"newsstand search {1000 * p95(shell):.0f} ms, recollq {1000 * p95(recollq):.0f} ms")
+
+    found = {"newsstand": 0, "recoll": 0}
+    wanted = 0
+    for answer in answers["answers"]:
+        _, out = timed([BIN, "search", answer["query"], "--json", "--limit", "50"], env)
+        ours = {os.path.basename(issue["name"]) for issue in json.loads(out)["issues"]}
+        _, out = timed(["recollq", "-c", recoll, "-b", "-n", "0-200", answer["query"]])
+        theirs = {os.path.basename(line.split("|")[0].strip()) for line in out.splitlines() if line.startswith("file://")}
+        wanted += len(answer["files"])
+        found["newsstand"] += len(set(answer["files"]) & ours)
+        found["recoll"] += len(set(answer["files"]) & theirs)
+    results.update(recallNewsstand=found["newsstand"] / wanted, recallRecoll=found["recoll"] / wanted, recallWanted=wanted)
+    print(f"recall ({len(answers['answers'])} needles, {wanted} issues): newsstand {found['newsstand']}/{wanted}, recoll {found['recoll']}/{wanted}")
+    json.dump(results, open(os.path.join(work, "results.json"), "w"), indent=1)
+
+
+if __name__ == "__main__":
+    main()
