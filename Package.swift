@@ -1,9 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Swift 5 language mode, for the test targets not moved to Swift 6 yet (every module is in 6). ncurses' C
-// globals compile in Swift 6 through `@preconcurrency import CNcursesw` (Terminal).
-let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
+// Every module and test target compiles in Swift 6 language mode. ncurses' C globals compile in
+// Swift 6 through `@preconcurrency import CNcursesw` (Terminal).
 /// The parsers' small accessors (an XML node's name, attribute, children, the HTML lexer's
 /// next token) are called across modules for every element of a feed or an article; full
 /// cross-module optimization lets them inline. Swift 6 language mode.
