@@ -17,6 +17,8 @@ struct Refresh: ParsableCommand {
         let targets = try publication.map { [try library.store.publication(matching: $0)] } ?? library.store.publications()
         let report = RefreshReport(targets: targets, status: StatusLine.current)
         library.subscriptions.refresh(targets) { index, result in report.done(index, result) }
+        // A folder of one's own installs its new files as it is refreshed: held to the budget now.
+        if targets.contains(where: Library.isLocal) { try OwnFilesBudget.keep(library) }
         if report.failed > 0 { throw ExitCode(1) }
     }
 }

@@ -70,22 +70,7 @@ extension Subscribe {
         } catch {
             throw CommandFailure("cannot add \(path.path): \(error)")
         }
-        try keepWithinBudget(library)
-    }
-
-    /// Files installed here, not by the agent, are held to the cache budget here, as the
-    /// agent holds its installs (`ContentCache.enforceBudget`, config.toml's `cache_limit` read
-    /// again as the agent reads it), not only at the agent's next run.
-    private func keepWithinBudget(_ library: Library) throws {
-        let budget = CacheBudget(limit: ((try? Config.load(paths: library.paths)) ?? Config()).cacheLimit)
-        let evicted: [CachedIssue]
-        do { evicted = try library.cache.enforceBudget(budget) } catch {
-            throw CommandFailure("cannot keep the cache within its budget: \(error)")
-        }
-        guard !evicted.isEmpty else { return }
-        let freed = ByteSize.format(evicted.reduce(Int64(0)) { $0 + $1.size })
-        print("Removed \(evicted.count) issue(s) to keep the cache within \(ByteSize.format(budget.limit)) (\(freed)): "
-            + evicted.map(\.title).joined(separator: ", ") + "; `newsstand download` brings one back.")
+        try OwnFilesBudget.keep(library)
     }
 }
 
