@@ -88,7 +88,9 @@ extension GraphicsDetection {
                                timeoutMilliseconds: Int = defaultTimeout) -> GraphicsDetection {
         guard shouldAsk(environment: environment), TerminalQuery.isTerminal else { return halfBlocks(window: window) }
         let inTmux = !(environment["TMUX"] ?? "").isEmpty
-        if inTmux && !TmuxPassthrough.isAllowed() { return halfBlocks(window: window, advice: TmuxPassthrough.advice) }
+        if inTmux && !TmuxPassthrough.isAllowed() {
+            return halfBlocks(window: window, advice: TmuxPassthrough.clientsDrawPictures() ? TmuxPassthrough.advice : nil)
+        }
         let answer = TerminalQuery.ask(GraphicsQuery.batch(throughTmux: inTmux), timeoutMilliseconds: timeoutMilliseconds) {
             TerminalReplies.parse($0).isComplete
         }

@@ -34,6 +34,20 @@ public enum TmuxPassthrough {
     public static let advice = "pictures in tmux need its passthrough: add `set -g allow-passthrough on` to ~/.tmux.conf "
         + "(or run `tmux set -g allow-passthrough on`); drawing with half blocks meanwhile"
 
+    /// Whether a terminal tmux's clients run in draws pictures, as `tmux list-clients -F
+    /// '#{client_termname} #{client_termtype}'` prints them (the client's TERM, and the
+    /// name and version the terminal gave tmux): only then is the advice worth giving. A
+    /// terminal that draws none (or one tmux cannot name) is not told to turn passthrough on.
+    public static func clientsDrawPictures(listOutput: String) -> Bool {
+        let named = listOutput.lowercased()
+        return ["kitty", "wezterm", "iterm", "foot", "mlterm", "contour", "konsole", "ghostty"].contains { named.contains($0) }
+    }
+
+    /// Asks the tmux this process runs in about its clients' terminals.
+    public static func clientsDrawPictures() -> Bool {
+        clientsDrawPictures(listOutput: ask("list-clients -F '#{client_termname} #{client_termtype}'"))
+    }
+
     /// Whether tmux's `allow-passthrough` option (`on` or `all`) lets passthrough through, as
     /// `tmux show -gv allow-passthrough` prints it; only read, never changed.
     public static func isAllowed(showOutput: String) -> Bool {

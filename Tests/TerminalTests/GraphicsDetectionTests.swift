@@ -53,6 +53,19 @@ struct GraphicsDetectionTests {
         #expect(!TmuxPassthrough.isAllowed(showOutput: ""))
         #expect(TmuxPassthrough.advice.contains("set -g allow-passthrough on"))
     }
+
+    /// The advice to turn passthrough on goes only to someone whose terminal draws pictures:
+    /// told in an xterm-256color or a Linux console, it promises what cannot come.
+    @Test func theAdviceIsForTerminalsThatDrawPictures() {
+        #expect(TmuxPassthrough.clientsDrawPictures(listOutput: "xterm-kitty \n"))
+        #expect(TmuxPassthrough.clientsDrawPictures(listOutput: "xterm-256color WezTerm 20240203\n"))
+        #expect(TmuxPassthrough.clientsDrawPictures(listOutput: "xterm-256color iTerm2 3.5.0\n"))
+        #expect(TmuxPassthrough.clientsDrawPictures(listOutput: "foot foot(1.13.1)\n"))
+        #expect(TmuxPassthrough.clientsDrawPictures(listOutput: "screen-256color \nxterm-kitty kitty(0.26.5)\n"), "any client")
+        #expect(!TmuxPassthrough.clientsDrawPictures(listOutput: "xterm-256color \n"))
+        #expect(!TmuxPassthrough.clientsDrawPictures(listOutput: "linux \n"))
+        #expect(!TmuxPassthrough.clientsDrawPictures(listOutput: ""), "no client, or tmux cannot be asked")
+    }
 }
 
 /// The round trip on a real pseudo-terminal, on a clock the test turns: a silent terminal
