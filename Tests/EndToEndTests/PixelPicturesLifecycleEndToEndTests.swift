@@ -256,15 +256,16 @@ import Testing
         defer { try? FileManager.default.removeItem(at: sandbox.home) }
         let config = sandbox.home.appendingPathComponent("config")
         try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
-        try "covers = \"pixels\"\n".write(to: config.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+        // No samples beside the comic: keys typed to filter them out could arrive while the
+        // terminal's replies are still read, and a lost Return left the filter open (a
+        // FLAKY run in CI under load: the wrong cover looked at, then `q` typed into it).
+        try "covers = \"pixels\"\nsamples = false\n".write(to: config.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
 
         let display = try VirtualDisplay()
         defer { display.close() }
         let shelf = try Self.shelfInKitty(sandbox, display: display, directory: directory.appendingPathComponent("\(terminal.name)-shelf"),
                                           in: terminal)
         defer { display.stop(shelf.pid) }
-        // The samples are on the shelf too: filtered to "My files", the comic's publication.
-        for key in ["slash", "m", "y", "space", "f", "i", "Return"] { try display.key(key) }
         try check(shelf)
         try shelf.expectQuit(after: ["q"])
     }
