@@ -142,16 +142,18 @@ extension LibraryStore {
     }
 
     /// The snippets of the parts shown, not of every part that matched: each around what
-    /// `match` found in it.
+    /// `match` found in it, in one statement. `+rowid` keeps the parts' ids away from FTS5:
+    /// given them, it would look each one up and expand a prefix (`beln*`) again for each
+    /// (60 snippets: 12–80 ms); filtered after its one pass over the matches, ~1 ms.
     func searchSnippets(match: String, partIDs: [Int64]) throws -> [Int64: SearchSnippet] {
-        try read { db in
-            let snippet = try db.cachedStatement(sql: """
-                SELECT snippet(searchText, -1, char(2), char(3), '…', 14) FROM searchText WHERE searchText MATCH ? AND rowid = ?
-                """)
+        guard !partIDs.isEmpty else { return [:] }
+        return try read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT rowid, snippet(searchText, -1, char(2), char(3), '…', 14) AS marked FROM searchText
+                WHERE searchText MATCH ? AND +rowid IN (\(partIDs.map(String.init).joined(separator: ",")))
+                """, arguments: [match])
             var snippets: [Int64: SearchSnippet] = [:]
-            for id in partIDs {
-                snippets[id] = SearchSnippet(marked: try String.fetchOne(snippet, arguments: [match, id]) ?? "")
-            }
+            for row in rows { snippets[row["rowid"]] = SearchSnippet(marked: row["marked"] ?? "") }
             return snippets
         }
     }

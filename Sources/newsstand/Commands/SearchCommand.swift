@@ -28,6 +28,12 @@ struct SearchCommand: ParsableCommand {
     @Flag(help: "Index every issue again first (the text of evicted issues is kept).")
     var rebuild = false
 
+    /// For benchmarks/search/run.py: the query run this many times more in this process,
+    /// each one's milliseconds on stderr (`find-ms: …`), the Swift path timed without the
+    /// process's start.
+    @Option(help: .hidden)
+    var timeRuns = 0
+
     func validate() throws {
         if query.isEmpty && !rebuild { throw ValidationError("give a word to search for") }
         if limit < 1 { throw ValidationError("--limit must be at least 1, not \(limit)") }
@@ -52,6 +58,14 @@ struct SearchCommand: ParsableCommand {
         let parsed: SearchQuery
         do { parsed = try SearchQuery(query.joined(separator: " ")) } catch { throw CommandFailure("cannot search: \(error)") }
         let results = try library.search.find(parsed, publication: publication, issues: limit)
+        if timeRuns > 0 {
+            let times = try (0..<timeRuns).map { _ in
+                let start = DispatchTime.now().uptimeNanoseconds
+                _ = try library.search.find(parsed, publication: publication, issues: limit)
+                return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+            }
+            printProblem("find-ms: " + times.map { String(format: "%.3f", $0) }.joined(separator: " "))
+        }
         if json {
             print(try SearchReport.json(results))
         } else {

@@ -78,6 +78,26 @@ struct TextFilesSource: IssueTextSource {
         #expect(results.pending == 0)
     }
 
+    /// The snippets come in one statement for every part shown: each must be its own part's,
+    /// with the word the prefix matched in it marked.
+    @Test func eachPartShownHasTheSnippetOfItsOwnText() throws {
+        _ = try install(try issue("Quay", day: 1), ["The harbour wall held.", "Gulls over the harbourmaster's roof."])
+        _ = try install(try issue("Coast", day: 0), ["A harbinger of storms."])
+        try catchUp()
+        var shown: [String: String] = [:]
+        var marked: Set<String> = []
+        for group in try library.search.find(SearchQuery("harb*")).groups {
+            for hit in group.hits {
+                shown["\(group.issue.title) \(hit.part.resource ?? "")"] = hit.snippet.pieces.map(\.text).joined()
+                marked.formUnion(hit.snippet.pieces.filter(\.matched).map(\.text))
+            }
+        }
+        #expect(shown == ["Quay part-0.txt": "The harbour wall held.",
+                          "Quay part-1.txt": "Gulls over the harbourmaster's roof.",
+                          "Coast part-0.txt": "A harbinger of storms."])
+        #expect(marked == ["harbour", "harbourmaster", "harbinger"])
+    }
+
     @Test func accentsAreFoldedBothWays() throws {
         _ = try install(try issue("Cuisine"), ["Un café crème à Orléans."])
         try catchUp()
