@@ -51,15 +51,17 @@ public struct PDFIssueFormat: IssueFormatReader {
             }
             readingOrder += (0..<info.pageCount).map { index in
                 Resource(path: PagePath(file: name, index: index).description, mediaType: Self.mediaType,
-                         label: info.pageLabels.flatMap { $0.indices.contains(index) ? $0[index] : nil })
+                         label: info.pageLabels.flatMap { $0.indices.contains(index) ? ArchiveReport.clean($0[index]) : nil })
             }
             let outline = Self.contents(info.outline, file: name)
             // In an issue of several files, a PDF without an outline is still listed, by its name.
             contents += outline.isEmpty && assets.inOrder.count > 1
                 ? [TOCEntry(title: (name as NSString).lastPathComponent, path: PagePath(file: name, index: 0).description)] : outline
         }
+        // What a PDF says of itself is a stranger's text: it reaches `issues`, the shelf and
+        // the reader's contents, so controls and bidi overrides go here, where it is read.
         let metadata = infos[first].map { info in
-            IssueMetadata(title: info.title, creators: info.author.map { [$0] } ?? [],
+            IssueMetadata(title: info.title.map { ArchiveReport.clean($0) }, creators: info.author.map { [ArchiveReport.clean($0)] } ?? [],
                           date: info.creationDate.map { ISO8601DateFormatter().string(from: $0) })
         }
         return IssueContent(format: .pdf, metadata: metadata ?? IssueMetadata(), tableOfContents: contents,
@@ -86,7 +88,8 @@ public struct PDFIssueFormat: IssueFormatReader {
         outline.compactMap { item in
             let children = contents(item.children, file: file)
             guard let page = item.page ?? children.first.flatMap({ PagePath($0.path)?.index }) else { return nil }
-            return TOCEntry(title: item.title.isEmpty ? "Page \(page + 1)" : item.title, path: PagePath(file: file, index: page).description,
+            let title = ArchiveReport.clean(item.title)
+            return TOCEntry(title: title.isEmpty ? "Page \(page + 1)" : title, path: PagePath(file: file, index: page).description,
                             children: children)
         }
     }

@@ -128,6 +128,32 @@ let builtDrawer = PDFWorker.beside(PDFWorker.drawerName)
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("issue").path))
     }
 
+    @Test func whatAPDFSaysOfItselfReachesTheLibraryWithoutControls() throws {
+        // Its title reaches `newsstand issues` as it was stored (found by
+        // benchmarks/reliability/pdf_paths.py: a BEL, and in UTF-16 an ESC, went through).
+        let folder = try SamplePDF.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let download = folder.appendingPathComponent("escapes.pdf")
+        let (contents, page) = HandWrittenPDF.Page(lines: [(text: "Inside", x: 30, y: 500, size: 20)]).object
+        try HandWrittenPDF.write(objects: [
+            "<< /Type /Catalog /Pages 2 0 R /Outlines 6 0 R /PageLabels << /Nums [0 << /S /D /P \(HandWrittenPDF.utf16("\u{1B}[31mA-"))>>] >> >>",
+            "<< /Type /Pages /Kids [4 0 R] /Count 1 >>",
+            "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+            page.replacingOccurrences(of: "%d", with: "5"),
+            contents,
+            "<< /Type /Outlines /First 7 0 R /Last 7 0 R /Count 1 >>",
+            "<< /Title \(HandWrittenPDF.utf16("\u{1B}[2JCover\u{07}")) /Parent 6 0 R /Dest [4 0 R /Fit] >>",
+            "<< /Title \(HandWrittenPDF.utf16("\u{1B}]52;c;UFdORUQ=\u{07}The \u{202E}Spring\u{9B}31m Number")) /Author (Ada\\007 Writer) >>",
+        ], info: 8, to: download)
+        let formats = IssueFormats()
+        formats.register(format)
+        let content = try IssueInstaller.install(download: download, into: folder.appendingPathComponent("issue"), formats: formats)
+        #expect(content.metadata.title == "]52;c;UFdORUQ=The Spring31m Number")
+        #expect(content.metadata.creators == ["Ada Writer"])
+        #expect(content.tableOfContents == [TOCEntry(title: "[2JCover", path: "issue.pdf#page=1")])
+        #expect(content.readingOrder.map(\.label) == ["[31mA-1"])
+    }
+
     @Test func pagesAreDrawnThroughTheRegisteredRendererAndFailuresNameThePage() throws {
         let folder = try SamplePDF.folder()
         defer { try? FileManager.default.removeItem(at: folder) }

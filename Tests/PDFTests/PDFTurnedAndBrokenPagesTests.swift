@@ -49,8 +49,9 @@ enum HandWrittenPDF {
         ], to: url)
     }
 
-    /// Numbered objects (the first is 1, the catalog), a cross-reference table and a trailer.
-    static func write(objects: [String], to url: URL) throws {
+    /// Numbered objects (the first is 1, the catalog), a cross-reference table and a trailer
+    /// (naming object `info` as the document's Info dictionary, when given).
+    static func write(objects: [String], info: Int? = nil, to url: URL) throws {
         var out = "%PDF-1.4\n"
         var offsets: [Int] = []
         for (index, body) in objects.enumerated() {
@@ -60,8 +61,14 @@ enum HandWrittenPDF {
         let table = out.utf8.count
         out += "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n"
         for offset in offsets { out += String(repeating: "0", count: 10 - String(offset).count) + "\(offset) 00000 n \n" }
-        out += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(table)\n%%EOF\n"
+        out += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R \(info.map { "/Info \($0) 0 R " } ?? "")>>\nstartxref\n\(table)\n%%EOF\n"
         try Data(out.utf8).write(to: url)
+    }
+
+    /// `text` as a PDF text string in UTF-16BE (`<FEFF…>`), which can carry any character,
+    /// controls too (a literal string is PDFDocEncoding, where ESC is a breve).
+    static func utf16(_ text: String) -> String {
+        "<FEFF" + text.utf16.map { String(format: "%04X", $0) }.joined() + ">"
     }
 }
 
