@@ -89,10 +89,13 @@ final class ArticleText {
     /// Pictures' sizes as drawn, so each takes the rows it needs (see `LayoutOptions.imageSizes`).
     let pictureSizes: [String: PixelSize]
 
-    init(document: TextDocument, width: Int, pictureSizes: [String: PixelSize] = [:]) {
+    /// `blockWeights`: each top-level block's visible characters (`blockWeights(of:)`), counted
+    /// ahead where the article is read, off the run loop; nil: counted here at the first `share`.
+    init(document: TextDocument, width: Int, pictureSizes: [String: PixelSize] = [:], blockWeights: [Int]? = nil) {
         self.document = document
         self.width = width
         self.pictureSizes = pictureSizes
+        givenWeights = blockWeights?.count == document.blocks.count ? blockWeights : nil
     }
 
     var isComplete: Bool { laidOutBlocks >= document.blocks.count }
@@ -133,11 +136,28 @@ final class ArticleText {
         return Double(blockStarts[place.block] + within) / Double(total)
     }
 
+    private let givenWeights: [Int]?
+
     /// Where each top-level block starts in the article's visible characters, and (last) the total.
-    private lazy var blockStarts: [Int] = document.blocks.reduce(into: [0]) { $0.append($0[$0.count - 1] + Self.weight($1)) }
+    private lazy var blockStarts: [Int] = (givenWeights ?? Self.blockWeights(of: document))
+        .reduce(into: [0]) { $0.append($0[$0.count - 1] + $1) }
+
+    /// Each top-level block's visible characters, as `share` weighs the article: a 2 MB
+    /// article takes 20 ms or more to count, so the reader counts it where it reads the
+    /// article (`LoadedArticle`), not in its `update` (#29 re-measure).
+    static func blockWeights(of document: TextDocument) -> [Int] { document.blocks.map(weight) }
+
+    /// `weights` (of `original`'s blocks) for `document`, made from it by describing some of
+    /// its pictures: only the blocks that differ are counted again.
+    static func blockWeights(of document: TextDocument, from original: TextDocument, weights: [Int]) -> [Int] {
+        guard document.blocks.count == original.blocks.count, weights.count == original.blocks.count else {
+            return blockWeights(of: document)
+        }
+        return document.blocks.indices.map { document.blocks[$0] == original.blocks[$0] ? weights[$0] : weight(document.blocks[$0]) }
+    }
 
     /// A block's visible characters as `weight(_: LayoutLine)` counts them in its lines.
-    private static func weight(_ block: Block) -> Int {
+    static func weight(_ block: Block) -> Int {
         func count(_ spans: [StyledSpan]) -> Int { spans.reduce(0) { $0 + visibleCharacters($1.text) } }
         switch block {
         case .heading(_, let spans), .paragraph(let spans): return count(spans)

@@ -78,4 +78,39 @@ import TextLayout
         #expect(ArticleText.visibleCharacters("a b\tc\r\nd") == 4)
         #expect(ArticleText.visibleCharacters("e\u{301} x") == 2)
     }
+
+    /// The reader counts each block's characters where it reads the article (#29: a 2 MB
+    /// article's count cost the first position save 19 ms of the run loop), so the layout it
+    /// makes weighs by those counts: the same figures as counting on the spot, pictures
+    /// described or not.
+    @Test func weightsCountedWithTheArticleGiveTheSameShares() {
+        var blocks = Self.document.blocks
+        blocks.insert(.image(source: "tides.png", alt: "a chart of the tides"), at: 3)
+        blocks.insert(.figure(image: .image(source: "map.png", alt: ""), caption: [StyledSpan("The bay")]), at: 40)
+        blocks.insert(.quote([.image(source: "tides.png", alt: "again"), .paragraph([StyledSpan("quoted words")])]), at: 80)
+        let document = TextDocument(blocks: blocks)
+        let article = LoadedArticle(document: document, pictures: [:])
+        #expect(article.blockWeights == ArticleText.blockWeights(of: document))
+        for undrawable in [Set<String>(), ["tides.png"], ["tides.png", "map.png"]] {
+            let key = LayoutKey(resource: "a.html", isWhole: true, width: 60, undrawable: undrawable)
+            let made = ArticleLayouts().text(for: key, of: article)
+            let counted = ArticleText(document: document.describingPictures(undrawable), width: 60)
+            let places = [0, 5, 37, 120, 400]
+            #expect(places.map { made.share(beforeLine: $0) } == places.map { counted.share(beforeLine: $0) }, "\(undrawable)")
+        }
+        let described = document.describingPictures(["tides.png"])
+        #expect(ArticleText.blockWeights(of: described, from: document, weights: article.blockWeights)
+                == ArticleText.blockWeights(of: described))
+        #expect(ArticleText.blockWeights(of: described)[3] == "[image: a chart of the tides]".count - 5)
+    }
+
+    /// The layouts weigh by the counts that came with the article, and count nothing again.
+    @Test func theLayoutsWeighByTheArticlesCounts() {
+        var article = LoadedArticle(document: Self.document, pictures: [:])
+        article.blockWeights = article.blockWeights.indices.map { $0 == 0 ? 1_000_000 : 1 }
+        let text = ArticleLayouts().text(for: LayoutKey(resource: "a.html", isWhole: true, width: 60), of: article)
+        let afterTitle = text.firstLine(ofBlock: 1) ?? 0
+        #expect(text.share(beforeLine: afterTitle) > 0.99)
+        #expect(ArticleText(document: Self.document, width: 60).share(beforeLine: afterTitle) < 0.01)
+    }
 }

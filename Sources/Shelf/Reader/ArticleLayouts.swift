@@ -19,15 +19,18 @@ final class ArticleLayouts {
     private var entries: [(key: LayoutKey, text: ArticleText)] = []
     static let kept = 6
 
-    /// The layout for `key`, made from `document` when it is not kept.
-    func text(for key: LayoutKey, of document: @autoclosure () -> TextDocument) -> ArticleText {
+    /// The layout for `key`, made from `article` when it is not kept.
+    func text(for key: LayoutKey, of article: @autoclosure () -> LoadedArticle) -> ArticleText {
         if let found = entries.firstIndex(where: { $0.key == key }) {
             let entry = entries.remove(at: found)
             entries.append(entry)
             return entry.text
         }
-        let made = ArticleText(document: document().describingPictures(key.undrawable), width: key.width,
-                               pictureSizes: key.pictureSizes)
+        let article = article()
+        let document = article.document.describingPictures(key.undrawable)
+        let weights = key.undrawable.isEmpty ? article.blockWeights
+            : ArticleText.blockWeights(of: document, from: article.document, weights: article.blockWeights)
+        let made = ArticleText(document: document, width: key.width, pictureSizes: key.pictureSizes, blockWeights: weights)
         keep(made, for: key)
         return made
     }

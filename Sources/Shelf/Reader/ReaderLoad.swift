@@ -37,6 +37,17 @@ struct LoadedArticle {
     var isWhole = true
     /// The first part's share of the whole article's bytes.
     var share = 1.0
+    /// Each top-level block's visible characters, for the progress figure
+    /// (`ArticleText.share`): counted here, where the article is read, not on the run loop.
+    var blockWeights: [Int]
+
+    init(document: TextDocument, pictures: [String: ImageSource], isWhole: Bool = true, share: Double = 1.0) {
+        self.document = document
+        self.pictures = pictures
+        self.isWhole = isWhole
+        self.share = share
+        blockWeights = ArticleText.blockWeights(of: document)
+    }
 }
 
 /// An article found holding a query, laid out at the width asked for.

@@ -157,7 +157,7 @@ final class ReaderLoader {
             let resource = content.readingOrder[candidate]
             guard !resource.isPicture, pageTexts?.mayHold(query, at: candidate) ?? true,
                   case .success(let loaded) = article(candidate), Search.mayContain(loaded.document, query) else { continue }
-            let laidOut = ArticleText(document: loaded.document, width: width)
+            let laidOut = ArticleText(document: loaded.document, width: width, blockWeights: loaded.blockWeights)
             let matches = laidOut.matches(of: query)
             if !matches.isEmpty { return FoundArticle(article: candidate, loaded: loaded, laidOut: laidOut, matches: matches) }
         }

@@ -111,8 +111,8 @@ struct TextPager: ReaderPager {
     var firstPartShare: Double { articles[index]?.share ?? 1 }
     /// The article laid out at the column width, from the layouts kept outside the pager.
     var text: ArticleText? {
-        guard let key = textKey, let document else { return nil }
-        return layouts.text(for: key, of: document)
+        guard let key = textKey, let article = articles[index] else { return nil }
+        return layouts.text(for: key, of: article)
     }
     var articleCount: Int { content.readingOrder.count }
     var visibleRows: Int { frame.visibleRows }
@@ -476,7 +476,7 @@ struct TextPager: ReaderPager {
     /// at the top of the screen (not the same line number).
     @discardableResult
     mutating func prepareText() -> ArticleText? {
-        guard let document else { return nil }
+        guard let article = articles[index] else { return nil }
         let column = columnWidth
         if let text, text.width == column { return text }
         let place = topAnchor
@@ -484,7 +484,7 @@ struct TextPager: ReaderPager {
         let key = LayoutKey(resource: content.readingOrder[index].path, isWhole: !pending, width: column, undrawable: undrawable,
                             pictureSizes: drawnPictures.mapValues(\.size))
         textKey = key
-        let fresh = layouts.text(for: key, of: document)
+        let fresh = layouts.text(for: key, of: article)
         chosenLink = nil
         if let place {
             top = fresh.line(for: place)
