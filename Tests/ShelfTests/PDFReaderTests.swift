@@ -176,11 +176,16 @@ import TextLayout
         #expect(h.app.reader != nil)
     }
 
-    @Test func nTurnsToThePageAndBringsTheMatchIntoViewAtFitWidth() throws {
+    /// The magazine with "walrus" on page 5 below five lines: 60 % down the page.
+    static func walrusOnPage5() -> TestDocument {
         TestPageRenderer.register()
         var document = TestDocument.magazine()
         document.pages[4].text = (0..<5).map { "Line \($0) of letters." }.joined(separator: "\n") + "\nA walrus wrote in."
-        let h = try Self.reading(document, name: "walrus-1")
+        return document
+    }
+
+    @Test func nTurnsToThePageAndBringsTheMatchIntoViewAtFitWidth() throws {
+        let h = try Self.reading(Self.walrusOnPage5(), name: "walrus-1")
         h.type("w")
         h.type("/walrus")
         _ = h.key(.enter)
@@ -193,10 +198,7 @@ import TextLayout
     }
 
     @Test func fittingTheWidthWithAMatchMarkedBringsItIntoView() throws {
-        TestPageRenderer.register()
-        var document = TestDocument.magazine()
-        document.pages[4].text = (0..<5).map { "Line \($0) of letters." }.joined(separator: "\n") + "\nA walrus wrote in."
-        let h = try Self.reading(document, name: "walrus-w")
+        let h = try Self.reading(Self.walrusOnPage5(), name: "walrus-w")
         h.type("/walrus")
         _ = h.key(.enter)
         #expect(h.waitFor { $0.text.contains("▶") }.row(0).contains("5 of 5"))
