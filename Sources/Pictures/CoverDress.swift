@@ -14,12 +14,16 @@ public struct CoverDress: Hashable, Sendable {
     /// Regions of the picture marked as a highlighter marks paper (a search's matches on a
     /// page): drawn into the pixels, where cells coloured over them would not be seen.
     public var marks: [PageRegion]
+    /// The match `n` stepped to, marked in `currentMarker` to stand out from the `marks`.
+    public var current: [PageRegion]
 
-    public init(binding: BindingType? = nil, edge: BindingEdge = .left, sash: Bool = false, marks: [PageRegion] = []) {
+    public init(binding: BindingType? = nil, edge: BindingEdge = .left, sash: Bool = false, marks: [PageRegion] = [],
+                current: [PageRegion] = []) {
         self.binding = binding
         self.edge = edge
         self.sash = sash
         self.marks = marks
+        self.current = current
     }
 
     /// Nothing over the picture.
@@ -44,6 +48,7 @@ public struct CoverDress: Hashable, Sendable {
         }
         if sash, columns >= 4, rows >= 2 { dots.sash(columns: columns, rows: rows) }
         for mark in marks { dots.highlight(mark, with: Self.marker) }
+        for mark in current { dots.highlight(mark, with: Self.currentMarker) }
         return dots.image
     }
 
@@ -52,6 +57,9 @@ public struct CoverDress: Hashable, Sendable {
     static let staple: (UInt8, UInt8, UInt8) = (214, 216, 222)
     /// The marks' colour: the reader's match colour (`Theme.readerMatch`'s background).
     static let marker: (UInt8, UInt8, UInt8) = (0xff, 0xe0, 0x40)
+    /// The current match's colour, in pixels and half blocks: orange, apart from the yellow
+    /// of the others and still light enough for black letters under it.
+    public static let currentMarker: (UInt8, UInt8, UInt8) = (0xff, 0x8c, 0x28)
 }
 
 /// An image edited in the units of half-block adornments: a dot is a cell's width by half

@@ -51,9 +51,10 @@ import TextLayout
         let texts = DocumentPageTexts(readingOrder: readingOrder, root: root, texts: .shared)
         // "Light-" is characters 4–9 of line 0 (10 + 1.5·c % across), its hyphen left out;
         // "house" characters 0–4 of line 1; the second match all of line 2.
-        #expect(Self.rounded(texts.boxes(of: "LIGHT HOUSE", at: 0)) == [[0.16, 0.1, 0.235, 0.15], [0.1, 0.2, 0.175, 0.25],
-                                                                        [0.1, 0.3, 0.25, 0.35]])
-        #expect(texts.boxes(of: "keeper", at: 0).count == 1)
-        #expect(texts.boxes(of: "walrus", at: 0).isEmpty && texts.boxes(of: "keeper", at: 1).isEmpty)
+        let lighthouses = texts.matches(of: "LIGHT HOUSE", at: 0)
+        #expect(lighthouses.map(Self.rounded) == [[[0.16, 0.1, 0.235, 0.15], [0.1, 0.2, 0.175, 0.25]], [[0.1, 0.3, 0.25, 0.35]]],
+                "two matches, the first over two lines")
+        #expect(texts.matches(of: "keeper", at: 0).count == 1)
+        #expect(texts.matches(of: "walrus", at: 0).isEmpty && texts.matches(of: "keeper", at: 1).isEmpty)
     }
 }

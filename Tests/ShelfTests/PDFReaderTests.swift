@@ -84,7 +84,7 @@ import TextLayout
         h.type("/zebra")
         let screen = h.key(.enter)
         #expect(screen.row(0).contains("4 of 5"))
-        #expect(screen.text.contains("“zebra”: 1 on page 4"))
+        #expect(screen.text.contains("“zebra”: match 1 of 1 on page 4"))
         h.type("/walrus")
         #expect(h.key(.enter).text.contains("No match for “walrus”"))
     }
@@ -150,7 +150,7 @@ import TextLayout
         h.type("v")
         #expect(h.app.reader?.view == .pages)
         let screen = h.key(.character("n"))
-        #expect(screen.text.contains("“lighthouse”: 1 on page 4"), "round the document to the one page\n\(screen.text)")
+        #expect(screen.text.contains("“lighthouse”: match 1 of 1 on page 4"), "round the document to the one page\n\(screen.text)")
     }
 
     /// The test page renderer's page (27 by 20 cells at 80×24, from column 26 and row 2)
@@ -162,12 +162,14 @@ import TextLayout
         _ = h.key(.enter)
         let screen = h.waitFor { $0.text.contains("▶") }
         #expect(screen.row(0).contains("4 of 5"))
-        #expect(screen[25, 6].glyph == "▶" && screen[25, 6].style == Theme.classic.readerMatch, "\(screen.text)")
+        var current = Theme.classic.readerMatch
+        current.background = PageMarks.currentTint
+        #expect(screen[25, 6].glyph == "▶" && screen[25, 6].style == current, "the one match is the current one\n\(screen.text)")
         #expect((0..<24).filter { screen.row($0).contains("▶") } == [6], "one row holds the match")
         let paper = screen[28, 6].style
         #expect(screen[32, 6].style == paper, "the cells either side are the page's")
         for x in 29...31 {
-            #expect(screen[x, 6].style.background == PageMarks.marked(paper.background, by: Theme.classic.readerMatch.background))
+            #expect(screen[x, 6].style.background == PageMarks.marked(paper.background, by: PageMarks.currentTint))
             #expect(screen[x, 6].style.background != paper.background, "cell \(x) is marked")
         }
         #expect(screen[30, 5].style == screen[28, 5].style, "the row above is not")
@@ -182,6 +184,66 @@ import TextLayout
         var document = TestDocument.magazine()
         document.pages[4].text = (0..<5).map { "Line \($0) of letters." }.joined(separator: "\n") + "\nA walrus wrote in."
         return document
+    }
+
+    /// Three zebras on page 4 (lines 1–3: from rows 6, 8 and 10 of the screen, the page from
+    /// column 26), one on page 5.
+    static func zebrasOnPages4And5() -> TestDocument {
+        TestPageRenderer.register()
+        var document = TestDocument.magazine()
+        document.pages[3].text = "Wildlife\nA zebra was seen.\nAnother zebra.\nA third zebra."
+        document.pages[4].text = "Letters\nA zebra wrote in."
+        return document
+    }
+
+    /// The rows of the screen marked ▶ beside the page, and which of them marks the current match.
+    static func markedRows(_ screen: Canvas) -> (all: [Int], current: [Int]) {
+        let rows = (0..<24).filter { screen[25, $0].glyph == "▶" }
+        return (rows, rows.filter { screen[25, $0].style.background == PageMarks.currentTint })
+    }
+
+    @Test func nStepsThroughEveryMatchOnAPageThenTurnsToTheNextPageWithOne() throws {
+        let h = try Self.reading(Self.zebrasOnPages4And5(), name: "zebras-1")
+        h.type("/zebra")
+        #expect(h.key(.enter).text.contains("“zebra”: match 1 of 3 on page 4"))
+        var screen = h.waitFor { Set([6, 8, 10]).isSubset(of: Self.markedRows($0).all) }
+        #expect(Set([6, 8, 10]).isSubset(of: Self.markedRows(screen).all) && Self.markedRows(screen).current.first == 6,
+                "\(screen.text)")
+
+        screen = h.key(.character("n"))
+        #expect(screen.text.contains("“zebra”: match 2 of 3 on page 4") && screen.row(0).contains("4 of 5"), "\(screen.text)")
+        screen = h.settle()
+        #expect(Self.markedRows(screen).current.first == 8 && !Self.markedRows(screen).current.contains(6),
+                "the second match is the current one\n\(screen.text)")
+        // In half blocks the current match's cells are seen through its own colour, the others' through the match colour.
+        let paper = { (row: Int) in screen[28, row].style.background }
+        #expect(screen[31, 8].style.background == PageMarks.marked(paper(8), by: PageMarks.currentTint))
+        #expect(screen[31, 6].style.background == PageMarks.marked(paper(6), by: Theme.classic.readerMatch.background))
+        #expect(screen[31, 10].style.background == PageMarks.marked(paper(10), by: Theme.classic.readerMatch.background))
+        #expect(PageMarks.currentTint != Theme.classic.readerMatch.background)
+
+        #expect(h.key(.character("n")).text.contains("“zebra”: match 3 of 3 on page 4"))
+        screen = h.key(.character("n"))
+        #expect(screen.text.contains("“zebra”: match 1 of 1 on page 5") && screen.row(0).contains("5 of 5"), "\(screen.text)")
+        screen = h.key(.character("N"))
+        #expect(screen.text.contains("“zebra”: match 3 of 3 on page 4"), "back to the last match of the page before\n\(screen.text)")
+        screen = h.waitFor { Self.markedRows($0).current.first == 10 }
+        #expect(Self.markedRows(screen).current.first == 10, "\(screen.text)")
+        _ = h.key(.character("n"))
+        screen = h.key(.character("n"))
+        #expect(screen.text.contains("“zebra”: match 1 of 3 on page 4 (from the start of the issue)"), "\(screen.text)")
+    }
+
+    @Test func inTheTextViewNStepsThroughEveryMatchOnAPageToo() throws {
+        let h = try Self.reading(Self.zebrasOnPages4And5(), name: "zebras-text")
+        h.type("v/zebra")
+        #expect(h.key(.enter).text.contains("“zebra”: match 1 of 3 on page 4"))
+        #expect(h.key(.character("n")).text.contains("“zebra”: match 2 of 3 on page 4"))
+        let screen = h.settle()
+        #expect(ReaderGoldenTests.words(in: screen, styled: Theme.classic.selection, rows: 1..<22) == ["zebra"], "one current match")
+        #expect(h.key(.character("n")).text.contains("“zebra”: match 3 of 3 on page 4"))
+        #expect(h.key(.character("n")).text.contains("“zebra”: match 1 of 1 on page 5"))
+        #expect(h.key(.character("N")).text.contains("“zebra”: match 3 of 3 on page 4"))
     }
 
     @Test func nTurnsToThePageAndBringsTheMatchIntoViewAtFitWidth() throws {
@@ -346,7 +408,9 @@ import TextLayout
         }
         let image = try #require(marked, "the marked page is drawn\n\(canvas.text)")
         func pixel(_ x: Int, _ y: Int) -> [UInt8] { Array(image.pixels[(y * image.width + x) * 4..<(y * image.width + x) * 4 + 3]) }
-        let tint = [0xff, 0xe0, 0x40].map { Int($0) }, red = [ReaderFixture.red.0, ReaderFixture.red.1, ReaderFixture.red.2]
+        // The one match is the current one: orange, not the yellow of the others.
+        let tint = [CoverDress.currentMarker.0, CoverDress.currentMarker.1, CoverDress.currentMarker.2].map { Int($0) }
+        let red = [ReaderFixture.red.0, ReaderFixture.red.1, ReaderFixture.red.2]
         #expect(pixel(36, 72) == zip(red, tint).map { UInt8(Int($0) * $1 / 255) }, "the match, seen through the marker")
         #expect(pixel(36, 30) == red && pixel(100, 72) == red, "above it and beside it, the page as it is")
         #expect(canvas[25, 6].glyph == "▶", "and ▶ beside its row, left of the page's cells\n\(canvas.text)")

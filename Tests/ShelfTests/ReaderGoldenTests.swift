@@ -110,7 +110,8 @@ import TextLayout
         case "pdf-page-match":
             let marker = try #require((0..<height).lazy.compactMap { y in (0..<width).first { canvas[$0, y].glyph == "▶" }.map { ($0, y) } }.first)
             let edge = canvas[marker.0 + 1, marker.1].style.background
-            let marked = PageMarks.marked(edge, by: Theme.classic.readerMatch.background)
+            // The one match is the current one, in its own colour.
+            let marked = PageMarks.marked(edge, by: PageMarks.currentTint)
             let over = (marker.0 + 1..<width).filter { canvas[$0, marker.1].style.background == marked }
             #expect(marked != edge && over.count >= 3 && over.first ?? 0 > marker.0 + 2,
                     "the match's cells, a few columns into the page, are marked; the page's edge is not")

@@ -172,7 +172,7 @@ import TextLayout
         var asked: [ReaderEffect] = []
         for key in [Key.character("/")] + "tide".map(Key.character) + [.enter] { asked = reader.update(.key(key)) }
         #expect(asked.contains(.load(.findPage(query: "tide", from: 0, forward: true, firstStep: 0))))
-        let turned = reader.update(.loaded(.pageFound(query: "tide", page: 1, count: 1)))
+        let turned = reader.update(.loaded(.pageFound(query: "tide", forward: true, page: 1, count: 1, matches: [])))
         #expect(turned.contains(.load(.matchBoxes(query: "tide", page: 1))), "\(turned)")
         #expect(reader.statusLine.right == "read 66% ")
 
@@ -183,7 +183,7 @@ import TextLayout
         prepared.ready[shown] = .cells(CellPicture(columns: 20, rows: 20,
                                                     filledWith: PictureCell(glyph: "▀", foreground: .rgb(255, 255, 255), background: .rgb(255, 255, 255))))
         _ = reader.update(.loaded(.pictures(prepared)))
-        _ = reader.update(.loaded(.matchBoxes(query: "tide", page: 1, [PageBox(x0: 0.5, y0: 0.4, x1: 0.6, y1: 0.45)])))
+        _ = reader.update(.loaded(.matchBoxes(query: "tide", page: 1, [[PageBox(x0: 0.5, y0: 0.4, x1: 0.6, y1: 0.45)]])))
         var canvas = Canvas(width: 80, height: 24)
         reader.view(into: &canvas)
         #expect(canvas[29, 10].glyph == "▶", "beside the page's row 8 of 20\n\(canvas.text)")

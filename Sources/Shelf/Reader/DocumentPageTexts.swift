@@ -87,11 +87,10 @@ final class DocumentPageTexts {
         return (found.texts[page.index], found.squeezed[page.index])
     }
 
-    /// Where entry `index` holds `query` on its page, a box per match and line it spans (a
-    /// match broken over two lines has two), top to bottom; found as `mayHold` finds it, so
-    /// the boxes are the matches `count` counts. Empty when the page's reader cannot say
-    /// where its characters are.
-    func boxes(of query: String, at index: Int) -> [PageBox] {
+    /// Where entry `index` holds `query` on its page: each match in text order, as a box per
+    /// line it spans (a match broken over two lines has two); found as `mayHold` finds it.
+    /// Empty when the page's reader cannot say where its characters are.
+    func matches(of query: String, at index: Int) -> [[PageBox]] {
         guard pages.indices.contains(index), let page = pages[index], let file = page.document(in: root),
               let characters = (try? texts.reader(for: file)?.characters(ofPage: page.index, of: file)) ?? nil,
               characters.boxes.count == characters.scalars.count else { return [] }
@@ -99,14 +98,14 @@ final class DocumentPageTexts {
         var haystack: [Unicode.Scalar] = [], origins: [Int] = []
         Self.squeeze(characters.scalars) { scalar, origin in haystack.append(scalar); origins.append(origin) }
         guard !needle.isEmpty, haystack.count >= needle.count else { return [] }
-        var boxes: [PageBox] = []
+        var matches: [[PageBox]] = []
         var start = 0
         while start + needle.count <= haystack.count {
             guard haystack[start..<start + needle.count].elementsEqual(needle) else { start += 1; continue }
-            boxes += Self.lines(Set(origins[start..<start + needle.count]).sorted().map { characters.boxes[$0] })
+            matches.append(Self.lines(Set(origins[start..<start + needle.count]).sorted().map { characters.boxes[$0] }))
             start += needle.count
         }
-        return boxes
+        return matches
     }
 
     /// Characters' boxes in text order joined a line at a time: the next character starts

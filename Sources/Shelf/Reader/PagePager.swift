@@ -33,6 +33,8 @@ struct PagePager: ReaderPager {
     var query: String?
     /// Where the page shown holds the query, marked over its picture (`PageMatchMarks.swift`).
     var marks: PageMarks?
+    /// Which of the marks' matches `n` stepped to, marked apart from the others.
+    var currentMark: Int?
     /// The marks asked for last, and not here yet.
     var marksAsked: PageMarks.Key?
     /// A search turned to this page: its first mark is brought into view once it is here.
@@ -143,11 +145,14 @@ struct PagePager: ReaderPager {
     mutating func search(for query: String) -> ReaderNote {
         self.query = query
         marks = nil
+        currentMark = nil
         return find(forward: true, from: 0)
     }
 
+    /// The next match on the page shown, else the next page that holds the query.
     mutating func findNext(forward: Bool) -> ReaderNote {
-        find(forward: forward, from: 1)
+        if isDocument, let note = stepMark(forward: forward) { return note }
+        return find(forward: forward, from: 1)
     }
 
     /// The next page (or this one, from step 0) whose text holds the query, round the issue.
@@ -179,11 +184,19 @@ struct PagePager: ReaderPager {
     mutating func receive(_ loaded: ReaderLoaded) -> ReaderNote? {
         if case .streamedPages(let states) = loaded { streamedPages = states; return nil }
         if case .matchBoxes(let query, let page, let boxes) = loaded { take(boxes, of: query, on: page); return nil }
-        guard case .pageFound(let query, let page, let count) = loaded, query == self.query else { return nil }
+        guard case .pageFound(let query, let forward, let page, let count, let matches) = loaded, query == self.query else { return nil }
         guard let page, pages.indices.contains(page) else { return ReaderNote(text: "No match for “\(query)”.", isError: true) }
+        // Round the document: past its end (start), or back to this page from one of its matches.
+        let wrapped = forward ? page < index : page > index
+        let wrappedHere = page == index && currentMark != nil
         if page != index { goTo(page: page) }
         revealsMark = true
-        return ReaderNote(text: "“\(query)”: \(count) on page \(page + 1)")
+        guard !matches.isEmpty else { return ReaderNote(text: "“\(query)”: \(count) on page \(page + 1)") }
+        let found = PageMarks(key: PageMarks.Key(page: page, query: query), matches: matches)
+        marks = found
+        var note = choose(forward ? 0 : matches.count - 1, of: found)
+        if wrapped || wrappedHere { note.text += forward ? " (from the start of the issue)" : " (from the end of the issue)" }
+        return note
     }
 
     mutating func takeRequests() -> [ReaderLoad] {
@@ -196,6 +209,7 @@ struct PagePager: ReaderPager {
     mutating func clearSearch() {
         query = nil
         marks = nil
+        currentMark = nil
         revealsMark = false
     }
 
@@ -203,6 +217,7 @@ struct PagePager: ReaderPager {
     mutating func goTo(page: Int) -> Bool {
         guard page >= 0, page < pages.count, page != index else { return false }
         index = page
+        currentMark = nil
         pan = (0, 0)
         zoomedPageSize = nil
         return true

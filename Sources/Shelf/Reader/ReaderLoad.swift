@@ -64,11 +64,12 @@ enum ReaderLoaded {
     case contents([ContentsEntry])
     /// The article found for `query` (nil: none but, perhaps, the one shown).
     case articleFound(query: String, forward: Bool, FoundArticle?)
-    /// The page found for `query` and how often it holds it (nil: none).
-    case pageFound(query: String, page: Int?, count: Int)
-    /// Where `page` holds `query`, in fractions of the page (none: it does not, or its
-    /// reader cannot say where).
-    case matchBoxes(query: String, page: Int, [PageBox])
+    /// The page found for `query` looking `forward` or back (nil: none), how often it holds
+    /// it, and where (`matchBoxes`), so that `n` steps through its matches.
+    case pageFound(query: String, forward: Bool, page: Int?, count: Int, matches: [[PageBox]])
+    /// Where `page` holds `query`: each match as a box per line it spans, in fractions of the
+    /// page (none: it does not, or its reader cannot say where).
+    case matchBoxes(query: String, page: Int, [[PageBox]])
     /// A streamed comic's pages as they stand (those not here are on their way): told when
     /// the reader asks for a page and each time one arrives or fails.
     case streamedPages([Int: StreamedComic.PageState])

@@ -80,9 +80,12 @@ final class ReaderLoader {
             deliver(.articleFound(query: query, forward: forward, findArticle(query, from: from, forward: forward, width: width)))
         case .findPage(let query, let from, let forward, let firstStep):
             let found = findPage(query, from: from, forward: forward, firstStep: firstStep)
-            deliver(.pageFound(query: query, page: found?.page, count: found?.count ?? 0))
+            let matches = found.flatMap { pageTexts?.matches(of: query, at: $0.page) } ?? []
+            // The matches `n` steps through are counted where they can be shown.
+            deliver(.pageFound(query: query, forward: forward, page: found?.page,
+                               count: matches.isEmpty ? found?.count ?? 0 : matches.count, matches: matches))
         case .matchBoxes(let query, let page):
-            deliver(.matchBoxes(query: query, page: page, pageTexts?.boxes(of: query, at: page) ?? []))
+            deliver(.matchBoxes(query: query, page: page, pageTexts?.matches(of: query, at: page) ?? []))
         case .textAhead(let index):
             pageTexts?.prepareText(at: index)
         case .streamedPage(let index):
