@@ -4,7 +4,8 @@ import IssueArchive
 /// Every page's plain text of a PDF, kept in a file beside it (`.issue.pdf.texts.json`
 /// beside `issue.pdf`) once read, so a search in a later session reads that file rather
 /// than asking poppler for every page again. The file names the PDF's size and modification
-/// time when its text was read: a PDF replaced since (a new download) is read again.
+/// time when its text was read: a PDF replaced since (a new download) is read again; and the
+/// text layer that read it: texts an older layer read (`layer`) are read again too.
 struct KeptPageTexts: Codable, Equatable {
     /// The PDF as it was when its text was read.
     struct Version: Codable, Equatable {
@@ -23,6 +24,12 @@ struct KeptPageTexts: Codable, Equatable {
 
     var version: Version
     var texts: [String]
+    /// The text layer that read `texts`; nil in files written before it was named
+    /// (poppler-glib's text, which gave turned pages none and read columns out of order).
+    var layer: Int?
+
+    /// The text layer of this build: 2, poppler-cpp's word list (#31).
+    static let layer = 2
 
     /// Where `document`'s texts are kept: a hidden file beside it (which the cache counts).
     static func file(for document: URL) -> URL { KeptBeside.pageTexts(of: document) }
@@ -30,7 +37,8 @@ struct KeptPageTexts: Codable, Equatable {
     /// The texts kept for `document` as it is now, if any.
     static func load(for document: URL) -> [String]? {
         guard let now = Version(of: document), let data = try? Data(contentsOf: file(for: document)),
-              let kept = try? JSONDecoder().decode(KeptPageTexts.self, from: data), kept.version == now else { return nil }
+              let kept = try? JSONDecoder().decode(KeptPageTexts.self, from: data), kept.version == now,
+              kept.layer == Self.layer else { return nil }
         return kept.texts
     }
 
@@ -38,7 +46,7 @@ struct KeptPageTexts: Codable, Equatable {
     /// file and renamed over the old one, so a reader never sees half a file; a folder that
     /// cannot be written to only means the next session reads the PDF again.
     static func keep(_ texts: [String], of document: URL, version: Version) {
-        guard let data = try? JSONEncoder().encode(KeptPageTexts(version: version, texts: texts)) else { return }
+        guard let data = try? JSONEncoder().encode(KeptPageTexts(version: version, texts: texts, layer: Self.layer)) else { return }
         try? data.write(to: file(for: document), options: .atomic)
     }
 }

@@ -87,6 +87,13 @@ import TextLayout
             let workerless = PDFTextReader(worker: PDFWorker(executable: URL(fileURLWithPath: "/nonexistent/newsstand-pdf")))
             #expect(try workerless.pageTexts(of: file)[2] == "only in the kept file")
 
+            // Texts an older text layer kept (no `layer`: poppler-glib's) are read again.
+            marked.layer = nil
+            try JSONEncoder().encode(marked).write(to: kept)
+            #expect(KeptPageTexts.load(for: file) == nil)
+            #expect(try PDFTextReader(worker: worker).pageTexts(of: file)[2].contains("Heading 3"))
+            #expect(KeptPageTexts.load(for: file)?[2].contains("Heading 3") == true, "kept anew with this layer")
+
             // The PDF replaced (a new download): read again, and kept anew.
             let replacement = file.deletingLastPathComponent().appendingPathComponent("new.pdf")
             SamplePDF.write(to: replacement, pages: 5)

@@ -168,6 +168,16 @@ extension LibraryStore {
             try db.alter(table: "issue") { t in t.add(column: "readerFitWidth", .boolean) }
         }
         registerSearchMigration(&migrator)  // "v18-search" (SearchRows.swift)
+        migrator.registerMigration("v19b-pdf-text-again: installed PDFs' pages indexed again with poppler-cpp's text layer") { db in
+            // Their words were read by poppler-glib, which gave turned pages no text and read
+            // columns out of order; the agent reads them again once (`SearchIndexer`).
+            try db.execute(sql: """
+                INSERT INTO searchPending (issueId, content, stamp)
+                SELECT DISTINCT searchPart.issueId, 1, random() FROM searchPart JOIN issue ON issue.id = searchPart.issueId
+                WHERE searchPart.kind = 'page' AND issue.status = 'available'
+                ON CONFLICT (issueId) DO UPDATE SET content = 1, stamp = excluded.stamp
+                """)
+        }
         return migrator
     }
 

@@ -221,6 +221,28 @@ struct TextFilesSource: IssueTextSource {
         #expect(try store.pendingSearchWork().map(\.content) == [false, true])
     }
 
+    /// PDFs indexed before poppler-cpp read their pages have their content read again once;
+    /// other issues, and PDFs no longer on disk (their text cannot be read again), do not.
+    @Test func theUpgradeMarksInstalledPDFsForTheirTextToBeReadAgain() throws {
+        let queue = try DatabaseQueue()
+        var migrator = LibraryStore.migrator
+        try migrator.migrate(queue, upTo: "v18-search: an FTS5 index of every issue's text and details, built by the agent")
+        try queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO issue (id, name, date, title, status) VALUES (1, 'pdf', ?, 'A PDF', 'available'),
+                    (2, 'epub', ?, 'An EPUB', 'available'), (3, 'gone', ?, 'An evicted PDF', 'none');
+                DELETE FROM searchPending;
+                INSERT INTO searchPart (issueId, kind, resource, page, position) VALUES
+                    (1, 'about', NULL, NULL, 0), (1, 'page', 'issue.pdf#page=1', 0, 0), (1, 'page', 'issue.pdf#page=2', 1, 1),
+                    (2, 'about', NULL, NULL, 0), (2, 'text', 'ch1.xhtml', NULL, 0), (3, 'page', 'issue.pdf#page=1', 0, 0);
+                """, arguments: [Date(), Date(), Date()])
+        }
+        migrator = LibraryStore.migrator
+        try migrator.migrate(queue)
+        let store = LibraryStore(migrated: queue)
+        #expect(try store.pendingSearchWork().map { [$0.issueID: $0.content] } == [[1: true]])
+    }
+
     @Test func theIndexIsSmallerThanTheTextItHolds() throws {
         let words = (0..<4000).map { "word\($0 % 700) " }.joined()
         _ = try install(try issue("Big"), [words])
