@@ -177,9 +177,11 @@ def measure(pdf, page, name, box, repeat, engines, out_dir, bin_dir):
         # pdftocairo's -scale-to rounds up (861 rows for 860): every picture is cut to the size asked.
         picture = read_ppm(f"{stem}-{engine}.ppm")[:height, :width]
         own = reduce4(read_ppm(f"{stem}-{engine}-4x.ppm")[:height * 4, :width * 4])
+        # `render --pixels` fits the page inside the box: at 4x a side may round one pixel short.
+        picture = picture[:own.shape[0], :own.shape[1]]
         os.remove(f"{stem}-{engine}-4x.ppm") if engine != "pdftoppm" else None
         row = {"page": name, "size": f"{box[0]}x{box[1]}", "pixels": f"{width}x{height}", "engine": engine,
-               "own": ssim(picture, own), "neutral": ssim(picture, neutral), "cpu_ms": ms}
+               "own": ssim(picture, own), "neutral": ssim(picture, neutral[:own.shape[0], :own.shape[1]]), "cpu_ms": ms}
         rows.append(row)
         print("%-22s %-9s %-9s %-13s own %.4f neutral %.4f %s" % (
             name, row["size"], row["pixels"], engine, row["own"], row["neutral"],
