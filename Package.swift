@@ -150,7 +150,7 @@ let package = Package(
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "CImageCodecs"]),
         // `newsstand-pdf`, the worker the containment tests start; PDFEngine to compare with in-process
         // answers; the library and the shelf for a PDF issue installed and shown with its page-1 cover.
-        .testTarget(name: "PDFTests", dependencies: ["PDF", "PDFEngine", "PDFDrawing", "CPoppler", "Imaging", "IssueArchive", "TextLayout",
+        .testTarget(name: "PDFTests", dependencies: ["PDF", "PDFEngine", "PDFDrawing", "CPoppler", "CSystemZlib", "Imaging", "IssueArchive", "TextLayout",
                                                     "NewsstandKit", "Shelf", "Pictures", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                                                     "newsstand-pdf", "newsstand-pdf-draw"]),
         .testTarget(name: "TextLayoutTests", dependencies: ["TextLayout", "TextWidth", "Markup"]),

@@ -1,5 +1,6 @@
 #include "CMuPDF.h"
 #include <mupdf/fitz.h>
+#include <mupdf/pdf.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +64,42 @@ void mupdf_close(mupdf_document *document) {
     fz_drop_context(document->context);
     free(document->densities);
     free(document);
+}
+
+/// Inflates `stream` and counts its bytes into `*inflated`, stopping past `limit`.
+static void count_stream(fz_context *context, pdf_obj *stream, long long limit, long long *inflated, long long *stored) {
+    if (!pdf_is_stream(context, stream)) return;
+    *stored += pdf_to_int64(context, pdf_dict_get(context, stream, PDF_NAME(Length)));
+    fz_stream *opened = pdf_open_stream(context, stream);
+    fz_try(context) {
+        unsigned char buffer[64 << 10];
+        size_t read;
+        while (*inflated <= limit && (read = fz_read(context, opened, buffer, sizeof buffer)) > 0) *inflated += (long long)read;
+    }
+    fz_always(context) fz_drop_stream(context, opened);
+    fz_catch(context) fz_rethrow(context);
+}
+
+int mupdf_page_contents(mupdf_document *document, int index, long long limit, long long *inflated, long long *stored) {
+    fz_context *context = document->context;
+    *inflated = 0;
+    *stored = 0;
+    pdf_document *pdf = pdf_document_from_fz_document(context, document->document);
+    if (!pdf) return MUPDF_OK;
+    int status = MUPDF_OK;
+    fz_try(context) {
+        pdf_obj *contents = pdf_dict_get(context, pdf_lookup_page_obj(context, pdf, index), PDF_NAME(Contents));
+        if (pdf_is_array(context, contents)) {
+            int count = pdf_array_len(context, contents);
+            for (int at = 0; at < count && *inflated <= limit; at++) {
+                count_stream(context, pdf_array_get(context, contents, at), limit, inflated, stored);
+            }
+        } else {
+            count_stream(context, contents, limit, inflated, stored);
+        }
+    }
+    fz_catch(context) status = MUPDF_UNREADABLE;  // the library reading the page says what is wrong
+    return status;
 }
 
 /// A device that draws nothing and notes the largest picture a page draws: its area on the

@@ -48,6 +48,7 @@ package final class MuPDFPages {
               pageWidth > 0, pageHeight > 0, pageWidth.isFinite, pageHeight.isFinite else {
             throw PDFError(.unreadable, "page \(index + 1) of \(name) has no size")
         }
+        try checkContents(page: index)
         let part = region ?? PageRegion(x0: 0, y0: 0, x1: 1, y1: 1)!
         let (width, height) = Self.pixels(of: (pageWidth * part.width, pageHeight * part.height), fitting: size, maximum: maximumPixels)
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
@@ -60,6 +61,23 @@ package final class MuPDFPages {
         }
         return RGBAImage(width: width, height: height, pixels: pixels)
     }
+
+    /// Page `index`'s contents may be read by either library: refused, in a line, when
+    /// they inflate past `inflatedLimit` bytes at more than `inflationLimit` times what is
+    /// stored. Such a flate bomb (benchmarks/reliability/pdf_paths.py: 64 MB of lines behind
+    /// 160 KB) kept poppler's text and MuPDF's drawing busy until the worker's 20 s wall
+    /// clock; real pages inflate 2–13 times to kilobytes (the six test pages: 31 B–33 KB).
+    /// Counting stops past the limit: 0.1 s on that bomb.
+    package func checkContents(page index: Int) throws {
+        var inflated: Int64 = 0, stored: Int64 = 0
+        guard mupdf_page_contents(document, Int32(index), Int64(Self.inflatedLimit), &inflated, &stored) == MUPDF_OK,
+              inflated > Self.inflatedLimit, inflated > Int64(Self.inflationLimit) * max(1, stored) else { return }
+        throw PDFError(.unreadable, "page \(index + 1) of \(name) cannot be read: its contents inflate to more than "
+                       + "\(Self.inflatedLimit >> 20) MB from \(max(1, stored) >> 10) KB, as a flate bomb does")
+    }
+
+    static let inflatedLimit = 16 << 20
+    static let inflationLimit = 50
 
     /// The picture's size for `points` fitted inside `size` keeping its shape (each side
     /// rounded, at least 1), scaled down to at most `maximum` pixels.

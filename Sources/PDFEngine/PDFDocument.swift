@@ -143,7 +143,7 @@ public final class PDFDocument {
         try withPage(index) { _ in try drawnPages().render(page: index, region: region, fitting: size, maximumPixels: Self.maximumPixels) }
     }
 
-    /// MuPDF's copy of the document, opened at the first page drawn (text alone never needs it).
+    /// MuPDF's copy of the document, opened at the first page drawn or read (whose contents it checks).
     private func drawnPages() throws -> MuPDFPages {
         if let pages { return pages }
         let opened = try MuPDFPages(url: url, password: password)
@@ -184,6 +184,9 @@ public final class PDFDocument {
     /// Lines end with "\n"; a space stands where poppler saw one between two words.
     public func text(page index: Int, figures withFigures: Bool = true) throws -> PDFPageText {
         let size = try pageSize(index)
+        // Before poppler reads the page (its pictures, its words): a flate bomb is refused.
+        // (A PDF MuPDF cannot open is read by poppler as before.)
+        try (try? drawnPages())?.checkContents(page: index)
         let figures = withFigures ? try self.figures(page: index) : []
         if words == nil { words = .some(text_document_open(url.standardizedFileURL.path, password)) }
         guard let opened = words ?? nil else { return PDFPageText(characters: [], size: size, figures: figures) }

@@ -1,3 +1,4 @@
+import CSystemZlib
 import Foundation
 import IssueArchive
 import Testing
@@ -65,6 +66,33 @@ enum HandWrittenPDF {
         try Data(out.utf8).write(to: url)
     }
 
+    /// One page whose content stream inflates from about 60 KB to 20 MB of lines across it:
+    /// a flate bomb (benchmarks/reliability/pdf_paths.py writes one of 64 MB).
+    static func writeFlateBomb(to url: URL) throws {
+        let line = Array("0 0 m 420 595 l S\n".utf8)
+        let content = [UInt8](repeating: 0, count: 20 << 20).enumerated().map { line[$0.offset % line.count] }
+        var size = compressBound(uLong(content.count))
+        var packed = [UInt8](repeating: 0, count: Int(size))
+        guard compress2(&packed, &size, content, uLong(content.count), 9) == Z_OK else { throw CocoaError(.fileWriteUnknown) }
+        var out = Data("%PDF-1.4\n".utf8)
+        var offsets: [Int] = []
+        let objects: [Data] = [
+            Data("<< /Type /Catalog /Pages 2 0 R >>".utf8),
+            Data("<< /Type /Pages /Kids [3 0 R] /Count 1 >>".utf8),
+            Data("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 420 595] /Contents 4 0 R >>".utf8),
+            Data("<< /Length \(size) /Filter /FlateDecode >>\nstream\n".utf8) + Data(packed.prefix(Int(size))) + Data("\nendstream".utf8),
+        ]
+        for (index, body) in objects.enumerated() {
+            offsets.append(out.count)
+            out += Data("\(index + 1) 0 obj\n".utf8) + body + Data("\nendobj\n".utf8)
+        }
+        let table = out.count
+        var tail = "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n"
+        for offset in offsets { tail += String(repeating: "0", count: 10 - String(offset).count) + "\(offset) 00000 n \n" }
+        tail += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(table)\n%%EOF\n"
+        try (out + Data(tail.utf8)).write(to: url)
+    }
+
     /// `text` as a PDF text string in UTF-16BE (`<FEFF…>`), which can carry any character,
     /// controls too (a literal string is PDFDocEncoding, where ESC is a breve).
     static func utf16(_ text: String) -> String {
@@ -126,6 +154,28 @@ enum HandWrittenPDF {
         let installed = target.appendingPathComponent("issue.pdf")
         #expect(try reader.page(0, of: installed).blocks == [paragraph("Testcase: Pages loop")])
         #expect(try reader.page(1, of: installed).blocks == [paragraph("[This page cannot be read: its place in the PDF's page tree is broken.]")])
+    }
+
+    /// Either library would read the bomb's lines until the worker's wall clock ended it
+    /// (20 s): its contents are measured first, and the page refused in one line.
+    @Test func aFlateBombIsRefusedBeforeEitherLibraryReadsIt() throws {
+        let folder = try SamplePDF.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bomb = folder.appendingPathComponent("bomb.pdf")
+        try HandWrittenPDF.writeFlateBomb(to: bomb)
+        let refusal = "page 1 of bomb.pdf cannot be read: its contents inflate to more than 16 MB from"
+        let document = try PDFDocument(url: bomb)
+        let text = #expect(throws: PDFError.self) { try document.text(page: 0) }
+        #expect(text?.description.contains(refusal) == true, "\(String(describing: text))")
+        let drawing = #expect(throws: PDFError.self) { try document.render(page: 0, fitting: (100, 140)) }
+        #expect(drawing?.description.contains(refusal) == true, "\(String(describing: drawing))")
+        let read = #expect(throws: PDFError.self) { try PDFTextReader(worker: worker).page(0, of: bomb) }
+        #expect(read?.description.contains(refusal) == true && read?.description.contains("\n") == false,
+                "one line, from the worker\n\(String(describing: read))")
+        // A page of real text is read as before.
+        let sample = folder.appendingPathComponent("sample.pdf")
+        SamplePDF.write(to: sample, pages: 1)
+        #expect(try PDFDocument(url: sample).text(page: 0).characters.count > 100)
     }
 
     @Test func errorsAboutAnInstalledPDFNeverNameItsPlaceInTheLibrary() throws {

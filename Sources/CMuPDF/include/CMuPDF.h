@@ -31,4 +31,9 @@ int mupdf_page_size(mupdf_document *document, int index, double *width, double *
 int mupdf_draw(mupdf_document *document, int index, double x0, double y0, double x1, double y1,
                int width, int height, unsigned char *rgba, char *message, size_t message_size);
 
+/// How many bytes page `index`'s contents inflate to (`*inflated`, counted no further than
+/// just past `limit`) from how many stored (`*stored`, their streams' /Length); both 0 for
+/// a document that is not a PDF. Reads the streams and runs nothing.
+int mupdf_page_contents(mupdf_document *document, int index, long long limit, long long *inflated, long long *stored);
+
 #endif
