@@ -8,10 +8,11 @@
 PAGES.txt: one `FILE.pdf PAGE NAME` a line. For each page and size the page is fitted
 inside the size keeping its shape, then drawn by
   - the engines in process, by the small C programs in engines/ (compiled here):
-    cairo-app (poppler-glib + cairo exactly as PDFDocument.render draws), cairo-nohint
+    cairo-app (poppler-glib + cairo as PDFDocument.render drew before #31), cairo-nohint
     (font options: no hinting, no hinted metrics, grey antialiasing), cairo-best (the same
     with CAIRO_ANTIALIAS_BEST), splash (poppler-cpp's page_renderer, antialiasing on, no
-    hinting), splash-hint (with FreeType hinting), mupdf (fz_run_page into a draw device);
+    hinting), splash-hint (with FreeType hinting), mupdf (fz_run_page into a draw device),
+    app (newsstand's own Sources/CMuPDF/mupdf_pages.c: what `render --output` draws);
   - the tools: pdftoppm -scale-to-x/-y, pdftocairo -scale-to-x/-y, mutool draw -w -h -f;
   - with --newsstand BIN, `BIN render FILE.pdf --page N --output PAGE.png --pixels WxH`: what
     the reader draws (its own 4x is the same command at 4x the box).
@@ -35,6 +36,7 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ENGINES = os.path.join(HERE, "engines")
+CMUPDF = os.path.join(HERE, "..", "..", "Sources", "CMuPDF")
 # MuPDF on Debian: static archives, and their dependencies as shared libraries without
 # development links.
 MUPDF_LIBS = ["-lmupdf", "-lmupdf-third", "-l:libmujs.so.2", "-l:libgumbo.so.1", "-l:libopenjp2.so.7",
@@ -52,6 +54,8 @@ def build(bin_dir):
         (["cc", "-O2", "-w", "-o", f"{bin_dir}/cairo", f"{ENGINES}/cairo.c"] + pkg("poppler-glib", "cairo")),
         (["c++", "-O2", "-o", f"{bin_dir}/splash", f"{ENGINES}/splash.cpp"] + pkg("poppler-cpp")),
         (["cc", "-O2", "-o", f"{bin_dir}/mupdf", f"{ENGINES}/mupdf.c"] + MUPDF_LIBS),
+        (["cc", "-O2", "-o", f"{bin_dir}/app", f"-I{CMUPDF}/include", f"{ENGINES}/app.c", f"{CMUPDF}/mupdf_pages.c"]
+         + MUPDF_LIBS),
     ]
     for command in jobs:
         subprocess.run(command, check=True)
@@ -130,7 +134,8 @@ def fitted(size, box):
 def draw(engine, pdf, page, width, height, out, bin_dir, repeat=0):
     """Writes out.ppm of exactly width x height; returns the median CPU ms of `repeat` draws or None."""
     programs = {"cairo-app": ("cairo", "app"), "cairo-nohint": ("cairo", "nohint"), "cairo-best": ("cairo", "best"),
-                "splash": ("splash", ""), "splash-hint": ("splash", "hint"), "mupdf": ("mupdf", "")}
+                "splash": ("splash", ""), "splash-hint": ("splash", "hint"), "mupdf": ("mupdf", ""),
+                "app": ("app", "")}
     if engine in programs:
         program, variant = programs[engine]
         result = subprocess.run([f"{bin_dir}/{program}", pdf, str(page), str(width), str(height), out, str(repeat),
@@ -138,10 +143,15 @@ def draw(engine, pdf, page, width, height, out, bin_dir, repeat=0):
         return float(result.stdout.split()[1]) if repeat else None
     stem = out[:-4]
     if engine == "newsstand":
-        # What the reader draws into that box (the page fitted inside it: the same size here).
-        subprocess.run([NEWSSTAND, "render", pdf, "--page", str(page), "--output", stem + ".png", "--pixels",
-                        f"{width}x{height}"], check=True)
-        subprocess.run(["/usr/bin/convert", stem + ".png", "-alpha", "remove", out], check=True)
+        # What the reader draws into that box, the page fitted inside it: rounding may leave
+        # a side a pixel short of the size asked (another scale), then a pixel more of room
+        # on the other side gives exactly that size.
+        for box in [(width, height), (width, height + 1), (width + 1, height)]:
+            subprocess.run([NEWSSTAND, "render", pdf, "--page", str(page), "--output", stem + ".png", "--pixels",
+                            f"{box[0]}x{box[1]}"], check=True)
+            subprocess.run(["/usr/bin/convert", stem + ".png", "-alpha", "remove", out], check=True)
+            if read_ppm(out).shape[:2] == (height, width):
+                break
     elif engine == "pdftoppm":
         subprocess.run(["pdftoppm", "-f", str(page), "-l", str(page), "-singlefile", "-scale-to-x", str(width),
                         "-scale-to-y", str(height), pdf, stem], check=True)
@@ -155,12 +165,12 @@ def draw(engine, pdf, page, width, height, out, bin_dir, repeat=0):
     return None
 
 
-ENGINE_ORDER = ["cairo-app", "cairo-nohint", "cairo-best", "splash", "splash-hint", "mupdf",
+ENGINE_ORDER = ["cairo-app", "cairo-nohint", "cairo-best", "splash", "splash-hint", "mupdf", "app",
                 "pdftoppm", "pdftocairo", "mutool", "newsstand"]
 # `render --output` of this build (--newsstand BIN), for the "newsstand" engine.
 NEWSSTAND = None
 # What one run measures by default (--engines all for every one above).
-DEFAULT_ENGINES = ["cairo-app", "cairo-nohint", "splash", "mupdf", "pdftoppm", "pdftocairo", "mutool"]
+DEFAULT_ENGINES = ["cairo-app", "cairo-nohint", "splash", "mupdf", "app", "pdftoppm", "pdftocairo", "mutool"]
 
 
 def measure(pdf, page, name, box, repeat, engines, out_dir, bin_dir):
