@@ -9,7 +9,7 @@ struct SearchCommand: ParsableCommand {
         abstract: "Search every issue: the text of those downloaded, the titles, authors and summaries of all.",
         discussion: """
             Words must all be there; harbo* finds words that begin so; "equinox tide" finds the words in a row; \
-            -word leaves out what has it. Accents are folded; Chinese, Japanese and Thai are found without spaces.
+            -word leaves out what has it; in:tide keeps to a publication (as --publication). Accents are folded; Chinese, Japanese and Thai are found without spaces.
             """)
 
     /// `-word` is a word to leave out, not an option: unrecognized options are taken as words.

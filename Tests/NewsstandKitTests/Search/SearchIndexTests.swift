@@ -173,6 +173,11 @@ struct TextFilesSource: IssueTextSource {
         try catchUp()
         #expect(try found("rain", publication: "weather") == ["Rain report"])
         #expect(Set(try found("rain")) == ["Rain report", "Rain of goals"])
+        // Typed in the query (the search screen's way): `in:` and a quoted title.
+        #expect(try found("rain in:football") == ["Rain of goals"])
+        #expect(try found("in:\"weather weekly\" rain") == ["Rain report"])
+        #expect(try SearchQuery("in:weather rain").match == "\"rain\"")
+        #expect(throws: SearchQuery.Problem.self) { try SearchQuery("in:weather") }
     }
 
     @Test func changedDetailsAreIndexedAgain() throws {
