@@ -40,7 +40,11 @@ struct SearchCommand: ParsableCommand {
     }
 
     func run() throws {
-        let library = try Context.library()
+        // Read-only unless there is indexing to do first: nothing written as it opens or closes.
+        var library = try rebuild ? Context.library() : Library.forReading(paths: Paths())
+        if library.store.isReadOnly, library.store.diskFull == nil, try library.search.pendingCount() > 0 {
+            library = try Context.library()
+        }
         let texts = IssueSearchTexts()
         if rebuild {
             try Context.refuseChanges(to: library)
