@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Terminal
+import TextLayout
 @testable import NewsstandKit
 @testable import Shelf
 
@@ -95,6 +96,17 @@ import Terminal
         let at = try #require(canvas.locate("harbour wall"))
         for x in at.x..<(at.x + 7) { #expect(canvas[x, at.y].style == Theme.classic.readerMatch) }
         #expect(canvas[at.x + 8, at.y].style != Theme.classic.readerMatch)
+    }
+
+    @Test func aMatchFarIntoItsSnippetIsBroughtIntoView() {
+        let far = SearchSnippet(pieces: [.init(text: String(repeating: "lorem ", count: 20), matched: false),
+                                         .init(text: "harbour", matched: true), .init(text: " wall", matched: false)])
+        let shown = SearchScreen.shownPieces(of: far, room: 40)
+        let before = shown.prefix { !$0.matched }.map(\.text).joined()
+        #expect(before.hasPrefix("…") && DisplayWidth.of(before) <= 40 / 3 + 1)   // a third of the room, and "…"
+        #expect(shown.contains(.init(text: "harbour", matched: true)))
+        // One that fits is left whole.
+        #expect(SearchScreen.shownPieces(of: far, room: 200) == far.pieces)
     }
 
     @Test func aQueryIsAnEffectOnTheReadsQueueAndAKeyNeverWaitsForIt() throws {

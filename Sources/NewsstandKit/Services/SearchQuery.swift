@@ -151,6 +151,8 @@ public struct SearchSnippet: Equatable, Sendable {
     public struct Piece: Equatable, Sendable {
         public var text: String
         public var matched: Bool
+
+        public init(text: String, matched: Bool) { (self.text, self.matched) = (text, matched) }
     }
 
     public var pieces: [Piece]

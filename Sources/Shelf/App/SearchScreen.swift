@@ -289,9 +289,27 @@ struct SearchScreen {
         let place = DisplayWidth.truncate(SearchReport.place(of: hit.part), to: max(8, width / 3))
         var x = canvas.put(place, x: 4, y: y, style: selected ? theme.selection : theme.dimText, limit: width - 1)
         x = canvas.put("  ", x: x, y: y, style: theme.text, limit: width - 1)
-        for piece in hit.snippet.pieces where x < width - 1 {
-            x = canvas.put(Sanitizer.clean(piece.text), x: x, y: y, style: piece.matched ? theme.readerMatch : theme.text, limit: width - 1)
+        for piece in shownPieces(of: hit.snippet, room: width - 1 - x) where x < width - 1 {
+            x = canvas.put(piece.text, x: x, y: y, style: piece.matched ? theme.readerMatch : theme.text, limit: width - 1)
         }
+    }
+
+    /// The snippet's pieces, cleaned, the text before the first match cut (from its start,
+    /// "…" in its place) when the match would not fit in `room` columns otherwise.
+    static func shownPieces(of snippet: SearchSnippet, room: Int) -> [SearchSnippet.Piece] {
+        var pieces = snippet.pieces.map { SearchSnippet.Piece(text: Sanitizer.clean($0.text), matched: $0.matched) }
+        guard let first = pieces.firstIndex(where: \.matched) else { return pieces }
+        let before = pieces[..<first].map(\.text).joined()
+        let match = DisplayWidth.of(pieces[first].text)
+        guard DisplayWidth.of(before) + match > room else { return pieces }
+        // The match a third of the way in, or as far left as it must be to fit.
+        var kept = ""
+        for character in before.reversed() {
+            guard DisplayWidth.of(String(character) + kept) <= max(0, min(room / 3, room - match - 1)) else { break }
+            kept = String(character) + kept
+        }
+        pieces.replaceSubrange(..<first, with: [SearchSnippet.Piece(text: "…" + kept, matched: false)])
+        return pieces
     }
 
     /// The hint bar's words while the query is typed.
