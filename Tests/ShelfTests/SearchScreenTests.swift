@@ -127,6 +127,18 @@ import TextLayout
         #expect(state.search?.results?.groups.isEmpty == true && state.search?.isSearching == false)
     }
 
+    @Test func issuesNotIndexedYetStartTheAgentAndTheResultsFollowIt() throws {
+        var state = Self.typing("harbour")
+        _ = Self.keys(&state, .enter)
+        let effects = ShelfApp.update(&state, .searchFound(.init(serial: 1, outcome: .success(SearchResults(groups: [], pending: 3)))))
+        #expect(effects == [.startAgent])
+        #expect(state.status == "3 issues not indexed yet: the agent is indexing them.")
+        // The agent's writes change the library: the same search again, its results in place of these.
+        #expect(ShelfApp.update(&state, .libraryChanged).contains(.searchLibrary(try SearchQuery("harbour"), serial: 2, again: true)))
+        _ = ShelfApp.update(&state, .searchFound(.init(serial: 2, outcome: .success(Self.results()), again: true)))
+        #expect(state.search?.results?.groups.count == 3 && state.search?.selection == 0)
+    }
+
     @Test func aQueryThatCannotBeMadeSaysWhyAtOnce() {
         var state = Self.typing("-gulls")
         #expect(Self.keys(&state, .enter).isEmpty)

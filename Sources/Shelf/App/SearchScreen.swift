@@ -150,7 +150,9 @@ struct SearchScreen {
             }
             move(by: 0)
             guard results.pending > 0 else { return [] }
-            return [.status("\(counted(results.pending, "issue")) not indexed yet: the agent is indexing them.")]
+            // Issues a refresh brought, or installed elsewhere, wait for the agent: it starts
+            // unless it runs, and the results follow as it indexes (`searchAgain`).
+            return [.status("\(counted(results.pending, "issue")) not indexed yet: the agent is indexing them."), .run(.startAgent)]
         case .failure(let failure):
             problem = failure.text
             if !found.again { results = nil }
