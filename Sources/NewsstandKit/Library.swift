@@ -50,6 +50,14 @@ public final class Library: Sendable {
         try self.init(paths: paths, database: LibraryDatabase.open(paths, storage: storage), clock: clock, access: access)
     }
 
+    /// The library for a command that only reads: opened read-only, so nothing is written
+    /// as it opens or closes (`LibraryDatabase.openForReading`); the usual open when the
+    /// library is new or has migrations to run. `store.isReadOnly` tells which.
+    public static func forReading(paths: Paths) throws -> Library {
+        guard let database = LibraryDatabase.openForReading(paths) else { return try Library(paths: paths) }
+        return Library(paths: paths, database: database, access: .system(paths: paths))
+    }
+
     /// The library over `database` (tests: `LibraryDatabase.inMemory()`), its files under `paths`.
     init(paths: Paths, database: LibraryDatabase, clock: WallClock = .system, access: HTTPAccess) {
         self.paths = paths

@@ -13,9 +13,11 @@ public enum Action: String, CaseIterable, Sendable {
     case catalogs, nextPage, previousPage, subscribe, addCatalog, readOnline
     /// The store: its issues as a list, one line each, or as tiles (kept per publication).
     case listView
+    /// The shelf: the search screen, every issue's text (`SearchScreen`).
+    case searchEverything
 
     /// Actions whose default keys give way to a key the user bound to another action.
-    static let laterDefaults: [Action] = [.catalogs, .nextPage, .previousPage, .subscribe, .addCatalog, .readOnline, .listView]
+    static let laterDefaults: [Action] = [.catalogs, .nextPage, .previousPage, .subscribe, .addCatalog, .readOnline, .listView, .searchEverything]
 }
 
 /// Which keys do what, on which screen: the defaults, overridden by `[keys]` in
@@ -26,23 +28,23 @@ public struct KeyBindings: Sendable {
     static let table: [(action: Action, keys: [Key], screens: Set<ShelfApp.Screen>)] = [
         (.moveLeft, [.left, .character("h")], [.shelf, .store, .reader]),
         (.moveRight, [.right, .character("l")], [.shelf, .store, .reader]),
-        (.up, [.up, .character("k")], [.shelf, .store, .reader, .catalog, .help]),
-        (.down, [.down, .character("j")], [.shelf, .store, .reader, .catalog, .help]),
-        (.pageUp, [.pageUp, .character("b")], [.shelf, .store, .reader, .catalog, .help]),
-        (.pageDown, [.pageDown, .character(" ")], [.shelf, .store, .reader, .catalog, .help]),
-        (.first, [.home, .character("g")], [.shelf, .store, .reader, .catalog, .help]),
-        (.last, [.end, .character("G")], [.shelf, .store, .reader, .catalog, .help]),
-        (.tap, [.enter], [.shelf, .store, .catalog]),
-        (.download, [.character("d")], [.shelf, .store, .catalog]),
+        (.up, [.up, .character("k")], [.shelf, .store, .reader, .catalog, .help, .search]),
+        (.down, [.down, .character("j")], [.shelf, .store, .reader, .catalog, .help, .search]),
+        (.pageUp, [.pageUp, .character("b")], [.shelf, .store, .reader, .catalog, .help, .search]),
+        (.pageDown, [.pageDown, .character(" ")], [.shelf, .store, .reader, .catalog, .help, .search]),
+        (.first, [.home, .character("g")], [.shelf, .store, .reader, .catalog, .help, .search]),
+        (.last, [.end, .character("G")], [.shelf, .store, .reader, .catalog, .help, .search]),
+        (.tap, [.enter], [.shelf, .store, .catalog, .search]),
+        (.download, [.character("d")], [.shelf, .store, .catalog, .search]),
         (.remove, [.character("x")], [.store, .catalog]),
         (.pin, [.character("p")], [.store]),
         (.refresh, [.character("r")], [.shelf, .store]),
         (.refreshAll, [.character("R")], [.shelf, .store]),
-        (.filter, [.character("/")], [.shelf, .store, .catalog]),
+        (.filter, [.character("/")], [.shelf, .store, .catalog, .search]),
         (.nextNew, [.character("n")], [.shelf, .store]),
-        (.help, [.character("?")], [.shelf, .store, .reader, .catalog, .help]),
-        (.back, [.character("q"), .escape, .backspace], [.shelf, .store, .reader, .catalog, .help]),
-        (.quit, [.character("Q")], [.shelf, .store, .reader, .catalog, .help]),
+        (.help, [.character("?")], [.shelf, .store, .reader, .catalog, .help, .search]),
+        (.back, [.character("q"), .escape, .backspace], [.shelf, .store, .reader, .catalog, .help, .search]),
+        (.quit, [.character("Q")], [.shelf, .store, .reader, .catalog, .help, .search]),
         (.catalogs, [.character("c")], [.shelf]),
         (.nextPage, [.character("]")], [.catalog]),
         (.previousPage, [.character("[")], [.catalog]),
@@ -50,6 +52,7 @@ public struct KeyBindings: Sendable {
         (.addCatalog, [.character("a")], [.catalog]),
         (.readOnline, [.character("r")], [.catalog]),
         (.listView, [.character("v")], [.store]),
+        (.searchEverything, [.character("S")], [.shelf]),
     ]
 
     public static let defaults = KeyBindings(keys: Dictionary(uniqueKeysWithValues: table.map { ($0.action, $0.keys) }))
@@ -97,7 +100,7 @@ public struct KeyBindings: Sendable {
         }
         self.init(keys: keys)
         // One key, one action per screen.
-        for screen in [ShelfApp.Screen.shelf, .store, .reader, .catalog, .help] {
+        for screen in [ShelfApp.Screen.shelf, .store, .reader, .catalog, .help, .search] {
             let rows = KeyBindings.table.filter { $0.screens.contains(screen) }
             var owner: [Key: Action] = [:]
             for row in rows {
@@ -154,6 +157,7 @@ public struct KeyBindings: Sendable {
         ([.nextNew], "next NEW"),
         ([.listView], "a store's issues as a list or as tiles (kept for each publication)"),
         ([.catalogs], "catalogs (OPDS), from the shelf"),
+        ([.searchEverything], "search every issue (from the shelf): words, harbo*, \"a phrase\", -word, in:publication"),
     ]
 
     static let helpCatalogs: [(actions: [Action], text: String)] = [
@@ -178,6 +182,7 @@ extension ShelfApp.Screen {
         case .reader: return "reader"
         case .help: return "help"
         case .catalog: return "catalog screen"
+        case .search: return "search screen"
         }
     }
 }

@@ -73,6 +73,7 @@ extension ShelfApp {
         case .reader: state.reader?.view(into: &canvas)
         case .help: HelpScreen.view(state, context, into: &canvas)
         case .catalog: state.catalog.view(state.shared, context, into: &canvas)
+        case .search: state.search?.view(state.shared, context, into: &canvas)
         }
         Chrome.statusAndHints(state, theme: theme, into: &canvas)
         return canvas

@@ -90,9 +90,10 @@ public struct SearchIndex: Sendable {
     public func size() throws -> (index: Int64, text: Int64) { try store.searchIndexSize() }
 
     /// What `query` finds, by issue, best first: at most `issues` issues and `perIssue`
-    /// parts each; with `publication`, only that publication's (`publication(matching:)`).
+    /// parts each; with `publication` (else the query's `in:`), only that publication's
+    /// (`publication(matching:)`).
     public func find(_ query: SearchQuery, publication: String? = nil, issues: Int = 20, perIssue: Int = 3) throws -> SearchResults {
-        let only = try publication.map { [try store.publication(matching: $0, includingUnsubscribed: true).id ?? -1] }
+        let only = try (publication ?? query.publication).map { [try store.publication(matching: $0, includingUnsubscribed: true).id ?? -1] }
         let hits = try store.searchHits(match: query.match, publicationIDs: only, limit: max(issues * perIssue * 4, 100))
         var order: [Int64] = []
         var byIssue: [Int64: [SearchHit]] = [:]

@@ -2,8 +2,8 @@ import Foundation
 
 /// What a person types to search, turned into an FTS5 query that is never a syntax error:
 /// words (all of them must be there), prefixes (`harbo*`), phrases (`"equinox tide"`) and
-/// words to leave out (`-word`). Every word goes to FTS5 quoted, so its operators and
-/// punctuation are only ever text.
+/// words to leave out (`-word`); `in:tide` (or `in:"the tide"`) keeps to one publication's
+/// issues. Every word goes to FTS5 quoted, so its operators and punctuation are only ever text.
 public struct SearchQuery: Equatable, Sendable {
     public struct Term: Equatable, Sendable {
         public var text: String
@@ -12,6 +12,8 @@ public struct SearchQuery: Equatable, Sendable {
 
     public var included: [Term]
     public var excluded: [Term]
+    /// `in:…`: the publication whose issues alone are searched (its title, or part of it).
+    public var publication: String?
 
     /// Why a search cannot be made: one sentence for the user.
     public struct Problem: Error, Equatable, CustomStringConvertible {
@@ -20,9 +22,20 @@ public struct SearchQuery: Equatable, Sendable {
 
     public init(_ typed: String) throws(Problem) {
         var included: [Term] = [], excluded: [Term] = []
+        var publication: String?
         var rest = Substring(typed)
         while let start = rest.firstIndex(where: { !$0.isWhitespace }) {
             rest = rest[start...]
+            if rest.prefix(3).lowercased() == "in:" {
+                rest = rest.dropFirst(3)
+                let quoted = rest.first == "\""
+                if quoted { rest = rest.dropFirst() }
+                let end = rest.firstIndex(where: { quoted ? $0 == "\"" : $0.isWhitespace }) ?? rest.endIndex
+                let name = rest[..<end].trimmingCharacters(in: .whitespaces)
+                rest = end == rest.endIndex ? rest[end...] : rest[rest.index(after: end)...]
+                if !name.isEmpty { publication = name }
+                continue
+            }
             var leftOut = false
             if rest.first == "-" || rest.first == "+" {
                 leftOut = rest.first == "-"
@@ -54,6 +67,7 @@ public struct SearchQuery: Equatable, Sendable {
         }
         self.included = included
         self.excluded = excluded
+        self.publication = publication
     }
 
     /// The FTS5 query: each term a quoted string (a `"` in it doubled), `*` after a prefix.
@@ -137,6 +151,8 @@ public struct SearchSnippet: Equatable, Sendable {
     public struct Piece: Equatable, Sendable {
         public var text: String
         public var matched: Bool
+
+        public init(text: String, matched: Bool) { (self.text, self.matched) = (text, matched) }
     }
 
     public var pieces: [Piece]

@@ -12,11 +12,15 @@ public struct LibraryStore: Sendable {
     /// Set when the disk was full as the process started: opened for reading only, and
     /// every change refused with this error (nothing is changed).
     public let diskFull: LibraryError?
+    /// Opened for a command that only reads (`LibraryDatabase.openForReading`): SQLite
+    /// refuses any write.
+    public let isReadOnly: Bool
 
-    /// A store over a writer already migrated (or immutable, with `diskFull`).
-    init(migrated writer: any DatabaseWriter, diskFull: LibraryError? = nil) {
+    /// A store over a writer already migrated (or immutable, with `diskFull`; or read-only).
+    init(migrated writer: any DatabaseWriter, diskFull: LibraryError? = nil, readOnly: Bool = false) {
         self.writer = writer
         self.diskFull = diskFull
+        isReadOnly = readOnly || diskFull != nil
     }
 
     /// A store over `writer`, migrated to this version's schema.

@@ -51,6 +51,8 @@ extension ShelfApp {
         case catalogNeedsSignIn(host: String, server: String, wrong: Bool, retry: Effect)
         /// The credentials typed are kept: do `retry` again with them.
         case signedIn(retry: Effect)
+        /// What a search of every issue found (`Effect.searchLibrary`).
+        case searchFound(SearchScreen.Found)
     }
 
     /// What the run loop read from the library (outside `update`): the shelf, the open
@@ -96,6 +98,9 @@ extension ShelfApp {
         case readLibrary
         /// Reads the open store's issues only (opening a store changes nothing on the shelf).
         case readStore
+        /// Searches every issue for the search screen, on the reads queue; `again`: the
+        /// same search after the library changed.
+        case searchLibrary(SearchQuery, serial: Int, again: Bool = false)
         /// Opens the issue's content in the reader (in the run loop), with the password the
         /// user typed for its PDF, if asked.
         case openReader(Issue, password: DocumentPassword? = nil)

@@ -96,6 +96,15 @@ extension ShelfApp {
             }
         }
 
+        /// The search screen, while it is open (`S`).
+        var search: SearchScreen? {
+            get { topmost { if case .search(let search) = $0 { search } else { nil } } }
+            set { replaceTopmost(.search, with: newValue.map(ScreenState.search)) }
+        }
+
+        /// Where the issue being opened from a search's hit opens, and the word it finds there.
+        var readerTarget: ReaderTarget?
+
         /// Help, while it is open (`?`).
         var help: HelpScreen? {
             get { topmost { if case .help(let help) = $0 { help } else { nil } } }
@@ -129,7 +138,7 @@ extension ShelfApp {
                 guard let store else { return false }
                 return store.visible(height: height).contains { store.tiles[$0.index].issue.status == .downloading }
             case .reader: return true
-            case .shelf, .help, .catalog: return false
+            case .shelf, .help, .catalog, .search: return false
             }
         }
 
@@ -163,6 +172,14 @@ extension ShelfApp {
         case take(issueID: Int64, title: String)
     }
 
+    /// A search's hit being opened: the reader opens this issue at `place` (not its saved
+    /// one) and finds `word` from there.
+    struct ReaderTarget: Equatable {
+        var issueID: Int64?
+        var place: Locator
+        var word: String?
+    }
+
     static let minimumSize = (width: 40, height: 12)
 
     /// Advice the terminal's pictures need, and the screens that would draw them in pixels:
@@ -175,7 +192,7 @@ extension ShelfApp {
             switch screen {
             case .store, .reader: return true
             case .shelf: return shelfDrawsPictures
-            case .help, .catalog: return false
+            case .help, .catalog, .search: return false
             }
         }
     }

@@ -45,7 +45,9 @@ extension ShelfApp {
         case .libraryChanged:
             // The catalogs list shown follows another terminal's `catalog add` and `remove`.
             let catalogsShown = state.screen == .catalog && state.catalog.page == nil
-            return [.readLibrary] + (catalogsShown ? [.readCatalogs] : [])
+            // The results shown say what is downloaded: the same search again.
+            let searchedAgain = state.screen == .search ? state.search?.searchAgain() ?? [] : []
+            return [.readLibrary] + (catalogsShown ? [.readCatalogs] : []) + searchedAgain
         case .libraryRead(let read):
             var effects = apply(read, to: &state)
             // The store's issues arrived: the keys typed meanwhile act on them, in order
@@ -87,9 +89,12 @@ extension ShelfApp {
             // A push alert (breaking news) goes to the status line once.
             state.setStatus("▶ " + text)
             return []
-        case .issueOpened(let issue):
+        case .issueOpened(var issue):
+            // Opened from a search's hit: at the hit, not at the place saved.
+            if let target = state.readerTarget, target.issueID == issue.id { issue.locator = target.place } else { state.readerTarget = nil }
             return [.openReader(issue)]
         case .issueGone(let issue):
+            state.readerTarget = nil
             state.setStatus("“\(issue.title)” was removed to save space; tap to download it again.", error: true)
             return [.readLibrary]
         case .readerNeedsPassword(let issue, let wrong):
@@ -135,7 +140,15 @@ extension ShelfApp {
         case .readerOpened(let reader):
             state.push(.reader(reader))
             state.setStatus(nil)
-            return updateReader(&state) { $0.start() } + [.readLibrary]
+            var effects = updateReader(&state) { $0.start() }
+            if let target = state.readerTarget {
+                state.readerTarget = nil
+                if target.issueID == reader.issue.id, let word = target.word { effects += updateReader(&state) { $0.find(word) } }
+            }
+            return effects + [.readLibrary]
+        case .searchFound(let found):
+            let asked = state.search?.found(found) ?? []
+            return perform(asked, on: &state)
         case .reader(let result):
             return updateReader(&state) { $0.loaded(result) }
         }
@@ -168,6 +181,9 @@ extension ShelfApp {
             return []
         case .catalog:
             let asked = state.catalog.update(key, shared)
+            return perform(asked, on: &state)
+        case .search:
+            guard let asked = state.search?.update(key, shared) else { state.pop(); return [] }
             return perform(asked, on: &state)
         }
     }
@@ -239,6 +255,7 @@ extension ShelfApp {
             case .catalog:
                 let shared = state.shared
                 state.catalog.move(by: step, shared)
+            case .search: state.search?.move(by: step)
             }
             return []
         case .left:
@@ -255,7 +272,7 @@ extension ShelfApp {
             case .catalog:
                 let asked = state.catalog.click(x: x, y: y, shared)
                 return perform(asked, on: &state)
-            case .reader, .help:
+            case .reader, .help, .search:
                 return []
             }
         default:

@@ -151,7 +151,8 @@ enum Chrome {
         switch state.screen {
         case .shelf:
             items = [hint(move, "move", 7), hint([.tap], "open", 8), hint([.download], "download", 5), hint([.filter], "filter", 3),
-                     hint([.nextNew], "next new", 2), hint([.refresh], "refresh", 4), hint([.help], "help", essential),
+                     hint([.nextNew], "next new", 2), hint([.refresh], "refresh", 4), hint([.searchEverything], "search", 1),
+                     hint([.help], "help", essential),
                      hint([.back], "quit", essential)]
         case .store:
             let issue = state.store?.selectedTile?.issue
@@ -175,6 +176,12 @@ enum Chrome {
                 break
             }
             return Hint.ranked(ownHints)
+        case .search:
+            guard let search = state.search, !search.isEditing else { return Hint.ranked(SearchScreen.editingHints) }
+            let issue = search.selected?.group.issue
+            items = [issue == nil ? nil : hint([.up, .down], "move", 7), issue == nil ? nil : hint([.tap], "read", 8),
+                     issue.map { $0.status == .available } ?? true ? nil : hint([.download], "download", 6),
+                     hint([.filter], "new search", 5), hint([.help], "help", essential), hint([.back], "back", essential)]
         case .help:
             items = [hint([.down, .up], "scroll", 7), hint([.pageDown, .pageUp], "page", 6), hint([.first, .last], "top/end", 5),
                      hint([.back], "close", essential)]

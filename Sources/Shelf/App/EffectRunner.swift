@@ -28,7 +28,7 @@ extension ShelfApp.Effect {
             return .runLoop
         case .openReader, .readStreamed, .reader:
             return .readerIO
-        case .readLibrary, .readStore:
+        case .readLibrary, .readStore, .searchLibrary:
             return .reads
         case .enqueue, .startAgent, .setPinned, .markOpened, .evictContent, .cancelDownload, .saveReadingPlace,
              .saveTextWidth, .saveStoreView, .keepPictureAdviceGiven, .saveReaderView, .saveReaderFitWidth,
@@ -115,6 +115,16 @@ final class EffectRunner: @unchecked Sendable {   // `environment`, `lastBrowser
             loop?.readLibrary(storeOnly: false)
         case .readStore:
             loop?.readLibrary(storeOnly: true)
+        case .searchLibrary(let query, let serial, let again):
+            submit(queue) {
+                let outcome: Result<SearchResults, SearchScreen.Failure>
+                do {
+                    outcome = .success(try library.search.find(query, issues: SearchScreen.issueLimit, perIssue: SearchScreen.partsPerIssue))
+                } catch {
+                    outcome = .failure(SearchScreen.Failure(text: "Cannot search: \(error)"))
+                }
+                box.post(.searchFound(SearchScreen.Found(serial: serial, outcome: outcome, again: again)))
+            }
         case .openReader(let issue, let password):
             loop?.openReader(issue, password: password)
         case .readStreamed(let book):

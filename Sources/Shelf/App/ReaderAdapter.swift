@@ -62,6 +62,11 @@ struct ReaderAdapter {
         }
     }
 
+    /// A search started as if typed after `/`: a search's hit opened finds its word.
+    mutating func find(_ word: String) -> [Outcome] {
+        ([Key.character("/")] + word.map { Key.character($0) } + [.enter]).flatMap { send(.key($0)) }
+    }
+
     /// The first frame's layout, and what the reader asks to have read first.
     mutating func start() -> [Outcome] { outcomes(screen.start()) }
     /// The mouse wheel: lines, never pages.

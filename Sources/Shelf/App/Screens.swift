@@ -5,7 +5,7 @@ import Terminal
 extension ShelfApp {
     /// Which screen is which: the app routes keys and messages by it, key bindings and
     /// help's sections are kept by it.
-    enum Screen: Hashable { case shelf, store, reader, help, catalog }
+    enum Screen: Hashable { case shelf, store, reader, help, catalog, search }
 
     /// A screen open on the stack: the component itself, with its own state. Back (q,
     /// Escape, Backspace) pops the value; the shelf is always at the bottom.
@@ -16,6 +16,8 @@ extension ShelfApp {
         case reader(ReaderAdapter)
         case help(HelpScreen)
         case catalog(CatalogScreen)
+        /// `S`: a search of every issue (`SearchScreen`).
+        case search(SearchScreen)
 
         var kind: Screen {
             switch self {
@@ -24,6 +26,7 @@ extension ShelfApp {
             case .reader: return .reader
             case .help: return .help
             case .catalog: return .catalog
+            case .search: return .search
             }
         }
     }
@@ -60,6 +63,8 @@ extension ShelfApp {
         case openCatalogs
         /// Keeps how this publication's store shows its issues (a list, or tiles).
         case keepStoreView(publicationID: Int64, asList: Bool)
+        /// Opens the issue in the reader at `place`, finding `word` there (a search's hit).
+        case read(Issue, at: Locator, finding: String?)
         /// Closes this screen, back to the one under it.
         case close
         case help
@@ -78,6 +83,9 @@ extension ShelfApp {
             case .keepStoreView(let id, let asList):
                 if asList { state.storesShownAsList.insert(id) } else { state.storesShownAsList.remove(id) }
                 effects.append(.saveStoreView(publicationID: id, asList: asList))
+            case .read(let issue, let place, let word):
+                state.readerTarget = ReaderTarget(issueID: issue.id, place: place, word: word)
+                effects.append(.markOpened(issue))
             case .close: state.pop()
             case .help: showHelp(&state)
             case .quit: state.quit = true

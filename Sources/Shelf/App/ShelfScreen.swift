@@ -139,6 +139,8 @@ struct ShelfScreen {
         case .quit: return [.quit]
         case .catalogs:
             return [.openCatalogs, .status(nil), .run(.readCatalogs)]
+        case .searchEverything:
+            return [.status(nil), .open(.search(SearchScreen()))]
         case .back where key == .escape && !filter.text.isEmpty:
             // Escape takes a filter away before it leaves the screen.
             return editFilter(.escape, shared)

@@ -9,7 +9,7 @@ struct SearchCommand: ParsableCommand {
         abstract: "Search every issue: the text of those downloaded, the titles, authors and summaries of all.",
         discussion: """
             Words must all be there; harbo* finds words that begin so; "equinox tide" finds the words in a row; \
-            -word leaves out what has it. Accents are folded; Chinese, Japanese and Thai are found without spaces.
+            -word leaves out what has it; in:tide keeps to a publication (as --publication). Accents are folded; Chinese, Japanese and Thai are found without spaces.
             """)
 
     /// `-word` is a word to leave out, not an option: unrecognized options are taken as words.
@@ -40,7 +40,11 @@ struct SearchCommand: ParsableCommand {
     }
 
     func run() throws {
-        let library = try Context.library()
+        // Read-only unless there is indexing to do first: nothing written as it opens or closes.
+        var library = try rebuild ? Context.library() : Library.forReading(paths: Paths())
+        if library.store.isReadOnly, library.store.diskFull == nil, try library.search.pendingCount() > 0 {
+            library = try Context.library()
+        }
         let texts = IssueSearchTexts()
         if rebuild {
             try Context.refuseChanges(to: library)

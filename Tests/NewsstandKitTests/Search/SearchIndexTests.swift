@@ -173,6 +173,11 @@ struct TextFilesSource: IssueTextSource {
         try catchUp()
         #expect(try found("rain", publication: "weather") == ["Rain report"])
         #expect(Set(try found("rain")) == ["Rain report", "Rain of goals"])
+        // Typed in the query (the search screen's way): `in:` and a quoted title.
+        #expect(try found("rain in:football") == ["Rain of goals"])
+        #expect(try found("in:\"weather weekly\" rain") == ["Rain report"])
+        #expect(try SearchQuery("in:weather rain").match == "\"rain\"")
+        #expect(throws: SearchQuery.Problem.self) { try SearchQuery("in:weather") }
     }
 
     @Test func changedDetailsAreIndexedAgain() throws {
@@ -194,6 +199,23 @@ struct TextFilesSource: IssueTextSource {
         }
         #expect(try found("NEAR(") == ["NEAR the AND gate: col:umn ^start (paren"])
         #expect(try found("col:umn") == ["NEAR the AND gate: col:umn ^start (paren"])
+    }
+
+    @Test func aPhraseIsFoundOnlyInARowAndInOneColumn() throws {
+        _ = try install(try issue("Tides"), ["The equinox tide came in. A tide of equinox visitors.", "The harbour-master slept."])
+        _ = try install(try issue("Harbour Equinox", summary: "tide tables"), ["Nothing else."])
+        try catchUp()
+        #expect(try found("\"equinox tide\"") == ["Tides"])
+        #expect(try found("\"equinox tid\"*") == ["Tides"])
+        #expect(try found("\"tide came in\"") == ["Tides"])
+        #expect(try found("\"came tide\"").isEmpty)
+        // The title says equinox and the summary tide: two columns, not a phrase.
+        #expect(try found("\"harbour equinox tide\"").isEmpty)
+        #expect(try found("harbour-master") == ["Tides"])
+        #expect(try found("\"master harbour\"").isEmpty)
+        // A phrase left out leaves out only what has it in a row.
+        #expect(Set(try found("equinox -\"equinox tide\"")) == ["Harbour Equinox"])
+        #expect(Set(try found("equinox -\"tide equinox\"")) == ["Tides", "Harbour Equinox"])
     }
 
     @Test func aSearchOfOnlyWordsToLeaveOutSaysWhatIsMissing() {
