@@ -51,6 +51,8 @@ private final class CurlExchange {
     /// What a callback threw; libcurl is told to stop and this is thrown instead of its error.
     private var failure: Error?
     private var easy: UnsafeMutableRawPointer?
+    /// When a header line or a piece of the body last arrived (or the request started).
+    private var lastActivity = DispatchTime.now().uptimeNanoseconds
 
     init(url: URL, timeout: TimeInterval, onHead: @escaping (HTTPResponseHead) throws -> BodyDecision,
          onBody: @escaping (UnsafeRawBufferPointer) throws -> Void) {
@@ -77,6 +79,7 @@ private final class CurlExchange {
             ccurl_slist_free_all(list)
         }
         let seconds = max(1, Int(timeout.rounded(.up)))
+        lastActivity = DispatchTime.now().uptimeNanoseconds
         let context = Unmanaged.passUnretained(self).toOpaque()
         try errorBuffer.withUnsafeMutableBufferPointer { buffer in
             var problems: [CURLcode] = []
@@ -90,9 +93,6 @@ private final class CurlExchange {
             set(CURLOPT_FOLLOWLOCATION, 0)
             set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
             set(CURLOPT_CONNECTTIMEOUT, seconds)
-            // No byte for `timeout` seconds, waiting for the head or in the body: no answer.
-            set(CURLOPT_LOW_SPEED_LIMIT, 1)
-            set(CURLOPT_LOW_SPEED_TIME, seconds)
             set(CURLOPT_HEADERDATA, context)
             set(CURLOPT_WRITEDATA, context)
             problems.append(ccurl_setopt_data_function(easy, CURLOPT_HEADERFUNCTION, { bytes, size, count, context in
@@ -117,7 +117,13 @@ private final class CurlExchange {
                         _ = ccurl_multi_done(multi, &result)
                         break
                     }
-                    _ = ccurl_multi_poll(multi, 1000)
+                    // No byte for `timeout` seconds, waiting for the head or in the body: no answer.
+                    let quiet = Double(DispatchTime.now().uptimeNanoseconds - lastActivity) / 1e9
+                    if quiet >= timeout {
+                        result = CURLE_OPERATION_TIMEDOUT
+                        break
+                    }
+                    _ = ccurl_multi_poll(multi, Int32(min(1000, ((timeout - quiet) * 1000).rounded(.up))))
                 }
             }
             try cancellation.check()
@@ -130,6 +136,7 @@ private final class CurlExchange {
     /// One header line; the head is complete at the empty line after the last one.
     private func header(_ bytes: UnsafeMutablePointer<CChar>?, _ count: Int) -> Int {
         guard let bytes, failure == nil else { return 0 }
+        lastActivity = DispatchTime.now().uptimeNanoseconds
         let raw = UnsafeRawBufferPointer(start: bytes, count: count)
         let line = String(decoding: raw, as: UTF8.self)
         let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -163,6 +170,7 @@ private final class CurlExchange {
 
     private func body(_ bytes: UnsafeMutablePointer<CChar>?, _ count: Int) -> Int {
         guard failure == nil, !skipped else { return 0 }
+        lastActivity = DispatchTime.now().uptimeNanoseconds
         do {
             try onBody(UnsafeRawBufferPointer(start: bytes, count: count))
             received += Int64(count)
