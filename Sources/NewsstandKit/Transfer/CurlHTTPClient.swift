@@ -11,6 +11,10 @@ struct CurlHTTPClient: HTTPFetching {
     /// True once this process has loaded libcurl (for the tests of loading on first use).
     static var isLoaded: Bool { ccurl_is_loaded() != 0 }
 
+    /// A PEM file of the authorities to trust instead of the system's: the tests' own
+    /// certificate, for an https server on 127.0.0.1. Nil everywhere else.
+    var certificateAuthorities: String?
+
     func fetch(
         url: URL,
         headers: [(String, String)],
@@ -30,7 +34,7 @@ struct CurlHTTPClient: HTTPFetching {
             lines.append(value.isEmpty ? "\(name);" : "\(name): \(value)")
         }
         let exchange = CurlExchange(url: url, timeout: timeout, onHead: onHead, onBody: onBody)
-        try exchange.run(headerLines: lines, cancellation: cancellation)
+        try exchange.run(headerLines: lines, certificateAuthorities: certificateAuthorities, cancellation: cancellation)
     }
 }
 
@@ -62,7 +66,7 @@ private final class CurlExchange {
         self.onBody = onBody
     }
 
-    func run(headerLines: [String], cancellation: Cancellation) throws {
+    func run(headerLines: [String], certificateAuthorities: String?, cancellation: Cancellation) throws {
         guard let easy = ccurl_easy_init(), let multi = ccurl_multi_init() else {
             throw TransferError.fatal("libcurl could not start a request")
         }
@@ -87,6 +91,9 @@ private final class CurlExchange {
             func set(_ option: CURLoption, _ value: UnsafeMutableRawPointer?) { problems.append(ccurl_setopt_pointer(easy, option, value)) }
             problems.append(url.absoluteString.withCString { ccurl_setopt_pointer(easy, CURLOPT_URL, UnsafeMutableRawPointer(mutating: $0)) })
             problems.append("http,https".withCString { ccurl_setopt_pointer(easy, CURLOPT_PROTOCOLS_STR, UnsafeMutableRawPointer(mutating: $0)) })
+            if let certificateAuthorities {
+                problems.append(certificateAuthorities.withCString { ccurl_setopt_pointer(easy, CURLOPT_CAINFO, UnsafeMutableRawPointer(mutating: $0)) })
+            }
             set(CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(list))
             set(CURLOPT_ERRORBUFFER, UnsafeMutableRawPointer(buffer.baseAddress))
             set(CURLOPT_NOSIGNAL, 1)

@@ -285,6 +285,36 @@ struct HTTPStatusTests {
         #expect(plain != nil)
     }
 
+    @Test("https with a trusted certificate: a dropped body resumes with Range over TLS, byte-identical")
+    func httpsResumesOverTLS() throws {
+        let scratch = try Scratch()
+        let tls = try TestHTTPServer.startTLS()
+        defer { tls.stop() }
+        let authorities = scratch.file("ca.pem")
+        try #require(tls.certificate).write(to: authorities)
+        let client = CurlHTTPClient(certificateAuthorities: authorities.path)
+        let key = TestHTTPServer.uniqueKey("tls-drop")
+        let size = 500_000
+        let dropAfter = 200_000
+        let expected = try TestHTTPServer.expectedContent(size: size, seed: 5)
+        let url = URL(string: "https://127.0.0.1:\(tls.port)/file/\(key)?size=\(size)&seed=5&drop_after=\(dropAfter)")!
+        func transfer() -> Transfer {
+            let transfer = Transfer(request: TransferRequest(url: url), partFile: scratch.partFile, timeout: 10)
+            transfer.clientOverride = client
+            return transfer
+        }
+        var saved: TransferValidator?
+        let error = try #require(transferError { _ = try transfer().run(validator: nil, onValidator: { saved = $0 }, progress: { _ in }) })
+        #expect(error.isRetryable, "\(error.message)")
+        #expect(fileSize(scratch.partFile) == Int64(dropAfter))
+        let result = try transfer().run(validator: try #require(saved)) { _ in }
+        #expect(result.resumedFrom == Int64(dropAfter))
+        #expect(try sha256(of: scratch.partFile) == sha256(of: expected))
+        let requests = tls.requests(for: key, atLeast: 2)
+        #expect(requests.map(\.status) == [200, 206])
+        #expect(requests.last?.range == "bytes=\(dropAfter)-")
+    }
+
     @Test("unsupported schemes are refused with a message")
     func unsupportedScheme() throws {
         let scratch = try Scratch()
