@@ -11,21 +11,16 @@ let parsing: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"], .whe
 /// Release builds carry the Swift runtime and Foundation inside the executable: the dynamic
 /// loader then resolves ~10 fewer libraries' symbols at every start (a third of `newsstand
 /// render`'s instructions). Debug builds and `swift test` stay dynamic (XCTest and Testing
-/// need the shared runtime).
-let staticRuntime: [LinkerSetting] = [.unsafeFlags(["-static-stdlib"] + staticFoundation(networking: true), .when(configuration: .release))]
-/// The PDF worker never reaches the network: without FoundationNetworking it loads no libcurl
-/// and the ~25 libraries behind it (TLS, Kerberos, LDAP, SSH), a third of its start.
-let staticRuntimeOffline: [LinkerSetting] = [.unsafeFlags(["-static-stdlib"] + staticFoundation(networking: false), .when(configuration: .release))]
+/// need the shared runtime). No module imports FoundationNetworking: https goes through libcurl
+/// loaded on first use (CCurl), so no start loads libcurl and the ~25 libraries behind it.
+let staticRuntime: [LinkerSetting] = [.unsafeFlags(["-static-stdlib"] + staticFoundation(), .when(configuration: .release))]
 
-/// The linker words that link Foundation's static archives (and libcurl for FoundationNetworking).
-func staticFoundation(networking: Bool) -> [String] {
-    let archives = ["Foundation", "FoundationEssentials", "FoundationInternationalization"]
-        + (networking ? ["FoundationNetworking"] : [])
-        + ["_FoundationICU", "_FoundationCShims", "_FoundationCollections", "CoreFoundation"]
-        + (networking ? ["_CFURLSessionInterface"] : [])
-        + ["swiftSynchronization", "swiftDispatch", "dispatch", "BlocksRuntime"]
-    let libraries = archives.map { "-l\($0)" } + (networking ? ["-l:libcurl.so.4"] : [])
-    return ["-Xlinker", "--start-group"] + libraries.flatMap { ["-Xlinker", $0] } + ["-Xlinker", "--end-group"]
+/// The linker words that link Foundation's static archives (without FoundationNetworking).
+func staticFoundation() -> [String] {
+    let archives = ["Foundation", "FoundationEssentials", "FoundationInternationalization",
+                    "_FoundationICU", "_FoundationCShims", "_FoundationCollections", "CoreFoundation",
+                    "swiftSynchronization", "swiftDispatch", "dispatch", "BlocksRuntime"]
+    return ["-Xlinker", "--start-group"] + archives.flatMap { ["-Xlinker", "-l\($0)"] } + ["-Xlinker", "--end-group"]
 }
 
 let package = Package(
@@ -51,6 +46,8 @@ let package = Package(
         .systemLibrary(name: "CSystemZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // libcrypto for SHA-256 of transfers (CryptoKit does not exist on Linux).
         .systemLibrary(name: "CSystemCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // libcurl for https, dlopen'ed on first use (libcurl4-openssl-dev's headers; nothing linked).
+        .target(name: "CCurl"),
         // poppler-glib reads a PDF's text, outline, labels and passwords (GPL-2 or GPL-3).
         .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
         // MuPDF draws PDF pages (AGPL-3.0-or-later: so is the project). Debian ships it only as
@@ -83,7 +80,7 @@ let package = Package(
         .target(
             name: "NewsstandKit",
             dependencies: [
-                "Feeds", "IssueArchive", "TOMLReader", "FileWrites", "CSystemCrypto",
+                "Feeds", "IssueArchive", "TOMLReader", "FileWrites", "CSystemCrypto", "CCurl",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The SQLite C API itself: storing a feed binds and steps one prepared statement by hand.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -124,9 +121,9 @@ let package = Package(
             linkerSettings: staticRuntime
         ),
 
-        .executableTarget(name: "newsstand-pdf", dependencies: ["PDFEngine", "PDFDrawing"], linkerSettings: staticRuntimeOffline),
+        .executableTarget(name: "newsstand-pdf", dependencies: ["PDFEngine", "PDFDrawing"], linkerSettings: staticRuntime),
         // One page drawn as cells for `render FILE.pdf`, without poppler's ~50 libraries to load.
-        .executableTarget(name: "newsstand-pdf-draw", dependencies: ["PDFDrawing"], linkerSettings: staticRuntimeOffline),
+        .executableTarget(name: "newsstand-pdf-draw", dependencies: ["PDFDrawing"], linkerSettings: staticRuntime),
 
         // Transfer benchmark driver (benchmarks/transfer/run.sh); never run by `swift test`.
         .executableTarget(name: "newsstand-bench-transfer", dependencies: ["NewsstandKit"]),

@@ -7,6 +7,7 @@
 #
 #   benchmarks/pdf/render.sh [FILE.pdf]     (default: a 12-page magazine made by make_magazine.py)
 #   RUNS=50 NEWSSTAND=path/to/newsstand benchmarks/pdf/render.sh
+#   BASELINE=path/to/older/newsstand …     (adds it as `before`, in the same interleaved run)
 #
 # Needs: hyperfine, poppler-utils, mupdf-tools (apt-get install hyperfine poppler-utils
 # mupdf-tools); `newsstand-pdf-draw` must sit beside NEWSSTAND (a release build puts it there).
@@ -23,6 +24,11 @@ if [ -z "${NEWSSTAND:-}" ]; then
     NEWSSTAND="$root/.build/release/newsstand"
 fi
 [ -x "$(dirname "$NEWSSTAND")/newsstand-pdf-draw" ] || { echo "no newsstand-pdf-draw beside $NEWSSTAND" >&2; exit 1; }
+baseline=()
+if [ -n "${BASELINE:-}" ]; then
+    [ -x "$(dirname "$BASELINE")/newsstand-pdf-draw" ] || { echo "no newsstand-pdf-draw beside $BASELINE" >&2; exit 1; }
+    baseline=(-n before "$BASELINE render __PDF__ --page 1 --size 120x40 --colors truecolor")
+fi
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -36,6 +42,7 @@ echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); $(pdftoppm
 echo "file: $pdf ($(stat -c %s "$pdf") bytes)" >&2
 hyperfine -N --warmup 5 --runs "$runs" --export-json "$work/render.json" \
     -n newsstand "$NEWSSTAND render $pdf --page 1 --size 120x40 --colors truecolor" \
+    "${baseline[@]/__PDF__/$pdf}" \
     -n pdftoppm "pdftoppm -f 1 -l 1 -scale-to 80 $pdf $work/pdftoppm" \
     -n mutool "mutool draw -q -w 120 -h 80 -o $work/mutool.ppm $pdf 1" >&2
 python3 - "$work/render.json" <<'PY'

@@ -3,7 +3,7 @@ import Foundation
 /// A server-sent-events connection that stays up: it reconnects after the stream ends or
 /// fails, sending `Last-Event-ID` so the server can resume, waiting the server's `retry`
 /// time after a stream that delivered events and backing off exponentially while attempts
-/// deliver nothing. Runs on the project's own HTTP clients (sockets for http, URLSession
+/// deliver nothing. Runs on the project's own HTTP clients (sockets for http, libcurl
 /// for https). `run()` blocks until `stop()`, or until the server answers 204 (the spec's
 /// way of saying "stop reconnecting").
 // @unchecked: currentLastEventID, connectionCount and reconnection change only under `lock`; stopping goes through `Cancellation`.

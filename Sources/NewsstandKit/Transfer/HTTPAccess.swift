@@ -7,7 +7,7 @@ import Synchronization
 /// feed, a cover, a page and a download from one host are asked for the same way. A 401
 /// we cannot answer, or whose answer is refused, throws `HTTPAuthenticationRequired`.
 struct HTTPAccess: Sendable {
-    /// Nil: `SocketHTTPClient` for http, `URLSessionHTTPClient` for https.
+    /// Nil: `SocketHTTPClient` for http, `CurlHTTPClient` for https.
     var client: (any HTTPFetching)?
     /// The credentials for a URL's host; asked only when the host answers 401. Throws
     /// `CredentialStoreError` when the store cannot be read (a file others may read).

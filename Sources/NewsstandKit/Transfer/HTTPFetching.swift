@@ -16,6 +16,64 @@ struct HTTPResponseHead: Sendable {
         return length
     }
 
+    /// The status's reason phrase (RFC 9110), or its class's name for one it does not define.
+    static func reason(forStatus status: Int) -> String {
+        switch status {
+        case 100: return "Continue"
+        case 101: return "Switching Protocols"
+        case 200: return "OK"
+        case 201: return "Created"
+        case 202: return "Accepted"
+        case 203: return "Non-Authoritative Information"
+        case 204: return "No Content"
+        case 205: return "Reset Content"
+        case 206: return "Partial Content"
+        case 300: return "Multiple Choices"
+        case 301: return "Moved Permanently"
+        case 302: return "Found"
+        case 303: return "See Other"
+        case 304: return "Not Modified"
+        case 305: return "Use Proxy"
+        case 307: return "Temporary Redirect"
+        case 308: return "Permanent Redirect"
+        case 400: return "Bad Request"
+        case 401: return "Unauthorized"
+        case 402: return "Payment Required"
+        case 403: return "Forbidden"
+        case 404: return "Not Found"
+        case 405: return "Method Not Allowed"
+        case 406: return "Not Acceptable"
+        case 407: return "Proxy Authentication Required"
+        case 408: return "Request Timeout"
+        case 409: return "Conflict"
+        case 410: return "Gone"
+        case 411: return "Length Required"
+        case 412: return "Precondition Failed"
+        case 413: return "Content Too Large"
+        case 414: return "URI Too Long"
+        case 415: return "Unsupported Media Type"
+        case 416: return "Range Not Satisfiable"
+        case 417: return "Expectation Failed"
+        case 421: return "Misdirected Request"
+        case 422: return "Unprocessable Content"
+        case 426: return "Upgrade Required"
+        case 429: return "Too Many Requests"
+        case 431: return "Request Header Fields Too Large"
+        case 451: return "Unavailable For Legal Reasons"
+        case 500: return "Internal Server Error"
+        case 501: return "Not Implemented"
+        case 502: return "Bad Gateway"
+        case 503: return "Service Unavailable"
+        case 504: return "Gateway Timeout"
+        case 505: return "HTTP Version Not Supported"
+        case 100...199: return "Informational"
+        case 200...299: return "Success"
+        case 300...399: return "Redirection"
+        case 400...499: return "Client Error"
+        default: return "Server Error"
+        }
+    }
+
     var validator: TransferValidator {
         TransferValidator(etag: header("etag"), lastModified: header("last-modified"))
     }
@@ -27,7 +85,7 @@ enum BodyDecision {
     case skip
 }
 
-/// Cancels whatever the current attempt is blocked on (a socket read, a URLSession task).
+/// Cancels whatever the current attempt is blocked on (a socket read, a libcurl request).
 // @unchecked: `cancelled` and `handler` are read and written only under `lock`.
 final class Cancellation: @unchecked Sendable {
     private let lock = NSCondition()
@@ -79,13 +137,13 @@ struct SpliceTarget {
 }
 
 /// The one choice of client by scheme, for transfers and event streams alike: our own
-/// sockets for http (splice, exact Range and framing), URLSession for https.
+/// sockets for http (splice, exact Range and framing), libcurl for https.
 func httpClient(for url: URL) -> any HTTPFetching {
-    url.scheme?.lowercased() == "https" ? URLSessionHTTPClient() : SocketHTTPClient()
+    url.scheme?.lowercased() == "https" ? CurlHTTPClient() : SocketHTTPClient()
 }
 
 /// One GET request and its response, streamed. Implementations: `SocketHTTPClient` (http)
-/// and `URLSessionHTTPClient` (https).
+/// and `CurlHTTPClient` (https).
 protocol HTTPFetching: Sendable {
     /// Sends the request, calls `onHead` once with the response head and, when it answers
     /// `.read`, `onBody` with each piece of the body until the body is complete.

@@ -1,8 +1,5 @@
 import Foundation
 import IssueArchive
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// One asset URL → one `.part` file, streamed with progress and resumable.
 ///
@@ -12,7 +9,7 @@ import FoundationNetworking
 ///
 /// http goes through `SocketHTTPClient` (our own HTTP/1.1 over POSIX sockets: faster than
 /// curl thanks to splice(2), exact control of Range and framing); https through
-/// URLSession; file:// is copied in 256 KiB chunks so progress is real.
+/// libcurl (`CurlHTTPClient`, loaded on first use); file:// is copied in 256 KiB chunks so progress is real.
 ///
 /// Crash safety: bytes reach the `.part` file as they arrive (nothing is held back in
 /// memory), and a response's validator is handed to `onValidator` after the file was
@@ -55,7 +52,7 @@ public final class Transfer: @unchecked Sendable {
     static let chunkSize = 256 * 1024
 
     private let cancellation = Cancellation()
-    /// Tests swap the http(s) client (e.g. URLSession for http) to run one suite on both.
+    /// Tests swap the http(s) client (e.g. libcurl for http) to run one suite on both.
     var clientOverride: HTTPFetching?
     /// Where credentials come from when `credentials` is nil: asked at the first 401 only
     /// (a keyring lookup runs a process). Set before `run`, by its creator (`HTTPAccess`).
@@ -413,7 +410,7 @@ public final class Transfer: @unchecked Sendable {
 
     static func statusError(_ head: HTTPResponseHead, url: URL) -> TransferError {
         let status = head.status
-        let reason = HTTPURLResponse.localizedString(forStatusCode: status)
+        let reason = HTTPResponseHead.reason(forStatus: status)
         let retryAfter = RetryAfter.seconds(head.header("retry-after"))
         let retryable = status == 408 || status == 429 || (500...599).contains(status)
         var message = "the server answered \(status) \(reason) for \(url.absoluteString)"

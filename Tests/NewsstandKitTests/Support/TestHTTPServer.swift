@@ -40,6 +40,8 @@ final class TestHTTPServer: @unchecked Sendable {
 
     let port: Int
     let logDirectory: URL
+    /// The https server's self-signed certificate (PEM), for a client told to trust it.
+    let certificate: Data?
     private let process: Process
     private let input: Pipe
 
@@ -79,6 +81,7 @@ final class TestHTTPServer: @unchecked Sendable {
     }
 
     private init(tls: (certificate: URL, key: URL)? = nil) throws {
+        certificate = try tls.map { try Data(contentsOf: $0.certificate) }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-test-server-\(UUID().uuidString)")
         logDirectory = directory.appendingPathComponent("log")
         try FileManager.default.createDirectory(at: logDirectory, withIntermediateDirectories: true)

@@ -1,18 +1,18 @@
 import Foundation
 @testable import NewsstandKit
 
-/// Which http client a test drives: our sockets (the default for http) or URLSession
+/// Which http client a test drives: our sockets (the default for http) or libcurl
 /// (the https path, exercised here over plain http against the local server).
 enum HTTPClientKind: String, CaseIterable, CustomStringConvertible, Sendable {
     case sockets
-    case urlSession
+    case curl
 
     var description: String { rawValue }
 
     var client: HTTPFetching {
         switch self {
         case .sockets: return SocketHTTPClient()
-        case .urlSession: return URLSessionHTTPClient()
+        case .curl: return CurlHTTPClient()
         }
     }
 }

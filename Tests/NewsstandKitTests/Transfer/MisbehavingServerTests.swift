@@ -50,9 +50,10 @@ struct MisbehavingServerTests {
     /// ("no answer", "the server is stalling", "sent more than"), not by the time it took:
     /// a limit that did not work would end otherwise, or not at all.
     private func fail(_ path: String, timeout: TimeInterval = 10, maximumLength: Int64? = nil,
-                      lowSpeed: Transfer.LowSpeedLimit = .standard, scratch: Scratch) -> TransferError? {
+                      lowSpeed: Transfer.LowSpeedLimit = .standard, client: HTTPClientKind = .sockets, scratch: Scratch) -> TransferError? {
         let transfer = Transfer(request: TransferRequest(url: server.url(path), headers: [:]), partFile: scratch.partFile,
                                 timeout: timeout, maximumLength: maximumLength, lowSpeedLimit: lowSpeed)
+        transfer.clientOverride = client.client
         return transferError { _ = try transfer.run(validator: nil) { _ in } }
     }
 
@@ -96,10 +97,10 @@ struct MisbehavingServerTests {
         #expect(failure.isRetryable)
     }
 
-    @Test("a server that never answers, or stops mid-body, times out", arguments: ["/stall", "/stall-body"])
-    func stalled(path: String) throws {
+    @Test("a server that never answers, or stops mid-body, times out", arguments: ["/stall", "/stall-body"], HTTPClientKind.allCases)
+    func stalled(path: String, client: HTTPClientKind) throws {
         let scratch = try Scratch()
-        let error = fail(path, timeout: 1, scratch: scratch)
+        let error = fail(path, timeout: 1, client: client, scratch: scratch)
         let failure = try #require(error)
         #expect(failure.message.contains("no answer"), "\(failure.message)")
     }
