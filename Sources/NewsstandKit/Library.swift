@@ -66,7 +66,7 @@ public final class Library: Sendable {
         cache = ContentCache(store: store, downloads: downloads)
         catalogs = CatalogBrowser(store: store, feeds: FeedFetcher(access: access), paths: paths, clock: clock)
         search = SearchIndex(store: store, downloads: downloads)
-        highlights = Highlights(store: store, clock: clock)
+        highlights = Highlights(store: store, downloads: downloads, clock: clock)
     }
 
     deinit {

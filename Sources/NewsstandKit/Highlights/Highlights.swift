@@ -1,4 +1,5 @@
 import Foundation
+import IssueArchive
 
 /// The reader's highlights as the library offers them: made, changed, deleted (a tombstone
 /// kept for sync), listed for an issue in reading order or all of them newest first, and
@@ -6,6 +7,7 @@ import Foundation
 /// `highlight`/`highlights` commands all go through it.
 public struct Highlights: Sendable {
     let store: LibraryStore
+    let downloads: DownloadQueue
     let clock: WallClock
 
     /// A new highlight from `draft`, stored.
@@ -34,6 +36,60 @@ public struct Highlights: Sendable {
         try change(id) { $0.deleted = true }
     }
 
+    /// A highlight of `quote` in downloaded `issue`, whose text `texts` reads (`IssueSearchTexts`
+    /// in Shelf: the text the reader lays out): the words must be there exactly once (in the
+    /// `chapter`th part with text, from 1, when given), or it is refused with a `HighlightError`.
+    @discardableResult
+    public func add(quote: String, in issue: Issue, texts: any IssueTextSource, chapter: Int? = nil,
+                    color: Highlight.Color = .yellow, note: String? = nil) throws -> Highlight {
+        guard let issueID = issue.id else { throw LibraryError.noSuchIssue(issue.name) }
+        guard issue.status == .available else { throw LibraryError.notDownloaded(issue.name) }
+        guard !quote.isEmpty else { throw HighlightError.emptyQuote }
+        let directory = downloads.contentDirectory(for: issue)
+        let content = try IssueReader.open(directory: directory)
+        let parts = try texts.parts(ofContentIn: directory)
+        if let chapter, !parts.indices.contains(chapter - 1) {
+            throw HighlightError.noSuchChapter(issue: issue.name, chapter: chapter, chapters: parts.count)
+        }
+        let needle = TextQuoteSelector(exact: quote)
+        var found: [(part: Int, range: Range<String.Index>)] = []
+        for (number, part) in parts.enumerated() where chapter == nil || chapter == number + 1 {
+            found += needle.occurrences(in: part.text).map { (number, $0) }
+        }
+        guard let only = found.first else { throw HighlightError.quoteNotFound(issue: issue.name, chapter: chapter) }
+        guard found.count == 1 else {
+            throw HighlightError.quoteAmbiguous(issue: issue.name, places: found.count,
+                                                chapters: Array(Set(found.map { $0.part + 1 })).sorted())
+        }
+        let part = parts[only.part]
+        let text = part.text
+        let resource = part.resource ?? ""
+        let utf8 = text.utf8
+        let progression = utf8.isEmpty ? 0 : Double(utf8.distance(from: utf8.startIndex, to: only.range.lowerBound)) / Double(utf8.count)
+        let total = content.readingOrder.isEmpty ? 0 : (Double(part.position) + progression) / Double(content.readingOrder.count)
+        let locator = Locator(resource: resource, progression: progression, totalProgression: total, page: part.page,
+                              updated: clock.now())
+        guard var draft = HighlightDraft(issueID: issueID, locator: locator, position: part.position, range: only.range, in: text,
+                                         color: color, note: note, chapter: Self.chapterTitle(of: resource, in: content) ?? part.label)
+        else { throw HighlightError.emptyQuote }
+        if content.format == .epub {
+            draft.cfi = HighlightCFI.range(of: draft.quote, document: resource, book: directory)?.cfi
+        }
+        return try add(draft)
+    }
+
+    /// The title the contents give `resource` (the first entry that opens it), if any.
+    public static func chapterTitle(of resource: String, in content: IssueContent) -> String? {
+        func search(_ entries: [TOCEntry]) -> String? {
+            for entry in entries {
+                if entry.path.split(separator: "#", maxSplits: 1).first.map(String.init) == resource { return entry.title }
+                if let inner = search(entry.children) { return inner }
+            }
+            return nil
+        }
+        return search(content.tableOfContents)
+    }
+
     /// The highlight by id, a deleted one too (`deleted` says so).
     public func highlight(id: String) throws -> Highlight? { try store.highlight(id: id) }
 
@@ -48,6 +104,16 @@ public struct Highlights: Sendable {
     public func all(publication: String? = nil, containing text: String? = nil) throws -> [ListedHighlight] {
         let only = try publication.map { [try store.publication(matching: $0, includingUnsubscribed: true).id ?? -1] }
         return try store.listedHighlights(publicationIDs: only, containing: text)
+    }
+
+    /// What an export writes: `issue`'s highlights (every issue's without it) grouped by
+    /// issue, the issue with the newest highlight first, each issue's in reading order.
+    public func forExport(issue: Issue? = nil) throws -> [ListedHighlight] {
+        let all = try store.listedHighlights(publicationIDs: nil, containing: nil)
+            .filter { issue == nil || $0.highlight.issueID == issue?.id }
+        return HighlightExport.grouped(all).flatMap { group in
+            group.sorted { ($0.highlight.position, $0.highlight.textOffset) < ($1.highlight.position, $1.highlight.textOffset) }
+        }
     }
 
     /// Where `highlight` is in `text`, its resource's text as `TextQuoteSelector` describes
@@ -74,10 +140,22 @@ public struct Highlights: Sendable {
 /// What can go wrong with a highlight, in words a user can act on.
 public enum HighlightError: Error, CustomStringConvertible, Equatable {
     case noSuchHighlight(String)
+    case quoteNotFound(issue: String, chapter: Int?)
+    case quoteAmbiguous(issue: String, places: Int, chapters: [Int])
+    case noSuchChapter(issue: String, chapter: Int, chapters: Int)
+    case emptyQuote
 
     public var description: String {
         switch self {
         case .noSuchHighlight(let id): return "no highlight \(id) in the library (see `newsstand highlights --format json`)"
+        case .quoteNotFound(let issue, let chapter):
+            return "the quote is not in \(chapter.map { "chapter \($0) of " } ?? "")\(issue) (its words must be exactly as in `newsstand read \(issue) --plain`, within one paragraph)"
+        case .quoteAmbiguous(let issue, let places, let chapters):
+            let list = chapters.map(String.init).joined(separator: ", ")
+            return "the quote is in \(places) places of \(issue) (chapter\(chapters.count == 1 ? "" : "s") \(list)): quote more words\(chapters.count > 1 ? " or give --chapter N" : "")"
+        case .noSuchChapter(let issue, let chapter, let chapters):
+            return "\(issue) has no chapter \(chapter): its text is in \(chapters) chapter\(chapters == 1 ? "" : "s") (1-\(chapters))"
+        case .emptyQuote: return "the quote is empty: give the words to highlight"
         }
     }
 }

@@ -77,6 +77,21 @@ public struct TextQuoteSelector: Codable, Sendable, Equatable, Hashable {
         return .found(start..<end)
     }
 
+    /// Every occurrence of the quote in `text`, whatever the context.
+    public func occurrences(in text: String) -> [Range<String.Index>] {
+        var text = text
+        let needle = Array(exact.utf8)
+        guard !needle.isEmpty else { return [] }
+        let starts = text.withUTF8 { Self.occurrences(of: needle, in: $0) }
+        let utf8 = text.utf8
+        return starts.compactMap { start in
+            let lower = utf8.index(utf8.startIndex, offsetBy: start)
+            guard let from = lower.samePosition(in: text), let to = utf8.index(lower, offsetBy: needle.count).samePosition(in: text),
+                  text[from..<to] == exact else { return nil }
+            return from..<to
+        }
+    }
+
     /// Byte offsets of every occurrence of `needle` in `haystack` (overlapping ones too).
     static func occurrences(of needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>) -> [Int] {
         guard let base = haystack.baseAddress, needle.count <= haystack.count else { return [] }
