@@ -93,6 +93,7 @@ public struct HighlightDraft: Sendable {
 public struct ListedHighlight: Sendable, Equatable {
     public var highlight: Highlight
     public var issueName: String
+    /// The issue's title as the shelf shows it (`Issue.shownTitle`).
     public var issueTitle: String
     public var issueDate: Date
     public var publicationID: Int64?

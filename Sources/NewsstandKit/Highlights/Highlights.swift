@@ -49,16 +49,16 @@ public struct Highlights: Sendable {
         let content = try IssueReader.open(directory: directory)
         let parts = try texts.parts(ofContentIn: directory)
         if let chapter, !parts.indices.contains(chapter - 1) {
-            throw HighlightError.noSuchChapter(issue: issue.name, chapter: chapter, chapters: parts.count)
+            throw HighlightError.noSuchChapter(issue: issue.shownTitle, chapter: chapter, chapters: parts.count)
         }
         let needle = TextQuoteSelector(exact: quote)
         var found: [(part: Int, range: Range<String.Index>)] = []
         for (number, part) in parts.enumerated() where chapter == nil || chapter == number + 1 {
             found += needle.occurrences(in: part.text).map { (number, $0) }
         }
-        guard let only = found.first else { throw HighlightError.quoteNotFound(issue: issue.name, chapter: chapter) }
+        guard let only = found.first else { throw HighlightError.quoteNotFound(issue: issue.shownTitle, chapter: chapter) }
         guard found.count == 1 else {
-            throw HighlightError.quoteAmbiguous(issue: issue.name, places: found.count,
+            throw HighlightError.quoteAmbiguous(issue: issue.shownTitle, places: found.count,
                                                 chapters: Array(Set(found.map { $0.part + 1 })).sorted())
         }
         let part = parts[only.part]
@@ -149,12 +149,12 @@ public enum HighlightError: Error, CustomStringConvertible, Equatable {
         switch self {
         case .noSuchHighlight(let id): return "no highlight \(id) in the library (see `newsstand highlights --format json`)"
         case .quoteNotFound(let issue, let chapter):
-            return "the quote is not in \(chapter.map { "chapter \($0) of " } ?? "")\(issue) (its words must be exactly as in `newsstand read \(issue) --plain`, within one paragraph)"
+            return "the quote is not in \(chapter.map { "chapter \($0) of " } ?? "")'\(issue)': its words must be exactly as `newsstand read ISSUE --plain` shows them, within one paragraph"
         case .quoteAmbiguous(let issue, let places, let chapters):
             let list = chapters.map(String.init).joined(separator: ", ")
-            return "the quote is in \(places) places of \(issue) (chapter\(chapters.count == 1 ? "" : "s") \(list)): quote more words\(chapters.count > 1 ? " or give --chapter N" : "")"
+            return "the quote is in \(places) places of '\(issue)' (chapter\(chapters.count == 1 ? "" : "s") \(list)): quote more words\(chapters.count > 1 ? " or give --chapter N" : "")"
         case .noSuchChapter(let issue, let chapter, let chapters):
-            return "\(issue) has no chapter \(chapter): its text is in \(chapters) chapter\(chapters == 1 ? "" : "s") (1-\(chapters))"
+            return "'\(issue)' has no chapter \(chapter): its text is in \(chapters) chapter\(chapters == 1 ? "" : "s") (1-\(chapters))"
         case .emptyQuote: return "the quote is empty: give the words to highlight"
         }
     }

@@ -94,7 +94,7 @@ public struct TextQuoteSelector: Codable, Sendable, Equatable, Hashable {
 
     /// Byte offsets of every occurrence of `needle` in `haystack` (overlapping ones too).
     static func occurrences(of needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>) -> [Int] {
-        guard let base = haystack.baseAddress, needle.count <= haystack.count else { return [] }
+        guard let base = haystack.baseAddress, !needle.isEmpty, needle.count <= haystack.count else { return [] }
         var found: [Int] = []
         var start = 0
         let last = haystack.count - needle.count
@@ -111,12 +111,14 @@ public struct TextQuoteSelector: Codable, Sendable, Equatable, Hashable {
     }
 
     private static func commonSuffix(_ haystack: UnsafeBufferPointer<UInt8>, endingAt end: Int, _ context: [UInt8]) -> Int {
+        if context.count <= end, memcmp(haystack.baseAddress! + end - context.count, context, context.count) == 0 { return context.count }
         var count = 0
         while count < context.count, count < end, haystack[end - 1 - count] == context[context.count - 1 - count] { count += 1 }
         return count
     }
 
     private static func commonPrefix(_ haystack: UnsafeBufferPointer<UInt8>, from start: Int, _ context: [UInt8]) -> Int {
+        if start + context.count <= haystack.count, memcmp(haystack.baseAddress! + start, context, context.count) == 0 { return context.count }
         var count = 0
         while count < context.count, start + count < haystack.count, haystack[start + count] == context[count] { count += 1 }
         return count

@@ -90,17 +90,18 @@ extension LibraryStore {
                 conditions.append("(exact LIKE ? ESCAPE '\\' OR note LIKE ? ESCAPE '\\' OR chapter LIKE ? ESCAPE '\\')")
                 arguments += [pattern, pattern, pattern]
             }
-            return try Row.fetchAll(db, sql: """
-                SELECT highlight.*, issue.name AS issueName, issue.title AS issueTitle, issue.date AS issueDate,
-                       issue.publicationId AS publicationId, publication.title AS publicationTitle
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT highlight.*, publication.title AS publicationTitle
                 FROM highlight JOIN issue ON issue.id = highlight.issueId LEFT JOIN publication ON publication.id = issue.publicationId
                 WHERE \(conditions.joined(separator: " AND "))
                 ORDER BY highlight.createdAt DESC, highlight.id
-                """, arguments: arguments).compactMap { row in
-                Self.highlight(row).map {
-                    ListedHighlight(highlight: $0, issueName: row["issueName"], issueTitle: row["issueTitle"], issueDate: row["issueDate"],
-                                    publicationID: row["publicationId"], publicationTitle: row["publicationTitle"])
-                }
+                """, arguments: arguments)
+            let issues = Dictionary(try Issue.fetchAll(db, keys: Set(rows.map { $0["issueId"] as Int64 })).map { ($0.id ?? 0, $0) },
+                                    uniquingKeysWith: { first, _ in first })
+            return rows.compactMap { row in
+                guard let highlight = Self.highlight(row), let issue = issues[highlight.issueID] else { return nil }
+                return ListedHighlight(highlight: highlight, issueName: issue.name, issueTitle: issue.shownTitle, issueDate: issue.date,
+                                       publicationID: issue.publicationId, publicationTitle: row["publicationTitle"])
             }
         }
     }
