@@ -21,7 +21,7 @@ import TextLayout
     /// The resource's text as the reader lays it out: its document's blocks, one a line.
     func readerText(_ resource: String) throws -> (TextDocument, String) {
         let document = try ArticleDocument.load(Resource(path: resource, mediaType: "application/xhtml+xml"), in: directory)
-        return (document, document.blocks.map(\.plainText).joined(separator: "\n"))
+        return (document, HighlightTexts.text(of: document))
     }
 
     /// Where `range` of `text` (the blocks one a line) is as the reader's anchor: the block,
@@ -39,7 +39,7 @@ import TextLayout
     }
 
     @Test func aQuotedPassageIsHighlightedInItsChapterWithItsCFI() throws {
-        let made = try h.library.highlights.add(quote: "Fresh coffee at the CAFÉ", in: issue, texts: IssueSearchTexts(), note: "Try it")
+        let made = try h.library.highlights.add(quote: "Fresh coffee at the CAFÉ", in: issue, texts: HighlightTexts(), note: "Try it")
         #expect(made.resource == "OEBPS/ch1.xhtml")
         #expect(made.chapter == "Harbour News")
         #expect(made.quote.prefix.hasSuffix("The old Lighthouse was painted.\n"))
@@ -51,22 +51,22 @@ import TextLayout
 
     @Test func aQuoteThatIsNotThereOrIsThereTwiceIsRefusedInOneLine() throws {
         #expect(throws: HighlightError.quoteNotFound(issue: "Fixture", chapter: nil)) {
-            try h.library.highlights.add(quote: "low tide at noon", in: issue, texts: IssueSearchTexts())
+            try h.library.highlights.add(quote: "low tide at noon", in: issue, texts: HighlightTexts())
         }
         #expect(throws: HighlightError.quoteAmbiguous(issue: "Fixture", places: 2, chapters: [2, 4])) {
-            try h.library.highlights.add(quote: "lighthouse", in: issue, texts: IssueSearchTexts())
+            try h.library.highlights.add(quote: "lighthouse", in: issue, texts: HighlightTexts())
         }
         #expect("\(HighlightError.quoteAmbiguous(issue: "Fixture", places: 2, chapters: [2, 4]))".contains("--chapter N"))
-        let fourth = try h.library.highlights.add(quote: "lighthouse", in: issue, texts: IssueSearchTexts(), chapter: 4)
+        let fourth = try h.library.highlights.add(quote: "lighthouse", in: issue, texts: HighlightTexts(), chapter: 4)
         #expect(fourth.resource == "OEBPS/ch4.xhtml")
         #expect(throws: HighlightError.noSuchChapter(issue: "Fixture", chapter: 9, chapters: 4)) {
-            try h.library.highlights.add(quote: "lighthouse", in: issue, texts: IssueSearchTexts(), chapter: 9)
+            try h.library.highlights.add(quote: "lighthouse", in: issue, texts: HighlightTexts(), chapter: 9)
         }
         #expect(try h.library.highlights.list(for: issue).count == 1)
     }
 
     @Test func aHighlightIsFoundAgainAtAnotherWidthOnTheSameWords() throws {
-        let made = try h.library.highlights.add(quote: "bp30w5 bp30w6 bp30w7", in: issue, texts: IssueSearchTexts())
+        let made = try h.library.highlights.add(quote: "bp30w5 bp30w6 bp30w7", in: issue, texts: HighlightTexts())
         let (document, text) = try readerText(made.resource)
         let range = try #require(h.library.highlights.resolve(made, in: text).range)
         let place = anchor(of: range, in: text, blocks: document.blocks)
@@ -82,21 +82,21 @@ import TextLayout
     }
 
     @Test func aHighlightIsFoundAgainInTheIssueDownloadedAgain() throws {
-        let made = try h.library.highlights.add(quote: "Calm seas", in: issue, texts: IssueSearchTexts())
+        let made = try h.library.highlights.add(quote: "Calm seas", in: issue, texts: HighlightTexts())
         try FileManager.default.removeItem(at: directory)
         for (path, data) in ReaderFixture.magazine() {
             let file = directory.appendingPathComponent(path)
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             try data.write(to: file)
         }
-        let text = try #require(try IssueSearchTexts().parts(ofContentIn: directory).first { $0.resource == made.resource }).text
+        let text = try #require(try HighlightTexts().parts(ofContentIn: directory).first { $0.resource == made.resource }).text
         let range = try #require(h.library.highlights.resolve(made, in: text).range)
         #expect(text.utf8.distance(from: text.startIndex, to: range.lowerBound) == made.textOffset)
         #expect(HighlightCFI.range(of: made.quote, document: made.resource, book: directory)?.cfi == made.cfi)
     }
 
     @Test func aHighlightWhoseWordsChangedInANewCopyIsGone() throws {
-        let made = try h.library.highlights.add(quote: "Calm seas and light winds", in: issue, texts: IssueSearchTexts())
+        let made = try h.library.highlights.add(quote: "Calm seas and light winds", in: issue, texts: HighlightTexts())
         let file = directory.appendingPathComponent(made.resource)
         let changed = try String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: "Calm seas and light", with: "Rough seas and strong")
         try changed.write(to: file, atomically: true, encoding: .utf8)

@@ -36,7 +36,7 @@ public struct Highlights: Sendable {
         try change(id) { $0.deleted = true }
     }
 
-    /// A highlight of `quote` in downloaded `issue`, whose text `texts` reads (`IssueSearchTexts`
+    /// A highlight of `quote` in downloaded `issue`, whose text `texts` reads (`HighlightTexts`
     /// in Shelf: the text the reader lays out): the words must be there exactly once (in the
     /// `chapter`th part with text, from 1, when given), or it is refused with a `HighlightError`.
     @discardableResult

@@ -6,9 +6,9 @@ import Foundation
 /// same issue; when its words are no longer there it says so and never moves to others.
 ///
 /// The text a quote is taken from and found in is one resource's plain text as the reader
-/// and the search index read it: the resource's `TextDocument`'s top-level blocks, each
-/// block's `plainText`, joined by one newline (`IssueSearchTexts` in Shelf; the reader's
-/// `ArticleText.document`). Both sides must use that same text.
+/// lays it out: the resource's `TextDocument`'s top-level blocks, each block's `plainText`,
+/// joined by one newline (`HighlightTexts.text(of:)` in Shelf, over the reader's
+/// `ArticleText.document`; for a PDF page, its reflowed text view). Both sides use it.
 public struct TextQuoteSelector: Codable, Sendable, Equatable, Hashable {
     /// The quoted words, never empty.
     public var exact: String

@@ -30,7 +30,7 @@ struct HighlightCommand: ParsableCommand {
 
     func run() throws {
         let library = try Context.writableLibrary()
-        let made = try library.highlights.add(quote: quote, in: try library.issue(matching: issue), texts: IssueSearchTexts(),
+        let made = try library.highlights.add(quote: quote, in: try library.issue(matching: issue), texts: HighlightTexts(),
                                               chapter: chapter, color: color, note: note)
         print("highlighted in \(made.chapter ?? made.resource): \(made.id)")
     }
