@@ -104,4 +104,18 @@ import TextLayout
         #expect(h.library.highlights.resolve(made, in: text) == .gone)
         #expect(HighlightCFI.range(of: made.quote, document: made.resource, book: directory) == nil)
     }
+
+    @Test func aPDFPageIsHighlightedInItsTextViewsWords() throws {
+        TestDocument.register()
+        let pdf = try ReaderFixture.install(["issue.pdf": TestDocument.magazine().data], in: h, name: "test-monthly")
+        let made = try h.library.highlights.add(quote: "zebra was seen", in: pdf, texts: HighlightTexts())
+        #expect(made.resource == "issue.pdf#page=4")
+        #expect(made.locator.page == 3 && made.position == 3)
+        #expect(made.chapter == "Wildlife")
+        #expect(made.cfi == nil)
+        let page = try ArticleDocument.load(Resource(path: made.resource, mediaType: "application/pdf"),
+                                            in: h.library.downloads.contentDirectory(for: pdf))
+        let text = HighlightTexts.text(of: page)
+        #expect(h.library.highlights.resolve(made, in: text).range.map { String(text[$0]) } == "zebra was seen")
+    }
 }

@@ -82,7 +82,10 @@ public struct Highlights: Sendable {
     public static func chapterTitle(of resource: String, in content: IssueContent) -> String? {
         func search(_ entries: [TOCEntry]) -> String? {
             for entry in entries {
-                if entry.path.split(separator: "#", maxSplits: 1).first.map(String.init) == resource { return entry.title }
+                // A chapter's entry may point inside it (`ch2.xhtml#night`); a PDF's page is its resource (`issue.pdf#page=4`).
+                if entry.path == resource || entry.path.split(separator: "#", maxSplits: 1).first.map(String.init) == resource {
+                    return entry.title
+                }
                 if let inner = search(entry.children) { return inner }
             }
             return nil
