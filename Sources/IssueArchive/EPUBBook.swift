@@ -112,7 +112,7 @@ enum EPUBBook {
 
     /// The first rootfile of META-INF/container.xml (preferring the OPF media type), else the
     /// only .opf file in the book.
-    private static func packageDocument(_ tree: ContentTree) throws -> String {
+    static func packageDocument(_ tree: ContentTree) throws -> String {
         if let containerPath = containerPath(tree), let data = tree.data(containerPath),
            let container = XMLReading.root(of: data) {
             let bookRoot = String(containerPath.dropLast("META-INF/container.xml".count))

@@ -178,6 +178,7 @@ extension LibraryStore {
                 ON CONFLICT (issueId) DO UPDATE SET content = 1, stamp = excluded.stamp
                 """)
         }
+        registerHighlightMigration(&migrator)  // "v19-highlights" (HighlightRows.swift)
         return migrator
     }
 
