@@ -8,6 +8,7 @@ struct CatalogEntries: Sendable {
     /// `/opds` or `/opds2`.
     let root: String
     let files: ServedFiles
+    let pages: ServedPages
 
     /// The root's sections, in the order a device lists them, with a line about each.
     static let sections: [(section: ShelfSection, title: String, about: String)] = [
@@ -40,7 +41,9 @@ struct CatalogEntries: Sendable {
             updated: ShelfSections.changed(issue),
             coverType: cover.flatMap { ServedFiles.imageType(of: $0) },
             cover: "/covers/\(id)", thumbnail: "/covers/\(id)?thumbnail=1",
-            file: "/issues/\(id).\(kind.rawValue)", kind: kind)
+            file: "/issues/\(id).\(kind.rawValue)", kind: kind,
+            pageCount: pages.pages(of: issue)?.count, lastRead: issue.locator?.page,
+            stream: "/pages/\(id)/{pageNumber}?maxWidth={maxWidth}")
     }
 
     struct Entry {
@@ -57,6 +60,10 @@ struct CatalogEntries: Sendable {
         var thumbnail: String
         var file: String
         var kind: ServedFiles.Kind
+        /// For a comic or a PDF: its pages (OPDS-PSE), the one the reader here is on, and their address template.
+        var pageCount: Int?
+        var lastRead: Int?
+        var stream: String
     }
 
     static func timestamp(_ date: Date) -> String {

@@ -108,6 +108,10 @@ struct OPDSAtomFeed {
             lines.append(link("http://opds-spec.org/image/thumbnail", entry.thumbnail, type))
         }
         lines.append(link("http://opds-spec.org/acquisition", entry.file, entry.kind.mediaType))
+        if let count = entry.pageCount, count > 0 {
+            let lastRead = entry.lastRead.map { #" pse:lastRead="\#($0)""# } ?? ""
+            lines.append(#"<link rel="http://vaemendis.net/opds-pse/stream" href="\#(XMLEscaping.escaped(entry.stream))" type="image/jpeg" pse:count="\#(count)"\#(lastRead)/>"#)
+        }
         return "  <entry>\n" + lines.map { "    " + $0 + "\n" }.joined() + "  </entry>\n"
     }
 }

@@ -65,10 +65,14 @@ struct OPDSJSONFeed {
         if !entry.authors.isEmpty { metadata["author"] = entry.authors.map { ["name": $0] } }
         if let summary = entry.summary, !summary.isEmpty { metadata["description"] = summary }
         if let publication = entry.publication { metadata["belongsTo"] = ["series": [["name": publication]]] }
-        var object: [String: Any] = [
-            "metadata": metadata,
-            "links": [["rel": "http://opds-spec.org/acquisition", "href": entry.file, "type": entry.kind.mediaType]],
-        ]
+        var links: [[String: Any]] = [["rel": "http://opds-spec.org/acquisition", "href": entry.file, "type": entry.kind.mediaType]]
+        if let count = entry.pageCount, count > 0 {
+            var properties: [String: Any] = ["numberOfItems": count]
+            if let lastRead = entry.lastRead { properties["lastRead"] = lastRead }
+            links.append(["rel": "http://vaemendis.net/opds-pse/stream", "href": entry.stream, "type": "image/jpeg",
+                          "templated": true, "properties": properties])
+        }
+        var object: [String: Any] = ["metadata": metadata, "links": links]
         if let type = entry.coverType {
             object["images"] = [["href": entry.cover, "type": type], ["href": entry.thumbnail, "type": type, "rel": "http://opds-spec.org/image/thumbnail"]]
         }

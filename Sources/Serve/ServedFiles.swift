@@ -33,7 +33,7 @@ public struct ServedFiles: Sendable {
     let formats: IssueFormats
     /// The packed copies of EPUB and CBZ issues (`cache/served`).
     let packedDirectory: URL
-    private let kinds = KindMemo()
+    private let kinds = InstallMemo<Kind>()
 
     public init(library: Library, formats: IssueFormats = .shared) {
         self.library = library
@@ -44,15 +44,12 @@ public struct ServedFiles: Sendable {
     /// What kind of file the installed issue is served as; nil when it has none (not
     /// installed, or a kind no device takes). Remembered per install.
     public func kind(of issue: Issue) -> Kind? {
-        guard issue.status == .available, let id = issue.id else { return nil }
-        let key = KindMemo.Key(id: id, installed: issue.downloadedAt)
-        if let known = kinds.value(for: key) { return known }
-        let directory = library.paths.contentDirectory(for: issue)
-        let kind = (try? ContentTree(root: directory)).flatMap { tree -> Kind? in
-            Kind(rawValue: formats.reader(for: tree).format.rawValue)
+        guard issue.status == .available, issue.id != nil else { return nil }
+        return kinds.value(for: issue) {
+            (try? ContentTree(root: library.paths.contentDirectory(for: issue))).flatMap { tree -> Kind? in
+                Kind(rawValue: formats.reader(for: tree).format.rawValue)
+            }
         }
-        kinds.set(kind, for: key)
-        return kind
     }
 
     /// The file of issue `id` as `kind`, ready to send; nil when the library holds no such file.
@@ -124,11 +121,19 @@ public struct ServedFiles: Sendable {
     }
 }
 
-/// Each install's kind of file, so a page of 50 entries lists no folder twice.
-private final class KindMemo: Sendable {
-    struct Key: Hashable { var id: Int64; var installed: Date? }
-    private let known = Mutex<[Key: ServedFiles.Kind?]>([:])
+/// What is known of each install of an issue (its kind of file, its pages), so a page of 50
+/// entries lists or opens no issue twice. Keyed by the issue's id and when it was installed.
+final class InstallMemo<Value: Sendable>: Sendable {
+    private let known = Mutex<[String: Value?]>([:])
 
-    func value(for key: Key) -> ServedFiles.Kind?? { known.withLock { $0[key] } }
-    func set(_ kind: ServedFiles.Kind?, for key: Key) { known.withLock { $0[key] = kind } }
+    static func key(_ issue: Issue) -> String { "\(issue.id ?? 0)-\(issue.downloadedAt?.timeIntervalSince1970 ?? 0)" }
+
+    /// The value remembered for the install, or `make()`'s, remembered.
+    func value(for issue: Issue, _ make: () -> Value?) -> Value? {
+        let key = Self.key(issue)
+        if let known = known.withLock({ $0[key] }) { return known }
+        let value = make()
+        known.withLock { $0[key] = value }
+        return value
+    }
 }

@@ -30,18 +30,20 @@ public final class ShelfServer: Sendable {
     let options: Options
     let sections: ShelfSections
     let files: ServedFiles
+    let pages: ServedPages
     let slots: DownloadSlots
 
     public init(library: Library, options: Options) throws {
         self.options = options
         sections = ShelfSections(library: library)
         files = ServedFiles(library: library)
+        pages = ServedPages(library: library, files: files)
         slots = DownloadSlots(perClient: options.downloadsPerClient)
         // Bodies above 64 KB are not kept in memory: nothing here takes one, and such a request is refused unread.
         let config = HTTPServer.Configuration(address: try sockaddr_in.inet(ip4: options.address.host, port: options.address.port),
                                               timeout: options.timeout, sharedRequestBufferSize: 4096,
                                               sharedRequestReplaySize: 64 << 10, logger: .disabled)
-        let handler = Handler(options: options, sections: sections, files: files, slots: slots)
+        let handler = Handler(options: options, sections: sections, files: files, pages: pages, slots: slots)
         server = HTTPServer(config: config, handler: handler)
     }
 
@@ -89,6 +91,7 @@ struct Handler: HTTPHandler {
     let options: ShelfServer.Options
     let sections: ShelfSections
     let files: ServedFiles
+    let pages: ServedPages
     let slots: DownloadSlots
 
     func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -136,7 +139,7 @@ struct Handler: HTTPHandler {
         let page = query["page"].flatMap(Int.init) ?? 1
         switch top {
         case "opds", "opds2":
-            let entries = CatalogEntries(root: "/" + top, files: files)
+            let entries = CatalogEntries(root: "/" + top, files: files, pages: pages)
             if top == "opds", rest == "opensearch.xml" {
                 return conditional(request, Data(OPDSAtomFeed(entries: entries).openSearch().utf8),
                                    type: "application/opensearchdescription+xml", updated: nil)
@@ -162,6 +165,11 @@ struct Handler: HTTPHandler {
         case "covers":
             guard let id = Int64(rest), let cover = try files.cover(issueID: id) else { return nil }
             return try download(request, cover, type: ServedFiles.imageType(of: cover) ?? "application/octet-stream", counted: false)
+        case "pages":
+            let name = rest.split(separator: "/")
+            guard name.count == 2, let id = Int64(name[0]), let index = Int(name[1]), index >= 0,
+                  let page = try pages.page(issueID: id, index: index, maxWidth: query["maxWidth"].flatMap(Int.init)) else { return nil }
+            return conditional(request, page.data, type: page.type, updated: nil)
         default:
             return nil
         }
@@ -170,7 +178,8 @@ struct Handler: HTTPHandler {
     /// A catalog document with its `ETag` (of its bytes) and `Last-Modified`; 304 when the device has it already.
     func conditional(_ request: HTTPRequest, _ body: Data, type: String, updated: Date?) -> HTTPResponse {
         let tag = "\"" + String(Self.fnv1a(body), radix: 16) + "\""
-        var headers: HTTPHeaders = [.contentType: type + (type.contains("charset") ? "" : "; charset=utf-8"), .eTag: tag,
+        let charset = type.hasPrefix("image/") || type.contains("charset") ? "" : "; charset=utf-8"
+        var headers: HTTPHeaders = [.contentType: type + charset, .eTag: tag,
                                     HTTPHeader("Cache-Control"): "no-cache"]
         if let updated, updated > .distantPast { headers[.lastModified] = HTTPDates.format(updated) }
         if Self.matches(request.headers[.ifNoneMatch], tag) || (request.headers[.ifNoneMatch] == nil && Self.unchanged(since: request.headers[.ifModifiedSince], updated)) {
