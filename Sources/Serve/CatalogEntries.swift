@@ -39,7 +39,8 @@ struct CatalogEntries: Sendable {
             summary: issue.summary,
             date: issue.date,
             updated: ShelfSections.changed(issue),
-            coverType: cover.flatMap { ServedFiles.imageType(of: $0) },
+            // A PDF without a picture for a cover shows its first page, drawn.
+            coverType: cover.flatMap { ServedFiles.imageType(of: $0) } ?? (kind == .pdf ? "image/png" : nil),
             cover: "/covers/\(id)", thumbnail: "/covers/\(id)?thumbnail=1",
             file: "/issues/\(id).\(kind.rawValue)", kind: kind,
             pageCount: pages.pages(of: issue)?.count, lastRead: issue.locator?.page,

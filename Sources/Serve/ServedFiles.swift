@@ -52,6 +52,11 @@ public struct ServedFiles: Sendable {
         }
     }
 
+    /// What kind of file issue `id` is served as; nil when it is not installed or has none.
+    public func kind(issueID id: Int64) throws -> Kind? {
+        try library.store.issue(id: id).flatMap(kind(of:))
+    }
+
     /// The file of issue `id` as `kind`, ready to send; nil when the library holds no such file.
     public func file(issueID id: Int64, kind wanted: Kind) throws -> File? {
         guard let issue = try library.store.issue(id: id), kind(of: issue) == wanted else { return nil }

@@ -163,8 +163,13 @@ struct Handler: HTTPHandler {
                   let file = try files.file(issueID: id, kind: kind) else { return nil }
             return try download(request, file.url, type: kind.mediaType)
         case "covers":
-            guard let id = Int64(rest), let cover = try files.cover(issueID: id) else { return nil }
-            return try download(request, cover, type: ServedFiles.imageType(of: cover) ?? "application/octet-stream", counted: false)
+            guard let id = Int64(rest) else { return nil }
+            if let cover = try files.cover(issueID: id) {
+                return try download(request, cover, type: ServedFiles.imageType(of: cover) ?? "application/octet-stream", counted: false)
+            }
+            guard try files.kind(issueID: id) == .pdf,
+                  let page = try pages.page(issueID: id, index: 0, maxWidth: query["thumbnail"] == nil ? 800 : 240) else { return nil }
+            return conditional(request, page.data, type: page.type, updated: nil)
         case "pages":
             let name = rest.split(separator: "/")
             guard name.count == 2, let id = Int64(name[0]), let index = Int(name[1]), index >= 0,
