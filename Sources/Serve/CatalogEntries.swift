@@ -30,7 +30,7 @@ struct CatalogEntries: Sendable {
     func entry(_ item: ShelfListing.Entry) -> Entry? {
         guard let id = item.issue.id, let kind = files.kind(of: item.issue) else { return nil }
         let issue = item.issue
-        let cover = (try? files.cover(issueID: id)).flatMap { $0 }
+        let cover = files.cover(of: issue)
         return Entry(
             id: "urn:newsstand:issue:\(id)",
             title: issue.shownTitle,

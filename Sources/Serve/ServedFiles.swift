@@ -84,7 +84,11 @@ public struct ServedFiles: Sendable {
     /// installed content names as its cover. Never a file elsewhere (a `file:` cover a feed names
     /// is not served), and only a picture by its first bytes.
     public func cover(issueID id: Int64) throws -> URL? {
-        guard let issue = try library.store.issue(id: id) else { return nil }
+        try library.store.issue(id: id).flatMap(cover(of:))
+    }
+
+    /// `cover(issueID:)` of an issue already read (a catalog's 50 entries read the library once).
+    func cover(of issue: Issue) -> URL? {
         var candidates: [URL] = []
         if let cover = library.covers.cover(of: issue), cover.page == nil { candidates.append(cover.file) }
         if issue.status == .available, let inside = issue.contentCover, PagePath(inside) == nil {
