@@ -57,8 +57,6 @@ final class DownloadSlots: Sendable {
         return granted ? Slot(client: client, slots: self) : nil
     }
 
-    func inUse(by client: String) -> Int { taken.withLock { $0[client] ?? 0 } }
-
     fileprivate func giveBack(_ client: String) {
         taken.withLock { counts in
             counts[client, default: 1] -= 1

@@ -22,8 +22,6 @@ public struct ServeAccess: Sendable {
         secret = (0..<4).map { _ in String(UInt64.random(in: 0...UInt64.max), radix: 16) }.joined()
     }
 
-    public var isOpen: Bool { user == nil }
-
     /// Whether a request with this `Authorization` header (for `method` and the request target `uri`) may go on.
     public func admits(authorization: String?, method: String, uri: String, now: Date = Date()) -> Bool {
         guard let user else { return true }
