@@ -38,6 +38,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
+        // `newsstand serve`'s HTTP server: no SwiftNIO beneath it, so a clean build stays short.
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
         // System libraries (headers shimmed so macros and wide-char APIs import).
@@ -110,10 +112,15 @@ let package = Package(
             name: "Shelf",
             dependencies: ["Terminal", "Imaging", "Pictures", "TextLayout", "NewsstandKit", "IssueArchive", "Feeds"]
         ),
+        // `newsstand serve`: the shelf as OPDS catalogs over HTTP. Its own module, so only `newsstand` links FlyingFox.
+        .target(
+            name: "Serve",
+            dependencies: ["NewsstandKit", "IssueArchive", "Imaging", "Markup", "CSystemCrypto", .product(name: "FlyingFox", package: "FlyingFox"), .product(name: "FlyingSocks", package: "FlyingFox")]
+        ),
         .executableTarget(
             name: "newsstand",
             dependencies: [
-                "Shelf", "NewsstandKit", "Imaging", "Pictures", "Feeds", "IssueArchive", "Terminal", "TextLayout", "PDF",
+                "Serve", "Shelf", "NewsstandKit", "Imaging", "Pictures", "Feeds", "IssueArchive", "Terminal", "TextLayout", "PDF",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // `agent` logs to standard error.
                 .product(name: "Logging", package: "swift-log"),
@@ -154,6 +161,7 @@ let package = Package(
         .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Imaging", "Terminal", "CNcursesw"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "TOMLReader", "CNcursesw"]),
         .testTarget(name: "ShelfTests", dependencies: ["Shelf", "Terminal", "NewsstandKit", "Imaging", "Pictures", "IssueArchive", "TextLayout", "Feeds"], exclude: ["Goldens"]),
+        .testTarget(name: "ServeTests", dependencies: ["Serve", "NewsstandKit", "IssueArchive", "Feeds", "TestSupport", "newsstand"]),
         .testTarget(name: "EndToEndTests", dependencies: ["newsstand", "NewsstandKit", "Imaging", "Pictures", "TestSupport"]),
     ]
 )

@@ -1,0 +1,41 @@
+import Feeds
+import Foundation
+import NewsstandKit
+import Serve
+import Testing
+
+/// OPDS-PSE: a comic's pages one at a time, scaled down when a device asks.
+@Suite struct ServePageStreamTests {
+    /// A PNG's width, from its header.
+    static func pngWidth(_ data: Data) -> Int? {
+        guard data.count > 24, data.starts(with: [0x89, 0x50, 0x4E, 0x47]) else { return nil }
+        return data[16..<20].reduce(0) { $0 << 8 | Int($1) }
+    }
+
+    @Test func aComicOffersItsPagesAndServesThemScaledOnRequest() async throws {
+        try await ServedShelf.with { shelf in
+            var comic = try shelf.installed(ServedShelf.cbz, in: try shelf.publication("Badger"), title: "Three")
+            try shelf.library.store.saveLocator(Locator(resource: "page-03.png", progression: 0, totalProgression: 0.5, page: 2, updated: Date()), for: comic)
+            comic = try #require(try shelf.library.store.issue(id: comic.id!))
+            let epub = try shelf.installed(ServedShelf.epub, in: try shelf.publication("Tidewater"), title: "Words")
+
+            let atom = try shelf.get("/opds/newest")
+            #expect(atom.text.contains(#"href="/pages/\#(comic.id!)/{pageNumber}?maxWidth={maxWidth}" type="image/jpeg" pse:count="4" pse:lastRead="2""#), "\(atom.text)")
+            let books = try CatalogParser.parse(atom.body, url: URL(string: "http://127.0.0.1/opds/newest")!).books
+            #expect(books.first { $0.title == "Three" }?.stream?.count == 4)
+            #expect(books.first { $0.title == "Words" }?.stream == nil, "an EPUB has no pages to stream")
+
+            let whole = try shelf.get("/pages/\(comic.id!)/0")
+            let width = try #require(Self.pngWidth(whole.body))
+            #expect(whole.status == 200 && whole.header("Content-Type") == "image/png" && width > 100)
+            let scaled = try shelf.get("/pages/\(comic.id!)/0?maxWidth=100")
+            #expect(Self.pngWidth(scaled.body) == 100)
+            let wider = try shelf.get("/pages/\(comic.id!)/0?maxWidth=\(width * 2)")
+            #expect(wider.body == whole.body, "never scaled up")
+            #expect(try shelf.get("/pages/\(comic.id!)/4").status == 404)
+            #expect(try shelf.get("/pages/\(comic.id!)/-1").status == 404)
+            #expect(try shelf.get("/pages/\(epub.id!)/0").status == 404)
+            #expect(try shelf.get("/pages/\(comic.id!)/../0").status == 404)
+        }
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import IssueArchive
+import NewsstandKit
+import Serve
+
+/// A library of its own under a temporary NEWSSTAND_HOME, with issues installed from the
+/// sample feed's real EPUB and CBZ files, served by a `ShelfServer` on 127.0.0.1 at a free port.
+final class ServedShelf: Sendable {
+    let home: URL
+    let library: Library
+    let server: ShelfServer
+    let port: UInt16
+    private let task: Task<Void, any Error>
+    let lines = LogLines()
+
+    static let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let epub = checkout.appendingPathComponent("sample-feed/tidewater-monthly/issues/tidewater-2026-11.epub")
+    static let cbz = checkout.appendingPathComponent("sample-feed/rocket-badger/issues/rocket-badger-003.cbz")
+
+    init(access: ServeAccess = .open, maxHeaderBytes: Int = 16 << 10) async throws {
+        home = FileManager.default.temporaryDirectory.appendingPathComponent("serve-tests-\(UUID().uuidString)")
+        library = try Library(paths: Paths(environment: ["NEWSSTAND_HOME": home.path]))
+        let lines = self.lines
+        var options = ShelfServer.Options(address: ListenAddress(port: 0), access: access) { lines.append($0) }
+        options.maxHeaderBytes = maxHeaderBytes
+        server = try ShelfServer(library: library, options: options)
+        let server = self.server
+        task = Task { try await server.run() }
+        port = try await server.listeningPort()
+    }
+
+    /// A shelf for `body`, stopped and removed afterwards whether it passed or not. `body` runs
+    /// on a thread of its own: its requests block, and the server's tasks need the
+    /// cooperative threads (two on two cores) while they do.
+    static func with(access: ServeAccess = .open, maxHeaderBytes: Int = 16 << 10,
+                     _ body: @escaping @Sendable (ServedShelf) throws -> Void) async throws {
+        let shelf = try await ServedShelf(access: access, maxHeaderBytes: maxHeaderBytes)
+        do {
+            try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
+                Thread.detachNewThread { done.resume(with: Result { try body(shelf) }) }
+            }
+        } catch {
+            await shelf.stop()
+            throw error
+        }
+        await shelf.stop()
+    }
+
+    func stop() async {
+        await server.stop()
+        task.cancel()
+        try? FileManager.default.removeItem(at: home)
+    }
+
+    func publication(_ title: String) throws -> Publication {
+        try library.store.save(Publication(feedURL: "https://example.invalid/\(UUID().uuidString)", title: title))
+    }
+
+    /// An issue whose content `file` is installed as the agent installs it.
+    @discardableResult
+    func installed(_ file: URL, in publication: Publication, title: String, summary: String? = nil, date: Date = Date(),
+                   unread: Bool = true) throws -> Issue {
+        var issue = try library.store.addIssue(name: "issue-\(UUID().uuidString.prefix(8))", date: date, publicationID: publication.id, title: title)
+        let content = try IssueInstaller.install(download: file, into: library.paths.contentDirectory(for: issue))
+        issue.contentCover = content.coverImage
+        issue.summary = summary
+        issue.status = .available
+        issue.unread = unread
+        issue.downloadedAt = Date()
+        return try library.store.save(issue)
+    }
+
+    /// Sends `request` as written (nothing normalised) and reads the answer until the server closes.
+    func raw(_ request: String) throws -> HTTPAnswer {
+        try RawHTTP.exchange(port: port, Data(request.utf8))
+    }
+
+    func get(_ target: String, headers: [String: String] = [:]) throws -> HTTPAnswer {
+        let lines = ["GET \(target) HTTP/1.1", "Host: 127.0.0.1:\(port)", "Connection: close"] + headers.map { "\($0.key): \($0.value)" }
+        return try raw(lines.joined(separator: "\r\n") + "\r\n\r\n")
+    }
+}
+
+final class LogLines: @unchecked Sendable {  // guarded by `lock`
+    private let lock = NSLock()
+    private var lines: [String] = []
+    func append(_ line: String) { lock.withLock { lines.append(line) } }
+    var all: [String] { lock.withLock { lines } }
+}
+
+struct HTTPAnswer {
+    var status: Int
+    var headers: [String: String]
+    var body: Data
+    var text: String { String(decoding: body, as: UTF8.self) }
+    func header(_ name: String) -> String? { headers[name.lowercased()] }
+}
+
+/// HTTP/1.1 over a plain socket, so a test sends exactly the bytes it means (`../`, `%2e`, huge headers).
+enum RawHTTP {
+    static func connect(port: UInt16) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { close(fd); throw POSIXError(.ECONNREFUSED) }
+        var timeout = timeval(tv_sec: 20, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        return fd
+    }
+
+    static func send(_ fd: Int32, _ data: Data) {
+        var sent = 0
+        while sent < data.count {
+            let count = data.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
+            if count <= 0 { return }
+            sent += count
+        }
+    }
+
+    static func exchange(port: UInt16, _ request: Data) throws -> HTTPAnswer {
+        let fd = try connect(port: port)
+        defer { close(fd) }
+        send(fd, request)
+        var received = Data()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = recv(fd, &buffer, buffer.count, 0)
+            if count <= 0 { break }
+            received.append(contentsOf: buffer[0..<count])
+        }
+        return try parse(received)
+    }
+
+    static func parse(_ data: Data) throws -> HTTPAnswer {
+        guard let end = data.range(of: Data("\r\n\r\n".utf8)) else { throw POSIXError(.EBADMSG) }
+        let head = String(decoding: data[..<end.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
+        let status = Int(head[0].split(separator: " ")[1]) ?? 0
+        var headers: [String: String] = [:]
+        for line in head.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let name = line[..<colon].lowercased()
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[name] = headers[name].map { $0 + "\n" + value } ?? value
+        }
+        return HTTPAnswer(status: status, headers: headers, body: Data(data[end.upperBound...]))
+    }
+}
