@@ -14,7 +14,8 @@ import TextLayout
 /// and changes nothing: the pictures it draws are values in the model, prepared by the app
 /// after a frame from `wantedPictures` and sent back as `.loaded(.pictures)`.
 struct ReaderScreen {
-    enum Mode: Equatable { case reading, contents, searchPrompt }
+    /// `selecting`: a cursor on the words and what it chooses (`ReaderSelecting.swift`).
+    enum Mode: Equatable { case reading, contents, searchPrompt, selecting }
 
     let issue: Issue
     let content: IssueContent
@@ -24,7 +25,7 @@ struct ReaderScreen {
     /// The comic when it is read from its server rather than installed.
     var streamed: StreamedComic? { pagers.source.stream }
     private let pagers: ReaderPagers
-    private(set) var pager: any ReaderPager
+    var pager: any ReaderPager
     /// A PDF issue's view, pages or text; nil for other issues, which have one view.
     private(set) var view: ReaderView?
     /// Pages are fitted to the window's width (`w`), as last kept for the issue.
@@ -32,10 +33,10 @@ struct ReaderScreen {
     /// The text view's place when it was left for the pages: back on the same page, the
     /// same words are at the top again.
     private var leftText: Locator?
-    private(set) var mode: Mode = .reading
+    var mode: Mode = .reading
     private(set) var frame: ReaderFrame
     /// The status line's note, until the next key.
-    private(set) var note: ReaderNote?
+    var note: ReaderNote?
     /// What is typed after `/`.
     private(set) var prompt = ""
     private(set) var contents: ContentsList?
@@ -161,6 +162,7 @@ struct ReaderScreen {
             switch mode {
             case .contents: openChosenEntry(key)
             case .searchPrompt: editPrompt(key)
+            case .selecting: choose(key)
             case .reading: read(key)
             }
         case .loaded(.pictures(let pictures)):
@@ -178,7 +180,7 @@ struct ReaderScreen {
             guard lastSave != nil else { pager.settle(); return [] }
         }
         pager.settle()
-        return mode == .reading ? saveIfMoved() : []
+        return mode == .reading || mode == .selecting ? saveIfMoved() : []
     }
 
     /// Escape cancels before it leaves: a search's marked matches go first.
@@ -199,6 +201,7 @@ struct ReaderScreen {
             prompt = ""
         case .escape where pager.showsMatches: pager.clearSearch()
         case .character("v"): note = switchView()
+        case .character("s"): startSelecting()
         case .character("/"), .character("n"): note = pager.findNext(forward: true)
         case .character("N"): note = pager.findNext(forward: false)
         case .character("o") where pager.chosenOutsideLink != nil:
@@ -280,7 +283,8 @@ struct ReaderScreen {
     /// The prompt or a note on the left, the progress through the issue on the right.
     var statusLine: (text: String?, isError: Bool, right: String) {
         let percent = Int((pager.progress * 100).rounded(.down))
-        let text: String? = mode == .searchPrompt ? "/" + prompt + "▏" : note?.text ?? (mode == .reading ? pager.idleNote : nil)
+        let text: String? = mode == .searchPrompt ? "/" + prompt + "▏"
+            : note?.text ?? selectionStatus ?? (mode == .reading ? pager.idleNote : nil)
         return (text, note?.isError ?? false, "read \(percent)% ")
     }
 
@@ -289,6 +293,7 @@ struct ReaderScreen {
         switch mode {
         case .contents: return "↑↓ choose  Enter open  q/Esc back"
         case .searchPrompt: return "type what to find  Enter search  Esc cancel"
+        case .selecting: return Self.selectionHints
         case .reading: return pager.hints
         }
     }
@@ -306,6 +311,9 @@ struct ReaderScreen {
         ("Enter, then Bksp", "follow the chosen link, come back"),
         ("o, y", "a chosen link out of the issue: open in the browser, copy"),
         ("+ -", "text width, \(TextPager.textWidths.lowerBound)–\(TextPager.textWidths.upperBound) columns, as the window allows"),
+        ("s", "choose words: a cursor on the first word on screen"),
+        ("  w b, ( ), { }, ↑↓", "  move it by word, sentence, paragraph, line"),
+        ("  s, Esc", "  the selection starts here and grows as it moves; cancel"),
         ("Comics:", ""),
         ("Space PgDn, Bksp PgUp", "next, previous page (manga: ← is next)"),
         ("+ - z Z", "zoom in, out"),

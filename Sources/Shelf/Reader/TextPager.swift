@@ -74,6 +74,9 @@ struct TextPager: ReaderPager {
     /// A search beyond this article is on its way (`ReaderLoad.findArticle`).
     var searching = false
 
+    /// The words being chosen (`TextSelection.swift`).
+    var selection: TextSelection?
+
     /// What waits for an article to arrive.
     enum Postponed {
         case key(Key)

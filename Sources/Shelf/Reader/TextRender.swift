@@ -23,6 +23,29 @@ extension TextPager {
                  chosenSpan: chosenLink.flatMap { $0.line == line ? $0.span : nil }, into: &canvas)
         }
         drawMatches(in: text, left: left, into: &canvas)
+        drawSelection(in: text, left: left, into: &canvas)
+    }
+
+    /// The words being chosen in the selection colours, the cursor's word underlined too.
+    private func drawSelection(in text: ArticleText, left: Int, into canvas: inout Canvas) {
+        guard let range = selectedRange else { return }
+        paint(text.cells(from: range.start, to: range.end), style: theme.selection, left: left, into: &canvas)
+        if let cursor = cursorWord, selection?.extending == true {
+            paint([(cursor.line, cursor.column, cursor.columns)], style: theme.selection.with(.underline), left: left, into: &canvas)
+        }
+    }
+
+    /// Recolours runs of cells on screen, keeping the text and adding `style`'s attributes.
+    func paint(_ runs: [(line: Int, column: Int, columns: Int)], style: Style, left: Int, into canvas: inout Canvas) {
+        for run in runs where run.line >= top && run.line < top + visibleRows {
+            let y = 2 + run.line - top
+            for x in (left + run.column)..<(left + run.column + run.columns) where x >= 0 && x < canvas.width {
+                var cell = canvas[x, y]
+                cell.style = Style(foreground: style.foreground, background: style.background,
+                                   attributes: cell.style.attributes.union(style.attributes))
+                canvas[x, y] = cell
+            }
+        }
     }
 
     private func draw(_ line: LayoutLine, x: Int, y: Int, width: Int, topOfScreen: Bool, chosenSpan: Int?,
@@ -109,13 +132,7 @@ extension TextPager {
             guard match.line < top + visibleRows else { break }
             let current = currentMatch.map { $0.article == self.index && $0.index == index } ?? false
             let style = current ? theme.selection : theme.readerMatch
-            let y = 2 + match.line - top
-            for x in (left + match.column)..<(left + match.column + match.length) where x >= 0 && x < canvas.width {
-                var cell = canvas[x, y]
-                cell.style = Style(foreground: style.foreground, background: style.background,
-                                   attributes: cell.style.attributes.union(style.attributes))
-                canvas[x, y] = cell
-            }
+            paint([(match.line, match.column, match.length)], style: style, left: left, into: &canvas)
         }
     }
 }
