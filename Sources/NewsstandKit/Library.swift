@@ -30,6 +30,8 @@ public final class Library: Sendable {
     public let catalogs: CatalogBrowser
     /// The search index of every issue: kept up to date by the agent, asked by `search`.
     public let search: SearchIndex
+    /// The reader's highlights and notes: made, changed, listed, found again in text.
+    public let highlights: Highlights
 
     /// Called in this process when the last asset of an issue has been installed.
     public var onIssueCompleted: (@Sendable (Issue) -> Void)? {
@@ -64,6 +66,7 @@ public final class Library: Sendable {
         cache = ContentCache(store: store, downloads: downloads)
         catalogs = CatalogBrowser(store: store, feeds: FeedFetcher(access: access), paths: paths, clock: clock)
         search = SearchIndex(store: store, downloads: downloads)
+        highlights = Highlights(store: store, clock: clock)
     }
 
     deinit {

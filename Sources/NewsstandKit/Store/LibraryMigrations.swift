@@ -168,6 +168,7 @@ extension LibraryStore {
             try db.alter(table: "issue") { t in t.add(column: "readerFitWidth", .boolean) }
         }
         registerSearchMigration(&migrator)  // "v18-search" (SearchRows.swift)
+        registerHighlightMigration(&migrator)  // "v19-highlights" (HighlightRows.swift)
         return migrator
     }
 
