@@ -212,6 +212,10 @@ extension ShelfApp {
                 effects.append(.openLink(link))
             case .copyLink(let link):
                 effects.append(.copyToClipboard(link))
+            case .highlight(let edit):
+                if let id = reader.issue.id { effects.append(.changeHighlight(edit, issueID: id, session: reader.session)) }
+            case .define(let word):
+                effects.append(.define(word, session: reader.session))
             }
         }
         return effects

@@ -26,6 +26,10 @@ struct ReaderAdapter {
         case openLink(String)
         /// A link for the terminal's clipboard.
         case copyLink(String)
+        /// A highlight to make or change in the library, for this reader's issue.
+        case highlight(HighlightEdit)
+        /// A word to look up in the dictionary.
+        case define(String)
     }
 
     var screen: ReaderScreen
@@ -89,6 +93,8 @@ struct ReaderAdapter {
             case .leave: return .leave
             case .openLink(let link): return .openLink(link)
             case .copyLink(let link): return .copyLink(link)
+            case .highlight(let edit): return .highlight(edit)
+            case .define(let word): return .define(word)
             }
         }
     }

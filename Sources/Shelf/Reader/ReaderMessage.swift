@@ -35,6 +35,12 @@ enum ReaderEffect: Equatable {
     case openLink(String)
     /// Put this link on the terminal's clipboard.
     case copyLink(String)
+    /// Make or change one of the highlights; the highlights come back as
+    /// `.loaded(.highlights)`.
+    case highlight(HighlightEdit)
+    /// Look the word up in the dictionary installed (`sdcv`, `dict`); the answer comes back
+    /// as `.loaded(.definition)`.
+    case define(String)
 }
 
 /// A line for the status bar (a search result, "no match"…), until the next key.

@@ -14,8 +14,9 @@ import TextLayout
 /// and changes nothing: the pictures it draws are values in the model, prepared by the app
 /// after a frame from `wantedPictures` and sent back as `.loaded(.pictures)`.
 struct ReaderScreen {
-    /// `selecting`: a cursor on the words and what it chooses (`ReaderSelecting.swift`).
-    enum Mode: Equatable { case reading, contents, searchPrompt, selecting }
+    /// `selecting`: a cursor on the words and what it chooses (`ReaderSelecting.swift`);
+    /// `notePrompt`: a highlight's note typed on the status line (`ReaderHighlights.swift`).
+    enum Mode: Equatable { case reading, contents, searchPrompt, selecting, notePrompt }
 
     let issue: Issue
     let content: IssueContent
@@ -49,6 +50,15 @@ struct ReaderScreen {
     private var requests: [ReaderLoad] = []
     /// A link to open or copy (`o`, `y`), handed out with the next effects.
     private var linkEffects: [ReaderEffect] = []
+    /// The issue's highlights (deleted ones left out), as the library last sent them.
+    var highlights: [Highlight] = []
+    /// Highlights to make or change and words to look up, handed out with the next effects.
+    var highlightEffects: [ReaderEffect] = []
+    /// What the note being typed is for, and the note so far.
+    var noteTarget: NoteTarget?
+    var noteDraft = ""
+    /// A word's definition in a panel over the text, until the next key.
+    var definition: (word: String, text: Definition)?
     /// Reading saves as it goes, at most once a second, so a closed terminal or a killed
     /// process loses at most a second; the clock is the caller's, so tests need not wait.
     private let clock: () -> Date
@@ -62,7 +72,7 @@ struct ReaderScreen {
     /// Nothing is read or drawn until `start`.
     init(_ source: ReaderSource, theme: Theme, textWidth: Int? = nil,
          size: (width: Int, height: Int) = (80, 24), clock: @escaping () -> Date = Date.init, view: ReaderView? = nil,
-         fitsWidth: Bool = false) {
+         fitsWidth: Bool = false, highlights: [Highlight] = []) {
         issue = source.issue
         content = source.content
         self.theme = theme
@@ -75,7 +85,10 @@ struct ReaderScreen {
         let start = source.stream.map { StreamedPages.start(of: $0, at: clock()) } ?? Self.startingPlace(of: issue, in: content)
         pager = Self.fitted(pagers.make(self.view, frame: frame, at: start, textWidth: textWidth, articles: source.articles),
                             toWidth: fitsWidth)
+        receiveHighlights(highlights)
     }
+
+    var clockNow: Date { clock() }
 
     /// Pages fitted to the width when that is how the issue was last read.
     private static func fitted(_ pager: any ReaderPager, toWidth fits: Bool) -> any ReaderPager {
@@ -108,6 +121,7 @@ struct ReaderScreen {
                             toWidth: fitsWidth)
         pager.pictures = pictures
         pager.query = query
+        pager.highlights = highlights
         requests += asked   // still read: the new view asks for what it lacks itself
         return ReaderNote(text: self.view == .text ? "Text view: the page's words, reflowed (v for the pages)"
                                                    : "Pages view (v for the text)")
@@ -125,9 +139,10 @@ struct ReaderScreen {
     mutating func update(_ message: ReaderMessage) -> [ReaderEffect] {
         let viewBefore = view
         var effects = handle(message)
-        effects += (requests + pager.takeRequests()).map(ReaderEffect.load) + linkEffects
+        effects += (requests + pager.takeRequests()).map(ReaderEffect.load) + linkEffects + highlightEffects
         requests = []
         linkEffects = []
+        highlightEffects = []
         if let width = pager.chosenTextWidth, width != textWidth {
             textWidth = width
             effects.append(.keepTextWidth(width))
@@ -159,15 +174,25 @@ struct ReaderScreen {
             guard mode == .reading else { return [] }
             if let said = pager.wheel(steps) { note = said }
         case .key(let key):
+            definition = nil
             switch mode {
             case .contents: openChosenEntry(key)
             case .searchPrompt: editPrompt(key)
             case .selecting: choose(key)
+            case .notePrompt: editNote(key)
             case .reading: read(key)
             }
         case .loaded(.pictures(let pictures)):
             pager.pictures = pictures
             pager.settle()
+            return []
+        case .loaded(.highlights(let list)):
+            receiveHighlights(list)
+            pager.settle()
+            return []
+        case .loaded(.definition(let word, let text)):
+            definition = (word, text)
+            note = nil
             return []
         case .loaded(.contents(let entries)):
             contentsEntries = entries
@@ -283,7 +308,7 @@ struct ReaderScreen {
     /// The prompt or a note on the left, the progress through the issue on the right.
     var statusLine: (text: String?, isError: Bool, right: String) {
         let percent = Int((pager.progress * 100).rounded(.down))
-        let text: String? = mode == .searchPrompt ? "/" + prompt + "▏"
+        let text: String? = mode == .searchPrompt ? "/" + prompt + "▏" : mode == .notePrompt ? notePromptLine
             : note?.text ?? selectionStatus ?? (mode == .reading ? pager.idleNote : nil)
         return (text, note?.isError ?? false, "read \(percent)% ")
     }
@@ -294,6 +319,7 @@ struct ReaderScreen {
         case .contents: return "↑↓ choose  Enter open  q/Esc back"
         case .searchPrompt: return "type what to find  Enter search  Esc cancel"
         case .selecting: return Self.selectionHints
+        case .notePrompt: return Self.notePromptHints
         case .reading: return pager.hints
         }
     }
@@ -314,6 +340,10 @@ struct ReaderScreen {
         ("s", "choose words: a cursor on the first word on screen"),
         ("  w b, ( ), { }, ↑↓", "  move it by word, sentence, paragraph, line"),
         ("  s, Esc", "  the selection starts here and grows as it moves; cancel"),
+        ("  Enter, 1–5", "  highlight it: yellow, green, blue, pink, underline (8 colours)"),
+        ("  on a highlight", "  1–5 recolour, Enter or n its note, x delete"),
+        ("  n", "  a note on the status line (Ctrl-O new line, Enter keeps)"),
+        ("  d", "  the word in the dictionary (sdcv or dict, when installed)"),
         ("Comics:", ""),
         ("Space PgDn, Bksp PgUp", "next, previous page (manga: ← is next)"),
         ("+ - z Z", "zoom in, out"),
@@ -346,6 +376,7 @@ struct ReaderScreen {
         }
         drawPlace(pager.place, into: &canvas)
         pager.render(into: &canvas)
+        if let definition { WordPanel(word: definition.word, definition: definition.text).render(into: &canvas, frame: frame, theme: theme) }
     }
 
     private func drawPlace(_ text: String, into canvas: inout Canvas) {

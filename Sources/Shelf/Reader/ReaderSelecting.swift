@@ -34,6 +34,8 @@ extension ReaderScreen {
             text.moveSelection(move)
             return
         }
+        pager = text
+        if chooseHighlight(key) { text = pager as? TextPager ?? text; return }
         switch key {
         case .character("s"), .character("v"): text.anchorSelection()
         case .escape, .character("q"):
@@ -43,15 +45,20 @@ extension ReaderScreen {
         }
     }
 
-    /// The status line while choosing: how much is chosen.
+    /// The status line while choosing: the note of the highlight under the cursor, else
+    /// how much is chosen.
     var selectionStatus: String? {
         guard mode == .selecting, let text = pager as? TextPager, let chosen = text.selection else { return nil }
-        guard chosen.extending, let range = text.selectedRange, let laidOut = text.text else {
-            return "Choosing: the cursor is on “\(text.cursorWord?.text ?? "")”; s starts the selection here"
+        if let existing = highlightUnderCursor {
+            let said = existing.note.map { "Note: " + $0.replacingOccurrences(of: "\n", with: " ⏎ ") } ?? "No note"
+            return "Highlight (\(existing.color.rawValue)). \(said)"
         }
-        let words = laidOut.wordCount(from: range.start, to: range.end)
+        guard chosen.extending else {
+            return "Choosing: the cursor is on “\(text.painted.cursorText ?? "")”; s starts the selection here"
+        }
+        let words = text.painted.chosenWords
         return "Chosen: \(words) word\(words == 1 ? "" : "s")"
     }
 
-    static let selectionHints = "wb word  () sentence  {} paragraph  ↑↓ line  s start here  Esc cancel"
+    static let selectionHints = "wb () {} move  s start  Enter/1-5 highlight  n note  x delete  d define  Esc"
 }

@@ -22,21 +22,25 @@ extension TextPager {
             draw(text.lines[line], x: left, y: 2 + row, width: column, topOfScreen: row == 0,
                  chosenSpan: chosenLink.flatMap { $0.line == line ? $0.span : nil }, into: &canvas)
         }
+        drawHighlights(left: left, into: &canvas)
         drawMatches(in: text, left: left, into: &canvas)
-        drawSelection(in: text, left: left, into: &canvas)
+        paint(painted.selection, style: theme.selection, left: left, into: &canvas)
+        if let cursor = painted.cursor { paint([cursor], style: theme.selection.with(.underline), left: left, into: &canvas) }
     }
 
-    /// The words being chosen in the selection colours, the cursor's word underlined too.
-    private func drawSelection(in text: ArticleText, left: Int, into canvas: inout Canvas) {
-        guard let range = selectedRange else { return }
-        paint(text.cells(from: range.start, to: range.end), style: theme.selection, left: left, into: &canvas)
-        if let cursor = cursorWord, selection?.extending == true {
-            paint([(cursor.line, cursor.column, cursor.columns)], style: theme.selection.with(.underline), left: left, into: &canvas)
+    /// Highlights on screen in their colours, a ✎ in the margin beside the first row of one
+    /// with a note (worked out in `settle`: `painted`).
+    private func drawHighlights(left: Int, into canvas: inout Canvas) {
+        for mark in painted.highlights {
+            paint(mark.runs, style: mark.color.style(over: theme.readerText), left: left, into: &canvas)
+            if mark.noted, let first = mark.runs.first, first.line >= top, first.line < top + visibleRows, left >= 2 {
+                canvas.put("✎", x: left - 2, y: 2 + first.line - top, style: theme.readerQuote)
+            }
         }
     }
 
     /// Recolours runs of cells on screen, keeping the text and adding `style`'s attributes.
-    func paint(_ runs: [(line: Int, column: Int, columns: Int)], style: Style, left: Int, into canvas: inout Canvas) {
+    func paint(_ runs: [CellRun], style: Style, left: Int, into canvas: inout Canvas) {
         for run in runs where run.line >= top && run.line < top + visibleRows {
             let y = 2 + run.line - top
             for x in (left + run.column)..<(left + run.column + run.columns) where x >= 0 && x < canvas.width {

@@ -1,6 +1,6 @@
 import Foundation
+import Terminal
 import TextLayout
-import TextWidth
 
 /// A word of laid-out text: where it is on its line, and where it is in its block's visible
 /// characters (the `TextAnchor` offsets), so that a place found at one width is found again
@@ -20,6 +20,9 @@ struct LaidOutWord: Equatable {
     var startAnchor: TextAnchor { TextAnchor(block: block, offset: start) }
     var endAnchor: TextAnchor { TextAnchor(block: block, offset: end) }
 }
+
+/// Cells of one line, from a column.
+typealias CellRun = (line: Int, column: Int, columns: Int)
 
 extension TextAnchor: Comparable {
     static func < (left: TextAnchor, right: TextAnchor) -> Bool {
@@ -107,9 +110,9 @@ extension ArticleText {
 
     /// The cells from `start` to `end` (visible characters, `end` excluded), a run per line,
     /// the spaces between the words included; lines not laid out yet are left out.
-    func cells(from start: TextAnchor, to end: TextAnchor) -> [(line: Int, column: Int, columns: Int)] {
+    func cells(from start: TextAnchor, to end: TextAnchor) -> [CellRun] {
         guard start < end, let first = firstLine(ofBlock: start.block) else { return [] }
-        var runs: [(line: Int, column: Int, columns: Int)] = []
+        var runs: [CellRun] = []
         var line = max(first, self.line(for: start))
         while line < lines.count, lines[line].blockIndex <= end.block {
             let inside = words(ofLine: line).filter { $0.endAnchor > start && $0.startAnchor < end }
