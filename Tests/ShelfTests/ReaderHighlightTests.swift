@@ -173,3 +173,31 @@ import TextLayout
         #expect(painted.replacingOccurrences(of: "/", with: " ") == "The LIGHTHOUSE stood tall;", "\(painted)")
     }
 }
+
+/// `H`: the issue's highlights in the contents list's look; Enter goes to one.
+@Suite struct ReaderHighlightListTests {
+    @Test func hListsTheHighlightsAndEnterGoesToOne() throws {
+        let long = (0..<40).map { "Paragraph \($0) of the night." }.joined(separator: "\n\n") + "\n\nThe final words here."
+        var reader = ReaderSelectionTests.opened(long)
+        _ = reader.update(.key(.character("H")))
+        #expect(reader.statusLine.text == "No highlights in this issue yet: s chooses words, Enter highlights them.")
+        _ = reader.update(.key(.character("G")))
+        ReaderSelectionTests.press(&reader, "s}}}}}}}}}}}}}}}}}}}}s")
+        let draft = try #require(ReaderHighlightTests.draft(reader.update(.key(.character("4")))))
+        #expect(draft.quote.exact == "The")
+        var made = ReaderHighlightTests.made(draft)
+        made.note = "last"
+        _ = reader.update(.loaded(.highlights([made])))
+        _ = reader.update(.key(.character("g")))
+        #expect(!ReaderSelectionTests.screen(reader).text.contains("The final words"))
+
+        _ = reader.update(.key(.character("H")))
+        let list = ReaderSelectionTests.screen(reader)
+        #expect(reader.mode == .contents)
+        #expect(list.text.contains("Highlights") && list.text.contains("“The”  ✎ last"), "\(list.text)")
+        _ = reader.update(.key(.enter))
+        #expect(reader.mode == .reading)
+        let pink = Highlight.Color.pink.style(over: Theme.classic.readerText).background
+        #expect(ReaderHighlightTests.painted(reader, pink) == "The", "the highlight is on screen")
+    }
+}

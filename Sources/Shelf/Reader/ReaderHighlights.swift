@@ -203,3 +203,34 @@ extension TextPager {
                               color: color, note: note, chapter: chapter.map { String($0.prefix(200)) })
     }
 }
+
+extension ReaderScreen {
+    /// `H`: the issue's highlights in reading order, in the contents list's look; Enter
+    /// goes to one.
+    mutating func showHighlights() {
+        let shown = highlights.sorted { ($0.position, $0.textOffset) < ($1.position, $1.textOffset) }
+        let entries = shown.map { highlight in
+            let quote = "“" + Sanitizer.clean(highlight.quote.exact).replacingOccurrences(of: "\n", with: " ") + "”"
+            let noted = highlight.note.map { "  ✎ " + Sanitizer.clean($0).replacingOccurrences(of: "\n", with: " ⏎ ") } ?? ""
+            return ContentsEntry(title: quote + noted, depth: 0, article: highlight.position, fragment: nil)
+        }
+        guard var list = ContentsList(entries: entries, current: pager.index) else {
+            note = ReaderNote(text: "No highlights in this issue yet: s chooses words, Enter highlights them.")
+            return
+        }
+        list.heading = "Highlights"
+        list.fitScroll(rows: ContentsList.rows(in: frame))
+        showList(list, listing: shown)
+    }
+
+    /// Goes to a highlight's words, in the text view where the issue has another.
+    mutating func showHighlight(_ highlight: Highlight) {
+        if view == .pages { note = switchView() }
+        if var text = pager as? TextPager {
+            text.show(highlight)
+            pager = text
+        } else {
+            pager.open(ContentsEntry(title: "", depth: 0, article: highlight.position, fragment: nil))
+        }
+    }
+}

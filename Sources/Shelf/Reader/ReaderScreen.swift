@@ -41,6 +41,8 @@ struct ReaderScreen {
     /// What is typed after `/`.
     private(set) var prompt = ""
     private(set) var contents: ContentsList?
+    /// The highlights `contents` lists, when it lists them (`H`) rather than the contents.
+    private var listedHighlights: [Highlight]?
     /// The issue's table of contents, read the first time `t` asks for it (titles of the
     /// articles it leaves out come from their files).
     private var contentsEntries: [ContentsEntry]?
@@ -105,7 +107,7 @@ struct ReaderScreen {
 
     /// `v`: the other view of a PDF, on the same page (and, back in text, at its top), the
     /// search going on there.
-    private mutating func switchView() -> ReaderNote {
+    mutating func switchView() -> ReaderNote {
         guard let view else { return ReaderNote(text: "This issue has one view.") }
         let here = pager.locator(updated: clock())
         self.view = view == .pages ? .text : .pages
@@ -226,6 +228,7 @@ struct ReaderScreen {
             prompt = ""
         case .escape where pager.showsMatches: pager.clearSearch()
         case .character("v"): note = switchView()
+        case .character("H"): showHighlights()
         case .character("s"): startSelecting()
         case .character("/"), .character("n"): note = pager.findNext(forward: true)
         case .character("N"): note = pager.findNext(forward: false)
@@ -249,6 +252,13 @@ struct ReaderScreen {
         mode = .contents
     }
 
+    /// A list over the page: the contents, or the highlights `listing` (in the list's order).
+    mutating func showList(_ list: ContentsList, listing: [Highlight]?) {
+        contents = list
+        listedHighlights = listing
+        mode = .contents
+    }
+
     private mutating func openChosenEntry(_ key: Key) {
         guard var list = contents else { mode = .reading; return }
         let outcome = list.update(key, in: frame)
@@ -256,10 +266,16 @@ struct ReaderScreen {
         switch outcome {
         case .stay: return
         case .close: break
-        case .open(let entry): pager.open(entry)
+        case .open(let entry):
+            if let listed = listedHighlights, listed.indices.contains(list.selection) {
+                showHighlight(listed[list.selection])
+            } else {
+                pager.open(entry)
+            }
         }
         mode = .reading
         contents = nil
+        listedHighlights = nil
     }
 
     private mutating func editPrompt(_ key: Key) {
@@ -331,6 +347,7 @@ struct ReaderScreen {
         ("← → h l [ ]", "previous, next article"),
         ("g G", "start, end of the article"),
         ("t", "table of contents (Enter jumps, q back)"),
+        ("H", "this issue's highlights and notes (Enter goes to one)"),
         ("/", "search this article, then the next ones"),
         ("n N", "next, previous match"),
         ("Tab, Shift-Tab", "choose a link or footnote on screen"),
@@ -369,7 +386,7 @@ struct ReaderScreen {
             return
         }
         if mode == .contents, let contents {
-            drawPlace("contents", into: &canvas)
+            drawPlace(listedHighlights == nil ? "contents" : "highlights", into: &canvas)
             contents.render(into: &canvas, frame: frame, column: frame.column(textWidth ?? TextPager.defaultTextWidth),
                             theme: theme)
             return
