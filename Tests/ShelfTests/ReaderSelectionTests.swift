@@ -111,3 +111,20 @@ import TextLayout
         #expect(reader.statusLine.text == "Words are chosen in the text view: v, then s.")
     }
 }
+
+/// Clicks in a text view: the terminal reports presses, not drags, so a click puts the
+/// cursor on a word and, once the selection grows (`s`), a second click ends it there.
+@Suite struct ReaderClickSelectionTests {
+    @Test func aClickChoosesAWordAndAClickAfterSGrowsTheSelectionToAnother() {
+        var reader = ReaderSelectionTests.opened()
+        // Row 2 is the first line of text; the column is centred: 76 columns in 80.
+        _ = reader.update(.click(x: 2 + 5, y: 2))
+        #expect(reader.mode == .selecting)
+        #expect(ReaderSelectionTests.selected(reader) == "keeper")
+        _ = reader.update(.key(.character("s")))
+        _ = reader.update(.click(x: 2 + 24, y: 2))
+        #expect(ReaderSelectionTests.selected(reader) == "keeper rose early. He")
+        _ = reader.update(.click(x: 40, y: 20))
+        #expect(ReaderSelectionTests.selected(reader) == "keeper rose early. He", "no word there: nothing changes")
+    }
+}

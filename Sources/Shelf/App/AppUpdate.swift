@@ -259,7 +259,9 @@ extension ShelfApp {
             case .catalog:
                 let asked = state.catalog.click(x: x, y: y, shared)
                 return perform(asked, on: &state)
-            case .reader, .help:
+            case .reader:
+                return updateReader(&state) { $0.click(x: x, y: y) }
+            case .help:
                 return []
             }
         default:

@@ -70,6 +70,8 @@ struct ReaderAdapter {
     mutating func start() -> [Outcome] { outcomes(screen.start()) }
     /// The mouse wheel: lines, never pages.
     mutating func scroll(by lines: Int) -> [Outcome] { send(.scroll(lines)) }
+    /// A left click: a word for the selection, in a text view.
+    mutating func click(x: Int, y: Int) -> [Outcome] { send(.click(x: x, y: y)) }
     mutating func resize(width: Int, height: Int) -> [Outcome] { send(.resize(width: width, height: height)) }
     /// A picture finished rendering (the reader's own come back as `loaded`, after the frame).
     mutating func backgroundReady() -> [Outcome] { send(.backgroundReady) }

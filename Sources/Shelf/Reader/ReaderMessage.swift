@@ -7,6 +7,9 @@ enum ReaderMessage {
     case key(Key)
     /// The mouse wheel: lines of text, or pages.
     case scroll(Int)
+    /// A left click at a cell of the window: in a text view, the selection's cursor goes
+    /// to the word there (the terminal reports presses, not drags).
+    case click(x: Int, y: Int)
     case resize(width: Int, height: Int)
     /// Work done elsewhere finished (a cover rendered): the pager settles again. What it
     /// waits for itself (articles, pictures, streamed pages) arrives as `.loaded`.

@@ -172,6 +172,11 @@ struct ReaderScreen {
             let locator = self.locator
             lastSave = (locator, clock())
             return [.save(locator), .leave]
+        case .click(let x, let y):
+            guard mode == .reading || mode == .selecting, var text = pager as? TextPager else { return [] }
+            definition = nil
+            if text.click(x: x, y: y) { mode = .selecting; note = nil }
+            pager = text
         case .scroll(let steps):
             guard mode == .reading else { return [] }
             if let said = pager.wheel(steps) { note = said }
@@ -357,6 +362,7 @@ struct ReaderScreen {
         ("s", "choose words: a cursor on the first word on screen"),
         ("  w b, ( ), { }, ↑↓", "  move it by word, sentence, paragraph, line"),
         ("  s, Esc", "  the selection starts here and grows as it moves; cancel"),
+        ("  a click", "  the cursor on that word (after s: the selection ends there)"),
         ("  Enter, 1–5", "  highlight it: yellow, green, blue, pink, underline (8 colours)"),
         ("  on a highlight", "  1–5 recolour, Enter or n its note, x delete"),
         ("  n", "  a note on the status line (Ctrl-O new line, Enter keeps)"),

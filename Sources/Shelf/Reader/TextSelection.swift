@@ -115,3 +115,22 @@ extension TextPager {
         return text.word(at: chosen.cursor)
     }
 }
+
+extension TextPager {
+    /// A click: the cursor on the word under it (the nearest on its line), the selection
+    /// growing to it once it is extending; false when no word is on that row.
+    mutating func click(x: Int, y: Int) -> Bool {
+        guard let text = prepareText() else { return false }
+        let line = top + y - 2
+        guard y >= 2, line < top + visibleRows, line < text.lines.count else { return false }
+        let column = x - (frame.width - text.width) / 2
+        let words = text.words(ofLine: line)
+        guard let word = words.first(where: { column < $0.column + $0.columns }) ?? words.last else { return false }
+        var chosen = selection.flatMap { $0.article == index ? $0 : nil }
+            ?? TextSelection(article: index, anchor: word.startAnchor, cursor: word.startAnchor)
+        chosen.cursor = word.startAnchor
+        if !chosen.extending { chosen.anchor = word.startAnchor }
+        selection = chosen
+        return true
+    }
+}
