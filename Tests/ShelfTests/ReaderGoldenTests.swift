@@ -67,6 +67,13 @@ import TextLayout
             app.type("/keeper")
             return app.key(.enter)
         }),
+        ("reader-selecting", { w, h in
+            // Words chosen from the start of the first paragraph: drawn in the selection's colours.
+            let app = try ShelfHarness.reading(ReaderFixture.magazine(), name: "selecting-\(w)", width: w, height: h)
+            _ = app.key(.right)
+            app.type("s}swww")
+            return app.settle()
+        }),
         ("comic-page", { w, h in
             let app = try ShelfHarness.reading(try ReaderFixture.comic(manga: false), name: "comic-\(w)", width: w, height: h)
             return app.waitFor { !$0.cells(near: ReaderFixture.red).isEmpty && !$0.cells(near: ReaderFixture.blue).isEmpty }
@@ -107,6 +114,11 @@ import TextLayout
         case "reader-search-match":
             #expect(Self.words(in: canvas, styled: Theme.classic.selection, rows: 1..<height - 2) == ["Keeper"], "the current match")
             #expect(Self.words(in: canvas, styled: Theme.classic.readerMatch, rows: 1..<height - 2) == ["keeper"], "the other match")
+        case "reader-selecting":
+            #expect(Self.words(in: canvas, styled: Theme.classic.selection, rows: 1..<height - 2) == ["The LIGHTHOUSE stood "],
+                     "the words chosen so far")
+            #expect(Self.words(in: canvas, styled: Theme.classic.selection.with(.underline), rows: 1..<height - 2) == ["tall;"],
+                     "the cursor's word, underlined")
         case "pdf-page-match":
             let marker = try #require((0..<height).lazy.compactMap { y in (0..<width).first { canvas[$0, y].glyph == "▶" }.map { ($0, y) } }.first)
             let edge = canvas[marker.0 + 1, marker.1].style.background

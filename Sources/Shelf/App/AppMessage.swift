@@ -112,6 +112,11 @@ extension ShelfApp {
         case copyToClipboard(String)
         /// Ctrl-Z: hands the terminal back to the shell.
         case suspend
+        /// Makes or changes a highlight of the issue open in reader `session`, which is sent
+        /// the issue's highlights afterwards.
+        case changeHighlight(HighlightEdit, issueID: Int64, session: Int)
+        /// Looks a word up for reader `session` (`sdcv`, else `dict`), off the run loop.
+        case define(String, session: Int)
         /// The catalog screen's work (`EffectRunner+Catalogs`): read the kept catalogs, fetch
         /// a page or a search, keep or forget a catalog, subscribe to a page, take a book,
         /// fetch the covers of a page's books.

@@ -228,6 +228,10 @@ extension ShelfApp {
                 effects.append(.openLink(link))
             case .copyLink(let link):
                 effects.append(.copyToClipboard(link))
+            case .highlight(let edit):
+                if let id = reader.issue.id { effects.append(.changeHighlight(edit, issueID: id, session: reader.session)) }
+            case .define(let word):
+                effects.append(.define(word, session: reader.session))
             }
         }
         return effects
@@ -272,7 +276,9 @@ extension ShelfApp {
             case .catalog:
                 let asked = state.catalog.click(x: x, y: y, shared)
                 return perform(asked, on: &state)
-            case .reader, .help, .search:
+            case .reader:
+                return updateReader(&state) { $0.click(x: x, y: y) }
+            case .help, .search:
                 return []
             }
         default:

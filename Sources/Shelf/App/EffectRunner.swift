@@ -26,13 +26,13 @@ extension ShelfApp.Effect {
         switch self {
         case .suspend, .closeStreamedComic, .openLink, .copyToClipboard:
             return .runLoop
-        case .openReader, .readStreamed, .reader:
+        case .openReader, .readStreamed, .reader, .define:
             return .readerIO
         case .readLibrary, .readStore, .searchLibrary:
             return .reads
         case .enqueue, .startAgent, .setPinned, .markOpened, .evictContent, .cancelDownload, .saveReadingPlace,
              .saveTextWidth, .saveStoreView, .keepPictureAdviceGiven, .saveReaderView, .saveReaderFitWidth,
-             .takeAlert, .removeCatalog, .takeBook:
+             .takeAlert, .removeCatalog, .takeBook, .changeHighlight:
             return .writes
         case .refresh, .subscribeCatalogFeed:
             return .refresh
@@ -188,6 +188,22 @@ final class EffectRunner: @unchecked Sendable {   // `environment`, `lastBrowser
                 guard let issue = try library.store.issue(id: id) else { return }
                 try library.store.saveLocator(locator, for: issue)
                 box.post(.libraryChanged)
+            }
+        case .changeHighlight(let edit, let id, let session):
+            submit(queue) {
+                switch edit {
+                case .add(let draft): try library.highlights.add(draft)
+                case .note(let highlight, let note): try library.highlights.editNote(highlight, to: note)
+                case .recolor(let highlight, let color): try library.highlights.recolor(highlight, to: color)
+                case .delete(let highlight): try library.highlights.delete(highlight)
+                }
+                guard let issue = try library.store.issue(id: id) else { return }
+                box.post(.reader(ReaderResult(session: session, loaded: .highlights(try library.highlights.list(for: issue)))))
+            }
+        case .define(let word, let session):
+            let environment = environment
+            readerIO.submit {
+                box.post(.reader(ReaderResult(session: session, loaded: .definition(word: word, WordDictionary.define(word, environment: environment)))))
             }
         case .takeAlert:
             submit(queue) { if let alert = try? library.store.takeUnshownAlert(now: self.clock()) { box.post(.alert(alert.text)) } }

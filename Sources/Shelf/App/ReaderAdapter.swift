@@ -26,6 +26,10 @@ struct ReaderAdapter {
         case openLink(String)
         /// A link for the terminal's clipboard.
         case copyLink(String)
+        /// A highlight to make or change in the library, for this reader's issue.
+        case highlight(HighlightEdit)
+        /// A word to look up in the dictionary.
+        case define(String)
     }
 
     var screen: ReaderScreen
@@ -71,6 +75,8 @@ struct ReaderAdapter {
     mutating func start() -> [Outcome] { outcomes(screen.start()) }
     /// The mouse wheel: lines, never pages.
     mutating func scroll(by lines: Int) -> [Outcome] { send(.scroll(lines)) }
+    /// A left click: a word for the selection, in a text view.
+    mutating func click(x: Int, y: Int) -> [Outcome] { send(.click(x: x, y: y)) }
     mutating func resize(width: Int, height: Int) -> [Outcome] { send(.resize(width: width, height: height)) }
     /// A picture finished rendering (the reader's own come back as `loaded`, after the frame).
     mutating func backgroundReady() -> [Outcome] { send(.backgroundReady) }
@@ -94,6 +100,8 @@ struct ReaderAdapter {
             case .leave: return .leave
             case .openLink(let link): return .openLink(link)
             case .copyLink(let link): return .copyLink(link)
+            case .highlight(let edit): return .highlight(edit)
+            case .define(let word): return .define(word)
             }
         }
     }

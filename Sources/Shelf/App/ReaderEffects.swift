@@ -50,7 +50,8 @@ final class ReaderEffects: @unchecked Sendable {
                 let view = library.store.readerView(for: issue)
                 let source = loader.source(of: issue, at: ReaderScreen.startingPlace(of: issue, in: loader.content))
                 let screen = ReaderScreen(source, theme: theme, textWidth: preferences.textWidth, size: size,
-                                          clock: clock, view: view, fitsWidth: library.store.readerFitsWidth(for: issue))
+                                          clock: clock, view: view, fitsWidth: library.store.readerFitsWidth(for: issue),
+                                          highlights: (try? library.highlights.list(for: issue)) ?? [])
                 mailbox.post(.readerOpened(ReaderAdapter(screen: screen, session: begin(loader))))
                 // Queued behind, so that whoever waits for the open does not wait for the whole article.
                 submit { self.finishArticles(of: source) }

@@ -50,6 +50,8 @@ struct PagePager: ReaderPager {
     /// A streamed comic's pages as the reader was last told them (`StreamedPages.states`).
     var streamedPages: [Int: StreamedComic.PageState] = [:]
     var pictures = PreparedPictures()
+    /// The highlights: those in the text view's words are marked over the page.
+    var highlights: [Highlight] = []
 
     init(pages: [ReaderPage], rightToLeft: Bool, folder: String, theme: Theme, at start: Locator?,
          isDocument: Bool = false, isStreamed: Bool = false) {

@@ -62,6 +62,8 @@ struct ContentsList {
     let current: Int
     private(set) var selection: Int
     private(set) var scroll = 0
+    /// The list's title: the same list shows the highlights (`H`).
+    var heading = "Contents"
 
     enum Outcome: Equatable { case stay, close, open(ContentsEntry) }
 
@@ -109,7 +111,7 @@ struct ContentsList {
     func render(into canvas: inout Canvas, frame: ReaderFrame, column: Int, theme: Theme) {
         let column = min(max(30, column), canvas.width - 4)
         let left = (canvas.width - column) / 2
-        canvas.put("Contents", x: left, y: 2, style: theme.readerHeading.with(.bold))
+        canvas.put(heading, x: left, y: 2, style: theme.readerHeading.with(.bold))
         let firstRow = 4
         let rows = Self.rows(in: frame)
         for row in 0..<rows {

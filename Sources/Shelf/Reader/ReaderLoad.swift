@@ -40,6 +40,8 @@ struct LoadedArticle {
     /// Each top-level block's visible characters, for the progress figure
     /// (`ArticleText.share`): counted here, where the article is read, not on the run loop.
     var blockWeights: [Int]
+    /// The article's text as highlights quote it, made here rather than on the run loop.
+    var quoteText: QuoteText
 
     init(document: TextDocument, pictures: [String: ImageSource], isWhole: Bool = true, share: Double = 1.0) {
         self.document = document
@@ -47,6 +49,7 @@ struct LoadedArticle {
         self.isWhole = isWhole
         self.share = share
         blockWeights = ArticleText.blockWeights(of: document)
+        quoteText = QuoteText(document)
     }
 }
 
@@ -75,6 +78,10 @@ enum ReaderLoaded {
     case streamedPages([Int: StreamedComic.PageState])
     /// The pictures the last frame wanted, as the painter prepared them after it.
     case pictures(PreparedPictures)
+    /// The highlights as the library keeps them, after one was made or changed.
+    case highlights([Highlight])
+    /// What the dictionary says of a word (nil: no dictionary installed, or no entry).
+    case definition(word: String, Definition)
 }
 
 /// Why an article could not be read, in a line.

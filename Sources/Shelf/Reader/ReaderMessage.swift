@@ -7,6 +7,9 @@ enum ReaderMessage {
     case key(Key)
     /// The mouse wheel: lines of text, or pages.
     case scroll(Int)
+    /// A left click at a cell of the window: in a text view, the selection's cursor goes
+    /// to the word there (the terminal reports presses, not drags).
+    case click(x: Int, y: Int)
     case resize(width: Int, height: Int)
     /// Work done elsewhere finished (a cover rendered): the pager settles again. What it
     /// waits for itself (articles, pictures, streamed pages) arrives as `.loaded`.
@@ -35,6 +38,12 @@ enum ReaderEffect: Equatable {
     case openLink(String)
     /// Put this link on the terminal's clipboard.
     case copyLink(String)
+    /// Make or change one of the highlights; the highlights come back as
+    /// `.loaded(.highlights)`.
+    case highlight(HighlightEdit)
+    /// Look the word up in the dictionary installed (`sdcv`, `dict`); the answer comes back
+    /// as `.loaded(.definition)`.
+    case define(String)
 }
 
 /// A line for the status bar (a search result, "no match"…), until the next key.

@@ -39,6 +39,8 @@ protocol ReaderPager {
     var wantedPictures: PictureWants { get }
     /// The page shown is on its way from the server.
     var waitsForStreamedPage: Bool { get }
+    /// The highlights, drawn where their words are (text) or over the page (pages).
+    var highlights: [Highlight] { get set }
 
     /// The window changed size (and once at the start).
     mutating func resize(to frame: ReaderFrame)

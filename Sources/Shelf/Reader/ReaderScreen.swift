@@ -14,7 +14,9 @@ import TextLayout
 /// and changes nothing: the pictures it draws are values in the model, prepared by the app
 /// after a frame from `wantedPictures` and sent back as `.loaded(.pictures)`.
 struct ReaderScreen {
-    enum Mode: Equatable { case reading, contents, searchPrompt }
+    /// `selecting`: a cursor on the words and what it chooses (`ReaderSelecting.swift`);
+    /// `notePrompt`: a highlight's note typed on the status line (`ReaderHighlights.swift`).
+    enum Mode: Equatable { case reading, contents, searchPrompt, selecting, notePrompt }
 
     let issue: Issue
     let content: IssueContent
@@ -24,7 +26,7 @@ struct ReaderScreen {
     /// The comic when it is read from its server rather than installed.
     var streamed: StreamedComic? { pagers.source.stream }
     private let pagers: ReaderPagers
-    private(set) var pager: any ReaderPager
+    var pager: any ReaderPager
     /// A PDF issue's view, pages or text; nil for other issues, which have one view.
     private(set) var view: ReaderView?
     /// Pages are fitted to the window's width (`w`), as last kept for the issue.
@@ -32,13 +34,15 @@ struct ReaderScreen {
     /// The text view's place when it was left for the pages: back on the same page, the
     /// same words are at the top again.
     private var leftText: Locator?
-    private(set) var mode: Mode = .reading
+    var mode: Mode = .reading
     private(set) var frame: ReaderFrame
     /// The status line's note, until the next key.
-    private(set) var note: ReaderNote?
+    var note: ReaderNote?
     /// What is typed after `/`.
     private(set) var prompt = ""
     private(set) var contents: ContentsList?
+    /// The highlights `contents` lists, when it lists them (`H`) rather than the contents.
+    private var listedHighlights: [Highlight]?
     /// The issue's table of contents, read the first time `t` asks for it (titles of the
     /// articles it leaves out come from their files).
     private var contentsEntries: [ContentsEntry]?
@@ -48,6 +52,15 @@ struct ReaderScreen {
     private var requests: [ReaderLoad] = []
     /// A link to open or copy (`o`, `y`), handed out with the next effects.
     private var linkEffects: [ReaderEffect] = []
+    /// The issue's highlights (deleted ones left out), as the library last sent them.
+    var highlights: [Highlight] = []
+    /// Highlights to make or change and words to look up, handed out with the next effects.
+    var highlightEffects: [ReaderEffect] = []
+    /// What the note being typed is for, and the note so far.
+    var noteTarget: NoteTarget?
+    var noteDraft = ""
+    /// A word's definition in a panel over the text, until the next key.
+    var definition: (word: String, text: Definition)?
     /// Reading saves as it goes, at most once a second, so a closed terminal or a killed
     /// process loses at most a second; the clock is the caller's, so tests need not wait.
     private let clock: () -> Date
@@ -61,7 +74,7 @@ struct ReaderScreen {
     /// Nothing is read or drawn until `start`.
     init(_ source: ReaderSource, theme: Theme, textWidth: Int? = nil,
          size: (width: Int, height: Int) = (80, 24), clock: @escaping () -> Date = Date.init, view: ReaderView? = nil,
-         fitsWidth: Bool = false) {
+         fitsWidth: Bool = false, highlights: [Highlight] = []) {
         issue = source.issue
         content = source.content
         self.theme = theme
@@ -74,7 +87,10 @@ struct ReaderScreen {
         let start = source.stream.map { StreamedPages.start(of: $0, at: clock()) } ?? Self.startingPlace(of: issue, in: content)
         pager = Self.fitted(pagers.make(self.view, frame: frame, at: start, textWidth: textWidth, articles: source.articles),
                             toWidth: fitsWidth)
+        receiveHighlights(highlights)
     }
+
+    var clockNow: Date { clock() }
 
     /// Pages fitted to the width when that is how the issue was last read.
     private static func fitted(_ pager: any ReaderPager, toWidth fits: Bool) -> any ReaderPager {
@@ -91,7 +107,7 @@ struct ReaderScreen {
 
     /// `v`: the other view of a PDF, on the same page (and, back in text, at its top), the
     /// search going on there.
-    private mutating func switchView() -> ReaderNote {
+    mutating func switchView() -> ReaderNote {
         guard let view else { return ReaderNote(text: "This issue has one view.") }
         let here = pager.locator(updated: clock())
         self.view = view == .pages ? .text : .pages
@@ -107,6 +123,7 @@ struct ReaderScreen {
                             toWidth: fitsWidth)
         pager.pictures = pictures
         pager.query = query
+        pager.highlights = highlights
         requests += asked   // still read: the new view asks for what it lacks itself
         return ReaderNote(text: self.view == .text ? "Text view: the page's words, reflowed (v for the pages)"
                                                    : "Pages view (v for the text)")
@@ -124,9 +141,10 @@ struct ReaderScreen {
     mutating func update(_ message: ReaderMessage) -> [ReaderEffect] {
         let viewBefore = view
         var effects = handle(message)
-        effects += (requests + pager.takeRequests()).map(ReaderEffect.load) + linkEffects
+        effects += (requests + pager.takeRequests()).map(ReaderEffect.load) + linkEffects + highlightEffects
         requests = []
         linkEffects = []
+        highlightEffects = []
         if let width = pager.chosenTextWidth, width != textWidth {
             textWidth = width
             effects.append(.keepTextWidth(width))
@@ -154,18 +172,34 @@ struct ReaderScreen {
             let locator = self.locator
             lastSave = (locator, clock())
             return [.save(locator), .leave]
+        case .click(let x, let y):
+            guard mode == .reading || mode == .selecting, var text = pager as? TextPager else { return [] }
+            definition = nil
+            if text.click(x: x, y: y) { mode = .selecting; note = nil }
+            pager = text
         case .scroll(let steps):
             guard mode == .reading else { return [] }
             if let said = pager.wheel(steps) { note = said }
         case .key(let key):
+            definition = nil
             switch mode {
             case .contents: openChosenEntry(key)
             case .searchPrompt: editPrompt(key)
+            case .selecting: choose(key)
+            case .notePrompt: editNote(key)
             case .reading: read(key)
             }
         case .loaded(.pictures(let pictures)):
             pager.pictures = pictures
             pager.settle()
+            return []
+        case .loaded(.highlights(let list)):
+            receiveHighlights(list)
+            pager.settle()
+            return []
+        case .loaded(.definition(let word, let text)):
+            definition = (word, text)
+            note = nil
             return []
         case .loaded(.contents(let entries)):
             contentsEntries = entries
@@ -178,7 +212,7 @@ struct ReaderScreen {
             guard lastSave != nil else { pager.settle(); return [] }
         }
         pager.settle()
-        return mode == .reading ? saveIfMoved() : []
+        return mode == .reading || mode == .selecting ? saveIfMoved() : []
     }
 
     /// Escape cancels before it leaves: a search's marked matches go first.
@@ -199,6 +233,8 @@ struct ReaderScreen {
             prompt = ""
         case .escape where pager.showsMatches: pager.clearSearch()
         case .character("v"): note = switchView()
+        case .character("H"): showHighlights()
+        case .character("s"): startSelecting()
         case .character("/"), .character("n"): note = pager.findNext(forward: true)
         case .character("N"): note = pager.findNext(forward: false)
         case .character("o") where pager.chosenOutsideLink != nil:
@@ -221,6 +257,13 @@ struct ReaderScreen {
         mode = .contents
     }
 
+    /// A list over the page: the contents, or the highlights `listing` (in the list's order).
+    mutating func showList(_ list: ContentsList, listing: [Highlight]?) {
+        contents = list
+        listedHighlights = listing
+        mode = .contents
+    }
+
     private mutating func openChosenEntry(_ key: Key) {
         guard var list = contents else { mode = .reading; return }
         let outcome = list.update(key, in: frame)
@@ -228,10 +271,16 @@ struct ReaderScreen {
         switch outcome {
         case .stay: return
         case .close: break
-        case .open(let entry): pager.open(entry)
+        case .open(let entry):
+            if let listed = listedHighlights, listed.indices.contains(list.selection) {
+                showHighlight(listed[list.selection])
+            } else {
+                pager.open(entry)
+            }
         }
         mode = .reading
         contents = nil
+        listedHighlights = nil
     }
 
     private mutating func editPrompt(_ key: Key) {
@@ -280,7 +329,8 @@ struct ReaderScreen {
     /// The prompt or a note on the left, the progress through the issue on the right.
     var statusLine: (text: String?, isError: Bool, right: String) {
         let percent = Int((pager.progress * 100).rounded(.down))
-        let text: String? = mode == .searchPrompt ? "/" + prompt + "▏" : note?.text ?? (mode == .reading ? pager.idleNote : nil)
+        let text: String? = mode == .searchPrompt ? "/" + prompt + "▏" : mode == .notePrompt ? notePromptLine
+            : note?.text ?? selectionStatus ?? (mode == .reading ? pager.idleNote : nil)
         return (text, note?.isError ?? false, "read \(percent)% ")
     }
 
@@ -289,6 +339,8 @@ struct ReaderScreen {
         switch mode {
         case .contents: return "↑↓ choose  Enter open  q/Esc back"
         case .searchPrompt: return "type what to find  Enter search  Esc cancel"
+        case .selecting: return Self.selectionHints
+        case .notePrompt: return Self.notePromptHints
         case .reading: return pager.hints
         }
     }
@@ -300,12 +352,21 @@ struct ReaderScreen {
         ("← → h l [ ]", "previous, next article"),
         ("g G", "start, end of the article"),
         ("t", "table of contents (Enter jumps, q back)"),
+        ("H", "this issue's highlights and notes (Enter goes to one)"),
         ("/", "search this article, then the next ones"),
         ("n N", "next, previous match"),
         ("Tab, Shift-Tab", "choose a link or footnote on screen"),
         ("Enter, then Bksp", "follow the chosen link, come back"),
         ("o, y", "a chosen link out of the issue: open in the browser, copy"),
         ("+ -", "text width, \(TextPager.textWidths.lowerBound)–\(TextPager.textWidths.upperBound) columns, as the window allows"),
+        ("s", "choose words: a cursor on the first word on screen"),
+        ("  w b, ( ), { }, ↑↓", "  move it by word, sentence, paragraph, line"),
+        ("  s, Esc", "  the selection starts here and grows as it moves; cancel"),
+        ("  a click", "  the cursor on that word (after s: the selection ends there)"),
+        ("  Enter, 1–5", "  highlight it: yellow, green, blue, pink, underline (8 colours)"),
+        ("  on a highlight", "  1–5 recolour, Enter or n its note, x delete"),
+        ("  n", "  a note on the status line (Ctrl-O new line, Enter keeps)"),
+        ("  d", "  the word in the dictionary (sdcv or dict, when installed)"),
         ("Comics:", ""),
         ("Space PgDn, Bksp PgUp", "next, previous page (manga: ← is next)"),
         ("+ - z Z", "zoom in, out"),
@@ -331,13 +392,14 @@ struct ReaderScreen {
             return
         }
         if mode == .contents, let contents {
-            drawPlace("contents", into: &canvas)
+            drawPlace(listedHighlights == nil ? "contents" : "highlights", into: &canvas)
             contents.render(into: &canvas, frame: frame, column: frame.column(textWidth ?? TextPager.defaultTextWidth),
                             theme: theme)
             return
         }
         drawPlace(pager.place, into: &canvas)
         pager.render(into: &canvas)
+        if let definition { WordPanel(word: definition.word, definition: definition.text).render(into: &canvas, frame: frame, theme: theme) }
     }
 
     private func drawPlace(_ text: String, into canvas: inout Canvas) {

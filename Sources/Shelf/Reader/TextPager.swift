@@ -74,6 +74,14 @@ struct TextPager: ReaderPager {
     /// A search beyond this article is on its way (`ReaderLoad.findArticle`).
     var searching = false
 
+    /// The words being chosen (`TextSelection.swift`).
+    var selection: TextSelection?
+    /// The highlights, and those of the article shown found again (`TextHighlights.swift`).
+    var highlights: [Highlight] = []
+    var marks: [HighlightMark] = []
+    var marksKey: MarksKey?
+    var painted = PaintedText()
+
     /// What waits for an article to arrive.
     enum Postponed {
         case key(Key)
@@ -148,7 +156,7 @@ struct TextPager: ReaderPager {
 
     /// How much of this article has been shown, 0…1: its characters above the screen's
     /// bottom (`ArticleText.share`), whatever has been laid out.
-    private var withinArticle: Double {
+    var withinArticle: Double {
         guard let text, !text.lines.isEmpty else { return document?.blocks.isEmpty == true ? 1 : 0 }
         return text.share(beforeLine: top + visibleRows) * firstPartShare
     }
@@ -315,6 +323,8 @@ struct TextPager: ReaderPager {
         }
         if let chosen = chosenLink, !(top..<(top + visibleRows)).contains(chosen.line) { chosenLink = nil }
         if query != nil { _ = currentMatches() }
+        findMarks()
+        paintOverText()
     }
 
     /// Pictures on screen to lay out again: those that cannot be drawn (the file is missing
@@ -411,7 +421,7 @@ struct TextPager: ReaderPager {
             return nil
         case .articleFound(let query, let forward, let found):
             return foundElsewhere(query, forward: forward, found)
-        case .contents, .pageFound, .matchBoxes, .streamedPages, .pictures:
+        case .contents, .pageFound, .matchBoxes, .streamedPages, .pictures, .highlights, .definition:
             return nil
         }
         return doWhatWaited()

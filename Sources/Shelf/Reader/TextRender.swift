@@ -22,7 +22,34 @@ extension TextPager {
             draw(text.lines[line], x: left, y: 2 + row, width: column, topOfScreen: row == 0,
                  chosenSpan: chosenLink.flatMap { $0.line == line ? $0.span : nil }, into: &canvas)
         }
+        drawHighlights(left: left, into: &canvas)
         drawMatches(in: text, left: left, into: &canvas)
+        paint(painted.selection, style: theme.selection, left: left, into: &canvas)
+        if let cursor = painted.cursor { paint([cursor], style: theme.selection.with(.underline), left: left, into: &canvas) }
+    }
+
+    /// Highlights on screen in their colours, a ✎ in the margin beside the first row of one
+    /// with a note (worked out in `settle`: `painted`).
+    private func drawHighlights(left: Int, into canvas: inout Canvas) {
+        for mark in painted.highlights {
+            paint(mark.runs, style: mark.color.style(over: theme.readerText), left: left, into: &canvas)
+            if mark.noted, let first = mark.runs.first, first.line >= top, first.line < top + visibleRows, left >= 2 {
+                canvas.put("✎", x: left - 2, y: 2 + first.line - top, style: theme.readerQuote)
+            }
+        }
+    }
+
+    /// Recolours runs of cells on screen, keeping the text and adding `style`'s attributes.
+    func paint(_ runs: [CellRun], style: Style, left: Int, into canvas: inout Canvas) {
+        for run in runs where run.line >= top && run.line < top + visibleRows {
+            let y = 2 + run.line - top
+            for x in (left + run.column)..<(left + run.column + run.columns) where x >= 0 && x < canvas.width {
+                var cell = canvas[x, y]
+                cell.style = Style(foreground: style.foreground, background: style.background,
+                                   attributes: cell.style.attributes.union(style.attributes))
+                canvas[x, y] = cell
+            }
+        }
     }
 
     private func draw(_ line: LayoutLine, x: Int, y: Int, width: Int, topOfScreen: Bool, chosenSpan: Int?,
@@ -109,13 +136,7 @@ extension TextPager {
             guard match.line < top + visibleRows else { break }
             let current = currentMatch.map { $0.article == self.index && $0.index == index } ?? false
             let style = current ? theme.selection : theme.readerMatch
-            let y = 2 + match.line - top
-            for x in (left + match.column)..<(left + match.column + match.length) where x >= 0 && x < canvas.width {
-                var cell = canvas[x, y]
-                cell.style = Style(foreground: style.foreground, background: style.background,
-                                   attributes: cell.style.attributes.union(style.attributes))
-                canvas[x, y] = cell
-            }
+            paint([(match.line, match.column, match.length)], style: style, left: left, into: &canvas)
         }
     }
 }
