@@ -30,6 +30,8 @@ public final class Library: Sendable {
     public let catalogs: CatalogBrowser
     /// The search index of every issue: kept up to date by the agent, asked by `search`.
     public let search: SearchIndex
+    /// Places kept in step with the servers the user added (`PlaceSync`); made when asked.
+    public var sync: PlaceSync { PlaceSync(store: store, paths: paths, clock: clock) }
 
     /// Called in this process when the last asset of an issue has been installed.
     public var onIssueCompleted: (@Sendable (Issue) -> Void)? {

@@ -168,6 +168,7 @@ extension LibraryStore {
             try db.alter(table: "issue") { t in t.add(column: "readerFitWidth", .boolean) }
         }
         registerSearchMigration(&migrator)  // "v18-search" (SearchRows.swift)
+        registerSyncMigration(&migrator)  // "v19d-sync" (Sync/SyncRows.swift)
         return migrator
     }
 
