@@ -6,7 +6,7 @@ on 127.0.0.1 only. No kosync server is packaged for Debian or PyPI.
     kosync_server.py STATE_DIR [--port P]
 
 Prints the port it listens on as its first line and serves until its standard input closes.
-Users and places are kept in STATE_DIR/state.json after every change, so a server stopped and
+Users and places are kept in STATE_DIR/state.json when it stops, so a server stopped and
 started again on the same directory and port is "the same server, back up".
 Each request is counted in STATE_DIR/requests.txt (one line: the count), for tests.
 
@@ -21,6 +21,7 @@ Routes (every one needs `Accept: application/vnd.koreader.v1+json`, else 406):
 """
 import json
 import os
+import socket
 import sys
 import threading
 import time
@@ -72,13 +73,19 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
+    def setup(self):
+        super().setup()
+        # Answers go out whole at once: no wait on the client's delayed acknowledgement.
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
     def answer(self, status, body):
         data = json.dumps(body).encode()
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+        self._headers_buffer.append(b"\r\n")
+        self.wfile.write(b"".join(self._headers_buffer) + data)
+        self._headers_buffer = []
 
     def body(self):
         length = int(self.headers.get("Content-Length") or 0)
@@ -123,7 +130,6 @@ class Handler(BaseHTTPRequestHandler):
             if name in state["users"]:
                 raise Refusal(2002)
             state["users"][name] = key
-            save()
             return 201, {"username": name}
         if method == "GET" and path == "/users/auth":
             self.user()
@@ -142,7 +148,6 @@ class Handler(BaseHTTPRequestHandler):
             if body.get("device_id") is not None:
                 place["device_id"] = body["device_id"]
             state["documents"].setdefault(name, {})[document] = place
-            save()
             return 200, {"document": document, "timestamp": timestamp}
         if method == "GET" and path.startswith("/syncs/progress/"):
             name = self.user()
@@ -173,3 +178,5 @@ print(server.server_address[1], flush=True)
 threading.Thread(target=server.serve_forever, daemon=True).start()
 sys.stdin.read()
 server.shutdown()
+with lock:
+    save()

@@ -151,6 +151,7 @@ public struct PlaceSync: Sendable {
 
     /// One issue with one server: the newer place wins; ours is sent when it waits.
     private func syncPlace(_ issue: Issue, _ row: SyncPlaceRow, with client: KOSyncClient, target: SyncTarget) throws -> Step {
+        let original = row
         var row = row
         guard let document = row.document ?? documentID(of: issue, by: target.identity) else { return .unnamed }
         row.document = document
@@ -185,7 +186,7 @@ public struct PlaceSync: Sendable {
             row.pending = false
         }
         guard row.pending, let local else {
-            try store.saveSyncPlace(row)
+            if row != original { try store.saveSyncPlace(row) }  // a thousand unchanged places write nothing
             return .nothing
         }
         let stamp = try client.push(Self.progress(of: local, document: document, target: target))

@@ -45,7 +45,7 @@ public struct ReplacedPlace: Sendable, Equatable {
 
 /// One issue's standing with one target: its document id there, whether our place waits
 /// to be sent (and when to try again), and the server's time of the place last seen.
-struct SyncPlaceRow: Sendable {
+struct SyncPlaceRow: Sendable, Equatable {
     var targetID: Int64
     var issueID: Int64
     var document: String?
@@ -126,8 +126,8 @@ extension LibraryStore {
                 """, arguments: [name, url.absoluteString, kind.rawValue, user, identity.rawValue, device, deviceID, now])
             // Every place we have goes to the new server.
             try db.execute(sql: """
-                INSERT INTO syncPlace (targetId, issueId) SELECT last_insert_rowid(), id FROM issue WHERE locator IS NOT NULL
-                """)
+                INSERT INTO syncPlace (targetId, issueId) SELECT (SELECT id FROM syncTarget WHERE name = ?), id FROM issue WHERE locator IS NOT NULL
+                """, arguments: [name])
         }
     }
 

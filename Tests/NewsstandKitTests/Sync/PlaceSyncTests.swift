@@ -120,6 +120,33 @@ struct PlaceSyncTests {
         #expect(first.waiting == 1)
     }
 
+    @Test func aServerAddedLaterIsSentThePlacesAlreadyReadAndTheAgentSendsWhatWaits() throws {
+        let server = try KOSyncTestServer()
+        defer { server.stop() }
+        let book = try Self.book(size: 70_000)
+        defer { try? FileManager.default.removeItem(at: book.deletingLastPathComponent()) }
+        let (a, issue, sync) = try Self.library(with: book, server: server, adding: false)
+        try a.library.store.saveLocator(Locator(resource: "", progression: 1, totalProgression: 0.3, page: 29, updated: Date()), for: issue)
+        try sync.add(name: "kobo", url: server.url, kind: .kosync, user: "ann", password: "pa55")
+        #expect(try a.library.store.pendingPlaceCount() == 1)
+        // The agent's step sends what waits, once per interval.
+        let schedule = PlaceSyncSchedule(sync: sync)
+        let group = DispatchGroup()
+        schedule.requestIfDue(group: group)
+        group.wait()
+        #expect(try a.library.store.pendingPlaceCount() == 0)
+        let client = KOSyncClient(server: server.url, user: "ann", key: KOSyncWire.userKey(password: "pa55"), name: "kobo",
+                                  transport: HTTPAccess.syncTransport())
+        let kept = try #require(try client.pull(document: KOSyncWire.partialMD5(of: book)))
+        #expect(kept.progress == "30" && kept.percentage == 0.3)
+        try sync.setPlace(of: try #require(try a.library.store.issue(id: issue.id!)), page: 40)
+        let before = server.requests
+        schedule.requestIfDue(group: group)
+        group.wait()
+        #expect(server.requests == before)
+        #expect(try a.library.store.pendingPlaceCount() == 1)
+    }
+
     @Test func placesTravelAsKOReaderKeepsThem() throws {
         let target = SyncTarget(id: 1, name: "k", url: URL(string: "http://h")!, kind: .kosync, user: "u", identity: .binary,
                                 device: "dev", deviceID: "ID", refusedAt: nil, lastSyncedAt: nil, lastError: nil)
@@ -152,7 +179,7 @@ struct PlaceSyncTests {
     }
 
     /// A library holding `book` as an installed issue, with `server` added as "kobo" for ann.
-    static func library(with book: URL, server: KOSyncTestServer) throws -> (TemporaryLibrary, NewsstandKit.Issue, PlaceSync) {
+    static func library(with book: URL, server: KOSyncTestServer, adding: Bool = true) throws -> (TemporaryLibrary, NewsstandKit.Issue, PlaceSync) {
         let library = try TemporaryLibrary()
         var (_, issue) = try library.publicationWithIssue(named: "walrus", content: book)
         issue.status = .available
@@ -160,7 +187,7 @@ struct PlaceSyncTests {
         let credentials = CredentialStore(file: library.root.appendingPathComponent("credentials.json"), keyring: nil)
         let sync = PlaceSync(store: library.library.store, paths: library.library.paths, clock: .system,
                              transport: HTTPAccess.syncTransport(timeout: 5), credentials: { credentials })
-        try sync.add(name: "kobo", url: server.url, kind: .kosync, user: "ann", password: "pa55")
+        if adding { try sync.add(name: "kobo", url: server.url, kind: .kosync, user: "ann", password: "pa55") }
         return (library, issue, sync)
     }
 }
