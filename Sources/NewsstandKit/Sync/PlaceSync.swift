@@ -47,6 +47,8 @@ public struct PlaceSync: Sendable {
         guard let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
             throw SyncError.invalid("\(url.absoluteString) is not an http or https address")
         }
+        // calibre's content server comes next (its last_read_positions); until then it is refused, not kept idle.
+        guard kind == .kosync else { throw SyncError.invalid("calibre's content server is not synced yet; --kind kosync is") }
         let deviceID = UUID().uuidString.replacingOccurrences(of: "-", with: "").uppercased()
         if kind == .kosync {
             guard let user, let password else { throw SyncError.invalid("a KOReader sync server needs --user and a password (--password-stdin)") }

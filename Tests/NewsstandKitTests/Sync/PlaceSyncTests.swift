@@ -129,6 +129,8 @@ struct PlaceSyncTests {
         try a.library.store.saveLocator(Locator(resource: "", progression: 1, totalProgression: 0.3, page: 29, updated: Date()), for: issue)
         try sync.add(name: "kobo", url: server.url, kind: .kosync, user: "ann", password: "pa55")
         #expect(try a.library.store.pendingPlaceCount() == 1)
+        #expect(throws: SyncError.self) { try sync.add(name: "cal", url: server.url, kind: .calibre, user: "ann", password: "pa55") }
+        #expect(try sync.targets().map(\.name) == ["kobo"])
         // The agent's step sends what waits, once per interval.
         let schedule = PlaceSyncSchedule(sync: sync)
         let group = DispatchGroup()
