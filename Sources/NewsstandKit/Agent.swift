@@ -106,9 +106,11 @@ public final class Agent: @unchecked Sendable {
         defer { watcher?.stop() }
         let group = DispatchGroup()
         let search = options.searchTexts.map { SearchCatchUp(SearchIndex(store: queue.store, downloads: queue).indexer(texts: $0)) }
+        let places = PlaceSyncSchedule(sync: PlaceSync(store: queue.store, paths: queue.paths, clock: .system))  // Sync/
         while true {
             if isStopRequested { break }
             search?.requestIfMarked(group: group, logger: logger)
+            places.requestIfDue(group: group, logger: logger)
             stopCancelledTransfers()
             let pending = try queue.pendingDownloads()
             let startable = pending.filter { asset in lock.withLock { running[asset.identifier] == nil } }

@@ -32,6 +32,8 @@ public final class Library: Sendable {
     public let search: SearchIndex
     /// The reader's highlights and notes: made, changed, listed, found again in text.
     public let highlights: Highlights
+    /// Places kept in step with the servers the user added (`PlaceSync`); made when asked.
+    public var sync: PlaceSync { PlaceSync(store: store, paths: paths, clock: clock) }
 
     /// Called in this process when the last asset of an issue has been installed.
     public var onIssueCompleted: (@Sendable (Issue) -> Void)? {

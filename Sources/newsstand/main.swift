@@ -12,6 +12,7 @@ struct Newsstand: ParsableCommand {
             ShelfCommand.self, Subscribe.self, Unsubscribe.self, Refresh.self, Issues.self, Download.self,
             SetCommand.self, Read.self, Export.self, Remove.self, Cancel.self, CacheCommand.self, AgentCommand.self, Push.self, Inspect.self, Render.self, Login.self, Logout.self,
             Browse.self, CatalogCommand.self, OPMLCommand.self, SearchCommand.self, HighlightCommand.self, HighlightsCommand.self, ServeCommand.self,
+            SyncCommand.self, PlaceCommand.self,
         ],
         defaultSubcommand: ShelfCommand.self
     )

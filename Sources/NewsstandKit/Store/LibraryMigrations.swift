@@ -179,6 +179,7 @@ extension LibraryStore {
                 """)
         }
         registerHighlightMigration(&migrator)  // "v19-highlights" (HighlightRows.swift)
+        registerSyncMigration(&migrator)  // "v19d-sync" (Sync/SyncRows.swift)
         return migrator
     }
 

@@ -155,6 +155,8 @@ final class EffectRunner: @unchecked Sendable {   // `environment`, `lastBrowser
             }
         case .markOpened(let issue):
             submit(queue) { self.open(issue) }
+            // Its place with the sync servers (NewsstandKit/Sync), beside and never before the opening.
+            if let id = issue.id { submit(.refresh) { _ = library.sync.sync(issues: [id]) } }
         case .evictContent(let id):
             submit(queue) {
                 guard let issue = try library.store.issue(id: id) else { return }
