@@ -10,7 +10,10 @@ enum PageTextError: Error, CustomStringConvertible {
     var description: String {
         switch self {
         case .noReader(let page): return "page \(page.index + 1) of \(page.file) cannot be read as text here"
-        case .unreadable(let page, let reason): return "page \(page.index + 1) of \(page.file) cannot be read as text: \(reason)"
+        case .unreadable(let page, let reason):
+            // The PDF's own errors already name the page ("page 3 of x.pdf cannot be read: …").
+            if reason.hasPrefix("page \(page.index + 1) of ") { return reason }
+            return "page \(page.index + 1) of \(page.file) cannot be read as text: \(reason)"
         }
     }
 }
