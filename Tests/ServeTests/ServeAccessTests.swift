@@ -24,7 +24,7 @@ import Testing
     }
 
     @Test func aSignedInDeviceAnswersDigestAndAWrongPasswordIsRefused() async throws {
-        try await ServedShelf.with(access: ServeAccess(user: "kobo", password: "s3cret", allowsBasic: false)) { shelf in
+        try await ServedShelf.with(user: "kobo", password: "s3cret") { shelf in
             let challenge = try shelf.get("/opds")
             #expect(challenge.status == 401)
             let offered = try #require(challenge.header("WWW-Authenticate"))
@@ -43,7 +43,7 @@ import Testing
     }
 
     @Test func basicIsAcceptedOnlyWhenInsecureWasAskedFor() async throws {
-        try await ServedShelf.with(access: ServeAccess(user: "kobo", password: "s3cret", allowsBasic: true)) { shelf in
+        try await ServedShelf.with(user: "kobo", password: "s3cret", insecure: true) { shelf in
             let offered = try #require(try shelf.get("/opds").header("WWW-Authenticate"))
             #expect(offered.contains("Basic realm="))
             #expect(try shelf.get("/opds", headers: ["Authorization": "Basic " + Data("kobo:s3cret".utf8).base64EncodedString()]).status == 200)

@@ -6,15 +6,10 @@ import Testing
 /// Another library (its own NEWSSTAND_HOME) reads this one through the project's own OPDS
 /// client, the real `newsstand` binary: browse, search, subscribe and download.
 @Suite struct ServeSecondLibraryTests {
-    static var binary: URL {
-        let me = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
-        return me.deletingLastPathComponent().appendingPathComponent("newsstand")
-    }
-
     /// Runs `newsstand ARGUMENTS` on the library at `home`; what it printed, and its status.
     static func newsstand(_ arguments: [String], home: URL) throws -> (output: String, status: Int32) {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = ServedShelf.binary
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["NEWSSTAND_HOME"] = home.path

@@ -4,51 +4,93 @@ import NewsstandKit
 import Serve
 
 /// A library of its own under a temporary NEWSSTAND_HOME, with issues installed from the
-/// sample feed's real EPUB and CBZ files, served by a `ShelfServer` on 127.0.0.1 at a free port.
+/// sample feed's real EPUB and CBZ files, served by the real `newsstand serve` on 127.0.0.1
+/// at a free port. The server runs in a process of its own, as users run it: in this one,
+/// other suites' blocking tests hold Swift's cooperative threads (two on two cores) for
+/// minutes at a time, and a server sharing them would answer nothing meanwhile.
 final class ServedShelf: Sendable {
     let home: URL
     let library: Library
-    let server: ShelfServer
     let port: UInt16
-    private let task: Task<Void, any Error>
+    /// The server's log, one line per request ("GET /opds 200 …").
     let lines = LogLines()
+    private let process: Process
 
     static let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let epub = checkout.appendingPathComponent("sample-feed/tidewater-monthly/issues/tidewater-2026-11.epub")
     static let cbz = checkout.appendingPathComponent("sample-feed/rocket-badger/issues/rocket-badger-003.cbz")
 
-    init(access: ServeAccess = .open, maxHeaderBytes: Int = 16 << 10) async throws {
+    /// The `newsstand` built beside this test binary.
+    static var binary: URL {
+        let me = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+        return me.deletingLastPathComponent().appendingPathComponent("newsstand")
+    }
+
+    /// `user` and `password`: devices must sign in (Digest; Basic too when `insecure`).
+    init(user: String? = nil, password: String = "", insecure: Bool = false, maxHeaderBytes: Int = 16 << 10) throws {
         home = FileManager.default.temporaryDirectory.appendingPathComponent("serve-tests-\(UUID().uuidString)")
         library = try Library(paths: Paths(environment: ["NEWSSTAND_HOME": home.path]))
+        let process = Process()
+        process.executableURL = Self.binary
+        var arguments = ["serve", "--listen", "127.0.0.1:0", "--max-header-bytes", "\(maxHeaderBytes)"]
+        if let user { arguments += ["--user", user, "--password-stdin"] + (insecure ? ["--insecure"] : []) }
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["NEWSSTAND_HOME"] = home.path
+        environment["NEWSSTAND_KEYRING"] = "off"
+        process.environment = environment
+        let input = Pipe(), errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try process.run()
+        self.process = process
+        try input.fileHandleForWriting.write(contentsOf: Data((password + "\n").utf8))
+        try input.fileHandleForWriting.close()
+
+        // The server says where it listens on its first line, then logs a line per request.
+        let announced = Announced()
         let lines = self.lines
-        var options = ShelfServer.Options(address: ListenAddress(port: 0), access: access) { lines.append($0) }
-        options.maxHeaderBytes = maxHeaderBytes
-        server = try ShelfServer(library: library, options: options)
-        let server = self.server
-        task = Task { try await server.run() }
-        port = try await server.listeningPort()
-    }
-
-    /// A shelf for `body`, stopped and removed afterwards whether it passed or not. `body` runs
-    /// on a thread of its own: its requests block, and the server's tasks need the
-    /// cooperative threads (two on two cores) while they do.
-    static func with(access: ServeAccess = .open, maxHeaderBytes: Int = 16 << 10,
-                     _ body: @escaping @Sendable (ServedShelf) throws -> Void) async throws {
-        let shelf = try await ServedShelf(access: access, maxHeaderBytes: maxHeaderBytes)
-        do {
-            try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
-                Thread.detachNewThread { done.resume(with: Result { try body(shelf) }) }
+        let reader = errors.fileHandleForReading
+        Thread.detachNewThread {
+            var pending = Data()
+            while case let chunk = reader.availableData, !chunk.isEmpty {
+                pending.append(chunk)
+                while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                    let line = String(decoding: pending[..<newline], as: UTF8.self)
+                    pending.removeSubrange(...newline)
+                    if let port = Self.port(announcedIn: line) { announced.set(port) } else { lines.append(line) }
+                }
             }
-        } catch {
-            await shelf.stop()
-            throw error
+            announced.set(nil)
         }
-        await shelf.stop()
+        guard let port = announced.wait(seconds: 120) else {
+            process.terminate()
+            process.waitUntilExit()
+            throw ServeStartFailure(log: lines.all)
+        }
+        self.port = port
     }
 
-    func stop() async {
-        await server.stop()
-        task.cancel()
+    /// "newsstand: serving the shelf at http://127.0.0.1:PORT/opds …" → PORT.
+    static func port(announcedIn line: String) -> UInt16? {
+        guard line.hasPrefix("newsstand: serving the shelf at http://"), let colon = line.dropFirst(39).firstIndex(of: ":") else { return nil }
+        return UInt16(line[line.index(after: colon)...].prefix { $0.isNumber })
+    }
+
+    /// A shelf for `body`, stopped and removed afterwards whether it passed or not.
+    static func with(user: String? = nil, password: String = "", insecure: Bool = false, maxHeaderBytes: Int = 16 << 10,
+                     _ body: @escaping @Sendable (ServedShelf) throws -> Void) async throws {
+        let shelf = try ServedShelf(user: user, password: password, insecure: insecure, maxHeaderBytes: maxHeaderBytes)
+        defer { shelf.stop() }
+        try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
+            Thread.detachNewThread { done.resume(with: Result { try body(shelf) }) }
+        }
+    }
+
+    func stop() {
+        process.terminate()
+        process.waitUntilExit()
         try? FileManager.default.removeItem(at: home)
     }
 
@@ -78,6 +120,26 @@ final class ServedShelf: Sendable {
     func get(_ target: String, headers: [String: String] = [:]) throws -> HTTPAnswer {
         let lines = ["GET \(target) HTTP/1.1", "Host: 127.0.0.1:\(port)", "Connection: close"] + headers.map { "\($0.key): \($0.value)" }
         return try raw(lines.joined(separator: "\r\n") + "\r\n\r\n")
+    }
+}
+
+struct ServeStartFailure: Error, CustomStringConvertible {
+    var log: [String]
+    var description: String { "newsstand serve did not say where it listens: \(log.joined(separator: "\n"))" }
+}
+
+/// The port the server announced, or nil when it ended without one; waited for once.
+final class Announced: @unchecked Sendable {  // guarded by `condition`
+    private let condition = NSCondition()
+    private var port: UInt16?
+    private var done = false
+    func set(_ port: UInt16?) { condition.withLock { if !done { self.port = port; done = true; condition.broadcast() } } }
+    func wait(seconds: TimeInterval) -> UInt16? {
+        condition.withLock {
+            let deadline = Date(timeIntervalSinceNow: seconds)
+            while !done, condition.wait(until: deadline) {}
+            return port
+        }
     }
 }
 

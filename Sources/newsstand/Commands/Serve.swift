@@ -26,6 +26,10 @@ struct ServeCommand: ParsableCommand {
     @Flag(help: "Also accept Basic sign-in, which sends the password unencrypted over http.")
     var insecure = false
 
+    /// For the tests of the cap: a request whose headers are longer is refused.
+    @Option(help: .hidden)
+    var maxHeaderBytes: Int?
+
     func validate() throws {
         guard let address = ListenAddress(listen) else {
             throw ValidationError("--listen takes HOST:PORT or PORT with an IPv4 address, not '\(listen)'")
@@ -46,9 +50,10 @@ struct ServeCommand: ParsableCommand {
             access = ServeAccess(user: user, password: password, allowsBasic: insecure)
         }
         let library = try Context.library()
-        let options = ShelfServer.Options(address: address, access: access) { line in
+        var options = ShelfServer.Options(address: address, access: access) { line in
             FileHandle.standardError.write(Data((line + "\n").utf8))
         }
+        if let maxHeaderBytes { options.maxHeaderBytes = maxHeaderBytes }
         let server = try ShelfServer(library: library, options: options)
         try ServeLoop.run(server, announcing: address)
     }
