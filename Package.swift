@@ -13,7 +13,11 @@ let parsing: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"], .whe
 /// render`'s instructions). Debug builds and `swift test` stay dynamic (XCTest and Testing
 /// need the shared runtime). No module imports FoundationNetworking: https goes through libcurl
 /// loaded on first use (CCurl), so no start loads libcurl and the ~25 libraries behind it.
-let staticRuntime: [LinkerSetting] = [.unsafeFlags(["-static-stdlib"] + staticFoundation(), .when(configuration: .release))]
+/// Not position-independent (`-no-pie`): the loader then has no ~93,000 relative relocations to
+/// apply to the executable's data at every start, and `render FILE.pdf`'s two processes take a
+/// quarter fewer page faults (2,138 to 1,576; benchmarks/HISTORY.md, "#31, startfast").
+let staticRuntime: [LinkerSetting] = [.unsafeFlags(["-static-stdlib", "-Xclang-linker", "-no-pie"] + staticFoundation(),
+                                                   .when(configuration: .release))]
 
 /// The linker words that link Foundation's static archives (without FoundationNetworking).
 func staticFoundation() -> [String] {
