@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// One request to a sync server and its whole answer: sync servers are asked with PUT and
 /// POST and answer small JSON bodies, which `HTTPAccess`'s streamed GETs do not cover.
@@ -23,55 +20,31 @@ protocol SyncTransport: Sendable {
 }
 
 extension HTTPAccess {
-    /// The transport sync uses beside this access: one URLSession whose connections are
-    /// kept alive between requests (a thousand places to one server are a thousand requests).
-    static func syncTransport(timeout: TimeInterval = 15) -> any SyncTransport { URLSessionSyncTransport(timeout: timeout) }
+    /// The transport sync uses beside this access: the project's own clients (sockets for
+    /// http, with its connections kept alive between requests, since a thousand places to one
+    /// server are two thousand requests; libcurl for https).
+    static func syncTransport(timeout: TimeInterval = 15) -> any SyncTransport { ClientSyncTransport(timeout: timeout) }
 }
 
-/// Requests through one ephemeral URLSession, waited for: sync runs off any key's path
-/// (an effect, a command, the agent), so blocking its own thread is what it wants.
-final class URLSessionSyncTransport: SyncTransport {
-    private let session: URLSession
-    private let timeout: TimeInterval
+/// Requests through `SocketHTTPClient` or `CurlHTTPClient` by scheme, waited for: sync runs
+/// off any key's path (an effect, a command, the agent), so blocking its own thread is what it wants.
+struct ClientSyncTransport: SyncTransport {
+    /// A sync server's answers are small JSON documents.
+    static let answerLimit = 1 << 20
+    let timeout: TimeInterval
+    private let sockets = SocketHTTPClient(connections: SocketConnections())
 
-    init(timeout: TimeInterval) {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.urlCache = nil
-        configuration.httpCookieStorage = nil
-        configuration.httpMaximumConnectionsPerHost = 8
-        session = URLSession(configuration: configuration)
-        self.timeout = timeout
-    }
-
-    deinit { session.invalidateAndCancel() }
+    init(timeout: TimeInterval) { self.timeout = timeout }
 
     func send(_ request: SyncRequest) throws -> SyncResponse {
-        var urlRequest = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalAndRemoteCacheData, timeoutInterval: timeout)
-        urlRequest.httpMethod = request.method
-        for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
-        urlRequest.httpBody = request.body
-        let done = DispatchSemaphore(value: 0)
-        let result = Box()
-        let task = session.dataTask(with: urlRequest) { data, response, error in
-            result.set(data: data, response: response as? HTTPURLResponse, error: error)
-            done.signal()
+        let client: any HTTPExchanging = request.url.scheme?.lowercased() == "https" ? CurlHTTPClient() : sockets
+        do {
+            let answer = try client.exchange(method: request.method, url: request.url, headers: request.headers.sorted { $0.key < $1.key },
+                                             body: request.body, timeout: timeout, limit: Self.answerLimit)
+            return SyncResponse(status: answer.head.status, body: answer.body)
+        } catch let error as TransferError {
+            throw SyncError.unreachable(server: request.url.host ?? request.url.absoluteString, reason: error.message)
         }
-        task.resume()
-        done.wait()
-        let (data, response, error) = result.get()
-        guard let response else {
-            throw SyncError.unreachable(server: request.url.host ?? request.url.absoluteString,
-                                        reason: error?.localizedDescription ?? "no answer")
-        }
-        return SyncResponse(status: response.statusCode, body: data ?? Data())
-    }
-
-    // @unchecked: written once by the task's handler before `done` is signalled, read after.
-    private final class Box: @unchecked Sendable {
-        private var value: (Data?, HTTPURLResponse?, Error?) = (nil, nil, nil)
-        func set(data: Data?, response: HTTPURLResponse?, error: Error?) { value = (data, response, error) }
-        func get() -> (Data?, HTTPURLResponse?, Error?) { value }
     }
 }
 

@@ -24,6 +24,11 @@ struct CurlHTTPClient: HTTPFetching {
         onHead: @escaping (HTTPResponseHead) throws -> BodyDecision,
         onBody: @escaping (UnsafeRawBufferPointer) throws -> Void
     ) throws {
+        try request(method: "GET", url: url, headers: headers, body: nil, timeout: timeout, cancellation: cancellation, onHead: onHead, onBody: onBody)
+    }
+
+    func request(method: String, url: URL, headers: [(String, String)], body: Data?, timeout: TimeInterval, cancellation: Cancellation,
+                 onHead: @escaping (HTTPResponseHead) throws -> BodyDecision, onBody: @escaping (UnsafeRawBufferPointer) throws -> Void) throws {
         try cancellation.check()
         if let failure = ccurl_load() { throw TransferError.fatal(String(cString: failure)) }
         var lines: [String] = []
@@ -34,9 +39,13 @@ struct CurlHTTPClient: HTTPFetching {
             lines.append(value.isEmpty ? "\(name);" : "\(name): \(value)")
         }
         let exchange = CurlExchange(url: url, timeout: timeout, onHead: onHead, onBody: onBody)
-        try exchange.run(headerLines: lines, certificateAuthorities: certificateAuthorities, cancellation: cancellation)
+        // A body goes at once, without waiting for a 100 Continue.
+        if body != nil { lines.append("Expect:") }
+        try exchange.run(method: method, body: body, headerLines: lines, certificateAuthorities: certificateAuthorities, cancellation: cancellation)
     }
 }
+
+extension CurlHTTPClient: HTTPExchanging {}
 
 /// One request's handles and the state its callbacks share. Callbacks run on the thread
 /// that called `run`; only `wake` is touched from another (the canceller's).
@@ -66,7 +75,7 @@ private final class CurlExchange {
         self.onBody = onBody
     }
 
-    func run(headerLines: [String], certificateAuthorities: String?, cancellation: Cancellation) throws {
+    func run(method: String, body: Data?, headerLines: [String], certificateAuthorities: String?, cancellation: Cancellation) throws {
         guard let easy = ccurl_easy_init(), let multi = ccurl_multi_init() else {
             throw TransferError.fatal("libcurl could not start a request")
         }
@@ -93,6 +102,14 @@ private final class CurlExchange {
             problems.append("http,https".withCString { ccurl_setopt_pointer(easy, CURLOPT_PROTOCOLS_STR, UnsafeMutableRawPointer(mutating: $0)) })
             if let certificateAuthorities {
                 problems.append(certificateAuthorities.withCString { ccurl_setopt_pointer(easy, CURLOPT_CAINFO, UnsafeMutableRawPointer(mutating: $0)) })
+            }
+            if method != "GET" {
+                problems.append(method.withCString { ccurl_setopt_pointer(easy, CURLOPT_CUSTOMREQUEST, UnsafeMutableRawPointer(mutating: $0)) })
+            }
+            if let body {
+                // The size first: COPYPOSTFIELDS copies that many bytes.
+                set(CURLOPT_POSTFIELDSIZE, body.count)
+                problems.append((body + [0]).withUnsafeBytes { ccurl_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: $0.baseAddress!)) })
             }
             set(CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(list))
             set(CURLOPT_ERRORBUFFER, UnsafeMutableRawPointer(buffer.baseAddress))

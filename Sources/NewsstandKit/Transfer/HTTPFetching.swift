@@ -159,3 +159,41 @@ protocol HTTPFetching: Sendable {
         onBody: @escaping (UnsafeRawBufferPointer) throws -> Void
     ) throws
 }
+
+/// One request with any method and an optional body, and its whole (small) answer: sync's
+/// PUTs and POSTs, beside the streamed GETs of `HTTPFetching`. The same two clients
+/// implement it, over the same connections and parsing.
+protocol HTTPExchanging: Sendable {
+    /// Sends `method` with `body`; `onHead` and `onBody` as in `HTTPFetching.fetch`.
+    func request(method: String, url: URL, headers: [(String, String)], body: Data?, timeout: TimeInterval, cancellation: Cancellation,
+                 onHead: @escaping (HTTPResponseHead) throws -> BodyDecision, onBody: @escaping (UnsafeRawBufferPointer) throws -> Void) throws
+}
+
+extension HTTPExchanging {
+    /// Sends `method` with `body` and reads the answer whatever its status; a body longer
+    /// than `limit` bytes is a fatal `TransferError`.
+    func exchange(method: String, url: URL, headers: [(String, String)], body: Data?,
+                  timeout: TimeInterval, limit: Int) throws -> (head: HTTPResponseHead, body: Data) {
+        let answer = ExchangeAnswer(limit: limit)
+        try request(method: method, url: url, headers: headers, body: body, timeout: timeout, cancellation: Cancellation(),
+                    onHead: { answer.head = $0; return .read }, onBody: answer.append)
+        guard let head = answer.head else { throw TransferError.network("the server did not answer", summary: "no answer from the server") }
+        return (head, answer.data)
+    }
+}
+
+/// The answer to one exchange, collected by its client's callbacks (one thread).
+final class ExchangeAnswer {
+    let limit: Int
+    var head: HTTPResponseHead?
+    private(set) var data = Data()
+
+    init(limit: Int) { self.limit = limit }
+
+    func append(_ bytes: UnsafeRawBufferPointer) throws {
+        guard data.count + bytes.count <= limit else {
+            throw TransferError.fatal("the server answered more than \(limit) bytes")
+        }
+        data.append(contentsOf: bytes)
+    }
+}

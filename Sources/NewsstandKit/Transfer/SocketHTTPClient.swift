@@ -1,7 +1,7 @@
 import Foundation
 
 /// A small HTTP/1.1 client over POSIX sockets for `http://` URLs: one request per
-/// connection (`Connection: close`), framing by Content-Length, chunked encoding, or end
+/// connection (`Connection: close`) unless given `connections` to keep them in, framing by Content-Length, chunked encoding, or end
 /// of connection. Once connected, the socket blocks with `SO_RCVTIMEO`/`SO_SNDTIMEO` as
 /// the inactivity timeout (one system call per read), and `cancel()` shuts it down to wake
 /// it. A Content-Length body that needs no checksum is moved from the socket to the file
@@ -11,6 +11,10 @@ struct SocketHTTPClient: HTTPFetching {
     static let bufferSize = 256 * 1024
     static let maxHeaderBytes = 64 * 1024
 
+    /// Where finished connections wait for the next request to the same server (keep-alive);
+    /// nil: one request per connection (`Connection: close`), as transfers want.
+    var connections: SocketConnections?
+
     func fetch(
         url: URL,
         headers: [(String, String)],
@@ -19,6 +23,21 @@ struct SocketHTTPClient: HTTPFetching {
         splice: SpliceTarget?,
         onHead: @escaping (HTTPResponseHead) throws -> BodyDecision,
         onBody: @escaping (UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        try perform(method: "GET", url: url, headers: headers, body: nil, timeout: timeout, cancellation: cancellation,
+                    splice: splice, onHead: onHead, onBody: onBody)
+    }
+
+    private func perform(
+        method: String,
+        url: URL,
+        headers: [(String, String)],
+        body: Data?,
+        timeout: TimeInterval,
+        cancellation: Cancellation,
+        splice: SpliceTarget?,
+        onHead: (HTTPResponseHead) throws -> BodyDecision,
+        onBody: (UnsafeRawBufferPointer) throws -> Void
     ) throws {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
               let rawHost = components.host, !rawHost.isEmpty else {
@@ -30,7 +49,7 @@ struct SocketHTTPClient: HTTPFetching {
         var path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
         if let query = components.percentEncodedQuery { path += "?" + query }
         let hostHeader = host.contains(":") ? "[\(host)]" : host
-        var request = "GET \(path) HTTP/1.1\r\nHost: \(hostHeader)\(components.port.map { ":\($0)" } ?? "")\r\n"
+        var request = "\(method) \(path) HTTP/1.1\r\nHost: \(hostHeader)\(components.port.map { ":\($0)" } ?? "")\r\n"
         for (name, value) in headers {
             guard !name.contains(where: { $0 == "\r" || $0 == "\n" || $0 == ":" }),
                   !value.contains(where: { $0 == "\r" || $0 == "\n" }) else {
@@ -38,12 +57,36 @@ struct SocketHTTPClient: HTTPFetching {
             }
             request += "\(name): \(value)\r\n"
         }
-        request += "Connection: close\r\n\r\n"
+        if let body { request += "Content-Length: \(body.count)\r\n" }
+        request += connections == nil ? "Connection: close\r\n\r\n" : "\r\n"
+        var bytes = Array(request.utf8)
+        if let body { bytes += body }
 
+        let server = "\(host):\(port)"
+        // A kept connection the server has closed meanwhile fails before any answer: the
+        // request goes again once, on a new connection.
+        if let kept = connections?.take(server) {
+            var answered = false
+            do {
+                return try exchange(bytes, on: kept, server: server, timeout: timeout, cancellation: cancellation, splice: splice,
+                                    onHead: { answered = true; return try onHead($0) }, onBody: onBody)
+            } catch let error as TransferError where !answered && !error.isCancelled {}
+        }
         let socket = try Socket.connect(host: host, port: port, timeout: timeout, cancellation: cancellation)
-        defer { socket.close() }
+        try exchange(bytes, on: socket, server: server, timeout: timeout, cancellation: cancellation, splice: splice,
+                     onHead: onHead, onBody: onBody)
+    }
+
+    /// One request and its response on `socket`, which is closed after, or kept in
+    /// `connections` when its response was read to its framed end and the server keeps it open.
+    private func exchange(
+        _ request: [UInt8], on socket: Socket, server: String, timeout: TimeInterval, cancellation: Cancellation, splice: SpliceTarget?,
+        onHead: (HTTPResponseHead) throws -> BodyDecision, onBody: (UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        var reusable = false
+        defer { if reusable, let connections { connections.keep(socket, for: server) } else { socket.close() } }
         try cancellation.whileBlocked(onCancel: { socket.interrupt() }) {
-            try socket.send(Array(request.utf8), cancellation: cancellation)
+            try socket.send(request, cancellation: cancellation)
             let reader = ResponseReader(socket: socket, timeout: timeout, cancellation: cancellation)
             defer { reader.deallocate() }
             var head = try reader.readHead()
@@ -53,7 +96,41 @@ struct SocketHTTPClient: HTTPFetching {
             guard try onHead(head) == .read else { return }
             // Only a success's body may go straight to the file (a 401's document may not).
             try reader.readBody(of: head, splice: (200..<300).contains(head.status) ? splice : nil, onBody)
+            let framed = head.header("content-length") != nil || head.header("transfer-encoding")?.lowercased().contains("chunked") == true
+            reusable = framed && reader.start == reader.end && head.header("connection")?.lowercased().contains("close") != true
         }
+    }
+}
+
+extension SocketHTTPClient: HTTPExchanging {
+    func request(method: String, url: URL, headers: [(String, String)], body: Data?, timeout: TimeInterval, cancellation: Cancellation,
+                 onHead: @escaping (HTTPResponseHead) throws -> BodyDecision, onBody: @escaping (UnsafeRawBufferPointer) throws -> Void) throws {
+        try perform(method: method, url: url, headers: headers, body: body, timeout: timeout, cancellation: cancellation,
+                    splice: nil, onHead: onHead, onBody: onBody)
+    }
+}
+
+/// Idle connections to the servers one client talks to, up to `perServer` kept for each:
+/// a thousand places sent by a few workers to one sync server reuse a few connections.
+// @unchecked: `idle` is read and written only under `lock`.
+final class SocketConnections: @unchecked Sendable {
+    private let lock = NSLock()
+    private var idle: [String: [Socket]] = [:]
+    let perServer: Int
+
+    init(perServer: Int = 8) { self.perServer = perServer }
+
+    deinit { for socket in idle.values.joined() { socket.close() } }
+
+    func take(_ server: String) -> Socket? { lock.withLock { idle[server]?.popLast() } }
+
+    func keep(_ socket: Socket, for server: String) {
+        let kept: Bool = lock.withLock {
+            guard idle[server, default: []].count < perServer else { return false }
+            idle[server, default: []].append(socket)
+            return true
+        }
+        if !kept { socket.close() }
     }
 }
 

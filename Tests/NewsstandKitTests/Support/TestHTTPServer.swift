@@ -16,6 +16,7 @@ import TestSupport
 /// `chunked=1`, `change_after=K` (the file changes after K requests), `bad_range=D`
 /// (Content-Range off by D), `short_range=N` (206 carrying only N bytes), `huge_header=N`
 /// (an N-byte header line). `/to/KEY?location=L` redirects to L.
+/// PUT or POST to any path echoes the request as JSON (`echo` below), on a kept-alive connection.
 /// `/redirect/N/KEY?…` redirects N+1 times (absolute and relative Locations) to
 /// `/file/KEY?…`; `/loop/KEY` redirects to itself; `/status/CODE` answers CODE.
 /// Every request to KEY is logged as a JSON line in `logDirectory/KEY.jsonl` when its
@@ -232,6 +233,24 @@ class Handler(BaseHTTPRequestHandler):
             self.simple(int(parts[1]), {})
         else:
             self.simple(404, {})
+
+    def do_PUT(self):
+        self.echo()
+
+    def do_POST(self):
+        self.echo()
+
+    def echo(self):
+        # `/echo`: the request's method, body and Content-Type as JSON, and the client's
+        # port (the same port twice: one connection kept alive). The connection stays open.
+        body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        answer = json.dumps({"method": self.command, "path": self.path, "body": body.decode("utf-8", "replace"),
+                             "content_type": self.headers.get("Content-Type"), "port": self.client_address[1]}).encode()
+        self.send_response(201 if self.command == "POST" else 200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(answer)))
+        self.end_headers()
+        self.wfile.write(answer)
 
     def simple(self, status, headers, body=b"test server\n"):
         self.send_response(status)

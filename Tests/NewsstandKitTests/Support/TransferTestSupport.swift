@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 @testable import NewsstandKit
 
 /// Which http client a test drives: our sockets (the default for http) or libcurl
@@ -108,4 +109,13 @@ private final class Returned<T>: @unchecked Sendable {
     let lock = NSLock()
     let done = DispatchSemaphore(value: 0)
     var value: T?
+}
+
+extension TestHTTPServer {
+    /// libcurl told to trust this https server's own certificate (written into `scratch`).
+    func trustingCurl(in scratch: Scratch) throws -> CurlHTTPClient {
+        let authorities = scratch.file("ca.pem")
+        try #require(certificate).write(to: authorities)
+        return CurlHTTPClient(certificateAuthorities: authorities.path)
+    }
 }

@@ -290,9 +290,7 @@ struct HTTPStatusTests {
         let scratch = try Scratch()
         let tls = try TestHTTPServer.startTLS()
         defer { tls.stop() }
-        let authorities = scratch.file("ca.pem")
-        try #require(tls.certificate).write(to: authorities)
-        let client = CurlHTTPClient(certificateAuthorities: authorities.path)
+        let client = try tls.trustingCurl(in: scratch)
         let key = TestHTTPServer.uniqueKey("tls-drop")
         let size = 500_000
         let dropAfter = 200_000
