@@ -32,6 +32,7 @@ public final class ShelfServer: Sendable {
     let files: ServedFiles
     let pages: ServedPages
     let slots: DownloadSlots
+    let catalogs = CatalogCache()
 
     public init(library: Library, options: Options) throws {
         self.options = options
@@ -43,7 +44,7 @@ public final class ShelfServer: Sendable {
         let config = HTTPServer.Configuration(address: try sockaddr_in.inet(ip4: options.address.host, port: options.address.port),
                                               timeout: options.timeout, sharedRequestBufferSize: 4096,
                                               sharedRequestReplaySize: 64 << 10, logger: .disabled)
-        let handler = Handler(options: options, sections: sections, files: files, pages: pages, slots: slots)
+        let handler = Handler(options: options, sections: sections, files: files, pages: pages, slots: slots, catalogs: catalogs)
         server = HTTPServer(config: config, handler: handler)
     }
 
@@ -93,6 +94,7 @@ struct Handler: HTTPHandler {
     let files: ServedFiles
     let pages: ServedPages
     let slots: DownloadSlots
+    let catalogs: CatalogCache
 
     func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
         let start = ContinuousClock.now
@@ -139,24 +141,15 @@ struct Handler: HTTPHandler {
         let page = query["page"].flatMap(Int.init) ?? 1
         switch top {
         case "opds", "opds2":
-            let entries = CatalogEntries(root: "/" + top, files: files, pages: pages)
-            if top == "opds", rest == "opensearch.xml" {
-                return conditional(request, Data(OPDSAtomFeed(entries: entries).openSearch().utf8),
-                                   type: "application/opensearchdescription+xml", updated: nil)
-            }
-            if rest.isEmpty {
-                let updated = try sections.listing(.newest, page: 1)?.updated ?? .distantPast
-                let body = top == "opds" ? Data(OPDSAtomFeed(entries: entries).root(updated: updated).utf8)
-                                         : try OPDSJSONFeed(entries: entries).root(updated: updated)
-                return conditional(request, body, type: top == "opds" ? OPDSAtomFeed.navigationType : OPDSJSONFeed.type, updated: updated)
-            }
-            guard let section = ShelfSection(path: rest, query: query["q"] ?? query["query"]),
-                  let listing = try sections.listing(section, page: page) else { return nil }
-            if top == "opds" {
-                let type = section == .publications ? OPDSAtomFeed.navigationType : OPDSAtomFeed.acquisitionType
-                return conditional(request, Data(OPDSAtomFeed(entries: entries).feed(listing, section: section).utf8), type: type, updated: listing.updated)
-            }
-            return conditional(request, try OPDSJSONFeed(entries: entries).feed(listing, section: section), type: OPDSJSONFeed.type, updated: listing.updated)
+            // Decided on the change token alone: a device that holds this state of the shelf gets a 304 before anything is read.
+            let token = sections.library.changeToken()
+            let tag = catalogs.tag(token)
+            if Self.matches(request.headers[.ifNoneMatch], tag) { return conditional(request, Data(), type: "", updated: nil, tag: tag) }
+            let terms = query["q"] ?? query["query"]
+            let key = "\(top)/\(rest)?page=\(page)" + (terms.map { "&q=" + $0 } ?? "")
+            guard let document = try catalogs.document(key, token: token, build: { try catalog(top: top, rest: rest, terms: terms, page: page) })
+            else { return nil }
+            return conditional(request, document.body, type: document.type, updated: document.updated, tag: tag)
         case "issues":
             let name = rest.split(separator: ".")
             guard name.count == 2, let id = Int64(name[0]), let kind = ServedFiles.Kind(rawValue: String(name[1])),
@@ -180,12 +173,32 @@ struct Handler: HTTPHandler {
         }
     }
 
+    /// A catalog document of `/opds` or `/opds2` as built from the library; nil for a path that names none.
+    func catalog(top: String, rest: String, terms: String?, page: Int) throws -> CatalogCache.Document? {
+        let entries = CatalogEntries(root: "/" + top, files: files, pages: pages)
+        if top == "opds", rest == "opensearch.xml" {
+            return CatalogCache.Document(body: Data(OPDSAtomFeed(entries: entries).openSearch().utf8), type: "application/opensearchdescription+xml", updated: nil)
+        }
+        if rest.isEmpty {
+            let updated = try sections.listing(.newest, page: 1)?.updated ?? .distantPast
+            let body = top == "opds" ? Data(OPDSAtomFeed(entries: entries).root(updated: updated).utf8)
+                                     : try OPDSJSONFeed(entries: entries).root(updated: updated)
+            return CatalogCache.Document(body: body, type: top == "opds" ? OPDSAtomFeed.navigationType : OPDSJSONFeed.type, updated: updated)
+        }
+        guard let section = ShelfSection(path: rest, query: terms), let listing = try sections.listing(section, page: page) else { return nil }
+        if top == "opds" {
+            let type = section == .publications ? OPDSAtomFeed.navigationType : OPDSAtomFeed.acquisitionType
+            return CatalogCache.Document(body: Data(OPDSAtomFeed(entries: entries).feed(listing, section: section).utf8), type: type, updated: listing.updated)
+        }
+        return CatalogCache.Document(body: try OPDSJSONFeed(entries: entries).feed(listing, section: section), type: OPDSJSONFeed.type, updated: listing.updated)
+    }
+
     /// A catalog document with its `ETag` (of its bytes) and `Last-Modified`; 304 when the device has it already.
-    func conditional(_ request: HTTPRequest, _ body: Data, type: String, updated: Date?) -> HTTPResponse {
-        let tag = "\"" + String(Self.fnv1a(body), radix: 16) + "\""
+    func conditional(_ request: HTTPRequest, _ body: Data, type: String, updated: Date?, tag given: String? = nil) -> HTTPResponse {
+        let tag = given ?? "\"" + String(Self.fnv1a(body), radix: 16) + "\""
         let charset = type.hasPrefix("image/") || type.contains("charset") ? "" : "; charset=utf-8"
-        var headers: HTTPHeaders = [.contentType: type + charset, .eTag: tag,
-                                    HTTPHeader("Cache-Control"): "no-cache"]
+        var headers: HTTPHeaders = [.eTag: tag, HTTPHeader("Cache-Control"): "no-cache"]
+        if !type.isEmpty { headers[.contentType] = type + charset }
         if let updated, updated > .distantPast { headers[.lastModified] = HTTPDates.format(updated) }
         if Self.matches(request.headers[.ifNoneMatch], tag) || (request.headers[.ifNoneMatch] == nil && Self.unchanged(since: request.headers[.ifModifiedSince], updated)) {
             return HTTPResponse(statusCode: .notModified, headers: headers)

@@ -1,5 +1,6 @@
 import Feeds
 import Foundation
+import IssueArchive
 import NewsstandKit
 import Serve
 import Testing
@@ -113,6 +114,28 @@ import Testing
             try shelf.installed(ServedShelf.cbz, in: try shelf.publication("Badger"), title: "Two")
             let changed = try shelf.get("/opds/newest", headers: ["If-None-Match": tag])
             #expect(changed.status == 200 && changed.header("ETag") != tag)
+        }
+    }
+
+    @Test func aCatalogKeptBetweenRequestsFollowsWritesOfAnotherProcess() async throws {
+        try await ServedShelf.with { shelf in
+            try shelf.installed(ServedShelf.epub, in: try shelf.publication("Tidewater"), title: "One")
+            let first = try shelf.get("/opds2/newest")
+            let tag = try #require(first.header("ETag"))
+            #expect(try shelf.get("/opds2/newest").body == first.body)
+            // Another process's connections to the same file: the agent installing an issue.
+            let other = try Library(paths: Paths(environment: ["NEWSSTAND_HOME": shelf.home.path]))
+            let publication = try other.store.save(Publication(feedURL: "https://example.invalid/other", title: "Badger"))
+            var issue = try other.store.addIssue(name: "issue-other", date: Date(), publicationID: publication.id, title: "Two")
+            let content = try IssueInstaller.install(download: ServedShelf.cbz, into: other.paths.contentDirectory(for: issue))
+            issue.contentCover = content.coverImage
+            issue.status = .available
+            issue.downloadedAt = Date()
+            _ = try other.store.save(issue)
+            let changed = try shelf.get("/opds2/newest", headers: ["If-None-Match": tag])
+            #expect(changed.status == 200 && changed.header("ETag") != tag)
+            let titles = try CatalogParser.parse(changed.body, url: URL(string: "http://127.0.0.1/opds2/newest")!).books.map(\.title)
+            #expect(Set(titles) == ["One", "Two"])
         }
     }
 
