@@ -19,12 +19,20 @@ let parsing: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"], .whe
 let staticRuntime: [LinkerSetting] = [.unsafeFlags(["-static-stdlib", "-Xclang-linker", "-no-pie"] + staticFoundation(),
                                                    .when(configuration: .release))]
 
-/// The linker words that link Foundation's static archives (without FoundationNetworking).
-func staticFoundation() -> [String] {
-    let archives = ["Foundation", "FoundationEssentials", "FoundationInternationalization",
-                    "_FoundationICU", "_FoundationCShims", "_FoundationCollections", "CoreFoundation",
-                    "swiftSynchronization", "swiftDispatch", "dispatch", "BlocksRuntime"]
-    return ["-Xlinker", "--start-group"] + archives.flatMap { ["-Xlinker", "-l\($0)"] } + ["-Xlinker", "--end-group"]
+/// `newsstand-serve` alone links FlyingFox, which imports FoundationNetworking (and so libcurl):
+/// the server starts once and runs for hours, so its start does not count.
+let staticRuntimeNetworking: [LinkerSetting] = [.unsafeFlags(["-static-stdlib", "-Xclang-linker", "-no-pie"] + staticFoundation(networking: true),
+                                                             .when(configuration: .release))]
+
+/// The linker words that link Foundation's static archives (FoundationNetworking and libcurl
+/// only when asked).
+func staticFoundation(networking: Bool = false) -> [String] {
+    let archives = ["Foundation", "FoundationEssentials", "FoundationInternationalization"]
+        + (networking ? ["FoundationNetworking", "_CFURLSessionInterface"] : [])
+        + ["_FoundationICU", "_FoundationCShims", "_FoundationCollections", "CoreFoundation",
+           "swiftSynchronization", "swiftDispatch", "dispatch", "BlocksRuntime"]
+    let libraries = archives.map { "-l\($0)" } + (networking ? ["-l:libcurl.so.4"] : [])
+    return ["-Xlinker", "--start-group"] + libraries.flatMap { ["-Xlinker", $0] } + ["-Xlinker", "--end-group"]
 }
 
 let package = Package(
@@ -36,6 +44,8 @@ let package = Package(
         .executable(name: "newsstand-pdf", targets: ["newsstand-pdf"]),
         // `render FILE.pdf`'s drawer, installed beside them: MuPDF without poppler.
         .executable(name: "newsstand-pdf-draw", targets: ["newsstand-pdf-draw"]),
+        // `newsstand serve`'s server, installed beside them.
+        .executable(name: "newsstand-serve", targets: ["newsstand-serve"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -124,7 +134,7 @@ let package = Package(
         .executableTarget(
             name: "newsstand",
             dependencies: [
-                "Serve", "Shelf", "NewsstandKit", "Imaging", "Pictures", "Feeds", "IssueArchive", "Terminal", "TextLayout", "PDF",
+                "Shelf", "NewsstandKit", "Imaging", "Pictures", "Feeds", "IssueArchive", "Terminal", "TextLayout", "PDF",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // `agent` logs to standard error.
                 .product(name: "Logging", package: "swift-log"),
@@ -133,6 +143,8 @@ let package = Package(
         ),
 
         .executableTarget(name: "newsstand-pdf", dependencies: ["PDFEngine", "PDFDrawing"], linkerSettings: staticRuntime),
+        // `newsstand serve`'s server: the only executable that links the HTTP server library.
+        .executableTarget(name: "newsstand-serve", dependencies: ["Serve", "NewsstandKit", "TextLayout"], linkerSettings: staticRuntimeNetworking),
         // One page drawn as cells for `render FILE.pdf`, without poppler's ~50 libraries to load.
         .executableTarget(name: "newsstand-pdf-draw", dependencies: ["PDFDrawing"], linkerSettings: staticRuntime),
 
@@ -165,7 +177,7 @@ let package = Package(
         .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Imaging", "Terminal", "CNcursesw"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "TOMLReader", "CNcursesw"]),
         .testTarget(name: "ShelfTests", dependencies: ["Shelf", "Terminal", "NewsstandKit", "Imaging", "Pictures", "IssueArchive", "TextLayout", "Feeds"], exclude: ["Goldens"]),
-        .testTarget(name: "ServeTests", dependencies: ["Serve", "NewsstandKit", "IssueArchive", "Feeds", "TestSupport", "newsstand"]),
+        .testTarget(name: "ServeTests", dependencies: ["NewsstandKit", "IssueArchive", "Feeds", "TestSupport", "newsstand"]),
         .testTarget(name: "EndToEndTests", dependencies: ["newsstand", "NewsstandKit", "Imaging", "Pictures", "TestSupport"]),
     ]
 )

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Installs newsstand under PREFIX (default ~/.local, which needs no root), and uninstalls it:
-#   PREFIX/bin/newsstand, PREFIX/bin/newsstand-pdf, PREFIX/bin/newsstand-pdf-draw   stripped (the PDF worker and
+#   PREFIX/bin/newsstand, PREFIX/bin/newsstand-pdf, PREFIX/bin/newsstand-pdf-draw, PREFIX/bin/newsstand-serve   stripped (the PDF worker and
 #   its page drawer are found beside newsstand)
 #   PREFIX/share/newsstand/{themes,sample-feed}      the themes and the bundled publications
 #   PREFIX/share/man/man1/newsstand.1                the man page, from the commands' own help
@@ -50,9 +50,10 @@ else
     swift build -c release --product newsstand
     swift build -c release --product newsstand-pdf
     swift build -c release --product newsstand-pdf-draw
+    swift build -c release --product newsstand-serve
     bin=$(swift build -c release --show-bin-path)
 fi
-for binary in newsstand newsstand-pdf newsstand-pdf-draw; do
+for binary in newsstand newsstand-pdf newsstand-pdf-draw newsstand-serve; do
     [ -x "$bin/$binary" ] || { echo "install.sh: $bin/$binary is not built" >&2; exit 1; }
 done
 
@@ -74,7 +75,7 @@ put() {
     echo "f $3" >> "$listing"
 }
 
-for binary in newsstand newsstand-pdf newsstand-pdf-draw; do
+for binary in newsstand newsstand-pdf newsstand-pdf-draw newsstand-serve; do
     put 0755 "$bin/$binary" "$prefix/bin/$binary"
     strip "$prefix/bin/$binary"
 done
@@ -102,7 +103,7 @@ put 0644 "$scratch/fish" "$prefix/share/fish/vendor_completions.d/newsstand.fish
 echo "f $manifest" >> "$listing"
 install -m 0644 "$listing" "$manifest"
 
-echo "Installed newsstand $version under $prefix: bin/newsstand, its PDF worker bin/newsstand-pdf and page drawer bin/newsstand-pdf-draw (stripped), the man page, bash, zsh and fish completions, and the themes and samples in $share."
+echo "Installed newsstand $version under $prefix: bin/newsstand, its PDF worker bin/newsstand-pdf page drawer bin/newsstand-pdf-draw and server bin/newsstand-serve (stripped), the man page, bash, zsh and fish completions, and the themes and samples in $share."
 echo "scripts/install.sh --uninstall $prefix removes them (they are listed in $manifest)."
 case ":$PATH:" in
     *":$prefix/bin:"*) ;;

@@ -57,7 +57,7 @@ import Testing
         #expect(install.status == 0, "\(install.output)")
 
         let installed = Self.files(under: prefix)
-        for expected in ["bin/newsstand", "bin/newsstand-pdf", "bin/newsstand-pdf-draw", "share/man/man1/newsstand.1",
+        for expected in ["bin/newsstand", "bin/newsstand-pdf", "bin/newsstand-pdf-draw", "bin/newsstand-serve", "share/man/man1/newsstand.1",
                          "share/bash-completion/completions/newsstand", "share/zsh/site-functions/_newsstand",
                          "share/fish/vendor_completions.d/newsstand.fish", "share/newsstand/themes/dark.toml",
                          "share/newsstand/sample-feed/publications.txt", "share/newsstand/install-manifest"] {
@@ -66,7 +66,7 @@ import Testing
         #expect(!installed.contains { $0.hasPrefix("share/newsstand/sample-feed/sources/") }, "developer files installed")
 
         // Stripped: no symbol table left, where the build has one.
-        for binary in ["newsstand", "newsstand-pdf", "newsstand-pdf-draw"] {
+        for binary in ["newsstand", "newsstand-pdf", "newsstand-pdf-draw", "newsstand-serve"] {
             let sections = try Tmux.run(["readelf", "-S", "--wide", prefix.appendingPathComponent("bin/\(binary)").path])
             #expect(!sections.contains(".symtab"), "\(binary) not stripped")
         }

@@ -1,5 +1,4 @@
 import Foundation
-import Serve
 import Testing
 
 @Suite struct ServeAccessTests {

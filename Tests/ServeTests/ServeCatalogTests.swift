@@ -2,7 +2,6 @@ import Feeds
 import Foundation
 import IssueArchive
 import NewsstandKit
-import Serve
 import Testing
 
 @Suite struct ServeCatalogTests {

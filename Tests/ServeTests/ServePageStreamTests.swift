@@ -1,7 +1,6 @@
 import Feeds
 import Foundation
 import NewsstandKit
-import Serve
 import Testing
 
 /// OPDS-PSE: a comic's pages one at a time, scaled down when a device asks.

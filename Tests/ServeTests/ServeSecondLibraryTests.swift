@@ -1,6 +1,5 @@
 import Foundation
 import NewsstandKit
-import Serve
 import Testing
 
 /// Another library (its own NEWSSTAND_HOME) reads this one through the project's own OPDS

@@ -1,7 +1,6 @@
 import Foundation
 import IssueArchive
 import NewsstandKit
-import Serve
 
 /// A library of its own under a temporary NEWSSTAND_HOME, with issues installed from the
 /// sample feed's real EPUB and CBZ files, served by the real `newsstand serve` on 127.0.0.1

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import NewsstandKit
-import Serve
+import PDF
 
 /// `newsstand serve`: the shelf as OPDS catalogs for e-readers on the network.
 struct ServeCommand: ParsableCommand {
@@ -31,62 +31,22 @@ struct ServeCommand: ParsableCommand {
     var maxHeaderBytes: Int?
 
     func validate() throws {
-        guard let address = ListenAddress(listen) else {
-            throw ValidationError("--listen takes HOST:PORT or PORT with an IPv4 address, not '\(listen)'")
-        }
         if (user == nil) != !passwordStdin { throw ValidationError("--user and --password-stdin go together") }
-        if !address.isLoopback, user == nil {
-            throw ValidationError("listening on \(address.host) lets other machines in: give --user and --password-stdin")
+        let host = listen.split(separator: ":").count == 2 ? String(listen.split(separator: ":")[0]) : "127.0.0.1"
+        if !host.hasPrefix("127."), user == nil {
+            throw ValidationError("listening on \(host) lets other machines in: give --user and --password-stdin")
         }
     }
 
+    /// The server is `newsstand-serve`, beside this program (it alone links the HTTP server
+    /// library); it reads the password from the same standard input.
     func run() throws {
-        guard let address = ListenAddress(listen) else { return }
-        var access = ServeAccess.open
-        if let user {
-            guard let password = readLine(strippingNewline: true), !password.isEmpty else {
-                throw CommandFailure("--password-stdin read no password")
-            }
-            access = ServeAccess(user: user, password: password, allowsBasic: insecure)
-        }
-        let library = try Context.library()
-        var options = ShelfServer.Options(address: address, access: access) { line in
-            FileHandle.standardError.write(Data((line + "\n").utf8))
-        }
-        if let maxHeaderBytes { options.maxHeaderBytes = maxHeaderBytes }
-        let server = try ShelfServer(library: library, options: options)
-        try ServeLoop.run(server, announcing: address)
-    }
-}
-
-/// Runs the server until SIGINT or SIGTERM, on the main thread's behalf.
-enum ServeLoop {
-    static func run(_ server: ShelfServer, announcing address: ListenAddress) throws {
-        let finished = DispatchSemaphore(value: 0)
-        let failure = Failure()
-        let task = Task {
-            do { try await server.run() } catch is CancellationError {} catch { failure.set(error) }
-            finished.signal()
-        }
-        Task {
-            if let port = try? await server.listeningPort() {
-                FileHandle.standardError.write(Data("newsstand: serving the shelf at http://\(address.host):\(port)/opds (OPDS 1.2) and /opds2 (OPDS 2.0)\n".utf8))
-            }
-        }
-        var sources: [DispatchSourceSignal] = []
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { Task { await server.stop(); task.cancel() } }
-            source.resume()
-            sources.append(source)
-        }
-        finished.wait()
-        if let error = failure.error { throw CommandFailure("cannot serve on \(address): \(error.localizedDescription)") }
-    }
-
-    private final class Failure: @unchecked Sendable {  // written once by the server's task before `finished` is signalled
-        var error: (any Error)?
-        func set(_ error: any Error) { self.error = error }
+        let server = PDFWorker.beside("newsstand-serve")
+        var arguments = [server.path, listen]
+        if let user { arguments += ["--user", user] + (insecure ? ["--insecure"] : []) }
+        if let maxHeaderBytes { arguments += ["--max-header-bytes", String(maxHeaderBytes)] }
+        var argv = arguments.map { strdup($0) } + [nil]
+        execv(server.path, &argv)
+        throw CommandFailure("cannot start \(server.path): \(String(cString: strerror(errno)))")
     }
 }

@@ -1,0 +1,83 @@
+import Dispatch
+import Foundation
+import NewsstandKit
+import Serve
+import TextLayout
+
+// `newsstand serve`'s server, an executable of its own so that no other process links the
+// HTTP server library (FlyingFox brings FoundationNetworking, and with it libcurl and ~25
+// libraries every `newsstand` command would otherwise load at start). `newsstand serve`
+// checks its options and hands over here with the same stdin:
+//
+//     newsstand-serve HOST:PORT [--user USER [--insecure]] [--max-header-bytes N]
+//
+// With --user, the password is the first line of standard input.
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("newsstand: \(Sanitizer.clean(message, multiline: true))\n".utf8))
+    exit(1)
+}
+
+var arguments = CommandLine.arguments.dropFirst()
+guard let listen = arguments.popFirst(), let address = ListenAddress(listen) else {
+    fail("--listen takes HOST:PORT or PORT with an IPv4 address, not '\(CommandLine.arguments.dropFirst().first ?? "")'")
+}
+var user: String?
+var insecure = false
+var maxHeaderBytes: Int?
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "--user": user = arguments.popFirst()
+    case "--insecure": insecure = true
+    case "--max-header-bytes": maxHeaderBytes = arguments.popFirst().flatMap { Int($0) }
+    default: fail("newsstand-serve is started by `newsstand serve`, which takes \(argument)")
+    }
+}
+
+var access = ServeAccess.open
+if let user {
+    guard let password = readLine(strippingNewline: true), !password.isEmpty else { fail("--password-stdin read no password") }
+    access = ServeAccess(user: user, password: password, allowsBasic: insecure)
+}
+let library: Library
+do { library = try Library(paths: Paths()) } catch { fail("\(error)") }
+var options = ShelfServer.Options(address: address, access: access) { line in
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+}
+if let maxHeaderBytes { options.maxHeaderBytes = maxHeaderBytes }
+let server: ShelfServer
+do { server = try ShelfServer(library: library, options: options) } catch { fail("cannot serve on \(address): \(error)") }
+
+ServeLoop.run(server, announcing: address)
+
+/// Runs the server until SIGINT or SIGTERM. Not on the main actor: the main thread waits
+/// here while the server's tasks and the signal handlers run elsewhere.
+enum ServeLoop {
+    static func run(_ server: ShelfServer, announcing address: ListenAddress) {
+        let finished = DispatchSemaphore(value: 0)
+        let failure = Failure()
+        let task = Task.detached {
+            do { try await server.run() } catch is CancellationError {} catch { failure.error = error }
+            finished.signal()
+        }
+        Task.detached {
+            if let port = try? await server.listeningPort() {
+                FileHandle.standardError.write(Data("newsstand: serving the shelf at http://\(address.host):\(port)/opds (OPDS 1.2) and /opds2 (OPDS 2.0)\n".utf8))
+            }
+        }
+        var sources: [DispatchSourceSignal] = []
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { Task.detached { await server.stop(); task.cancel() } }
+            source.resume()
+            sources.append(source)
+        }
+        finished.wait()
+        if let error = failure.error { fail("cannot serve on \(address): \(error.localizedDescription)") }
+    }
+
+    private final class Failure: @unchecked Sendable {  // written once by the server's task before `finished` is signalled
+        var error: (any Error)?
+    }
+}
