@@ -169,9 +169,11 @@ struct Handler: HTTPHandler {
             // Decided on the change token alone: a device that holds this state of the shelf gets a 304 before anything is read.
             let token = sections.library.changeToken()
             let tag = catalogs.tag(token)
-            if Self.matches(request.headers[.ifNoneMatch], tag) { return conditional(request, Data(), type: "", updated: nil, tag: tag) }
             let terms = query["q"] ?? query["query"]
             let key = "\(top)/\(rest)?page=\(page)" + (terms.map { "&q=" + $0 } ?? "")
+            if Self.matches(request.headers[.ifNoneMatch], tag), catalogs.holds(key, token: token) {
+                return conditional(request, Data(), type: "", updated: nil, tag: tag)
+            }
             guard let document = try catalogs.document(key, token: token, build: { try catalog(top: top, rest: rest, terms: terms, page: page) })
             else { return nil }
             return conditional(request, document.body, type: document.type, updated: document.updated, tag: tag)

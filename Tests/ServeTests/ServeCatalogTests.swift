@@ -110,6 +110,8 @@ import Testing
             let tag = try #require(first.header("ETag"))
             let modified = try #require(first.header("Last-Modified"))
             #expect(try shelf.get("/opds/newest", headers: ["If-None-Match": tag]).status == 304)
+            // The tag names a state of the whole library: it never answers for a document that does not exist.
+            #expect(try shelf.get("/opds/publications/999", headers: ["If-None-Match": tag]).status == 404)
             #expect(try shelf.get("/opds/newest", headers: ["If-Modified-Since": modified]).status == 304)
             try shelf.installed(ServedShelf.cbz, in: try shelf.publication("Badger"), title: "Two")
             let changed = try shelf.get("/opds/newest", headers: ["If-None-Match": tag])
