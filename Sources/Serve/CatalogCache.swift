@@ -25,6 +25,11 @@ final class CatalogCache: Sendable {
     /// The `ETag` of every catalog document while the library stays at `token`.
     func tag(_ token: Int) -> String { "\"c\(String(epoch, radix: 16))-\(token)\"" }
 
+    /// Whether the document for `key` is held at `token` (so it exists, and a 304 for it needs nothing read).
+    func holds(_ key: String, token: Int) -> Bool {
+        state.withLock { $0.token == token && $0.documents[key] != nil }
+    }
+
     /// The document for `key` at `token`, built by `build` when not held; nil when `build` finds nothing.
     func document(_ key: String, token: Int, build: () throws -> Document?) rethrows -> Document? {
         if let held = state.withLock({ $0.token == token ? $0.documents[key] : nil }) { return held }

@@ -49,7 +49,32 @@ public final class ShelfServer: Sendable {
     }
 
     /// Serves until cancelled or stopped.
-    public func run() async throws { try await server.run() }
+    public func run() async throws {
+        async let served: Void = server.run()
+        if let port = try? await listeningPort() { Self.sendWithoutDelay(listeningOn: port) }
+        try await served
+    }
+
+    /// FlyingFox writes a response's headers and its body in two writes: with Nagle's algorithm
+    /// the body waits for the client's delayed ACK (~40 ms an answer). It offers no hook on its
+    /// sockets, so TCP_NODELAY is set on the listening socket (found by its port among this
+    /// process's descriptors), which the connections it accepts inherit on Linux.
+    static func sendWithoutDelay(listeningOn port: UInt16) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return }
+        for fd in names.compactMap(Int32.init) {
+            var address = sockaddr_in()
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let named = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+            }
+            var listening: Int32 = 0
+            var size = socklen_t(MemoryLayout<Int32>.size)
+            guard named == 0, address.sin_family == sa_family_t(AF_INET), UInt16(bigEndian: address.sin_port) == port,
+                  getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &size) == 0, listening == 1 else { continue }
+            var on: Int32 = 1
+            setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+        }
+    }
 
     /// The port it listens on, once it does.
     public func listeningPort() async throws -> UInt16 {
@@ -144,9 +169,11 @@ struct Handler: HTTPHandler {
             // Decided on the change token alone: a device that holds this state of the shelf gets a 304 before anything is read.
             let token = sections.library.changeToken()
             let tag = catalogs.tag(token)
-            if Self.matches(request.headers[.ifNoneMatch], tag) { return conditional(request, Data(), type: "", updated: nil, tag: tag) }
             let terms = query["q"] ?? query["query"]
             let key = "\(top)/\(rest)?page=\(page)" + (terms.map { "&q=" + $0 } ?? "")
+            if Self.matches(request.headers[.ifNoneMatch], tag), catalogs.holds(key, token: token) {
+                return conditional(request, Data(), type: "", updated: nil, tag: tag)
+            }
             guard let document = try catalogs.document(key, token: token, build: { try catalog(top: top, rest: rest, terms: terms, page: page) })
             else { return nil }
             return conditional(request, document.body, type: document.type, updated: document.updated, tag: tag)

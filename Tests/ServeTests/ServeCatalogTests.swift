@@ -109,6 +109,8 @@ import Testing
             let tag = try #require(first.header("ETag"))
             let modified = try #require(first.header("Last-Modified"))
             #expect(try shelf.get("/opds/newest", headers: ["If-None-Match": tag]).status == 304)
+            // The tag names a state of the whole library: it never answers for a document that does not exist.
+            #expect(try shelf.get("/opds/publications/999", headers: ["If-None-Match": tag]).status == 404)
             #expect(try shelf.get("/opds/newest", headers: ["If-Modified-Since": modified]).status == 304)
             try shelf.installed(ServedShelf.cbz, in: try shelf.publication("Badger"), title: "Two")
             let changed = try shelf.get("/opds/newest", headers: ["If-None-Match": tag])
@@ -135,6 +137,36 @@ import Testing
             #expect(changed.status == 200 && changed.header("ETag") != tag)
             let titles = try CatalogParser.parse(changed.body, url: URL(string: "http://127.0.0.1/opds2/newest")!).books.map(\.title)
             #expect(Set(titles) == ["One", "Two"])
+        }
+    }
+
+    @Test func answersGoOutWithoutWaitingForTheClientsAcknowledgement() async throws {
+        try await ServedShelf.with { shelf in
+            // A kept connection, answered once: the server's end of it (in this process) must have Nagle off,
+            // or every answer's body waits ~40 ms for the client's delayed ACK.
+            let fd = try RawHTTP.connect(port: shelf.port)
+            defer { close(fd) }
+            RawHTTP.send(fd, Data("GET /opds HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            #expect(recv(fd, &buffer, buffer.count, 0) > 0)
+            let accepted = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap(Int32.init).filter { candidate in
+                var address = sockaddr_in()
+                var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+                let named = withUnsafeMutablePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(candidate, $0, &length) }
+                }
+                var listening: Int32 = 0
+                var size = socklen_t(MemoryLayout<Int32>.size)
+                return candidate != fd && named == 0 && address.sin_family == sa_family_t(AF_INET)
+                    && UInt16(bigEndian: address.sin_port) == shelf.port
+                    && getsockopt(candidate, SOL_SOCKET, SO_ACCEPTCONN, &listening, &size) == 0 && listening == 0
+            }
+            #expect(accepted.count == 1)
+            for candidate in accepted {
+                var noDelay: Int32 = 0
+                var size = socklen_t(MemoryLayout<Int32>.size)
+                #expect(getsockopt(candidate, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, &size) == 0 && noDelay == 1)
+            }
         }
     }
 
