@@ -140,36 +140,6 @@ import Testing
         }
     }
 
-    @Test func answersGoOutWithoutWaitingForTheClientsAcknowledgement() async throws {
-        try await ServedShelf.with { shelf in
-            // A kept connection, answered once: the server's end of it (in this process) must have Nagle off,
-            // or every answer's body waits ~40 ms for the client's delayed ACK.
-            let fd = try RawHTTP.connect(port: shelf.port)
-            defer { close(fd) }
-            RawHTTP.send(fd, Data("GET /opds HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            #expect(recv(fd, &buffer, buffer.count, 0) > 0)
-            let accepted = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap(Int32.init).filter { candidate in
-                var address = sockaddr_in()
-                var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-                let named = withUnsafeMutablePointer(to: &address) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(candidate, $0, &length) }
-                }
-                var listening: Int32 = 0
-                var size = socklen_t(MemoryLayout<Int32>.size)
-                return candidate != fd && named == 0 && address.sin_family == sa_family_t(AF_INET)
-                    && UInt16(bigEndian: address.sin_port) == shelf.port
-                    && getsockopt(candidate, SOL_SOCKET, SO_ACCEPTCONN, &listening, &size) == 0 && listening == 0
-            }
-            #expect(accepted.count == 1)
-            for candidate in accepted {
-                var noDelay: Int32 = 0
-                var size = socklen_t(MemoryLayout<Int32>.size)
-                #expect(getsockopt(candidate, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, &size) == 0 && noDelay == 1)
-            }
-        }
-    }
-
     @Test func searchFindsIssuesThroughTheLibrarysIndex() async throws {
         try await ServedShelf.with { shelf in
             let publication = try shelf.publication("Tidewater")
