@@ -53,6 +53,8 @@ extension ShelfApp {
         case signedIn(retry: Effect)
         /// What a search of every issue found (`Effect.searchLibrary`).
         case searchFound(SearchScreen.Found)
+        /// Every highlight on the shelf, as the highlights screen's filter asked (`Effect.listHighlights`).
+        case highlightsListed(HighlightsScreen.Listed)
     }
 
     /// What the run loop read from the library (outside `update`): the shelf, the open
@@ -101,6 +103,10 @@ extension ShelfApp {
         /// Searches every issue for the search screen, on the reads queue; `again`: the
         /// same search after the library changed.
         case searchLibrary(SearchQuery, serial: Int, again: Bool = false)
+        /// Lists every highlight on the shelf for the highlights screen, on the reads queue.
+        case listHighlights(publication: String?, containing: String?, serial: Int)
+        /// Deletes a highlight from the highlights screen (a tombstone stays, for sync).
+        case deleteHighlight(id: String)
         /// Opens the issue's content in the reader (in the run loop), with the password the
         /// user typed for its PDF, if asked.
         case openReader(Issue, password: DocumentPassword? = nil)

@@ -28,11 +28,11 @@ extension ShelfApp.Effect {
             return .runLoop
         case .openReader, .readStreamed, .reader, .define:
             return .readerIO
-        case .readLibrary, .readStore, .searchLibrary:
+        case .readLibrary, .readStore, .searchLibrary, .listHighlights:
             return .reads
         case .enqueue, .startAgent, .setPinned, .markOpened, .evictContent, .cancelDownload, .saveReadingPlace,
              .saveTextWidth, .saveStoreView, .keepPictureAdviceGiven, .saveReaderView, .saveReaderFitWidth,
-             .takeAlert, .removeCatalog, .takeBook, .changeHighlight:
+             .takeAlert, .removeCatalog, .takeBook, .changeHighlight, .deleteHighlight:
             return .writes
         case .refresh, .subscribeCatalogFeed:
             return .refresh
@@ -125,6 +125,19 @@ final class EffectRunner: @unchecked Sendable {   // `environment`, `lastBrowser
                 }
                 box.post(.searchFound(SearchScreen.Found(serial: serial, outcome: outcome, again: again)))
             }
+        case .listHighlights(let publication, let text, let serial):
+            submit(queue) {
+                let outcome: Result<HighlightsScreen.Listed.Found, SearchScreen.Failure>
+                do {
+                    let highlights = try library.highlights.all(publication: publication, containing: text)
+                    var issues: [Int64: Issue] = [:]
+                    for id in Set(highlights.map(\.highlight.issueID)) { issues[id] = try library.store.issue(id: id) }
+                    outcome = .success(.init(highlights: highlights, issues: issues))
+                } catch {
+                    outcome = .failure(SearchScreen.Failure(text: "Cannot list the highlights: \(error)."))
+                }
+                box.post(.highlightsListed(.init(serial: serial, outcome: outcome)))
+            }
         case .openReader(let issue, let password):
             loop?.openReader(issue, password: password)
         case .readStreamed(let book):
@@ -202,6 +215,8 @@ final class EffectRunner: @unchecked Sendable {   // `environment`, `lastBrowser
                 guard let issue = try library.store.issue(id: id) else { return }
                 box.post(.reader(ReaderResult(session: session, loaded: .highlights(try library.highlights.list(for: issue)))))
             }
+        case .deleteHighlight(let id):
+            submit(queue) { try library.highlights.delete(id) }
         case .define(let word, let session):
             let environment = environment
             readerIO.submit {

@@ -71,6 +71,9 @@ struct ReaderAdapter {
         ([Key.character("/")] + word.map { Key.character($0) } + [.enter]).flatMap { send(.key($0)) }
     }
 
+    /// The reader at a highlight's words, as its own `H` list goes there.
+    mutating func show(_ highlight: Highlight) -> [Outcome] { send(.showHighlight(highlight)) }
+
     /// The first frame's layout, and what the reader asks to have read first.
     mutating func start() -> [Outcome] { outcomes(screen.start()) }
     /// The mouse wheel: lines, never pages.

@@ -16,6 +16,8 @@ enum ReaderMessage {
     case backgroundReady
     /// The user leaves the reader (or the program quits): the place is saved once more.
     case leave
+    /// Go to a highlight's words (one opened from the shelf's list of every highlight).
+    case showHighlight(Highlight)
     /// What a `ReaderEffect.load` read.
     case loaded(ReaderLoaded)
 }

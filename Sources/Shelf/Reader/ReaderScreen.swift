@@ -172,6 +172,9 @@ struct ReaderScreen {
             let locator = self.locator
             lastSave = (locator, clock())
             return [.save(locator), .leave]
+        case .showHighlight(let highlight):
+            guard mode == .reading else { return [] }
+            showHighlight(highlight)
         case .click(let x, let y):
             guard mode == .reading || mode == .selecting, var text = pager as? TextPager else { return [] }
             definition = nil
