@@ -131,7 +131,7 @@ struct HighlightsScreen {
     // MARK: View
 
     /// The list's top row, under the title bar and a gap; each highlight takes three rows
-    /// (its quote; its issue, publication, chapter and day; its note, or a gap), above the
+    /// (its quote; its day, issue, publication and chapter; its note, or a gap), above the
     /// "more below" mark, the status and the hint bars.
     static let listTop = 2
     static let itemRows = 3
@@ -172,10 +172,10 @@ struct HighlightsScreen {
         if selected { canvas.put("▶", x: 2, y: y, style: theme.title) }
         let quote = "“" + oneLine(highlight.quote.exact) + "”"
         canvas.put(DisplayWidth.truncate(quote, to: max(1, width - 5)), x: 4, y: y, style: highlight.color.style(over: theme.text))
-        var place = Sanitizer.clean(listed.issueTitle)
+        // The day first: the list is in its order, and a long title is cut, never the day.
+        var place = SearchReport.day(highlight.created) + " · " + Sanitizer.clean(listed.issueTitle)
         if let publication = listed.publicationTitle { place += " · " + Sanitizer.clean(publication) }
         if let chapter = highlight.chapter, !chapter.isEmpty { place += " · " + oneLine(chapter) }
-        place += " · " + SearchReport.day(highlight.created)
         canvas.put(DisplayWidth.truncate(place, to: max(1, width - 5)), x: 4, y: y + 1, style: selected ? theme.selection : theme.dimText)
         if let note = highlight.note {
             let x = canvas.put("✎ ", x: 4, y: y + 2, style: theme.dimText)
