@@ -161,3 +161,34 @@ import TextLayout
         #expect(try h.library.highlights.all().isEmpty)
     }
 }
+
+/// `E` on a highlight in the reader: the run loop hands the terminal to `$EDITOR` (a script
+/// on PATH here) on the note, and the note it wrote is kept.
+@Suite(.serialized) struct NoteEditorTests {
+    @Test func eOnAHighlightEditsItsNoteInTheEditorAndTheLibraryKeepsIt() throws {
+        let h = try ShelfHarness.reading(ReaderFixture.magazine(), name: "harbour-note", width: 80, height: 24)
+        let issue = try #require(h.app.reader?.issue)
+        _ = h.key(.character("s"))
+        _ = h.key(.enter)   // the cursor's word highlighted, back to reading
+        let made = try #require(try h.library.highlights.list(for: issue).first)
+        #expect(made.note == nil)
+        _ = h.key(.character("s"))   // the cursor on the same first word, now a highlight
+        let bin = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-editor-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: bin) }
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let script = bin.appendingPathComponent("fake-editor")
+        try Data("#!/bin/sh\nprintf 'Written in the editor\\nand a second line\\n' > \"$1\"\n".utf8).write(to: script)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = bin.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        environment["EDITOR"] = "fake-editor"
+        environment["VISUAL"] = nil
+        h.app.runner.environment = environment
+        let backend = MemoryBackend(width: 80, height: 24)
+        backend.send(keys: [.character("E"), .control("c")])
+        h.app.run(backend: backend)
+        _ = h.settle()
+        #expect(backend.handOvers == 1)
+        #expect(try h.library.highlights.highlight(id: made.id)?.note == "Written in the editor\nand a second line")
+    }
+}

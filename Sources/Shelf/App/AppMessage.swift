@@ -55,6 +55,8 @@ extension ShelfApp {
         case searchFound(SearchScreen.Found)
         /// Every highlight on the shelf, as the highlights screen's filter asked (`Effect.listHighlights`).
         case highlightsListed(HighlightsScreen.Listed)
+        /// `$EDITOR` ended with this note for a highlight of reader `session`'s issue.
+        case noteEdited(Highlight, String?, issueID: Int64, session: Int)
     }
 
     /// What the run loop read from the library (outside `update`): the shelf, the open
@@ -123,6 +125,8 @@ extension ShelfApp {
         case changeHighlight(HighlightEdit, issueID: Int64, session: Int)
         /// Looks a word up for reader `session` (`sdcv`, else `dict`), off the run loop.
         case define(String, session: Int)
+        /// Hands the terminal to `$EDITOR` on the highlight's note (in the run loop, between frames).
+        case editNote(Highlight, issueID: Int64, session: Int)
         /// The catalog screen's work (`EffectRunner+Catalogs`): read the kept catalogs, fetch
         /// a page or a search, keep or forget a catalog, subscribe to a page, take a book,
         /// fetch the covers of a page's books.

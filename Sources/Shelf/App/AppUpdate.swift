@@ -154,6 +154,8 @@ extension ShelfApp {
         case .searchFound(let found):
             let asked = state.search?.found(found) ?? []
             return perform(asked, on: &state)
+        case .noteEdited(let highlight, let note, let issueID, let session):
+            return [.changeHighlight(.note(id: highlight.id, note), issueID: issueID, session: session)]
         case .highlightsListed(let listed):
             state.highlights?.listed(listed)
             return []
@@ -243,6 +245,8 @@ extension ShelfApp {
                 if let id = reader.issue.id { effects.append(.changeHighlight(edit, issueID: id, session: reader.session)) }
             case .define(let word):
                 effects.append(.define(word, session: reader.session))
+            case .editNote(let highlight):
+                if let id = reader.issue.id { effects.append(.editNote(highlight, issueID: id, session: reader.session)) }
             }
         }
         return effects

@@ -24,7 +24,7 @@ extension ShelfApp.Effect {
     /// The queue this effect runs on. A new effect does not compile until it says.
     var queue: EffectQueue {
         switch self {
-        case .suspend, .closeStreamedComic, .openLink, .copyToClipboard:
+        case .suspend, .closeStreamedComic, .openLink, .copyToClipboard, .editNote:
             return .runLoop
         case .openReader, .readStreamed, .reader, .define:
             return .readerIO
@@ -49,6 +49,8 @@ protocol RunLoopEffects: AnyObject {
     func openReader(_ issue: Issue, password: DocumentPassword?)
     func openStreamed(_ book: CatalogBook)
     func suspend()
+    /// Hands the terminal to `$EDITOR` on a highlight's note, between frames.
+    func editNote(_ highlight: Highlight, issueID: Int64, session: Int)
     /// Bytes for the terminal (the clipboard's escape), written after the next frame.
     func writeToTerminal(_ bytes: [UInt8])
 }
@@ -146,6 +148,8 @@ final class EffectRunner: @unchecked Sendable {   // `environment`, `lastBrowser
             readerIO.perform(request)
         case .suspend:
             loop?.suspend()
+        case .editNote(let highlight, let issueID, let session):
+            loop?.editNote(highlight, issueID: issueID, session: session)
         case .openLink(let link):
             do { lastBrowser = try ExternalLinks.open(link, environment: environment) } catch { box.post(.effectFailed("cannot open \(link): \(error)")) }
         case .copyToClipboard(let text):

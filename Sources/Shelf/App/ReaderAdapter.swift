@@ -30,6 +30,8 @@ struct ReaderAdapter {
         case highlight(HighlightEdit)
         /// A word to look up in the dictionary.
         case define(String)
+        /// A highlight's note to edit in `$EDITOR`.
+        case editNote(Highlight)
     }
 
     var screen: ReaderScreen
@@ -105,6 +107,7 @@ struct ReaderAdapter {
             case .copyLink(let link): return .copyLink(link)
             case .highlight(let edit): return .highlight(edit)
             case .define(let word): return .define(word)
+            case .editNote(let highlight): return .editNote(highlight)
             }
         }
     }

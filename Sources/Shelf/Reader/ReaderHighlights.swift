@@ -88,6 +88,9 @@ extension ReaderScreen {
             } else if let range = (pager as? TextPager)?.selectedRange {
                 startNote(for: .selection(start: range.start, end: range.end))
             }
+        case .character("E"):
+            guard let existing = highlightUnderCursor else { note = ReaderNote(text: "No highlight under the cursor."); return true }
+            highlightEffects.append(.editNote(existing))
         case .character("x"):
             guard let existing = highlightUnderCursor else { note = ReaderNote(text: "No highlight under the cursor."); return true }
             ask(.delete(id: existing.id))
