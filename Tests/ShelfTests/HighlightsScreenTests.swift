@@ -162,8 +162,9 @@ import TextLayout
     }
 }
 
-/// `E` on a highlight in the reader: the run loop hands the terminal to `$EDITOR` (a script
-/// on PATH here) on the note, and the note it wrote is kept.
+/// Highlights made and changed in the reader through the app: `E` hands the terminal to
+/// `$EDITOR` (a script on PATH here) on the note, and the note it wrote is kept; an EPUB's
+/// new highlight gets its CFI.
 @Suite(.serialized) struct NoteEditorTests {
     @Test func eOnAHighlightEditsItsNoteInTheEditorAndTheLibraryKeepsIt() throws {
         let h = try ShelfHarness.reading(ReaderFixture.magazine(), name: "harbour-note", width: 80, height: 24)
@@ -190,5 +191,15 @@ import TextLayout
         _ = h.settle()
         #expect(backend.handOvers == 1)
         #expect(try h.library.highlights.highlight(id: made.id)?.note == "Written in the editor\nand a second line")
+    }
+
+    @Test func aHighlightMadeInTheReaderOfAnEPUBCarriesItsCFI() throws {
+        let h = try ShelfHarness.reading(ReaderFixture.magazine(), name: "harbour-cfi", width: 80, height: 24)
+        let issue = try #require(h.app.reader?.issue)
+        _ = h.key(.character("s"))
+        _ = h.key(.enter)
+        let made = try #require(try h.library.highlights.list(for: issue).first)
+        #expect(made.resource == "OEBPS/ch1.xhtml")
+        #expect(made.cfi?.hasPrefix("epubcfi(/6/2!/4/") == true, "\(made.cfi ?? "no CFI")")
     }
 }

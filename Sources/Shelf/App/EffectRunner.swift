@@ -1,5 +1,6 @@
 import Feeds
 import Foundation
+import IssueArchive
 import NewsstandKit
 
 /// Where an effect runs: every effect names its queue (`Effect.queue`), and `run` sends it there.
@@ -211,7 +212,15 @@ final class EffectRunner: @unchecked Sendable {   // `environment`, `lastBrowser
         case .changeHighlight(let edit, let id, let session):
             submit(queue) {
                 switch edit {
-                case .add(let draft): try library.highlights.add(draft)
+                case .add(var draft):
+                    // An EPUB's highlight carries its CFI, for calibre's and the W3C exports.
+                    if draft.cfi == nil, let issue = try library.store.issue(id: id) {
+                        let book = library.downloads.contentDirectory(for: issue)
+                        if (try? IssueReader.open(directory: book))?.format == .epub {
+                            draft.cfi = HighlightCFI.range(of: draft.quote, document: draft.locator.resource, book: book)?.cfi
+                        }
+                    }
+                    try library.highlights.add(draft)
                 case .note(let highlight, let note): try library.highlights.editNote(highlight, to: note)
                 case .recolor(let highlight, let color): try library.highlights.recolor(highlight, to: color)
                 case .delete(let highlight): try library.highlights.delete(highlight)
