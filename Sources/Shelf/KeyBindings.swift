@@ -15,9 +15,11 @@ public enum Action: String, CaseIterable, Sendable {
     case listView
     /// The shelf: the search screen, every issue's text (`SearchScreen`).
     case searchEverything
+    /// The shelf: every highlight on the shelf (`HighlightsScreen`); the reader's `H` lists one issue's.
+    case everyHighlight
 
     /// Actions whose default keys give way to a key the user bound to another action.
-    static let laterDefaults: [Action] = [.catalogs, .nextPage, .previousPage, .subscribe, .addCatalog, .readOnline, .listView, .searchEverything]
+    static let laterDefaults: [Action] = [.catalogs, .nextPage, .previousPage, .subscribe, .addCatalog, .readOnline, .listView, .searchEverything, .everyHighlight]
 }
 
 /// Which keys do what, on which screen: the defaults, overridden by `[keys]` in
@@ -28,23 +30,23 @@ public struct KeyBindings: Sendable {
     static let table: [(action: Action, keys: [Key], screens: Set<ShelfApp.Screen>)] = [
         (.moveLeft, [.left, .character("h")], [.shelf, .store, .reader]),
         (.moveRight, [.right, .character("l")], [.shelf, .store, .reader]),
-        (.up, [.up, .character("k")], [.shelf, .store, .reader, .catalog, .help, .search]),
-        (.down, [.down, .character("j")], [.shelf, .store, .reader, .catalog, .help, .search]),
-        (.pageUp, [.pageUp, .character("b")], [.shelf, .store, .reader, .catalog, .help, .search]),
-        (.pageDown, [.pageDown, .character(" ")], [.shelf, .store, .reader, .catalog, .help, .search]),
-        (.first, [.home, .character("g")], [.shelf, .store, .reader, .catalog, .help, .search]),
-        (.last, [.end, .character("G")], [.shelf, .store, .reader, .catalog, .help, .search]),
-        (.tap, [.enter], [.shelf, .store, .catalog, .search]),
+        (.up, [.up, .character("k")], [.shelf, .store, .reader, .catalog, .help, .search, .highlights]),
+        (.down, [.down, .character("j")], [.shelf, .store, .reader, .catalog, .help, .search, .highlights]),
+        (.pageUp, [.pageUp, .character("b")], [.shelf, .store, .reader, .catalog, .help, .search, .highlights]),
+        (.pageDown, [.pageDown, .character(" ")], [.shelf, .store, .reader, .catalog, .help, .search, .highlights]),
+        (.first, [.home, .character("g")], [.shelf, .store, .reader, .catalog, .help, .search, .highlights]),
+        (.last, [.end, .character("G")], [.shelf, .store, .reader, .catalog, .help, .search, .highlights]),
+        (.tap, [.enter], [.shelf, .store, .catalog, .search, .highlights]),
         (.download, [.character("d")], [.shelf, .store, .catalog, .search]),
-        (.remove, [.character("x")], [.store, .catalog]),
+        (.remove, [.character("x")], [.store, .catalog, .highlights]),
         (.pin, [.character("p")], [.store]),
         (.refresh, [.character("r")], [.shelf, .store]),
         (.refreshAll, [.character("R")], [.shelf, .store]),
-        (.filter, [.character("/")], [.shelf, .store, .catalog, .search]),
+        (.filter, [.character("/")], [.shelf, .store, .catalog, .search, .highlights]),
         (.nextNew, [.character("n")], [.shelf, .store]),
-        (.help, [.character("?")], [.shelf, .store, .reader, .catalog, .help, .search]),
-        (.back, [.character("q"), .escape, .backspace], [.shelf, .store, .reader, .catalog, .help, .search]),
-        (.quit, [.character("Q")], [.shelf, .store, .reader, .catalog, .help, .search]),
+        (.help, [.character("?")], [.shelf, .store, .reader, .catalog, .help, .search, .highlights]),
+        (.back, [.character("q"), .escape, .backspace], [.shelf, .store, .reader, .catalog, .help, .search, .highlights]),
+        (.quit, [.character("Q")], [.shelf, .store, .reader, .catalog, .help, .search, .highlights]),
         (.catalogs, [.character("c")], [.shelf]),
         (.nextPage, [.character("]")], [.catalog]),
         (.previousPage, [.character("[")], [.catalog]),
@@ -53,6 +55,7 @@ public struct KeyBindings: Sendable {
         (.readOnline, [.character("r")], [.catalog]),
         (.listView, [.character("v")], [.store]),
         (.searchEverything, [.character("S")], [.shelf]),
+        (.everyHighlight, [.character("H")], [.shelf]),
     ]
 
     public static let defaults = KeyBindings(keys: Dictionary(uniqueKeysWithValues: table.map { ($0.action, $0.keys) }))
@@ -100,7 +103,7 @@ public struct KeyBindings: Sendable {
         }
         self.init(keys: keys)
         // One key, one action per screen.
-        for screen in [ShelfApp.Screen.shelf, .store, .reader, .catalog, .help, .search] {
+        for screen in [ShelfApp.Screen.shelf, .store, .reader, .catalog, .help, .search, .highlights] {
             let rows = KeyBindings.table.filter { $0.screens.contains(screen) }
             var owner: [Key: Action] = [:]
             for row in rows {
@@ -158,6 +161,7 @@ public struct KeyBindings: Sendable {
         ([.listView], "a store's issues as a list or as tiles (kept for each publication)"),
         ([.catalogs], "catalogs (OPDS), from the shelf"),
         ([.searchEverything], "search every issue (from the shelf): words, harbo*, \"a phrase\", -word, in:publication"),
+        ([.everyHighlight], "every highlight (from the shelf): Enter reads it, x deletes it, / filters by words and in:publication"),
     ]
 
     static let helpCatalogs: [(actions: [Action], text: String)] = [
@@ -183,6 +187,7 @@ extension ShelfApp.Screen {
         case .help: return "help"
         case .catalog: return "catalog screen"
         case .search: return "search screen"
+        case .highlights: return "highlights screen"
         }
     }
 }

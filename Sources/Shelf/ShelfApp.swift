@@ -77,6 +77,8 @@ public final class ShelfApp: RunLoopEffects {
     private let reads: LibraryReads
     /// Ctrl-Z: the run loop hands the terminal back to the shell.
     private var suspendRequested = false
+    /// `E` on a highlight: the run loop hands the terminal to `$EDITOR` on its note.
+    private var noteToEdit: (highlight: Highlight, issueID: Int64, session: Int)?
     /// Bytes for the terminal from an effect (the clipboard's escape), written after the next frame.
     private var terminalWrites: [UInt8] = []
     private var changeToken = -1
@@ -170,6 +172,20 @@ public final class ShelfApp: RunLoopEffects {
                 placer?.clear(on: backend)
                 backend.suspend()
                 if placer?.throughTmux == true { TmuxPassthrough.waitForRedraw() }
+                dirty = true
+            }
+            if let edit = noteToEdit {
+                noteToEdit = nil
+                placer?.clear(on: backend)
+                var edited: NoteEditor.Outcome = .unchanged
+                let environment = runner.environment
+                backend.handOver { edited = NoteEditor.edit(edit.highlight.note, environment: environment) }
+                if placer?.throughTmux == true { TmuxPassthrough.waitForRedraw() }
+                switch edited {
+                case .edited(let note): send(.noteEdited(edit.highlight, note, issueID: edit.issueID, session: edit.session))
+                case .unchanged: break
+                case .failed(let why): send(.effectFailed(why))
+                }
                 dirty = true
             }
             if pollChanges() { dirty = true }
@@ -328,6 +344,8 @@ public final class ShelfApp: RunLoopEffects {
 
     /// Ctrl-Z: the run loop hands the terminal to the shell after this message.
     func suspend() { suspendRequested = true }
+
+    func editNote(_ highlight: Highlight, issueID: Int64, session: Int) { noteToEdit = (highlight, issueID, session) }
 
     func writeToTerminal(_ bytes: [UInt8]) { terminalWrites += bytes }
 

@@ -74,6 +74,7 @@ extension ShelfApp {
         case .help: HelpScreen.view(state, context, into: &canvas)
         case .catalog: state.catalog.view(state.shared, context, into: &canvas)
         case .search: state.search?.view(state.shared, context, into: &canvas)
+        case .highlights: state.highlights?.view(state.shared, context, into: &canvas)
         }
         Chrome.statusAndHints(state, theme: theme, into: &canvas)
         return canvas

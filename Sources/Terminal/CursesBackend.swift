@@ -539,12 +539,17 @@ public final class CursesBackend: TerminalBackend {
     /// a key): the terminal is restored, the shell takes over, and on `fg` the screen is
     /// repainted. Returns after the program is continued.
     public func suspend() {
+        handOver { kill(getpid(), SIGSTOP) }
+    }
+
+    /// The terminal as the shell has it while `work` runs (an editor), then repainted.
+    public func handOver(_ work: () -> Void) {
         guard !restored else { return }
         if sgrMouse { writeToTerminal(InputDecoding.sgrMouseOff) }
         endwin()
         fflush(outputFile)
-        kill(getpid(), SIGSTOP)
-        // Continued: repaint everything, the shell has drawn over the screen.
+        work()
+        // Back: repaint everything, the shell or the editor has drawn over the screen.
         clearok(nsc_curscr(), true)
         lastFrame = nil
         linksLost = true

@@ -31,6 +31,9 @@ public protocol TerminalBackend: AnyObject {
     /// Hands the terminal to the shell until the program is continued (Ctrl-Z, which raw
     /// mode delivers as a key), then repaints.
     func suspend()
+    /// Hands the terminal to `work` (an editor on a note), then repaints: the screen as the
+    /// shell had it while `work` runs.
+    func handOver(_ work: () -> Void)
     /// Sends bytes ncurses knows nothing of (a picture in pixels) after the last frame,
     /// the cursor and attributes left as ncurses believes them to be.
     func writeDirect(_ bytes: [UInt8])
@@ -45,6 +48,7 @@ public protocol TerminalBackend: AnyObject {
 extension TerminalBackend {
     public var colors: TerminalColors { .direct }
     public func suspend() {}
+    public func handOver(_ work: () -> Void) { work() }
     public func writeDirect(_ bytes: [UInt8]) {}
     public func redrawRows(_ rows: Range<Int>) {}
     public func takeUnshowableNotice() -> String? { nil }

@@ -85,4 +85,12 @@ public final class MemoryBackend: TerminalBackend {
     public func restore() { isRestored = true }
 
     public func suspend() { suspensions += 1 }
+
+    /// How many times the terminal was handed over (`handOver`).
+    public private(set) var handOvers = 0
+
+    public func handOver(_ work: () -> Void) {
+        handOvers += 1
+        work()
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Terminal
+@testable import Shelf
 
 /// Whole screens against text files in `Tests/ShelfTests/Goldens`, in the manner of
 /// ratatui's `assert_buffer_lines`: every row compared, each differing row reported with its
@@ -53,5 +54,21 @@ func expectGolden(_ canvas: Canvas, _ name: String, sourceLocation: SourceLocati
     if !differences.isEmpty {
         let report = "\(name) differs from \(file.lastPathComponent):\n" + differences.joined(separator: "\n")
         Issue.record(Comment(rawValue: report + "\nthe whole screen as drawn:\n" + got), sourceLocation: sourceLocation)
+    }
+}
+
+/// App screens made by name at a window size, each compared whole with its golden at 80x24
+/// and 120x40 (`name-WxH`): a suite's `@Test(arguments: goldens.cases)` calls `expect`.
+struct ScreenGoldens: Sendable {
+    let screens: [(name: String, make: @Sendable (Int, Int) -> ShelfApp.State)]
+
+    var cases: [(String, Int, Int)] {
+        screens.flatMap { screen in [(80, 24), (120, 40)].map { (screen.name, $0.0, $0.1) } }
+    }
+
+    func expect(_ name: String, _ width: Int, _ height: Int, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let make = try #require(screens.first { $0.name == name }?.make, sourceLocation: sourceLocation)
+        let canvas = ShelfApp.view(make(width, height), ShelfApp.ViewContext(theme: .classic, covers: KnownCovers()))
+        expectGolden(canvas, "\(name)-\(width)x\(height)", sourceLocation: sourceLocation)
     }
 }

@@ -200,4 +200,19 @@ import TextLayout
         let pink = Highlight.Color.pink.style(over: Theme.classic.readerText).background
         #expect(ReaderHighlightTests.painted(reader, pink) == "The", "the highlight is on screen")
     }
+
+    @Test func aHighlightWhoseWordsAreGoneSaysSoInTheList() throws {
+        var reader = ReaderSelectionTests.opened("Paragraph one of the night.\n\nThe final words here.")
+        ReaderSelectionTests.press(&reader, "s")
+        let draft = try #require(ReaderHighlightTests.draft(reader.update(.key(.enter))))
+        var kept = ReaderHighlightTests.made(draft, id: "kept")
+        kept.note = "here"
+        var gone = ReaderHighlightTests.made(draft, id: "gone")
+        gone.quote = TextQuoteSelector(exact: "words the new version no longer has")
+        _ = reader.update(.loaded(.highlights([kept, gone])))
+        _ = reader.update(.key(.character("H")))
+        let list = ReaderSelectionTests.screen(reader).text
+        #expect(list.contains("“words the new version no longer has”  (text changed)"), "\(list)")
+        #expect(list.contains("“\(draft.quote.exact)”  ✎ here") && !list.contains("“\(draft.quote.exact)”  (text changed)"), "\(list)")
+    }
 }

@@ -64,7 +64,7 @@ import TextLayout
         return state
     }
 
-    static let screens: [(name: String, make: @Sendable (Int, Int) -> State)] = [
+    static let goldens = ScreenGoldens(screens: [
         ("search-typing", { w, h in typing("harbo* \"equinox tide\" -gulls in:tide", width: w, height: h) }),
         ("search-results", { w, h in found(width: w, height: h) }),
         ("search-evicted", { w, h in
@@ -78,17 +78,11 @@ import TextLayout
             _ = ShelfApp.update(&state, .searchFound(.init(serial: 1, outcome: .success(SearchResults(groups: [], pending: 2)))))
             return state
         }),
-    ]
+    ])
 
-    static var cases: [(String, Int, Int)] {
-        screens.flatMap { screen in [(80, 24), (120, 40)].map { (screen.name, $0.0, $0.1) } }
-    }
-
-    @Test(arguments: cases)
+    @Test(arguments: goldens.cases)
     func theScreen(_ name: String, _ width: Int, _ height: Int) throws {
-        let make = try #require(Self.screens.first { $0.name == name }?.make)
-        let canvas = ShelfApp.view(make(width, height), ShelfApp.ViewContext(theme: .classic, covers: KnownCovers()))
-        expectGolden(canvas, "\(name)-\(width)x\(height)")
+        try Self.goldens.expect(name, width, height)
     }
 
     @Test func theMatchedWordsAreDrawnInTheThemesMatchStyle() throws {

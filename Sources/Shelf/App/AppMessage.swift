@@ -53,6 +53,10 @@ extension ShelfApp {
         case signedIn(retry: Effect)
         /// What a search of every issue found (`Effect.searchLibrary`).
         case searchFound(SearchScreen.Found)
+        /// Every highlight on the shelf, as the highlights screen's filter asked (`Effect.listHighlights`).
+        case highlightsListed(HighlightsScreen.Listed)
+        /// `$EDITOR` ended with this note for a highlight of reader `session`'s issue.
+        case noteEdited(Highlight, String?, issueID: Int64, session: Int)
     }
 
     /// What the run loop read from the library (outside `update`): the shelf, the open
@@ -101,6 +105,10 @@ extension ShelfApp {
         /// Searches every issue for the search screen, on the reads queue; `again`: the
         /// same search after the library changed.
         case searchLibrary(SearchQuery, serial: Int, again: Bool = false)
+        /// Lists every highlight on the shelf for the highlights screen, on the reads queue.
+        case listHighlights(publication: String?, containing: String?, serial: Int)
+        /// Deletes a highlight from the highlights screen (a tombstone stays, for sync).
+        case deleteHighlight(id: String)
         /// Opens the issue's content in the reader (in the run loop), with the password the
         /// user typed for its PDF, if asked.
         case openReader(Issue, password: DocumentPassword? = nil)
@@ -117,6 +125,8 @@ extension ShelfApp {
         case changeHighlight(HighlightEdit, issueID: Int64, session: Int)
         /// Looks a word up for reader `session` (`sdcv`, else `dict`), off the run loop.
         case define(String, session: Int)
+        /// Hands the terminal to `$EDITOR` on the highlight's note (in the run loop, between frames).
+        case editNote(Highlight, issueID: Int64, session: Int)
         /// The catalog screen's work (`EffectRunner+Catalogs`): read the kept catalogs, fetch
         /// a page or a search, keep or forget a catalog, subscribe to a page, take a book,
         /// fetch the covers of a page's books.

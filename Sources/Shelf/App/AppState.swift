@@ -102,6 +102,12 @@ extension ShelfApp {
             set { replaceTopmost(.search, with: newValue.map(ScreenState.search)) }
         }
 
+        /// The screen of every highlight, while it is open (`H`).
+        var highlights: HighlightsScreen? {
+            get { topmost { if case .highlights(let screen) = $0 { screen } else { nil } } }
+            set { replaceTopmost(.highlights, with: newValue.map(ScreenState.highlights)) }
+        }
+
         /// Where the issue being opened from a search's hit opens, and the word it finds there.
         var readerTarget: ReaderTarget?
 
@@ -138,7 +144,7 @@ extension ShelfApp {
                 guard let store else { return false }
                 return store.visible(height: height).contains { store.tiles[$0.index].issue.status == .downloading }
             case .reader: return true
-            case .shelf, .help, .catalog, .search: return false
+            case .shelf, .help, .catalog, .search, .highlights: return false
             }
         }
 
@@ -172,12 +178,13 @@ extension ShelfApp {
         case take(issueID: Int64, title: String)
     }
 
-    /// A search's hit being opened: the reader opens this issue at `place` (not its saved
-    /// one) and finds `word` from there.
+    /// A search's hit or a highlight being opened: the reader opens this issue at `place`
+    /// (not its saved one) and finds `word` from there, or goes to `highlight`'s words.
     struct ReaderTarget: Equatable {
         var issueID: Int64?
         var place: Locator
         var word: String?
+        var highlight: Highlight?
     }
 
     static let minimumSize = (width: 40, height: 12)
@@ -192,7 +199,7 @@ extension ShelfApp {
             switch screen {
             case .store, .reader: return true
             case .shelf: return shelfDrawsPictures
-            case .help, .catalog, .search: return false
+            case .help, .catalog, .search, .highlights: return false
             }
         }
     }

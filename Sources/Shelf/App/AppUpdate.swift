@@ -47,7 +47,9 @@ extension ShelfApp {
             let catalogsShown = state.screen == .catalog && state.catalog.page == nil
             // The results shown say what is downloaded: the same search again.
             let searchedAgain = state.screen == .search ? state.search?.searchAgain() ?? [] : []
-            return [.readLibrary] + (catalogsShown ? [.readCatalogs] : []) + searchedAgain
+            // The list of every highlight follows one made or deleted elsewhere.
+            let listedAgain = state.screen == .highlights ? state.highlights?.listAgain() ?? [] : []
+            return [.readLibrary] + (catalogsShown ? [.readCatalogs] : []) + searchedAgain + listedAgain
         case .libraryRead(let read):
             var effects = apply(read, to: &state)
             // The store's issues arrived: the keys typed meanwhile act on them, in order
@@ -144,11 +146,19 @@ extension ShelfApp {
             if let target = state.readerTarget {
                 state.readerTarget = nil
                 if target.issueID == reader.issue.id, let word = target.word { effects += updateReader(&state) { $0.find(word) } }
+                if target.issueID == reader.issue.id, let highlight = target.highlight {
+                    effects += updateReader(&state) { $0.show(highlight) }
+                }
             }
             return effects + [.readLibrary]
         case .searchFound(let found):
             let asked = state.search?.found(found) ?? []
             return perform(asked, on: &state)
+        case .noteEdited(let highlight, let note, let issueID, let session):
+            return [.changeHighlight(.note(id: highlight.id, note), issueID: issueID, session: session)]
+        case .highlightsListed(let listed):
+            state.highlights?.listed(listed)
+            return []
         case .reader(let result):
             return updateReader(&state) { $0.loaded(result) }
         }
@@ -184,6 +194,9 @@ extension ShelfApp {
             return perform(asked, on: &state)
         case .search:
             guard let asked = state.search?.update(key, shared) else { state.pop(); return [] }
+            return perform(asked, on: &state)
+        case .highlights:
+            guard let asked = state.highlights?.update(key, shared) else { state.pop(); return [] }
             return perform(asked, on: &state)
         }
     }
@@ -232,6 +245,8 @@ extension ShelfApp {
                 if let id = reader.issue.id { effects.append(.changeHighlight(edit, issueID: id, session: reader.session)) }
             case .define(let word):
                 effects.append(.define(word, session: reader.session))
+            case .editNote(let highlight):
+                if let id = reader.issue.id { effects.append(.editNote(highlight, issueID: id, session: reader.session)) }
             }
         }
         return effects
@@ -260,6 +275,7 @@ extension ShelfApp {
                 let shared = state.shared
                 state.catalog.move(by: step, shared)
             case .search: state.search?.move(by: step)
+            case .highlights: state.highlights?.move(by: step)
             }
             return []
         case .left:
@@ -278,7 +294,7 @@ extension ShelfApp {
                 return perform(asked, on: &state)
             case .reader:
                 return updateReader(&state) { $0.click(x: x, y: y) }
-            case .help, .search:
+            case .help, .search, .highlights:
                 return []
             }
         default:

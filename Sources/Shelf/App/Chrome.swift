@@ -152,7 +152,7 @@ enum Chrome {
         case .shelf:
             items = [hint(move, "move", 7), hint([.tap], "open", 8), hint([.download], "download", 5), hint([.filter], "filter", 3),
                      hint([.nextNew], "next new", 2), hint([.refresh], "refresh", 4), hint([.searchEverything], "search", 1),
-                     hint([.help], "help", essential),
+                     hint([.everyHighlight], "highlights", 0), hint([.help], "help", essential),
                      hint([.back], "quit", essential)]
         case .store:
             let issue = state.store?.selectedTile?.issue
@@ -182,6 +182,11 @@ enum Chrome {
             items = [issue == nil ? nil : hint([.up, .down], "move", 7), issue == nil ? nil : hint([.tap], "read", 8),
                      issue.map { $0.status == .available } ?? true ? nil : hint([.download], "download", 6),
                      hint([.filter], "new search", 5), hint([.help], "help", essential), hint([.back], "back", essential)]
+        case .highlights:
+            guard let screen = state.highlights, !screen.filter.isEditing else { return Hint.ranked(HighlightsScreen.filterHints) }
+            let any = screen.selected != nil
+            items = [any ? hint([.up, .down], "move", 7) : nil, any ? hint([.tap], "read", 8) : nil, any ? hint([.remove], "delete", 6) : nil,
+                     hint([.filter], "filter", 5), hint([.help], "help", essential), hint([.back], "back", essential)]
         case .help:
             items = [hint([.down, .up], "scroll", 7), hint([.pageDown, .pageUp], "page", 6), hint([.first, .last], "top/end", 5),
                      hint([.back], "close", essential)]

@@ -1,5 +1,6 @@
 import Feeds
 import Foundation
+import IssueArchive
 import NewsstandKit
 
 /// Where an effect runs: every effect names its queue (`Effect.queue`), and `run` sends it there.
@@ -24,15 +25,15 @@ extension ShelfApp.Effect {
     /// The queue this effect runs on. A new effect does not compile until it says.
     var queue: EffectQueue {
         switch self {
-        case .suspend, .closeStreamedComic, .openLink, .copyToClipboard:
+        case .suspend, .closeStreamedComic, .openLink, .copyToClipboard, .editNote:
             return .runLoop
         case .openReader, .readStreamed, .reader, .define:
             return .readerIO
-        case .readLibrary, .readStore, .searchLibrary:
+        case .readLibrary, .readStore, .searchLibrary, .listHighlights:
             return .reads
         case .enqueue, .startAgent, .setPinned, .markOpened, .evictContent, .cancelDownload, .saveReadingPlace,
              .saveTextWidth, .saveStoreView, .keepPictureAdviceGiven, .saveReaderView, .saveReaderFitWidth,
-             .takeAlert, .removeCatalog, .takeBook, .changeHighlight:
+             .takeAlert, .removeCatalog, .takeBook, .changeHighlight, .deleteHighlight:
             return .writes
         case .refresh, .subscribeCatalogFeed:
             return .refresh
@@ -49,6 +50,8 @@ protocol RunLoopEffects: AnyObject {
     func openReader(_ issue: Issue, password: DocumentPassword?)
     func openStreamed(_ book: CatalogBook)
     func suspend()
+    /// Hands the terminal to `$EDITOR` on a highlight's note, between frames.
+    func editNote(_ highlight: Highlight, issueID: Int64, session: Int)
     /// Bytes for the terminal (the clipboard's escape), written after the next frame.
     func writeToTerminal(_ bytes: [UInt8])
 }
@@ -125,6 +128,19 @@ final class EffectRunner: @unchecked Sendable {   // `environment`, `lastBrowser
                 }
                 box.post(.searchFound(SearchScreen.Found(serial: serial, outcome: outcome, again: again)))
             }
+        case .listHighlights(let publication, let text, let serial):
+            submit(queue) {
+                let outcome: Result<HighlightsScreen.Listed.Found, SearchScreen.Failure>
+                do {
+                    let highlights = try library.highlights.all(publication: publication, containing: text)
+                    var issues: [Int64: Issue] = [:]
+                    for id in Set(highlights.map(\.highlight.issueID)) { issues[id] = try library.store.issue(id: id) }
+                    outcome = .success(.init(highlights: highlights, issues: issues))
+                } catch {
+                    outcome = .failure(SearchScreen.Failure(text: "Cannot list the highlights: \(error)."))
+                }
+                box.post(.highlightsListed(.init(serial: serial, outcome: outcome)))
+            }
         case .openReader(let issue, let password):
             loop?.openReader(issue, password: password)
         case .readStreamed(let book):
@@ -133,6 +149,8 @@ final class EffectRunner: @unchecked Sendable {   // `environment`, `lastBrowser
             readerIO.perform(request)
         case .suspend:
             loop?.suspend()
+        case .editNote(let highlight, let issueID, let session):
+            loop?.editNote(highlight, issueID: issueID, session: session)
         case .openLink(let link):
             do { lastBrowser = try ExternalLinks.open(link, environment: environment) } catch { box.post(.effectFailed("cannot open \(link): \(error)")) }
         case .copyToClipboard(let text):
@@ -194,7 +212,15 @@ final class EffectRunner: @unchecked Sendable {   // `environment`, `lastBrowser
         case .changeHighlight(let edit, let id, let session):
             submit(queue) {
                 switch edit {
-                case .add(let draft): try library.highlights.add(draft)
+                case .add(var draft):
+                    // An EPUB's highlight carries its CFI, for calibre's and the W3C exports.
+                    if draft.cfi == nil, let issue = try library.store.issue(id: id) {
+                        let book = library.downloads.contentDirectory(for: issue)
+                        if (try? IssueReader.open(directory: book))?.format == .epub {
+                            draft.cfi = HighlightCFI.range(of: draft.quote, document: draft.locator.resource, book: book)?.cfi
+                        }
+                    }
+                    try library.highlights.add(draft)
                 case .note(let highlight, let note): try library.highlights.editNote(highlight, to: note)
                 case .recolor(let highlight, let color): try library.highlights.recolor(highlight, to: color)
                 case .delete(let highlight): try library.highlights.delete(highlight)
@@ -202,6 +228,8 @@ final class EffectRunner: @unchecked Sendable {   // `environment`, `lastBrowser
                 guard let issue = try library.store.issue(id: id) else { return }
                 box.post(.reader(ReaderResult(session: session, loaded: .highlights(try library.highlights.list(for: issue)))))
             }
+        case .deleteHighlight(let id):
+            submit(queue) { try library.highlights.delete(id) }
         case .define(let word, let session):
             let environment = environment
             readerIO.submit {

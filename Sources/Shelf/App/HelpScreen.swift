@@ -80,7 +80,7 @@ struct HelpScreen: Equatable {
         var sections = [everywhere, shelf, catalogs, reader, contents, prompts]
         let first: Int
         switch opener {
-        case .shelf, .store, .help, .search: first = 1
+        case .shelf, .store, .help, .search, .highlights: first = 1
         case .catalog: first = 2
         case .reader: first = 3
         }

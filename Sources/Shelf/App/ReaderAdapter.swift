@@ -30,6 +30,8 @@ struct ReaderAdapter {
         case highlight(HighlightEdit)
         /// A word to look up in the dictionary.
         case define(String)
+        /// A highlight's note to edit in `$EDITOR`.
+        case editNote(Highlight)
     }
 
     var screen: ReaderScreen
@@ -71,6 +73,9 @@ struct ReaderAdapter {
         ([Key.character("/")] + word.map { Key.character($0) } + [.enter]).flatMap { send(.key($0)) }
     }
 
+    /// The reader at a highlight's words, as its own `H` list goes there.
+    mutating func show(_ highlight: Highlight) -> [Outcome] { send(.showHighlight(highlight)) }
+
     /// The first frame's layout, and what the reader asks to have read first.
     mutating func start() -> [Outcome] { outcomes(screen.start()) }
     /// The mouse wheel: lines, never pages.
@@ -102,6 +107,7 @@ struct ReaderAdapter {
             case .copyLink(let link): return .copyLink(link)
             case .highlight(let edit): return .highlight(edit)
             case .define(let word): return .define(word)
+            case .editNote(let highlight): return .editNote(highlight)
             }
         }
     }

@@ -5,7 +5,7 @@ import Terminal
 extension ShelfApp {
     /// Which screen is which: the app routes keys and messages by it, key bindings and
     /// help's sections are kept by it.
-    enum Screen: Hashable { case shelf, store, reader, help, catalog, search }
+    enum Screen: Hashable { case shelf, store, reader, help, catalog, search, highlights }
 
     /// A screen open on the stack: the component itself, with its own state. Back (q,
     /// Escape, Backspace) pops the value; the shelf is always at the bottom.
@@ -18,6 +18,8 @@ extension ShelfApp {
         case catalog(CatalogScreen)
         /// `S`: a search of every issue (`SearchScreen`).
         case search(SearchScreen)
+        /// `H`: every highlight on the shelf (`HighlightsScreen`).
+        case highlights(HighlightsScreen)
 
         var kind: Screen {
             switch self {
@@ -27,6 +29,7 @@ extension ShelfApp {
             case .help: return .help
             case .catalog: return .catalog
             case .search: return .search
+            case .highlights: return .highlights
             }
         }
     }
@@ -65,6 +68,8 @@ extension ShelfApp {
         case keepStoreView(publicationID: Int64, asList: Bool)
         /// Opens the issue in the reader at `place`, finding `word` there (a search's hit).
         case read(Issue, at: Locator, finding: String?)
+        /// Opens the issue in the reader at a highlight's words (as the reader's `H` list goes there).
+        case readHighlight(Issue, Highlight)
         /// Closes this screen, back to the one under it.
         case close
         case help
@@ -85,6 +90,9 @@ extension ShelfApp {
                 effects.append(.saveStoreView(publicationID: id, asList: asList))
             case .read(let issue, let place, let word):
                 state.readerTarget = ReaderTarget(issueID: issue.id, place: place, word: word)
+                effects.append(.markOpened(issue))
+            case .readHighlight(let issue, let highlight):
+                state.readerTarget = ReaderTarget(issueID: issue.id, place: highlight.locator, word: nil, highlight: highlight)
                 effects.append(.markOpened(issue))
             case .close: state.pop()
             case .help: showHelp(&state)
@@ -109,6 +117,20 @@ extension ShelfApp {
             return []
         }
         return [.status("Nothing new.")]
+    }
+
+    /// How far a list's selection moves for `action` (a line, a page, to the first or the
+    /// last); nil for an action that does not move it.
+    static func listStep(_ action: Action, page: Int) -> Int? {
+        switch action {
+        case .up: return -1
+        case .down: return 1
+        case .pageUp: return -page
+        case .pageDown: return page
+        case .first: return -Int.max / 2
+        case .last: return Int.max / 2
+        default: return nil
+        }
     }
 
     static func clamp(_ index: Int, count: Int) -> Int { max(0, min(index, count - 1)) }

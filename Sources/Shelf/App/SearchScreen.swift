@@ -64,13 +64,8 @@ struct SearchScreen {
         if isEditing { return edit(key) }
         guard let action = shared.keyBindings.action(for: key, on: .search) else { return [] }
         let page = max(1, Self.listRows(height: shared.height) / 2)
+        if let step = ShelfApp.listStep(action, page: page) { move(by: step); return [] }
         switch action {
-        case .up: move(by: -1)
-        case .down: move(by: 1)
-        case .pageUp: move(by: -page)
-        case .pageDown: move(by: page)
-        case .first: move(by: -Int.max / 2)
-        case .last: move(by: Int.max / 2)
         case .tap: return open()
         case .download:
             guard let issue = selected?.group.issue else { return [] }

@@ -141,6 +141,8 @@ struct ShelfScreen {
             return [.openCatalogs, .status(nil), .run(.readCatalogs)]
         case .searchEverything:
             return [.status(nil), .open(.search(SearchScreen()))]
+        case .everyHighlight:
+            return HighlightsScreen.open()
         case .back where key == .escape && !filter.text.isEmpty:
             // Escape takes a filter away before it leaves the screen.
             return editFilter(.escape, shared)

@@ -88,6 +88,9 @@ extension ReaderScreen {
             } else if let range = (pager as? TextPager)?.selectedRange {
                 startNote(for: .selection(start: range.start, end: range.end))
             }
+        case .character("E"):
+            guard let existing = highlightUnderCursor else { note = ReaderNote(text: "No highlight under the cursor."); return true }
+            highlightEffects.append(.editNote(existing))
         case .character("x"):
             guard let existing = highlightUnderCursor else { note = ReaderNote(text: "No highlight under the cursor."); return true }
             ask(.delete(id: existing.id))
@@ -206,13 +209,15 @@ extension TextPager {
 
 extension ReaderScreen {
     /// `H`: the issue's highlights in reading order, in the contents list's look; Enter
-    /// goes to one.
+    /// goes to one. One whose words are no longer in the article shown says so.
     mutating func showHighlights() {
         let shown = highlights.sorted { ($0.position, $0.textOffset) < ($1.position, $1.textOffset) }
+        let gone = Set((pager as? TextPager)?.goneHighlights.map(\.id) ?? [])
         let entries = shown.map { highlight in
             let quote = "“" + Sanitizer.clean(highlight.quote.exact).replacingOccurrences(of: "\n", with: " ") + "”"
             let noted = highlight.note.map { "  ✎ " + Sanitizer.clean($0).replacingOccurrences(of: "\n", with: " ⏎ ") } ?? ""
-            return ContentsEntry(title: quote + noted, depth: 0, article: highlight.position, fragment: nil)
+            let changed = gone.contains(highlight.id) ? "  (text changed)" : ""
+            return ContentsEntry(title: quote + changed + noted, depth: 0, article: highlight.position, fragment: nil)
         }
         guard var list = ContentsList(entries: entries, current: pager.index) else {
             note = ReaderNote(text: "No highlights in this issue yet: s chooses words, Enter highlights them.")

@@ -16,6 +16,8 @@ enum ReaderMessage {
     case backgroundReady
     /// The user leaves the reader (or the program quits): the place is saved once more.
     case leave
+    /// Go to a highlight's words (one opened from the shelf's list of every highlight).
+    case showHighlight(Highlight)
     /// What a `ReaderEffect.load` read.
     case loaded(ReaderLoaded)
 }
@@ -44,6 +46,9 @@ enum ReaderEffect: Equatable {
     /// Look the word up in the dictionary installed (`sdcv`, `dict`); the answer comes back
     /// as `.loaded(.definition)`.
     case define(String)
+    /// Edit a highlight's note in `$EDITOR` (the terminal is handed over); the note comes
+    /// back as a change to the highlight.
+    case editNote(Highlight)
 }
 
 /// A line for the status bar (a search result, "no match"…), until the next key.

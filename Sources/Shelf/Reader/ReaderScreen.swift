@@ -172,6 +172,9 @@ struct ReaderScreen {
             let locator = self.locator
             lastSave = (locator, clock())
             return [.save(locator), .leave]
+        case .showHighlight(let highlight):
+            guard mode == .reading else { return [] }
+            showHighlight(highlight)
         case .click(let x, let y):
             guard mode == .reading || mode == .selecting, var text = pager as? TextPager else { return [] }
             definition = nil
@@ -364,7 +367,7 @@ struct ReaderScreen {
         ("  s, Esc", "  the selection starts here and grows as it moves; cancel"),
         ("  a click", "  the cursor on that word (after s: the selection ends there)"),
         ("  Enter, 1–5", "  highlight it: yellow, green, blue, pink, underline (8 colours)"),
-        ("  on a highlight", "  1–5 recolour, Enter or n its note, x delete"),
+        ("  on a highlight", "  1–5 recolour, Enter or n its note, E its note in $EDITOR, x delete"),
         ("  n", "  a note on the status line (Ctrl-O new line, Enter keeps)"),
         ("  d", "  the word in the dictionary (sdcv or dict, when installed)"),
         ("Comics:", ""),

@@ -41,19 +41,24 @@ extension TextPager {
         return key.highlights.filter { !found.contains($0.id) }
     }
 
-    /// Puts the reader at a highlight's words: its place, then (once the article is here)
-    /// its quote found again.
+    /// Puts the reader at a highlight's words: once the whole article is here, its quote
+    /// found again (a highlight made by the `highlight` command has no text place), else
+    /// the place it was made at.
     mutating func show(_ highlight: Highlight) {
         let article = highlight.locator.index(in: content.readingOrder)
         if article != index { goTo(article: article) }
-        pendingAnchor = highlight.locator.text.map { TextAnchor(block: $0.block, offset: $0.offset) }
-        if let text = prepareText(), let anchor = pendingAnchor {
-            findMarks()
-            let start = marks.first { $0.highlight.id == highlight.id }?.start ?? anchor
-            top = max(0, text.line(for: start) - visibleRows / 3)
-            text.ensureLines(top + visibleRows + 1)
-            pendingAnchor = nil
+        let place = highlight.locator.text.map { TextAnchor(block: $0.block, offset: $0.offset) }
+        if isLoading || !waiting.isEmpty || pending {
+            pendingAnchor = place
+            waiting.append(.highlight(highlight))
+            return
         }
+        guard let text = prepareText(), let whole = articles[index] else { return }
+        let found = highlight.quote.resolve(in: whole.quoteText.text).range.map { whole.quoteText.anchors(of: $0).start }
+        guard let start = found ?? place else { return }
+        top = max(0, text.line(for: start) - visibleRows / 3)
+        text.ensureLines(top + visibleRows + 1)
+        pendingAnchor = nil
     }
 }
 

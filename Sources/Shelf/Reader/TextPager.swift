@@ -88,6 +88,7 @@ struct TextPager: ReaderPager {
         case search(String)
         case findNext(forward: Bool)
         case open(ContentsEntry)
+        case highlight(Highlight)
     }
 
     init(content: IssueContent, theme: Theme, layouts: ArticleLayouts, textWidth: Int?, weights: [Double],
@@ -439,6 +440,7 @@ struct TextPager: ReaderPager {
             case .search(let query): note = search(for: query)
             case .findNext(let forward): note = findNext(forward: forward)
             case .open(let entry): open(entry); note = nil
+            case .highlight(let highlight): show(highlight); note = nil
             }
             if let note { said = note }
         }
