@@ -40,7 +40,7 @@ import TestSupport
         #expect(try second.run("place", names[1], "--set", "10%").status == 0)
         #expect(try second.run("sync", "now").output.contains("Sent 1"))
         server.halt()
-        Thread.sleep(forTimeInterval: 1.1)  // the server dates places to the second
+        try server.advanceClock(seconds: 2)  // the server dates places to the second
         #expect(try first.run("place", names[0], "--set", "75%").status == 0)
         let down = try first.run("sync", "now")
         #expect(down.output.contains("1 waiting") && down.output.contains("could not be reached"), "\(down.output)")

@@ -9,6 +9,8 @@ Prints the port it listens on as its first line and serves until its standard in
 Users and places are kept in STATE_DIR/state.json when it stops, so a server stopped and
 started again on the same directory and port is "the same server, back up".
 Each request is counted in STATE_DIR/requests.txt (one line: the count), for tests.
+Its clock is the system's plus STATE_DIR/clock-offset.txt's seconds, when that file exists:
+tests move it forward rather than sleep past the second places are stamped to.
 
 Routes (every one needs `Accept: application/vnd.koreader.v1+json`, else 406):
   POST /users/create            {"username", "password"}  201 {"username"}; 402 code 2002 taken;
@@ -37,6 +39,16 @@ ERRORS = {
 }
 
 state_dir = sys.argv[1]
+
+
+def now():
+    """Whole seconds, as the real server stamps places, moved by the tests' offset."""
+    try:
+        with open(os.path.join(state_dir, "clock-offset.txt")) as offset:
+            return int(time.time()) + int(offset.read().strip() or 0)
+    except FileNotFoundError:
+        return int(time.time())
+
 port = int(sys.argv[sys.argv.index("--port") + 1]) if "--port" in sys.argv else 0
 state_file = os.path.join(state_dir, "state.json")
 lock = threading.Lock()
@@ -143,7 +155,7 @@ class Handler(BaseHTTPRequestHandler):
             percentage, progress, device = body.get("percentage"), body.get("progress"), body.get("device")
             if not isinstance(percentage, (int, float)) or progress is None or device is None:
                 raise Refusal(2003)
-            timestamp = int(time.time())
+            timestamp = now()
             place = {"percentage": percentage, "progress": str(progress), "device": device, "timestamp": timestamp}
             if body.get("device_id") is not None:
                 place["device_id"] = body["device_id"]

@@ -57,7 +57,7 @@ struct PlaceSyncTests {
         // B reads back to 10 %; A, later, reads on to 75 %: B is offered 75 %, not moved.
         try syncB.setPlace(of: try #require(try b.library.store.issue(id: issueB.id!)), percentage: 0.10)
         #expect(syncB.sync().sent == 1)
-        Thread.sleep(forTimeInterval: 1.1)  // the server stamps places to the second: A's must be newer
+        try server.advanceClock(seconds: 2)  // the server stamps places to the second: A's must be newer
         try syncA.setPlace(of: try #require(try a.library.store.issue(id: issueA.id!)), percentage: 0.75)
         #expect(syncA.sync().sent == 1)
         let second = syncB.sync()
