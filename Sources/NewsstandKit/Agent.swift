@@ -4,7 +4,7 @@ import Logging
 
 /// The download agent: fetches the queue, resumes what was interrupted, installs what
 /// finished. One per library (AgentLock); the shelf and `download` start it detached.
-// @unchecked: the mutable tables (running, stopRequested, lastSpaceCheck, unrecordedPauses, lastBudgetCheck) change only under `lock` (evictions under `evictionLock`).
+// @unchecked: the mutable tables (running, stopRequested, lastSpaceCheck, unrecordedPauses, lastBudgetCheck) change only under `lock`.
 public final class Agent: @unchecked Sendable {
     public struct Options: Sendable {
         public var maxConcurrentTransfers = 2
@@ -59,8 +59,6 @@ public final class Agent: @unchecked Sendable {
     var lastSpaceCheck: [String: Date] = [:]  // asset identifier → when it last looked for room
     /// Pauses the full disk kept the library from recording (asset identifier → bytes needed).
     var unrecordedPauses: [String: Int64] = [:]
-    /// One eviction at a time: two installs finishing together must not both evict for one excess.
-    let evictionLock = NSLock()
     var lastBudgetCheck = Date.distantPast
 
     /// The services the agent uses beside its download queue, as `init(library:)` wires them:

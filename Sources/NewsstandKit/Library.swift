@@ -71,9 +71,9 @@ public final class Library: Sendable {
         store = database.store
         downloads = DownloadQueue(store: store, paths: paths, access: access, clock: clock, completions: completions)
         covers = CoverFetcher(paths: paths, access: access, clock: clock)
-        subscriptions = Subscriptions(store: store, downloads: downloads,
-                                      feedRefresh: FeedRefresh(store: store, access: access, covers: covers, clock: clock), clock: clock)
         cache = ContentCache(store: store, downloads: downloads)
+        subscriptions = Subscriptions(store: store, downloads: downloads, cache: cache,
+                                      feedRefresh: FeedRefresh(store: store, access: access, covers: covers, clock: clock), clock: clock)
         catalogs = CatalogBrowser(store: store, feeds: FeedFetcher(access: access), paths: paths, clock: clock)
         search = SearchIndex(store: store, downloads: downloads)
         highlights = Highlights(store: store, downloads: downloads, clock: clock)

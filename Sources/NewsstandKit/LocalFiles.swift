@@ -86,6 +86,7 @@ extension Subscriptions {
         var result = try store.sync(publication, entries: try entries(for: [path], of: publication))
         result.removed = try markRemoved(in: publication)
         result.unreadable = try installInPlace(publication, formats: formats)
+        result.budget = cache.holdToBudget()
         try store.markRefreshed(publicationID: publication.id, at: clock.now())
         return (publication, result)
     }
@@ -110,6 +111,7 @@ extension Subscriptions {
         }
         result.removed = try markRemoved(in: publication)
         result.unreadable = try installInPlace(publication, formats: formats)
+        result.budget = cache.holdToBudget()
         try store.markRefreshed(publicationID: publication.id, at: clock.now())
         return result
     }

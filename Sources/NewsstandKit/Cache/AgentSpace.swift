@@ -16,9 +16,7 @@ extension Agent {
     @discardableResult
     func enforceBudget(room: Int64 = 0) -> [CachedIssue] {
         do {
-            let evicted = try evictionLock.withLock {
-                try services.cache.enforceBudget(currentBudget, storage: options.storage, room: room)
-            }
+            let evicted = try services.cache.enforceBudget(currentBudget, storage: options.storage, room: room)
             for issue in evicted {
                 logger.info("removed '\(issue.name)' (\(ByteSize.format(issue.size))) to save space")
             }

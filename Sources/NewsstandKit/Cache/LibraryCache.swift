@@ -79,6 +79,14 @@ public struct ContentCache: Sendable {
     /// transaction, so an issue pinned or opened meanwhile stays.
     @discardableResult
     public func enforceBudget(_ budget: CacheBudget, storage: Storage = SystemStorage(), room: Int64 = 0) throws -> [CachedIssue] {
+        // One plan at a time in a process (the agent's workers, folders refreshed side by
+        // side): two plans made from the same sizes would both evict for the same overrun.
+        try Self.evictions.withLock { try evict(within: budget, storage: storage, room: room) }
+    }
+
+    private static let evictions = NSLock()
+
+    private func evict(within budget: CacheBudget, storage: Storage, room: Int64) throws -> [CachedIssue] {
         let cached = try cachedIssues()
         let disk = CacheBudget.disk(at: paths.issuesDirectory, storage: storage)
         let toFree = disk.map { max(0, $0.reserve + max(0, room) - $0.free) } ?? 0
@@ -86,6 +94,16 @@ public struct ContentCache: Sendable {
         var evicted: [CachedIssue] = []
         for issue in plan where try evictToSaveSpace(issue) { evicted.append(issue) }
         return evicted
+    }
+
+    /// The user's own files just installed by a command (`subscribe`, `refresh`, the shelf's
+    /// refresh) held to the budget then, as the agent holds its installs, not only at the
+    /// agent's next run. The budget is config.toml's, the default when it cannot be read.
+    public func holdToBudget() -> BudgetKept {
+        let budget = CacheBudget(limit: ((try? Config.load(paths: paths)) ?? Config()).cacheLimit)
+        do { return BudgetKept(evicted: try enforceBudget(budget), limit: budget.limit) } catch {
+            return BudgetKept(evicted: [], limit: budget.limit, problem: "cannot keep the cache within its budget: \(error)")
+        }
     }
 
     /// Removes one issue's content to save space, unless meanwhile it was pinned, opened,
@@ -102,5 +120,21 @@ public struct ContentCache: Sendable {
             try? FileManager.default.removeItem(at: directory)
         }
         return true
+    }
+}
+
+/// What holding the cache to its budget took (`ContentCache.holdToBudget`).
+public struct BudgetKept: Sendable, Equatable {
+    public var evicted: [CachedIssue]
+    public var limit: Int64
+    /// Why the budget could not be held, in one line; nil when it was.
+    public var problem: String?
+
+    /// "Removed 2 issue(s) to keep the cache within 1 KiB (…): A, B; …"; nil when nothing went.
+    public var line: String? {
+        guard !evicted.isEmpty else { return nil }
+        let freed = ByteSize.format(evicted.reduce(Int64(0)) { $0 + $1.size })
+        return "Removed \(evicted.count) issue(s) to keep the cache within \(ByteSize.format(limit)) (\(freed)): "
+            + evicted.map(\.title).joined(separator: ", ") + "; `newsstand download` brings one back."
     }
 }

@@ -9,6 +9,8 @@ public struct Subscriptions: Sendable {
     let store: LibraryStore
     /// Installs the user's own files where they are, as the agent would.
     let downloads: DownloadQueue
+    /// Holds what the user's own files add to the cache budget as they are installed.
+    let cache: ContentCache
     let feedRefresh: FeedRefresh
     let clock: WallClock
     var http: HTTPAccess { feedRefresh.access }

@@ -16,6 +16,9 @@ extension Library {
         public var unreadable: [String] = []
         /// Files of a folder that no format reads (a `.rar`, a `.txt`), by name.
         public var skipped: [String] = []
+        /// What the cache budget took to make room for a local publication's files just
+        /// installed (`ContentCache.holdToBudget`); nil when the budget was not checked.
+        public var budget: BudgetKept?
     }
 
     /// Stores feed entries as issues of one publication inside a transaction, a batch at a

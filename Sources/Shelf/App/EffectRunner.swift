@@ -335,8 +335,15 @@ final class EffectRunner: @unchecked Sendable {   // `environment`, `lastBrowser
     private func refresh(_ publications: [Publication]) {
         let tally = RefreshTally(), mailbox = mailbox
         library.subscriptions.refresh(publications) { index, result in
-            tally.record(result.map(\.added.count).mapError { RefreshFailure(text: "\(publications[index].title): \($0)") },
-                         at: index) { done in
+            let title = publications[index].title
+            // A folder's files are held to the cache budget as they are installed; a budget that
+            // could not be held is that refresh's failure.
+            let outcome: Result<Int, RefreshFailure> = switch result {
+            case let .success(refreshed):
+                refreshed.budget?.problem.map { .failure(RefreshFailure(text: "\(title): \($0)")) } ?? .success(refreshed.added.count)
+            case let .failure(error): .failure(RefreshFailure(text: "\(title): \(error)"))
+            }
+            tally.record(outcome, at: index) { done in
                 if publications.count > 1 { mailbox.post(.refreshing(done: done, of: publications.count)) }
             }
         }

@@ -17,8 +17,6 @@ struct Refresh: ParsableCommand {
         let targets = try publication.map { [try library.store.publication(matching: $0)] } ?? library.store.publications()
         let report = RefreshReport(targets: targets, status: StatusLine.current)
         library.subscriptions.refresh(targets) { index, result in report.done(index, result) }
-        // A folder of one's own installs its new files as it is refreshed: held to the budget now.
-        if targets.contains(where: Library.isLocal) { try OwnFilesBudget.keep(library) }
         if report.failed > 0 { throw ExitCode(1) }
     }
 }
@@ -50,6 +48,7 @@ final class RefreshReport: Sendable {
             state.results[index] = result
             state.finished += 1
             if case .failure = result { state.failed += 1 }
+            if case let .success(refreshed) = result, refreshed.budget?.problem != nil { state.failed += 1 }
             if targets.count > 1 { status?.text = "refreshing \(state.finished)/\(targets.count)…" }
             while state.printed < targets.count, let ready = state.results[state.printed] {
                 say(targets[state.printed], ready)
@@ -66,6 +65,9 @@ final class RefreshReport: Sendable {
         case let .success(result):
             let removed = result.removed.isEmpty ? "" : "; removed: " + result.removed.map { URL(string: $0)?.lastPathComponent ?? $0 }.joined(separator: ", ")
             StatusLine.print((result.unchanged ? "\(target.title): unchanged" : "\(target.title): \(result.added.count) new issue(s)") + removed)
+            // A folder of one's own installs its new files as it is refreshed, held to the budget then.
+            if let line = result.budget?.line { StatusLine.print(line) }
+            if let problem = result.budget?.problem { printProblem("\(target.title): \(problem)") }
         case let .failure(error):
             if let status { status.printing { printProblem("\(target.title): \(error)") } } else { printProblem("\(target.title): \(error)") }
         }

@@ -61,16 +61,19 @@ extension Subscribe {
         guard push == nil, !autoDownload, fullText == nil else {
             throw CommandFailure("--push, --auto-download and --full-text are for feeds, not your own files")
         }
+        var budget: BudgetKept?
         do {
             let (publication, result) = try library.subscriptions.subscribe(localPath: path, copy: copy)
             let removed = result.removed.isEmpty ? "" : "; \(result.removed.count) file(s) removed"
             print("Added to \(publication.title): \(result.added.count) new issue(s)\(removed).")
             if !result.skipped.isEmpty { print("Skipped (not an EPUB, CBZ, PDF or zip): \(result.skipped.joined(separator: ", ")).") }
             for problem in result.unreadable { print("Cannot read \(problem)") }
+            budget = result.budget
         } catch {
             throw CommandFailure("cannot add \(path.path): \(error)")
         }
-        try OwnFilesBudget.keep(library)
+        if let line = budget?.line { print(line) }
+        if let problem = budget?.problem { throw CommandFailure(problem) }
     }
 }
 

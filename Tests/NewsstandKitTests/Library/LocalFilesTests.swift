@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import IssueArchive
 import Testing
 @testable import NewsstandKit
@@ -75,6 +76,33 @@ import Testing
         #expect(result.removed == [folder.appendingPathComponent("one.pdf").absoluteString])
         let gone = try #require(try temp.library.store.issue(named: folder.appendingPathComponent("one.pdf").absoluteString))
         #expect(gone.lastError?.contains("its file was removed") == true)
+    }
+
+    /// The shelf's `R` refreshes through `refresh(_:done:)`, not a command: the files it installs
+    /// are held to the budget there, as `subscribe` and `refresh` hold theirs.
+    @Test func filesInstalledByARefreshSideBySideAreHeldToTheBudgetThen() throws {
+        let temp = try TemporaryLibrary(inMemory: true)
+        let folder = try folder(temp)
+        try ContentDetailsTests.makeEPUB(at: folder.appendingPathComponent("tide-1.epub"), title: "Tide 1", authors: ["Ada Reef"])
+        let (publication, subscribed) = try temp.library.subscriptions.subscribe(localPath: folder)
+        #expect(subscribed.budget?.evicted == [], "within the default budget nothing goes")
+        #expect(subscribed.budget?.line == nil)
+
+        try FileManager.default.createDirectory(at: temp.library.paths.config, withIntermediateDirectories: true)
+        try "cache_limit = \"1KiB\"\n".write(to: temp.library.paths.configFile, atomically: true, encoding: .utf8)
+        for number in 2...3 {
+            try ContentDetailsTests.makeEPUB(at: folder.appendingPathComponent("tide-\(number).epub"), title: "Tide \(number)", authors: ["Ada Reef"])
+        }
+        let results = Mutex<[Result<Library.SyncResult, Error>]>([])
+        temp.library.subscriptions.refresh([publication]) { _, result in results.withLock { $0.append(result) } }
+        let result = try #require(results.withLock { $0.first }).get()
+        #expect(result.added.count == 2)
+        let budget = try #require(result.budget)
+        #expect(budget.limit == 1024 && budget.problem == nil)
+        #expect(budget.evicted.count == 2, "the newest of a publication stays: \(budget.evicted.map(\.title))")
+        #expect(budget.line?.hasPrefix("Removed 2 issue(s) to keep the cache within 1 KiB") == true, "\(budget.line ?? "")")
+        let statuses = try temp.library.store.issues(publicationID: #require(publication.id)).map(\.status)
+        #expect(statuses.filter { $0 == .available }.count == 1, "\(statuses)")
     }
 
     @Test func aFileToReadIsTheIssueOfItsFolderOrJoinsMyFilesReadyAtOnce() throws {
