@@ -111,7 +111,7 @@ public final class PDFWorker: Sendable {
     /// user gave for the document in this process (`DocumentPasswords`) is used, if any.
     public func info(of document: URL, password: String? = nil) throws -> PDFInfo {
         let (reply, _) = try ask(WorkerRequest(document: document.path, password: password ?? passwords.password(for: document), action: .info),
-                                 failing: "\(document.lastPathComponent) could not be opened")
+                                 failing: "\(PDFError.naming(document)) could not be opened")
         guard case .info(let info) = reply else { throw Self.unexpected }
         return info
     }
@@ -153,7 +153,7 @@ public final class PDFWorker: Sendable {
     public func pageTexts(of document: URL, pages: Range<Int> = 0..<Int.max, password: String? = nil) throws -> [String] {
         let (reply, _) = try ask(WorkerRequest(document: document.path, password: password ?? passwords.password(for: document),
                                                action: .pageTexts(first: pages.lowerBound, count: pages.count)),
-                                 failing: "the text of \(document.lastPathComponent) could not be read")
+                                 failing: "the text of \(PDFError.naming(document)) could not be read")
         guard case .pageTexts(let texts) = reply else { throw Self.unexpected }
         return texts
     }

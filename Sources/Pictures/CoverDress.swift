@@ -11,19 +11,16 @@ public struct CoverDress: Hashable, Sendable {
     public var binding: BindingType?
     public var edge: BindingEdge
     public var sash: Bool
-    /// Regions of the picture marked as a highlighter marks paper (a search's matches on a
-    /// page): drawn into the pixels, where cells coloured over them would not be seen.
-    public var marks: [PageRegion]
-    /// The match `n` stepped to, marked in `currentMarker` to stand out from the `marks`.
-    public var current: [PageRegion]
+    /// Regions of the picture marked as a highlighter marks paper (a search's matches and
+    /// the reader's highlights on a page), in the order drawn: into the pixels, where cells
+    /// coloured over them would not be seen.
+    public var marks: [PageMarkPaint]
 
-    public init(binding: BindingType? = nil, edge: BindingEdge = .left, sash: Bool = false, marks: [PageRegion] = [],
-                current: [PageRegion] = []) {
+    public init(binding: BindingType? = nil, edge: BindingEdge = .left, sash: Bool = false, marks: [PageMarkPaint] = []) {
         self.binding = binding
         self.edge = edge
         self.sash = sash
         self.marks = marks
-        self.current = current
     }
 
     /// Nothing over the picture.
@@ -47,8 +44,9 @@ public struct CoverDress: Hashable, Sendable {
             }
         }
         if sash, columns >= 4, rows >= 2 { dots.sash(columns: columns, rows: rows) }
-        for mark in marks { dots.highlight(mark, with: Self.marker) }
-        for mark in current { dots.highlight(mark, with: Self.currentMarker) }
+        for mark in marks {
+            if mark.underline { dots.underline(mark.region, with: mark.rgb) } else { dots.highlight(mark.region, with: mark.rgb) }
+        }
         return dots.image
     }
 
@@ -56,10 +54,27 @@ public struct CoverDress: Hashable, Sendable {
     static let newsprint: (UInt8, UInt8, UInt8) = (214, 209, 194)
     static let staple: (UInt8, UInt8, UInt8) = (214, 216, 222)
     /// The marks' colour: the reader's match colour (`Theme.readerMatch`'s background).
-    static let marker: (UInt8, UInt8, UInt8) = (0xff, 0xe0, 0x40)
+    public static let marker: (UInt8, UInt8, UInt8) = (0xff, 0xe0, 0x40)
     /// The current match's colour, in pixels and half blocks: orange, apart from the yellow
     /// of the others and still light enough for black letters under it.
     public static let currentMarker: (UInt8, UInt8, UInt8) = (0xff, 0x8c, 0x28)
+}
+
+/// A region of a page marked in a colour: seen through it as through a highlighter's ink,
+/// or, `underline`, a line of it under the region (for highlights meant for terminals of
+/// few colours).
+public struct PageMarkPaint: Hashable, Sendable {
+    public var region: PageRegion
+    public var red: UInt8, green: UInt8, blue: UInt8
+    public var underline: Bool
+
+    public init(region: PageRegion, rgb: (UInt8, UInt8, UInt8), underline: Bool = false) {
+        self.region = region
+        (red, green, blue) = rgb
+        self.underline = underline
+    }
+
+    public var rgb: (UInt8, UInt8, UInt8) { (red, green, blue) }
 }
 
 /// An image edited in the units of half-block adornments: a dot is a cell's width by half
@@ -97,6 +112,15 @@ private struct DotImage {
                 for channel in 0..<3 { image.pixels[at + channel] = UInt8(Int(image.pixels[at + channel]) * Int(tint[channel]) / 255) }
             }
         }
+    }
+
+    /// A line of `rgb` under `region` (fractions of the image), a quarter of a dot thick.
+    mutating func underline(_ region: PageRegion, with rgb: (UInt8, UInt8, UInt8)) {
+        let (width, height) = (Double(image.width), Double(image.height))
+        let left = Int((region.x0 * width).rounded(.down)), right = Int((region.x1 * width).rounded(.up))
+        let thickness = max(1, dotHeight / 4)
+        let bottom = Int((region.y1 * height).rounded(.up))
+        fill(x: left, y: bottom - thickness, width: right - left, height: thickness, with: rgb)
     }
 
     /// Darkens a rectangle to `factor` of its light (roughly linear: sRGB is about a 2.2 power).

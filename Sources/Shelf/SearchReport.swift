@@ -26,6 +26,10 @@ public enum SearchReport {
         case .text:
             if let label = part.label.map({ Sanitizer.clean($0) }), !label.isEmpty { return "“\(label)”" }
             return "part \(part.position + 1)"
+        case .highlight, .note:
+            // Your own words or marks, said first: "note, “Contents”", "highlight, page 3".
+            let label = part.label.map { Sanitizer.clean($0) }.flatMap { $0.isEmpty ? nil : "“\($0)”" }
+            return part.kind.rawValue + ", " + (label ?? part.page.map { "page \($0 + 1)" } ?? "part \(part.position + 1)")
         }
     }
 

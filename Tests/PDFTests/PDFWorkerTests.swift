@@ -125,6 +125,16 @@ import Testing
                 try worker.info(of: file)
             }
             #expect(worker.processID == nil)
+            // An issue's `issue.pdf` is a name the library gave, not the user's (#31): the
+            // message names "the file", and the command before it names the user's.
+            let issue = file.deletingLastPathComponent().appendingPathComponent(PDFIssueFormat.fileName)
+            try FileManager.default.copyItem(at: file, to: issue)
+            #expect(throws: PDFError(.workerUnavailable, "the file could not be opened: the PDF worker sent a malformed answer")) {
+                try worker.info(of: issue)
+            }
+            #expect(throws: PDFError(.workerUnavailable, "the text of the file could not be read: the PDF worker sent a malformed answer")) {
+                try worker.pageTexts(of: issue)
+            }
         }
     }
 

@@ -40,4 +40,21 @@ struct CoverDressTests {
         #expect((30..<40).contains { Self.pixel(dressed, 5, $0) == [214, 216, 222] })
         #expect(Self.pixel(dressed, 60, 80) == [60, 60, 60])
     }
+
+    /// A page's marks: a highlight multiplies its region by its ink (white paper takes the
+    /// colour); an underline is a line of its ink along the region's bottom, the rest untouched.
+    @Test func aPagesMarksTintTheirRegionOrUnderlineIt() throws {
+        let page = RGBAImage(width: 100, height: 100, filledWith: (255, 255, 255, 255))
+        let tinted = try #require(PageRegion(x0: 0.1, y0: 0.1, x1: 0.3, y1: 0.2))
+        let lined = try #require(PageRegion(x0: 0.5, y0: 0.5, x1: 0.7, y1: 0.6))
+        let dressed = CoverDress(marks: [PageMarkPaint(region: tinted, rgb: (0xbc, 0xe6, 0xa8)),
+                                         PageMarkPaint(region: lined, rgb: (0x20, 0x20, 0x20), underline: true)])
+            .dressed(page, cell: Self.cell)
+        #expect(Self.pixel(dressed, 20, 15) == [0xbc, 0xe6, 0xa8], "white seen through green")
+        #expect(Self.pixel(dressed, 35, 15) == [255, 255, 255] && Self.pixel(dressed, 20, 25) == [255, 255, 255])
+        // Cells 20 pixels tall: a dot 10, the line 2 thick, on rows 58 and 59.
+        #expect(Self.pixel(dressed, 60, 59) == [0x20, 0x20, 0x20] && Self.pixel(dressed, 60, 58) == [0x20, 0x20, 0x20])
+        #expect(Self.pixel(dressed, 60, 57) == [255, 255, 255], "above the line, the words as they are")
+        #expect(Self.pixel(dressed, 75, 59) == [255, 255, 255], "the line as long as the region")
+    }
 }

@@ -246,6 +246,54 @@ import TextLayout
         #expect(h.key(.character("N")).text.contains("“zebra”: match 3 of 3 on page 4"))
     }
 
+    /// #31: `v` keeps the match `n` stepped to, both ways; `n` and `N` go on from it.
+    @Test func vKeepsTheCurrentMatchAndNGoesOnFromIt() throws {
+        let h = try Self.reading(Self.zebrasOnPages4And5(), name: "zebras-v")
+        h.type("/zebra")
+        _ = h.key(.enter)
+        _ = h.waitFor { Set([6, 8, 10]).isSubset(of: Self.markedRows($0).all) }
+        #expect(h.key(.character("n")).text.contains("“zebra”: match 2 of 3 on page 4"))
+        h.type("v")
+        var screen = h.settle()
+        let second = try #require((1..<22).first { screen.row($0).contains("Another zebra.") }, "\(screen.text)")
+        #expect(ReaderGoldenTests.words(in: screen, styled: Theme.classic.selection, rows: second..<second + 1) == ["zebra"],
+                "the second match is the current one in the text view\n\(screen.text)")
+        #expect(h.key(.character("n")).text.contains("“zebra”: match 3 of 3 on page 4"), "not back to match 1")
+
+        h.type("v")
+        screen = h.waitFor { Self.markedRows($0).current == [10] }
+        #expect(Self.markedRows(screen).current == [10], "the third match is the current one on the page\n\(screen.text)")
+        screen = h.key(.character("N"))
+        #expect(screen.text.contains("“zebra”: match 2 of 3 on page 4"), "\(screen.text)")
+    }
+
+    /// #32: words highlighted in the text view are marked over the page in the pages view,
+    /// in the highlight's colour (the test page's characters: `TestDocumentTexts.typewritten`).
+    @Test func aSelectionHighlightedInTheTextViewIsMarkedOverThePage() throws {
+        TestPageRenderer.register()
+        let h = try Self.reading(name: "hl-pages")
+        h.type("v")
+        _ = h.key(.right); _ = h.key(.right)
+        #expect(h.key(.right).row(0).contains("4 of 5"))
+        h.type("s}sw")
+        _ = h.key(.enter)
+        let issue = try #require(try h.library.store.issue(named: "hl-pages"))
+        let made = try h.library.highlights.list(for: issue)
+        #expect(made.map(\.quote.exact) == ["A zebra"] && made.first?.resource == "issue.pdf#page=4")
+        h.type("v")
+        // “A zebra”: line 1, characters 0–6 (10–20.5 % across, 20–25 % down): row 6, columns
+        // 28–31 of the page drawn 27 cells wide from column 26.
+        let ink = try #require(Highlight.Color.yellow.tint)
+        let screen = h.waitFor { $0[29, 6].style.background != $0[33, 6].style.background }
+        let paper = screen[33, 6].style.background
+        for x in 28...31 {
+            #expect(screen[x, 6].style.background == PageMarks.marked(paper, by: .rgb(ink.0, ink.1, ink.2)), "cell \(x)\n\(screen.text)")
+        }
+        #expect(screen[27, 6].style.background == paper && screen[32, 6].style.background == paper, "the words only")
+        #expect(screen[29, 5].style == screen[33, 5].style, "the row above is not marked")
+        #expect(!screen.text.contains("▶"), "no search, no ▶")
+    }
+
     @Test func nTurnsToThePageAndBringsTheMatchIntoViewAtFitWidth() throws {
         let h = try Self.reading(Self.walrusOnPage5(), name: "walrus-1")
         h.type("w")

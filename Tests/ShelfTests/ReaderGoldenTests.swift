@@ -3,6 +3,7 @@ import Imaging
 import Testing
 import Terminal
 import TextLayout
+import NewsstandKit
 @testable import Shelf
 
 /// Golden screens (after ratatui's `Buffer::with_lines`) of the reader, compared whole
@@ -91,6 +92,15 @@ import TextLayout
             _ = app.key(.enter)
             return app.waitFor { $0.text.contains("▶") && !$0.cells(near: ReaderFixture.blue).isEmpty }
         }),
+        ("pdf-page-highlight", { w, h in
+            // Words highlighted green in the text view of page 4, marked over the page back in
+            // the pages view (in colour: the golden's glyphs are the page's).
+            let app = try ShelfHarness.reading(["issue.pdf": TestDocument.magazine().data], name: "pdf-hl-\(w)", width: w, height: h)
+            app.type("v")
+            _ = app.key(.right); _ = app.key(.right); _ = app.key(.right)
+            app.type("s}sw2v")
+            return app.waitFor { !ReaderGoldenTests.greenOverRed(in: $0).isEmpty }
+        }),
         ("pdf-text", { w, h in
             let app = try ShelfHarness.reading(["issue.pdf": TestDocument.magazine().data], name: "pdf-\(w)", width: w, height: h)
             app.type("v")
@@ -127,6 +137,12 @@ import TextLayout
             let over = (marker.0 + 1..<width).filter { canvas[$0, marker.1].style.background == marked }
             #expect(marked != edge && over.count >= 3 && over.first ?? 0 > marker.0 + 2,
                     "the match's cells, a few columns into the page, are marked; the page's edge is not")
+        case "pdf-page-highlight":
+            let marked = Self.greenOverRed(in: canvas)
+            let rows = Set(marked.map(\.y)), columns = Set(marked.map(\.x))
+            #expect(marked.count >= 3 && rows.count <= 2 && columns.count < width / 8,
+                    "the two words' cells, on their line only, seen through green: \(marked)")
+            #expect(!canvas.text.contains("▶"), "a highlight has no margin mark")
         case "comic-page", "pdf-page":
             let red = canvas.cells(near: ReaderFixture.red), blue = canvas.cells(near: ReaderFixture.blue)
             #expect(!red.isEmpty && !blue.isEmpty && red.allSatisfy { cell in blue.allSatisfy { cell.y <= $0.y } },
@@ -134,6 +150,13 @@ import TextLayout
         default:
             break
         }
+    }
+
+    /// The cells of the page's red paper seen through a green highlight.
+    static func greenOverRed(in canvas: Canvas) -> [(x: Int, y: Int)] {
+        let ink = Highlight.Color.green.tint ?? (0, 0, 0), red = ReaderFixture.red
+        let marked = PageMarks.marked(.rgb(red.0, red.1, red.2), by: .rgb(ink.0, ink.1, ink.2))
+        return (0..<canvas.height).flatMap { y in (0..<canvas.width).filter { canvas[$0, y].style.background == marked }.map { (x: $0, y: y) } }
     }
 
     /// The runs of cells drawn in `style` on `rows`, left to right, top to bottom.

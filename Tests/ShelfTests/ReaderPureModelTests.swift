@@ -195,4 +195,74 @@ import TextLayout
         #expect(reader.pager.query == "tide", "the search goes on in the text view")
         #expect(reader.statusLine.right == "read 66% ")
     }
+
+    /// A green highlight on page 2 and an underlined one: where their words are is asked
+    /// for once the page is shown, and each is marked over the page's cells in its own look
+    /// (no ▶: that marks a search's matches).
+    @Test func aPagesHighlightsAreAskedForAndMarkedInTheirColours() throws {
+        var reader = Self.pdf()
+        _ = reader.start()
+        _ = reader.update(.key(.character("]")))
+        func highlight(_ words: String, _ color: Highlight.Color) -> Highlight {
+            Highlight(issueID: 3, locator: Locator(resource: "issue.pdf#page=2", progression: 0, totalProgression: 0.5, page: 1, updated: Date(timeIntervalSince1970: 0)),
+                      position: 1, textOffset: 0, quote: TextQuoteSelector(exact: words), color: color,
+                      created: Date(timeIntervalSince1970: 0))
+        }
+        let green = highlight("low tide", .green), lined = highlight("high water", .underline)
+        let elsewhere = Highlight(issueID: 3, locator: Locator(resource: "issue.pdf#page=3", progression: 0, totalProgression: 1, page: 2, updated: Date(timeIntervalSince1970: 0)),
+                                  position: 2, textOffset: 0, quote: TextQuoteSelector(exact: "moon"), created: Date(timeIntervalSince1970: 0))
+        let asked = reader.update(.loaded(.highlights([green, lined, elsewhere])))
+        #expect(asked.contains(.load(.highlightBoxes(page: 1, quotes: [green.quote, lined.quote]))), "only this page's, once: \(asked)")
+        #expect(!reader.update(.backgroundReady).contains { if case .load(.highlightBoxes) = $0 { true } else { false } })
+
+        let shown = try #require(reader.wantedPictures.shown.first)
+        var prepared = PreparedPictures()
+        prepared.ready[shown] = .cells(CellPicture(columns: 20, rows: 20,
+                                                    filledWith: PictureCell(glyph: "▀", foreground: .rgb(255, 255, 255), background: .rgb(255, 255, 255))))
+        _ = reader.update(.loaded(.pictures(prepared)))
+        // The green words 50–60 % across, 40–45 % down (row 8 of 20, columns 10–11); the
+        // underlined ones 20–30 % across on row 12 of 20 (columns 4–5).
+        _ = reader.update(.loaded(.highlightBoxes(page: 1, quotes: [green.quote, lined.quote],
+                                                  [[PageBox(x0: 0.5, y0: 0.4, x1: 0.6, y1: 0.45)], [PageBox(x0: 0.2, y0: 0.6, x1: 0.3, y1: 0.65)]])))
+        var canvas = Canvas(width: 80, height: 24)
+        reader.view(into: &canvas)
+        let greenInk = try #require(Highlight.Color.green.tint)
+        let tinted = (30..<50).filter { canvas[$0, 10].style.background == .rgb(greenInk.0, greenInk.1, greenInk.2) }
+        #expect(tinted == [40, 41], "white paper seen through the green ink\n\(canvas.text)")
+        let underlined = (30..<50).filter { canvas[$0, 14].style.attributes.contains(.underline) }
+        #expect(underlined == [34, 35], "the underline highlight underlines its cells")
+        #expect(canvas[34, 14].style.background == .rgb(255, 255, 255), "and keeps their colour")
+        #expect(!canvas.text.contains("▶"), "highlights have no margin mark")
+
+        // Recoloured, the same boxes in the new colour, nothing asked again.
+        var pink = green
+        pink.color = .pink
+        _ = reader.update(.loaded(.highlights([pink, lined])))
+        #expect(!reader.update(.backgroundReady).contains { if case .load(.highlightBoxes) = $0 { true } else { false } })
+        canvas = Canvas(width: 80, height: 24)
+        reader.view(into: &canvas)
+        let pinkInk = try #require(Highlight.Color.pink.tint)
+        #expect(canvas[40, 10].style.background == .rgb(pinkInk.0, pinkInk.1, pinkInk.2))
+    }
+
+    /// In pixels the cells are not seen: the highlights are drawn into the page's pixels, in
+    /// their colours (an underline as a line), under the search's matches.
+    @Test func inPixelsAPagesHighlightsAreThePicturesDress() throws {
+        var reader = Self.pdf()
+        _ = reader.start()
+        let quote = TextQuoteSelector(exact: "low tide")
+        let blue = Highlight(issueID: 3, locator: Locator(resource: "issue.pdf#page=1", progression: 0, totalProgression: 0, page: 0, updated: Date(timeIntervalSince1970: 0)),
+                             position: 0, textOffset: 0, quote: quote, color: .blue, created: Date(timeIntervalSince1970: 0))
+        _ = reader.update(.loaded(.highlights([blue])))
+        let plain = try #require(reader.wantedPictures.shown.first)
+        var prepared = PreparedPictures()
+        prepared.ready[plain] = .painted(CellSize(columns: 20, rows: 20))
+        _ = reader.update(.loaded(.pictures(prepared)))
+        #expect(reader.wantedPictures.shown.count == 1, "no dress before the boxes are here")
+        let box = PageBox(x0: 0.5, y0: 0.4, x1: 0.6, y1: 0.45)
+        _ = reader.update(.loaded(.highlightBoxes(page: 0, quotes: [quote], [[box]])))
+        let dressed = try #require(reader.wantedPictures.shown.dropFirst().first?.dress)
+        let region = try #require(PageRegion(x0: 0.5, y0: 0.4, x1: 0.6, y1: 0.45))
+        #expect(dressed.marks == [PageMarkPaint(region: region, rgb: try #require(Highlight.Color.blue.tint))])
+    }
 }

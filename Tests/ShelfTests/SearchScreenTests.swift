@@ -208,4 +208,31 @@ import TextLayout
         // The heading 40 paragraphs down is on screen, the chapter's start is not.
         #expect(reader.contains("Night Watch") && !reader.contains("bp0w0"), "\(reader)")
     }
+
+    /// #32: a highlight's quote and its note are found, marked as such, and Enter opens the
+    /// reader at the highlight's words.
+    @Test func aHighlightAndANoteAreFoundAndEnterOpensTheReaderAtThem() throws {
+        let h = try ShelfHarness(samples: false)
+        let issue = try ReaderFixture.install(ReaderFixture.magazine(), in: h, name: "noted-monthly", title: "Noted Monthly")
+        try h.library.highlights.add(quote: "Dear editor, the lighthouse lamp", in: issue, texts: HighlightTexts(), note: "Write back about the zeppelin")
+        try h.library.search.indexer(texts: IssueSearchTexts()).catchUp()
+        h.app.reload()
+        _ = h.settle()
+        _ = h.key(.character("S"))
+        h.type("zeppelin")
+        let results = h.key(.enter).text
+        #expect(results.contains("note, “Letters to the Editor”") && results.contains("Write back about the zeppelin"), "\(results)")
+        h.type("/")
+        for _ in "zeppelin" { _ = h.key(.backspace) }
+        h.type("lamp")
+        let quoted = h.key(.enter).text
+        let highlightLine = quoted.range(of: "highlight, “Letters to the Editor”"), textLine = quoted.range(of: "  “Letters to the Editor”")
+        #expect(highlightLine != nil && textLine != nil && highlightLine!.lowerBound < textLine!.lowerBound,
+                "the highlight first in its issue, then the article's own text\n\(quoted)")
+
+        let reader = h.key(.enter).text
+        let model = try #require(h.app.reader)
+        #expect(model.locator.resource == "OEBPS/ch4.xhtml", "\(reader)")
+        #expect(reader.contains("Dear editor, the lighthouse lamp"), "\(reader)")
+    }
 }

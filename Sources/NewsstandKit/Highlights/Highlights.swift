@@ -109,10 +109,11 @@ public struct Highlights: Sendable {
         return try store.listedHighlights(publicationIDs: only, containing: text)
     }
 
-    /// What an export writes: `issue`'s highlights (every issue's without it) grouped by
-    /// issue, the issue with the newest highlight first, each issue's in reading order.
-    public func forExport(issue: Issue? = nil) throws -> [ListedHighlight] {
-        let all = try store.listedHighlights(publicationIDs: nil, containing: nil)
+    /// What an export writes: `issue`'s highlights (every issue's without it; with
+    /// `publication`, as `all` takes it, only its issues') grouped by issue, the issue with
+    /// the newest highlight first, each issue's in reading order.
+    public func forExport(issue: Issue? = nil, publication: String? = nil) throws -> [ListedHighlight] {
+        let all = try self.all(publication: publication)
             .filter { issue == nil || $0.highlight.issueID == issue?.id }
         return HighlightExport.grouped(all).flatMap { group in
             group.sorted { ($0.highlight.position, $0.highlight.textOffset) < ($1.highlight.position, $1.highlight.textOffset) }

@@ -94,21 +94,27 @@ public struct SearchIndex: Sendable {
     /// (`publication(matching:)`).
     public func find(_ query: SearchQuery, publication: String? = nil, issues: Int = 20, perIssue: Int = 3) throws -> SearchResults {
         let only = try (publication ?? query.publication).map { [try store.publication(matching: $0, includingUnsubscribed: true).id ?? -1] }
-        let hits = try store.searchHits(match: query.match, publicationIDs: only, limit: max(issues * perIssue * 4, 100))
+        let limit = max(issues * perIssue * 4, 100)
+        let parts = try store.searchHits(match: query.match, publicationIDs: only, limit: limit)
+        let highlights = try store.highlightSearchHits(match: query.match, publicationIDs: only, limit: limit)
         var order: [Int64] = []
         var byIssue: [Int64: [SearchHit]] = [:]
-        for hit in hits {
-            if byIssue[hit.issueID] == nil {
-                guard order.count < issues else { continue }
-                order.append(hit.issueID)
-            }
-            if byIssue[hit.issueID, default: []].count < perIssue { byIssue[hit.issueID, default: []].append(hit) }
+        // The issues in the order of their best part or highlight; in each, the reader's own
+        // highlights and notes first (their scores, from a table of a few rows, are not the
+        // parts' to compare with), then its parts.
+        for hit in SearchHit.merged(parts, highlights) where byIssue[hit.issueID] == nil && order.count < issues {
+            order.append(hit.issueID)
+            byIssue[hit.issueID] = []
         }
-        let snippets = try store.searchSnippets(match: query.match, partIDs: order.flatMap { byIssue[$0] ?? [] }.map(\.partID))
+        for hit in highlights + parts where byIssue[hit.issueID].map({ $0.count < perIssue }) ?? false {
+            byIssue[hit.issueID, default: []].append(hit)
+        }
+        let snippets = try store.searchSnippets(match: query.match,
+                                                partIDs: order.flatMap { byIssue[$0] ?? [] }.filter { $0.part.highlight == nil }.map(\.partID))
         for id in order {
             byIssue[id] = byIssue[id]?.map { hit in
                 var hit = hit
-                hit.snippet = snippets[hit.partID] ?? hit.snippet
+                if hit.part.highlight == nil { hit.snippet = snippets[hit.partID] ?? hit.snippet }
                 return hit
             }
         }

@@ -125,9 +125,10 @@ public enum SearchText {
 
 /// A readable part of an issue, as the index keeps it: its details (`about`), an article or
 /// chapter (`text`) or a document's page (`page`), with where it is in the issue, so a hit
-/// can open the reader there.
+/// can open the reader there; or one of the reader's highlights, found by its quote
+/// (`highlight`) or its note (`note`).
 public struct SearchablePart: Equatable, Sendable {
-    public enum Kind: String, Sendable { case about, text, page }
+    public enum Kind: String, Sendable { case about, text, page, highlight, note }
     public var kind: Kind
     /// The resource's path in the reading order (`file.pdf#page=3` for a page).
     public var resource: String?
@@ -140,9 +141,13 @@ public struct SearchablePart: Equatable, Sendable {
     /// The words weighed most: a part's heading, an issue's title.
     public var title: String
     public var text: String
+    /// The highlight a `highlight` or `note` part is.
+    public var highlight: Highlight?
 
-    public init(kind: Kind, resource: String?, page: Int?, position: Int, label: String?, title: String, text: String) {
+    public init(kind: Kind, resource: String?, page: Int?, position: Int, label: String?, title: String, text: String,
+                highlight: Highlight? = nil) {
         (self.kind, self.resource, self.page, self.position, self.label, self.title, self.text) = (kind, resource, page, position, label, title, text)
+        self.highlight = highlight
     }
 }
 

@@ -41,6 +41,7 @@ extension LibraryStore {
                                  highlight.locator, highlight.quote.exact, highlight.quote.prefix, highlight.quote.suffix,
                                  highlight.cfi, highlight.color.rawValue, highlight.note, highlight.chapter,
                                  highlight.created, highlight.modified, highlight.deleted])
+            try Self.indexHighlight(db, highlight)
         }
     }
 
@@ -53,6 +54,7 @@ extension LibraryStore {
             change(&highlight)
             try db.execute(sql: "UPDATE highlight SET color = ?, note = ?, modifiedAt = ?, deleted = ? WHERE id = ?",
                            arguments: [highlight.color.rawValue, highlight.note, highlight.modified, highlight.deleted, id])
+            try Self.indexHighlight(db, highlight)
             return highlight
         }
     }
@@ -107,7 +109,7 @@ extension LibraryStore {
     }
 
     /// A row as a highlight; nil for one this version cannot read (a colour from a later one).
-    private static func highlight(_ row: Row) -> Highlight? {
+    static func highlight(_ row: Row) -> Highlight? {
         guard let color = Highlight.Color(rawValue: row["color"]), let locator: Locator = row["locator"] else { return nil }
         return Highlight(id: row["id"], issueID: row["issueId"], locator: locator, position: row["position"],
                          textOffset: row["textOffset"],

@@ -180,6 +180,7 @@ extension LibraryStore {
         }
         registerHighlightMigration(&migrator)  // "v19-highlights" (HighlightRows.swift)
         registerSyncMigration(&migrator)  // "v19d-sync" (Sync/SyncRows.swift)
+        registerHighlightSearchMigration(&migrator)  // "v20-hlpdf-highlight-search" (HighlightSearchRows.swift)
         return migrator
     }
 

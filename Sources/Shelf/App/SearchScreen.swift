@@ -161,8 +161,8 @@ struct SearchScreen {
         selection = max(0, min(count - 1, selection + max(-count, min(count, delta))))
     }
 
-    /// Enter: the reader at the selected part, finding its first matched word; an issue
-    /// not here says what `d` does.
+    /// Enter: the reader at the selected part, finding its first matched word (at a
+    /// highlight's words, for a highlight or a note); an issue not here says what `d` does.
     private func open() -> Asked {
         guard let (group, hit) = selected else { return [] }
         let issue = group.issue
@@ -175,6 +175,7 @@ struct SearchScreen {
             let why = group.mustDownloadAgain ? "was removed to save space" : "is not downloaded"
             return [.status("“\(issue.shownTitle)” \(why): d downloads it again.", error: true)]
         }
+        if let highlight = hit.part.highlight { return [.status(nil), .readHighlight(issue, highlight)] }
         guard hit.part.kind != .about, let resource = hit.part.resource else {
             return [.run(.markOpened(issue))]
         }

@@ -1,5 +1,6 @@
 import Foundation
 import IssueArchive
+import NewsstandKit
 import TextLayout
 
 /// Every page's plain text of the documents a paged issue's reading order points into,
@@ -91,21 +92,64 @@ final class DocumentPageTexts {
     /// line it spans (a match broken over two lines has two); found as `mayHold` finds it.
     /// Empty when the page's reader cannot say where its characters are.
     func matches(of query: String, at index: Int) -> [[PageBox]] {
+        guard let page = squeezedCharacters(at: index) else { return [] }
+        return page.occurrences(of: query).map { page.lines($0) }
+    }
+
+    /// Where entry `index` holds a highlight's words (`quote`), a box per line: its one
+    /// occurrence on the page, or of several the one its context (squeezed as the page is)
+    /// picks; empty when the words are not on the page or nothing tells their places apart,
+    /// so a highlight is never marked over other words.
+    func boxes(of quote: TextQuoteSelector, at index: Int) -> [PageBox] {
+        guard let page = squeezedCharacters(at: index) else { return [] }
+        let found = page.occurrences(of: quote.exact)
+        guard found.count > 1 else { return found.first.map { page.lines($0) } ?? [] }
+        let before = Array(Self.squeezed(quote.prefix).unicodeScalars), after = Array(Self.squeezed(quote.suffix).unicodeScalars)
+        let scores = found.map { range in
+            zip(page.scalars[..<range.lowerBound].reversed(), before.reversed()).prefix { $0 == $1 }.count
+                + zip(page.scalars[range.upperBound...], after).prefix { $0 == $1 }.count
+        }
+        guard let best = scores.max(), scores.filter({ $0 == best }).count == 1, let chosen = scores.firstIndex(of: best) else { return [] }
+        return page.lines(found[chosen])
+    }
+
+    /// A page's characters squeezed (see `squeezed`), each with the box of the character it comes from.
+    struct SqueezedPage {
+        var scalars: [Unicode.Scalar]
+        var boxes: [PageBox]
+
+        /// The ranges of `scalars` that hold `text` squeezed, in order, not overlapping.
+        func occurrences(of text: String) -> [Range<Int>] {
+            let needle = Array(DocumentPageTexts.squeezed(text).unicodeScalars)
+            guard !needle.isEmpty, scalars.count >= needle.count else { return [] }
+            var found: [Range<Int>] = []
+            var start = 0
+            while start + needle.count <= scalars.count {
+                guard scalars[start..<start + needle.count].elementsEqual(needle) else { start += 1; continue }
+                found.append(start..<start + needle.count)
+                start += needle.count
+            }
+            return found
+        }
+
+        /// The boxes of `range`'s characters joined a line at a time.
+        func lines(_ range: Range<Int>) -> [PageBox] {
+            DocumentPageTexts.lines(Array(boxes[range]))
+        }
+    }
+
+    /// Entry `index`'s characters squeezed with their boxes; nil when its reader cannot say
+    /// where its characters are.
+    private func squeezedCharacters(at index: Int) -> SqueezedPage? {
         guard pages.indices.contains(index), let page = pages[index], let file = page.document(in: root),
               let characters = (try? texts.reader(for: file)?.characters(ofPage: page.index, of: file)) ?? nil,
-              characters.boxes.count == characters.scalars.count else { return [] }
-        let needle = Array(Self.squeezed(query).unicodeScalars)
-        var haystack: [Unicode.Scalar] = [], origins: [Int] = []
-        Self.squeeze(characters.scalars) { scalar, origin in haystack.append(scalar); origins.append(origin) }
-        guard !needle.isEmpty, haystack.count >= needle.count else { return [] }
-        var matches: [[PageBox]] = []
-        var start = 0
-        while start + needle.count <= haystack.count {
-            guard haystack[start..<start + needle.count].elementsEqual(needle) else { start += 1; continue }
-            matches.append(Self.lines(Set(origins[start..<start + needle.count]).sorted().map { characters.boxes[$0] }))
-            start += needle.count
-        }
-        return matches
+              characters.boxes.count == characters.scalars.count else { return nil }
+        var squeezed = SqueezedPage(scalars: [], boxes: [])
+        var origins: [Int] = []
+        Self.squeeze(characters.scalars) { scalar, origin in squeezed.scalars.append(scalar); origins.append(origin) }
+        // One box per squeezed scalar; a scalar lower-cased into two shares its character's box.
+        squeezed.boxes = origins.map { characters.boxes[$0] }
+        return squeezed
     }
 
     /// Characters' boxes in text order joined a line at a time: the next character starts

@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import NewsstandKit
 import Pictures
 import Terminal
 import TextLayout
@@ -39,6 +40,57 @@ struct PageMarks: Equatable {
     }
 }
 
+/// Where the page shown holds its highlights' words: each highlight's quote found on the
+/// page as a box per line (`ReaderLoad.highlightBoxes`), asked for once per page and quotes.
+struct PageHighlightMarks: Equatable {
+    struct Key: Equatable {
+        var page: Int
+        var quotes: [TextQuoteSelector]
+    }
+
+    var key: Key
+    /// One per quote of the key: none for a quote not found on the page.
+    var boxes: [[PageBox]]
+}
+
+/// One thing marked over a page, whatever put it there: its boxes and how it is seen.
+struct PageMark: Equatable {
+    enum Look: Equatable {
+        case match, currentMatch
+        case highlight(Highlight.Color)
+    }
+
+    var boxes: [PageBox]
+    var look: Look
+
+    /// The ink the look is seen through; nil for an underline.
+    func tint(in theme: Theme) -> Color? {
+        switch look {
+        case .match: return theme.readerMatch.background
+        case .currentMatch: return PageMarks.currentTint
+        case .highlight(let color): return color.tint.map { .rgb($0.0, $0.1, $0.2) }
+        }
+    }
+
+    /// The look in pixels, drawn into the page's picture.
+    var paints: [PageMarkPaint] {
+        let ink: (UInt8, UInt8, UInt8)
+        var underline = false
+        switch look {
+        case .match: ink = CoverDress.marker
+        case .currentMatch: ink = CoverDress.currentMarker
+        case .highlight(let color):
+            if let tint = color.tint { ink = tint } else { (ink, underline) = (Self.underlineInk, true) }
+        }
+        return boxes.compactMap { box in
+            PageRegion(x0: box.x0, y0: box.y0, x1: box.x1, y1: box.y1).map { PageMarkPaint(region: $0, rgb: ink, underline: underline) }
+        }
+    }
+
+    /// An underline highlight's line in pixels: near-black, seen on paper.
+    static let underlineInk: (UInt8, UInt8, UInt8) = (0x20, 0x20, 0x20)
+}
+
 /// The page view's marks: asked for whenever a PDF page is shown while a search is on,
 /// taken in when they come, drawn over the page's picture.
 extension PagePager {
@@ -65,9 +117,24 @@ extension PagePager {
         return ReaderNote(text: "“\(marks.key.query)”: match \(match + 1) of \(marks.matches.count) on page \(marks.key.page + 1)")
     }
 
-    /// Asks for the page's marks once per page and query.
+    var matchHere: Int? { query == nil ? nil : currentMark }
+
+    mutating func goOn(fromMatch number: Int) {
+        currentMark = number
+        revealsMark = true
+    }
+
+    /// Asks for the page's marks once per page and query, and where its highlights are once
+    /// per page and quotes.
     mutating func askForMarks() {
-        guard isDocument, let query, pages.indices.contains(index) else { return }
+        guard isDocument, pages.indices.contains(index) else { return }
+        let quotes = highlightsHere.map(\.quote)
+        let highlightKey = PageHighlightMarks.Key(page: index, quotes: quotes)
+        if !quotes.isEmpty, highlightMarks?.key != highlightKey, highlightMarksAsked != highlightKey {
+            highlightMarksAsked = highlightKey
+            requests.append(.highlightBoxes(page: index, quotes: quotes))
+        }
+        guard let query else { return }
         let key = PageMarks.Key(page: index, query: query)
         guard marks?.key != key, marksAsked != key else { return }
         marksAsked = key
@@ -75,13 +142,49 @@ extension PagePager {
     }
 
     /// The marks of `page` for `query`, kept when they are still the page's and the query's.
+    /// A match chosen before they came (in the other view, `v`) stays chosen.
     mutating func take(_ matches: [[PageBox]], of query: String, on page: Int) {
         let key = PageMarks.Key(page: page, query: query)
         if marksAsked == key { marksAsked = nil }
         guard query == self.query, page == index else { return }
-        if marks?.key != key { currentMark = nil }
+        if let old = marks, old.key != key { currentMark = nil }
         marks = PageMarks(key: key, matches: matches)
         if let current = currentMark, current >= matches.count { currentMark = nil }
+    }
+
+    /// Where the page's highlights are, kept while they are the page's.
+    mutating func take(highlightBoxes boxes: [[PageBox]], of quotes: [TextQuoteSelector], on page: Int) {
+        let key = PageHighlightMarks.Key(page: page, quotes: quotes)
+        if highlightMarksAsked == key { highlightMarksAsked = nil }
+        guard page == index else { return }
+        highlightMarks = PageHighlightMarks(key: key, boxes: boxes)
+    }
+
+    /// The highlights on the page shown.
+    var highlightsHere: [Highlight] {
+        guard pages.indices.contains(index) else { return [] }
+        let resource = pages[index].resource
+        return highlights.filter { $0.resource == resource }
+    }
+
+    /// Everything marked over the page shown, in the order drawn: its highlights in their
+    /// colours, the search's matches, the current match last (its colour wins where they meet).
+    var shownMarks: [PageMark] {
+        var shown: [PageMark] = []
+        if let found = highlightMarks, pages.indices.contains(index), found.key.page == index {
+            for highlight in highlightsHere {
+                guard let at = found.key.quotes.firstIndex(of: highlight.quote), found.boxes.indices.contains(at),
+                      !found.boxes[at].isEmpty else { continue }
+                shown.append(PageMark(boxes: found.boxes[at], look: .highlight(highlight.color)))
+            }
+        }
+        if let marks = marksShown {
+            for (number, match) in marks.matches.enumerated() where number != currentMark { shown.append(PageMark(boxes: match, look: .match)) }
+            if let current = currentMark, marks.matches.indices.contains(current) {
+                shown.append(PageMark(boxes: marks.matches[current], look: .currentMatch))
+            }
+        }
+        return shown
     }
 
     /// Brings the current match (else the first) into view once a search turned to it and
@@ -103,26 +206,21 @@ extension PagePager {
     }
 
     /// The marks as a page drawn in pixels wears them (drawn into its pixels, which hide
-    /// the cells under them), the current match in its own colour; nil in half blocks, or
-    /// when the page shown has none.
+    /// the cells under them); nil in half blocks, or when the page shown has none.
     func markDress(of source: ImageSource, in size: CellSize) -> CoverDress? {
-        guard let marks = marksShown, !marks.matches.isEmpty,
-              case .painted? = pictures.ready[PictureRequest(source: source, size: size)] else { return nil }
-        func regions(_ boxes: [PageBox]) -> [PageRegion] { boxes.compactMap { PageRegion(x0: $0.x0, y0: $0.y0, x1: $0.x1, y1: $0.y1) } }
-        var dress = CoverDress()
-        for (number, match) in marks.matches.enumerated() {
-            if number == currentMark { dress.current += regions(match) } else { dress.marks += regions(match) }
-        }
-        return dress
+        let shown = shownMarks
+        guard !shown.isEmpty, case .painted? = pictures.ready[PictureRequest(source: source, size: size)] else { return nil }
+        return CoverDress(marks: shown.flatMap(\.paints))
     }
 
-    /// Marks the matches on the page drawn from `request`, `picture` cells large and shown
-    /// from `from` (its cell at the window's top left when larger): in half blocks the
-    /// cells over each match seen through the match colour (the current one's through its
-    /// own); in every kind of picture (pixels hide the cells under them) a ▶ in the margin
-    /// left of each row that holds one, in the colour of the match it marks.
+    /// Marks the page drawn from `request`, `picture` cells large and shown from `from` (its
+    /// cell at the window's top left when larger): in half blocks the cells over each mark
+    /// seen through its colour (an underline highlight's underlined); in every kind of
+    /// picture (pixels hide the cells under them) a ▶ in the margin left of each row that
+    /// holds a match, in the colour of the match it marks.
     func drawMarks(over request: PictureRequest, taking picture: CellSize, from: (x: Int, y: Int), into canvas: inout Canvas) {
-        guard let marks = marksShown, !marks.matches.isEmpty else { return }
+        let shown = shownMarks
+        guard !shown.isEmpty else { return }
         let view = frame.pageView
         // Placed as the painter places it: centred along a side where it is smaller than the window.
         let left = view.x + (picture.columns <= view.width ? (view.width - picture.columns) / 2 - from.x : -from.x)
@@ -135,24 +233,31 @@ extension PagePager {
         var currentStyle = theme.readerMatch
         currentStyle.background = PageMarks.currentTint
         var markedRows: [Int: Style] = [:]
-        // The current match last, so that its colour wins where lines share a row.
-        let order = marks.matches.indices.filter { $0 != currentMark } + marks.matches.indices.filter { $0 == currentMark }
-        for (number, box) in order.flatMap({ number in marks.matches[number].map { (number, $0) } }) {
-            let isCurrent = number == currentMark
-            let tint = isCurrent ? currentStyle.background : theme.readerMatch.background
-            let cells = PageMarks.cells(of: box, in: picture)
-            for row in cells.rows {
-                let y = top + row
-                guard y >= visible.y, y < visible.y + visible.height else { continue }
-                if isCurrent || markedRows[y] == nil { markedRows[y] = isCurrent ? currentStyle : theme.readerMatch }
-                guard inHalfBlocks else { continue }
-                for column in cells.columns {
-                    let x = left + column
-                    guard x >= visible.x, x < visible.x + visible.width else { continue }
-                    var cell = canvas[x, y]
-                    cell.style.foreground = PageMarks.marked(cell.style.foreground, by: tint)
-                    cell.style.background = PageMarks.marked(cell.style.background, by: tint)
-                    canvas[x, y] = cell
+        for mark in shown {
+            let tint = mark.tint(in: theme)
+            for box in mark.boxes {
+                let cells = PageMarks.cells(of: box, in: picture)
+                for row in cells.rows {
+                    let y = top + row
+                    guard y >= visible.y, y < visible.y + visible.height else { continue }
+                    switch mark.look {
+                    case .currentMatch: markedRows[y] = currentStyle
+                    case .match: if markedRows[y] == nil { markedRows[y] = theme.readerMatch }
+                    case .highlight: break
+                    }
+                    guard inHalfBlocks else { continue }
+                    for column in cells.columns {
+                        let x = left + column
+                        guard x >= visible.x, x < visible.x + visible.width else { continue }
+                        var cell = canvas[x, y]
+                        if let tint {
+                            cell.style.foreground = PageMarks.marked(cell.style.foreground, by: tint)
+                            cell.style.background = PageMarks.marked(cell.style.background, by: tint)
+                        } else {
+                            cell.style.attributes.formUnion(.underline)
+                        }
+                        canvas[x, y] = cell
+                    }
                 }
             }
         }

@@ -37,6 +37,9 @@ struct PagePager: ReaderPager {
     var currentMark: Int?
     /// The marks asked for last, and not here yet.
     var marksAsked: PageMarks.Key?
+    /// Where the page's highlights are, and the ones asked for last and not here yet.
+    var highlightMarks: PageHighlightMarks?
+    var highlightMarksAsked: PageHighlightMarks.Key?
     /// A search turned to this page: its first mark is brought into view once it is here.
     var revealsMark = false
     /// The page fills the window's width and scrolls down, rather than fitting whole.
@@ -186,6 +189,7 @@ struct PagePager: ReaderPager {
     mutating func receive(_ loaded: ReaderLoaded) -> ReaderNote? {
         if case .streamedPages(let states) = loaded { streamedPages = states; return nil }
         if case .matchBoxes(let query, let page, let boxes) = loaded { take(boxes, of: query, on: page); return nil }
+        if case .highlightBoxes(let page, let quotes, let boxes) = loaded { take(highlightBoxes: boxes, of: quotes, on: page); return nil }
         guard case .pageFound(let query, let forward, let page, let count, let matches) = loaded, query == self.query else { return nil }
         guard let page, pages.indices.contains(page) else { return ReaderNote(text: "No match for “\(query)”.", isError: true) }
         // Round the document: past its end (start), or back to this page from one of its matches.

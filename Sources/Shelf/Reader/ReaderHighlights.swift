@@ -47,12 +47,18 @@ extension Highlight.Color {
     /// The look of a highlight in the reader's text: a soft background of its colour, the
     /// text's own ink; `underline` only underlines (for 8-colour and no-colour terminals).
     func style(over text: Style) -> Style {
+        guard let (r, g, b) = tint else { return Style(foreground: text.foreground, background: text.background, attributes: .underline) }
+        return Style(foreground: text.foreground, background: .rgb(r, g, b))
+    }
+
+    /// The colour's ink, in the text as over a page; nil for `underline`.
+    var tint: (UInt8, UInt8, UInt8)? {
         switch self {
-        case .yellow: return Style(foreground: text.foreground, background: .rgb(0xff, 0xe8, 0x7a))
-        case .green: return Style(foreground: text.foreground, background: .rgb(0xbc, 0xe6, 0xa8))
-        case .blue: return Style(foreground: text.foreground, background: .rgb(0xb4, 0xd4, 0xf4))
-        case .pink: return Style(foreground: text.foreground, background: .rgb(0xf6, 0xc0, 0xdc))
-        case .underline: return Style(foreground: text.foreground, background: text.background, attributes: .underline)
+        case .yellow: return (0xff, 0xe8, 0x7a)
+        case .green: return (0xbc, 0xe6, 0xa8)
+        case .blue: return (0xb4, 0xd4, 0xf4)
+        case .pink: return (0xf6, 0xc0, 0xdc)
+        case .underline: return nil
         }
     }
 }

@@ -21,6 +21,9 @@ enum ReaderLoad: Equatable, Sendable {
     case findPage(query: String, from: Int, forward: Bool, firstStep: Int)
     /// Where `page`'s text holds `query` on the page, to mark it over the page's picture.
     case matchBoxes(query: String, page: Int)
+    /// Where `page`'s text holds each of `quotes` (its highlights' words), to mark them over
+    /// the page's picture.
+    case highlightBoxes(page: Int, quotes: [TextQuoteSelector])
     /// A PDF page looked at in the pages view: its words read ahead, for `v`.
     case textAhead(Int)
     /// A streamed comic's page is shown: it (and the next ones) are fetched.
@@ -73,6 +76,9 @@ enum ReaderLoaded {
     /// Where `page` holds `query`: each match as a box per line it spans, in fractions of the
     /// page (none: it does not, or its reader cannot say where).
     case matchBoxes(query: String, page: Int, [[PageBox]])
+    /// Where `page` holds each of `quotes`: a box per line of its words, one list per quote
+    /// (empty: not found on the page, or found more than once with nothing to choose).
+    case highlightBoxes(page: Int, quotes: [TextQuoteSelector], [[PageBox]])
     /// A streamed comic's pages as they stand (those not here are on their way): told when
     /// the reader asks for a page and each time one arrives or fails.
     case streamedPages([Int: StreamedComic.PageState])

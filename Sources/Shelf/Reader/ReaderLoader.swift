@@ -86,6 +86,8 @@ final class ReaderLoader {
                                count: matches.isEmpty ? found?.count ?? 0 : matches.count, matches: matches))
         case .matchBoxes(let query, let page):
             deliver(.matchBoxes(query: query, page: page, pageTexts?.matches(of: query, at: page) ?? []))
+        case .highlightBoxes(let page, let quotes):
+            deliver(.highlightBoxes(page: page, quotes: quotes, quotes.map { pageTexts?.boxes(of: $0, at: page) ?? [] }))
         case .textAhead(let index):
             pageTexts?.prepareText(at: index)
         case .streamedPage(let index):

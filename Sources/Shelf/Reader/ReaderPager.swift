@@ -29,6 +29,9 @@ protocol ReaderPager {
     var showsMatches: Bool { get }
     /// What the last search looked for: `v` carries it to the other view, where `n` goes on.
     var query: String? { get set }
+    /// The match `n` last stepped to, by its number in the article or page shown: `v`
+    /// carries it to the other view, where `n` goes on from it.
+    var matchHere: Int? { get }
     /// The text width chosen with + and -, nil until then.
     var chosenTextWidth: Int? { get }
     /// The pictures as the painter had them prepared after the last frame (the model sets
@@ -60,6 +63,9 @@ protocol ReaderPager {
 
     /// Escape: the search's matches are no longer marked.
     mutating func clearSearch()
+    /// `v` brought the search here with match `number` of the page shown chosen: it is
+    /// the current one here too, brought into view.
+    mutating func goOn(fromMatch number: Int)
     /// What the pager wants read since it was last asked (an article, a search beyond the
     /// page shown…).
     mutating func takeRequests() -> [ReaderLoad]

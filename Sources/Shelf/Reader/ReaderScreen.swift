@@ -116,6 +116,7 @@ struct ReaderScreen {
         let asked = pager.takeRequests()
         let pictures = pager.pictures
         let query = pager.query
+        let match = pager.matchHere
         pager = Self.fitted(pagers.make(self.view, frame: frame, at: self.view == .text && samePage ? leftText
                                         : Locator(resource: here.resource, progression: 0, totalProgression: here.totalProgression,
                                                   page: pager.index, updated: here.updated),
@@ -124,6 +125,7 @@ struct ReaderScreen {
         pager.pictures = pictures
         pager.query = query
         pager.highlights = highlights
+        if let match { pager.goOn(fromMatch: match) }
         requests += asked   // still read: the new view asks for what it lacks itself
         return ReaderNote(text: self.view == .text ? "Text view: the page's words, reflowed (v for the pages)"
                                                    : "Pages view (v for the text)")

@@ -87,6 +87,8 @@ struct TextPager: ReaderPager {
         case key(Key)
         case search(String)
         case findNext(forward: Bool)
+        /// The match `v` carried from the page view.
+        case match(Int)
         case open(ContentsEntry)
         case highlight(Highlight)
     }
@@ -422,7 +424,7 @@ struct TextPager: ReaderPager {
             return nil
         case .articleFound(let query, let forward, let found):
             return foundElsewhere(query, forward: forward, found)
-        case .contents, .pageFound, .matchBoxes, .streamedPages, .pictures, .highlights, .definition:
+        case .contents, .pageFound, .matchBoxes, .highlightBoxes, .streamedPages, .pictures, .highlights, .definition:
             return nil
         }
         return doWhatWaited()
@@ -439,6 +441,7 @@ struct TextPager: ReaderPager {
             case .key(let key): note = handle(key)
             case .search(let query): note = search(for: query)
             case .findNext(let forward): note = findNext(forward: forward)
+            case .match(let number): goOn(fromMatch: number); note = nil
             case .open(let entry): open(entry); note = nil
             case .highlight(let highlight): show(highlight); note = nil
             }

@@ -82,6 +82,18 @@ extension TextPager {
         return note
     }
 
+    var matchHere: Int? { currentMatch.flatMap { $0.article == index ? $0.index : nil } }
+
+    /// Match `number` of the article shown made the current one, brought into view once
+    /// the article is here (the page view's count of a page's matches is this one's).
+    mutating func goOn(fromMatch number: Int) {
+        guard query != nil else { return }
+        if isLoading || !waiting.isEmpty || pending { waiting.append(.match(number)); return }
+        let matches = currentMatches()
+        guard matches.indices.contains(number) else { return }
+        _ = select(number, of: matches)
+    }
+
     private mutating func select(_ match: Int, of matches: [SearchMatch]) -> ReaderNote {
         currentMatch = (index, match)
         let line = matches[match].line

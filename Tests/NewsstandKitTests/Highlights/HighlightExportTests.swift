@@ -133,4 +133,17 @@ import Testing
         let markdown = HighlightExport.markdown(try temp.library.highlights.forExport(issue: issue))
         #expect(markdown.contains("> \\# not a heading\n> 1\\. not a list"))
     }
+
+    /// `highlights --publication NAME`: only that publication's issues' highlights.
+    @Test func anExportCanBeOfOnePublication() throws {
+        let gazette = try temp.library.store.save(Publication(feedURL: "file:///feeds/gazette.xml", title: "Harbour Gazette"))
+        let issue = try temp.library.store.addIssue(name: "gazette-1", date: Date(timeIntervalSince1970: 1_780_000_000),
+                                                    publicationID: gazette.id, title: "Gazette 1")
+        try Self.add("quay", to: issue, in: temp.library, position: 0, chapter: "Front")
+        #expect(try temp.library.highlights.forExport(publication: "gazette").map(\.highlight.quote.exact) == ["quay"])
+        #expect(try temp.library.highlights.forExport(publication: "Test Weekly").map(\.highlight.quote.exact)
+                == ["Gulls wheeled", "The ferry", "harbourmaster wrote"])
+        #expect(try temp.library.highlights.forExport().count == 4)
+        #expect(throws: LibraryError.self) { try temp.library.highlights.forExport(publication: "no such paper") }
+    }
 }
