@@ -180,6 +180,7 @@ extension LibraryStore {
         }
         registerHighlightMigration(&migrator)  // "v19-highlights" (HighlightRows.swift)
         registerSyncMigration(&migrator)  // "v19d-sync" (Sync/SyncRows.swift)
+        registerSearchBodyFirstMigration(&migrator)  // "v20-searchp95-body-first" (SearchRows.swift)
         return migrator
     }
 
