@@ -41,9 +41,12 @@ def timed(command, env=None):
 def the_store_query(db, match, limit=240, shown=60):
     """What `SearchIndex.find` asks SQLite (SearchRows.searchHits, then searchSnippets)."""
     rows = db.execute("""
-        SELECT searchPart.id, searchPart.issueId, kind, resource, page, position, label, bm25(searchText, 4.0, 1.0) AS score
-        FROM searchText JOIN searchPart ON searchPart.id = searchText.rowid JOIN issue ON issue.id = searchPart.issueId
-        WHERE searchText MATCH ? ORDER BY score, issue.date DESC, issue.id DESC, position LIMIT ?""", (match, limit)).fetchall()
+        WITH scored AS MATERIALIZED (SELECT rowid AS id, bm25(searchText, 1.0, 4.0) AS score FROM searchText WHERE searchText MATCH ?1),
+        cut AS (SELECT score FROM scored ORDER BY score LIMIT 1 OFFSET ?2 - 1)
+        SELECT searchPart.id, searchPart.issueId, kind, resource, page, position, label, scored.score
+        FROM scored JOIN searchPart ON searchPart.id = scored.id JOIN issue ON issue.id = searchPart.issueId
+        WHERE scored.score <= coalesce((SELECT score FROM cut), 1e308)
+        ORDER BY scored.score, issue.date DESC, issue.id DESC, position LIMIT ?2""", (match, limit)).fetchall()
     ids = ",".join(str(row[0]) for row in rows[:shown])
     db.execute(f"SELECT rowid, snippet(searchText, -1, char(2), char(3), '…', 14) FROM searchText WHERE searchText MATCH ? AND +rowid IN ({ids})",
                (match,)).fetchall()

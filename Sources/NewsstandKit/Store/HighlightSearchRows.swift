@@ -37,8 +37,8 @@ extension LibraryStore {
     /// The best `limit` highlights for `match` (an FTS5 query), their quotes weighing more
     /// than their notes, the newest first on ties; with `publicationIDs`, only their issues'.
     /// Each is a hit of kind `note` when its note holds the words, else `highlight`.
-    func highlightSearchHits(match: String, publicationIDs: [Int64]?, limit: Int) throws -> [SearchHit] {
-        try read { db in
+    static func highlightSearchHits(_ db: Database, match: String, publicationIDs: [Int64]?, limit: Int) throws -> [SearchHit] {
+        do {
             var filter = ""
             if let publicationIDs {
                 filter = "AND issue.publicationId IN (\(publicationIDs.map(String.init).joined(separator: ",")))"

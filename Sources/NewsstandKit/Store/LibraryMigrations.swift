@@ -181,6 +181,7 @@ extension LibraryStore {
         registerHighlightMigration(&migrator)  // "v19-highlights" (HighlightRows.swift)
         registerSyncMigration(&migrator)  // "v19d-sync" (Sync/SyncRows.swift)
         registerHighlightSearchMigration(&migrator)  // "v20-hlpdf-highlight-search" (HighlightSearchRows.swift)
+        registerSearchBodyFirstMigration(&migrator)  // "v20-searchp95-body-first" (SearchRows.swift)
         return migrator
     }
 

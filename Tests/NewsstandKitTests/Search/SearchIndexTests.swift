@@ -167,6 +167,20 @@ struct TextFilesSource: IssueTextSource {
         #expect(results[0].issue.date > results[1].issue.date)
     }
 
+    /// Only the parts at or above the cut are ordered by their issues' dates: parts that tie
+    /// with the cut are all among them, so the newest of equal scores are the ones kept,
+    /// whichever were indexed first.
+    @Test func theBestOfManyEqualScoresAreTheNewest() throws {
+        let moons = try (1...5).map { try issue("Moon", day: Double($0)) }
+        try catchUp()
+        let hits = try library.store.read { db in try LibraryStore.searchHits(db, match: "\"moon\"", publicationIDs: nil, limit: 3) }
+        #expect(hits.map(\.issueID) == [moons[4].id, moons[3].id, moons[2].id])
+        let theirs = try library.store.read { db in
+            try LibraryStore.searchHits(db, match: "\"moon\"", publicationIDs: [try #require(moons[0].publicationId)], limit: 2)
+        }
+        #expect(theirs.map(\.issueID) == [moons[4].id, moons[3].id])
+    }
+
     @Test func thePublicationFilterKeepsOnlyItsIssues() throws {
         _ = try issue("Rain report", publication: "Weather Weekly")
         _ = try issue("Rain of goals", publication: "Football Daily")
@@ -263,6 +277,42 @@ struct TextFilesSource: IssueTextSource {
         try migrator.migrate(queue)
         let store = LibraryStore(migrated: queue)
         #expect(try store.pendingSearchWork().map { [$0.issueID: $0.content] } == [[1: true]])
+    }
+
+    /// A library indexed with the titles first (v18) keeps every part, evicted text too, and
+    /// finds it the same way after the index is made again with the text first.
+    @Test func theUpgradeRebuildsTheIndexWithItsTextFirstKeepingEveryPart() throws {
+        let queue = try DatabaseQueue()
+        var migrator = LibraryStore.migrator
+        try migrator.migrate(queue, upTo: "v19d-sync: servers places are synced with, the places waiting for them, places replaced and offered")
+        try queue.write { db throws in
+            try db.execute(sql: """
+                INSERT INTO issue (id, name, date, title, status, evicted) VALUES (1, 'kept', ?, 'Harbour Notes', 'available', 0),
+                    (2, 'evicted', ?, 'Old Almanac', 'none', 1);
+                DELETE FROM searchPending;
+                INSERT INTO searchPart (id, issueId, kind, position) VALUES (10, 1, 'about', 0), (11, 1, 'text', 0), (12, 2, 'text', 3);
+                INSERT INTO searchText (rowid, title, body) VALUES (10, 'Harbour Notes', ''), (11, 'Gulls', 'the equinox tide came in'),
+                    (12, '', 'petrels over the harbour wall');
+                """, arguments: [Date(timeIntervalSince1970: 1_780_000_000), Date(timeIntervalSince1970: 1_770_000_000)])
+            #expect(try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'searchText'")?.contains("fts5(title, body") == true)
+        }
+        migrator = LibraryStore.migrator
+        try migrator.migrate(queue)
+        try queue.read { db throws in
+            #expect(try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'searchText'")?.contains("fts5(body, title") == true)
+            #expect(try Row.fetchAll(db, sql: "SELECT CAST(rowid AS TEXT), title, body FROM searchText ORDER BY rowid").map { [$0[0], $0[1], $0[2]] as [String] }
+                    == [["10", "Harbour Notes", ""], ["11", "Gulls", "the equinox tide came in"], ["12", "", "petrels over the harbour wall"]])
+        }
+        let store = LibraryStore(migrated: queue)
+        #expect(try store.pendingSearchWork().isEmpty)
+        let hits = try store.read { db in try LibraryStore.searchHits(db, match: "\"harbour\"", publicationIDs: nil, limit: 10) }
+        // The title match first (titles weigh more), then the evicted issue's text.
+        #expect(hits.map(\.partID) == [10, 12])
+        let gone = try store.read { db in try LibraryStore.searchHits(db, match: "\"tide\"", publicationIDs: nil, limit: 10) }
+        #expect(gone.map(\.partID) == [11])
+        // The trigger still takes a removed issue's parts out of the new table.
+        try queue.write { db in try db.execute(sql: "DELETE FROM issue WHERE id = 2") }
+        #expect(try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM searchText WHERE searchText MATCH 'petrels'") } == 0)
     }
 
     @Test func theIndexIsSmallerThanTheTextItHolds() throws {
