@@ -1,5 +1,6 @@
 import Foundation
 import IssueArchive
+import Synchronization
 
 /// calibre's content server as a place server. A book is known by the acquisition link it
 /// was taken from (`CalibreBook`); calibre keeps one place per reader (`device`) and user,
@@ -11,6 +12,9 @@ struct CalibrePlaces: PlaceServer {
     var server: CalibreContentServer
     var target: SyncTarget
     var contentDirectory: @Sendable (Issue) -> URL
+    var readAhead = CalibreReadAhead()
+    /// Books asked for in one request when read ahead (about 1 KB of path).
+    static let booksPerRequest = 100
 
     /// What calibre is told this reader is: the device name and the start of its id, so two
     /// libraries on one computer are two readers.
@@ -25,7 +29,7 @@ struct CalibrePlaces: PlaceServer {
 
     func pull(document: String) throws -> ServerPlace? {
         guard let book = CalibreBook(document: document) else { return nil }
-        let positions = try server.annotations(of: book).positions
+        let positions = try (readAhead.take(document) ?? server.annotations(of: book)).positions
         guard let newest = positions.max(by: { $0.epoch < $1.epoch }) else { return nil }
         return ServerPlace(locator: Self.locator(from: newest, paged: Self.isPaged(book.format)),
                            stamp: Int64((newest.epoch * 1000).rounded()), device: newest.device, fromThisReader: newest.device == device)
@@ -38,6 +42,24 @@ struct CalibrePlaces: PlaceServer {
         try server.setPosition(of: book, device: device, cfi: Self.cfi(spineIndex: spine ?? 0),
                                fraction: (locator.totalProgression * 10_000).rounded() / 10_000)
         return nil
+    }
+
+    /// Reads the places of every issue's book ahead, a hundred books a request, several requests at once.
+    func prepare(_ issues: [(Issue, SyncPlaceRow)], parallel: Int) throws {
+        let books = issues.compactMap { ($0.1.document ?? document(of: $0.0)).flatMap(CalibreBook.init(document:)) }
+        let batches = Dictionary(grouping: books, by: \.library).values.flatMap { same in
+            stride(from: 0, to: same.count, by: Self.booksPerRequest).map { Array(same[$0..<min(same.count, $0 + Self.booksPerRequest)]) }
+        }
+        let failure = Mutex<(any Error)?>(nil)
+        DispatchQueue.concurrentPerform(iterations: batches.count) { index in
+            guard failure.withLock({ $0 == nil }) else { return }
+            do {
+                readAhead.keep(try server.annotations(of: batches[index]), asked: batches[index])
+            } catch {
+                failure.withLock { $0 = $0 ?? error }
+            }
+        }
+        if let error = failure.withLock({ $0 }) { throw error }
     }
 
     /// calibre's viewer reads EPUB (and what it converts); these have pages, not a spine.
@@ -65,5 +87,21 @@ struct CalibrePlaces: PlaceServer {
         let legacy = paged ? "{\"article\":\(index),\"page\":\(index)}" : "{\"article\":\(index)}"
         return Locator(legacyPosition: legacy, progress: share, updated: updated)
             ?? Locator(resource: "", progression: 0, totalProgression: share, updated: updated)
+    }
+}
+
+/// The annotations of many books read ahead of the sync's workers (`CalibrePlaces.prepare`),
+/// each taken once by its book's `pull`.
+final class CalibreReadAhead: Sendable {
+    private let books = Mutex<[String: CalibreContentServer.Annotations]>([:])
+
+    func keep(_ found: [String: CalibreContentServer.Annotations], asked: [CalibreBook]) {
+        books.withLock { books in
+            for book in asked { books[book.document] = found[book.document] ?? CalibreContentServer.Annotations(positions: [], highlights: []) }
+        }
+    }
+
+    func take(_ document: String) -> CalibreContentServer.Annotations? {
+        books.withLock { $0.removeValue(forKey: document) }
     }
 }

@@ -94,12 +94,25 @@ final class CalibreContentServer: Sendable {
 
     /// The places and highlights the server keeps for `book` and this user.
     func annotations(of book: CalibreBook) throws -> Annotations {
-        let response = try send("GET", "/book-get-annotations/\(book.library)/\(book.id)-\(book.format)")
+        try annotations(of: [book])[book.document] ?? Annotations(positions: [], highlights: [])
+    }
+
+    /// The places and highlights of several books of one library in one request (calibre
+    /// takes `id-FMT_id-FMT…`), by `CalibreBook.document`; a book the server does not let
+    /// this user see is left out.
+    func annotations(of books: [CalibreBook]) throws -> [String: Annotations] {
+        guard let library = books.first?.library else { return [:] }
+        let which = books.map { "\($0.id)-\($0.format)" }.joined(separator: "_")
+        let response = try send("GET", "/book-get-annotations/\(library)/\(which)")
         guard response.status == 200 else { throw failure(response) }
         let whole = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any] ?? [:]
-        let entry = whole["\(book.id):\(book.format)"] as? [String: Any] ?? [:]
-        return Annotations(positions: Self.decoded(entry["last_read_positions"] as? [Any]),
-                           highlights: Self.decoded((entry["annotations_map"] as? [String: Any])?["highlight"] as? [Any]))
+        var found: [String: Annotations] = [:]
+        for book in books {
+            guard let entry = whole["\(book.id):\(book.format)"] as? [String: Any] else { continue }
+            found[book.document] = Annotations(positions: Self.decoded(entry["last_read_positions"] as? [Any]),
+                                               highlights: Self.decoded((entry["annotations_map"] as? [String: Any])?["highlight"] as? [Any]))
+        }
+        return found
     }
 
     /// Keeps `cfi` and `fraction` as `device`'s place in `book` (calibre dates it itself; it

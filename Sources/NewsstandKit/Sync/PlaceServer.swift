@@ -21,6 +21,13 @@ protocol PlaceServer: Sendable {
     func pull(document: String) throws -> ServerPlace?
     /// Sends our place; answers the server's mark for it when it gives one.
     func push(_ locator: Locator, of issue: Issue, document: String) throws -> Int64?
+    /// Reads ahead, in few requests, the places `pull` will be asked for, where the server
+    /// can answer many books at once.
+    func prepare(_ issues: [(Issue, SyncPlaceRow)], parallel: Int) throws
+}
+
+extension PlaceServer {
+    func prepare(_ issues: [(Issue, SyncPlaceRow)], parallel: Int) throws {}
 }
 
 extension PlaceSync {

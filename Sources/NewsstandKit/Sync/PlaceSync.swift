@@ -114,6 +114,11 @@ public struct PlaceSync: Sendable {
             return
         }
         let outcome = Outcome()
+        do {
+            try client.prepare(places, parallel: parallel)
+        } catch {
+            outcome.stop(error as? SyncError ?? .invalid("the library could not keep a synced place: \(error)"))
+        }
         let next = Atomic<Int>(0)
         let workers = max(1, min(parallel, places.count))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
