@@ -12,6 +12,7 @@ whole processes, each with its own peak RSS (wait4):
   push   `sync now` in the first: 1,000 places read from calibre (none there) and sent;
   pull   `sync now` in the second: 1,000 places read and taken;
   again  `sync now` in the first: nothing changed, 1,000 places read.
+  curl   the same 1,000 places POSTed by curl (calibre's floor for sending: one POST a book).
 The issues are written into the library's database directly (the schema the program made),
 so only syncing is timed. calibre's programs take one lock per user: run no calibre test beside it.
 """
@@ -123,6 +124,17 @@ print(' '.join(map(str, made)))
     for step, home in (("push", first), ("pull", second), ("again", first)):
         elapsed, peak, said = run_measured(home, "sync", "now")
         print(f"{step:6} {elapsed * 1000:7.0f} ms  peak {peak:5.0f} MB  {said}")
+    # calibre's own floor for the sending: curl POSTing the same 1,000 places (Digest, one
+    # kept-alive connection, one request after another), the tool a script would otherwise use.
+    config = os.path.join(work, "curl.conf")
+    with open(config, "w") as f:
+        f.write('digest\nuser = "reader:pa55"\nsilent\nheader = "Content-Type: application/json"\n')
+        f.write('data = "{\\"device\\": \\"curl\\", \\"cfi\\": \\"epubcfi(/2)\\", \\"pos_frac\\": 0.5}"\n')
+        for book in ids:
+            f.write(f'url = "http://127.0.0.1:{port}/book-set-last-read-position/library/{book}/EPUB"\noutput = "/dev/null"\n')
+    start = time.perf_counter()
+    subprocess.run(["curl", "--config", config], check=True)
+    print(f"curl   {(time.perf_counter() - start) * 1000:7.0f} ms  the same {count} places POSTed by curl, one after another")
 finally:
     if server is not None:
         server.terminate()
