@@ -50,6 +50,29 @@ import TestSupport
         #expect(try first.run("sync", "now").output.contains("Sent 0, took 0, offered 0; 0 waiting."))
         #expect(try second.run("sync", "now").output.contains("Sent 0, took 0, offered 0; 0 waiting."))
 
+        // A highlight made in the first shows in calibre's annotations and in the second.
+        let made = try first.run("highlight", names[0], "--quote", "Twice a day.", "--note", "tides", "--color", "green")
+        #expect(made.status == 0, "\(made.output)")
+        #expect(try first.run("sync", "now").status == 0)
+        let annotated = try Self.calibre(url, "/book-get-annotations/library/\(book)-EPUB")
+        let marks = ((annotated["\(book):EPUB"] as? [String: Any])?["annotations_map"] as? [String: Any])?["highlight"] as? [[String: Any]] ?? []
+        #expect(marks.count == 1 && marks.first?["highlighted_text"] as? String == "Twice a day." && marks.first?["notes"] as? String == "tides",
+                "\(annotated)")
+        #expect((marks.first?["start_cfi"] as? String)?.hasPrefix("/2/") == true, "\(marks)")
+        #expect(try second.run("sync", "now").status == 0)
+        let theirs = try second.run("highlights", names[1], "--format", "json").output
+        #expect(theirs.contains("Twice a day.") && theirs.contains("tides") && theirs.contains("green"), "\(theirs)")
+
+        // One made in calibre's viewer (its shape, through its own API) shows in the first.
+        let start = try #require(marks.first?["start_cfi"] as? String)
+        let made2 = #"{"highlight": [{"type": "highlight", "uuid": "made-in-calibre", "timestamp": "2026-11-29T06:00:00.000Z", "#
+            + #""start_cfi": "\#(start)", "end_cfi": "\#(start)", "spine_index": 0, "highlighted_text": "Twice", "notes": "from calibre", "#
+            + #""style": {"kind": "color", "type": "builtin", "which": "blue"}}]}"#
+        _ = try Self.calibre(url, "/book-update-annotations/library/\(book)/EPUB", post: made2)
+        #expect(try first.run("sync", "now").status == 0)
+        let back = try first.run("highlights", names[0], "--format", "json").output
+        #expect(back.contains("made-in-calibre") && back.contains("from calibre") && back.contains("blue"), "\(back)")
+
         // The server goes down: the place read on waits, said once per sync.
         server.stop()
         #expect(try first.run("place", names[0], "--set", "42%").status == 0)

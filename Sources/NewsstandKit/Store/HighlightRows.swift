@@ -107,7 +107,7 @@ extension LibraryStore {
     }
 
     /// A row as a highlight; nil for one this version cannot read (a colour from a later one).
-    private static func highlight(_ row: Row) -> Highlight? {
+    static func highlight(_ row: Row) -> Highlight? {
         guard let color = Highlight.Color(rawValue: row["color"]), let locator: Locator = row["locator"] else { return nil }
         return Highlight(id: row["id"], issueID: row["issueId"], locator: locator, position: row["position"],
                          textOffset: row["textOffset"],

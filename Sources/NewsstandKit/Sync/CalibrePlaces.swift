@@ -12,6 +12,8 @@ struct CalibrePlaces: PlaceServer {
     var server: CalibreContentServer
     var target: SyncTarget
     var contentDirectory: @Sendable (Issue) -> URL
+    /// Highlights merged with calibre's as their books' places are read ahead.
+    var highlights: CalibreHighlights
     var readAhead = CalibreReadAhead()
     /// Books asked for in one request when read ahead (about 1 KB of path).
     static let booksPerRequest = 100
@@ -44,17 +46,22 @@ struct CalibrePlaces: PlaceServer {
         return nil
     }
 
-    /// Reads the places of every issue's book ahead, a hundred books a request, several requests at once.
+    /// Reads the places of every issue's book ahead, a hundred books a request, several
+    /// requests at once, and merges each book's highlights with calibre's on the way.
     func prepare(_ issues: [(Issue, SyncPlaceRow)], parallel: Int) throws {
-        let books = issues.compactMap { ($0.1.document ?? document(of: $0.0)).flatMap(CalibreBook.init(document:)) }
-        let batches = Dictionary(grouping: books, by: \.library).values.flatMap { same in
+        let books = issues.compactMap { pair in ((pair.1.document ?? document(of: pair.0)).flatMap(CalibreBook.init(document:))).map { (pair.0, $0) } }
+        let batches = Dictionary(grouping: books, by: \.1.library).values.flatMap { same in
             stride(from: 0, to: same.count, by: Self.booksPerRequest).map { Array(same[$0..<min(same.count, $0 + Self.booksPerRequest)]) }
         }
         let failure = Mutex<(any Error)?>(nil)
         DispatchQueue.concurrentPerform(iterations: batches.count) { index in
             guard failure.withLock({ $0 == nil }) else { return }
             do {
-                readAhead.keep(try server.annotations(of: batches[index]), asked: batches[index])
+                let found = try server.annotations(of: batches[index].map(\.1))
+                for (issue, book) in batches[index] {
+                    try highlights.merge(found[book.document]?.highlights ?? [], into: issue, book: book)
+                }
+                readAhead.keep(found, asked: batches[index].map(\.1))
             } catch {
                 failure.withLock { $0 = $0 ?? error }
             }

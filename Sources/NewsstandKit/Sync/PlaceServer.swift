@@ -55,7 +55,8 @@ extension PlaceSync {
                 throw SyncError.invalid("the password for \(target.name) is not kept; add it again (newsstand sync add)")
             }
             let server = CalibreContentServer(server: target.url, user: target.user, password: password, name: target.name, transport: transport)
-            return CalibrePlaces(server: server, target: target, contentDirectory: { paths.contentDirectory(for: $0) })
+            return CalibrePlaces(server: server, target: target, contentDirectory: { paths.contentDirectory(for: $0) },
+                                 highlights: CalibreHighlights(store: store, server: server))
         }
     }
 }
