@@ -47,12 +47,12 @@ public struct PlaceSync: Sendable {
         guard let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
             throw SyncError.invalid("\(url.absoluteString) is not an http or https address")
         }
-        // calibre's content server comes next (its last_read_positions); until then it is refused, not kept idle.
-        guard kind == .kosync else { throw SyncError.invalid("calibre's content server is not synced yet; --kind kosync is") }
         let deviceID = UUID().uuidString.replacingOccurrences(of: "-", with: "").uppercased()
         if kind == .kosync {
             guard let user, let password else { throw SyncError.invalid("a KOReader sync server needs --user and a password (--password-stdin)") }
             try KOSyncClient(server: url, user: user, key: KOSyncWire.userKey(password: password), name: name, transport: transport).register()
+        } else {
+            try checkCalibre(url: url, user: user, password: password, name: name)
         }
         if let password {
             try credentials().save(.basic(user: user ?? "", password: password), for: "sync:\(name)")
@@ -89,7 +89,7 @@ public struct PlaceSync: Sendable {
     /// server; `onlyDue` (the agent) sends only places that wait and whose retry time came.
     public func sync(issues: [Int64]? = nil, onlyDue: Bool = false) -> Report {
         var report = Report()
-        for target in (try? store.syncTargets()) ?? [] where target.kind == .kosync {
+        for target in (try? store.syncTargets()) ?? [] {
             if onlyDue, target.refusedAt != nil { continue }
             sync(target, issues: issues.map(Set.init), onlyDue: onlyDue, into: &report)
         }
@@ -99,13 +99,9 @@ public struct PlaceSync: Sendable {
 
     private func sync(_ target: SyncTarget, issues: Set<Int64>?, onlyDue: Bool, into report: inout Report) {
         let now = clock.now()
-        let client: KOSyncClient
+        let client: any PlaceServer
         do {
-            let password = try credentials().credentials(forHost: target.credentialKey)
-            guard case .basic(_, let secret)? = password, let user = target.user else {
-                throw SyncError.invalid("the password for \(target.name) is not kept; add it again (newsstand sync add)")
-            }
-            client = KOSyncClient(server: target.url, user: user, key: KOSyncWire.userKey(password: secret), name: target.name, transport: transport)
+            client = try placeServer(for: target)
         } catch {
             report.problems.append(String(describing: error))
             return
@@ -118,6 +114,11 @@ public struct PlaceSync: Sendable {
             return
         }
         let outcome = Outcome()
+        do {
+            try client.prepare(places, parallel: parallel)
+        } catch {
+            outcome.stop(error as? SyncError ?? .invalid("the library could not keep a synced place: \(error)"))
+        }
         let next = Atomic<Int>(0)
         let workers = max(1, min(parallel, places.count))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
@@ -152,16 +153,16 @@ public struct PlaceSync: Sendable {
     enum Step { case sent, received, offered, unnamed, nothing }
 
     /// One issue with one server: the newer place wins; ours is sent when it waits.
-    private func syncPlace(_ issue: Issue, _ row: SyncPlaceRow, with client: KOSyncClient, target: SyncTarget) throws -> Step {
+    private func syncPlace(_ issue: Issue, _ row: SyncPlaceRow, with client: any PlaceServer, target: SyncTarget) throws -> Step {
         let original = row
         var row = row
-        guard let document = row.document ?? documentID(of: issue, by: target.identity) else { return .unnamed }
+        guard let document = row.document ?? client.document(of: issue) else { return .unnamed }
         row.document = document
         let local = issue.locator
         let theirs = try client.pull(document: document)
-        if let theirs, let stamp = theirs.timestamp, stamp != row.seenTimestamp, theirs.deviceID != target.deviceID,
-           let their = Self.locator(from: theirs), local.map({ their.updated > $0.updated }) ?? true {
-            row.seenTimestamp = stamp
+        if let theirs, theirs.stamp != row.seenTimestamp, !theirs.fromThisReader, local.map({ theirs.locator.updated > $0.updated }) ?? true {
+            let their = theirs.locator
+            row.seenTimestamp = theirs.stamp
             row.pending = false
             row.attempts = 0
             row.retryAt = nil
@@ -182,16 +183,16 @@ public struct PlaceSync: Sendable {
                 return .offered
             }
         }
-        if let stamp = theirs?.timestamp { row.seenTimestamp = stamp }
+        if let stamp = theirs?.stamp { row.seenTimestamp = stamp }
         // The server holds this very place already (one taken from it): nothing to send.
-        if row.pending, let local, let their = theirs.flatMap(Self.locator), Self.move(from: local, to: their) == .none {
+        if row.pending, let local, let their = theirs?.locator, Self.move(from: local, to: their) == .none {
             row.pending = false
         }
         guard row.pending, let local else {
             if row != original { try store.saveSyncPlace(row) }  // a thousand unchanged places write nothing
             return .nothing
         }
-        let stamp = try client.push(Self.progress(of: local, document: document, target: target))
+        let stamp = try client.push(local, of: issue, document: document)
         row.pending = false
         row.attempts = 0
         row.retryAt = nil

@@ -12,6 +12,8 @@ struct SyncRequest: Sendable {
 struct SyncResponse: Sendable {
     var status: Int
     var body: Data
+    /// The answer's fields, names in lower case (a 401's `www-authenticate`).
+    var headers: [String: String] = [:]
 }
 
 /// How sync reaches its servers; a server that cannot be reached throws `SyncError.unreachable`.
@@ -41,7 +43,7 @@ struct ClientSyncTransport: SyncTransport {
         do {
             let answer = try client.exchange(method: request.method, url: request.url, headers: request.headers.sorted { $0.key < $1.key },
                                              body: request.body, timeout: timeout, limit: Self.answerLimit)
-            return SyncResponse(status: answer.head.status, body: answer.body)
+            return SyncResponse(status: answer.head.status, body: answer.body, headers: answer.head.headers)
         } catch let error as TransferError {
             throw SyncError.unreachable(server: request.url.host ?? request.url.absoluteString, reason: error.message)
         }

@@ -1,0 +1,114 @@
+import Foundation
+import IssueArchive
+import Synchronization
+
+/// calibre's content server as a place server. A book is known by the acquisition link it
+/// was taken from (`CalibreBook`); calibre keeps one place per reader (`device`) and user,
+/// an EPUB CFI and the share read, dated by the server: the newest is the server's place.
+/// Ours goes as calibre's viewer writes its own: `epubcfi(/N)` names the spine item
+/// (N = 2 × (index + 1)), and the share through the whole book is `pos_frac`. A PDF or a
+/// comic has no spine: its page takes the spine step's place, and the share is the page's.
+struct CalibrePlaces: PlaceServer {
+    var server: CalibreContentServer
+    var target: SyncTarget
+    var contentDirectory: @Sendable (Issue) -> URL
+    /// Highlights merged with calibre's as their books' places are read ahead.
+    var highlights: CalibreHighlights
+    var readAhead = CalibreReadAhead()
+    /// Books asked for in one request when read ahead (about 1 KB of path).
+    static let booksPerRequest = 100
+
+    /// What calibre is told this reader is: the device name and the start of its id, so two
+    /// libraries on one computer are two readers.
+    var device: String { Self.device(of: target) }
+
+    static func device(of target: SyncTarget) -> String { "\(target.device) \(target.deviceID.prefix(8))" }
+
+    func document(of issue: Issue) -> String? {
+        guard let link = issue.contentURL.flatMap(URL.init(string:)) else { return nil }
+        return CalibreBook(acquisition: link, on: target.url)?.document
+    }
+
+    func pull(document: String) throws -> ServerPlace? {
+        guard let book = CalibreBook(document: document) else { return nil }
+        let positions = try (readAhead.take(document) ?? server.annotations(of: book)).positions
+        guard let newest = positions.max(by: { $0.epoch < $1.epoch }) else { return nil }
+        return ServerPlace(locator: Self.locator(from: newest, paged: Self.isPaged(book.format)),
+                           stamp: Int64((newest.epoch * 1000).rounded()), device: newest.device, fromThisReader: newest.device == device)
+    }
+
+    func push(_ locator: Locator, of issue: Issue, document: String) throws -> Int64? {
+        guard let book = CalibreBook(document: document) else { throw SyncError.invalid("\(document) is not a book of calibre's content server") }
+        let spine = locator.page ?? locator.resourceIndex
+            ?? (locator.resource.isEmpty ? nil : EPUBDocumentText(book: contentDirectory(issue), document: locator.resource)?.spineIndex)
+        try server.setPosition(of: book, device: device, cfi: Self.cfi(spineIndex: spine ?? 0),
+                               fraction: (locator.totalProgression * 10_000).rounded() / 10_000)
+        return nil
+    }
+
+    /// Reads the places of every issue's book ahead, a hundred books a request, several
+    /// requests at once, and merges each book's highlights with calibre's on the way.
+    func prepare(_ issues: [(Issue, SyncPlaceRow)], parallel: Int) throws {
+        let books = issues.compactMap { pair in ((pair.1.document ?? document(of: pair.0)).flatMap(CalibreBook.init(document:))).map { (pair.0, $0) } }
+        let batches = Dictionary(grouping: books, by: \.1.library).values.flatMap { same in
+            stride(from: 0, to: same.count, by: Self.booksPerRequest).map { Array(same[$0..<min(same.count, $0 + Self.booksPerRequest)]) }
+        }
+        let failure = Mutex<(any Error)?>(nil)
+        DispatchQueue.concurrentPerform(iterations: batches.count) { index in
+            guard failure.withLock({ $0 == nil }) else { return }
+            do {
+                let found = try server.annotations(of: batches[index].map(\.1))
+                for (issue, book) in batches[index] {
+                    try highlights.merge(found[book.document]?.highlights ?? [], into: issue, book: book)
+                }
+                readAhead.keep(found, asked: batches[index].map(\.1))
+            } catch {
+                failure.withLock { $0 = $0 ?? error }
+            }
+        }
+        if let error = failure.withLock({ $0 }) { throw error }
+    }
+
+    /// calibre's viewer reads EPUB (and what it converts); these have pages, not a spine.
+    static func isPaged(_ format: String) -> Bool { ["PDF", "CBZ", "CBR", "CB7", "CBC"].contains(format.uppercased()) }
+
+    /// `epubcfi(/4)`: the start of the second spine item (or page).
+    static func cfi(spineIndex: Int) -> String { "epubcfi(/\(2 * (max(0, spineIndex) + 1)))" }
+
+    /// The spine item (or page) a calibre CFI starts with: `epubcfi(/6/4/2:10)` → 2.
+    static func spineIndex(of cfi: String?) -> Int? {
+        guard let cfi, cfi.hasPrefix("epubcfi(/") else { return nil }
+        let step = cfi.dropFirst("epubcfi(/".count).prefix { $0.isNumber }
+        guard let number = Int(step), number >= 2 else { return nil }
+        return number / 2 - 1
+    }
+
+    /// A place read from calibre, dated by the server: its spine item (or page) as an index
+    /// into the reading order, named when the issue is opened, and the share always.
+    static func locator(from position: CalibreContentServer.Position, paged: Bool) -> Locator {
+        let updated = Date(timeIntervalSince1970: position.epoch)
+        let share = position.pos_frac.isFinite ? max(0, min(1, position.pos_frac)) : 0
+        guard let index = spineIndex(of: position.cfi) else {
+            return Locator(resource: "", progression: 0, totalProgression: share, updated: updated)
+        }
+        let legacy = paged ? "{\"article\":\(index),\"page\":\(index)}" : "{\"article\":\(index)}"
+        return Locator(legacyPosition: legacy, progress: share, updated: updated)
+            ?? Locator(resource: "", progression: 0, totalProgression: share, updated: updated)
+    }
+}
+
+/// The annotations of many books read ahead of the sync's workers (`CalibrePlaces.prepare`),
+/// each taken once by its book's `pull`.
+final class CalibreReadAhead: Sendable {
+    private let books = Mutex<[String: CalibreContentServer.Annotations]>([:])
+
+    func keep(_ found: [String: CalibreContentServer.Annotations], asked: [CalibreBook]) {
+        books.withLock { books in
+            for book in asked { books[book.document] = found[book.document] ?? CalibreContentServer.Annotations(positions: [], highlights: []) }
+        }
+    }
+
+    func take(_ document: String) -> CalibreContentServer.Annotations? {
+        books.withLock { $0.removeValue(forKey: document) }
+    }
+}
