@@ -27,7 +27,9 @@ for pdf in "$@"; do
                 pdftoppm) command=(pdftoppm -f 1 -l 1 -scale-to 80 "$pdf" "$work/pdftoppm");;
                 mutool) command=(mutool draw -q -w 120 -h 80 -o "$work/mutool.ppm" "$pdf" 1);;
             esac
-            figures=$(perf stat -r 10 -x, -e task-clock,page-faults "${command[@]}" 2>&1 >/dev/null | cut -d, -f1 | paste -sd' ')
+            # The figures go to a file of their own: mutool warns on standard error.
+            perf stat -r 10 -x, -o "$work/stat" -e task-clock,page-faults "${command[@]}" >/dev/null 2>&1
+            figures=$(grep -E '^[0-9.]+,' "$work/stat" | cut -d, -f1 | paste -sd' ')
             echo "$(basename "$pdf") $round $tool $figures $(cut -d' ' -f1 /proc/loadavg)" | tee -a "$work/rounds"
         done
     done
