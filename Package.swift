@@ -60,8 +60,9 @@ let package = Package(
         // zlib is CSystemZlib because ZIPFoundation already has a module named CZlib.
         .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "CSystemZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        // libcrypto for SHA-256 of transfers (CryptoKit does not exist on Linux).
-        .systemLibrary(name: "CSystemCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // libcrypto for SHA-256 of transfers and MD5 names (CryptoKit does not exist on Linux),
+        // dlopen'ed on the first digest (nothing linked: libcrypto's relocations cost every start).
+        .target(name: "CSystemCrypto"),
         // libcurl for https, dlopen'ed on first use (libcurl4-openssl-dev's headers; nothing linked).
         .target(name: "CCurl"),
         // poppler-glib reads a PDF's text, outline, labels and passwords (GPL-2 or GPL-3).
@@ -129,7 +130,7 @@ let package = Package(
         // `newsstand serve`: the shelf as OPDS catalogs over HTTP. Its own module, so only `newsstand` links FlyingFox.
         .target(
             name: "Serve",
-            dependencies: ["NewsstandKit", "IssueArchive", "Imaging", "Markup", "CSystemCrypto", .product(name: "FlyingFox", package: "FlyingFox"), .product(name: "FlyingSocks", package: "FlyingFox")]
+            dependencies: ["NewsstandKit", "IssueArchive", "Imaging", "Markup", .product(name: "FlyingFox", package: "FlyingFox"), .product(name: "FlyingSocks", package: "FlyingFox")]
         ),
         .executableTarget(
             name: "newsstand",

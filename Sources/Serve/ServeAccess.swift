@@ -1,5 +1,5 @@
-import CSystemCrypto
 import Foundation
+import NewsstandKit
 
 /// Who may read the shelf. Without a user, anyone who can reach the address (127.0.0.1 by
 /// default). With one, every request must answer HTTP Digest (RFC 7616, MD5, `qop=auth`):
@@ -94,11 +94,7 @@ public struct ServeAccess: Sendable {
     }
 
     static func md5(_ text: String) -> String {
-        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        let bytes = Array(text.utf8)
-        _ = bytes.withUnsafeBytes { EVP_Digest($0.baseAddress, $0.count, &digest, &length, EVP_md5(), nil) }
-        return digest.prefix(Int(length)).map { String(format: "%02x", $0) }.joined()
+        LibcryptoDigest.hex(of: text, .md5)
     }
 
     /// Compares in time that does not depend on where two secrets first differ.

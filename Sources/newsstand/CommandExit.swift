@@ -23,10 +23,11 @@ enum CommandExit {
 
     /// `render` with valid arguments is parsed on its own: building the parser's view of
     /// every command cost more than decoding and drawing a cover (benchmarks/HISTORY.md,
-    /// "Imaging after issue 6, session 2"). Help and mistakes go through the whole tree,
-    /// for its usage text.
+    /// "Imaging after issue 6, session 2"); in its plain forms without ArgumentParser at all
+    /// (`Render.quick`). Help and mistakes go through the whole tree, for its usage text.
     static func parse(_ arguments: [String]) throws -> ParsableCommand {
-        if arguments.first == "render", let render = try? Render.parse(Array(arguments.dropFirst())) { return render }
+        if arguments.first == "render", case let words = Array(arguments.dropFirst()),
+           let render = Render.quick(words) ?? (try? Render.parse(words)) { return render }
         do {
             return try Newsstand.parseAsRoot(arguments)
         } catch {

@@ -1,4 +1,3 @@
-import CSystemCrypto
 import Foundation
 import Synchronization
 
@@ -121,11 +120,7 @@ extension DigestChallenge.Algorithm: CaseIterable {}
 extension HTTPAuthorization {
     /// MD5 or SHA-256 of `text`'s UTF-8 bytes, as lower-case hex (libcrypto).
     static func hex(_ text: String, sha256: Bool) -> String {
-        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        let bytes = Array(text.utf8)
-        _ = bytes.withUnsafeBytes { EVP_Digest($0.baseAddress, $0.count, &digest, &length, sha256 ? EVP_sha256() : EVP_md5(), nil) }
-        return digest.prefix(Int(length)).map { String(format: "%02x", $0) }.joined()
+        LibcryptoDigest.hex(of: text, sha256 ? .sha256 : .md5)
     }
 }
 

@@ -1,4 +1,3 @@
-import CSystemCrypto
 import Foundation
 
 /// KOReader's sync protocol (kosync) as it travels: the headers, the request and response
@@ -25,7 +24,7 @@ public enum KOSyncWire {
 
     /// What `x-auth-key` carries, and what `/users/create` stores: the MD5 of the password,
     /// 32 lower-case hex digits (KOReader never sends the password itself).
-    public static func userKey(password: String) -> String { MD5.hex(of: Data(password.utf8)) }
+    public static func userKey(password: String) -> String { LibcryptoDigest.hex(of: password, .md5) }
 
     /// `POST /users/create`'s body (`password` is the user key, not the password).
     public struct CreateUser: Codable, Sendable, Equatable {
@@ -128,7 +127,8 @@ public enum KOSyncWire {
         let fd = open(url.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw KOSyncIdentityError(path: url.path, reason: String(cString: strerror(errno))) }
         defer { close(fd) }
-        let digest = try MD5()
+        let digest: LibcryptoDigest
+        do { digest = try LibcryptoDigest(.md5) } catch { throw KOSyncIdentityError(path: url.path, reason: error.description) }
         let size = 1024
         var sample = [UInt8](repeating: 0, count: size)
         for shift in 0...11 {
@@ -148,7 +148,7 @@ public enum KOSyncWire {
     }
 
     /// KOReader's other document id: the MD5 of the file's name (with its extension, no folder).
-    public static func fileNameMD5(_ name: String) -> String { MD5.hex(of: Data(name.utf8)) }
+    public static func fileNameMD5(_ name: String) -> String { LibcryptoDigest.hex(of: name, .md5) }
 }
 
 /// The document id could not be made: the file is not there or not readable.
@@ -156,39 +156,4 @@ public struct KOSyncIdentityError: Error, CustomStringConvertible, Sendable {
     public var path: String
     public var reason: String
     public var description: String { "cannot read \(path) to name it for KOReader sync: \(reason)" }
-}
-
-/// MD5 through libcrypto (only to name things as KOReader does; never for security).
-final class MD5 {
-    private let context: OpaquePointer
-
-    init() throws {
-        guard let context = EVP_MD_CTX_new() else { throw KOSyncIdentityError(path: "", reason: "libcrypto is out of memory") }
-        guard EVP_DigestInit_ex(context, EVP_md5(), nil) == 1 else {
-            EVP_MD_CTX_free(context)
-            throw KOSyncIdentityError(path: "", reason: "libcrypto has no MD5")
-        }
-        self.context = context
-    }
-
-    deinit { EVP_MD_CTX_free(context) }
-
-    func update(_ bytes: UnsafeRawBufferPointer) {
-        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
-        EVP_DigestUpdate(context, base, bytes.count)
-    }
-
-    func finalHex() -> String {
-        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        EVP_DigestFinal_ex(context, &digest, &length)
-        return digest.prefix(Int(length)).map { String(format: "%02x", $0) }.joined()
-    }
-
-    /// 32 hex digits; libcrypto without MD5 (a FIPS build) gives an empty string.
-    static func hex(of data: Data) -> String {
-        guard let digest = try? MD5() else { return "" }
-        data.withUnsafeBytes { digest.update($0) }
-        return digest.finalHex()
-    }
 }

@@ -1,28 +1,19 @@
-import CSystemCrypto
 import Foundation
 
-/// Incremental SHA-256 through OpenSSL's libcrypto (EVP API), so checksums cost about as
+/// Incremental SHA-256 through libcrypto (`LibcryptoDigest`), so checksums cost about as
 /// much as `sha256sum` and nothing has to be compiled from source.
 final class SHA256Digest {
-    private let context: OpaquePointer
+    private let digest: LibcryptoDigest
 
     init() throws {
-        guard let context = EVP_MD_CTX_new() else {
-            throw TransferError.fatal("could not start a SHA-256 digest (libcrypto is out of memory)")
+        do {
+            digest = try LibcryptoDigest(.sha256)
+        } catch {
+            throw TransferError.fatal(error.description)
         }
-        guard EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else {
-            EVP_MD_CTX_free(context)
-            throw TransferError.fatal("could not start a SHA-256 digest (libcrypto has no SHA-256)")
-        }
-        self.context = context
     }
 
-    deinit { EVP_MD_CTX_free(context) }
-
-    func update(_ bytes: UnsafeRawBufferPointer) {
-        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
-        EVP_DigestUpdate(context, base, bytes.count)
-    }
+    func update(_ bytes: UnsafeRawBufferPointer) { digest.update(bytes) }
 
     func update(_ data: Data) {
         data.withUnsafeBytes { update($0) }
@@ -30,10 +21,7 @@ final class SHA256Digest {
 
     /// The digest as 64 lower-case hex digits. Ends the digest.
     func finalHex() -> String {
-        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        EVP_DigestFinal_ex(context, &digest, &length)
-        return digest.prefix(Int(length)).map { String(format: "%02x", $0) }.joined()
+        digest.finalHex()
     }
 
     /// SHA-256 of a whole file, read in chunks.
