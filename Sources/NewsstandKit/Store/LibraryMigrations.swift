@@ -180,6 +180,7 @@ extension LibraryStore {
         }
         registerHighlightMigration(&migrator)  // "v19-highlights" (HighlightRows.swift)
         registerSyncMigration(&migrator)  // "v19d-sync" (Sync/SyncRows.swift)
+        registerCatalogPlaceMigration(&migrator)  // "v20-opdsprog" (Sync/CatalogPlaceRows.swift)
         return migrator
     }
 
