@@ -142,10 +142,16 @@ public struct CatalogBook: Codable, Sendable, Equatable {
     public var stream: PageStream?
     /// The book's own (complete) entry, when the feed gives only a partial one.
     public var detailsURL: URL?
+    /// Where the server keeps the reader's place in this book as a Readium locator (an OPDS 2
+    /// link `http://www.cantook.com/api/progression`, read with GET and written with PUT).
+    public var progressionURL: URL?
+
+    /// The link relation of a book's progression (Cantook's, which OPDS 2 servers use).
+    public static let progressionRel = "http://www.cantook.com/api/progression"
 
     public init(id: String, title: String, authors: [String] = [], summary: String? = nil, date: Date? = nil,
                 coverURL: URL? = nil, thumbnailURL: URL? = nil, acquisitions: [CatalogAcquisition] = [],
-                stream: PageStream? = nil, detailsURL: URL? = nil) {
+                stream: PageStream? = nil, detailsURL: URL? = nil, progressionURL: URL? = nil) {
         self.id = id
         self.title = title
         self.authors = authors
@@ -156,6 +162,7 @@ public struct CatalogBook: Codable, Sendable, Equatable {
         self.acquisitions = acquisitions
         self.stream = stream
         self.detailsURL = detailsURL
+        self.progressionURL = progressionURL
     }
 
     /// The formats offered, by short name (`EPUB`, `PDF`, `CBZ`, `MOBI`…), each once, in order.

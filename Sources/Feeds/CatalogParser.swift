@@ -129,7 +129,7 @@ struct CatalogAtomReader {
         let id = FeedText.line(child(entry, "id")?.text)
         let summary = FeedText.fromHTML(child(entry, "summary")?.allText ?? child(entry, "content")?.allText)
         var acquisitions: [CatalogAcquisition] = []
-        var cover: URL?, thumbnail: URL?, details: URL?
+        var cover: URL?, thumbnail: URL?, details: URL?, progression: URL?
         var catalog: (url: URL, rel: String, type: String?, count: Int?)?
         var stream: PageStream?
         for link in entry.children where link.localName == "link" && isAtom(link) {
@@ -144,6 +144,8 @@ struct CatalogAtomReader {
             if rel.hasPrefix("http://opds-spec.org/acquisition") {
                 let length = link.attribute("length").flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }.flatMap { $0 >= 0 ? $0 : nil }
                 acquisitions.append(CatalogAcquisition(url: href, type: type?.lowercased(), rel: rel, length: length))
+            } else if rel == CatalogBook.progressionRel {
+                progression = progression ?? href
             } else if AtomReader.imageRels.contains(rel) {
                 cover = cover ?? href
             } else if AtomReader.thumbnailRels.contains(rel) {
@@ -172,7 +174,8 @@ struct CatalogAtomReader {
             id: id ?? acquisitions.first?.url.absoluteString ?? details?.absoluteString ?? stream?.template ?? "\(url.absoluteString)#\(title ?? "")",
             title: title ?? "Untitled", authors: authors, summary: summary,
             date: FeedDates.parse(dcDate?.text) ?? dates.first,
-            coverURL: cover, thumbnailURL: thumbnail, acquisitions: acquisitions, stream: stream, detailsURL: details))
+            coverURL: cover, thumbnailURL: thumbnail, acquisitions: acquisitions, stream: stream, detailsURL: details,
+            progressionURL: progression))
     }
 
     static func stream(_ link: XMLElement, base: LinkBase) -> PageStream? {
@@ -259,7 +262,7 @@ enum CatalogJSONReader {
         list.array.compactMap { item in
             let meta = item["metadata"]
             var acquisitions: [CatalogAcquisition] = []
-            var cover: URL?, thumbnail: URL?, details: URL?
+            var cover: URL?, thumbnail: URL?, details: URL?, progression: URL?
             for link in item["links"].array {
                 let rels = link["rel"].strings
                 guard let href = FeedLinks.resolve(link["href"].string, against: base) else { continue }
@@ -271,6 +274,8 @@ enum CatalogJSONReader {
                     thumbnail = thumbnail ?? href
                 } else if rels.contains(where: { $0 == "http://opds-spec.org/image" || $0 == "cover" }) {
                     cover = cover ?? href
+                } else if rels.contains(CatalogBook.progressionRel) {
+                    progression = progression ?? href
                 } else if rels.contains("self") || rels.contains("alternate") {
                     details = details ?? href
                 }
@@ -292,7 +297,8 @@ enum CatalogJSONReader {
                 title: title ?? "Untitled", authors: authors,
                 summary: FeedText.fromHTML(meta["description"].text ?? meta["subtitle"].text),
                 date: meta["published"].date ?? meta["modified"].date,
-                coverURL: cover, thumbnailURL: thumbnail, acquisitions: acquisitions, detailsURL: details)
+                coverURL: cover, thumbnailURL: thumbnail, acquisitions: acquisitions, detailsURL: details,
+                progressionURL: progression)
         }
     }
 }

@@ -16,7 +16,8 @@ extension Library {
 
 extension Subscriptions {
     /// Takes one book as an issue of "From catalogs", its best readable format as the
-    /// content. Taking it again leaves the issue as it is.
+    /// content, and its progression link when the catalog keeps places. Taking it again
+    /// leaves the issue as it is.
     @discardableResult
     public func take(_ book: CatalogBook) throws -> Issue {
         guard let entry = book.issueEntry(fallbackDate: clock.now()) else {
@@ -32,6 +33,8 @@ extension Subscriptions {
         _ = try store.sync(publication, entries: [entry])
         try store.markRefreshed(publicationID: publication.id, at: clock.now())
         guard let issue = try store.issue(named: entry.name) else { throw LibraryError.noSuchIssue(entry.name) }
+        // A catalog that keeps the place (OPDS 2 progression) is a sync target for this issue.
+        if let progression = book.progressionURL { try store.recordCatalogPlace(progression, for: issue) }
         return issue
     }
 }

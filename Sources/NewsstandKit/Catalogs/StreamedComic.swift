@@ -9,7 +9,9 @@ import Synchronization
 /// folder is held to a budget while reading and removed by `close()`.
 ///
 /// The server learns what was read from the pages asked for (Komga moves `pse:lastRead`
-/// so); OPDS-PSE has no way to tell it, and none is made up here.
+/// so, and Codex when its template asks with `bookmark=1`); OPDS-PSE has no other way to
+/// tell it, so on leaving, the page read is asked for once more, after the pages fetched
+/// ahead (`tellPlace`, Catalogs/StreamedComicPlace.swift).
 public final class StreamedComic: Sendable {
     /// One page as the reader sees it.
     public enum PageState: Sendable, Equatable {
@@ -73,6 +75,9 @@ public final class StreamedComic: Sendable {
 
     /// Pages in the book.
     public var count: Int { stream.count }
+
+    /// The page the reader shows (from 0), as `read(page:)` was last told.
+    public var currentPage: Int { pages.withLock { $0.current } }
 
     /// Where to start: the page after the last one the server says was read (pages from
     /// 0; `pse:lastRead` counts from 1), or the last page when all were read.

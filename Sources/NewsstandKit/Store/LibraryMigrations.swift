@@ -182,6 +182,7 @@ extension LibraryStore {
         registerSyncMigration(&migrator)  // "v19d-sync" (Sync/SyncRows.swift)
         registerHighlightSearchMigration(&migrator)  // "v20-hlpdf-highlight-search" (HighlightSearchRows.swift)
         registerSearchBodyFirstMigration(&migrator)  // "v20-searchp95-body-first" (SearchRows.swift)
+        registerCatalogPlaceMigration(&migrator)  // "v20-opdsprog" (Sync/CatalogPlaceRows.swift)
         return migrator
     }
 

@@ -93,6 +93,7 @@ public struct PlaceSync: Sendable {
             if onlyDue, target.refusedAt != nil { continue }
             sync(target, issues: issues.map(Set.init), onlyDue: onlyDue, into: &report)
         }
+        catalogs.sync(issues: issues, onlyDue: onlyDue, into: &report)  // catalogs that keep places (CatalogPlaceSync)
         report.waiting = (try? store.pendingPlaceCount()) ?? 0
         return report
     }

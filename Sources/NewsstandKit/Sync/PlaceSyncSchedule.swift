@@ -22,7 +22,7 @@ final class PlaceSyncSchedule: Sendable {
             return true
         }
         guard start else { return }
-        guard ((try? sync.store.pendingPlaceCount()) ?? 0) > 0 else {
+        guard ((try? sync.store.pendingPlaceCount()) ?? 0) > 0 || sync.catalogs.hasDuePlaces() else {
             state.withLock { $0.running = false }
             return
         }

@@ -157,6 +157,9 @@ final class EffectRunner: @unchecked Sendable {   // `environment`, `lastBrowser
             loop?.writeToTerminal(ExternalLinks.clipboardEscape(text))
         case .closeStreamedComic(let comic):
             comic.close()
+            // The page left at, to a server that keeps it from the pages asked for (Codex); a
+            // server that is down misses it (a streamed comic is no issue to keep a place for).
+            submit(.refresh) { try? comic.tellPlace(through: OPDSProgress(paths: library.paths)) }
         case .enqueue(let id):
             submit(queue) {
                 guard let issue = try library.store.issue(id: id) else { return }

@@ -1,0 +1,65 @@
+import Foundation
+import GRDB
+
+/// Where a catalog keeps an issue's place (its OPDS 2 progression link), recorded when the
+/// book is taken from the catalog: such a catalog is a sync target for that issue without
+/// being added. One link an issue; it goes with its issue.
+extension LibraryStore {
+    static func registerCatalogPlaceMigration(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v20-opdsprog: the progression link of each issue taken from a catalog that keeps places") { db in
+            try db.execute(sql: """
+                CREATE TABLE catalogPlace (
+                    issueId INTEGER PRIMARY KEY REFERENCES issue(id) ON DELETE CASCADE,
+                    url TEXT NOT NULL,
+                    checkedAt DATETIME);
+                """)
+        }
+    }
+
+    /// Records (or replaces) the progression link of an issue.
+    public func recordCatalogPlace(_ url: URL, for issue: Issue) throws {
+        guard let issueID = issue.id else { return }
+        try write { db in
+            try db.execute(sql: "INSERT INTO catalogPlace (issueId, url) VALUES (?, ?) ON CONFLICT (issueId) DO UPDATE SET url = excluded.url",
+                           arguments: [issueID, url.absoluteString])
+        }
+    }
+
+    /// An issue's progression link and when its place was last checked with it.
+    public struct CatalogPlace: Sendable {
+        public var issue: Issue
+        public var url: URL
+        public var checkedAt: Date?
+        /// Our place changed since it was last checked: the agent's sync sends it.
+        public var isDue: Bool { issue.locator.map { $0.updated > (checkedAt ?? .distantPast) } ?? false }
+    }
+
+    /// The issues with a progression link (all, or those of `issues`) and their links.
+    public func catalogPlaces(issues: [Int64]? = nil) throws -> [CatalogPlace] {
+        try read { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT issueId, url, checkedAt FROM catalogPlace ORDER BY issueId")
+            let wanted = issues.map(Set.init)
+            return try rows.compactMap { row -> CatalogPlace? in
+                let issueID: Int64 = row["issueId"]
+                guard wanted?.contains(issueID) ?? true, let url = URL(string: row["url"]),
+                      let issue = try Issue.fetchOne(db, key: issueID) else { return nil }
+                return CatalogPlace(issue: issue, url: url, checkedAt: row["checkedAt"])
+            }
+        }
+    }
+
+    /// The issue's place was checked with its catalog at `now`.
+    func noteCatalogPlaceChecked(_ issue: Issue, at now: Date) throws {
+        try write { db in try db.execute(sql: "UPDATE catalogPlace SET checkedAt = ? WHERE issueId = ?", arguments: [now, issue.id]) }
+    }
+
+    /// A place the catalog keeps that would move the reader far: offered, not taken.
+    func offerCatalogPlace(_ offer: PlaceOffer, for issue: Issue) throws {
+        try write { db in
+            try db.execute(sql: """
+                INSERT INTO placeOffer (issueId, locator, source, at) VALUES (?, ?, ?, ?)
+                ON CONFLICT (issueId) DO UPDATE SET locator = excluded.locator, source = excluded.source, at = excluded.at
+                """, arguments: [issue.id, offer.locator, offer.source, offer.at])
+        }
+    }
+}
