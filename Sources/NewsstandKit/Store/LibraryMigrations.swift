@@ -180,6 +180,7 @@ extension LibraryStore {
         }
         registerHighlightMigration(&migrator)  // "v19-highlights" (HighlightRows.swift)
         registerSyncMigration(&migrator)  // "v19d-sync" (Sync/SyncRows.swift)
+        registerDownloadedDocumentMigration(&migrator)  // "v20-offer-document-ids" (Sync/DownloadedDocuments.swift)
         return migrator
     }
 
