@@ -177,7 +177,7 @@ let package = Package(
         .testTarget(name: "TextLayoutTests", dependencies: ["TextLayout", "TextWidth", "Markup"]),
         .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Imaging", "Terminal", "CNcursesw"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "TOMLReader", "CNcursesw"]),
-        .testTarget(name: "ShelfTests", dependencies: ["Shelf", "Terminal", "NewsstandKit", "Imaging", "Pictures", "IssueArchive", "TextLayout", "Feeds"], exclude: ["Goldens"]),
+        .testTarget(name: "ShelfTests", dependencies: ["Shelf", "Terminal", "NewsstandKit", "Imaging", "Pictures", "IssueArchive", "TextLayout", "Feeds", "TestSupport"], exclude: ["Goldens"]),
         .testTarget(name: "ServeTests", dependencies: ["NewsstandKit", "IssueArchive", "Feeds", "TestSupport", "newsstand"]),
         .testTarget(name: "EndToEndTests", dependencies: ["newsstand", "NewsstandKit", "Imaging", "Pictures", "TestSupport"]),
     ]

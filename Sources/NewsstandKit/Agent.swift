@@ -287,10 +287,13 @@ public final class Agent: @unchecked Sendable {
         let destination = queue.contentDirectory(for: issue)
         switch asset.kind {
         case .archive:
+            // KOReader names the file as downloaded, which an EPUB or comic no longer is once unpacked.
+            let document = try? DownloadedDocument(file: file, fileName: URL(string: asset.url)?.lastPathComponent ?? file.lastPathComponent)
             do {
                 let content = try IssueInstaller.install(download: file, into: destination, formats: options.formats,
                                                          keepingOtherFiles: true, storage: options.storage)
                 _ = try? queue.recordDetails(of: content, for: issue)
+                if let document { try? queue.store.recordDownloadedDocument(document, for: issue) }
             } catch let error as ArchiveError where error.isOutOfSpace {
                 throw error
             } catch {

@@ -71,7 +71,7 @@ final class OpenReader {
         let reader = try files.open()
         _ = files.press(.right, .pageDown, on: reader)
         let effects = reader.update(.leave)
-        #expect(effects == [.save(reader.locator), .leave])
+        #expect(effects == [.save(reader.locator), .syncPlace(leaving: true), .leave])
     }
 
     @Test func drawingChangesNothing() throws {

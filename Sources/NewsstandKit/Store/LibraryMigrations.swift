@@ -183,6 +183,7 @@ extension LibraryStore {
         registerHighlightSearchMigration(&migrator)  // "v20-hlpdf-highlight-search" (HighlightSearchRows.swift)
         registerSearchBodyFirstMigration(&migrator)  // "v20-searchp95-body-first" (SearchRows.swift)
         registerCatalogPlaceMigration(&migrator)  // "v20-opdsprog" (Sync/CatalogPlaceRows.swift)
+        registerDownloadedDocumentMigration(&migrator)  // "v20-offer-document-ids" (Sync/DownloadedDocuments.swift)
         return migrator
     }
 

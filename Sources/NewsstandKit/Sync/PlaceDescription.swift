@@ -51,9 +51,13 @@ public struct PlaceDescription: Sendable {
 extension PlaceOffer {
     /// The reader's status line for the offer: "Kobo: page 212 of 300 (71 %), 2 h ago — Enter to go, Esc to stay".
     public func line(pageCount: Int?, now: Date) -> String {
-        let share = Self.percent(locator.totalProgression)
-        let place = locator.page.map { page in "page \(page + 1)" + (pageCount.map { " of \($0)" } ?? "") + " (\(share))" } ?? share
-        return "\(source): \(place), \(Self.ago(now.timeIntervalSince(at))) — Enter to go, Esc to stay"
+        "\(source): \(Self.words(locator, pageCount: pageCount)), \(Self.ago(now.timeIntervalSince(at))) — Enter to go, Esc to stay"
+    }
+
+    /// A place as the reader says it: "page 212 of 300 (71 %)", or "71 %" without a page.
+    public static func words(_ locator: Locator, pageCount: Int?) -> String {
+        let share = percent(locator.totalProgression)
+        return locator.page.map { page in "page \(page + 1)" + (pageCount.map { " of \($0)" } ?? "") + " (\(share))" } ?? share
     }
 
     static func percent(_ share: Double) -> String { "\(Int((share * 100).rounded())) %" }

@@ -206,6 +206,8 @@ public struct PlaceSync: Sendable {
     /// it lies, or a content that is one file (a PDF); an EPUB or comic that was unpacked
     /// into the cache kept no file to name (by file name, the name it was downloaded as).
     func documentID(of issue: Issue, by identity: KOSyncWire.DocumentIdentity) -> String? {
+        // The file as downloaded, named before it was unpacked (`DownloadedDocuments.swift`).
+        if let downloaded = try? store.downloadedDocument(of: issue) { return downloaded.id(by: identity) }
         let file = Self.contentFile(of: issue, in: paths.contentDirectory(for: issue))
         switch identity {
         case .binary:

@@ -33,6 +33,8 @@ public struct PlaceOffer: Sendable, Equatable {
     public var source: String
     /// When the other reader was there.
     public var at: Date
+
+    public init(locator: Locator, source: String, at: Date) { (self.locator, self.source, self.at) = (locator, source, at) }
 }
 
 /// A place this reader left when another replaced it.
@@ -41,6 +43,10 @@ public struct ReplacedPlace: Sendable, Equatable {
     public var replacedAt: Date
     /// What replaced it: a sync server and device, or "place --set".
     public var replacedBy: String
+
+    public init(locator: Locator, replacedAt: Date, replacedBy: String) {
+        (self.locator, self.replacedAt, self.replacedBy) = (locator, replacedAt, replacedBy)
+    }
 }
 
 /// One issue's standing with one target: its document id there, whether our place waits

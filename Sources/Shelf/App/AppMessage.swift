@@ -127,6 +127,12 @@ extension ShelfApp {
         case define(String, session: Int)
         /// Hands the terminal to `$EDITOR` on the highlight's note (in the run loop, between frames).
         case editNote(Highlight, issueID: Int64, session: Int)
+        /// Syncs the place of the issue open in reader `session` with the servers, after
+        /// the writes asked before it and never on the writes queue itself (`ReaderPlaceSync`);
+        /// the reader is sent what came of it unless `leaving`.
+        case syncPlace(issueID: Int64, session: Int, leaving: Bool)
+        /// Takes (Enter) or declines (Esc) the place another reader offered for the issue.
+        case answerPlaceOffer(issueID: Int64, take: Bool)
         /// The catalog screen's work (`EffectRunner+Catalogs`): read the kept catalogs, fetch
         /// a page or a search, keep or forget a catalog, subscribe to a page, take a book,
         /// fetch the covers of a page's books.

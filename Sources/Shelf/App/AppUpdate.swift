@@ -247,6 +247,10 @@ extension ShelfApp {
                 effects.append(.define(word, session: reader.session))
             case .editNote(let highlight):
                 if let id = reader.issue.id { effects.append(.editNote(highlight, issueID: id, session: reader.session)) }
+            case .syncPlace(let leaving):
+                if let id = reader.issue.id { effects.append(.syncPlace(issueID: id, session: reader.session, leaving: leaving)) }
+            case .answerOffer(let take):
+                if let id = reader.issue.id { effects.append(.answerPlaceOffer(issueID: id, take: take)) }
             }
         }
         return effects

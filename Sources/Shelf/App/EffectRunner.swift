@@ -33,7 +33,7 @@ extension ShelfApp.Effect {
             return .reads
         case .enqueue, .startAgent, .setPinned, .markOpened, .evictContent, .cancelDownload, .saveReadingPlace,
              .saveTextWidth, .saveStoreView, .keepPictureAdviceGiven, .saveReaderView, .saveReaderFitWidth,
-             .takeAlert, .removeCatalog, .takeBook, .changeHighlight, .deleteHighlight:
+             .takeAlert, .removeCatalog, .takeBook, .changeHighlight, .deleteHighlight, .syncPlace, .answerPlaceOffer:
             return .writes
         case .refresh, .subscribeCatalogFeed:
             return .refresh
@@ -84,6 +84,8 @@ final class EffectRunner: @unchecked Sendable {   // `environment`, `lastBrowser
     let mailbox = Mailbox<ShelfApp.Message>()
     /// The reader's I/O queue: opening an issue and what the open reader asks to read.
     let readerIO: ReaderEffects
+    /// The open issue's place synced with the servers, on its own queue.
+    let placeSync: ReaderPlaceSync
     /// The app whose run loop performs the `.runLoop` effects (none in tests of the runner alone).
     weak var loop: RunLoopEffects?
 
@@ -92,6 +94,7 @@ final class EffectRunner: @unchecked Sendable {   // `environment`, `lastBrowser
         self.startAgent = startAgent
         self.clock = clock
         readerIO = ReaderEffects(mailbox: mailbox)
+        placeSync = ReaderPlaceSync(mailbox: mailbox, sync: { library.sync })
     }
 
     /// True while a write, a read or catalog work is queued or running or its result waits:
@@ -103,7 +106,7 @@ final class EffectRunner: @unchecked Sendable {   // `environment`, `lastBrowser
     }
 
     /// True while a refresh or subscription runs: its result is looked for, less often.
-    var isRefreshing: Bool { refreshesInFlight.value > 0 }
+    var isRefreshing: Bool { refreshesInFlight.value > 0 || placeSync.isBusy }
 
     /// True while catalog work (a page, a search, covers) is queued or running.
     var isFetching: Bool { catalogWorkInFlight.value > 0 }
@@ -176,8 +179,14 @@ final class EffectRunner: @unchecked Sendable {   // `environment`, `lastBrowser
             }
         case .markOpened(let issue):
             submit(queue) { self.open(issue) }
-            // Its place with the sync servers (NewsstandKit/Sync), beside and never before the opening.
-            if let id = issue.id { submit(.refresh) { _ = library.sync.sync(issues: [id]) } }
+        case .syncPlace(let id, let session, let leaving):
+            // Behind the writes asked before (the place kept on leaving), then on its own queue.
+            submit(queue) { self.placeSync.sync(issueID: id, session: session, leaving: leaving) }
+        case .answerPlaceOffer(let id, let take):
+            submit(queue) {
+                guard let issue = try library.store.issue(id: id) else { return }
+                if take { try library.sync.acceptOffer(for: issue) } else { try library.sync.declineOffer(for: issue) }
+            }
         case .evictContent(let id):
             submit(queue) {
                 guard let issue = try library.store.issue(id: id) else { return }
@@ -315,6 +324,7 @@ final class EffectRunner: @unchecked Sendable {   // `environment`, `lastBrowser
         catalogs.sync {}
         reads.sync {}
         readerIO.finishAll()
+        placeSync.finishAll()   // queued from the writes queue, waited for above
     }
 
     /// Being the issue read first keeps the agent's eviction away from it; then make sure

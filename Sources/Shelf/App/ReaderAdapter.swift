@@ -32,6 +32,10 @@ struct ReaderAdapter {
         case define(String)
         /// A highlight's note to edit in `$EDITOR`.
         case editNote(Highlight)
+        /// The place to sync with the servers (`leaving`: only sent).
+        case syncPlace(leaving: Bool)
+        /// The place another reader offered, taken or declined in the library.
+        case answerOffer(take: Bool)
     }
 
     var screen: ReaderScreen
@@ -54,7 +58,8 @@ struct ReaderAdapter {
     /// search's marked matches before it leaves.
     mutating func update(_ key: Key, bindings: KeyBindings) -> [Outcome] {
         // Backspace turns a comic's page back rather than leaving it.
-        if screen.mode != .reading || (screen.takesBackspace && key == .backspace) || (key == .escape && screen.takesEscape) {
+        if screen.mode != .reading || (screen.takesBackspace && key == .backspace) || (key == .escape && screen.takesEscape)
+            || (key == .enter && screen.answersOffer) {
             return send(.key(key))
         }
         guard let action = bindings.action(for: key, on: .reader) else {
@@ -108,6 +113,8 @@ struct ReaderAdapter {
             case .highlight(let edit): return .highlight(edit)
             case .define(let word): return .define(word)
             case .editNote(let highlight): return .editNote(highlight)
+            case .syncPlace(let leaving): return .syncPlace(leaving: leaving)
+            case .answerOffer(let take): return .answerOffer(take: take)
             }
         }
     }

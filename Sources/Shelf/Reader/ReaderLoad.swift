@@ -88,6 +88,8 @@ enum ReaderLoaded {
     case highlights([Highlight])
     /// What the dictionary says of a word (nil: no dictionary installed, or no entry).
     case definition(word: String, Definition)
+    /// What a sync of the issue's place said (`ReaderEffect.syncPlace`).
+    case placeSynced(OpenIssueSync)
 }
 
 /// Why an article could not be read, in a line.

@@ -49,6 +49,12 @@ enum ReaderEffect: Equatable {
     /// Edit a highlight's note in `$EDITOR` (the terminal is handed over); the note comes
     /// back as a change to the highlight.
     case editNote(Highlight)
+    /// Sync the place with the servers added (`newsstand sync add`), off the key
+    /// path; what came of it comes back as `.loaded(.placeSynced)`. `leaving`: the reader
+    /// closed, the place is only sent (or left waiting for a server that is down).
+    case syncPlace(leaving: Bool)
+    /// The offered place was taken (Enter) or declined (Esc) in the library.
+    case answerOffer(take: Bool)
 }
 
 /// A line for the status bar (a search result, "no match"…), until the next key.

@@ -56,6 +56,8 @@ struct ReaderScreen {
     var highlights: [Highlight] = []
     /// Highlights to make or change and words to look up, handed out with the next effects.
     var highlightEffects: [ReaderEffect] = []
+    /// A synced place answered or gone back to, handed out with the next effects.
+    private var placeEffects: [ReaderEffect] = []
     /// What the note being typed is for, and the note so far.
     var noteTarget: NoteTarget?
     var noteDraft = ""
@@ -65,6 +67,8 @@ struct ReaderScreen {
     /// process loses at most a second; the clock is the caller's, so tests need not wait.
     private let clock: () -> Date
     private var lastSave: (locator: Locator, at: Date)?
+    /// What the sync servers said of this issue's place, and what was answered (`ReaderPlaces.swift`).
+    var places = ReaderPlaces()
     static let saveInterval: TimeInterval = 1
 
     /// Opens the issue as read (`ReaderLoader.source`) at its saved place: the locator,
@@ -102,7 +106,7 @@ struct ReaderScreen {
     /// The first frame's work: lays out the page and asks for what it needs read.
     mutating func start() -> [ReaderEffect] {
         pager.settle()
-        return pager.takeRequests().map(ReaderEffect.load)
+        return pager.takeRequests().map(ReaderEffect.load) + askForSync()
     }
 
     /// `v`: the other view of a PDF, on the same page (and, back in text, at its top), the
@@ -113,23 +117,36 @@ struct ReaderScreen {
         self.view = view == .pages ? .text : .pages
         if view == .text { leftText = here }
         let samePage = leftText.map { $0.resource == here.resource } ?? false
+        remakePager(at: self.view == .text && samePage ? leftText
+                        : Locator(resource: here.resource, progression: 0, totalProgression: here.totalProgression,
+                                  page: pager.index, updated: here.updated),
+                    carryingMatch: true)
+        return ReaderNote(text: self.view == .text ? "Text view: the page's words, reflowed (v for the pages)"
+                                                   : "Pages view (v for the text)")
+    }
+
+    /// A new pager in the view at `place`, with the pictures, search and highlights of the
+    /// one it replaces; `carryingMatch`, going on from the match it had stepped to (`v`).
+    mutating func remakePager(at place: Locator?, carryingMatch: Bool = false) {
         let asked = pager.takeRequests()
         let pictures = pager.pictures
         let query = pager.query
-        let match = pager.matchHere
-        pager = Self.fitted(pagers.make(self.view, frame: frame, at: self.view == .text && samePage ? leftText
-                                        : Locator(resource: here.resource, progression: 0, totalProgression: here.totalProgression,
-                                                  page: pager.index, updated: here.updated),
-                                        textWidth: textWidth, articles: (pager as? TextPager)?.articles ?? [:]),
+        let match = carryingMatch ? pager.matchHere : nil
+        pager = Self.fitted(pagers.make(view, frame: frame, at: place, textWidth: textWidth,
+                                        articles: (pager as? TextPager)?.articles ?? [:]),
                             toWidth: fitsWidth)
         pager.pictures = pictures
         pager.query = query
         pager.highlights = highlights
         if let match { pager.goOn(fromMatch: match) }
-        requests += asked   // still read: the new view asks for what it lacks itself
-        return ReaderNote(text: self.view == .text ? "Text view: the page's words, reflowed (v for the pages)"
-                                                   : "Pages view (v for the text)")
+        requests += asked   // still read: the new pager asks for what it lacks itself
     }
+
+    /// Each article's share of the issue (its bytes), as the pagers weigh them.
+    var pagerWeights: [Double] { pagers.source.weights }
+
+    /// A place saved by the reader itself (not by `saveIfMoved`).
+    mutating func markSaved(_ place: Locator) { lastSave = (place, clock()) }
 
     static func startingPlace(of issue: Issue, in content: IssueContent) -> Locator? {
         issue.locator?.resolved(in: content.readingOrder.map(\.path))
@@ -143,8 +160,10 @@ struct ReaderScreen {
     mutating func update(_ message: ReaderMessage) -> [ReaderEffect] {
         let viewBefore = view
         var effects = handle(message)
-        effects += (requests + pager.takeRequests()).map(ReaderEffect.load) + linkEffects + highlightEffects
+        if case .leave = message {} else { effects += syncIfDue() }
+        effects += (requests + pager.takeRequests()).map(ReaderEffect.load) + linkEffects + highlightEffects + placeEffects
         requests = []
+        placeEffects = []
         linkEffects = []
         highlightEffects = []
         if let width = pager.chosenTextWidth, width != textWidth {
@@ -173,7 +192,7 @@ struct ReaderScreen {
         case .leave:
             let locator = self.locator
             lastSave = (locator, clock())
-            return [.save(locator), .leave]
+            return [.save(locator)] + (syncsPlace ? [.syncPlace(leaving: true)] : []) + [.leave]
         case .showHighlight(let highlight):
             guard mode == .reading else { return [] }
             showHighlight(highlight)
@@ -202,6 +221,8 @@ struct ReaderScreen {
             receiveHighlights(list)
             pager.settle()
             return []
+        case .loaded(.placeSynced(let synced)):
+            return receiveSynced(synced)
         case .loaded(.definition(let word, let text)):
             definition = (word, text)
             note = nil
@@ -221,11 +242,16 @@ struct ReaderScreen {
     }
 
     /// Escape cancels before it leaves: a search's marked matches go first.
-    var takesEscape: Bool { mode != .reading || pager.showsMatches }
+    var takesEscape: Bool { mode != .reading || pager.showsMatches || answersOffer }
 
     private mutating func read(_ key: Key) {
         note = nil
+        if answersOffer, key == .enter || key == .escape {
+            placeEffects += answerOffer(key)
+            return
+        }
         switch key {
+        case .character("u"): placeEffects += stepBackThroughHistory()
         case .character("t"):
             guard contentsEntries != nil else {
                 if !contentsWanted { requests.append(.contents) }
@@ -335,7 +361,7 @@ struct ReaderScreen {
     var statusLine: (text: String?, isError: Bool, right: String) {
         let percent = Int((pager.progress * 100).rounded(.down))
         let text: String? = mode == .searchPrompt ? "/" + prompt + "▏" : mode == .notePrompt ? notePromptLine
-            : note?.text ?? selectionStatus ?? (mode == .reading ? pager.idleNote : nil)
+            : note?.text ?? (mode == .reading ? places.shown?.line : nil) ?? selectionStatus ?? (mode == .reading ? pager.idleNote : nil)
         return (text, note?.isError ?? false, "read \(percent)% ")
     }
 
@@ -358,6 +384,7 @@ struct ReaderScreen {
         ("g G", "start, end of the article"),
         ("t", "table of contents (Enter jumps, q back)"),
         ("H", "this issue's highlights and notes (Enter goes to one)"),
+        ("u", "back to the place a synced one replaced (again: older)"),
         ("/", "search this article, then the next ones"),
         ("n N", "next, previous match"),
         ("Tab, Shift-Tab", "choose a link or footnote on screen"),

@@ -424,7 +424,7 @@ struct TextPager: ReaderPager {
             return nil
         case .articleFound(let query, let forward, let found):
             return foundElsewhere(query, forward: forward, found)
-        case .contents, .pageFound, .matchBoxes, .highlightBoxes, .streamedPages, .pictures, .highlights, .definition:
+        case .contents, .pageFound, .matchBoxes, .highlightBoxes, .streamedPages, .pictures, .highlights, .definition, .placeSynced:
             return nil
         }
         return doWhatWaited()
