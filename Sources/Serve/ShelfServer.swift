@@ -18,7 +18,8 @@ public final class ShelfServer: Sendable {
         /// How long a request may take to be answered (not to be sent: a file streams as the client reads).
         public var timeout: TimeInterval = 30
         /// How long a client may send nothing while a request is awaited, or take nothing of an
-        /// answer, before its connection is closed (`ClientDeadline`).
+        /// answer, before its connection is closed; a request has twice that to arrive whole
+        /// (`ClientDeadline`).
         public var clientTimeout: TimeInterval = 30
         public var log: @Sendable (String) -> Void
 
@@ -37,6 +38,7 @@ public final class ShelfServer: Sendable {
     let slots: DownloadSlots
     let sync: ServedSync
     let catalogs = CatalogCache()
+    let clocks = RequestClocks()
 
     public init(library: Library, options: Options) throws {
         self.options = options
@@ -49,9 +51,11 @@ public final class ShelfServer: Sendable {
         let config = HTTPServer.Configuration(address: try sockaddr_in.inet(ip4: options.address.host, port: options.address.port),
                                               timeout: options.timeout, sharedRequestBufferSize: 4096,
                                               sharedRequestReplaySize: 64 << 10,
-                                              pool: ClientDeadline(pool: HTTPServer.defaultPool(), limit: .milliseconds(Int(options.clientTimeout * 1000))),
+                                              pool: ClientDeadline(pool: HTTPServer.defaultPool(), idle: .milliseconds(Int(options.clientTimeout * 1000)),
+                                                                   request: .milliseconds(Int(options.clientTimeout * 2000)), clocks: clocks),
                                               logger: .disabled)
-        let handler = Handler(options: options, sections: sections, files: files, pages: pages, slots: slots, sync: sync, catalogs: catalogs)
+        let handler = Handler(options: options, sections: sections, files: files, pages: pages, slots: slots, sync: sync, catalogs: catalogs,
+                              clocks: clocks)
         server = HTTPServer(config: config, handler: handler)
     }
 
@@ -126,9 +130,15 @@ struct Handler: HTTPHandler {
     let slots: DownloadSlots
     let sync: ServedSync
     let catalogs: CatalogCache
+    let clocks: RequestClocks
 
     func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
         let start = ContinuousClock.now
+        // The request is in: the connection's clock starts again with the wait for the next
+        // one (and again after a sync body was read).
+        let peer = request.remoteAddress.flatMap(RequestClocks.key)
+        if let peer { clocks.answered(peer) }
+        defer { if let peer { clocks.answered(peer) } }
         let response = ServedSync.owns(request.target.path()) ? await syncAnswer(request) : answer(request)
         let elapsed = ContinuousClock.now - start
         let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000

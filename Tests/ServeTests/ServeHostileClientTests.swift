@@ -30,6 +30,28 @@ import Testing
         }
     }
 
+    @Test func aClientThatSendsAByteNowAndThenIsCutOffWhenItsRequestTakesTooLong() async throws {
+        try await ServedShelf.with(clientTimeout: 2) { shelf in
+            let trickle = try RawHTTP.connect(port: shelf.port)
+            defer { close(trickle) }
+            let request = Array("GET /opds HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ".utf8) + Array(repeating: UInt8(ascii: "a"), count: 200)
+            let started = Date()
+            var last = started, longestGap: TimeInterval = 0, closed = false
+            // A byte every 200 ms, never silent for the 2 s a wait may last: the request as a whole has 4 s.
+            for byte in request {
+                RawHTTP.send(trickle, Data([byte]))
+                longestGap = max(longestGap, Date().timeIntervalSince(last))
+                last = Date()
+                var ready = pollfd(fd: trickle, events: Int16(POLLIN), revents: 0)
+                if poll(&ready, 1, 200) > 0 { closed = Self.closedByServer(trickle); break }
+            }
+            let waited = Date().timeIntervalSince(started)
+            #expect(closed, "cut off before its 200 bytes were sent (\(waited) s)")
+            #expect(waited >= 3 && waited < 15, "after about 4 s, not \(waited)")
+            #expect(longestGap < 2, "this client was never silent for a whole wait (longest gap \(longestGap) s)")
+        }
+    }
+
     @Test func aThousandConnectionsOpenAtOnceDoNotStopANormalClient() async throws {
         try await ServedShelf.with { shelf in
             var held: [Int32] = []
