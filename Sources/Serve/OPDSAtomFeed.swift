@@ -7,6 +7,9 @@ struct OPDSAtomFeed {
     static let navigationType = "application/atom+xml;profile=opds-catalog;kind=navigation"
     static let acquisitionType = "application/atom+xml;profile=opds-catalog;kind=acquisition"
     let entries: CatalogEntries
+    /// When the document is built: Atom requires an `<updated>`, and a shelf with nothing
+    /// downloaded has no time of its own to give.
+    var built = Date()
 
     private var searchLink: String {
         #"<link rel="search" href="\#(entries.root)/opensearch.xml" type="application/opensearchdescription+xml" title="Search the shelf"/>"#
@@ -66,7 +69,7 @@ struct OPDSAtomFeed {
         <feed xmlns="http://www.w3.org/2005/Atom" xmlns:dc="http://purl.org/dc/terms/" xmlns:opds="http://opds-spec.org/2010/catalog" xmlns:pse="http://vaemendis.net/opds-pse/ns">
           <id>\(id)</id>
           <title>\(XMLEscaping.escaped(title))</title>
-          <updated>\(CatalogEntries.timestamp(updated))</updated>
+          <updated>\(CatalogEntries.timestamp(updated > .distantPast ? updated : built))</updated>
           <author><name>Newsstand</name></author>
           \(link("start", entries.root, Self.navigationType))
           \(searchLink)
@@ -85,7 +88,7 @@ struct OPDSAtomFeed {
           <entry>
             <title>\(XMLEscaping.escaped(title))</title>
             <id>\(id)</id>
-            <updated>\(CatalogEntries.timestamp(updated))</updated>
+            <updated>\(CatalogEntries.timestamp(updated > .distantPast ? updated : built))</updated>
             <content type="text">\(XMLEscaping.escaped(about))</content>
             \(link("subsection", href, type))
           </entry>

@@ -44,7 +44,9 @@ struct OPDSJSONFeed {
 
     private func document(title: String, updated: Date, links: [[String: Any]], extra: [String: Any],
                           metadata more: [String: Any] = [:]) throws -> Data {
-        var metadata: [String: Any] = ["title": title, "modified": CatalogEntries.timestamp(updated)]
+        var metadata: [String: Any] = ["title": title]
+        // A shelf with nothing downloaded has no time to give: none rather than year 1.
+        if updated > .distantPast { metadata["modified"] = CatalogEntries.timestamp(updated) }
         metadata.merge(more) { a, _ in a }
         var all = links
         all.append(link("start", entries.root))

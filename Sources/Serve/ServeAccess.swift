@@ -43,6 +43,18 @@ public struct ServeAccess: Sendable {
         return Self.same(response.lowercased(), Self.md5("\(known):\(nonce):\(count):\(cnonce):auth:\(request)"))
     }
 
+    /// Whether a KOReader sync request may go on: its `x-auth-user` is the serve user and its
+    /// `x-auth-key` the MD5 of the password (KOReader never sends the password itself).
+    public func admitsSync(user given: String?, key: String?) -> Bool {
+        guard let user else { return true }
+        guard let given, let key else { return false }
+        return Self.same(given, user) && Self.same(key.lowercased(), KOSyncWire.userKey(password: password))
+    }
+
+    /// Whether a device may make an account named `name` (`POST /users/create`): only on an
+    /// open shelf; a shelf with a user has that one alone.
+    func isSyncUser(_ name: String) -> Bool { user.map { Self.same(name, $0) } ?? true }
+
     /// The `WWW-Authenticate` values of a 401: Digest always, Basic too where it is allowed.
     public func challenges(now: Date = Date()) -> [String] {
         var values = [#"Digest realm="\#(Self.realm)", qop="auth", algorithm=MD5, nonce="\#(nonce(at: now))""#]

@@ -64,11 +64,10 @@ public struct ServedFiles: Sendable {
         let url: URL
         switch wanted {
         case .pdf:
-            let tree = try ContentTree(root: directory)
-            guard case .singleFile(let name) = formats.reader(for: tree).packaging else { return nil }
-            url = directory.appendingPathComponent(name)
+            guard let file = pdfFile(in: directory) else { return nil }
+            url = file
         case .epub, .cbz:
-            url = packedDirectory.appendingPathComponent("\(id)-\(Int((issue.downloadedAt ?? issue.date).timeIntervalSince1970)).\(wanted.rawValue)")
+            url = packedURL(of: issue, id: id, kind: wanted)
             if !Self.isPlainFile(url) {
                 try FileManager.default.createDirectory(at: packedDirectory, withIntermediateDirectories: true)
                 removeOlderCopies(of: id)
@@ -78,6 +77,32 @@ public struct ServedFiles: Sendable {
         }
         guard Self.isPlainFile(url), Self.isInside(url, library.paths.cache) else { return nil }
         return File(url: url, kind: wanted)
+    }
+
+    /// The file a device was served for the issue, if it is there already: a PDF's own
+    /// file, an EPUB's or CBZ's packed copy once one was asked for (never packed here).
+    func servedFile(of issue: Issue) -> URL? {
+        guard let id = issue.id, let kind = kind(of: issue) else { return nil }
+        let url: URL
+        switch kind {
+        case .pdf:
+            guard let file = pdfFile(in: library.paths.contentDirectory(for: issue)) else { return nil }
+            url = file
+        case .epub, .cbz:
+            url = packedURL(of: issue, id: id, kind: kind)
+        }
+        return Self.isPlainFile(url) && Self.isInside(url, library.paths.cache) ? url : nil
+    }
+
+    /// A PDF issue's one file.
+    private func pdfFile(in directory: URL) -> URL? {
+        guard let tree = try? ContentTree(root: directory), case .singleFile(let name) = formats.reader(for: tree).packaging else { return nil }
+        return directory.appendingPathComponent(name)
+    }
+
+    /// Where an EPUB's or CBZ's packed copy of this install lies.
+    private func packedURL(of issue: Issue, id: Int64, kind: Kind) -> URL {
+        packedDirectory.appendingPathComponent("\(id)-\(Int((issue.downloadedAt ?? issue.date).timeIntervalSince1970)).\(kind.rawValue)")
     }
 
     /// The picture of an issue's cover: the fetched one in the cover cache, else the picture its

@@ -17,6 +17,10 @@ public final class ShelfServer: Sendable {
         public var maxHeaderBytes = 16 << 10
         /// How long a request may take to be answered (not to be sent: a file streams as the client reads).
         public var timeout: TimeInterval = 30
+        /// How long a client may send nothing while a request is awaited, or take nothing of an
+        /// answer, before its connection is closed; a request has twice that to arrive whole
+        /// (`ClientDeadline`).
+        public var clientTimeout: TimeInterval = 30
         public var log: @Sendable (String) -> Void
 
         public init(address: ListenAddress, access: ServeAccess = .open, log: @escaping @Sendable (String) -> Void) {
@@ -32,7 +36,9 @@ public final class ShelfServer: Sendable {
     let files: ServedFiles
     let pages: ServedPages
     let slots: DownloadSlots
+    let sync: ServedSync
     let catalogs = CatalogCache()
+    let clocks = RequestClocks()
 
     public init(library: Library, options: Options) throws {
         self.options = options
@@ -40,11 +46,16 @@ public final class ShelfServer: Sendable {
         files = ServedFiles(library: library)
         pages = ServedPages(library: library, files: files)
         slots = DownloadSlots(perClient: options.downloadsPerClient)
+        sync = ServedSync(library: library, files: files, access: options.access)
         // Bodies above 64 KB are not kept in memory: nothing here takes one, and such a request is refused unread.
         let config = HTTPServer.Configuration(address: try sockaddr_in.inet(ip4: options.address.host, port: options.address.port),
                                               timeout: options.timeout, sharedRequestBufferSize: 4096,
-                                              sharedRequestReplaySize: 64 << 10, logger: .disabled)
-        let handler = Handler(options: options, sections: sections, files: files, pages: pages, slots: slots, catalogs: catalogs)
+                                              sharedRequestReplaySize: 64 << 10,
+                                              pool: ClientDeadline(pool: HTTPServer.defaultPool(), idle: .milliseconds(Int(options.clientTimeout * 1000)),
+                                                                   request: .milliseconds(Int(options.clientTimeout * 2000)), clocks: clocks),
+                                              logger: .disabled)
+        let handler = Handler(options: options, sections: sections, files: files, pages: pages, slots: slots, sync: sync, catalogs: catalogs,
+                              clocks: clocks)
         server = HTTPServer(config: config, handler: handler)
     }
 
@@ -67,10 +78,8 @@ public final class ShelfServer: Sendable {
             let named = withUnsafeMutablePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
             }
-            var listening: Int32 = 0
-            var size = socklen_t(MemoryLayout<Int32>.size)
             guard named == 0, address.sin_family == sa_family_t(AF_INET), UInt16(bigEndian: address.sin_port) == port,
-                  getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &size) == 0, listening == 1 else { continue }
+                  ClientDeadline.isListening(fd) else { continue }
             var on: Int32 = 1
             setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
         }
@@ -119,11 +128,18 @@ struct Handler: HTTPHandler {
     let files: ServedFiles
     let pages: ServedPages
     let slots: DownloadSlots
+    let sync: ServedSync
     let catalogs: CatalogCache
+    let clocks: RequestClocks
 
     func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
         let start = ContinuousClock.now
-        let response = answer(request)
+        // The request is in: the connection's clock starts again with the wait for the next
+        // one (and again after a sync body was read).
+        let peer = request.remoteAddress.flatMap(RequestClocks.key)
+        if let peer { clocks.answered(peer) }
+        defer { if let peer { clocks.answered(peer) } }
+        let response = ServedSync.owns(request.target.path()) ? await syncAnswer(request) : answer(request)
         let elapsed = ContinuousClock.now - start
         let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
         let bytes = response.headers[.contentLength] ?? { if case .httpBody(let body) = response.payload { body.count.map(String.init) } else { nil } }() ?? "0"
@@ -133,10 +149,7 @@ struct Handler: HTTPHandler {
     }
 
     func answer(_ request: HTTPRequest) -> HTTPResponse {
-        let headerBytes = request.headers.reduce(0) { $0 + $1.key.rawValue.utf8.count + $1.value.utf8.count + 4 }
-        guard headerBytes <= options.maxHeaderBytes, request.target.rawValue.utf8.count <= 2048 else {
-            return closing(.requestHeaderFieldsTooLarge)
-        }
+        if let tooLarge = headersTooLarge(request) { return tooLarge }
         guard request.method == .GET || request.method == .HEAD else { return closing(.methodNotAllowed) }
         if let length = request.headers[.contentLength], length != "0" { return closing(.payloadTooLarge) }
         if request.headers[.transferEncoding] != nil { return closing(.payloadTooLarge) }
@@ -152,6 +165,29 @@ struct Handler: HTTPHandler {
         } catch {
             return text(.internalServerError, "The shelf could not be read.\n")
         }
+    }
+
+    /// 431 for a request whose headers or target are longer than allowed.
+    func headersTooLarge(_ request: HTTPRequest) -> HTTPResponse? {
+        let headerBytes = request.headers.reduce(0) { $0 + $1.key.rawValue.utf8.count + $1.value.utf8.count + 4 }
+        guard headerBytes > options.maxHeaderBytes || request.target.rawValue.utf8.count > 2048 else { return nil }
+        return closing(.requestHeaderFieldsTooLarge)
+    }
+
+    /// A KOReader sync request (`/users/…`, `/syncs/…`): signed with its own headers, not
+    /// Digest, and with a small JSON body, read only when its length is said and small.
+    func syncAnswer(_ request: HTTPRequest) async -> HTTPResponse {
+        if let tooLarge = headersTooLarge(request) { return tooLarge }
+        if request.headers[.transferEncoding] != nil { return closing(.payloadTooLarge) }
+        let length = request.headers[.contentLength].map { Int($0) ?? .max } ?? 0
+        guard length <= ServedSync.maxBodyBytes else { return closing(.payloadTooLarge) }
+        let body = length > 0 ? ((try? await request.bodyData) ?? Data()) : Data()
+        guard let answer = sync.answer(method: request.method.rawValue, path: request.target.path(),
+                                       user: request.headers[HTTPHeader(KOSyncWire.userHeader)],
+                                       key: request.headers[HTTPHeader(KOSyncWire.keyHeader)], body: body) else {
+            return text(.notFound, "Not found.\n")
+        }
+        return HTTPResponse(statusCode: HTTPStatusCode(answer.status, phrase: ServedSync.phrase(answer.status)), headers: [.contentType: "application/json"], body: answer.body)
     }
 
     /// The response for a path of one of the served shapes; nil for any other path.

@@ -9,7 +9,7 @@ import TextLayout
 // libraries every `newsstand` command would otherwise load at start). `newsstand serve`
 // checks its options and hands over here with the same stdin:
 //
-//     newsstand-serve HOST:PORT [--user USER [--insecure]] [--max-header-bytes N]
+//     newsstand-serve HOST:PORT [--user USER [--insecure]] [--max-header-bytes N] [--client-timeout SECONDS]
 //
 // With --user, the password is the first line of standard input.
 
@@ -25,11 +25,13 @@ guard let listen = arguments.popFirst(), let address = ListenAddress(listen) els
 var user: String?
 var insecure = false
 var maxHeaderBytes: Int?
+var clientTimeout: Double?
 while let argument = arguments.popFirst() {
     switch argument {
     case "--user": user = arguments.popFirst()
     case "--insecure": insecure = true
     case "--max-header-bytes": maxHeaderBytes = arguments.popFirst().flatMap { Int($0) }
+    case "--client-timeout": clientTimeout = arguments.popFirst().flatMap { Double($0) }.flatMap { $0 > 0 ? $0 : nil }
     default: fail("newsstand-serve is started by `newsstand serve`, which takes \(argument)")
     }
 }
@@ -45,6 +47,7 @@ var options = ShelfServer.Options(address: address, access: access) { line in
     FileHandle.standardError.write(Data((line + "\n").utf8))
 }
 if let maxHeaderBytes { options.maxHeaderBytes = maxHeaderBytes }
+if let clientTimeout { options.clientTimeout = clientTimeout }
 let server: ShelfServer
 do { server = try ShelfServer(library: library, options: options) } catch { fail("cannot serve on \(address): \(error)") }
 

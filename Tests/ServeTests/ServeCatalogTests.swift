@@ -18,6 +18,17 @@ import Testing
         }
     }
 
+    @Test func anEmptyShelfGivesNoYearOneForATime() async throws {
+        try await ServedShelf.with { shelf in
+            let json = try shelf.get("/opds2")
+            #expect(json.status == 200 && !json.text.contains("0001-01-01"), "\(json.text)")
+            let metadata = try #require((try JSONSerialization.jsonObject(with: json.body) as? [String: Any])?["metadata"] as? [String: Any])
+            #expect(metadata["modified"] == nil && metadata["title"] != nil)
+            let atom = try shelf.get("/opds")
+            #expect(atom.status == 200 && atom.text.contains("<updated>2") && !atom.text.contains("0001-01-01"), "\(atom.text)")
+        }
+    }
+
     @Test func eachInstalledIssueIsAnAcquisitionEntryWithItsFileAndCover() async throws {
         try await ServedShelf.with { shelf in
             let tidewater = try shelf.publication("Tidewater")

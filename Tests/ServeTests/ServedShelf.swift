@@ -26,13 +26,16 @@ final class ServedShelf: Sendable {
     }
 
     /// `user` and `password`: devices must sign in (Digest; Basic too when `insecure`).
-    init(user: String? = nil, password: String = "", insecure: Bool = false, maxHeaderBytes: Int = 16 << 10) throws {
+    /// `clientTimeout`: seconds a client may send nothing before it is cut off.
+    init(user: String? = nil, password: String = "", insecure: Bool = false, maxHeaderBytes: Int = 16 << 10,
+         clientTimeout: Double? = nil) throws {
         home = FileManager.default.temporaryDirectory.appendingPathComponent("serve-tests-\(UUID().uuidString)")
         library = try Library(paths: Paths(environment: ["NEWSSTAND_HOME": home.path]))
         let process = Process()
         process.executableURL = Self.binary
         var arguments = ["serve", "--listen", "127.0.0.1:0", "--max-header-bytes", "\(maxHeaderBytes)"]
         if let user { arguments += ["--user", user, "--password-stdin"] + (insecure ? ["--insecure"] : []) }
+        if let clientTimeout { arguments += ["--client-timeout", String(clientTimeout)] }
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["NEWSSTAND_HOME"] = home.path
@@ -79,8 +82,9 @@ final class ServedShelf: Sendable {
 
     /// A shelf for `body`, stopped and removed afterwards whether it passed or not.
     static func with(user: String? = nil, password: String = "", insecure: Bool = false, maxHeaderBytes: Int = 16 << 10,
-                     _ body: @escaping @Sendable (ServedShelf) throws -> Void) async throws {
-        let shelf = try ServedShelf(user: user, password: password, insecure: insecure, maxHeaderBytes: maxHeaderBytes)
+                     clientTimeout: Double? = nil, _ body: @escaping @Sendable (ServedShelf) throws -> Void) async throws {
+        let shelf = try ServedShelf(user: user, password: password, insecure: insecure, maxHeaderBytes: maxHeaderBytes,
+                                    clientTimeout: clientTimeout)
         defer { shelf.stop() }
         try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
             Thread.detachNewThread { done.resume(with: Result { try body(shelf) }) }

@@ -30,6 +30,10 @@ struct ServeCommand: ParsableCommand {
     @Option(help: .hidden)
     var maxHeaderBytes: Int?
 
+    /// For the tests of slow clients: seconds a client may send or take nothing.
+    @Option(help: .hidden)
+    var clientTimeout: Double?
+
     func validate() throws {
         if (user == nil) != !passwordStdin { throw ValidationError("--user and --password-stdin go together") }
         let host = listen.split(separator: ":").count == 2 ? String(listen.split(separator: ":")[0]) : "127.0.0.1"
@@ -45,6 +49,7 @@ struct ServeCommand: ParsableCommand {
         var arguments = [server.path, listen]
         if let user { arguments += ["--user", user] + (insecure ? ["--insecure"] : []) }
         if let maxHeaderBytes { arguments += ["--max-header-bytes", String(maxHeaderBytes)] }
+        if let clientTimeout { arguments += ["--client-timeout", String(clientTimeout)] }
         var argv = arguments.map { strdup($0) } + [nil]
         execv(server.path, &argv)
         throw CommandFailure("cannot start \(server.path): \(String(cString: strerror(errno)))")

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+/// Clients that hold the server: silent, too many, or with too much to say.
+@Suite struct ServeHostileClientTests {
+    /// Waits for the server to close `fd` (a read of 0 bytes); the socket gives up after 20 s on its own.
+    static func closedByServer(_ fd: Int32) -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = recv(fd, &buffer, buffer.count, 0)
+            if count == 0 { return true }
+            if count < 0 { return false }
+        }
+    }
+
+    @Test func aClientThatSendsHalfARequestLineIsCutOffWhileOthersAreServed() async throws {
+        try await ServedShelf.with(clientTimeout: 2) { shelf in
+            let slow = try RawHTTP.connect(port: shelf.port)
+            defer { close(slow) }
+            let silent = try RawHTTP.connect(port: shelf.port)
+            defer { close(silent) }
+            RawHTTP.send(slow, Data("GET /op".utf8))
+            let started = Date()
+            #expect(try shelf.get("/opds").status == 200, "served while the slow client waits")
+            #expect(Self.closedByServer(slow), "the server closed it (not this test's own 20 s limit)")
+            let waited = Date().timeIntervalSince(started)
+            #expect(waited >= 1.5 && waited < 15, "cut off after about 2 s, not \(waited)")
+            #expect(Self.closedByServer(silent), "a client that sends nothing at all is cut off too")
+            #expect(try shelf.get("/opds").status == 200)
+        }
+    }
+
+    @Test func aClientThatSendsAByteNowAndThenIsCutOffWhenItsRequestTakesTooLong() async throws {
+        try await ServedShelf.with(clientTimeout: 2) { shelf in
+            let trickle = try RawHTTP.connect(port: shelf.port)
+            defer { close(trickle) }
+            let request = Array("GET /opds HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ".utf8) + Array(repeating: UInt8(ascii: "a"), count: 200)
+            let started = Date()
+            var last = started, longestGap: TimeInterval = 0, closed = false
+            // A byte every 200 ms, never silent for the 2 s a wait may last: the request as a whole has 4 s.
+            for byte in request {
+                RawHTTP.send(trickle, Data([byte]))
+                longestGap = max(longestGap, Date().timeIntervalSince(last))
+                last = Date()
+                var ready = pollfd(fd: trickle, events: Int16(POLLIN), revents: 0)
+                if poll(&ready, 1, 200) > 0 { closed = Self.closedByServer(trickle); break }
+            }
+            let waited = Date().timeIntervalSince(started)
+            #expect(closed, "cut off before its 200 bytes were sent (\(waited) s)")
+            #expect(waited >= 3 && waited < 15, "after about 4 s, not \(waited)")
+            #expect(longestGap < 2, "this client was never silent for a whole wait (longest gap \(longestGap) s)")
+        }
+    }
+
+    @Test func aThousandConnectionsOpenAtOnceDoNotStopANormalClient() async throws {
+        try await ServedShelf.with { shelf in
+            var held: [Int32] = []
+            defer { held.forEach { close($0) } }
+            for index in 0..<1000 {
+                let fd = try RawHTTP.connect(port: shelf.port)
+                held.append(fd)
+                if index.isMultiple(of: 2) { RawHTTP.send(fd, Data("GET /opds HTTP/1.1\r\nHost: x\r\n".utf8)) }
+            }
+            let started = Date()
+            let answer = try shelf.get("/opds")
+            #expect(answer.status == 200 && answer.text.contains("<feed"))
+            #expect(Date().timeIntervalSince(started) < 10, "answered in \(Date().timeIntervalSince(started)) s")
+        }
+    }
+
+    @Test func headersPastTheDefaultCapAreRefusedWith431() async throws {
+        try await ServedShelf.with { shelf throws in
+            // FlyingFox reads a header a byte at a time (slow in a debug build on a busy machine): a few long ones.
+            let long = Dictionary(uniqueKeysWithValues: (0..<5).map { ("X-Long-\($0)", String(repeating: "a", count: 3500)) })
+            #expect(try shelf.get("/opds", headers: long).status == 431, "past 16 KB together")
+            let many = Dictionary(uniqueKeysWithValues: (0..<450).map { ("X-Header-\($0)", String(repeating: "b", count: 24)) })
+            #expect(try shelf.get("/opds", headers: many).status == 431, "many small headers count together")
+            #expect(try shelf.get("/opds", headers: ["X-Fine": String(repeating: "c", count: 2000)]).status == 200)
+        }
+    }
+}
