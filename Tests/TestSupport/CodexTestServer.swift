@@ -7,8 +7,7 @@ import Foundation
 public final class CodexTestServer: @unchecked Sendable {  // @unchecked: `process` and `input` are touched only by the test that owns it.
     public let port: Int
     public let directory: URL
-    private let process: Process
-    private let input: Pipe
+    private let server: ChildServer
 
     public static let user = "admin", password = "admin"
 
@@ -35,29 +34,13 @@ public final class CodexTestServer: @unchecked Sendable {  // @unchecked: `proce
         }
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-codex-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.script.path, installation.path, directory.path, String(comics)]
-        input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line += chunk
-        }
-        let first = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let port = Int(first) else {
-            try? input.fileHandleForWriting.close()
-            process.waitUntilExit()
+        do {
+            server = try ChildServer(python: Self.script.path, [installation.path, directory.path, String(comics)], name: "Codex")
+        } catch {
             let log = (try? String(contentsOf: directory.appendingPathComponent("codex.log"), encoding: .utf8)).map { String($0.suffix(2000)) } ?? ""
-            throw StartFailure(description: "Codex did not start: \(first.isEmpty ? "its starter ended" : first)\n\(log)")
+            throw StartFailure(description: "\(error)\n\(log)")
         }
-        self.port = port
+        port = server.port
     }
 
     public func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
@@ -66,8 +49,7 @@ public final class CodexTestServer: @unchecked Sendable {  // @unchecked: `proce
     public static var authorization: String { "Basic " + Data("\(user):\(password)".utf8).base64EncodedString() }
 
     public func stop() {
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
+        server.stop()
         try? FileManager.default.removeItem(at: directory)
     }
 }

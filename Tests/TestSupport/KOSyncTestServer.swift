@@ -6,10 +6,7 @@ import Foundation
 public final class KOSyncTestServer: @unchecked Sendable {  // @unchecked: `process` and `input` are touched only by the test that owns it.
     public private(set) var port: Int
     public let directory: URL
-    private var process: Process
-    private var input: Pipe
-
-    public struct StartFailure: Error, CustomStringConvertible { public var description: String }
+    private var server: ChildServer
 
     public static var script: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -19,7 +16,8 @@ public final class KOSyncTestServer: @unchecked Sendable {  // @unchecked: `proc
     public init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-kosync-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        (process, input, port) = try Self.start(in: directory, port: 0)
+        server = try Self.start(in: directory, port: 0)
+        port = server.port
     }
 
     public var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
@@ -38,14 +36,12 @@ public final class KOSyncTestServer: @unchecked Sendable {  // @unchecked: `proc
     }
 
     /// The server goes down: its port refuses connections until `restart()`.
-    public func halt() {
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
-    }
+    public func halt() { server.stop() }
 
     /// The same server back up, on the same port, with everything it kept.
     public func restart() throws {
-        (process, input, port) = try Self.start(in: directory, port: port)
+        server = try Self.start(in: directory, port: port)
+        port = server.port
     }
 
     public func stop() {
@@ -53,25 +49,7 @@ public final class KOSyncTestServer: @unchecked Sendable {  // @unchecked: `proc
         try? FileManager.default.removeItem(at: directory)
     }
 
-    private static func start(in directory: URL, port: Int) throws -> (Process, Pipe, Int) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, directory.path] + (port == 0 ? [] : ["--port", String(port)])
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line += chunk
-        }
-        guard let bound = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            process.terminate()
-            throw StartFailure(description: "the kosync test server (python3) did not start")
-        }
-        return (process, input, bound)
+    private static func start(in directory: URL, port: Int) throws -> ChildServer {
+        try ChildServer(python: script.path, [directory.path] + (port == 0 ? [] : ["--port", String(port)]), name: "kosync")
     }
 }

@@ -22,13 +22,10 @@ final class FeedTestServer: @unchecked Sendable {
         var accept: String?
     }
 
-    struct StartFailure: Error, CustomStringConvertible { var description: String }
-
     let port: Int
     let root: URL
     private let directory: URL
-    private let process: Process
-    private let input: Pipe
+    private let server: ChildServer
 
     init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-feed-server-\(UUID().uuidString)")
@@ -36,25 +33,12 @@ final class FeedTestServer: @unchecked Sendable {
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         let script = directory.appendingPathComponent("server.py")
         try Data(FeedTestServer.script.utf8).write(to: script)
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, root.path, directory.appendingPathComponent("log.jsonl").path]
-        input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        guard let port = Int(TestHTTPServer.readLine(from: output.fileHandleForReading.fileDescriptor)) else {
-            process.terminate()
-            throw StartFailure(description: "the feed test server (python3) did not start")
-        }
-        self.port = port
+        server = try ChildServer(python: script.path, [root.path, directory.appendingPathComponent("log.jsonl").path], name: "feed")
+        port = server.port
     }
 
     func stop() {
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
+        server.stop()
         try? FileManager.default.removeItem(at: directory)
     }
 

@@ -21,7 +21,7 @@ import TestSupport
 /// `/file/KEY?…`; `/loop/KEY` redirects to itself; `/status/CODE` answers CODE.
 /// Every request to KEY is logged as a JSON line in `logDirectory/KEY.jsonl` when its
 /// response ends; `requests(for:)` returns them in order of arrival.
-// @unchecked: every property is a `let` set at init; the process and its pipe (not Sendable) are touched after that only by `stop()` and `shared()` (under `lock`).
+// @unchecked: every property is a `let` set at init; the child server is touched after that only by `stop()` and `shared()` (under `lock`).
 final class TestHTTPServer: @unchecked Sendable {
     struct LoggedRequest: Decodable {
         /// Order of arrival at the server (the log itself is written as responses end).
@@ -43,8 +43,7 @@ final class TestHTTPServer: @unchecked Sendable {
     let logDirectory: URL
     /// The https server's self-signed certificate (PEM), for a client told to trust it.
     let certificate: Data?
-    private let process: Process
-    private let input: Pipe
+    private let server: ChildServer
 
     private static let lock = NSLock()
     // Unsafe: read and written only under `lock`.
@@ -53,7 +52,7 @@ final class TestHTTPServer: @unchecked Sendable {
     /// The server shared by every test of this process.
     static func shared() throws -> TestHTTPServer {
         try lock.withLock {
-            if let current, current.process.isRunning { return current }
+            if let current, current.server.isRunning { return current }
             let server = try TestHTTPServer()
             current = server
             return server
@@ -89,30 +88,14 @@ final class TestHTTPServer: @unchecked Sendable {
         let script = directory.appendingPathComponent("server.py")
         try Data(TestHTTPServer.script.utf8).write(to: script)
 
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, logDirectory.path] + (tls.map { [$0.certificate.path, $0.key.path] } ?? [])
-        input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
         // Tracebacks of connections the tests break on purpose stay out of the test log.
         _ = FileManager.default.createFile(atPath: directory.appendingPathComponent("stderr.txt").path, contents: nil)
-        process.standardError = try FileHandle(forWritingTo: directory.appendingPathComponent("stderr.txt"))
-        try process.run()
-
-        let line = TestHTTPServer.readLine(from: output.fileHandleForReading.fileDescriptor)
-        guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            process.terminate()
-            throw StartFailure(description: "the test HTTP server (python3) did not start")
-        }
-        self.port = port
+        server = try ChildServer(python: script.path, [logDirectory.path] + (tls.map { [$0.certificate.path, $0.key.path] } ?? []),
+                                 name: "HTTP", errors: try FileHandle(forWritingTo: directory.appendingPathComponent("stderr.txt")))
+        port = server.port
     }
 
-    func stop() {
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
-    }
+    func stop() { server.stop() }
 
     /// A fresh key, so tests running in parallel never share a resource or its log.
     static func uniqueKey(_ label: String) -> String {
@@ -136,20 +119,6 @@ final class TestHTTPServer: @unchecked Sendable {
         }
         return entries
             .sorted { $0.seq < $1.seq }
-    }
-
-    /// Reads up to a newline with read(2): FileHandle's reads trap on EINTR, which the
-    /// SIGCHLD of other tests' processes causes.
-    static func readLine(from fd: Int32) -> String {
-        var bytes: [UInt8] = []
-        var byte: UInt8 = 0
-        while true {
-            let got = read(fd, &byte, 1)
-            if got < 0 && errno == EINTR { continue }
-            if got <= 0 || byte == 0x0A { break }
-            bytes.append(byte)
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     // Unsafe: read and written only under `lock`.
