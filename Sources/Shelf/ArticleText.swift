@@ -136,6 +136,21 @@ final class ArticleText {
         return Double(blockStarts[place.block] + within) / Double(total)
     }
 
+    /// The place `share` (0…1) of the way through the article's visible characters:
+    /// `share(beforeLine:)` the other way round, for a place known only by how far it is
+    /// (a percentage from another device, `place --set 40%`).
+    func anchor(atShare share: Double) -> TextAnchor {
+        guard let total = blockStarts.last, total > 0, blockStarts.count >= 2 else { return TextAnchor(block: 0, offset: 0) }
+        let target = min(total - 1, Int(max(0, min(1, share)) * Double(total)))
+        // The last block starting at or before `target` (blocks of no characters are passed over).
+        var low = 0, high = blockStarts.count - 2
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if blockStarts[middle] <= target { low = middle } else { high = middle - 1 }
+        }
+        return TextAnchor(block: low, offset: target - blockStarts[low])
+    }
+
     private let givenWeights: [Int]?
 
     /// Where each top-level block starts in the article's visible characters, and (last) the total.

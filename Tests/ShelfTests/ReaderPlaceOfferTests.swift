@@ -33,6 +33,28 @@ import TextLayout
         effects.lazy.compactMap { if case .save(let place) = $0 { place } else { nil } }.first
     }
 
+    /// A place known only by how far through the issue it is (kosync's percentage, `place
+    /// --set 40%`): the reader opens there, in the article and down into it, and the place it
+    /// reads back is that far (it once opened at the top and saved 0 %, losing the place).
+    @Test func aPlaceThatIsOnlyAPercentageOpensThatFarIntoTheIssue() throws {
+        for share in [0.4, 0.5, 0.9] {
+            var issue = Issue(id: 1, publicationId: 1, name: "harbour", date: Date(timeIntervalSince1970: 0), title: "Harbour")
+            issue.locator = Locator(resource: "", progression: 0, totalProgression: share, updated: Date(timeIntervalSince1970: 0))
+            let articles = [0: ReaderPureModelTests.article("a", paragraphs: 60), 1: ReaderPureModelTests.article("b", paragraphs: 60),
+                            2: ReaderPureModelTests.article("c", paragraphs: 60)]
+            let source = ReaderSource(issue: issue, content: ReaderPureModelTests.content, folder: "/nowhere/", weights: [1, 1, 1],
+                                      isDocument: false, pages: [], articles: articles)
+            var reader = ReaderScreen(source, theme: .classic, size: (80, 24), clock: { Date(timeIntervalSince1970: 0) })
+            _ = reader.start()
+            let here = reader.locator
+            #expect(here.resource == "ch\(Int(share * 3) + 1).xhtml", "\(share): \(here)")
+            #expect(abs(here.totalProgression - share) < 0.02, "\(share) read back as \(here.totalProgression)")
+            // The screen shows that part of the article, not its top.
+            let tag = ["a", "b", "c"][Int(share * 3)]
+            #expect(!ReaderPureModelTests.text(reader).contains("\(tag)p0w0"), "\(share)")
+        }
+    }
+
     @Test func theReaderAsksForASyncAtTheStartAndAgainAMinuteAfterTheLastAnswer() {
         let clock = Clock()
         var reader = Self.opened(clock: clock)

@@ -140,27 +140,32 @@ extension ReaderScreen {
         return [.save(here)]
     }
 
-    /// `place` with its resource named in this issue: a chapter by its index, a page by its
-    /// number, and a share of the issue by the articles' weights.
+    /// `place` with its resource named in this issue (`placed(_:in:weights:)`).
     func placed(_ place: Locator) -> Locator {
-        let order = content.readingOrder.map(\.path)
+        Self.placed(place, in: content.readingOrder.map(\.path), weights: pagerWeights)
+    }
+
+    /// `place` with its resource named in `order`: a chapter by its index, a page by its
+    /// number, and a share of the issue by the articles' `weights`, down to how far into
+    /// its article (what a percentage from another device or `place --set 40%` says).
+    static func placed(_ place: Locator, in order: [String], weights given: [Double]) -> Locator {
         guard !order.isEmpty else { return place }
         if place.resourceIndex != nil, let resolved = place.resolved(in: order) { return resolved }
         if order.contains(place.resource) { return place }
-        let index: Int
         if let page = place.page {
-            index = min(page, order.count - 1)
-        } else {
-            let weights = pagerWeights.count == order.count ? pagerWeights : Array(repeating: 1, count: order.count)
-            let total = max(weights.reduce(0, +), .leastNonzeroMagnitude)
-            var before = 0.0
-            index = weights.firstIndex { weight in
-                defer { before += weight }
-                return (before + weight) / total > place.totalProgression
-            } ?? order.count - 1
+            let index = min(page, order.count - 1)
+            return Locator(resource: order[index], progression: 0, totalProgression: place.totalProgression, page: index, updated: place.updated)
         }
-        return Locator(resource: order[index], progression: 0, totalProgression: place.totalProgression,
-                       page: place.page == nil ? nil : index, updated: place.updated)
+        let weights = given.count == order.count ? given : Array(repeating: 1, count: order.count)
+        let wanted = max(0, min(1, place.totalProgression)) * weights.reduce(0, +)
+        var before = 0.0
+        let index = weights.firstIndex { weight in
+            defer { before += weight }
+            return before + weight > wanted
+        } ?? order.count - 1
+        let start = weights[..<index].reduce(0, +)
+        let within = weights[index] > 0 ? max(0, min(1, (wanted - start) / weights[index])) : 0
+        return Locator(resource: order[index], progression: within, totalProgression: place.totalProgression, updated: place.updated)
     }
 
     /// The pages a paged issue has, for the offer's "page 212 of 300".

@@ -88,7 +88,9 @@ struct ReaderScreen {
         frame = ReaderFrame(width: size.width, height: size.height)
         pagers = ReaderPagers(source: source, theme: theme)
         self.view = pagers.view(preferring: view)
-        let start = source.stream.map { StreamedPages.start(of: $0, at: clock()) } ?? Self.startingPlace(of: issue, in: content)
+        let order = source.content.readingOrder.map(\.path), weights = source.weights
+        let start = source.stream.map { StreamedPages.start(of: $0, at: clock()) }
+            ?? Self.startingPlace(of: issue, in: source.content).map { Self.placed($0, in: order, weights: weights) }
         pager = Self.fitted(pagers.make(self.view, frame: frame, at: start, textWidth: textWidth, articles: source.articles),
                             toWidth: fitsWidth)
         receiveHighlights(highlights)

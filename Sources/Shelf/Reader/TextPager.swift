@@ -44,6 +44,9 @@ struct TextPager: ReaderPager {
     private(set) var loadError: String?
     /// Where to put the reader once the article is laid out: a restored place, or its end.
     var pendingAnchor: TextAnchor?
+    /// Where to put the reader in the article by how far through it the place is, when that
+    /// is all it says (`Locator.progression` without `text`): the screen that ends there.
+    var pendingShare: Double?
     var pendingEnd = false
     /// The place a re-layout (new width, window or whole article) started from, with where
     /// it put the top: while the reader stays there, the same place is used again, so the
@@ -105,6 +108,7 @@ struct TextPager: ReaderPager {
         if let start, !content.readingOrder.isEmpty {
             index = start.index(in: content.readingOrder)
             pendingAnchor = start.text.map { TextAnchor(block: $0.block, offset: $0.offset) }
+            if start.text == nil, !isDocument, start.progression > 0 { pendingShare = start.progression }
         }
         loadArticle()
     }
@@ -160,7 +164,7 @@ struct TextPager: ReaderPager {
     /// How much of this article has been shown, 0…1: its characters above the screen's
     /// bottom (`ArticleText.share`), whatever has been laid out.
     var withinArticle: Double {
-        guard let text, !text.lines.isEmpty else { return document?.blocks.isEmpty == true ? 1 : 0 }
+        guard let text, !text.lines.isEmpty else { return pendingShare ?? (document?.blocks.isEmpty == true ? 1 : 0) }
         return text.share(beforeLine: top + visibleRows) * firstPartShare
     }
 
@@ -266,6 +270,7 @@ struct TextPager: ReaderPager {
         index = next
         top = 0
         pendingAnchor = nil
+        pendingShare = nil
         pendingEnd = atEnd
         loadArticle()
         return true
@@ -300,6 +305,7 @@ struct TextPager: ReaderPager {
         if isLoading || (pending && document?.anchors[fragment] == nil) { waiting.append(.open(entry)); return }
         guard let block = document?.anchors[fragment] else { return }
         pendingAnchor = nil
+        pendingShare = nil
         if let text = prepareText(), let line = text.firstLine(ofBlock: block) {
             top = line
             text.ensureLines(top + visibleRows + 1)
@@ -371,6 +377,7 @@ struct TextPager: ReaderPager {
         keptAnchor = nil
         found = nil
         pendingAnchor = anchor
+        pendingShare = nil
         return prepareText()
     }
 
@@ -455,6 +462,7 @@ struct TextPager: ReaderPager {
         index = found.article
         top = 0
         pendingAnchor = nil
+        pendingShare = nil
         pendingEnd = false
         keptAnchor = nil
         loadError = nil
@@ -501,7 +509,11 @@ struct TextPager: ReaderPager {
         textKey = key
         let fresh = layouts.text(for: key, of: article)
         chosenLink = nil
-        if let place {
+        if let share = pendingShare, !(pending && share > firstPartShare) {
+            // The screen whose bottom is that far through: what `withinArticle` reads back.
+            pendingShare = nil
+            top = max(0, fresh.line(for: fresh.anchor(atShare: share / firstPartShare)) - visibleRows + 1)
+        } else if let place {
             top = fresh.line(for: place)
             keptAnchor = (place, index, top)
         }
