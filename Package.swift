@@ -97,7 +97,7 @@ let package = Package(
         .target(
             name: "NewsstandKit",
             dependencies: [
-                "Feeds", "IssueArchive", "TOMLReader", "FileWrites", "CSystemCrypto", "CCurl",
+                "Feeds", "IssueArchive", "TOMLReader", "FileWrites", "CSystemCrypto", "CCurl", "CSpawn",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The SQLite C API itself: storing a feed binds and steps one prepared statement by hand.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),

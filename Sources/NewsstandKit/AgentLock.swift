@@ -1,3 +1,4 @@
+import CSpawn
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -38,6 +39,12 @@ public final class AgentLock {
         }
         return true
     }
+
+    /// The process holding the lock (the running agent), as it wrote itself in; nil when none does.
+    public static func holder(path: URL) -> pid_t? {
+        guard isHeld(path: path), let text = try? String(contentsOf: path, encoding: .utf8) else { return nil }
+        return pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
 }
 
 /// Starts `newsstand agent` detached from the terminal (its own session), so it outlives
@@ -66,6 +73,9 @@ public enum AgentLauncher {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, paths.agentLog.path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // Nothing else of the starter's: a pipe a script reads the starter's output through
+        // (`newsstand serve --agent | …`) would otherwise stay open as long as the agent lives.
+        posix_spawn_file_actions_addclosefrom_np(&actions, 3)
 
         let arguments = [program, "agent"] + extraArguments
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]

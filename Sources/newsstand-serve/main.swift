@@ -9,9 +9,11 @@ import TextLayout
 // libraries every `newsstand` command would otherwise load at start). `newsstand serve`
 // checks its options and hands over here with the same stdin:
 //
-//     newsstand-serve HOST:PORT [--user USER [--insecure]] [--max-header-bytes N] [--client-timeout SECONDS]
+//     newsstand-serve HOST:PORT [--user USER [--insecure]] [--max-header-bytes N] [--client-timeout SECONDS] [--with-parent]
 //
-// With --user, the password is the first line of standard input.
+// With --user, the password is the first line of standard input. With --with-parent (the
+// agent's child, `ServeUnderAgent`), the server stops when standard input closes: when the
+// agent ends, however it ends.
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("newsstand: \(Sanitizer.clean(message, multiline: true))\n".utf8))
@@ -26,10 +28,12 @@ var user: String?
 var insecure = false
 var maxHeaderBytes: Int?
 var clientTimeout: Double?
+var withParent = false
 while let argument = arguments.popFirst() {
     switch argument {
     case "--user": user = arguments.popFirst()
     case "--insecure": insecure = true
+    case "--with-parent": withParent = true
     case "--max-header-bytes": maxHeaderBytes = arguments.popFirst().flatMap { Int($0) }
     case "--client-timeout": clientTimeout = arguments.popFirst().flatMap { Double($0) }.flatMap { $0 > 0 ? $0 : nil }
     default: fail("newsstand-serve is started by `newsstand serve`, which takes \(argument)")
@@ -51,6 +55,13 @@ if let clientTimeout { options.clientTimeout = clientTimeout }
 let server: ShelfServer
 do { server = try ShelfServer(library: library, options: options) } catch { fail("cannot serve on \(address): \(error)") }
 
+if withParent {
+    Thread.detachNewThread {
+        var byte: UInt8 = 0
+        while read(0, &byte, 1) > 0 {}
+        kill(getpid(), SIGTERM)
+    }
+}
 ServeLoop.run(server, announcing: address)
 
 /// Runs the server until SIGINT or SIGTERM. Not on the main actor: the main thread waits

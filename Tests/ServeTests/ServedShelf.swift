@@ -86,8 +86,13 @@ final class ServedShelf: Sendable {
         let shelf = try ServedShelf(user: user, password: password, insecure: insecure, maxHeaderBytes: maxHeaderBytes,
                                     clientTimeout: clientTimeout)
         defer { shelf.stop() }
+        try await onItsOwnThread { try body(shelf) }
+    }
+
+    /// Runs `body` on a thread of its own, off Swift's cooperative threads (which other suites' blocking tests hold).
+    static func onItsOwnThread(_ body: @escaping @Sendable () throws -> Void) async throws {
         try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
-            Thread.detachNewThread { done.resume(with: Result { try body(shelf) }) }
+            Thread.detachNewThread { done.resume(with: Result { try body() }) }
         }
     }
 

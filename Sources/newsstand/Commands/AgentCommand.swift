@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import NewsstandKit
+import PDF
 import Shelf
 
 struct AgentCommand: ParsableCommand {
@@ -29,11 +30,15 @@ struct AgentCommand: ParsableCommand {
         guard let library = try Self.libraryWithRoomToWork(watching: watch) else { return }
         let config = try Config.load(paths: library.paths)
         var options = Agent.Options(config: config)
-        options.watch = watch
+        // An agent asked to serve the shelf (`serve --agent`) stays, and serves while it runs.
+        options.watch = watch || ServeUnderAgent.wanted(paths: library.paths) != nil
         options.searchTexts = IssueSearchTexts()
         if let concurrent { options.maxConcurrentTransfers = concurrent }
         let agent = Agent(library: library, options: options)
         AgentSignals.install { agent.stop() }
+        let served = AgentLock.isHeld(path: library.paths.agentLock) ? nil
+            : ServeUnderAgent.start(paths: library.paths, server: PDFWorker.beside("newsstand-serve"), log: printProblem)
+        defer { served?.stop() }
         switch try agent.run() {
         case .alreadyRunning:
             printProblem("an agent is already running for this library")

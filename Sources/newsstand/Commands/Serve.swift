@@ -26,6 +26,12 @@ struct ServeCommand: ParsableCommand {
     @Flag(help: "Also accept Basic sign-in, which sends the password unencrypted over http.")
     var insecure = false
 
+    @Flag(help: "Serve under the agent, which keeps serving after this command, the shelf and the terminal end (until the agent is stopped).")
+    var agent = false
+
+    @Flag(help: "Stop asking the agent to serve the shelf (from the agent's next start).")
+    var agentOff = false
+
     /// For the tests of the cap: a request whose headers are longer is refused.
     @Option(help: .hidden)
     var maxHeaderBytes: Int?
@@ -45,6 +51,20 @@ struct ServeCommand: ParsableCommand {
     /// The server is `newsstand-serve`, beside this program (it alone links the HTTP server
     /// library); it reads the password from the same standard input.
     func run() throws {
+        if agentOff {
+            let paths = try Context.library().paths
+            let wasServing = ServeUnderAgent.wanted(paths: paths) != nil
+            ServeUnderAgent.forget(paths: paths)
+            // The agent stops as on Ctrl-C (its transfers resume at its next start, which the
+            // next download makes), and its server with it.
+            if wasServing, let agent = AgentLock.holder(path: paths.agentLock), kill(agent, SIGTERM) == 0 {
+                print("The agent serves the shelf no more: stopped it (it starts again for the next download).")
+            } else {
+                print("The agent does not serve the shelf.")
+            }
+            return
+        }
+        if agent { return try startUnderAgent() }
         let server = PDFWorker.beside("newsstand-serve")
         var arguments = [server.path, listen]
         if let user { arguments += ["--user", user] + (insecure ? ["--insecure"] : []) }
@@ -53,5 +73,21 @@ struct ServeCommand: ParsableCommand {
         var argv = arguments.map { strdup($0) } + [nil]
         execv(server.path, &argv)
         throw CommandFailure("cannot start \(server.path): \(String(cString: strerror(errno)))")
+    }
+
+    /// Keeps what to serve for the agent and starts it (watching, so it stays).
+    func startUnderAgent() throws {
+        var password: String?
+        if user != nil {
+            guard let line = readLine(strippingNewline: true), !line.isEmpty else { throw CommandFailure("--password-stdin read no password") }
+            password = line
+        }
+        let paths = try Context.library().paths
+        try ServeUnderAgent.keep(.init(listen: listen, user: user, insecure: insecure), password: password, paths: paths)
+        if AgentLauncher.startIfNeeded(paths: paths, extraArguments: ["--watch"]) {
+            print("The agent serves the shelf at http://\(listen)/opds (its log: \(paths.agentLog.path)).")
+        } else {
+            print("An agent is running for this library already: it serves the shelf from its next start.")
+        }
     }
 }
