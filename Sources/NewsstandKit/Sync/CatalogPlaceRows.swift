@@ -11,7 +11,8 @@ extension LibraryStore {
                 CREATE TABLE catalogPlace (
                     issueId INTEGER PRIMARY KEY REFERENCES issue(id) ON DELETE CASCADE,
                     url TEXT NOT NULL,
-                    checkedAt DATETIME);
+                    checkedAt DATETIME,
+                    seen TEXT);
                 """)
         }
     }
@@ -30,6 +31,10 @@ extension LibraryStore {
         public var issue: Issue
         public var url: URL
         public var checkedAt: Date?
+        /// The catalog's place as it was last seen (or as we last wrote it): a place that has
+        /// not moved since is not news, however new its time (Codex stamps a bookmark again,
+        /// unmoved, seconds after it was written).
+        public var seen: Locator?
         /// Our place changed since it was last checked: the agent's sync sends it.
         public var isDue: Bool { issue.locator.map { $0.updated > (checkedAt ?? .distantPast) } ?? false }
     }
@@ -37,20 +42,22 @@ extension LibraryStore {
     /// The issues with a progression link (all, or those of `issues`) and their links.
     public func catalogPlaces(issues: [Int64]? = nil) throws -> [CatalogPlace] {
         try read { db in
-            let rows = try Row.fetchAll(db, sql: "SELECT issueId, url, checkedAt FROM catalogPlace ORDER BY issueId")
+            let rows = try Row.fetchAll(db, sql: "SELECT issueId, url, checkedAt, seen FROM catalogPlace ORDER BY issueId")
             let wanted = issues.map(Set.init)
             return try rows.compactMap { row -> CatalogPlace? in
                 let issueID: Int64 = row["issueId"]
                 guard wanted?.contains(issueID) ?? true, let url = URL(string: row["url"]),
                       let issue = try Issue.fetchOne(db, key: issueID) else { return nil }
-                return CatalogPlace(issue: issue, url: url, checkedAt: row["checkedAt"])
+                return CatalogPlace(issue: issue, url: url, checkedAt: row["checkedAt"], seen: row["seen"])
             }
         }
     }
 
-    /// The issue's place was checked with its catalog at `now`.
-    func noteCatalogPlaceChecked(_ issue: Issue, at now: Date) throws {
-        try write { db in try db.execute(sql: "UPDATE catalogPlace SET checkedAt = ? WHERE issueId = ?", arguments: [now, issue.id]) }
+    /// The issue's place was checked with its catalog at `now`, which keeps `seen` (nil: as it was).
+    func noteCatalogPlaceChecked(_ issue: Issue, at now: Date, seen: Locator?) throws {
+        try write { db in
+            try db.execute(sql: "UPDATE catalogPlace SET checkedAt = ?, seen = coalesce(?, seen) WHERE issueId = ?", arguments: [now, seen, issue.id])
+        }
     }
 
     /// A place the catalog keeps that would move the reader far: offered, not taken.

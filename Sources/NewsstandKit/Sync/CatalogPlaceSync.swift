@@ -35,14 +35,15 @@ public struct CatalogPlaceSync: Sendable {
             let host = place.url.host ?? place.url.absoluteString
             guard !down.contains(host) else { continue }
             do {
-                switch try sync(place) {
+                let (step, seen) = try sync(place)
+                switch step {
                 case .sent: report.sent += 1
                 case .received: report.received += 1
                 case .offered: report.offered += 1
                 case .unnamed: report.unnamed += 1
                 case .nothing: break
                 }
-                try store.noteCatalogPlaceChecked(place.issue, at: clock.now())
+                try store.noteCatalogPlaceChecked(place.issue, at: clock.now(), seen: seen)
             } catch let error as SyncError {
                 down.insert(host)
                 report.problems.append(error.description)
@@ -55,14 +56,21 @@ public struct CatalogPlaceSync: Sendable {
     /// Whether sync has anything of a catalog's to look at now (the agent's step asks).
     public func hasDuePlaces() -> Bool { ((try? store.catalogPlaces()) ?? []).contains { $0.isDue } }
 
-    /// One issue with its catalog: the newer place wins.
-    func sync(_ place: LibraryStore.CatalogPlace) throws -> PlaceSync.Step {
+    /// One issue with its catalog: the newer place wins; also the catalog's place as it now
+    /// stands, to be kept as `seen`. A catalog place that has not moved since it was last seen
+    /// is not newer, whatever its time.
+    func sync(_ place: LibraryStore.CatalogPlace) throws -> (PlaceSync.Step, seen: Locator?) {
         let issue = place.issue
         let local = issue.locator
         let theirs = try progress.read(place.url)
         let their = theirs.flatMap(Self.locator)
-        if let their, local.map({ their.updated > $0.updated }) ?? true {
-            let source = "\(place.url.host ?? "the catalog"): \(theirs?.device ?? "the catalog's reader")"
+        let moved = their.map { their in place.seen.map { PlaceSync.move(from: $0, to: their) != .none } ?? true } ?? false
+        let step = try sync(issue, local: local, their: their, theirMoved: moved, source: "\(place.url.host ?? "the catalog"): \(theirs?.device ?? "the catalog's reader")", url: place.url)
+        return (step, step == .sent ? local : their)
+    }
+
+    private func sync(_ issue: Issue, local: Locator?, their: Locator?, theirMoved: Bool, source: String, url: URL) throws -> PlaceSync.Step {
+        if let their, theirMoved, local.map({ their.updated > $0.updated }) ?? true {
             guard let local else {
                 try store.replacePlace(of: issue, with: their, by: source, at: clock.now())
                 return .received
@@ -80,7 +88,7 @@ public struct CatalogPlaceSync: Sendable {
         guard let local, their.map({ PlaceSync.move(from: local, to: $0) != .none }) ?? true else { return .nothing }
         let ours = OPDSProgress.Place(position: local.page.map { $0 + 1 }, totalProgression: local.totalProgression, modified: local.updated)
         let device = PlaceSync.deviceName
-        return try progress.write(ours, to: place.url, device: (id: device, name: device)) == .written ? .sent : .nothing
+        return try progress.write(ours, to: url, device: (id: device, name: device)) == .written ? .sent : .nothing
     }
 
     /// A catalog's place as a locator dated by the catalog: a position is a page (from 1),

@@ -73,7 +73,8 @@ struct CodexProgressTests {
         // Ours, set later here (page 9): Codex shows it; synced again, nothing moves.
         try sync.setPlace(of: try issue(), page: 9)
         let sent = sync.sync(issues: [id])
-        #expect(sent.sent == 1 && sent.problems.isEmpty, "\(sent)")
+        let hereNow = String(describing: try issue().locator), codexNow = String(decoding: try Self.get(progression), as: UTF8.self)
+        #expect(sent.sent == 1 && sent.problems.isEmpty, "\(sent); here \(hereNow); Codex: \(codexNow)")
         #expect(waitUntil(timeout: 60) { (try? position()) == 9 })
         let again = sync.sync(issues: [id])
         #expect(again.sent == 0 && again.received == 0 && again.offered == 0 && again.problems.isEmpty, "\(again)")
