@@ -12,6 +12,9 @@ public struct ServeAccess: Sendable {
     let allowsBasic: Bool
     /// Signs nonces, so any nonce this process handed out is recognised without keeping it.
     private let secret: String
+    /// Digest's HA1 (`user:realm:password`) and KOReader's key (the password's MD5), made once.
+    private let known: String
+    private let syncKey: String
 
     public static let open = ServeAccess(user: nil, password: "", allowsBasic: false)
 
@@ -20,6 +23,8 @@ public struct ServeAccess: Sendable {
         self.password = password
         self.allowsBasic = allowsBasic
         secret = (0..<4).map { _ in String(UInt64.random(in: 0...UInt64.max), radix: 16) }.joined()
+        known = user.map { Self.md5("\($0):\(Self.realm):\(password)") } ?? ""
+        syncKey = user == nil ? "" : KOSyncWire.userKey(password: password)
     }
 
     /// Whether a request with this `Authorization` header (for `method` and the request target `uri`) may go on.
@@ -38,7 +43,7 @@ public struct ServeAccess: Sendable {
               let response = fields["response"], fields["qop"] == "auth",
               let count = fields["nc"], let cnonce = fields["cnonce"],
               (fields["algorithm"] ?? "MD5").uppercased() == "MD5" else { return false }
-        let known = Self.md5("\(user):\(Self.realm):\(password)")
+        guard !known.isEmpty else { return false }
         let request = Self.md5("\(method):\(uri)")
         return Self.same(response.lowercased(), Self.md5("\(known):\(nonce):\(count):\(cnonce):auth:\(request)"))
     }
@@ -47,8 +52,9 @@ public struct ServeAccess: Sendable {
     /// `x-auth-key` the MD5 of the password (KOReader never sends the password itself).
     public func admitsSync(user given: String?, key: String?) -> Bool {
         guard let user else { return true }
-        guard let given, let key else { return false }
-        return Self.same(given, user) && Self.same(key.lowercased(), KOSyncWire.userKey(password: password))
+        // An empty key (no MD5 could be made) never matches: not even an empty `x-auth-key`.
+        guard let given, let key, !syncKey.isEmpty else { return false }
+        return Self.same(given, user) && Self.same(key.lowercased(), syncKey)
     }
 
     /// Whether a device may make an account named `name` (`POST /users/create`): only on an

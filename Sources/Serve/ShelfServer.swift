@@ -95,32 +95,6 @@ public final class ShelfServer: Sendable {
     public func stop() async { await server.stop() }
 }
 
-/// Where to listen: `127.0.0.1:8080`, `0.0.0.0:8080`, or a port alone (on 127.0.0.1).
-public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
-    public var host: String
-    public var port: UInt16
-
-    public init(host: String = "127.0.0.1", port: UInt16) {
-        self.host = host
-        self.port = port
-    }
-
-    public init?(_ text: String) {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        switch parts.count {
-        case 1: guard let port = UInt16(parts[0]) else { return nil }; self.init(port: port)
-        case 2:
-            guard let port = UInt16(parts[1]), (try? sockaddr_in.inet(ip4: String(parts[0]), port: port)) != nil else { return nil }
-            self.init(host: String(parts[0]), port: port)
-        default: return nil
-        }
-    }
-
-    /// 127.0.0.0/8: only this machine reaches it.
-    public var isLoopback: Bool { host.hasPrefix("127.") }
-    public var description: String { "\(host):\(port)" }
-}
-
 /// Answers every request: the checks every request passes, then the route.
 struct Handler: HTTPHandler {
     let options: ShelfServer.Options

@@ -31,7 +31,9 @@ var clientTimeout: Double?
 var withParent = false
 while let argument = arguments.popFirst() {
     switch argument {
-    case "--user": user = arguments.popFirst()
+    case "--user":
+        guard let name = arguments.popFirst(), !name.isEmpty else { fail("--user takes a name") }
+        user = name
     case "--insecure": insecure = true
     case "--with-parent": withParent = true
     case "--max-header-bytes": maxHeaderBytes = arguments.popFirst().flatMap { Int($0) }
@@ -40,8 +42,14 @@ while let argument = arguments.popFirst() {
     }
 }
 
+// The same rule as `newsstand serve`'s, again here: this program can be started by itself.
+if !address.isLoopback, user == nil {
+    fail("listening on \(address.host) lets other machines in: give --user and --password-stdin")
+}
 var access = ServeAccess.open
 if let user {
+    // Every sign-in is checked with MD5 (Digest, KOReader's key): without it none could pass.
+    do { _ = try LibcryptoDigest(.md5) } catch { fail("cannot check sign-ins: \(error)") }
     guard let password = readLine(strippingNewline: true), !password.isEmpty else { fail("--password-stdin read no password") }
     access = ServeAccess(user: user, password: password, allowsBasic: insecure)
 }

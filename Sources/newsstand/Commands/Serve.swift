@@ -41,10 +41,12 @@ struct ServeCommand: ParsableCommand {
     var clientTimeout: Double?
 
     func validate() throws {
+        guard let address = ListenAddress(listen) else {
+            throw ValidationError("--listen takes HOST:PORT or PORT with an IPv4 address, not '\(listen)'")
+        }
         if (user == nil) != !passwordStdin { throw ValidationError("--user and --password-stdin go together") }
-        let host = listen.split(separator: ":").count == 2 ? String(listen.split(separator: ":")[0]) : "127.0.0.1"
-        if !host.hasPrefix("127."), user == nil {
-            throw ValidationError("listening on \(host) lets other machines in: give --user and --password-stdin")
+        if !address.isLoopback, user == nil {
+            throw ValidationError("listening on \(address.host) lets other machines in: give --user and --password-stdin")
         }
     }
 
