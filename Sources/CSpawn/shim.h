@@ -7,4 +7,8 @@
 // the PDF worker is spawned with no file of its parent's open.
 extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);
 
+// The same for pipe2: a pipe whose ends are close-on-exec from the start, so no child
+// spawned meanwhile by another thread inherits it.
+extern int pipe2(int pipefd[2], int flags);
+
 #endif

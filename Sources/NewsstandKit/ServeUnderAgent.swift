@@ -1,3 +1,4 @@
+import CSpawn
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -16,6 +17,11 @@ public enum ServeUnderAgent {
         public var user: String?
         public var insecure: Bool
         public init(listen: String, user: String?, insecure: Bool) { (self.listen, self.user, self.insecure) = (listen, user, insecure) }
+    }
+
+    /// The server, `newsstand-serve`, beside this program (symbolic links followed).
+    public static var server: URL {
+        URL(fileURLWithPath: AgentLauncher.currentExecutable()).deletingLastPathComponent().appendingPathComponent("newsstand-serve")
     }
 
     static func file(_ paths: Paths) -> URL { paths.state.appendingPathComponent("serve.json") }
@@ -52,14 +58,14 @@ public enum ServeUnderAgent {
         public func stop() {
             kill(pid, SIGTERM)
             var status: Int32 = 0
-            _ = waitpid(pid, &status, 0)
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
             close(lifeline)
         }
     }
 
     /// Starts `server` (`newsstand-serve`) with the kept settings, its output into the agent's
     /// log; nil when nothing is to be served or it cannot start (said in the log).
-    public static func start(paths: Paths, server: URL, log: (String) -> Void) -> Child? {
+    public static func start(paths: Paths, server: URL = server, log: (String) -> Void) -> Child? {
         guard let settings = wanted(paths: paths) else { return nil }
         var arguments = [server.path, settings.listen, "--with-parent"]
         var password: String?
@@ -71,16 +77,18 @@ public enum ServeUnderAgent {
             arguments += ["--user", user] + (settings.insecure ? ["--insecure"] : [])
             password = secret
         }
+        // The password goes into the pipe before the server starts (a line fits its buffer),
+        // so a server that ends at once cannot make this write raise SIGPIPE in the agent.
         var input: [Int32] = [0, 0]
-        guard pipe(&input) == 0 else { return nil }
-        // Held by the agent alone: no other child it starts keeps the server's stdin open.
-        _ = fcntl(input[1], F_SETFD, FD_CLOEXEC)
+        guard pipe2(&input, O_CLOEXEC) == 0 else { return nil }
+        if let password { _ = (password + "\n").withCString { write(input[1], $0, strlen($0)) } }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, input[0], 0)
-        posix_spawn_file_actions_addclose(&actions, input[0])
-        posix_spawn_file_actions_addclose(&actions, input[1])
+        // Nothing else of the agent's (as every child the project starts): its stdout and
+        // stderr, the log, stay.
+        posix_spawn_file_actions_addclosefrom_np(&actions, 3)
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
@@ -91,7 +99,6 @@ public enum ServeUnderAgent {
             log("cannot start \(server.path) to serve the shelf: \(String(cString: strerror(status)))")
             return nil
         }
-        if let password { _ = (password + "\n").withCString { write(input[1], $0, strlen($0)) } }
         return Child(pid: pid, lifeline: input[1])
     }
 }

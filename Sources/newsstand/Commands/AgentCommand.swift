@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import Logging
 import NewsstandKit
-import PDF
 import Shelf
 
 struct AgentCommand: ParsableCommand {
@@ -37,7 +36,7 @@ struct AgentCommand: ParsableCommand {
         let agent = Agent(library: library, options: options)
         AgentSignals.install { agent.stop() }
         let served = AgentLock.isHeld(path: library.paths.agentLock) ? nil
-            : ServeUnderAgent.start(paths: library.paths, server: PDFWorker.beside("newsstand-serve"), log: printProblem)
+            : ServeUnderAgent.start(paths: library.paths, log: printProblem)
         defer { served?.stop() }
         switch try agent.run() {
         case .alreadyRunning:

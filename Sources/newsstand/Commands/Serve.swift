@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import NewsstandKit
-import PDF
 
 /// `newsstand serve`: the shelf as OPDS catalogs for e-readers on the network.
 struct ServeCommand: ParsableCommand {
@@ -67,7 +66,7 @@ struct ServeCommand: ParsableCommand {
             return
         }
         if agent { return try startUnderAgent() }
-        let server = PDFWorker.beside("newsstand-serve")
+        let server = ServeUnderAgent.server
         var arguments = [server.path, listen]
         if let user { arguments += ["--user", user] + (insecure ? ["--insecure"] : []) }
         if let maxHeaderBytes { arguments += ["--max-header-bytes", String(maxHeaderBytes)] }
