@@ -19,8 +19,7 @@ import TextLayout
                             updated: made)
         let highlight = Highlight(id: id, issueID: issue.id ?? 0, locator: place, position: 1, textOffset: 40,
                                   quote: TextQuoteSelector(exact: quote), color: color, note: note, chapter: chapter, created: made)
-        return ListedHighlight(highlight: highlight, issueName: issue.name, issueTitle: issue.shownTitle, issueDate: issue.date,
-                               publicationID: issue.publicationId, publicationTitle: "Tidewater")
+        return ListedHighlight(highlight: highlight, issue: issue, publicationTitle: "Tidewater")
     }
 
     /// Three highlights, newest first: two in No. 30 (here), one in No. 28 (not here).
@@ -33,7 +32,7 @@ import TextLayout
                    resource: "OEBPS/ch4.xhtml", daysBefore: 3),
             listed("h1", issue: issues[3], "Charts of the harbour mouth", color: .underline, chapter: "Page 3",
                    resource: "issue.pdf#page=3", daysBefore: 20),
-        ], issues: [12: issues[1], 14: issues[3]])
+        ])
     }
 
     static func keys(_ state: inout State, _ keys: Key...) -> [ShelfApp.Effect] {
@@ -56,7 +55,7 @@ import TextLayout
         ("highlights-list", { w, h in shown(width: w, height: h) }),
         ("highlights-none", { w, h in
             var state = opened(width: w, height: h)
-            _ = ShelfApp.update(&state, .highlightsListed(.init(serial: 1, outcome: .success(.init(highlights: [], issues: [:])))))
+            _ = ShelfApp.update(&state, .highlightsListed(.init(serial: 1, outcome: .success(.init(highlights: [])))))
             return state
         }),
     ])

@@ -92,10 +92,17 @@ public struct HighlightDraft: Sendable {
 /// A highlight as the list of every highlight shows it: with its issue and publication.
 public struct ListedHighlight: Sendable, Equatable {
     public var highlight: Highlight
-    public var issueName: String
-    /// The issue's title as the shelf shows it (`Issue.shownTitle`).
-    public var issueTitle: String
-    public var issueDate: Date
-    public var publicationID: Int64?
+    /// The issue it is in, read with it: Enter opens it.
+    public var issue: Issue
     public var publicationTitle: String?
+
+    public init(highlight: Highlight, issue: Issue, publicationTitle: String?) {
+        (self.highlight, self.issue, self.publicationTitle) = (highlight, issue, publicationTitle)
+    }
+
+    public var issueName: String { issue.name }
+    /// The issue's title as the shelf shows it (`Issue.shownTitle`).
+    public var issueTitle: String { issue.shownTitle }
+    public var issueDate: Date { issue.date }
+    public var publicationID: Int64? { issue.publicationId }
 }

@@ -10,9 +10,16 @@ public struct Highlights: Sendable {
     let downloads: DownloadQueue
     let clock: WallClock
 
-    /// A new highlight from `draft`, stored.
+    /// A new highlight from `draft`, stored; in an EPUB it carries its CFI (for calibre's and
+    /// the W3C exports, and calibre's sync), made here unless the draft has one.
     @discardableResult
     public func add(_ draft: HighlightDraft) throws -> Highlight {
+        var draft = draft
+        if draft.cfi == nil, let issue = try store.issue(id: draft.issueID) {
+            // Nil where the content is no EPUB (no package to name the place in).
+            draft.cfi = HighlightCFI.range(of: draft.quote, document: draft.locator.resource,
+                                           book: downloads.contentDirectory(for: issue))?.cfi
+        }
         let highlight = Highlight(issueID: draft.issueID, locator: draft.locator, position: draft.position, textOffset: draft.textOffset,
                                   quote: draft.quote, cfi: draft.cfi, color: draft.color, note: Self.note(draft.note),
                                   chapter: draft.chapter, created: clock.now())
@@ -69,12 +76,9 @@ public struct Highlights: Sendable {
         let total = content.readingOrder.isEmpty ? 0 : (Double(part.position) + progression) / Double(content.readingOrder.count)
         let locator = Locator(resource: resource, progression: progression, totalProgression: total, page: part.page,
                               updated: clock.now())
-        guard var draft = HighlightDraft(issueID: issueID, locator: locator, position: part.position, range: only.range, in: text,
+        guard let draft = HighlightDraft(issueID: issueID, locator: locator, position: part.position, range: only.range, in: text,
                                          color: color, note: note, chapter: Self.chapterTitle(of: resource, in: content) ?? part.label)
         else { throw HighlightError.emptyQuote }
-        if content.format == .epub {
-            draft.cfi = HighlightCFI.range(of: draft.quote, document: resource, book: directory)?.cfi
-        }
         return try add(draft)
     }
 

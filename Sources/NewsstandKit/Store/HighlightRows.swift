@@ -102,8 +102,7 @@ extension LibraryStore {
                                     uniquingKeysWith: { first, _ in first })
             return rows.compactMap { row in
                 guard let highlight = Self.highlight(row), let issue = issues[highlight.issueID] else { return nil }
-                return ListedHighlight(highlight: highlight, issueName: issue.name, issueTitle: issue.shownTitle, issueDate: issue.date,
-                                       publicationID: issue.publicationId, publicationTitle: row["publicationTitle"])
+                return ListedHighlight(highlight: highlight, issue: issue, publicationTitle: row["publicationTitle"])
             }
         }
     }

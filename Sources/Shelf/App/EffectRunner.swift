@@ -1,6 +1,5 @@
 import Feeds
 import Foundation
-import IssueArchive
 import NewsstandKit
 
 /// Where an effect runs: every effect names its queue (`Effect.queue`), and `run` sends it there.
@@ -135,10 +134,7 @@ final class EffectRunner: @unchecked Sendable {   // `environment`, `lastBrowser
             submit(queue) {
                 let outcome: Result<HighlightsScreen.Listed.Found, SearchScreen.Failure>
                 do {
-                    let highlights = try library.highlights.all(publication: publication, containing: text)
-                    var issues: [Int64: Issue] = [:]
-                    for id in Set(highlights.map(\.highlight.issueID)) { issues[id] = try library.store.issue(id: id) }
-                    outcome = .success(.init(highlights: highlights, issues: issues))
+                    outcome = .success(.init(highlights: try library.highlights.all(publication: publication, containing: text)))
                 } catch {
                     outcome = .failure(SearchScreen.Failure(text: "Cannot list the highlights: \(error)."))
                 }
@@ -224,15 +220,7 @@ final class EffectRunner: @unchecked Sendable {   // `environment`, `lastBrowser
         case .changeHighlight(let edit, let id, let session):
             submit(queue) {
                 switch edit {
-                case .add(var draft):
-                    // An EPUB's highlight carries its CFI, for calibre's and the W3C exports.
-                    if draft.cfi == nil, let issue = try library.store.issue(id: id) {
-                        let book = library.downloads.contentDirectory(for: issue)
-                        if (try? IssueReader.open(directory: book))?.format == .epub {
-                            draft.cfi = HighlightCFI.range(of: draft.quote, document: draft.locator.resource, book: book)?.cfi
-                        }
-                    }
-                    try library.highlights.add(draft)
+                case .add(let draft): try library.highlights.add(draft)
                 case .note(let highlight, let note): try library.highlights.editNote(highlight, to: note)
                 case .recolor(let highlight, let color): try library.highlights.recolor(highlight, to: color)
                 case .delete(let highlight): try library.highlights.delete(highlight)

@@ -18,9 +18,8 @@ struct HighlightsScreen {
         var outcome: Result<Found, SearchScreen.Failure>
 
         struct Found: Sendable {
+            /// Each with the issue it is in: Enter opens one.
             var highlights: [ListedHighlight]
-            /// The issues they are in, by id: Enter opens one.
-            var issues: [Int64: Issue]
         }
     }
 
@@ -112,7 +111,7 @@ struct HighlightsScreen {
     /// Enter: the reader at the highlight's words (as the reader's own `H` list goes there).
     private func open() -> Asked {
         guard let listed = selected else { return [] }
-        guard let issue = found?.issues[listed.highlight.issueID] else { return [] }
+        let issue = listed.issue
         guard issue.status == .available else {
             let why = issue.status == .downloading ? "is downloading…" : "is not downloaded: open its store to download it."
             return [.status("“\(issue.shownTitle)” \(why)", error: issue.status != .downloading)]
