@@ -59,14 +59,4 @@ extension LibraryStore {
             try db.execute(sql: "UPDATE catalogPlace SET checkedAt = ?, seen = coalesce(?, seen) WHERE issueId = ?", arguments: [now, seen, issue.id])
         }
     }
-
-    /// A place the catalog keeps that would move the reader far: offered, not taken.
-    func offerCatalogPlace(_ offer: PlaceOffer, for issue: Issue) throws {
-        try write { db in
-            try db.execute(sql: """
-                INSERT INTO placeOffer (issueId, locator, source, at) VALUES (?, ?, ?, ?)
-                ON CONFLICT (issueId) DO UPDATE SET locator = excluded.locator, source = excluded.source, at = excluded.at
-                """, arguments: [issue.id, offer.locator, offer.source, offer.at])
-        }
-    }
 }

@@ -56,39 +56,24 @@ public struct CatalogPlaceSync: Sendable {
     /// Whether sync has anything of a catalog's to look at now (the agent's step asks).
     public func hasDuePlaces() -> Bool { ((try? store.catalogPlaces()) ?? []).contains { $0.isDue } }
 
-    /// One issue with its catalog: the newer place wins; also the catalog's place as it now
-    /// stands, to be kept as `seen`. A catalog place that has not moved since it was last seen
-    /// is not newer, whatever its time.
+    /// One issue with its catalog: the newer place wins (`PlaceSync.weigh`); also the
+    /// catalog's place as it now stands, to be kept as `seen`. A catalog place that has not
+    /// moved since it was last seen is not newer, whatever its time.
     func sync(_ place: LibraryStore.CatalogPlace) throws -> (PlaceSync.Step, seen: Locator?) {
         let issue = place.issue
         let local = issue.locator
         let theirs = try progress.read(place.url)
         let their = theirs.flatMap(Self.locator)
-        let moved = their.map { their in place.seen.map { PlaceSync.move(from: $0, to: their) != .none } ?? true } ?? false
-        let step = try sync(issue, local: local, their: their, theirMoved: moved, source: "\(place.url.host ?? "the catalog"): \(theirs?.device ?? "the catalog's reader")", url: place.url)
-        return (step, step == .sent ? local : their)
-    }
-
-    private func sync(_ issue: Issue, local: Locator?, their: Locator?, theirMoved: Bool, source: String, url: URL) throws -> PlaceSync.Step {
-        if let their, theirMoved, local.map({ their.updated > $0.updated }) ?? true {
-            guard let local else {
-                try store.replacePlace(of: issue, with: their, by: source, at: clock.now())
-                return .received
-            }
-            switch PlaceSync.move(from: local, to: their) {
-            case .none: return .nothing
-            case .small:
-                try store.replacePlace(of: issue, with: their, by: source, at: clock.now())
-                return .received
-            case .far:
-                try store.offerCatalogPlace(PlaceOffer(locator: their, source: source, at: their.updated), for: issue)
-                return .offered
-            }
+        if let their, place.seen.map({ PlaceSync.move(from: $0, to: their) != .none }) ?? true,
+           local.map({ their.updated > $0.updated }) ?? true {
+            let source = "\(place.url.host ?? "the catalog"): \(theirs?.device ?? "the catalog's reader")"
+            return (try PlaceSync.weigh(their, over: local, of: issue, from: source, in: store, at: clock.now()), their)
         }
-        guard let local, their.map({ PlaceSync.move(from: local, to: $0) != .none }) ?? true else { return .nothing }
+        guard let local, their.map({ PlaceSync.move(from: local, to: $0) != .none }) ?? true else { return (.nothing, their) }
         let ours = OPDSProgress.Place(position: local.page.map { $0 + 1 }, totalProgression: local.totalProgression, modified: local.updated)
         let device = PlaceSync.deviceName
-        return try progress.write(ours, to: url, device: (id: device, name: device)) == .written ? .sent : .nothing
+        let written = try progress.write(ours, to: place.url, device: (id: device, name: device)) == .written
+        return written ? (.sent, local) : (.nothing, their)
     }
 
     /// A catalog's place as a locator dated by the catalog: a position is a page (from 1),

@@ -153,6 +153,29 @@ public struct PlaceSync: Sendable {
 
     enum Step { case sent, received, offered, unnamed, nothing }
 
+    /// The rule for a newer place from elsewhere (a sync server, a catalog, a device of the
+    /// shelf's own server), against the reader's own `local`: taken when there is none or it
+    /// moves the reader a little forward, offered when it would move it back or far, nothing
+    /// when it is the same place. A sync server's `row` is saved with what is done.
+    static func weigh(_ their: Locator, over local: Locator?, of issue: Issue, from source: String, row: SyncPlaceRow? = nil,
+                      in store: LibraryStore, at now: Date) throws -> Step {
+        guard let local else {
+            try store.replacePlace(of: issue, with: their, by: source, at: now, from: row)
+            return .received
+        }
+        switch move(from: local, to: their) {
+        case .none:
+            if let row { try store.saveSyncPlace(row) }
+            return .nothing
+        case .small:
+            try store.replacePlace(of: issue, with: their, by: source, at: now, from: row)
+            return .received
+        case .far:
+            try store.offerPlace(PlaceOffer(locator: their, source: source, at: their.updated), for: issue, place: row)
+            return .offered
+        }
+    }
+
     /// One issue with one server: the newer place wins; ours is sent when it waits.
     private func syncPlace(_ issue: Issue, _ row: SyncPlaceRow, with client: any PlaceServer, target: SyncTarget) throws -> Step {
         let original = row
@@ -167,22 +190,8 @@ public struct PlaceSync: Sendable {
             row.pending = false
             row.attempts = 0
             row.retryAt = nil
-            let source = "\(target.name): \(theirs.device ?? "another reader")"
-            guard let local else {
-                try store.replacePlace(of: issue, with: their, by: source, at: clock.now(), from: row)
-                return .received
-            }
-            switch Self.move(from: local, to: their) {
-            case .none:
-                try store.saveSyncPlace(row)
-                return .nothing
-            case .small:
-                try store.replacePlace(of: issue, with: their, by: source, at: clock.now(), from: row)
-                return .received
-            case .far:
-                try store.offerPlace(PlaceOffer(locator: their, source: source, at: their.updated), for: issue, place: row)
-                return .offered
-            }
+            return try Self.weigh(their, over: local, of: issue, from: "\(target.name): \(theirs.device ?? "another reader")",
+                                  row: row, in: store, at: clock.now())
         }
         if let stamp = theirs?.stamp { row.seenTimestamp = stamp }
         // The server holds this very place already (one taken from it): nothing to send.

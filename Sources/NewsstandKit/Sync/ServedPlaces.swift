@@ -17,22 +17,12 @@ extension PlaceSync {
         var stamped = progress
         stamped.timestamp = stamp
         guard let their = Self.locator(from: stamped) else { return .unchanged }
-        let source = "newsstand serve: \(device)"
-        guard let local = issue.locator else {
-            try store.replacePlace(of: issue, with: their, by: source, at: clock.now())
-            return .taken
-        }
         // The server stamps in whole seconds: a place set on the shelf earlier in the same second is not newer.
-        guard stamp >= Int64(local.updated.timeIntervalSince1970.rounded(.down)) else { return .older }
-        switch Self.move(from: local, to: their) {
-        case .none:
-            return .unchanged
-        case .small:
-            try store.replacePlace(of: issue, with: their, by: source, at: clock.now())
-            return .taken
-        case .far:
-            try store.offerPlace(PlaceOffer(locator: their, source: source, at: their.updated), for: issue)
-            return .offered
+        if let local = issue.locator, stamp < Int64(local.updated.timeIntervalSince1970.rounded(.down)) { return .older }
+        switch try Self.weigh(their, over: issue.locator, of: issue, from: "newsstand serve: \(device)", in: store, at: clock.now()) {
+        case .received: return .taken
+        case .offered: return .offered
+        default: return .unchanged
         }
     }
 
@@ -49,14 +39,4 @@ extension PlaceSync {
 extension LibraryStore {
     /// Every issue whose content is on disk, in the order they were added.
     public func installedIssues() throws -> [Issue] { try availableIssues() }
-
-    /// An offer that comes with no sync server's row (a device of the library's own server).
-    func offerPlace(_ offer: PlaceOffer, for issue: Issue) throws {
-        try write { db in
-            try db.execute(sql: """
-                INSERT INTO placeOffer (issueId, locator, source, at) VALUES (?, ?, ?, ?)
-                ON CONFLICT (issueId) DO UPDATE SET locator = excluded.locator, source = excluded.source, at = excluded.at
-                """, arguments: [issue.id, offer.locator, offer.source, offer.at])
-        }
-    }
 }

@@ -236,13 +236,15 @@ extension LibraryStore {
 
     // MARK: Offers
 
-    func offerPlace(_ offer: PlaceOffer, for issue: Issue, place: SyncPlaceRow) throws {
+    /// A place another reader offers for `issue` (one waits at a time), with the sync server's
+    /// row that brought it, when one did (a catalog's or a device's of the shelf's own server did not).
+    func offerPlace(_ offer: PlaceOffer, for issue: Issue, place: SyncPlaceRow? = nil) throws {
         try write { db in
             try db.execute(sql: """
                 INSERT INTO placeOffer (issueId, locator, source, at) VALUES (?, ?, ?, ?)
                 ON CONFLICT (issueId) DO UPDATE SET locator = excluded.locator, source = excluded.source, at = excluded.at
                 """, arguments: [issue.id, offer.locator, offer.source, offer.at])
-            try Self.saveSyncPlace(db, place)
+            if let place { try Self.saveSyncPlace(db, place) }
         }
     }
 
