@@ -119,28 +119,28 @@ struct ReaderScreen {
         self.view = view == .pages ? .text : .pages
         if view == .text { leftText = here }
         let samePage = leftText.map { $0.resource == here.resource } ?? false
+        let match = pager.matchHere
         remakePager(at: self.view == .text && samePage ? leftText
                         : Locator(resource: here.resource, progression: 0, totalProgression: here.totalProgression,
-                                  page: pager.index, updated: here.updated),
-                    carryingMatch: true)
+                                  page: pager.index, updated: here.updated))
+        // The search goes on from the match stepped to in the other view.
+        if let match { pager.goOn(fromMatch: match) }
         return ReaderNote(text: self.view == .text ? "Text view: the page's words, reflowed (v for the pages)"
                                                    : "Pages view (v for the text)")
     }
 
     /// A new pager in the view at `place`, with the pictures, search and highlights of the
-    /// one it replaces; `carryingMatch`, going on from the match it had stepped to (`v`).
-    mutating func remakePager(at place: Locator?, carryingMatch: Bool = false) {
+    /// one it replaces.
+    mutating func remakePager(at place: Locator?) {
         let asked = pager.takeRequests()
         let pictures = pager.pictures
         let query = pager.query
-        let match = carryingMatch ? pager.matchHere : nil
         pager = Self.fitted(pagers.make(view, frame: frame, at: place, textWidth: textWidth,
                                         articles: (pager as? TextPager)?.articles ?? [:]),
                             toWidth: fitsWidth)
         pager.pictures = pictures
         pager.query = query
         pager.highlights = highlights
-        if let match { pager.goOn(fromMatch: match) }
         requests += asked   // still read: the new pager asks for what it lacks itself
     }
 

@@ -49,7 +49,7 @@ extension TextPager {
         if article != index { goTo(article: article) }
         let place = highlight.locator.text.map { TextAnchor(block: $0.block, offset: $0.offset) }
         if isLoading || !waiting.isEmpty || pending {
-            pendingAnchor = place
+            pendingPlace = place.map(TextPager.PendingPlace.anchor)
             waiting.append(.highlight(highlight))
             return
         }
@@ -58,7 +58,7 @@ extension TextPager {
         guard let start = found ?? place else { return }
         top = max(0, text.line(for: start) - visibleRows / 3)
         text.ensureLines(top + visibleRows + 1)
-        pendingAnchor = nil
+        pendingPlace = nil
     }
 }
 

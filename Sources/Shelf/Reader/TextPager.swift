@@ -42,12 +42,14 @@ struct TextPager: ReaderPager {
     /// The layout shown: the article at the column width.
     var textKey: LayoutKey?
     private(set) var loadError: String?
-    /// Where to put the reader once the article is laid out: a restored place, or its end.
-    var pendingAnchor: TextAnchor?
-    /// Where to put the reader in the article by how far through it the place is, when that
-    /// is all it says (`Locator.progression` without `text`): the screen that ends there.
-    var pendingShare: Double?
+    /// Where to put the reader once the article is laid out: a restored place (`anchor`), or
+    /// how far through the article it is when that is all a place says (`share`:
+    /// `Locator.progression` without `text`; the screen that ends there); or its end.
+    enum PendingPlace: Equatable { case anchor(TextAnchor), share(Double) }
+    var pendingPlace: PendingPlace?
     var pendingEnd = false
+    var pendingAnchor: TextAnchor? { if case .anchor(let anchor) = pendingPlace { anchor } else { nil } }
+    var pendingShare: Double? { if case .share(let share) = pendingPlace { share } else { nil } }
     /// The place a re-layout (new width, window or whole article) started from, with where
     /// it put the top: while the reader stays there, the same place is used again, so the
     /// width can change back and forth without the text drifting.
@@ -107,8 +109,11 @@ struct TextPager: ReaderPager {
         self.articles = articles
         if let start, !content.readingOrder.isEmpty {
             index = start.index(in: content.readingOrder)
-            pendingAnchor = start.text.map { TextAnchor(block: $0.block, offset: $0.offset) }
-            if start.text == nil, !isDocument, start.progression > 0 { pendingShare = start.progression }
+            if let place = start.text {
+                pendingPlace = .anchor(TextAnchor(block: place.block, offset: place.offset))
+            } else if !isDocument, start.progression > 0 {
+                pendingPlace = .share(start.progression)
+            }
         }
         loadArticle()
     }
@@ -269,8 +274,7 @@ struct TextPager: ReaderPager {
         guard next >= 0, next < articleCount, next != index else { return false }
         index = next
         top = 0
-        pendingAnchor = nil
-        pendingShare = nil
+        pendingPlace = nil
         pendingEnd = atEnd
         loadArticle()
         return true
@@ -304,8 +308,7 @@ struct TextPager: ReaderPager {
         // The place is in a part of the article still on its way: there once it is here.
         if isLoading || (pending && document?.anchors[fragment] == nil) { waiting.append(.open(entry)); return }
         guard let block = document?.anchors[fragment] else { return }
-        pendingAnchor = nil
-        pendingShare = nil
+        pendingPlace = nil
         if let text = prepareText(), let line = text.firstLine(ofBlock: block) {
             top = line
             text.ensureLines(top + visibleRows + 1)
@@ -376,8 +379,7 @@ struct TextPager: ReaderPager {
         textKey = nil
         keptAnchor = nil
         found = nil
-        pendingAnchor = anchor
-        pendingShare = nil
+        pendingPlace = anchor.map(PendingPlace.anchor)
         return prepareText()
     }
 
@@ -415,7 +417,8 @@ struct TextPager: ReaderPager {
             if read.isWhole { asked.remove(article) }
             guard abs(article - index) <= 1, articles[article]?.isWhole != true else { return nil }
             let wasPending = article == index && pending
-            if wasPending { pendingAnchor = topAnchor }
+            // A share waits for the whole article; any other place is the one on screen now.
+            if wasPending, pendingShare == nil { pendingPlace = topAnchor.map(PendingPlace.anchor) }
             articles[article] = read
             guard article == index else { return nil }
             if wasPending {
@@ -461,8 +464,7 @@ struct TextPager: ReaderPager {
     mutating func show(_ found: FoundArticle) {
         index = found.article
         top = 0
-        pendingAnchor = nil
-        pendingShare = nil
+        pendingPlace = nil
         pendingEnd = false
         keptAnchor = nil
         loadError = nil
@@ -509,15 +511,20 @@ struct TextPager: ReaderPager {
         textKey = key
         let fresh = layouts.text(for: key, of: article)
         chosenLink = nil
-        if let share = pendingShare, !(pending && share > firstPartShare) {
-            // The screen whose bottom is that far through: what `withinArticle` reads back.
-            pendingShare = nil
-            top = max(0, fresh.line(for: fresh.anchor(atShare: share / firstPartShare)) - visibleRows + 1)
-        } else if let place {
-            top = fresh.line(for: place)
-            keptAnchor = (place, index, top)
+        if let share = pendingShare {
+            // The screen whose bottom is that far through: what `withinArticle` reads back
+            // (a share past the first part of a long article waits for the whole).
+            if !(pending && share > firstPartShare) {
+                pendingPlace = nil
+                top = max(0, fresh.line(for: fresh.anchor(atShare: share / firstPartShare)) - visibleRows + 1)
+            }
+        } else {
+            if let place {
+                top = fresh.line(for: place)
+                keptAnchor = (place, index, top)
+            }
+            pendingPlace = nil
         }
-        pendingAnchor = nil
         if pendingEnd {
             pendingEnd = false
             fresh.layoutAll()
