@@ -302,8 +302,8 @@ public struct PlaceSync: Sendable {
             let total = percentage ?? issue.locator?.totalProgression ?? 0
             locator = Locator(resource: "", progression: 1, totalProgression: total, page: max(0, page - 1), updated: now)
         } else {
-            locator = Locator(resource: issue.locator?.resource ?? "", progression: 0, totalProgression: percentage ?? 0,
-                              page: nil, updated: now)
+            // Only how far: no chapter (the reader finds it by the articles' sizes, `placed`).
+            locator = Locator(resource: "", progression: 0, totalProgression: percentage ?? 0, page: nil, updated: now)
         }
         try store.replacePlace(of: issue, with: locator, by: "place --set", at: now)
     }

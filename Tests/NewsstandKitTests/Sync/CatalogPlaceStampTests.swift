@@ -76,4 +76,24 @@ import Testing
         #expect(back.offered == 1, "\(back)")
         #expect(try issue().locator?.page == 8)
     }
+
+    /// `place --set 10%` after reading chapter 3 is a place known only by how far it is: it
+    /// does not keep chapter 3 (which a reader would open at its top, and a server send as
+    /// chapter 3 at 10 %).
+    @Test func aPercentageSetReplacesTheChapterReadBefore() throws {
+        let temp = try TemporaryLibrary()
+        let book = CatalogBook(id: "urn:gull-5", title: "Gull #5",
+                               acquisitions: [CatalogAcquisition(url: URL(string: "http://127.0.0.1:1/gull-5.epub")!,
+                                                                 type: "application/epub+zip", rel: "http://opds-spec.org/acquisition")])
+        let id = try #require(try temp.library.subscriptions.take(book).id)
+        var issue = try #require(try temp.library.store.issue(id: id))
+        try temp.library.store.saveLocator(Locator(resource: "OEBPS/ch3.xhtml", progression: 0.5, totalProgression: 0.6,
+                                                   updated: Date()), for: issue)
+        issue = try #require(try temp.library.store.issue(id: id))
+        let sync = PlaceSync(store: temp.library.store, paths: temp.library.paths, clock: .system, transport: StampingCatalog(),
+                             credentials: { CredentialStore(file: temp.root.appendingPathComponent("c.json"), keyring: nil) })
+        try sync.setPlace(of: issue, percentage: 0.1)
+        let place = try #require(try temp.library.store.issue(id: id)?.locator)
+        #expect(place.resource == "" && place.totalProgression == 0.1, "\(place)")
+    }
 }
