@@ -207,19 +207,18 @@ extension PagePager {
 
     /// The marks as a page drawn in pixels wears them (drawn into its pixels, which hide
     /// the cells under them); nil in half blocks, or when the page shown has none.
-    func markDress(of source: ImageSource, in size: CellSize) -> CoverDress? {
-        let shown = shownMarks
+    func markDress(of source: ImageSource, in size: CellSize, marks shown: [PageMark]) -> CoverDress? {
         guard !shown.isEmpty, case .painted? = pictures.ready[PictureRequest(source: source, size: size)] else { return nil }
         return CoverDress(marks: shown.flatMap(\.paints))
     }
 
-    /// Marks the page drawn from `request`, `picture` cells large and shown from `from` (its
+    /// Marks (`shownMarks`, made once a frame) the page drawn from `request`, `picture` cells large and shown from `from` (its
     /// cell at the window's top left when larger): in half blocks the cells over each mark
     /// seen through its colour (an underline highlight's underlined); in every kind of
     /// picture (pixels hide the cells under them) a ▶ in the margin left of each row that
     /// holds a match, in the colour of the match it marks.
-    func drawMarks(over request: PictureRequest, taking picture: CellSize, from: (x: Int, y: Int), into canvas: inout Canvas) {
-        let shown = shownMarks
+    func drawMarks(_ shown: [PageMark], over request: PictureRequest, taking picture: CellSize, from: (x: Int, y: Int),
+                   into canvas: inout Canvas) {
         guard !shown.isEmpty else { return }
         let view = frame.pageView
         // Placed as the painter places it: centred along a side where it is smaller than the window.

@@ -289,7 +289,7 @@ struct PagePager: ReaderPager {
         var wants = PictureWants()
         if let source = picture(ofPage: index) {
             wants.shown.append(PictureRequest(source: source, size: zoomedBox))
-            if let dress = markDress(of: source, in: zoomedBox) { wants.shown.append(PictureRequest(source: source, size: zoomedBox, dress: dress)) }
+            if let dress = markDress(of: source, in: zoomedBox, marks: shownMarks) { wants.shown.append(PictureRequest(source: source, size: zoomedBox, dress: dress)) }
             if pansDown, pictures.state(of: source, fittedIn: zoomedBox) == .pending {
                 wants.shown.append(PictureRequest(source: source, size: fittedBox))
             }
@@ -354,11 +354,12 @@ struct PagePager: ReaderPager {
         let sourceX = picture.columns > view.width ? max(0, min(pan.x, picture.columns - view.width)) : 0
         let sourceY = picture.rows > view.height ? max(0, min(pan.y, picture.rows - view.height)) : 0
         // In pixels, the page with its marks drawn in once ready; the plain page meanwhile.
-        let dress = markDress(of: source, in: box).flatMap { dress in
+        let marks = shownMarks
+        let dress = markDress(of: source, in: box, marks: marks).flatMap { dress in
             pictures.state(of: PictureRequest(source: source, size: box, dress: dress)) == state ? dress : nil } ?? .plain
         pictures.paint(source, into: view, of: &canvas,
                        layout: PictureLayout(size: box, column: sourceX, row: sourceY, behind: theme.readerText), dress: dress)
-        drawMarks(over: PictureRequest(source: source, size: box), taking: picture, from: (sourceX, sourceY), into: &canvas)
+        drawMarks(marks, over: PictureRequest(source: source, size: box), taking: picture, from: (sourceX, sourceY), into: &canvas)
         if picture.columns > view.width || picture.rows > view.height {
             drawPanBar(picture: picture, sourceX: sourceX, sourceY: sourceY, view: view, into: &canvas)
         }
