@@ -42,13 +42,21 @@ extension LibraryStore {
     /// The issues with a progression link (all, or those of `issues`) and their links.
     public func catalogPlaces(issues: [Int64]? = nil) throws -> [CatalogPlace] {
         try read { db in
-            let rows = try Row.fetchAll(db, sql: "SELECT issueId, url, checkedAt, seen FROM catalogPlace ORDER BY issueId")
-            let wanted = issues.map(Set.init)
+            // One read with the issues (the agent asks at every step whether any is due).
+            var only = ""
+            var arguments: StatementArguments = []
+            if let issues {
+                only = "WHERE c.issueId IN (SELECT value FROM json_each(?))"
+                arguments += [String(decoding: try JSONEncoder().encode(issues), as: UTF8.self)]
+            }
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT issue.*, c.url AS placeURL, c.checkedAt AS placeCheckedAt, c.seen AS placeSeen
+                FROM catalogPlace c JOIN issue ON issue.id = c.issueId \(only)
+                ORDER BY c.issueId
+                """, arguments: arguments)
             return try rows.compactMap { row -> CatalogPlace? in
-                let issueID: Int64 = row["issueId"]
-                guard wanted?.contains(issueID) ?? true, let url = URL(string: row["url"]),
-                      let issue = try Issue.fetchOne(db, key: issueID) else { return nil }
-                return CatalogPlace(issue: issue, url: url, checkedAt: row["checkedAt"], seen: row["seen"])
+                guard let url = URL(string: row["placeURL"]) else { return nil }
+                return CatalogPlace(issue: try Issue(row: row), url: url, checkedAt: row["placeCheckedAt"], seen: row["placeSeen"])
             }
         }
     }

@@ -109,7 +109,7 @@ public struct PlaceSync: Sendable {
         }
         let places: [(Issue, SyncPlaceRow)]
         do {
-            places = try store.syncPlaces(for: target, onlyDue: onlyDue ? now : nil).filter { issues?.contains($0.0.id ?? -1) ?? true }
+            places = try store.syncPlaces(for: target, onlyDue: onlyDue ? now : nil, issues: issues)
         } catch {
             report.problems.append("the library could not be read: \(error)")
             return

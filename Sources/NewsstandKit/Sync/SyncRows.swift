@@ -165,17 +165,27 @@ extension LibraryStore {
 
     // MARK: Places to sync
 
-    /// The issues with a place or content, and each one's row for `target` (made when missing).
-    func syncPlaces(for target: SyncTarget, onlyDue: Date?) throws -> [(Issue, SyncPlaceRow)] {
+    /// The issues with a place or content (all, or those of `issues`: the open reader's one),
+    /// and each one's row for `target` (made when missing).
+    func syncPlaces(for target: SyncTarget, onlyDue: Date?, issues: Set<Int64>? = nil) throws -> [(Issue, SyncPlaceRow)] {
         try read { db in
-            let due = onlyDue.map { _ in "AND p.pending = 1 AND (p.retryAt IS NULL OR p.retryAt <= ?)" } ?? ""
+            var arguments: StatementArguments = [target.id]
+            var conditions = "(issue.locator IS NOT NULL OR issue.status = 'available')"
+            if let onlyDue {
+                conditions += " AND p.pending = 1 AND (p.retryAt IS NULL OR p.retryAt <= ?)"
+                arguments += [onlyDue]
+            }
+            if let issues {
+                conditions += " AND issue.id IN (SELECT value FROM json_each(?))"
+                arguments += [String(decoding: try JSONEncoder().encode(issues.sorted()), as: UTF8.self)]
+            }
             let rows = try Row.fetchAll(db, sql: """
                 SELECT issue.*, p.document AS syncDocument, p.pending AS syncPending, p.attempts AS syncAttempts,
                        p.retryAt AS syncRetryAt, p.seenTimestamp AS syncSeen, p.targetId AS syncTarget
                 FROM issue LEFT JOIN syncPlace p ON p.issueId = issue.id AND p.targetId = ?
-                WHERE (issue.locator IS NOT NULL OR issue.status = 'available') \(onlyDue == nil ? "" : due)
+                WHERE \(conditions)
                 ORDER BY issue.id
-                """, arguments: onlyDue.map { [target.id, $0] } ?? [target.id])
+                """, arguments: arguments)
             return try rows.map { row in
                 let issue = try Issue(row: row)
                 let known = (row["syncTarget"] as Int64?) != nil

@@ -93,7 +93,7 @@ final class EffectRunner: @unchecked Sendable {   // `environment`, `lastBrowser
         self.startAgent = startAgent
         self.clock = clock
         readerIO = ReaderEffects(mailbox: mailbox)
-        placeSync = ReaderPlaceSync(mailbox: mailbox, sync: { library.sync })
+        placeSync = ReaderPlaceSync(mailbox: mailbox, sync: library.sync)
     }
 
     /// True while a write, a read or catalog work is queued or running or its result waits:

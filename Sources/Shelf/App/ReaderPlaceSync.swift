@@ -8,12 +8,13 @@ import NewsstandKit
 final class ReaderPlaceSync: @unchecked Sendable {  // `sync` is immutable; `waiting` is guarded by `lock`
     private let queue = DispatchQueue(label: "newsstand.shelf.place-sync", qos: .utility)
     private let mailbox: Mailbox<ShelfApp.Message>
-    private let sync: @Sendable () -> PlaceSync
+    /// One for the shelf's life: its connections kept alive from one minute's sync to the next.
+    private let sync: PlaceSync
     private let inFlight = Counter()
     private let lock = NSLock()
     private var waiting: Set<Int64> = []
 
-    init(mailbox: Mailbox<ShelfApp.Message>, sync: @escaping @Sendable () -> PlaceSync) {
+    init(mailbox: Mailbox<ShelfApp.Message>, sync: PlaceSync) {
         self.mailbox = mailbox
         self.sync = sync
     }
@@ -30,7 +31,7 @@ final class ReaderPlaceSync: @unchecked Sendable {  // `sync` is immutable; `wai
         inFlight.add(1)
         queue.async { [self] in
             lock.withLock { _ = waiting.remove(id) }
-            let synced = sync().syncOpenIssue(id: id, leaving: leaving)
+            let synced = sync.syncOpenIssue(id: id, leaving: leaving)
             if !leaving { mailbox.post(.reader(ReaderResult(session: session, loaded: .placeSynced(synced)))) }
             inFlight.add(-1)
         }
