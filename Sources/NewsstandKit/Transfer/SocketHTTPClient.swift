@@ -63,33 +63,41 @@ struct SocketHTTPClient: HTTPFetching {
         if let body { bytes += body }
 
         let server = "\(host):\(port)"
-        // A kept connection the server has closed meanwhile fails before any answer: the
-        // request goes again once, on a new connection.
+        // A kept connection the server has closed meanwhile takes no request, or ends with no
+        // byte of an answer: the request goes again once, on a new connection. Not after a
+        // timeout or anything the server said: a slow server would cost twice the wait, and
+        // a PUT would be sent twice.
         if let kept = connections?.take(server) {
-            var answered = false
+            kept.setTimeout(timeout)  // it was set for the request that opened it
             do {
-                return try exchange(bytes, on: kept, server: server, timeout: timeout, cancellation: cancellation, splice: splice,
-                                    onHead: { answered = true; return try onHead($0) }, onBody: onBody)
-            } catch let error as TransferError where !answered && !error.isCancelled {}
+                return try exchange(bytes, on: kept, kept: true, server: server, timeout: timeout, cancellation: cancellation,
+                                    splice: splice, onHead: onHead, onBody: onBody)
+            } catch is ClosedUnanswered {}
         }
         let socket = try Socket.connect(host: host, port: port, timeout: timeout, cancellation: cancellation)
-        try exchange(bytes, on: socket, server: server, timeout: timeout, cancellation: cancellation, splice: splice,
+        try exchange(bytes, on: socket, kept: false, server: server, timeout: timeout, cancellation: cancellation, splice: splice,
                      onHead: onHead, onBody: onBody)
     }
 
     /// One request and its response on `socket`, which is closed after, or kept in
     /// `connections` when its response was read to its framed end and the server keeps it open.
+    /// On a `kept` socket, a server that closed it unanswered throws `ClosedUnanswered`.
     private func exchange(
-        _ request: [UInt8], on socket: Socket, server: String, timeout: TimeInterval, cancellation: Cancellation, splice: SpliceTarget?,
+        _ request: [UInt8], on socket: Socket, kept: Bool, server: String, timeout: TimeInterval, cancellation: Cancellation, splice: SpliceTarget?,
         onHead: (HTTPResponseHead) throws -> BodyDecision, onBody: (UnsafeRawBufferPointer) throws -> Void
     ) throws {
         var reusable = false
         defer { if reusable, let connections { connections.keep(socket, for: server) } else { socket.close() } }
         try cancellation.whileBlocked(onCancel: { socket.interrupt() }) {
-            try socket.send(request, cancellation: cancellation)
+            do { try socket.send(request, cancellation: cancellation) } catch let error as TransferError where kept && !error.isCancelled {
+                throw ClosedUnanswered(error: error)
+            }
             let reader = ResponseReader(socket: socket, timeout: timeout, cancellation: cancellation)
             defer { reader.deallocate() }
-            var head = try reader.readHead()
+            var head: HTTPResponseHead
+            do { head = try reader.readHead() } catch let error as TransferError where kept && reader.closedBeforeAnyByte && !error.isCancelled {
+                throw ClosedUnanswered(error: error)
+            }
             while (100..<200).contains(head.status) && head.status != 101 {
                 head = try reader.readHead()  // interim responses (100 Continue, 103 Early Hints)
             }
@@ -135,6 +143,10 @@ final class SocketConnections: @unchecked Sendable {
 }
 
 /// Buffered reading of a response from a socket.
+/// The server closed the connection before it answered a byte (a kept connection it had
+/// closed meanwhile): the request may go again on a new one (`perform`), else this is `error`.
+private struct ClosedUnanswered: Error { let error: TransferError }
+
 private final class ResponseReader {
     let socket: Socket
     let timeout: TimeInterval
@@ -143,6 +155,9 @@ private final class ResponseReader {
     /// Unconsumed bytes are buffer[start..<end].
     var start = 0
     var end = 0
+    /// Bytes read so far, and whether the connection ended before the first of them.
+    private var received = 0
+    private(set) var closedBeforeAnyByte = false
 
     init(socket: Socket, timeout: TimeInterval, cancellation: Cancellation) {
         self.socket = socket
@@ -164,6 +179,8 @@ private final class ResponseReader {
         }
         let got = try socket.receive(into: UnsafeMutableRawBufferPointer(rebasing: buffer[end...]), timeout: timeout, cancellation: cancellation)
         end += got
+        if got == 0, received == 0 { closedBeforeAnyByte = true }
+        received += got
         return got > 0
     }
 
@@ -397,12 +414,17 @@ final class Socket {
 
     private func configureConnected(timeout: TimeInterval) {
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        setTimeout(timeout)
+        var one: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+    }
+
+    /// How long a send or a receive may block: each request's own, also on a kept connection.
+    func setTimeout(_ timeout: TimeInterval) {
         let whole = max(timeout, 0.001)
         var interval = timeval(tv_sec: Int(whole), tv_usec: Int((whole - Double(Int(whole))) * 1_000_000))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
-        var one: Int32 = 1
-        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
     }
 
     func close() {

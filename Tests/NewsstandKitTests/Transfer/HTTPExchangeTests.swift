@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import NewsstandKit
 
 /// What sync asks of the clients beside streamed GETs: a PUT or POST with a body, its whole
@@ -42,6 +43,28 @@ struct HTTPExchangeTests {
         let second = try echo(closing, "PUT", server.url("/a"), body: "2")
         #expect(first.echo.port != second.echo.port)
         #expect(second.echo.body == "2")
+    }
+
+    @Test("a kept connection whose server takes the request and never answers is not asked again: one wait, one PUT")
+    func aSilentKeptConnectionIsNotRetried() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-stall-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Servers/stalling_server.py")
+        let server = try ChildServer(python: script.path, [directory.path], name: "stalling")
+        defer { server.stop() }
+        let client = SocketHTTPClient(connections: SocketConnections())
+        let url = URL(string: "http://127.0.0.1:\(server.port)/syncs/progress")!
+        let first = try client.exchange(method: "PUT", url: url, headers: [], body: Data("1".utf8), timeout: 10, limit: 100)
+        #expect(first.head.status == 200)
+        let started = Date()
+        #expect(throws: TransferError.self) {
+            try client.exchange(method: "PUT", url: url, headers: [], body: Data("2".utf8), timeout: 1, limit: 100)
+        }
+        #expect(Date().timeIntervalSince(started) < 1.9, "one timeout's wait, not two")
+        let requests = { (try? String(contentsOf: directory.appendingPathComponent("requests.txt"), encoding: .utf8)) ?? "" }
+        #expect(requests() == "2", "the second PUT was sent once: \(requests())")
     }
 
     @Test("an answer longer than the limit is refused")
