@@ -202,8 +202,9 @@ public struct SearchResults: Sendable {
         public var publication: String?
         /// Its parts that matched, best first.
         public var hits: [SearchHit]
-        /// Its text was indexed, then evicted: to be downloaded again to be read.
-        public var mustDownloadAgain: Bool { issue.status != .available && hits.contains { $0.part.kind != .about } }
+        /// Its text was indexed, then evicted: to be downloaded again to be read. (Its
+        /// highlights and notes outlive its content, so they do not say it was downloaded.)
+        public var mustDownloadAgain: Bool { issue.status != .available && hits.contains { $0.part.kind == .text || $0.part.kind == .page } }
     }
 
     public var groups: [Group]

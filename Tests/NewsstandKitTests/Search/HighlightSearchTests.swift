@@ -37,6 +37,17 @@ import Testing
         #expect(try hits("gulls").isEmpty, "words of the issue outside the highlight are not the highlight's")
     }
 
+    /// Highlights outlive an issue's content: one found in an issue that is not downloaded
+    /// does not say its text was indexed and evicted ("must be downloaded again").
+    @Test func aHighlightInAnIssueNotDownloadedDoesNotSayItWasEvicted() throws {
+        let (_, issue) = try temporary.publicationWithIssue(named: "weekly-8")
+        #expect(issue.status != .available)
+        _ = try highlight("The ferry was late", in: issue)
+        let group = try #require(try library.search.find(SearchQuery("ferry")).groups.first)
+        #expect(group.hits.map(\.part.kind) == [.highlight])
+        #expect(!group.mustDownloadAgain)
+    }
+
     @Test func anEditADeleteAndTheIssuesRemovalAreSeenByTheNextSearch() throws {
         let (_, issue) = try temporary.publicationWithIssue(named: "weekly-8")
         let made = try highlight("Gulls wheeled", in: issue, note: "seabirds")
