@@ -43,7 +43,7 @@ public enum HighlightExport {
                 if let note = highlight.note {
                     out += note.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).joined(separator: "  \n") + "\n\n"
                 }
-                out += "*\(highlight.color.rawValue) · \(timestamp(highlight.created))*\n\n"
+                out += "*\(highlight.color.rawValue) · \(ISOTime.string(highlight.created, fractionalSeconds: false))*\n\n"
             }
         }
         return out.isEmpty ? "*No highlights.*\n" : out
@@ -116,8 +116,8 @@ public enum HighlightExport {
                 "id": "urn:uuid:\(h.id.lowercased())",
                 "type": "Annotation",
                 "motivation": h.note == nil ? "highlighting" : "commenting",
-                "created": timestamp(h.created),
-                "modified": timestamp(h.modified),
+                "created": ISOTime.string(h.created, fractionalSeconds: false),
+                "modified": ISOTime.string(h.modified, fractionalSeconds: false),
                 "target": ["source": h.resource, "selector": selectors] as [String: Any],
             ]
             if let note = h.note {
@@ -149,7 +149,7 @@ public enum HighlightExport {
             var entry: [String: Any] = [
                 "type": "highlight",
                 "uuid": h.id,
-                "timestamp": timestamp(h.created, milliseconds: true),
+                "timestamp": ISOTime.string(h.created),
                 "highlighted_text": h.quote.exact,
                 "start_cfi": "/2" + parts.start,
                 "end_cfi": "/2" + parts.end,
@@ -195,15 +195,8 @@ public enum HighlightExport {
         return groups
     }
 
-    private static func timestamp(_ date: Date, milliseconds: Bool = false) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        if milliseconds { formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds] }
-        return formatter.string(from: date)
-    }
-
     private static func day(_ date: Date) -> String {
-        String(timestamp(date).prefix(10))
+        String(ISOTime.string(date, fractionalSeconds: false).prefix(10))
     }
 
     private static func encoded(_ value: some Encodable) throws -> String {

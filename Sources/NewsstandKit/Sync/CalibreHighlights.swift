@@ -15,7 +15,7 @@ struct CalibreHighlights {
         var known = Set<String>()
         for their in theirs where their.type == "highlight" {
             known.insert(their.uuid)
-            guard let changed = Self.date(their.timestamp) else { continue }
+            guard let changed = ISOTime.date(their.timestamp) else { continue }
             if let mine = ours[their.uuid] {
                 guard changed > mine.modified, !mine.deleted else { continue }
                 _ = try store.updateHighlight(id: mine.id) { highlight in
@@ -29,7 +29,7 @@ struct CalibreHighlights {
             }
         }
         let send = ours.values.compactMap { mine -> CalibreContentServer.Highlight? in
-            if let their = theirs.first(where: { $0.uuid == mine.id }), let at = Self.date(their.timestamp), at >= mine.modified { return nil }
+            if let their = theirs.first(where: { $0.uuid == mine.id }), let at = ISOTime.date(their.timestamp), at >= mine.modified { return nil }
             if mine.deleted && !known.contains(mine.id) { return nil }  // never reached calibre: nothing to delete there
             return Self.calibre(mine)
         }
@@ -38,7 +38,7 @@ struct CalibreHighlights {
 
     /// Ours as calibre's viewer keeps a highlight; nil for one without an EPUB CFI.
     static func calibre(_ mine: Highlight) -> CalibreContentServer.Highlight? {
-        let stamp = timestamp(mine.modified)
+        let stamp = ISOTime.string(mine.modified)
         if mine.deleted { return CalibreContentServer.Highlight(uuid: mine.id, timestamp: stamp, removed: true) }
         guard let cfi = mine.cfi, let parts = HighlightCFI.parts(of: cfi) else { return nil }
         return CalibreContentServer.Highlight(uuid: mine.id, timestamp: stamp, start_cfi: "/2" + parts.start, end_cfi: "/2" + parts.end,
@@ -70,18 +70,5 @@ struct CalibreHighlights {
         case "wavy", "strikeout": .underline
         default: .yellow
         }
-    }
-
-    static func timestamp(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: date)
-    }
-
-    static func date(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.date(from: text) ?? ISO8601DateFormatter().date(from: text)
     }
 }

@@ -101,9 +101,7 @@ public struct OPDSProgress: Sendable {
         var request = request
         // The catalog's sign-in goes with every request, not only after a 401: Codex lets
         // anyone in and keeps a place apart for a request without it.
-        if case .basic(let user, let password)? = credentials(request.url) {
-            request.headers["Authorization"] = "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
-        }
+        if let signIn = credentials(request.url), case .basic = signIn { request.headers["Authorization"] = signIn.authorizationHeader }
         return try transport.send(request)
     }
 
@@ -125,7 +123,7 @@ public struct OPDSProgress: Sendable {
         let device = (object["device"] as? [String: Any])?["name"] as? String
         return Place(position: (locations["position"] as? NSNumber)?.intValue,
                      totalProgression: total.map { min(1, max(0, $0.doubleValue)) },
-                     modified: (object["modified"] as? String).flatMap(Self.date),
+                     modified: (object["modified"] as? String).flatMap(ISOTime.date),
                      device: FeedText.line(device))
     }
 
@@ -137,21 +135,7 @@ public struct OPDSProgress: Sendable {
             locations["progression"] = min(1, max(0, total))
         }
         var object: [String: Any] = ["device": ["id": device.id, "name": device.name], "locator": ["locations": locations]]
-        if let modified = place.modified { object["modified"] = Self.formatted(modified) }
+        if let modified = place.modified { object["modified"] = ISOTime.string(modified) }
         return (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
-    }
-
-    static func formatted(_ date: Date) -> String {
-        let format = ISO8601DateFormatter()
-        format.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return format.string(from: date)
-    }
-
-    static func date(_ text: String) -> Date? {
-        let format = ISO8601DateFormatter()
-        format.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = format.date(from: text) { return date }
-        format.formatOptions = [.withInternetDateTime]
-        return format.date(from: text)
     }
 }

@@ -31,7 +31,7 @@ import Testing
                     return SyncResponse(status: 200, body: Data())
                 }
                 guard let position else { return SyncResponse(status: 204, body: Data()) }
-                let body: [String: Any] = ["modified": OPDSProgress.formatted(stamped), "device": ["id": "", "name": ""],
+                let body: [String: Any] = ["modified": ISOTime.string(stamped), "device": ["id": "", "name": ""],
                                            "locator": ["locations": ["position": position]]]
                 return SyncResponse(status: 200, body: try JSONSerialization.data(withJSONObject: body))
             }
