@@ -196,3 +196,49 @@ extension LibraryStore {
         }
     }
 }
+
+extension LibraryStore {
+    /// What `match` (an FTS5 query) finds, by issue, best first, in one read: at most
+    /// `issues` issues and `perIssue` hits each (`SearchIndex.find`); with `publicationIDs`,
+    /// only their issues'.
+    func searchResults(match: String, publicationIDs: [Int64]?, issues: Int, perIssue: Int) throws -> SearchResults {
+        try read { db in
+            let limit = max(issues * perIssue * 4, 100)
+            let parts = try Self.searchHits(db, match: match, publicationIDs: publicationIDs, limit: limit)
+            let highlights = try Self.highlightSearchHits(db, match: match, publicationIDs: publicationIDs, limit: limit)
+            var order: [Int64] = []
+            var byIssue: [Int64: [SearchHit]] = [:]
+            // The issues in the order of their best part or highlight; in each, the reader's own
+            // highlights and notes first (their scores, from a table of a few rows, are not the
+            // parts' to compare with), then its parts.
+            for hit in SearchHit.merged(parts, highlights) where byIssue[hit.issueID] == nil && order.count < issues {
+                order.append(hit.issueID)
+                byIssue[hit.issueID] = []
+            }
+            for hit in highlights + parts where byIssue[hit.issueID].map({ $0.count < perIssue }) ?? false {
+                byIssue[hit.issueID, default: []].append(hit)
+            }
+            let snippets = try Self.searchSnippets(db, match: match,
+                                                 partIDs: order.flatMap { byIssue[$0] ?? [] }.filter { $0.part.highlight == nil }.map(\.partID))
+            let found = Dictionary(try Issue.fetchMany(db, Issue.filter(keys: order)).map { ($0.id ?? -1, $0) }, uniquingKeysWith: { first, _ in first })
+            let publications = try Publication.fetchAll(db)
+            let titles = Dictionary(publications.compactMap { each in each.id.map { ($0, each.title) } }, uniquingKeysWith: { first, _ in first })
+            // A short name counts its publication's issues: those of the publications shown are enough
+            // (`fetchMany`: Codable's `fetchAll` decodes an issue several times slower).
+            let shown = Set(found.values.compactMap(\.publicationId))
+            let names = shown.isEmpty ? [:] : IssueShortNames.names(
+                publications: publications, issues: try Issue.fetchMany(db, Issue.filter(shown.contains(Column("publicationId")))))
+            let groups = order.compactMap { id -> SearchResults.Group? in
+                guard let issue = found[id] else { return nil }
+                let shownHits = (byIssue[id] ?? []).map { hit in
+                    var hit = hit
+                    if hit.part.highlight == nil { hit.snippet = snippets[hit.partID] ?? hit.snippet }
+                    return hit
+                }
+                return SearchResults.Group(issue: issue, shortName: names[id], publication: issue.publicationId.flatMap { titles[$0] },
+                                           hits: shownHits)
+            }
+            return SearchResults(groups: groups, pending: try Self.pendingSearchCount(db))
+        }
+    }
+}
