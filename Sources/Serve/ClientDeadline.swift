@@ -8,40 +8,35 @@ import Synchronization
 /// Every connection's wait goes through this pool, which wraps FlyingFox's own: a wait to
 /// read or to write that lasts longer than `idle` fails, and FlyingFox closes the
 /// connection. So a silent client, an idle kept-alive connection and a download nobody reads
-/// any more are all cut off after `idle`. And a request must have arrived whole within
-/// `request` of the first wait for it (`RequestClocks`), so a client that sends a byte now and
-/// then is cut off too. The listening socket waits without either.
+/// any more are all cut off after `idle`. What a wait cannot see, a client that sends a byte
+/// now and then or one that never stops sending, `RequestWatch` cuts off; the pool tells it
+/// of every connection's waits to read and runs it. The listening socket waits without either.
 struct ClientDeadline: AsyncSocketPool {
     let pool: any AsyncSocketPool
     let idle: Duration
-    let request: Duration
-    let clocks: RequestClocks
+    let watch: RequestWatch
 
     func prepare() async throws { try await pool.prepare() }
 
-    func run() async throws { try await pool.run() }
+    func run() async throws {
+        let pool = self.pool, watch = self.watch
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await pool.run() }
+            group.addTask { await watch.run() }
+            defer { group.cancelAll() }
+            try await group.next()
+        }
+    }
 
     func suspendSocket(_ socket: Socket, untilReadyFor events: Socket.Events) async throws {
         if Self.isListening(socket.file.rawValue) { return try await pool.suspendSocket(socket, untilReadyFor: events) }
-        var limit = idle
-        let peer = events.contains(.read) ? (try? socket.remotePeer()).flatMap(RequestClocks.key) : nil
-        if let peer {
-            let left = request - clocks.reading(peer).duration(to: .now)
-            guard left > .zero else {
-                clocks.answered(peer)
-                throw SocketError.disconnected
-            }
-            limit = min(limit, left)
-        }
-        let pool = self.pool, wait = limit
+        if events.contains(.read), let peer = (try? socket.remotePeer()).flatMap(RequestWatch.key) { watch.reading(peer) }
+        let pool = self.pool, wait = idle
         try await withThrowingTaskGroup(of: Bool.self) { group in
             group.addTask { try await pool.suspendSocket(socket, untilReadyFor: events); return true }
             group.addTask { try await Task.sleep(for: wait); return false }
             defer { group.cancelAll() }
-            guard try await group.next() == true else {
-                if let peer { clocks.answered(peer) }
-                throw SocketError.disconnected
-            }
+            guard try await group.next() == true else { throw SocketError.disconnected }
         }
     }
 
@@ -53,24 +48,155 @@ struct ClientDeadline: AsyncSocketPool {
     }
 }
 
-/// When each connection began to wait for its next request, by the client's address and
-/// port: set by the first wait to read, cleared when the request has been read and answered.
-final class RequestClocks: Sendable {
-    private let started = Mutex<[String: ContinuousClock.Instant]>([:])
+/// Each connection's next request, watched as it arrives: it must have arrived whole within
+/// `time` of the first wait for it, and the client may send no more than `bytes` from the
+/// moment the request before it went in (what one request may hold: its line, headers and a
+/// sync body). A connection past either is shut down, which ends FlyingFox's read of it.
+///
+/// Both are checked by the clock, every `tick`, not when FlyingFox waits: a client sending
+/// faster than FlyingFox reads (it splits lines a byte at a time, and a long header line costs
+/// it time in the square of its length) keeps it from ever waiting, and held a core for as long
+/// as it liked. Bytes are counted by the kernel (`TCP_INFO`), so those not yet read count too.
+/// Connections are known by the client's address and port, which is all FlyingFox gives a
+/// request; the pool adds the descriptor at the connection's first wait to read.
+final class RequestWatch: Sendable {
+    struct Connection {
+        var peer: String
+        /// When the request now awaited began to be waited for; nil while one is answered.
+        var since: ContinuousClock.Instant?
+        /// The bytes read when the request before it went in (0 before the first).
+        var baseline: UInt64
+    }
 
-    /// When the connection began waiting for the request it is reading now.
-    func reading(_ peer: String) -> ContinuousClock.Instant {
-        started.withLock { started in
-            if let since = started[peer] { return since }
-            // Connections that close while waiting leave their clock: dropped when long past.
-            if started.count > 10_000 { started = started.filter { $0.value.duration(to: .now) < .seconds(600) } }
-            let now = ContinuousClock.now
-            started[peer] = now
-            return now
+    /// The descriptors seen: a connection, or nil for one that is not a client's (a file, the
+    /// listening socket); each known by its inode, so a number used again is seen again.
+    struct Seen {
+        var descriptors: [Int32: (inode: UInt, connection: Connection?)] = [:]
+        var byPeer: [String: Int32] = [:]
+    }
+
+    let time: Duration
+    let bytes: UInt64
+    let tick: Duration
+    private let seen = Mutex(Seen())
+
+    init(time: Duration, bytes: Int, tick: Duration = .milliseconds(250)) {
+        self.time = time
+        self.bytes = UInt64(bytes)
+        self.tick = tick
+    }
+
+    /// The connection of `peer` waits to read: a request is awaited from now on, unless one
+    /// already was. (One the sweep has not seen yet is watched from its first sweep.)
+    func reading(_ peer: String) {
+        update(peer) { connection, _ in if connection.since == nil { connection.since = .now } }
+    }
+
+    /// `peer`'s request went in: it is answered as long as it takes (a download streams as
+    /// the client reads), and what the client sent after it (read or not: a request sent
+    /// behind it may wait in the socket) counts towards the next.
+    func answering(_ peer: String) {
+        update(peer) { connection, fd in
+            connection.since = nil
+            connection.baseline = Self.read(fd) ?? connection.baseline
         }
     }
 
-    func answered(_ peer: String) { _ = started.withLock { $0.removeValue(forKey: peer) } }
+    private func update(_ peer: String, _ change: (inout Connection, Int32) -> Void) {
+        seen.withLock { seen in
+            guard let fd = seen.byPeer[peer], let entry = seen.descriptors[fd], var connection = entry.connection else { return }
+            change(&connection, fd)
+            seen.descriptors[fd] = (entry.inode, connection)
+        }
+    }
+
+    /// Until cancelled: every `tick`, shuts down the connections past their time or bytes.
+    func run() async {
+        while (try? await Task.sleep(for: tick)) != nil { sweep() }
+    }
+
+    /// The connections shut down. Every descriptor of this process is looked at: a connected
+    /// socket is a client's, and one FlyingFox has not yet waited on is watched from the first
+    /// sweep that sees it, by the bytes it has received since it was opened.
+    @discardableResult
+    func sweep(now: ContinuousClock.Instant = .now) -> [String] {
+        let descriptors = Self.descriptors()
+        return seen.withLock { seen in
+            var cut: [String] = [], open: Set<Int32> = []
+            for fd in descriptors {
+                var status = stat()
+                guard fstat(fd, &status) == 0 else { continue }
+                open.insert(fd)
+                var entry = seen.descriptors[fd].flatMap { $0.inode == status.st_ino ? $0 : nil }
+                if entry == nil {
+                    if let old = seen.descriptors[fd]?.connection { seen.byPeer[old.peer] = nil }
+                    let peer = (status.st_mode & S_IFMT) == S_IFSOCK ? Self.peer(of: fd) : nil
+                    entry = (status.st_ino, peer.map { Connection(peer: $0, since: now, baseline: 0) })
+                    if let peer { seen.byPeer[peer] = fd }
+                }
+                seen.descriptors[fd] = entry
+                guard let connection = entry?.connection, let received = Self.received(fd) else { continue }
+                let late = connection.since.map { $0.duration(to: now) > time } ?? false
+                let over = received > connection.baseline && received - connection.baseline > bytes
+                guard late || over else { continue }
+                shutdown(fd, Int32(SHUT_RDWR))
+                seen.descriptors[fd] = (status.st_ino, nil)
+                seen.byPeer[connection.peer] = nil
+                cut.append(connection.peer)
+            }
+            // Closed ones are forgotten.
+            for fd in seen.descriptors.keys where !open.contains(fd) {
+                if let peer = seen.descriptors[fd]?.connection?.peer { seen.byPeer[peer] = nil }
+                seen.descriptors[fd] = nil
+            }
+            return cut
+        }
+    }
+
+    /// This process's open descriptors.
+    static func descriptors() -> [Int32] {
+        guard let directory = opendir("/proc/self/fd") else { return [] }
+        defer { closedir(directory) }
+        let own = dirfd(directory)
+        var found: [Int32] = []
+        while let entry = readdir(directory) {
+            // Names are digits (and "." and ".."): read without making a String.
+            let fd = withUnsafeBytes(of: entry.pointee.d_name) { name -> Int32? in
+                var value: Int32 = 0
+                for byte in name {
+                    if byte == 0 { break }
+                    guard (48...57).contains(byte) else { return nil }
+                    value = value &* 10 &+ Int32(byte - 48)
+                }
+                return name.first == 0 ? nil : value
+            }
+            if let fd, fd != own { found.append(fd) }
+        }
+        return found
+    }
+
+    /// The bytes `fd`'s connection has received, read or not: `tcpi_bytes_received` of Linux's
+    /// `struct tcp_info` (linux/tcp.h), at byte 128. Glibc's own `tcp_info` stops before it;
+    /// the kernel only ever appends to the struct, so the offset holds, and the length the
+    /// kernel gives says whether it is there (Linux 4.1 on).
+    static func received(_ fd: Int32) -> UInt64? {
+        withUnsafeTemporaryAllocation(byteCount: 256, alignment: 8) { info in
+            var length = socklen_t(info.count)
+            guard getsockopt(fd, Int32(IPPROTO_TCP), TCP_INFO, info.baseAddress, &length) == 0, length >= 136 else { return nil }
+            return info.load(fromByteOffset: 128, as: UInt64.self)
+        }
+    }
+
+    /// The bytes FlyingFox has read of `fd`: those received, less those still in the socket.
+    static func read(_ fd: Int32) -> UInt64? {
+        var waiting: Int32 = 0
+        guard let received = received(fd), ioctl(fd, UInt(FIONREAD), &waiting) == 0, waiting >= 0 else { return nil }
+        return received - min(received, UInt64(waiting))
+    }
+
+    static func peer(of fd: Int32) -> String? {
+        (try? Socket(file: Socket.FileDescriptor(rawValue: fd)).remotePeer()).flatMap(key)
+    }
 
     static func key(_ address: Socket.Address) -> String? {
         switch address {

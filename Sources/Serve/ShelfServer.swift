@@ -18,8 +18,8 @@ public final class ShelfServer: Sendable {
         /// How long a request may take to be answered (not to be sent: a file streams as the client reads).
         public var timeout: TimeInterval = 30
         /// How long a client may send nothing while a request is awaited, or take nothing of an
-        /// answer, before its connection is closed; a request has twice that to arrive whole
-        /// (`ClientDeadline`).
+        /// answer, before its connection is closed (`ClientDeadline`); a request has twice that
+        /// to arrive whole (`RequestWatch`).
         public var clientTimeout: TimeInterval = 30
         public var log: @Sendable (String) -> Void
 
@@ -38,7 +38,7 @@ public final class ShelfServer: Sendable {
     let slots: DownloadSlots
     let sync: ServedSync
     let catalogs = CatalogCache()
-    let clocks = RequestClocks()
+    let watch: RequestWatch
 
     public init(library: Library, options: Options) throws {
         self.options = options
@@ -47,15 +47,18 @@ public final class ShelfServer: Sendable {
         pages = ServedPages(library: library, files: files)
         slots = DownloadSlots(perClient: options.downloadsPerClient)
         sync = ServedSync(library: library, files: files, access: options.access)
+        // A request's line (2 KB at most), its headers, their line ends and a sync body.
+        watch = RequestWatch(time: .milliseconds(Int(options.clientTimeout * 2000)),
+                             bytes: 4096 + options.maxHeaderBytes * 2 + ServedSync.maxBodyBytes)
         // Bodies above 64 KB are not kept in memory: nothing here takes one, and such a request is refused unread.
         let config = HTTPServer.Configuration(address: try sockaddr_in.inet(ip4: options.address.host, port: options.address.port),
                                               timeout: options.timeout, sharedRequestBufferSize: 4096,
                                               sharedRequestReplaySize: 64 << 10,
                                               pool: ClientDeadline(pool: HTTPServer.defaultPool(), idle: .milliseconds(Int(options.clientTimeout * 1000)),
-                                                                   request: .milliseconds(Int(options.clientTimeout * 2000)), clocks: clocks),
+                                                                   watch: watch),
                                               logger: .disabled)
         let handler = Handler(options: options, sections: sections, files: files, pages: pages, slots: slots, sync: sync, catalogs: catalogs,
-                              clocks: clocks)
+                              watch: watch)
         server = HTTPServer(config: config, handler: handler)
     }
 
@@ -104,15 +107,12 @@ struct Handler: HTTPHandler {
     let slots: DownloadSlots
     let sync: ServedSync
     let catalogs: CatalogCache
-    let clocks: RequestClocks
+    let watch: RequestWatch
 
     func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
         let start = ContinuousClock.now
-        // The request is in: the connection's clock starts again with the wait for the next
-        // one (and again after a sync body was read).
-        let peer = request.remoteAddress.flatMap(RequestClocks.key)
-        if let peer { clocks.answered(peer) }
-        defer { if let peer { clocks.answered(peer) } }
+        // The request is in: the connection's clock starts again with the wait for the next one.
+        if let peer = request.remoteAddress.flatMap(RequestWatch.key) { watch.answering(peer) }
         let response = ServedSync.owns(request.target.path()) ? await syncAnswer(request) : answer(request)
         let elapsed = ContinuousClock.now - start
         let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000

@@ -52,6 +52,41 @@ import Testing
         }
     }
 
+    /// Sends one header line that never ends, as fast as the server takes it; the seconds until
+    /// the server shut the connection (a send refused or an end read), nil if it had not after `limit`.
+    static func secondsUntilCut(flooding fd: Int32, limit: TimeInterval) -> TimeInterval? {
+        let started = Date()
+        let chunk = [UInt8](repeating: UInt8(ascii: "a"), count: 65536)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while Date().timeIntervalSince(started) < limit {
+            let sent = send(fd, chunk, chunk.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+            if sent < 0 && errno != EAGAIN && errno != EWOULDBLOCK { return Date().timeIntervalSince(started) }
+            var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            if poll(&ready, 1, sent < 0 ? 50 : 0) > 0 {
+                let count = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+                if count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK) { return Date().timeIntervalSince(started) }
+            }
+        }
+        return nil
+    }
+
+    /// What is sent before the endless header: a request's start, or (`kept`) one whole
+    /// request the server answers with the endless one sent behind it before the answer comes,
+    /// which counts from where the first ended.
+    @Test(arguments: [("first", "GET /opds HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Endless: "),
+                      ("kept", "GET /opds HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /opds HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Endless: ")])
+    func aClientThatNeverStopsSendingOneHeaderIsCutOffAtOnce(_ request: (name: String, start: String)) async throws {
+        // The default 30 s a client may wait, 60 s a request may take: only its size cuts it off this soon.
+        try await ServedShelf.with { shelf in
+            let flood = try RawHTTP.connect(port: shelf.port)
+            defer { close(flood) }
+            RawHTTP.send(flood, Data(request.start.utf8))
+            let seconds = Self.secondsUntilCut(flooding: flood, limit: 20)
+            #expect(seconds.map { $0 < 10 } == true, "\(request.name): cut off after \(seconds.map { "\($0) s" } ?? "more than 20 s")")
+            #expect(try shelf.get("/opds").status == 200)
+        }
+    }
+
     @Test func aThousandConnectionsOpenAtOnceDoNotStopANormalClient() async throws {
         try await ServedShelf.with { shelf in
             var held: [Int32] = []
