@@ -110,6 +110,13 @@ final class RequestWatch: Sendable {
         }
     }
 
+    /// The descriptor of `peer`'s connection: as last swept, or looked for now (a connection
+    /// newer than the last sweep).
+    func descriptor(of peer: String) -> Int32? {
+        if let fd = seen.withLock({ $0.byPeer[peer] }), Self.peer(of: fd) == peer { return fd }
+        return Self.descriptors().first { Self.peer(of: $0) == peer }
+    }
+
     /// Until cancelled: every `tick`, shuts down the connections past their time or bytes.
     func run() async {
         while (try? await Task.sleep(for: tick)) != nil { sweep() }

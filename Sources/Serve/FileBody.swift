@@ -3,14 +3,21 @@ import FlyingSocks
 import Foundation
 import Synchronization
 
-/// A range of a file sent in chunks as the client takes them, holding one of the client's
-/// download slots until the last byte is read or the connection is gone (the sequence is
-/// released with it).
+/// A range of a file sent as the client takes it, holding one of the client's download slots
+/// until its last bytes are sent or the connection is gone (the sequence is released with it).
+///
+/// With the client's socket known (`to`), the file goes to it by `sendfile(2)`, from the page
+/// cache straight into the socket, and FlyingFox (which has written the headers whole before it
+/// asks for the body) is given nothing to write; waits for the socket go through the server's
+/// pool, so a client that stops reading is cut off like any other. Without it, the file is read
+/// in chunks for FlyingFox to write: three copies of every byte instead of one (a 50 MB issue
+/// went at 0.48–0.64× nginx's rate that way).
 struct FileBody: AsyncBufferedSequence, Sendable {
     typealias Element = UInt8
     let handle: FileHandle
     let range: Range<Int>
     let slot: DownloadSlots.Slot?
+    let to: (socket: Socket, pool: any AsyncSocketPool)?
 
     func makeAsyncIterator() -> Iterator { Iterator(body: self, offset: range.lowerBound) }
 
@@ -27,14 +34,41 @@ struct FileBody: AsyncBufferedSequence, Sendable {
                 body.slot?.release()
                 return nil
             }
-            let length = Swift.min(Swift.max(count, 64 << 10), body.range.upperBound - offset)
+            if let to = body.to {
+                try await send(to: to.socket, waitingIn: to.pool)
+                return Data()
+            }
+            let length = Swift.min(Swift.max(count, 1 << 20), body.range.upperBound - offset)
             try body.handle.seek(toOffset: UInt64(offset))
             guard let data = try body.handle.read(upToCount: length), !data.isEmpty else {
                 body.slot?.release()
                 throw SocketError.disconnected
             }
             offset += data.count
+            if offset >= body.range.upperBound { body.slot?.release() }
             return data
+        }
+
+        /// The rest of the range into `socket`, waiting in `pool` whenever it is full.
+        mutating func send(to socket: Socket, waitingIn pool: any AsyncSocketPool) async throws {
+            while offset < body.range.upperBound {
+                // The slot is given back with the last bytes, not after them: a client that
+                // has its file may ask for the next before this task runs again.
+                if body.range.upperBound - offset <= 64 << 10 { body.slot?.release() }
+                var from = off_t(offset)
+                let sent = sendfile(socket.file.rawValue, body.handle.fileDescriptor, &from, Swift.min(body.range.upperBound - offset, 1 << 30))
+                if sent > 0 {
+                    offset += sent
+                } else if sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                    try await pool.suspendSocket(socket, untilReadyFor: .write)
+                } else if sent < 0 && errno == EINTR {
+                    continue
+                } else {
+                    // Gone, or the file is shorter than it was said to be.
+                    body.slot?.release()
+                    throw SocketError.disconnected
+                }
+            }
         }
     }
 }

@@ -39,6 +39,7 @@ public final class ShelfServer: Sendable {
     let sync: ServedSync
     let catalogs = CatalogCache()
     let watch: RequestWatch
+    let pool: ClientDeadline
 
     public init(library: Library, options: Options) throws {
         self.options = options
@@ -50,20 +51,23 @@ public final class ShelfServer: Sendable {
         // A request's line (2 KB at most), its headers, their line ends and a sync body.
         watch = RequestWatch(time: .milliseconds(Int(options.clientTimeout * 2000)),
                              bytes: 4096 + options.maxHeaderBytes * 2 + ServedSync.maxBodyBytes)
+        pool = ClientDeadline(pool: HTTPServer.defaultPool(), idle: .milliseconds(Int(options.clientTimeout * 1000)), watch: watch)
         // Bodies above 64 KB are not kept in memory: nothing here takes one, and such a request is refused unread.
         let config = HTTPServer.Configuration(address: try sockaddr_in.inet(ip4: options.address.host, port: options.address.port),
                                               timeout: options.timeout, sharedRequestBufferSize: 4096,
                                               sharedRequestReplaySize: 64 << 10,
-                                              pool: ClientDeadline(pool: HTTPServer.defaultPool(), idle: .milliseconds(Int(options.clientTimeout * 1000)),
-                                                                   watch: watch),
+                                              pool: pool,
                                               logger: .disabled)
         let handler = Handler(options: options, sections: sections, files: files, pages: pages, slots: slots, sync: sync, catalogs: catalogs,
-                              watch: watch)
+                              watch: watch, pool: pool)
         server = HTTPServer(config: config, handler: handler)
     }
 
     /// Serves until cancelled or stopped.
     public func run() async throws {
+        // A file goes to its client by sendfile(2), which has no MSG_NOSIGNAL: a client gone
+        // mid-download must be an EPIPE, not the end of the server.
+        signal(SIGPIPE, SIG_IGN)
         async let served: Void = server.run()
         if let port = try? await listeningPort() { Self.sendWithoutDelay(listeningOn: port) }
         try await served
@@ -108,6 +112,7 @@ struct Handler: HTTPHandler {
     let sync: ServedSync
     let catalogs: CatalogCache
     let watch: RequestWatch
+    let pool: ClientDeadline
 
     func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
         let start = ContinuousClock.now
@@ -280,7 +285,8 @@ struct Handler: HTTPHandler {
             slot = taken
         }
         let handle = try FileHandle(forReadingFrom: url)
-        let body = FileBody(handle: handle, range: range, slot: slot)
+        let socket = request.remoteAddress.flatMap(RequestWatch.key).flatMap(watch.descriptor(of:)).map { Socket(file: .init(rawValue: $0)) }
+        let body = FileBody(handle: handle, range: range, slot: slot, to: socket.map { ($0, pool) })
         headers[.contentLength] = String(range.count)
         return HTTPResponse(statusCode: status, headers: headers,
                             body: HTTPBodySequence(from: body, count: range.count, suggestedBufferSize: 64 << 10))

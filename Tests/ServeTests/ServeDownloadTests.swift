@@ -88,20 +88,7 @@ import TestSupport
 
     @Test func aClientGetsAFewDownloadsAtOnceAndNoMore() async throws {
         try await ServedShelf.with { shelf in
-            // A comic with a large incompressible file: its body cannot all wait in the sockets' buffers.
-            let folder = shelf.home.appendingPathComponent("big")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let pages = shelf.home.appendingPathComponent("pages")
-            _ = try SafeExtractor.extract(archive: ServedShelf.cbz, to: pages, limits: .standard, storage: SystemStorage())
-            for name in try FileManager.default.contentsOfDirectory(atPath: pages.path) {
-                try FileManager.default.copyItem(at: pages.appendingPathComponent(name), to: folder.appendingPathComponent(name))
-            }
-            let noise = try #require(FileHandle(forReadingAtPath: "/dev/urandom"))
-            try noise.readData(ofLength: 24 << 20).write(to: folder.appendingPathComponent("zz-extra.png"))
-            let archive = shelf.home.appendingPathComponent("big.cbz")
-            try FolderZip.write(folder: folder, to: archive)
-            let issue = try shelf.installed(archive, in: try shelf.publication("Badger"), title: "Big")
-            _ = try shelf.get("/issues/\(issue.id!).cbz", headers: ["Range": "bytes=0-0"])  // packs it once
+            let issue = try shelf.bigIssue()
             var held: [Int32] = []
             defer { held.forEach { close($0) } }
             for _ in 0..<3 {
@@ -112,7 +99,7 @@ import TestSupport
             let refused = try #require(try poll(timeout: 20) { () -> HTTPAnswer? in
                 let answer = try shelf.get("/issues/\(issue.id!).cbz", headers: ["Range": "bytes=0-0"])
                 return answer.status == 429 ? answer : nil
-            }, "\(shelf.lines.all.suffix(6))")
+            }, "\(shelf.lines.all.filter { !$0.contains(" 206 1 B") }.suffix(30))")
             #expect(refused.header("Retry-After") == "5", "\(shelf.lines.all.suffix(8))")
             #expect(try shelf.get("/opds").status == 200, "catalogs are not downloads")
             held.forEach { close($0) }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Clients that hold the server: silent, too many, or with too much to say.
@@ -84,6 +85,32 @@ import Testing
             let seconds = Self.secondsUntilCut(flooding: flood, limit: 20)
             #expect(seconds.map { $0 < 10 } == true, "\(request.name): cut off after \(seconds.map { "\($0) s" } ?? "more than 20 s")")
             #expect(try shelf.get("/opds").status == 200)
+        }
+    }
+
+    @Test func downloadsNobodyReadsAreCutOffAndGiveTheirSlotsBack() async throws {
+        try await ServedShelf.with(clientTimeout: 2) { shelf in
+            let issue = try shelf.bigIssue()
+            var held: [Int32] = []
+            defer { held.forEach { close($0) } }
+            let started = Date()
+            for _ in 0..<3 {
+                let fd = try RawHTTP.connect(port: shelf.port)
+                RawHTTP.send(fd, Data("GET /issues/\(issue.id!).cbz HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+                held.append(fd)
+            }
+            // All three slots are held by clients that read nothing, until the server gives up on them.
+            let refused = try poll(timeout: 20) {
+                try shelf.get("/issues/\(issue.id!).cbz", headers: ["Range": "bytes=0-0"]).status == 429 ? true : nil
+            }
+            #expect(refused == true, "\(shelf.lines.all.filter { !$0.contains(" 206 1 B") }.suffix(30))")
+            let again = try #require(try poll(timeout: 20) { () -> HTTPAnswer? in
+                let answer = try shelf.get("/issues/\(issue.id!).cbz", headers: ["Range": "bytes=0-0"])
+                return answer.status == 206 ? answer : nil
+            }, "\(shelf.lines.all.suffix(6))")
+            let waited = Date().timeIntervalSince(started)
+            #expect(again.body.count == 1)
+            #expect(waited >= 1.5 && waited < 15, "slots back after about 2 s, not \(waited)")
         }
     }
 

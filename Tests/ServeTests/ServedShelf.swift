@@ -167,6 +167,27 @@ struct HTTPAnswer {
 }
 
 /// HTTP/1.1 over a plain socket, so a test sends exactly the bytes it means (`../`, `%2e`, huge headers).
+extension ServedShelf {
+    /// A comic with a large incompressible page (24 MB), installed and packed for serving: its
+    /// body cannot all wait in the sockets' buffers.
+    func bigIssue() throws -> Issue {
+        let folder = home.appendingPathComponent("big")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let pages = home.appendingPathComponent("pages")
+        _ = try SafeExtractor.extract(archive: ServedShelf.cbz, to: pages, limits: .standard, storage: SystemStorage())
+        for name in try FileManager.default.contentsOfDirectory(atPath: pages.path) {
+            try FileManager.default.copyItem(at: pages.appendingPathComponent(name), to: folder.appendingPathComponent(name))
+        }
+        let noise = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/dev/urandom"))
+        try noise.readData(ofLength: 24 << 20).write(to: folder.appendingPathComponent("zz-extra.png"))
+        let archive = home.appendingPathComponent("big.cbz")
+        try FolderZip.write(folder: folder, to: archive)
+        let issue = try installed(archive, in: try publication("Badger"), title: "Big")
+        _ = try get("/issues/\(issue.id!).cbz", headers: ["Range": "bytes=0-0"])  // packs it once
+        return issue
+    }
+}
+
 enum RawHTTP {
     static func connect(port: UInt16) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

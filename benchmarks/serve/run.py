@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
 """`newsstand serve` under load: the OPDS root and a 50-entry page at p95 under concurrent
-clients on a shelf of N installed issues, and the server's memory.
+clients on a shelf of N installed issues, and the server's memory; side by side, in the same
+run, calibre's content server (Debian `calibre`) serving the same N comics as its OPDS, and a
+50 MB issue downloaded from `newsstand serve` and from nginx (Debian `nginx-light`) serving
+the same file.
 
     python3 benchmarks/serve/run.py [--binary .build/release/newsstand] [--issues 1000] [--clients 20] [--requests 2000]
+                                    [--no-calibre] [--no-nginx]
 
 The shelf is a folder of one's own: N hard links of the sample feed's comic, subscribed in a
 library of its own (a temporary NEWSSTAND_HOME), so every issue is installed. The server
@@ -10,7 +14,7 @@ listens on 127.0.0.1 at a free port; each client keeps one connection and asks i
 Prints one line per address (p50, p95, max in ms, requests per second) and the server's
 peak and final resident memory. Nothing leaves the machine.
 """
-import argparse, http.client, os, shutil, socket, statistics, subprocess, sys, tempfile, threading, time
+import argparse, http.client, json, os, shutil, socket, statistics, subprocess, sys, tempfile, threading, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 COMIC = os.path.join(ROOT, "sample-feed/rocket-badger/issues/rocket-badger-003.cbz")
@@ -30,6 +34,75 @@ def make_shelf(binary, home, issues):
     env = dict(os.environ, NEWSSTAND_HOME=home, NEWSSTAND_KEYRING="off")
     subprocess.run([binary, "subscribe", source], env=env, check=True, stdout=subprocess.DEVNULL)
     return env
+
+
+def wait_listening(port, what, seconds=90):
+    deadline = time.time() + seconds
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            if time.time() > deadline:
+                sys.exit(f"{what} did not listen")
+            time.sleep(0.1)
+
+
+def big_comic(folder, megabytes=50):
+    """A comic of pages of noise (ImageMagick), about `megabytes` MB: stored, not squeezed."""
+    import zipfile
+    page = os.path.join(folder, "noise.png")
+    subprocess.run(["convert", "-size", "1600x1600", "xc:gray", "+noise", "Random", page], check=True)
+    path = os.path.join(folder, "big-issue.cbz")
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as archive:
+        index = 0
+        while os.path.getsize(path) < megabytes * 1000 * 1000:
+            archive.write(page, f"page-{index:03d}.png")
+            archive.fp.flush()
+            index += 1
+    os.remove(page)
+    return path
+
+
+def calibre_library(home, issues):
+    """A calibre library holding the same comic `issues` times (as `calibredb add` would, in one process)."""
+    library = os.path.join(home, "calibre-library")
+    os.makedirs(library)
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", CALIBRE_CONFIG_DIRECTORY=os.path.join(home, "calibre-config"))
+    subprocess.run(["calibre-debug", "-c", f"""
+from calibre.library import db
+from calibre.ebooks.metadata.book.base import Metadata
+api = db({library!r}).new_api
+for i in range({issues}):
+    book = api.create_book_entry(Metadata('Issue %05d' % i, ['Bench']))
+    api.add_format(book, 'CBZ', {COMIC!r}, run_hooks=False)
+"""], env=env, check=True, capture_output=True)
+    return library, env
+
+
+def big_issue_path(port):
+    """Where `newsstand serve` offers the big issue: the largest file of its newest issues."""
+    connection = http.client.HTTPConnection("127.0.0.1", port)
+    connection.request("GET", "/opds2/newest")
+    feed = json.loads(connection.getresponse().read())
+    links = [link for publication in feed.get("publications", []) for link in publication.get("links", [])
+             if "acquisition" in str(link.get("rel"))]
+    if not links:
+        sys.exit("no acquisition link in /opds2/newest")
+    href = max(links, key=lambda link: link.get("properties", {}).get("size", 0) or 0)["href"]
+    return "/" + href.split("/", 3)[3] if href.startswith("http") else href
+
+
+def download_rate(port, path, runs=5):
+    """Median MB/s of `runs` downloads of `path` by curl into /dev/null."""
+    rates = []
+    for _ in range(runs):
+        said = subprocess.run(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code} %{speed_download} %{size_download}",
+                               f"http://127.0.0.1:{port}{path}"], capture_output=True, text=True, check=True).stdout.split()
+        if said[0] != "200":
+            sys.exit(f"{path}: {said[0]}")
+        rates.append(float(said[1]) / 1e6)
+    return statistics.median(rates), int(said[2])
 
 
 def load(port, path, clients, requests):
@@ -76,41 +149,88 @@ def memory(pid):
     return fields.get("VmHWM", "?"), fields.get("VmRSS", "?")
 
 
+def report(port, paths, clients, requests, who):
+    figures = {}
+    for path in paths:
+        load(port, path, 2, 20)  # warm: each install's kind of file is read once
+        p50, p95, worst, rate = load(port, path, clients, requests)
+        figures[path] = p95
+        print(f"{who:10} {path:44} {clients} clients  p50 {p50:6.2f} ms  p95 {p95:6.2f} ms  max {worst:7.2f} ms  {rate:7.0f} req/s")
+    return figures
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", default=os.path.join(ROOT, ".build/release/newsstand"))
     parser.add_argument("--issues", type=int, default=1000)
     parser.add_argument("--clients", type=int, default=20)
     parser.add_argument("--requests", type=int, default=2000)
+    parser.add_argument("--no-calibre", action="store_true", help="leave calibre-server out")
+    parser.add_argument("--no-nginx", action="store_true", help="leave the download beside nginx out")
     args = parser.parse_args()
+    for tool, needed in (("calibre-server", not args.no_calibre), ("nginx", not args.no_nginx), ("convert", not args.no_nginx)):
+        if needed and not shutil.which(tool, path=os.environ.get("PATH", "") + ":/usr/sbin"):
+            sys.exit(f"{tool} is not installed (apt-get install calibre nginx-light imagemagick, or --no-calibre / --no-nginx)")
     home = tempfile.mkdtemp(prefix="serve-bench-")
-    server = None
+    servers = []
     try:
         began = time.perf_counter()
         env = make_shelf(args.binary, home, args.issues)
         print(f"shelf: {args.issues} installed issues in {time.perf_counter() - began:.1f} s ({args.binary})")
+        big = None
+        if not args.no_nginx:
+            mine = os.path.join(home, "mine")
+            os.makedirs(mine)
+            big = big_comic(mine)
+            subprocess.run([args.binary, "subscribe", mine], env=env, check=True, stdout=subprocess.DEVNULL)
         port = free_port()
         server = subprocess.Popen([args.binary, "serve", "--listen", f"127.0.0.1:{port}"], env=env,
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.time() + 30
-        while True:
-            try:
-                http.client.HTTPConnection("127.0.0.1", port, timeout=5).request("GET", "/opds")
-                break
-            except OSError:
-                if time.time() > deadline:
-                    sys.exit("the server did not start")
-                time.sleep(0.05)
-        for path in ["/opds", "/opds/newest?page=2", "/opds2/newest?page=2"]:
-            load(port, path, 2, 20)  # warm: each install's kind of file is read once
-            p50, p95, worst, rate = load(port, path, args.clients, args.requests)
-            print(f"{path:24} {args.clients} clients  p50 {p50:6.2f} ms  p95 {p95:6.2f} ms  max {worst:7.2f} ms  {rate:7.0f} req/s")
+        servers.append(server)
+        wait_listening(port, "newsstand serve", 30)
+        ours = report(port, ["/opds", "/opds/newest?page=2", "/opds2/newest?page=2"], args.clients, args.requests, "newsstand")
         peak, now = memory(server.pid)
-        print(f"server memory: peak {peak}, now {now}")
+        print(f"newsstand  server memory: peak {peak}, now {now}")
+        if big:
+            path = big_issue_path(port)
+            nginx_root = os.path.join(home, "nginx")
+            os.makedirs(os.path.join(nginx_root, "logs"))
+            shutil.copy(big, os.path.join(nginx_root, "big-issue.cbz"))
+            os.chmod(home, 0o755)  # nginx's workers read as another user
+            nginx_port = free_port()
+            with open(os.path.join(nginx_root, "nginx.conf"), "w") as conf:
+                conf.write(f"""daemon off; worker_processes 1; pid {nginx_root}/nginx.pid; error_log {nginx_root}/logs/error.log;
+events {{ worker_connections 64; }}
+http {{ access_log off; sendfile on; tcp_nopush on; client_body_temp_path {nginx_root}/tmp;
+  server {{ listen 127.0.0.1:{nginx_port}; root {nginx_root}; }} }}
+""")
+            servers.append(subprocess.Popen(["/usr/sbin/nginx", "-p", nginx_root, "-c", os.path.join(nginx_root, "nginx.conf")],
+                                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+            wait_listening(nginx_port, "nginx", 10)
+            for _ in range(2):  # interleaved, the same file from each
+                theirs_rate, theirs_size = download_rate(nginx_port, "/big-issue.cbz")
+                ours_rate, ours_size = download_rate(port, path)
+            print(f"download   {ours_size / 1e6:.1f} MB issue: newsstand serve {ours_rate:7.0f} MB/s, nginx {theirs_rate:7.0f} MB/s "
+                  f"({theirs_size / 1e6:.1f} MB): {ours_rate / theirs_rate:.2f}x nginx")
+        if not args.no_calibre:
+            began = time.perf_counter()
+            library, calibre_env = calibre_library(home, args.issues)
+            print(f"calibre library: {args.issues} books in {time.perf_counter() - began:.1f} s")
+            calibre_port = free_port()
+            calibre = subprocess.Popen(["calibre-server", "--listen-on", "127.0.0.1", "--port", str(calibre_port), "--disable-use-bonjour",
+                                        "--max-opds-items", "50", library], env=calibre_env,
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            servers.append(calibre)
+            wait_listening(calibre_port, "calibre-server")
+            theirs = report(calibre_port, ["/opds", "/opds/navcatalog/4f6e6577657374?offset=50"], args.clients, args.requests, "calibre")
+            peak, now = memory(calibre.pid)
+            print(f"calibre    server memory: peak {peak}, now {now}")
+            print(f"ratios (p95, newsstand / calibre): root {ours['/opds'] / theirs['/opds']:.2f}x, "
+                  f"a 50-entry page {ours['/opds/newest?page=2'] / theirs['/opds/navcatalog/4f6e6577657374?offset=50']:.2f}x")
     finally:
-        if server:
+        for server in servers:
             server.terminate()
-            server.wait(timeout=10)
+            server.wait(timeout=20)
         shutil.rmtree(home, ignore_errors=True)
 
 
