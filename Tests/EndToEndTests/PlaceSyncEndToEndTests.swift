@@ -59,6 +59,34 @@ import TestSupport
         #expect(words.contains("offered: kobo: newsstand on") && words.contains("75 %"), "\(words)")
     }
 
+    @Test func thePlaceLeftOnQuittingTheReaderReachesASlowServerBeforeTheProgramEnds() throws {
+        let server = try KOSyncTestServer()
+        defer { server.stop() }
+        let sandbox = Sandbox(["NEWSSTAND_RESOURCES=/nonexistent", "NEWSSTAND_KEYRING=off"])
+        defer { try? FileManager.default.removeItem(at: sandbox.home) }
+        let book = sandbox.home.appendingPathComponent("books/tides.epub")
+        try FileManager.default.createDirectory(at: book.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: OwnFilesEndToEndTests.sampleBook, to: book)
+        #expect(try sandbox.run("subscribe", book.path).status == 0)
+        let name = try sandbox.sql("SELECT name FROM issue WHERE contentURL LIKE 'file:%'")
+        #expect(try Self.addServer(server, to: sandbox, password: "pa55").status == 0)
+
+        let tmux = Tmux()
+        defer { tmux.stop() }
+        try tmux.start("env " + sandbox.environment.map { "'\($0)'" }.joined(separator: " ")
+                       + " TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 '\(Tmux.binary.path)' read '\(name)'", width: 100, height: 30)
+        #expect(tmux.waitFor("The lamp at Gull Rock burned") != nil, "the reader did not open:\n\(tmux.lastScreen)")
+        // Each answer now takes a second: the place sent on leaving is still on its way when Q quits.
+        try server.delayAnswers(seconds: 1)
+        try tmux.send("]")
+        #expect(tmux.waitFor("article 2 of 3") != nil, "\(tmux.lastScreen)")
+        try tmux.send("Q")
+        #expect(tmux.waitUntilExited(), "Q did not quit")
+        #expect(try sandbox.sql("SELECT count(*) FROM syncPlace WHERE pending = 1") == "0", "the place was sent before the end")
+        let place = try Self.place(sandbox, name)
+        #expect((place["place"]?["percentage"] as? Double ?? 0) > 0, "\(place)")
+    }
+
     static func addServer(_ server: KOSyncTestServer, to sandbox: Sandbox, password: String) throws -> (output: String, status: Int32) {
         try FileManager.default.createDirectory(at: sandbox.home, withIntermediateDirectories: true)
         let input = sandbox.home.appendingPathComponent("password.txt")

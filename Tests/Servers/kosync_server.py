@@ -10,7 +10,8 @@ Users and places are kept in STATE_DIR/state.json when it stops, so a server sto
 started again on the same directory and port is "the same server, back up".
 Each request is counted in STATE_DIR/requests.txt (one line: the count), for tests.
 Its clock is the system's plus STATE_DIR/clock-offset.txt's seconds, when that file exists:
-tests move it forward rather than sleep past the second places are stamped to.
+tests move it forward rather than sleep past the second places are stamped to. Each answer
+waits STATE_DIR/answer-delay.txt's seconds first, when that file exists (a slow server).
 
 Routes (every one needs `Accept: application/vnd.koreader.v1+json`, else 406):
   POST /users/create            {"username", "password"}  201 {"username"}; 402 code 2002 taken;
@@ -91,6 +92,11 @@ class Handler(BaseHTTPRequestHandler):
         self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
     def answer(self, status, body):
+        try:
+            with open(os.path.join(state_dir, "answer-delay.txt")) as delay:
+                time.sleep(float(delay.read().strip() or 0))
+        except (OSError, ValueError):
+            pass
         data = json.dumps(body).encode()
         self.send_response(status)
         self.send_header("Content-Type", "application/json")

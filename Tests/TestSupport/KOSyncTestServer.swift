@@ -30,6 +30,11 @@ public final class KOSyncTestServer: @unchecked Sendable {  // @unchecked: `proc
         try String(before + seconds).write(to: file, atomically: true, encoding: .utf8)
     }
 
+    /// Every answer from now on waits `seconds` first: a slow server.
+    public func delayAnswers(seconds: Double) throws {
+        try String(seconds).write(to: directory.appendingPathComponent("answer-delay.txt"), atomically: true, encoding: .utf8)
+    }
+
     /// Requests the server has answered (or refused) so far.
     public var requests: Int {
         (try? String(contentsOf: directory.appendingPathComponent("requests.txt"), encoding: .utf8)).flatMap { Int($0) } ?? 0

@@ -301,8 +301,16 @@ final class EffectRunner: @unchecked Sendable {   // `environment`, `lastBrowser
         }
     }
 
-    /// Waits for the writes queued so far (at exit, so a pin pressed just before q is kept).
-    func finishWrites() { writes.sync {} }
+    /// Waits for the writes queued so far (at exit, so a pin pressed just before q is kept),
+    /// then for the place being sent on leaving the reader, a few seconds at most: a server
+    /// that does not answer by then gets it from the agent or the next sync (it waits in the
+    /// library), but one that is only slow must not lose it to the exit.
+    func finishWrites() {
+        writes.sync {}
+        placeSync.finish(within: Self.placeSyncAtExit)
+    }
+
+    static let placeSyncAtExit: TimeInterval = 3
 
     /// Waits for everything queued so far, refreshes and reads too (tests, and `newsstand
     /// read` before the first frame).

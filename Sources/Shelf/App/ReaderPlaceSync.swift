@@ -39,4 +39,12 @@ final class ReaderPlaceSync: @unchecked Sendable {  // `sync` is immutable; `wai
 
     /// Waits for the syncs queued so far (tests).
     func finishAll() { queue.sync {} }
+
+    /// Waits for the syncs queued so far, at most `seconds`: whether they ended.
+    @discardableResult
+    func finish(within seconds: TimeInterval) -> Bool {
+        let ended = DispatchSemaphore(value: 0)
+        queue.async { ended.signal() }
+        return ended.wait(timeout: .now() + seconds) == .success
+    }
 }
