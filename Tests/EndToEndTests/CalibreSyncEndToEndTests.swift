@@ -72,6 +72,23 @@ import TestSupport
         #expect(try first.run("sync", "now").status == 0)
         let back = try first.run("highlights", names[0], "--format", "json").output
         #expect(back.contains("made-in-calibre") && back.contains("from calibre") && back.contains("blue"), "\(back)")
+        #expect(try second.run("sync", "now").status == 0)
+        #expect(try second.run("highlights", names[1], "--format", "json").output.contains("made-in-calibre"))
+
+        // Deleted in calibre's viewer (its tombstone): gone from both libraries, and neither
+        // sends it back alive, however often they sync.
+        let removed = #"{"highlight": [{"type": "highlight", "uuid": "made-in-calibre", "removed": true, "#
+            + #""timestamp": "2026-11-29T07:00:00.000Z"}]}"#
+        _ = try Self.calibre(url, "/book-update-annotations/library/\(book)/EPUB", post: removed)
+        for sandbox in [first, second, first, second] { #expect(try sandbox.run("sync", "now").status == 0) }
+        for (sandbox, name) in zip([first, second], names) {
+            let left = try sandbox.run("highlights", name, "--format", "json").output
+            #expect(!left.contains("made-in-calibre") && left.contains("Twice a day."), "\(left)")
+        }
+        let after = try Self.calibre(url, "/book-get-annotations/library/\(book)-EPUB")
+        let kinds = ((after["\(book):EPUB"] as? [String: Any])?["annotations_map"] as? [String: Any])?["highlight"] as? [[String: Any]] ?? []
+        let tombstone = kinds.first { $0["uuid"] as? String == "made-in-calibre" }
+        #expect(tombstone?["removed"] as? Bool == true, "still deleted in calibre: \(kinds)")
 
         // The server goes down: the place read on waits, said once per sync.
         server.stop()
