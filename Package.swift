@@ -145,7 +145,7 @@ let package = Package(
 
         .executableTarget(name: "newsstand-pdf", dependencies: ["PDFEngine", "PDFDrawing"], linkerSettings: staticRuntime),
         // `newsstand serve`'s server: the only executable that links the HTTP server library.
-        .executableTarget(name: "newsstand-serve", dependencies: ["Serve", "NewsstandKit", "TextLayout"], linkerSettings: staticRuntimeNetworking),
+        .executableTarget(name: "newsstand-serve", dependencies: ["Serve", "NewsstandKit", "PDF", "TextLayout"], linkerSettings: staticRuntimeNetworking),
         // One page drawn as cells for `render FILE.pdf`, without poppler's ~50 libraries to load.
         .executableTarget(name: "newsstand-pdf-draw", dependencies: ["PDFDrawing"], linkerSettings: staticRuntime),
 

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import NewsstandKit
+import PDF
 import Serve
 import TextLayout
 
@@ -53,6 +54,9 @@ if let user {
     guard let password = readLine(strippingNewline: true), !password.isEmpty else { fail("--password-stdin read no password") }
     access = ServeAccess(user: user, password: password, allowsBasic: insecure)
 }
+// PDF issues are served whole and page by page (drawn by the `newsstand-pdf` worker beside
+// this program): without their format registered they were left out of every catalog.
+PDFSupport.register()
 let library: Library
 do { library = try Library(paths: Paths()) } catch { fail("\(error)") }
 var options = ShelfServer.Options(address: address, access: access) { line in

@@ -37,4 +37,33 @@ import Testing
             #expect(try shelf.get("/pages/\(comic.id!)/../0").status == 404)
         }
     }
+
+    /// A PDF and an EPUB of one's own, subscribed by the real program before the server starts
+    /// (no agent has indexed them): the PDF is served whole and page by page, and the
+    /// catalogs' search finds words inside both.
+    @Test func aPDFIssueIsServedWholeAndPageByPageAndSearchFindsWhatNoAgentIndexed() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("serve-own-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pdf = folder.appendingPathComponent("lantern.pdf")
+        try await ServedShelf.with(before: { home in
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: ServedShelf.checkout.appendingPathComponent("sample-feed/lantern-quarterly/issues/lantern-2026-06.pdf"), to: pdf)
+            try FileManager.default.copyItem(at: ServedShelf.epub, to: folder.appendingPathComponent("tides.epub"))
+            #expect(try ServedShelf.run(["subscribe", folder.path], in: home) == 0)
+        }) { shelf in
+            let issue = try #require(try shelf.library.store.issues().first { $0.status == .available && $0.contentURL?.hasSuffix(".pdf") == true })
+            let feed = try shelf.get("/opds2/newest")
+            #expect(feed.text.contains("/issues/\(issue.id!).pdf") && feed.text.contains("application/pdf"), "\(feed.text)")
+            let atom = try shelf.get("/opds/newest")
+            #expect(atom.text.contains("/pages/\(issue.id!)/{pageNumber}"), "a PDF streams page by page: \(atom.text)")
+            let whole = try shelf.get("/issues/\(issue.id!).pdf")
+            let bytes = try Data(contentsOf: pdf)
+            #expect(whole.status == 200 && whole.body == bytes)
+            let page = try shelf.get("/pages/\(issue.id!)/0?maxWidth=300")
+            #expect(page.status == 200 && Self.pngWidth(page.body).map { $0 > 100 && $0 <= 300 } == true, "\(page.status) \(page.text.prefix(200))")
+
+            let found = try CatalogParser.parse(try shelf.get("/opds2/search?query=lamp%20gull").body, url: URL(string: "http://127.0.0.1/opds2/search")!)
+            #expect(found.books.count == 1, "words of the EPUB's text: \(found.books.map(\.title))")
+        }
+    }
 }

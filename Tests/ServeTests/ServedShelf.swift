@@ -27,10 +27,12 @@ final class ServedShelf: Sendable {
 
     /// `user` and `password`: devices must sign in (Digest; Basic too when `insecure`).
     /// `clientTimeout`: seconds a client may send nothing before it is cut off.
+    /// `before`: done to the library's home before the server starts.
     init(user: String? = nil, password: String = "", insecure: Bool = false, maxHeaderBytes: Int = 16 << 10,
-         clientTimeout: Double? = nil) throws {
+         clientTimeout: Double? = nil, before: (URL) throws -> Void = { _ in }) throws {
         home = FileManager.default.temporaryDirectory.appendingPathComponent("serve-tests-\(UUID().uuidString)")
         library = try Library(paths: Paths(environment: ["NEWSSTAND_HOME": home.path]))
+        try before(home)
         let process = Process()
         process.executableURL = Self.binary
         var arguments = ["serve", "--listen", "127.0.0.1:0", "--max-header-bytes", "\(maxHeaderBytes)"]
@@ -82,9 +84,10 @@ final class ServedShelf: Sendable {
 
     /// A shelf for `body`, stopped and removed afterwards whether it passed or not.
     static func with(user: String? = nil, password: String = "", insecure: Bool = false, maxHeaderBytes: Int = 16 << 10,
-                     clientTimeout: Double? = nil, _ body: @escaping @Sendable (ServedShelf) throws -> Void) async throws {
+                     clientTimeout: Double? = nil, before: (URL) throws -> Void = { _ in },
+                     _ body: @escaping @Sendable (ServedShelf) throws -> Void) async throws {
         let shelf = try ServedShelf(user: user, password: password, insecure: insecure, maxHeaderBytes: maxHeaderBytes,
-                                    clientTimeout: clientTimeout)
+                                    clientTimeout: clientTimeout, before: before)
         defer { shelf.stop() }
         try await onItsOwnThread { try body(shelf) }
     }
@@ -168,6 +171,18 @@ struct HTTPAnswer {
 
 /// HTTP/1.1 over a plain socket, so a test sends exactly the bytes it means (`../`, `%2e`, huge headers).
 extension ServedShelf {
+    /// `newsstand ARGUMENTS` run in the library's `home`, as a person types it; its status.
+    static func run(_ arguments: [String], in home: URL) throws -> Int32 {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.environment = ["NEWSSTAND_HOME": home.path, "NEWSSTAND_KEYRING": "off", "PATH": "/usr/bin:/bin"]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
     /// A comic with a large incompressible page (24 MB), installed and packed for serving: its
     /// body cannot all wait in the sockets' buffers.
     func bigIssue() throws -> Issue {

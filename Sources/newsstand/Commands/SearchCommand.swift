@@ -39,6 +39,13 @@ struct SearchCommand: ParsableCommand {
         if limit < 1 { throw ValidationError("--limit must be at least 1, not \(limit)") }
     }
 
+    /// What the agent has not indexed yet (issues added while no agent ran, an upgrade),
+    /// indexed now: before a search, and before `serve` answers searches.
+    static func catchUp(_ library: Library) throws {
+        guard library.store.diskFull == nil, try library.search.pendingCount() > 0 else { return }
+        try library.search.indexer(texts: IssueSearchTexts()).catchUp()
+    }
+
     func run() throws {
         // Read-only unless there is indexing to do first: nothing written as it opens or closes.
         var library = try rebuild ? Context.library() : Library.forReading(paths: Paths())
@@ -54,9 +61,8 @@ struct SearchCommand: ParsableCommand {
             }
             line.stop()
             printProblem("search index rebuilt: \(indexed) issue(s)")
-        } else if library.store.diskFull == nil, try library.search.pendingCount() > 0 {
-            // What the agent has not indexed yet (new installs, an upgrade) is indexed here first.
-            try library.search.indexer(texts: texts).catchUp()
+        } else {
+            try Self.catchUp(library)
         }
         guard !query.isEmpty else { return }
         let parsed: SearchQuery

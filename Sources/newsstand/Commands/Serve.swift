@@ -66,6 +66,10 @@ struct ServeCommand: ParsableCommand {
             return
         }
         if agent { return try startUnderAgent() }
+        // The catalogs' search reads the library's index, which the agent keeps: issues added
+        // while none ran are indexed before serving (`newsstand-serve` reads no issue's text).
+        let library = try Context.library()
+        if library.store.isReadOnly == false { try SearchCommand.catchUp(library) }
         let server = ServeUnderAgent.server
         var arguments = [server.path, listen]
         if let user { arguments += ["--user", user] + (insecure ? ["--insecure"] : []) }
