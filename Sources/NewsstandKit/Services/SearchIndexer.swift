@@ -98,17 +98,22 @@ public struct SearchIndex: Sendable {
     }
 }
 
-/// The agent's indexing: one catch-up at a time on a queue of its own, beside the
+/// The agent's indexing: one catch-up at a time on a thread of its own, beside the
 /// transfers, started when the triggers have marked something (a look at one small table).
+/// The thread runs at a lower priority (nice 10): indexing is work for when the machine has
+/// time, and the shelf's keys (another process) must not wait behind it on a busy machine.
+/// A thread of its own, not a dispatch queue's: a niced pooled thread would stay niced for
+/// whatever the pool gives it next.
 final class SearchCatchUp: @unchecked Sendable {
     // @unchecked: `running` is read and written only under `lock`.
     private let indexer: SearchIndexer
-    private let queue = DispatchQueue(label: "newsstand.agent.search", qos: .utility)
     private let lock = NSLock()
     private var running = false
     /// After a failure (a full disk), the next try waits this long, not the loop's next tick.
     private var notBefore = Date.distantPast
     static let retryAfter: TimeInterval = 60
+    /// The indexing thread's niceness (0 is the agent's own; 19 the lowest).
+    static let niceness: Int32 = 10
 
     init(_ indexer: SearchIndexer) { self.indexer = indexer }
 
@@ -117,7 +122,11 @@ final class SearchCatchUp: @unchecked Sendable {
     func requestIfMarked(group: DispatchGroup, logger: Logger) {
         guard lock.withLock({ !running && Date() >= notBefore }), (try? indexer.store.pendingSearchCount()) ?? 0 > 0 else { return }
         lock.withLock { running = true }
-        queue.async(group: group) { [self] in
+        group.enter()
+        Thread.detachNewThread { [self] in
+            defer { group.leave() }
+            // This thread alone: on Linux `who` 0 is the calling thread, each niced on its own.
+            setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, Self.niceness)
             var failed = false
             defer { lock.withLock { running = false; if failed { notBefore = Date().addingTimeInterval(Self.retryAfter) } } }
             do {
