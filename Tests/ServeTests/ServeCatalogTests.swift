@@ -123,6 +123,16 @@ import Testing
             // The tag names a state of the whole library: it never answers for a document that does not exist.
             #expect(try shelf.get("/opds/publications/999", headers: ["If-None-Match": tag]).status == 404)
             #expect(try shelf.get("/opds/newest", headers: ["If-Modified-Since": modified]).status == 304)
+            // An IMF-fixdate (RFC 9110) of about now, as a reference formatter reads and writes it, weekday and all.
+            let reference = DateFormatter()
+            reference.locale = Locale(identifier: "en_US_POSIX")
+            reference.timeZone = TimeZone(identifier: "GMT")
+            reference.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+            let date = try #require(reference.date(from: modified), "\(modified)")
+            #expect(reference.string(from: date) == modified && abs(date.timeIntervalSinceNow) < 300, "\(modified)")
+            let earlier = reference.string(from: date.addingTimeInterval(-3600))
+            #expect(try shelf.get("/opds/newest", headers: ["If-Modified-Since": earlier]).status == 200)
+            #expect(try shelf.get("/opds/newest", headers: ["If-Modified-Since": "yesterday"]).status == 200)
             try shelf.installed(ServedShelf.cbz, in: try shelf.publication("Badger"), title: "Two")
             let changed = try shelf.get("/opds/newest", headers: ["If-None-Match": tag])
             #expect(changed.status == 200 && changed.header("ETag") != tag)
