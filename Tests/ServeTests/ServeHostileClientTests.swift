@@ -53,6 +53,11 @@ import Testing
         }
     }
 
+    /// How many descriptors process `pid` has open.
+    static func descriptors(of pid: Int32) -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
+    }
+
     /// Sends one header line that never ends, as fast as the server takes it; the seconds until
     /// the server shut the connection (a send refused or an end read), nil if it had not after `limit`.
     static func secondsUntilCut(flooding fd: Int32, limit: TimeInterval) -> TimeInterval? {
@@ -79,12 +84,19 @@ import Testing
     func aClientThatNeverStopsSendingOneHeaderIsCutOffAtOnce(_ request: (name: String, start: String)) async throws {
         // The default 30 s a client may wait, 60 s a request may take: only its size cuts it off this soon.
         try await ServedShelf.with { shelf in
+            #expect(try shelf.get("/opds").status == 200)  // the library opened: its files are counted
+            let open = Self.descriptors(of: shelf.process.processIdentifier)
             let flood = try RawHTTP.connect(port: shelf.port)
             defer { close(flood) }
             RawHTTP.send(flood, Data(request.start.utf8))
             let seconds = Self.secondsUntilCut(flooding: flood, limit: 20)
             #expect(seconds.map { $0 < 10 } == true, "\(request.name): cut off after \(seconds.map { "\($0) s" } ?? "more than 20 s")")
             #expect(try shelf.get("/opds").status == 200)
+            // And it is over: the server let the connection go, rather than go on reading what
+            // the client had sent (it did, for seconds, at a third of a core).
+            let server = shelf.process.processIdentifier
+            #expect(waitUntil(timeout: 2) { Self.descriptors(of: server) <= open },
+                    "\(request.name): \(Self.descriptors(of: server)) descriptors open, \(open) before the client came")
         }
     }
 

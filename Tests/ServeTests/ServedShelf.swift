@@ -13,7 +13,7 @@ final class ServedShelf: Sendable {
     let port: UInt16
     /// The server's log, one line per request ("GET /opds 200 …").
     let lines = LogLines()
-    private let process: Process
+    let process: Process
 
     static let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let epub = checkout.appendingPathComponent("sample-feed/tidewater-monthly/issues/tidewater-2026-11.epub")

@@ -10,7 +10,8 @@ the same file.
 
 The shelf is a folder of one's own: N hard links of the sample feed's comic, subscribed in a
 library of its own (a temporary NEWSSTAND_HOME), so every issue is installed. The server
-listens on 127.0.0.1 at a free port; each client keeps one connection and asks in turn.
+listens on 127.0.0.1 at a free port; each client keeps one connection and asks in turn (ApacheBench
+with -k by default; --client python for Python threads, which take a core of the two themselves).
 Prints one line per address (p50, p95, max in ms, requests per second) and the server's
 peak and final resident memory. Nothing leaves the machine.
 """
@@ -149,13 +150,33 @@ def memory(pid):
     return fields.get("VmHWM", "?"), fields.get("VmRSS", "?")
 
 
-def report(port, paths, clients, requests, who):
+def load_ab(port, path, clients, requests):
+    """The same load made by ApacheBench (`ab -k`, Debian apache2-utils): one C process, so the
+    clients take little of the machine's two cores from the server. p50, p95 and the longest
+    in ms (its CSV of percentiles, to the microsecond), and requests per second."""
+    with tempfile.NamedTemporaryFile(suffix=".csv") as csv:
+        said = subprocess.run(["ab", "-q", "-k", "-c", str(clients), "-n", str(requests), "-e", csv.name,
+                               f"http://127.0.0.1:{port}{path}"], capture_output=True, text=True)
+        if said.returncode != 0:
+            sys.exit(f"ab {path}: {said.stderr.strip() or said.stdout[-300:]}")
+        percent = dict(tuple(map(float, line.split(","))) for line in open(csv.name).read().splitlines()[1:])
+    out = said.stdout
+    failed = int(out.split("Failed requests:")[1].split()[0])
+    non2xx = int(out.split("Non-2xx responses:")[1].split()[0]) if "Non-2xx responses:" in out else 0
+    if failed or non2xx:
+        sys.exit(f"ab {path}: {failed} failed, {non2xx} not 2xx")
+    longest = float(out.split("(longest request)")[0].split()[-1])
+    rate = float(out.split("Requests per second:")[1].split()[0])
+    return percent[50.0], percent[95.0], longest, rate
+
+
+def report(port, paths, clients, requests, who, client="python"):
     figures = {}
     for path in paths:
         load(port, path, 2, 20)  # warm: each install's kind of file is read once
-        p50, p95, worst, rate = load(port, path, clients, requests)
+        p50, p95, worst, rate = (load_ab if client == "ab" else load)(port, path, clients, requests)
         figures[path] = p95
-        print(f"{who:10} {path:44} {clients} clients  p50 {p50:6.2f} ms  p95 {p95:6.2f} ms  max {worst:7.2f} ms  {rate:7.0f} req/s")
+        print(f"{who:10} {path:44} {clients} {client} clients  p50 {p50:6.2f} ms  p95 {p95:6.2f} ms  max {worst:7.2f} ms  {rate:7.0f} req/s")
     return figures
 
 
@@ -167,10 +188,14 @@ def main():
     parser.add_argument("--requests", type=int, default=2000)
     parser.add_argument("--no-calibre", action="store_true", help="leave calibre-server out")
     parser.add_argument("--no-nginx", action="store_true", help="leave the download beside nginx out")
+    parser.add_argument("--client", choices=["python", "ab"], default="ab",
+                        help="who makes the load: ApacheBench (default; one C process) or Python threads")
     args = parser.parse_args()
-    for tool, needed in (("calibre-server", not args.no_calibre), ("nginx", not args.no_nginx), ("convert", not args.no_nginx)):
+    for tool, needed in (("calibre-server", not args.no_calibre), ("nginx", not args.no_nginx), ("convert", not args.no_nginx),
+                         ("ab", args.client == "ab")):
         if needed and not shutil.which(tool, path=os.environ.get("PATH", "") + ":/usr/sbin"):
-            sys.exit(f"{tool} is not installed (apt-get install calibre nginx-light imagemagick, or --no-calibre / --no-nginx)")
+            sys.exit(f"{tool} is not installed (apt-get install calibre nginx-light imagemagick apache2-utils, "
+                     "or --no-calibre / --no-nginx / --client python)")
     home = tempfile.mkdtemp(prefix="serve-bench-")
     servers = []
     try:
@@ -188,7 +213,8 @@ def main():
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         servers.append(server)
         wait_listening(port, "newsstand serve", 30)
-        ours = report(port, ["/opds", "/opds/newest?page=2", "/opds2/newest?page=2"], args.clients, args.requests, "newsstand")
+        ours = report(port, ["/opds", "/opds/newest?page=2", "/opds2/newest?page=2"], args.clients, args.requests, "newsstand",
+                      args.client)
         peak, now = memory(server.pid)
         print(f"newsstand  server memory: peak {peak}, now {now}")
         if big:
@@ -226,7 +252,8 @@ http {{ access_log off; sendfile on; tcp_nopush on; client_body_temp_path {nginx
                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             servers.append(calibre)
             wait_listening(calibre_port, "calibre-server")
-            theirs = report(calibre_port, ["/opds", "/opds/navcatalog/4f6e6577657374?offset=50"], args.clients, args.requests, "calibre")
+            theirs = report(calibre_port, ["/opds", "/opds/navcatalog/4f6e6577657374?offset=50"], args.clients, args.requests, "calibre",
+                            args.client)
             peak, now = memory(calibre.pid)
             print(f"calibre    server memory: peak {peak}, now {now}")
             print(f"ratios (p95, newsstand / calibre): root {ours['/opds'] / theirs['/opds']:.2f}x, "
