@@ -184,6 +184,7 @@ extension LibraryStore {
         registerSearchBodyFirstMigration(&migrator)  // "v20-searchp95-body-first" (SearchRows.swift)
         registerCatalogPlaceMigration(&migrator)  // "v20-opdsprog" (Sync/CatalogPlaceRows.swift)
         registerDownloadedDocumentMigration(&migrator)  // "v20-offer-document-ids" (Sync/DownloadedDocuments.swift)
+        registerHighlightSyncMigration(&migrator)  // "v20-hlsync" (Sync/SyncRows.swift)
         return migrator
     }
 

@@ -65,6 +65,24 @@ extension LibraryStore {
     /// Places kept per issue when replaced: the newest this many.
     static let placeHistoryLength = 10
 
+    /// A highlight made, changed or deleted (a tombstone is a change) waits to be sent to the
+    /// calibre servers like a place (kosync keeps no highlights): the agent's sync of waiting
+    /// places takes it there; before, a highlight that moved no place went only at `sync now`
+    /// or when its issue was opened. The sync's own merge of calibre's highlights marks its
+    /// issue too, and the same sync then clears the mark (`saveSyncPlace`).
+    static func registerHighlightSyncMigration(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v20-hlsync: a highlight's change waits to be sent to calibre servers") { db in
+            for event in ["INSERT", "UPDATE"] {
+                try db.execute(sql: """
+                    CREATE TRIGGER highlight_sync_\(event.lowercased()) AFTER \(event) ON highlight BEGIN
+                        INSERT INTO syncPlace (targetId, issueId) SELECT id, NEW.issueId FROM syncTarget WHERE kind = 'calibre'
+                        ON CONFLICT (targetId, issueId) DO UPDATE SET pending = 1, attempts = 0, retryAt = NULL;
+                    END
+                    """)
+            }
+        }
+    }
+
     static func registerSyncMigration(_ migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v19d-sync: servers places are synced with, the places waiting for them, places replaced and offered") { db in
             try db.execute(sql: """

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 @testable import NewsstandKit
 
@@ -106,5 +107,32 @@ import Testing
         let range = try #require(temp.library.highlights.resolve(made, in: Self.text).range)
         #expect(Self.text[range] == "was late again")
         #expect(temp.library.highlights.resolve(made, in: "The ferry was on time.") == .gone)
+    }
+
+    /// Pending places for each kind of sync server, by the kind's name.
+    func waiting(_ temp: TemporaryLibrary) throws -> [String: Int] {
+        try temp.library.store.read { db in
+            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: """
+                SELECT syncTarget.kind, count(syncPlace.issueId) AS waiting FROM syncTarget
+                LEFT JOIN syncPlace ON syncPlace.targetId = syncTarget.id AND syncPlace.pending = 1 GROUP BY syncTarget.kind
+                """).map { ($0["kind"] as String, $0["waiting"] as Int) })
+        }
+    }
+
+    @Test func aHighlightMadeChangedOrDeletedWaitsToBeSentToCalibreNotToKOReader() throws {
+        let temp = try library()
+        let (_, issue) = try temp.publicationWithIssue()
+        for (name, kind) in [("calibre", SyncTarget.Kind.calibre), ("kobo", .kosync)] {
+            try temp.library.store.saveSyncTarget(name: name, url: URL(string: "http://127.0.0.1:9")!, kind: kind, user: "ann",
+                                                  identity: .binary, device: "test", deviceID: "0123456789ABCDEF", at: Date())
+        }
+        #expect(try waiting(temp) == ["calibre": 0, "kosync": 0])
+        let made = try temp.library.highlights.add(try draft("quay", issue: issue))
+        #expect(try waiting(temp) == ["calibre": 1, "kosync": 0], "made: calibre keeps highlights, KOReader's server does not")
+        for change in [{ _ = try temp.library.highlights.recolor(made.id, to: .green) }, { try temp.library.highlights.delete(made.id) }] {
+            try temp.library.store.write { db in try db.execute(sql: "UPDATE syncPlace SET pending = 0") }
+            try change()
+            #expect(try waiting(temp) == ["calibre": 1, "kosync": 0], "changed or deleted, it waits again")
+        }
     }
 }
