@@ -3,7 +3,8 @@ import IssueArchive
 import Synchronization
 
 /// calibre's content server as a place server. A book is known by the acquisition link it
-/// was taken from (`CalibreBook`); calibre keeps one place per reader (`device`) and user,
+/// was taken from (`CalibreBook`), or, for a file of other origin (the user's own EPUB), by
+/// an identifier its package shares with a book of the server (`CalibreBookFinder`); calibre keeps one place per reader (`device`) and user,
 /// an EPUB CFI and the share read, dated by the server: the newest is the server's place.
 /// Ours goes as calibre's viewer writes its own: `epubcfi(/N)` names the spine item
 /// (N = 2 × (index + 1)), and the share through the whole book is `pos_frac`. A PDF or a
@@ -15,6 +16,8 @@ struct CalibrePlaces: PlaceServer {
     /// Highlights merged with calibre's as their books' places are read ahead.
     var highlights: CalibreHighlights
     var readAhead = CalibreReadAhead()
+    /// Books found for files of other origin in this sync (`findBooks`).
+    var found = CalibreFoundBooks()
     /// Books asked for in one request when read ahead (about 1 KB of path).
     static let booksPerRequest = 100
 
@@ -25,8 +28,31 @@ struct CalibrePlaces: PlaceServer {
     static func device(of target: SyncTarget) -> String { "\(target.device) \(target.deviceID.prefix(8))" }
 
     func document(of issue: Issue) -> String? {
-        guard let link = issue.contentURL.flatMap(URL.init(string:)) else { return nil }
-        return CalibreBook(acquisition: link, on: target.url)?.document
+        (taken(issue) ?? issue.id.flatMap(found.book(of:)))?.document
+    }
+
+    /// The book the issue was taken from, when it came from this server's catalog.
+    private func taken(_ issue: Issue) -> CalibreBook? {
+        issue.contentURL.flatMap(URL.init(string:)).flatMap { CalibreBook(acquisition: $0, on: target.url) }
+    }
+
+    /// Asks the server which of its books the issues of other origin not yet named are, by
+    /// the identifiers their EPUB packages carry (read from the content as installed).
+    func findBooks(_ issues: [(Issue, SyncPlaceRow)]) throws {
+        var wanted: [Int64: CalibreBookFinder.Wanted] = [:]
+        for (issue, row) in issues where row.document == nil && taken(issue) == nil {
+            guard let id = issue.id, issue.status == .available, Self.isEPUB(issue) else { continue }
+            let identifiers = CalibreIdentifiers(EPUBIdentifier.of(book: contentDirectory(issue)))
+            if !identifiers.isEmpty { wanted[id] = CalibreBookFinder.Wanted(format: "EPUB", identifiers: identifiers) }
+        }
+        found.keep(try CalibreBookFinder(server: server).books(for: wanted))
+    }
+
+    /// An EPUB by the type it was offered as or its file's name (a PDF carries calibre's
+    /// identifiers only in its XMP, which is not read).
+    static func isEPUB(_ issue: Issue) -> Bool {
+        issue.contentType?.lowercased().hasPrefix("application/epub") == true
+            || issue.contentURL.flatMap(URL.init(string:))?.pathExtension.lowercased() == "epub"
     }
 
     func pull(document: String) throws -> ServerPlace? {
@@ -46,9 +72,10 @@ struct CalibrePlaces: PlaceServer {
         return nil
     }
 
-    /// Reads the places of every issue's book ahead, a hundred books a request, several
-    /// requests at once, and merges each book's highlights with calibre's on the way.
+    /// Finds the books of files of other origin, then reads the places of every issue's book
+    /// ahead, a hundred books a request, several requests at once, and merges each book's highlights with calibre's on the way.
     func prepare(_ issues: [(Issue, SyncPlaceRow)], parallel: Int) throws {
+        try findBooks(issues)
         let books = issues.compactMap { pair in ((pair.1.document ?? document(of: pair.0)).flatMap(CalibreBook.init(document:))).map { (pair.0, $0) } }
         let batches = Dictionary(grouping: books, by: \.1.library).values.flatMap { same in
             stride(from: 0, to: same.count, by: Self.booksPerRequest).map { Array(same[$0..<min(same.count, $0 + Self.booksPerRequest)]) }
