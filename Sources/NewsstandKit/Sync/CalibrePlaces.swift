@@ -39,13 +39,17 @@ struct CalibrePlaces: PlaceServer {
     /// Asks the server which of its books the issues of other origin not yet named are, by
     /// the identifiers their EPUB packages carry (read from the content as installed).
     func findBooks(_ issues: [(Issue, SyncPlaceRow)]) throws {
-        var wanted: [Int64: CalibreBookFinder.Wanted] = [:]
-        for (issue, row) in issues where row.document == nil && taken(issue) == nil {
-            guard let id = issue.id, issue.status == .available, Self.isEPUB(issue) else { continue }
-            let identifiers = CalibreIdentifiers(EPUBIdentifier.of(book: contentDirectory(issue)))
-            if !identifiers.isEmpty { wanted[id] = CalibreBookFinder.Wanted(format: "EPUB", identifiers: identifiers) }
+        let unnamed = issues.filter { issue, row in
+            row.document == nil && issue.id != nil && issue.status == .available && Self.isEPUB(issue) && taken(issue) == nil
+        }.map(\.0)
+        let wanted = Mutex<[Int64: CalibreBookFinder.Wanted]>([:])
+        DispatchQueue.concurrentPerform(iterations: unnamed.count) { index in
+            let identifiers = CalibreIdentifiers(EPUBIdentifier.of(book: contentDirectory(unnamed[index])))
+            if !identifiers.isEmpty, let id = unnamed[index].id {
+                wanted.withLock { $0[id] = CalibreBookFinder.Wanted(format: "EPUB", identifiers: identifiers) }
+            }
         }
-        found.keep(try CalibreBookFinder(server: server).books(for: wanted))
+        found.keep(try CalibreBookFinder(server: server).books(for: wanted.withLock { $0 }))
     }
 
     /// An EPUB by the type it was offered as or its file's name (a PDF carries calibre's

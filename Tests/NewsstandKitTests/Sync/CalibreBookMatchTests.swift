@@ -38,6 +38,16 @@ import Testing
         #expect(doi.typed == [.init(type: "doi", value: "10.1000/182", written: "10.1000/182"), .init(type: "amazon", value: "B00ABC", written: "B00ABC")])
     }
 
+    @Test func aValueIsSearchedForByARegularExpressionThatMatchesItAlone() throws {
+        #expect(CalibreBookFinder.pattern("978-0-306-40615-7") == "978-0-306-40615-7")
+        let doi = try #require(CalibreBookFinder.pattern("10.1000/(182)+x?"))
+        #expect(doi == "10[.]1000/[(]182[)][+]x[?]")
+        #expect(try Regex("^(?:\(doi))$").wholeMatch(in: "10.1000/(182)+x?") != nil)
+        #expect(try Regex("^(?:\(doi))$").wholeMatch(in: "10x1000/(182)+x?") == nil)
+        // What calibre's search language or its regular expressions would read otherwise: not asked.
+        for value in ["say \"hi\"", "a\\b", "[x]", "^x", ""] { #expect(CalibreBookFinder.pattern(value) == nil, "\(value)") }
+    }
+
     @Test func theIdentifiersAreReadFromTheBookAsInstalled() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("calibre-match-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
