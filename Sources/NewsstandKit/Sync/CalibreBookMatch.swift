@@ -88,7 +88,7 @@ struct CalibreIdentifiers: Sendable, Equatable {
 
 /// Finds, on calibre's content server, the book a file of other origin is (the user's own
 /// EPUB, one from another catalog): the book whose calibre uuid the file carries, else the
-/// one book sharing an identifier with it, in the format the file is. Never guessed by
+/// book sharing the most identifiers with it, in the format the file is. Never guessed by
 /// title: a file that shares nothing, or matches several books alike, stays unnamed.
 struct CalibreBookFinder {
     var server: CalibreContentServer
@@ -112,12 +112,13 @@ struct CalibreBookFinder {
             do {
                 let byUUID = try entries(uuids: Set(left.values.flatMap(\.identifiers.uuids)), in: library)
                 for (issue, want) in left {
-                    if let book = Self.only(want.identifiers.uuids.compactMap { byUUID[$0] }, format: want.format, in: library) { found[issue] = book }
+                    let sharing = want.identifiers.uuids.compactMap { byUUID[$0] }.map { ($0, 1) }
+                    if let book = Self.best(sharing, format: want.format, in: library) { found[issue] = book }
                 }
                 let byIdentifier = try entries(sharing: Set(left.filter { found[$0.key] == nil }.values.flatMap(\.identifiers.typed)), in: library)
                 for (issue, want) in left where found[issue] == nil {
-                    let sharing = byIdentifier.filter { entry in want.identifiers.typed.contains { $0.isIn(entry.identifiers) } }
-                    if let book = Self.only(sharing, format: want.format, in: library) { found[issue] = book }
+                    let sharing = byIdentifier.map { entry in (entry, want.identifiers.typed.filter { $0.isIn(entry.identifiers) }.count) }
+                    if let book = Self.best(sharing, format: want.format, in: library) { found[issue] = book }
                 }
             } catch SyncError.server {
                 continue  // a library this user may not search
@@ -126,9 +127,12 @@ struct CalibreBookFinder {
         return found
     }
 
-    /// The one book among `entries` that has `format`; nil when none or several do.
-    private static func only(_ entries: [CalibreContentServer.Entry], format: String, in library: String) -> CalibreBook? {
-        let ids = Set(entries.filter { $0.formats.contains(format) }.map(\.id))
+    /// The book in `format` that shares the most identifiers with the file; nil when none
+    /// does, or several share as many.
+    private static func best(_ sharing: [(CalibreContentServer.Entry, shared: Int)], format: String, in library: String) -> CalibreBook? {
+        let candidates = sharing.filter { $0.shared > 0 && $0.0.formats.contains(format) }
+        guard let most = candidates.map(\.shared).max() else { return nil }
+        let ids = Set(candidates.filter { $0.shared == most }.map(\.0.id))
         guard ids.count == 1, let id = ids.first else { return nil }
         return CalibreBook(library: library, id: id, format: format)
     }

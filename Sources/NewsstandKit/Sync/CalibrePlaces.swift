@@ -49,7 +49,12 @@ struct CalibrePlaces: PlaceServer {
                 wanted.withLock { $0[id] = CalibreBookFinder.Wanted(format: "EPUB", identifiers: identifiers) }
             }
         }
-        found.keep(try CalibreBookFinder(server: server).books(for: wanted.withLock { $0 }))
+        do {
+            found.keep(try CalibreBookFinder(server: server).books(for: wanted.withLock { $0 }))
+        } catch SyncError.server {
+            // The server answered but would not look (an old calibre): the files stay unnamed,
+            // and the books taken from its catalog still sync.
+        }
     }
 
     /// An EPUB by the type it was offered as or its file's name (a PDF carries calibre's
