@@ -4,8 +4,9 @@ import Synchronization
 
 /// calibre's content server as a place server. A book is known by the acquisition link it
 /// was taken from (`CalibreBook`), or, for a file of other origin (the user's own EPUB), by
-/// an identifier its package shares with a book of the server (`CalibreBookFinder`); calibre keeps one place per reader (`device`) and user,
-/// an EPUB CFI and the share read, dated by the server: the newest is the server's place.
+/// an identifier its package shares with a book of the server (`CalibreBookFinder`). calibre
+/// keeps one place per reader (`device`) and user, an EPUB CFI and the share read, dated by
+/// the server: the newest is the server's place.
 /// Ours goes as calibre's viewer writes its own: `epubcfi(/N)` names the spine item
 /// (N = 2 × (index + 1)), and the share through the whole book is `pos_frac`. A PDF or a
 /// comic has no spine: its page takes the spine step's place, and the share is the page's.
@@ -82,7 +83,8 @@ struct CalibrePlaces: PlaceServer {
     }
 
     /// Finds the books of files of other origin, then reads the places of every issue's book
-    /// ahead, a hundred books a request, several requests at once, and merges each book's highlights with calibre's on the way.
+    /// ahead, a hundred books a request, several requests at once, and merges each book's
+    /// highlights with calibre's on the way.
     func prepare(_ issues: [(Issue, SyncPlaceRow)], parallel: Int) throws {
         try findBooks(issues)
         let books = issues.compactMap { pair in ((pair.1.document ?? document(of: pair.0)).flatMap(CalibreBook.init(document:))).map { (pair.0, $0) } }
