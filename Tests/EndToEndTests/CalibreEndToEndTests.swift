@@ -94,7 +94,8 @@ final class CalibreServer {
     /// `calibredb` or `calibre-server` take turns: each holds this from start to end.
     static let turn = DispatchSemaphore(value: 1)
 
-    init(user: String, password: String) throws {
+    /// `books`: files added to the library beside the two every test has.
+    init(user: String, password: String, books extra: [URL] = []) throws {
         let library = directory.appendingPathComponent("library")
         let books = directory.appendingPathComponent("books")
         try FileManager.default.createDirectory(at: books, withIntermediateDirectories: true)
@@ -103,7 +104,7 @@ final class CalibreServer {
                            "XDG_RUNTIME_DIR": directory.path, "PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"]
         let users = directory.appendingPathComponent("users.sqlite")
         try Self.run(["calibredb", "--library-path", library.path, "add", books.appendingPathComponent("tides.epub").path,
-                      books.appendingPathComponent("pool.cbz").path], environment: environment, log: directory.appendingPathComponent("add.log"))
+                      books.appendingPathComponent("pool.cbz").path] + extra.map(\.path), environment: environment, log: directory.appendingPathComponent("add.log"))
         try Self.run(["calibre-server", "--userdb", users.path, "--manage-users", "--", "add", user, password], environment: environment,
                      log: directory.appendingPathComponent("users.log"))
         port = try Self.freePort()

@@ -6,6 +6,7 @@ import TestSupport
 /// signed in with HTTP Digest): two libraries (two `NEWSSTAND_HOME`s) took the same book from
 /// its catalog. A place set in one is kept by calibre (read back through calibre's own HTTP
 /// API) and taken by the other; a refused password is said; with the server down the place waits.
+/// Files of one's own sync with the calibre book they share an identifier with.
 @Suite(.serialized) struct CalibreSyncEndToEndTests {
     static let password = "Tide 7ables!"
 
@@ -96,6 +97,108 @@ import TestSupport
         let down = try first.run("sync", "now")
         #expect(down.output.contains("1 waiting") && down.output.contains("could not be reached"), "\(down.output)")
         #expect(try first.run("sync", "list").output.contains("1 place waiting to be sent"))
+    }
+
+    /// Books of one's own, never taken from calibre's catalog, that are also in the calibre
+    /// library: one as calibre hands it out (its uuid written in), two the very files given to
+    /// calibre (an ISBN, a DOI; calibre's uuid not in them). All sync with calibre's books; a
+    /// fourth, sharing nothing but a title with a book there, stays unsynced, and no error is said.
+    @Test func ownFilesThatShareAnIdentifierWithACalibreBookSyncWithIt() throws {
+        CalibreServer.turn.wait()
+        defer { CalibreServer.turn.signal() }
+        let originals = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-own-books-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: originals) }
+        try FileManager.default.createDirectory(at: originals, withIntermediateDirectories: true)
+        try Self.writeOwnBooks(in: originals)
+        let server = try CalibreServer(user: "reader", password: Self.password, books: ["field-guide.epub", "tide-atlas.epub"].map(originals.appendingPathComponent))
+        defer { server.stop() }
+        let url = "http://127.0.0.1:\(server.port)"
+        let sandbox = Sandbox(["NEWSSTAND_RESOURCES=/nonexistent", "NEWSSTAND_KEYRING=off"])
+        defer { try? FileManager.default.removeItem(at: sandbox.home) }
+
+        // calibre's books: The Tide Tables, and the field guide with the ISBN it read from the
+        // file and a uuid of its own (not the one in the file: the match is by ISBN).
+        let library = try Self.calibre(url, "/ajax/books/library?category_urls=false").compactMapValues { $0 as? [String: Any] }
+        let tides = try #require(library.first { $0.value["title"] as? String == "The Tide Tables" }.flatMap { Int($0.key) }, "\(library)")
+        let guide = try #require(library.first { $0.value["title"] as? String == "A Field Guide to Tides" }, "\(library)")
+        // (calibre 6.13 keeps it as the file writes it, dashes and all.)
+        #expect((guide.value["identifiers"] as? [String: String])?["isbn"]?.filter(\.isNumber) == "9780306406157", "\(guide.value)")
+        #expect(guide.value["uuid"] as? String != Self.guideUUID)
+        let guideID = try #require(Int(guide.key))
+        let atlas = try #require(library.first { $0.value["title"] as? String == "A Tide Atlas" }, "\(library)")
+        #expect((atlas.value["identifiers"] as? [String: String])?["doi"] == "10.5555/tide.atlas(2)+", "\(atlas.value)")
+        let atlasID = try #require(Int(atlas.key))
+
+        // The folder: the Tide Tables as calibre's server hands them out, the field guide and the stranger.
+        let folder = sandbox.home.appendingPathComponent("Books of mine", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for name in ["field-guide.epub", "tide-atlas.epub", "stranger.epub"] {
+            try FileManager.default.copyItem(at: originals.appendingPathComponent(name), to: folder.appendingPathComponent(name))
+        }
+        let fetched = try Tmux.runWithStatus(["curl", "-s", "--fail", "--digest", "-u", "reader:\(Self.password)",
+                                              "-o", folder.appendingPathComponent("tides.epub").path, "\(url)/get/EPUB/\(tides)/library"])
+        #expect(fetched.status == 0, "\(fetched.output)")
+        let subscribed = try sandbox.run("subscribe", folder.path)
+        #expect(subscribed.status == 0 && subscribed.output.contains("4 new issue(s)"), "\(subscribed.output)")
+        let issues = try JSONSerialization.jsonObject(with: Data(try sandbox.run("issues", "--json").output.utf8)) as? [[String: Any]] ?? []
+        func name(_ file: String) throws -> String {
+            try #require(issues.compactMap { $0["name"] as? String }.first { $0.hasSuffix("/" + file) }, "\(issues)")
+        }
+        let (ownTides, ownGuide, stranger) = (try name("tides.epub"), try name("field-guide.epub"), try name("stranger.epub"))
+        let ownAtlas = try name("tide-atlas.epub")
+
+        let added = try Self.addServer(url, to: sandbox, password: Self.password)
+        #expect(added.status == 0, "\(added.output)")
+        for issue in [ownTides, ownGuide, ownAtlas] { #expect(try sandbox.run("place", issue, "--set", "40%").status == 0) }
+        #expect(try sandbox.run("place", stranger, "--set", "25%").status == 0)
+        let sent = try sandbox.run("sync", "now")
+        #expect(sent.status == 0 && sent.output.trimmingCharacters(in: .whitespacesAndNewlines)
+                == "Sent 3, took 0, offered 0; 1 waiting; 1 without a file to name.", "\(sent.output)")
+        for book in [tides, guideID, atlasID] {
+            let kept = try Self.calibre(url, "/book-get-annotations/library/\(book)-EPUB")
+            let positions = (kept["\(book):EPUB"] as? [String: Any])?["last_read_positions"] as? [[String: Any]] ?? []
+            #expect(positions.count == 1 && positions.first?["pos_frac"] as? Double == 0.4, "book \(book): \(kept)")
+        }
+        // Which book each is, kept: found once, not searched for again.
+        let documents = try sandbox.sql("SELECT i.name || ' ' || coalesce(p.document, '-') FROM syncPlace p JOIN issue i ON i.id = p.issueId ORDER BY i.name")
+        #expect(documents.split(separator: "\n").sorted() == ["\(ownGuide) library/\(guideID)/EPUB", "\(ownAtlas) library/\(atlasID)/EPUB", "\(stranger) -",
+                                                          "\(ownTides) library/\(tides)/EPUB"].sorted(),
+                "\(documents)")
+        #expect(try sandbox.run("sync", "now").output.contains("Sent 0, took 0, offered 0; 1 waiting; 1 without a file to name."))
+
+        // Read on in calibre's viewer: the place comes back to one's own file.
+        _ = try Self.calibre(url, "/book-set-last-read-position/library/\(guideID)/EPUB",
+                             post: #"{"device": "calibre's viewer", "cfi": "epubcfi(/2)", "pos_frac": 0.42}"#)
+        let taken = try sandbox.run("sync", "now")
+        #expect(taken.output.contains("Sent 0, took 1, offered 0"), "\(taken.output)")
+        #expect(try PlaceSyncEndToEndTests.place(sandbox, ownGuide)["place"]?["percentage"] as? Double == 42)
+    }
+
+    /// The uuid the field guide's publisher gave it (calibre gives the book its own).
+    static let guideUUID = "0d7c3a52-9f1e-4b8a-a6d2-5c1e7f3b9a40"
+
+    /// `field-guide.epub`: EPUB 2, its ISBN with dashes under `opf:scheme="ISBN"` and its
+    /// publisher's uuid; `tide-atlas.epub`: EPUB 3, a DOI (`urn:doi:`) full of what regular
+    /// expressions read as their own; `stranger.epub`: EPUB 3, titled as a calibre book but with an ISBN
+    /// (`urn:isbn:`) and a uuid calibre has not.
+    static func writeOwnBooks(in folder: URL) throws {
+        _ = try Tmux.run(["python3", "-c", """
+            import sys, zipfile
+            folder, uuid = sys.argv[1], sys.argv[2]
+            container = '<container xmlns="urn:oasis:names:tc:opendocument:xmlns:container" version="1.0"><rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>'
+            books = {
+                "field-guide.epub": '<package xmlns="http://www.idpf.org/2007/opf" version="2.0" unique-identifier="isbn"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:opf="http://www.idpf.org/2007/opf"><dc:title>A Field Guide to Tides</dc:title><dc:creator opf:role="aut">Ada Reef</dc:creator><dc:language>en</dc:language><dc:identifier id="isbn" opf:scheme="ISBN">978-0-306-40615-7</dc:identifier><dc:identifier opf:scheme="UUID">urn:uuid:' + uuid + '</dc:identifier></metadata><manifest><item id="c1" href="c1.xhtml" media-type="application/xhtml+xml"/><item id="c2" href="c2.xhtml" media-type="application/xhtml+xml"/></manifest><spine><itemref idref="c1"/><itemref idref="c2"/></spine></package>',
+                "tide-atlas.epub": '<package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="uid"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>A Tide Atlas</dc:title><dc:language>en</dc:language><dc:identifier id="uid">urn:doi:10.5555/tide.atlas(2)+</dc:identifier></metadata><manifest><item id="c1" href="c1.xhtml" media-type="application/xhtml+xml"/><item id="c2" href="c2.xhtml" media-type="application/xhtml+xml"/></manifest><spine><itemref idref="c1"/><itemref idref="c2"/></spine></package>',
+                "stranger.epub": '<package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="uid"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>The Tide Tables</dc:title><dc:language>en</dc:language><dc:identifier id="uid">urn:uuid:6f1d2b7e-0c4a-4e59-9b3d-2a8f5e7c1d90</dc:identifier><dc:identifier>urn:isbn:9783161484100</dc:identifier></metadata><manifest><item id="c1" href="c1.xhtml" media-type="application/xhtml+xml"/><item id="c2" href="c2.xhtml" media-type="application/xhtml+xml"/></manifest><spine><itemref idref="c1"/><itemref idref="c2"/></spine></package>',
+            }
+            for name, package in books.items():
+                with zipfile.ZipFile(folder + "/" + name, "w") as z:
+                    z.writestr("mimetype", "application/epub+zip", zipfile.ZIP_STORED)
+                    z.writestr("META-INF/container.xml", container)
+                    z.writestr("OEBPS/content.opf", package)
+                    z.writestr("OEBPS/c1.xhtml", '<html xmlns="http://www.w3.org/1999/xhtml"><head><title>Springs</title></head><body><h1>Spring tides</h1><p>When the moon is new.</p></body></html>')
+                    z.writestr("OEBPS/c2.xhtml", '<html xmlns="http://www.w3.org/1999/xhtml"><head><title>Neaps</title></head><body><h1>Neap tides</h1><p>When the moon is half.</p></body></html>')
+            """, folder.path, guideUUID])
     }
 
     /// Signs in to the catalog, subscribes to "By Newest" and downloads The Tide Tables; its issue name.

@@ -3,8 +3,10 @@ import IssueArchive
 import Synchronization
 
 /// calibre's content server as a place server. A book is known by the acquisition link it
-/// was taken from (`CalibreBook`); calibre keeps one place per reader (`device`) and user,
-/// an EPUB CFI and the share read, dated by the server: the newest is the server's place.
+/// was taken from (`CalibreBook`), or, for a file of other origin (the user's own EPUB), by
+/// an identifier its package shares with a book of the server (`CalibreBookFinder`). calibre
+/// keeps one place per reader (`device`) and user, an EPUB CFI and the share read, dated by
+/// the server: the newest is the server's place.
 /// Ours goes as calibre's viewer writes its own: `epubcfi(/N)` names the spine item
 /// (N = 2 × (index + 1)), and the share through the whole book is `pos_frac`. A PDF or a
 /// comic has no spine: its page takes the spine step's place, and the share is the page's.
@@ -15,6 +17,8 @@ struct CalibrePlaces: PlaceServer {
     /// Highlights merged with calibre's as their books' places are read ahead.
     var highlights: CalibreHighlights
     var readAhead = CalibreReadAhead()
+    /// Books found for files of other origin in this sync (`findBooks`).
+    var found = CalibreFoundBooks()
     /// Books asked for in one request when read ahead (about 1 KB of path).
     static let booksPerRequest = 100
 
@@ -25,8 +29,40 @@ struct CalibrePlaces: PlaceServer {
     static func device(of target: SyncTarget) -> String { "\(target.device) \(target.deviceID.prefix(8))" }
 
     func document(of issue: Issue) -> String? {
-        guard let link = issue.contentURL.flatMap(URL.init(string:)) else { return nil }
-        return CalibreBook(acquisition: link, on: target.url)?.document
+        (taken(issue) ?? issue.id.flatMap(found.book(of:)))?.document
+    }
+
+    /// The book the issue was taken from, when it came from this server's catalog.
+    private func taken(_ issue: Issue) -> CalibreBook? {
+        issue.contentURL.flatMap(URL.init(string:)).flatMap { CalibreBook(acquisition: $0, on: target.url) }
+    }
+
+    /// Asks the server which of its books the issues of other origin not yet named are, by
+    /// the identifiers their EPUB packages carry (read from the content as installed).
+    func findBooks(_ issues: [(Issue, SyncPlaceRow)]) throws {
+        let unnamed = issues.filter { issue, row in
+            row.document == nil && issue.id != nil && issue.status == .available && Self.isEPUB(issue) && taken(issue) == nil
+        }.map(\.0)
+        let wanted = Mutex<[Int64: CalibreBookFinder.Wanted]>([:])
+        DispatchQueue.concurrentPerform(iterations: unnamed.count) { index in
+            let identifiers = CalibreIdentifiers(EPUBIdentifier.of(book: contentDirectory(unnamed[index])))
+            if !identifiers.isEmpty, let id = unnamed[index].id {
+                wanted.withLock { $0[id] = CalibreBookFinder.Wanted(format: "EPUB", identifiers: identifiers) }
+            }
+        }
+        do {
+            found.keep(try CalibreBookFinder(server: server).books(for: wanted.withLock { $0 }))
+        } catch SyncError.server {
+            // The server answered but would not look (an old calibre): the files stay unnamed,
+            // and the books taken from its catalog still sync.
+        }
+    }
+
+    /// An EPUB by the type it was offered as or its file's name (a PDF carries calibre's
+    /// identifiers only in its XMP, which is not read).
+    static func isEPUB(_ issue: Issue) -> Bool {
+        issue.contentType?.lowercased().hasPrefix("application/epub") == true
+            || issue.contentURL.flatMap(URL.init(string:))?.pathExtension.lowercased() == "epub"
     }
 
     func pull(document: String) throws -> ServerPlace? {
@@ -46,9 +82,11 @@ struct CalibrePlaces: PlaceServer {
         return nil
     }
 
-    /// Reads the places of every issue's book ahead, a hundred books a request, several
-    /// requests at once, and merges each book's highlights with calibre's on the way.
+    /// Finds the books of files of other origin, then reads the places of every issue's book
+    /// ahead, a hundred books a request, several requests at once, and merges each book's
+    /// highlights with calibre's on the way.
     func prepare(_ issues: [(Issue, SyncPlaceRow)], parallel: Int) throws {
+        try findBooks(issues)
         let books = issues.compactMap { pair in ((pair.1.document ?? document(of: pair.0)).flatMap(CalibreBook.init(document:))).map { (pair.0, $0) } }
         let batches = Dictionary(grouping: books, by: \.1.library).values.flatMap { same in
             stride(from: 0, to: same.count, by: Self.booksPerRequest).map { Array(same[$0..<min(same.count, $0 + Self.booksPerRequest)]) }

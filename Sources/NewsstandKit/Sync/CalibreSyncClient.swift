@@ -131,6 +131,64 @@ final class CalibreContentServer: Sendable {
         guard response.status == 200 else { throw failure(response) }
     }
 
+    /// A book of the server's library as its `/ajax/books` tells it: calibre's id and uuid,
+    /// its identifiers (`isbn` → value) and its formats (upper case).
+    struct Entry: Sendable, Equatable {
+        var id: Int
+        var uuid: String?
+        var identifiers: [String: String]
+        var formats: [String]
+    }
+
+    /// The libraries the server serves, its default first (`/ajax/library-info`).
+    func libraries() throws -> [String] {
+        let response = try send("GET", "/ajax/library-info")
+        guard response.status == 200 else { throw failure(response) }
+        let info = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any] ?? [:]
+        let all = ((info["library_map"] as? [String: Any]) ?? [:]).keys.sorted()
+        let main = info["default_library"] as? String
+        return (main.map { [$0] } ?? []) + all.filter { $0 != main }
+    }
+
+    /// The books of `library` with these calibre uuids (calibre looks each up, `id_is_uuid`);
+    /// a uuid it does not know is left out.
+    func books(uuids: [String], in library: String) throws -> [Entry] {
+        guard !uuids.isEmpty else { return [] }
+        return try books(query: "ids=\(Self.queryValue(uuids.joined(separator: ",")))&id_is_uuid=true", in: library)
+    }
+
+    /// The books of `library` with these ids.
+    func books(ids: [Int], in library: String) throws -> [Entry] {
+        guard !ids.isEmpty else { return [] }
+        return try books(query: "ids=\(ids.map(String.init).joined(separator: ","))", in: library)
+    }
+
+    /// The ids of the books of `library` that calibre's search language finds (`/ajax/search`).
+    func search(_ query: String, in library: String, limit: Int) throws -> [Int] {
+        let response = try send("GET", "/ajax/search/\(Self.queryValue(library))?num=\(limit)&query=\(Self.queryValue(query))")
+        guard response.status == 200 else { throw failure(response) }
+        let found = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any] ?? [:]
+        return (found["book_ids"] as? [Any] ?? []).compactMap { ($0 as? NSNumber)?.intValue }
+    }
+
+    private func books(query: String, in library: String) throws -> [Entry] {
+        let response = try send("GET", "/ajax/books/\(Self.queryValue(library))?\(query)&category_urls=false")
+        guard response.status == 200 else { throw failure(response) }
+        let found = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any] ?? [:]
+        return found.compactMap { key, value -> Entry? in
+            // A book this user may not see is null.
+            guard let id = Int(key), let book = value as? [String: Any] else { return nil }
+            let identifiers = (book["identifiers"] as? [String: Any] ?? [:]).compactMapValues { $0 as? String }
+            return Entry(id: id, uuid: book["uuid"] as? String, identifiers: identifiers,
+                         formats: (book["formats"] as? [String] ?? []).map { $0.uppercased() })
+        }.sorted { $0.id < $1.id }
+    }
+
+    /// A value in a URL's path or query, every byte but the unreserved ones escaped.
+    private static func queryValue(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")) ?? text
+    }
+
     /// The items of a list that read as `T`; calibre's other kinds and shapes are left out.
     private static func decoded<T: Decodable>(_ items: [Any]?) -> [T] {
         (items ?? []).compactMap { item in
