@@ -91,15 +91,7 @@ import TestSupport
             let issue = try shelf.bigIssue()
             var held: [Int32] = []
             defer { held.forEach { close($0) } }
-            for _ in 0..<3 {
-                let fd = try RawHTTP.connect(port: shelf.port)
-                RawHTTP.send(fd, Data("GET /issues/\(issue.id!).cbz HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
-                held.append(fd)
-            }
-            // All three answered (each holds a slot) before another asks: asked sooner, it could
-            // take a slot for a moment and leave one of the three refused.
-            #expect(waitUntil(timeout: 20) { shelf.lines.all.filter { $0.hasPrefix("GET /issues/\(issue.id!).cbz 200 ") }.count == 3 },
-                    "\(shelf.lines.all.suffix(6))")
+            held = try shelf.downloadsNobodyReads(of: issue)
             let refused = try #require(try poll(timeout: 20) { () -> HTTPAnswer? in
                 let answer = try shelf.get("/issues/\(issue.id!).cbz", headers: ["Range": "bytes=0-0"])
                 return answer.status == 429 ? answer : nil

@@ -1,6 +1,7 @@
 import Foundation
 import IssueArchive
 import NewsstandKit
+import TestSupport
 
 /// A library of its own under a temporary NEWSSTAND_HOME, with issues installed from the
 /// sample feed's real EPUB and CBZ files, served by the real `newsstand serve` on 127.0.0.1
@@ -134,6 +135,12 @@ final class ServedShelf: Sendable {
     }
 }
 
+struct NotInTheLog: Error, CustomStringConvertible {
+    var wanted: String
+    var log: [String]
+    var description: String { "the server's log never showed \(wanted): \(log.suffix(8).joined(separator: "\n"))" }
+}
+
 struct ServeStartFailure: Error, CustomStringConvertible {
     var log: [String]
     var description: String { "newsstand serve did not say where it listens: \(log.joined(separator: "\n"))" }
@@ -181,6 +188,24 @@ extension ServedShelf {
         try process.run()
         process.waitUntilExit()
         return process.terminationStatus
+    }
+
+    /// Three downloads of `issue` (each holds one of the client's slots) asked on connections
+    /// that read nothing, returned once the server has answered all three: asked sooner,
+    /// another request could take a slot for a moment and leave one of the three refused.
+    func downloadsNobodyReads(of issue: Issue) throws -> [Int32] {
+        var held: [Int32] = []
+        for _ in 0..<3 {
+            let fd = try RawHTTP.connect(port: port)
+            RawHTTP.send(fd, Data("GET /issues/\(issue.id!).cbz HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+            held.append(fd)
+        }
+        let answered = poll(timeout: 20) { lines.all.filter { $0.hasPrefix("GET /issues/\(issue.id!).cbz 200 ") }.count == 3 ? true : nil }
+        guard answered == true else {
+            held.forEach { close($0) }
+            throw NotInTheLog(wanted: "three downloads answered", log: lines.all)
+        }
+        return held
     }
 
     /// A comic with a large incompressible page (24 MB), installed and packed for serving: its
