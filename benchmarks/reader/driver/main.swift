@@ -165,6 +165,50 @@ final class TimingBackend: TerminalBackend {
     func suspend() {}
 }
 
+/// A terminal made narrower and wider in turn, each resize timed until the frame it causes
+/// (the first frame, the issue opened, comes before any resize).
+final class ResizingBackend: TerminalBackend {
+    var size: (width: Int, height: Int)
+    let colors = TerminalColors.direct
+    var widths: [Int]
+    var resizedAt: Double?
+    var opened = false
+    var times: [Double] = []
+    var lastFrame: Canvas?
+    var lastText = ""
+    /// The backgrounds of the last frame's cells, by how many cells have each.
+    var backgrounds: [Color: Int] = [:]
+
+    init(widths: [Int], height: Int) {
+        size = (widths[0], height)
+        self.widths = Array(widths.dropFirst())
+    }
+
+    func draw(_ canvas: Canvas) {
+        defer { lastFrame = canvas }
+        lastText = canvas.text
+        backgrounds = canvas.cells.reduce(into: [:]) { $0[$1.background, default: 0] += 1 }
+        if !opened { opened = canvas.text.contains("article 1 of"); return }
+        guard let resizedAt, canvas != lastFrame else { return }
+        times.append(milliseconds() - resizedAt)
+        self.resizedAt = nil
+    }
+
+    func nextEvent(timeout: Double?) -> Event? {
+        if !opened || (resizedAt.map { milliseconds() - $0 < 5000 } ?? false) {
+            Thread.sleep(forTimeInterval: min(timeout ?? 0.005, 0.005))
+            return nil
+        }
+        guard !widths.isEmpty else { return .key(.character("Q")) }
+        size.width = widths.removeFirst()
+        resizedAt = milliseconds()
+        return .resize(width: size.width, height: size.height)
+    }
+
+    func restore() {}
+    func suspend() {}
+}
+
 func summary(_ values: [Double]) -> String {
     guard !values.isEmpty else { return "–" }
     let sorted = values.sorted()
@@ -254,8 +298,42 @@ do {
     print("G (end of the issue's last article, whole layout): wall \(summary(backend.times[.character("G")] ?? [])); CPU \(summary(backend.cpuTimes[.character("G")] ?? []))")
     print("search Enter (\"zanzibar\", only in the last paragraph): wall \(summary(searchBackend.times[.enter] ?? [])); CPU \(summary(searchBackend.cpuTimes[.enter] ?? [])) — found: \(found)")
 
-    // Where the first page's time goes, CPU of each step alone (the same public calls).
+    // Highlights found again at a new width (issue 32: ≤ 5 ms): the window made narrower and
+    // wider in turn, each resize timed to its frame; with no highlight, then with 50 spread
+    // over the first article (each re-found in the text, every one on the page marked).
     let directory = library.downloads.contentDirectory(for: issue)
+    try library.store.saveLocator(Locator(resource: firstArticle, progression: 0, totalProgression: 0, updated: Date()), for: issue)
+    func resizes() throws -> (times: [Double], backgrounds: [Color: Int]) {
+        let backend = ResizingBackend(widths: (0..<41).map { $0.isMultiple(of: 2) ? width : width - 20 }, height: height)
+        let reader = ShelfApp(environment: .init(library: library, theme: .classic, colorMode: .truecolor, symbols: .half,
+                                                 coverCache: CoverCache(directory: nil), startAgent: {}))
+        reader.startReading(try library.store.issue(named: "bench-1") ?? issue)
+        reader.run(backend: backend)
+        return (backend.times, backend.backgrounds)
+    }
+    let plain = try resizes()
+    guard let firstPart = try HighlightTexts().parts(ofContentIn: directory).first else { throw CocoaError(.fileReadCorruptFile) }
+    let text = firstPart.text
+    var made = 0
+    for index in 0..<50 {
+        // 30 characters from a word's start, every 1/50th of the first part (the first 40 % of
+        // it when it is long, so that several are on the first pages).
+        let share = min(text.count, 40_000)
+        var start = text.index(text.startIndex, offsetBy: index * share / 50)
+        while start < text.endIndex, !text[start].isLetter { start = text.index(after: start) }
+        guard let end = text.index(start, offsetBy: 30, limitedBy: text.endIndex),
+              let draft = HighlightDraft(issueID: issue.id!, locator: Locator(resource: firstPart.resource ?? firstArticle, progression: 0,
+                                                                             totalProgression: 0, updated: Date()),
+                                         position: firstPart.position, range: start..<end, in: text, color: .green) else { continue }
+        _ = try library.highlights.add(draft)
+        made += 1
+    }
+    let marked = try resizes()
+    print("resize \(width)↔\(width - 20) columns (frame after the resize): wall \(summary(plain.times)) with no highlight; "
+          + "\(summary(marked.times)) with \(made) highlights in the article, "
+          + "\(marked.backgrounds.filter { plain.backgrounds[$0.key] == nil }.values.reduce(0, +)) cells in their colour on the last frame")
+
+    // Where the first page's time goes, CPU of each step alone (the same public calls).
     var mark = cpuMilliseconds()
     func lap() -> Double { let now = cpuMilliseconds(); defer { mark = now }; return now - mark }
     let content = try IssueReader.open(directory: directory)
