@@ -7,7 +7,9 @@ public enum Key: Hashable, Sendable {
     case control(Character)   // Ctrl-A … Ctrl-Z as lower-case letters
 }
 
-public enum MouseButton: Hashable, Sendable { case left, middle, right, wheelUp, wheelDown }
+/// What the mouse did: a button pressed, a wheel step, or `leftDrag`, the pointer moved with
+/// the left button held (reported where the terminal tracks button motion, mode 1002).
+public enum MouseButton: Hashable, Sendable { case left, middle, right, wheelUp, wheelDown, leftDrag }
 
 /// Input and environment changes, delivered to the program's update function.
 public enum Event: Hashable, Sendable {

@@ -57,17 +57,22 @@ public enum InputDecoding {
     /// hands over the prefix as this key code.
     public static let sgrMousePrefix = "\u{1B}[<"
     public static let sgrMouseKeyCode: Int32 = 0x4E53   // above KEY_MAX, unused by ncurses
-    /// Button-event tracking (1000) with SGR coordinates (1006); no motion reports.
-    public static let sgrMouseOn = "\u{1B}[?1000h\u{1B}[?1006h"
-    public static let sgrMouseOff = "\u{1B}[?1006l\u{1B}[?1000l"
+    /// Button-event tracking with motion while a button is held (1002, which includes 1000's
+    /// presses) and SGR coordinates (1006): drags select text; a pointer moved with no button
+    /// held is not reported.
+    public static let sgrMouseOn = "\u{1B}[?1002h\u{1B}[?1006h"
+    public static let sgrMouseOff = "\u{1B}[?1006l\u{1B}[?1002l"
 
     /// An SGR report's parameters (`Cb;Cx;Cy`, 1-based cells): presses of the three
-    /// buttons and wheel steps; releases, motion and malformed reports are nil.
+    /// buttons, wheel steps and the left button's drags; releases, other motion and
+    /// malformed reports are nil.
     public static func sgrMouse(parameters: String, release: Bool) -> Event? {
         let fields = parameters.split(separator: ";", omittingEmptySubsequences: false).map { Int($0) }
         guard !release, fields.count == 3, let code = fields[0], let column = fields[1], let row = fields[2],
               column >= 1, row >= 1 else { return nil }
-        if code & 32 != 0 { return nil }   // motion
+        if code & 32 != 0 {   // motion: with the left button held, a drag
+            return code & (3 | 64 | 128) == 0 ? .mouse(.leftDrag, x: column - 1, y: row - 1) : nil
+        }
         let button: MouseButton
         if code & 64 != 0 {
             switch code & 3 {

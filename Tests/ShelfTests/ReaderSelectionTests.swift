@@ -112,9 +112,24 @@ import TextLayout
     }
 }
 
-/// Clicks in a text view: the terminal reports presses, not drags, so a click puts the
-/// cursor on a word and, once the selection grows (`s`), a second click ends it there.
+/// Clicks and drags in a text view: a click puts the cursor on a word and, once the
+/// selection grows (`s`), a second click ends it there; a drag from the press grows it as it goes.
 @Suite struct ReaderClickSelectionTests {
+    @Test func aDragFromAWordGrowsTheSelectionToTheWordUnderThePointer() {
+        var reader = ReaderSelectionTests.opened()
+        _ = reader.update(.drag(x: 2 + 24, y: 2))
+        #expect(reader.mode == .reading, "a drag with no press before it chooses nothing")
+        _ = reader.update(.click(x: 2 + 5, y: 2))
+        _ = reader.update(.drag(x: 2 + 14, y: 2))
+        #expect(ReaderSelectionTests.selected(reader) == "keeper rose")
+        _ = reader.update(.drag(x: 2 + 24, y: 2))
+        #expect(ReaderSelectionTests.selected(reader) == "keeper rose early. He")
+        _ = reader.update(.drag(x: 40, y: 20))
+        #expect(ReaderSelectionTests.selected(reader) == "keeper rose early. He", "no word there: nothing changes")
+        _ = reader.update(.drag(x: 2 + 5, y: 2))
+        #expect(ReaderSelectionTests.selected(reader) == "keeper", "dragged back to where it began")
+    }
+
     @Test func aClickChoosesAWordAndAClickAfterSGrowsTheSelectionToAnother() {
         var reader = ReaderSelectionTests.opened()
         // Row 2 is the first line of text; the column is centred: 76 columns in 80.

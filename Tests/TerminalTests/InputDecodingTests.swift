@@ -50,7 +50,11 @@ import Testing
         #expect(InputDecoding.sgrMouse(parameters: "65;5;6", release: false) == .mouse(.wheelDown, x: 4, y: 5))
         #expect(InputDecoding.sgrMouse(parameters: "16;5;6", release: false) == .mouse(.left, x: 4, y: 5))  // with Ctrl
         #expect(InputDecoding.sgrMouse(parameters: "0;3;2", release: true) == nil)
-        #expect(InputDecoding.sgrMouse(parameters: "32;3;2", release: false) == nil)   // motion
+        #expect(InputDecoding.sgrMouse(parameters: "32;3;2", release: false) == .mouse(.leftDrag, x: 2, y: 1))  // motion, left held
+        #expect(InputDecoding.sgrMouse(parameters: "33;3;2", release: false) == nil)   // motion with the middle button
+        #expect(InputDecoding.sgrMouse(parameters: "35;3;2", release: false) == nil)   // motion with no button
+        #expect(InputDecoding.sgrMouse(parameters: "32;3;2", release: true) == nil)
+        #expect(InputDecoding.sgrMouseOn.contains("?1002h") && InputDecoding.sgrMouseOff.contains("?1002l"), "drags are asked for")
         #expect(InputDecoding.sgrMouse(parameters: "66;3;2", release: false) == nil)   // horizontal wheel
         #expect(InputDecoding.sgrMouse(parameters: "0;0;2", release: false) == nil)
         #expect(InputDecoding.sgrMouse(parameters: "0;3", release: false) == nil)

@@ -301,6 +301,10 @@ extension ShelfApp {
             case .help, .search, .highlights:
                 return []
             }
+        case .leftDrag:
+            // Only text being chosen follows a drag (the press before it began the choice).
+            guard state.screen == .reader, !state.isTooSmall else { return [] }
+            return updateReader(&state) { $0.drag(x: x, y: y) }
         default:
             return []
         }

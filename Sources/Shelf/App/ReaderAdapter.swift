@@ -87,6 +87,7 @@ struct ReaderAdapter {
     mutating func scroll(by lines: Int) -> [Outcome] { send(.scroll(lines)) }
     /// A left click: a word for the selection, in a text view.
     mutating func click(x: Int, y: Int) -> [Outcome] { send(.click(x: x, y: y)) }
+    mutating func drag(x: Int, y: Int) -> [Outcome] { send(.drag(x: x, y: y)) }
     mutating func resize(width: Int, height: Int) -> [Outcome] { send(.resize(width: width, height: height)) }
     /// A picture finished rendering (the reader's own come back as `loaded`, after the frame).
     mutating func backgroundReady() -> [Outcome] { send(.backgroundReady) }

@@ -8,8 +8,11 @@ enum ReaderMessage {
     /// The mouse wheel: lines of text, or pages.
     case scroll(Int)
     /// A left click at a cell of the window: in a text view, the selection's cursor goes
-    /// to the word there (the terminal reports presses, not drags).
+    /// to the word there.
     case click(x: Int, y: Int)
+    /// The pointer dragged to a cell with the left button held (where the terminal reports
+    /// it): the selection the press began grows to the word there.
+    case drag(x: Int, y: Int)
     case resize(width: Int, height: Int)
     /// Work done elsewhere finished (a cover rendered): the pager settles again. What it
     /// waits for itself (articles, pictures, streamed pages) arrives as `.loaded`.

@@ -203,6 +203,10 @@ struct ReaderScreen {
             definition = nil
             if text.click(x: x, y: y) { mode = .selecting; note = nil }
             pager = text
+        case .drag(let x, let y):
+            guard mode == .selecting, var text = pager as? TextPager else { return [] }
+            _ = text.drag(x: x, y: y)
+            pager = text
         case .scroll(let steps):
             guard mode == .reading else { return [] }
             if let said = pager.wheel(steps) { note = said }

@@ -120,17 +120,33 @@ extension TextPager {
     /// A click: the cursor on the word under it (the nearest on its line), the selection
     /// growing to it once it is extending; false when no word is on that row.
     mutating func click(x: Int, y: Int) -> Bool {
-        guard let text = prepareText() else { return false }
-        let line = top + y - 2
-        guard y >= 2, line < top + visibleRows, line < text.lines.count else { return false }
-        let column = x - (frame.width - text.width) / 2
-        let words = text.words(ofLine: line)
-        guard let word = words.first(where: { column < $0.column + $0.columns }) ?? words.last else { return false }
+        guard let word = word(atX: x, y: y) else { return false }
         var chosen = selection.flatMap { $0.article == index ? $0 : nil }
             ?? TextSelection(article: index, anchor: word.startAnchor, cursor: word.startAnchor)
         chosen.cursor = word.startAnchor
         if !chosen.extending { chosen.anchor = word.startAnchor }
         selection = chosen
         return true
+    }
+
+    /// A drag with the left button held: the selection the press began grows from its word
+    /// to the one under the pointer, as `s` and a click would; false without a selection in
+    /// this article or a word on that row.
+    mutating func drag(x: Int, y: Int) -> Bool {
+        guard var chosen = selection, chosen.article == index, let word = word(atX: x, y: y) else { return false }
+        chosen.extending = true
+        chosen.cursor = word.startAnchor
+        selection = chosen
+        return true
+    }
+
+    /// The word at a cell of the window (the nearest on its row), if a line of text is there.
+    private mutating func word(atX x: Int, y: Int) -> LaidOutWord? {
+        guard let text = prepareText() else { return nil }
+        let line = top + y - 2
+        guard y >= 2, line < top + visibleRows, line < text.lines.count else { return nil }
+        let column = x - (frame.width - text.width) / 2
+        let words = text.words(ofLine: line)
+        return words.first(where: { column < $0.column + $0.columns }) ?? words.last
     }
 }
