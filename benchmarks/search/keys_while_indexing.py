@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""The shelf's keys while the agent builds the search index of 200 issues (issue 32: "the
+"""The shelf's keys while the agent builds the search index of the corpus folder's issues
+(generate.py's EPUBs and PDFs, 180 by default; issue 32: "the
 shelf's keys stay under 30 ms while the index is built").
 
     benchmarks/search/keys_while_indexing.py WORKDIR --newsstand PATH [--json FILE]
 
-WORKDIR/corpus is generate.py's 200 EPUB issues (made when missing). They are subscribed
+WORKDIR/corpus is generate.py's EPUB and PDF issues (made when missing). They are subscribed
 as two local publications (100 each, so that `l`/`h` move the marker between two covers),
 then every issue is marked for the index again (what `newsstand search --rebuild` marks) and
 the shelf starts in a private tmux server at 120x40: it starts the agent, which indexes them.
