@@ -51,14 +51,15 @@ struct ClientDeadline: AsyncSocketPool {
 /// Each connection's next request, watched as it arrives: it must have arrived whole within
 /// `time` of the first wait for it, and the client may send no more than `bytes` from the
 /// moment the request before it went in (what one request may hold: its line, headers and a
-/// sync body). A connection past either is shut down, which ends FlyingFox's read of it.
+/// sync body). A connection past either is shut down and drained (`cutOff`), which ends
+/// FlyingFox's read of it.
 ///
 /// Both are checked by the clock, every `tick`, not when FlyingFox waits: a client sending
 /// faster than FlyingFox reads (it splits lines a byte at a time, and a long header line costs
 /// it time in the square of its length) keeps it from ever waiting, and held a core for as long
 /// as it liked. Bytes are counted by the kernel (`TCP_INFO`), so those not yet read count too.
-/// Connections are known by the client's address and port, which is all FlyingFox gives a
-/// request; the pool adds the descriptor at the connection's first wait to read.
+/// Connections are found by the sweep among the process's descriptors and known by the
+/// client's address and port, which is all FlyingFox gives a request (`answering`).
 final class RequestWatch: Sendable {
     struct Connection {
         var peer: String
