@@ -55,8 +55,10 @@ struct FileBody: AsyncBufferedSequence, Sendable {
                 // The slot is given back with the last bytes, not after them: a client that
                 // has its file may ask for the next before this task runs again.
                 if body.range.upperBound - offset <= 64 << 10 { body.slot?.release() }
+                // 2 MB a call, as nginx's sendfile_max_chunk: one call for the whole file came out
+                // slower and steadier neither (0.75–1.27× nginx over 7 runs; 0.89–1.26× with this).
                 var from = off_t(offset)
-                let sent = sendfile(socket.file.rawValue, body.handle.fileDescriptor, &from, Swift.min(body.range.upperBound - offset, 1 << 30))
+                let sent = sendfile(socket.file.rawValue, body.handle.fileDescriptor, &from, Swift.min(body.range.upperBound - offset, 2 << 20))
                 if sent > 0 {
                     offset += sent
                 } else if sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
