@@ -10,7 +10,8 @@ Users and places are kept in STATE_DIR/state.json when it stops, so a server sto
 started again on the same directory and port is "the same server, back up".
 Each request is counted in STATE_DIR/requests.txt (one line: the count), for tests.
 Its clock is the system's plus STATE_DIR/clock-offset.txt's seconds, when that file exists:
-tests move it forward rather than sleep past the second places are stamped to. Each answer
+tests move it forward rather than sleep past the second places are stamped to, or fix it
+(STATE_DIR/clock-fixed.txt: that second for every place). Each answer
 waits STATE_DIR/answer-delay.txt's seconds first, when that file exists (a slow server).
 
 Routes (every one needs `Accept: application/vnd.koreader.v1+json`, else 406):
@@ -43,7 +44,13 @@ state_dir = sys.argv[1]
 
 
 def now():
-    """Whole seconds, as the real server stamps places, moved by the tests' offset."""
+    """Whole seconds, as the real server stamps places, moved by the tests' offset; or the
+    second in STATE_DIR/clock-fixed.txt, when that file exists (every place in one second)."""
+    try:
+        with open(os.path.join(state_dir, "clock-fixed.txt")) as fixed:
+            return int(fixed.read().strip())
+    except (FileNotFoundError, ValueError):
+        pass
     try:
         with open(os.path.join(state_dir, "clock-offset.txt")) as offset:
             return int(time.time()) + int(offset.read().strip() or 0)

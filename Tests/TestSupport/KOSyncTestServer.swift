@@ -30,6 +30,12 @@ public final class KOSyncTestServer: @unchecked Sendable {  // @unchecked: `proc
         try String(before + seconds).write(to: file, atomically: true, encoding: .utf8)
     }
 
+    /// Every place from now on is stamped `second` (seconds since 1970): places sent by two
+    /// readers one after the other fall in the same second, as they can on the real server.
+    public func fixClock(at second: Int) throws {
+        try String(second).write(to: directory.appendingPathComponent("clock-fixed.txt"), atomically: true, encoding: .utf8)
+    }
+
     /// Every answer from now on waits `seconds` first: a slow server.
     public func delayAnswers(seconds: Double) throws {
         try String(seconds).write(to: directory.appendingPathComponent("answer-delay.txt"), atomically: true, encoding: .utf8)

@@ -185,6 +185,7 @@ extension LibraryStore {
         registerCatalogPlaceMigration(&migrator)  // "v20-opdsprog" (Sync/CatalogPlaceRows.swift)
         registerDownloadedDocumentMigration(&migrator)  // "v20-offer-document-ids" (Sync/DownloadedDocuments.swift)
         registerHighlightSyncMigration(&migrator)  // "v20-hlsync" (Sync/SyncRows.swift)
+        registerSeenOwnMigration(&migrator)  // "v20-seenown" (Sync/SyncRows.swift)
         return migrator
     }
 

@@ -184,16 +184,24 @@ public struct PlaceSync: Sendable {
         row.document = document
         let local = issue.locator
         let theirs = try client.pull(document: document)
-        if let theirs, theirs.stamp != row.seenTimestamp, !theirs.fromThisReader, local.map({ theirs.locator.updated > $0.updated }) ?? true {
+        // Another reader's place at the very stamp of the one sent from here came after it
+        // (stamped to the same second): newer than ours, unless ours moved since.
+        let afterOurs = theirs.map { $0.stamp == row.seenTimestamp && row.seenOwn && !row.pending } ?? false
+        if let theirs, theirs.stamp != row.seenTimestamp || afterOurs, !theirs.fromThisReader,
+           afterOurs || local.map({ theirs.locator.updated > $0.updated }) ?? true {
             let their = theirs.locator
             row.seenTimestamp = theirs.stamp
+            row.seenOwn = false
             row.pending = false
             row.attempts = 0
             row.retryAt = nil
             return try Self.weigh(their, over: local, of: issue, from: "\(target.name): \(theirs.device ?? "another reader")",
                                   row: row, in: store, at: clock.now())
         }
-        if let stamp = theirs?.stamp { row.seenTimestamp = stamp }
+        if let theirs, theirs.stamp != row.seenTimestamp {
+            row.seenTimestamp = theirs.stamp
+            row.seenOwn = theirs.fromThisReader
+        }
         // The server holds this very place already (one taken from it): nothing to send.
         if row.pending, let local, let their = theirs?.locator, Self.move(from: local, to: their) == .none {
             row.pending = false
@@ -206,7 +214,10 @@ public struct PlaceSync: Sendable {
         row.pending = false
         row.attempts = 0
         row.retryAt = nil
-        row.seenTimestamp = stamp ?? row.seenTimestamp
+        if let stamp {
+            row.seenTimestamp = stamp
+            row.seenOwn = true
+        }
         try store.saveSyncPlace(row)
         return .sent
     }

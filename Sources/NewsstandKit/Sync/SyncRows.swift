@@ -59,6 +59,9 @@ struct SyncPlaceRow: Sendable, Equatable {
     var attempts: Int
     var retryAt: Date?
     var seenTimestamp: Int64?
+    /// Whether the place seen at `seenTimestamp` was this reader's own, sent: a place from
+    /// another reader at the same stamp came after it (servers stamp to the second).
+    var seenOwn = false
 }
 
 extension LibraryStore {
@@ -70,6 +73,13 @@ extension LibraryStore {
     /// places takes it there; before, a highlight that moved no place went only at `sync now`
     /// or when its issue was opened. The sync's own merge of calibre's highlights marks its
     /// issue too, and the same sync then clears the mark (`saveSyncPlace`).
+    /// Whether the stamp seen was this reader's own push (`SyncPlaceRow.seenOwn`).
+    static func registerSeenOwnMigration(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v20-seenown: whether the place seen was this reader's own") { db in
+            try db.execute(sql: "ALTER TABLE syncPlace ADD COLUMN seenOwn BOOLEAN NOT NULL DEFAULT 0")
+        }
+    }
+
     static func registerHighlightSyncMigration(_ migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v20-hlsync: a highlight's change waits to be sent to calibre servers") { db in
             for event in ["INSERT", "UPDATE"] {
@@ -199,7 +209,7 @@ extension LibraryStore {
             }
             let rows = try Row.fetchAll(db, sql: """
                 SELECT issue.*, p.document AS syncDocument, p.pending AS syncPending, p.attempts AS syncAttempts,
-                       p.retryAt AS syncRetryAt, p.seenTimestamp AS syncSeen, p.targetId AS syncTarget
+                       p.retryAt AS syncRetryAt, p.seenTimestamp AS syncSeen, p.seenOwn AS syncSeenOwn, p.targetId AS syncTarget
                 FROM issue LEFT JOIN syncPlace p ON p.issueId = issue.id AND p.targetId = ?
                 WHERE \(conditions)
                 ORDER BY issue.id
@@ -209,7 +219,8 @@ extension LibraryStore {
                 let known = (row["syncTarget"] as Int64?) != nil
                 return (issue, SyncPlaceRow(targetID: target.id, issueID: issue.id ?? 0, document: row["syncDocument"],
                                             pending: known ? row["syncPending"] : issue.locator != nil,
-                                            attempts: row["syncAttempts"] ?? 0, retryAt: row["syncRetryAt"], seenTimestamp: row["syncSeen"]))
+                                            attempts: row["syncAttempts"] ?? 0, retryAt: row["syncRetryAt"], seenTimestamp: row["syncSeen"],
+                                            seenOwn: row["syncSeenOwn"] ?? false))
             }
         }
     }
@@ -220,10 +231,11 @@ extension LibraryStore {
 
     static func saveSyncPlace(_ db: Database, _ place: SyncPlaceRow) throws {
         try db.execute(sql: """
-            INSERT INTO syncPlace (targetId, issueId, document, pending, attempts, retryAt, seenTimestamp) VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO syncPlace (targetId, issueId, document, pending, attempts, retryAt, seenTimestamp, seenOwn) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (targetId, issueId) DO UPDATE SET document = excluded.document, pending = excluded.pending,
-                attempts = excluded.attempts, retryAt = excluded.retryAt, seenTimestamp = excluded.seenTimestamp
-            """, arguments: [place.targetID, place.issueID, place.document, place.pending, place.attempts, place.retryAt, place.seenTimestamp])
+                attempts = excluded.attempts, retryAt = excluded.retryAt, seenTimestamp = excluded.seenTimestamp, seenOwn = excluded.seenOwn
+            """, arguments: [place.targetID, place.issueID, place.document, place.pending, place.attempts, place.retryAt, place.seenTimestamp,
+                             place.seenOwn])
     }
 
     /// Places that wait for a server (any target).

@@ -36,6 +36,34 @@ struct PlaceSyncTests {
         }
     }
 
+    @Test func aPlaceSentByAnotherReaderInTheSameSecondAsOursIsOfferedNotLost() throws {
+        let server = try KOSyncTestServer()
+        defer { server.stop() }
+        let book = try Self.book(size: 300_000)
+        defer { try? FileManager.default.removeItem(at: book.deletingLastPathComponent()) }
+        let (a, issueA, syncA) = try Self.library(with: book, server: server)
+        let (b, issueB, syncB) = try Self.library(with: book, server: server)
+        // The server stamps both places with the same second (it dates them to the second).
+        try server.fixClock(at: Int(Date().timeIntervalSince1970) - 60)
+
+        try syncB.setPlace(of: issueB, percentage: 0.80)
+        #expect(syncB.sync().sent == 1)
+        try syncA.setPlace(of: issueA, percentage: 0.40)
+        #expect(syncA.sync().sent == 1, "A's place is newer than what the server holds: sent")
+        // B sees a stamp it has seen already, its own; the place under it is A's, sent after.
+        let seen = syncB.sync()
+        #expect(seen.offered == 1 && seen.sent == 0, "\(seen)")
+        let issueNow = try #require(try b.library.store.issue(id: issueB.id!))
+        let offer = try #require(try b.library.store.placeOffer(for: issueNow))
+        #expect(abs(offer.locator.totalProgression - 0.40) < 0.0001)
+        #expect(abs((try b.library.store.issue(id: issueB.id!)?.locator?.totalProgression ?? 0) - 0.80) < 0.0001, "offered, not taken")
+        // Seen once: the next sync offers nothing more, and A, whose place it is, takes nothing.
+        #expect(syncB.sync().offered == 0)
+        let again = syncA.sync()
+        #expect(again.received == 0 && again.offered == 0 && again.sent == 0, "\(again)")
+        _ = a
+    }
+
     @Test func aBookReadTo40PercentInOneLibraryIsOfferedAt40PercentInTheOther() throws {
         let server = try KOSyncTestServer()
         defer { server.stop() }
