@@ -107,6 +107,11 @@ public final class Agent: @unchecked Sendable {
         let places = PlaceSyncSchedule(sync: PlaceSync(store: queue.store, paths: queue.paths, clock: .system))  // Sync/
         while true {
             if isStopRequested { break }
+            if libraryIsGone {
+                logger.warning("the library's database \(queue.store.writer.path) is gone: stopping")
+                stop()
+                break
+            }
             search?.requestIfMarked(group: group, logger: logger)
             places.requestIfDue(group: group, logger: logger)
             stopCancelledTransfers()
@@ -130,6 +135,14 @@ public final class Agent: @unchecked Sendable {
     public func stop() { lock.withLock { stopRequested = true; running.values.forEach { $0.cancel() } } }
 
     private var isStopRequested: Bool { lock.withLock { stopRequested } }
+
+    /// The library was removed under the agent (its folder deleted): what it would fetch has
+    /// nowhere to go, and an agent with `--watch` would otherwise run on forever.
+    /// (A library in memory, a unit test's, is never gone.)
+    private var libraryIsGone: Bool {
+        let path = queue.store.writer.path
+        return path.hasPrefix("/") && access(path, F_OK) != 0 && errno == ENOENT
+    }
 
     /// A download cancelled from another process (the shelf's `x`, `newsstand cancel`) is
     /// seen here, through the library, and its transfer stopped, even between attempts.

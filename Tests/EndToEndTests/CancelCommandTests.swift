@@ -7,12 +7,7 @@ import Testing
 /// and `download --wait` says while a download is being tried again (item 13).
 @Suite(.serialized) struct CancelCommandTests {
     @Test func cancelStopsTheAgentsTransferAndThrowsAwayWhatArrived() throws {
-        let sandbox = Sandbox(["NEWSSTAND_RESOURCES=/nonexistent", "NEWSSTAND_FILE_THROTTLE_MS=250"])
-        let feeds = sandbox.home.appendingPathComponent("feeds")
-        try FileManager.default.createDirectory(at: feeds, withIntermediateDirectories: true)
-        let fixture = try IssueFeedFixture(in: feeds, id: "slow-issue", title: "The Slow Issue", payloadBytes: 6 << 20)
-        #expect(try sandbox.run("subscribe", fixture.feed.path).status == 0)
-        #expect(try sandbox.run("download", "slow-issue").status == 0)
+        let sandbox = try Sandbox.downloadingSlowly("slow-issue", title: "The Slow Issue")
         let cache = sandbox.home.appendingPathComponent("cache")
         let underWay = Tmux.poll(timeout: 30) { !Self.partFiles(in: cache).isEmpty }
         #expect(underWay, "the download never got under way")

@@ -59,12 +59,7 @@ import Testing
     }
 
     @Test func aRunningDownloadShowsItsPercent() throws {
-        let sandbox = Sandbox(["NEWSSTAND_RESOURCES=/nonexistent", "NEWSSTAND_FILE_THROTTLE_MS=250"])
-        let feeds = sandbox.home.appendingPathComponent("feeds")
-        try FileManager.default.createDirectory(at: feeds, withIntermediateDirectories: true)
-        let fixture = try IssueFeedFixture(in: feeds, id: "big-issue", title: "The Big Issue", payloadBytes: 6 << 20)
-        #expect(try sandbox.run("subscribe", fixture.feed.path).status == 0)
-        #expect(try sandbox.run("download", "big-issue").status == 0)
+        let sandbox = try Sandbox.downloadingSlowly("big-issue", title: "The Big Issue")
 
         var text = ""
         var json = ""

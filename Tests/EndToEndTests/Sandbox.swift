@@ -48,6 +48,20 @@ final class Sandbox {
 
     struct SampleFailure: Error, CustomStringConvertible { var description: String }
 
+    /// A sandbox whose agent is downloading `id`, started by `download`: a 6 MiB issue of a
+    /// feed of its own, copied 4 KiB every 250 ms (minutes: the test ends it).
+    static func downloadingSlowly(_ id: String, title: String) throws -> Sandbox {
+        let sandbox = Sandbox(["NEWSSTAND_RESOURCES=/nonexistent", "NEWSSTAND_FILE_THROTTLE_MS=250"])
+        let feeds = sandbox.home.appendingPathComponent("feeds")
+        try FileManager.default.createDirectory(at: feeds, withIntermediateDirectories: true)
+        let fixture = try IssueFeedFixture(in: feeds, id: id, title: title, payloadBytes: 6 << 20)
+        for command in [["subscribe", fixture.feed.path], ["download", id]] {
+            let result = try sandbox.run(command)
+            guard result.status == 0 else { throw SampleFailure(description: "\(command[0]): \(result.output)") }
+        }
+        return sandbox
+    }
+
     /// The library's database, for what no command shows (a saved reading place).
     func sql(_ statement: String) throws -> String {
         try Tmux.run(["sqlite3", home.appendingPathComponent("data/library.sqlite").path, statement])
