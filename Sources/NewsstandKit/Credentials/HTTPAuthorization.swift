@@ -44,7 +44,7 @@ struct HTTPAuthorization: Sendable {
 
     static func makeCnonce() -> String {
         var generator = SystemRandomNumberGenerator()
-        return (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+        return (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }.lowercaseHex
     }
 
     /// The request target a client sends for `url`: its path (or "/") and query, still percent-encoded.

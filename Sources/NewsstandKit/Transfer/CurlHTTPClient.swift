@@ -185,7 +185,7 @@ private final class CurlExchange {
             headers[name, default: ""] += " " + trimmed  // obsolete folding
         } else if let colon = trimmed.firstIndex(of: ":") {
             let name = trimmed[..<colon].lowercased()
-            let value = trimmed[trimmed.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            let value = trimmed[trimmed.index(after: colon)...].trimmingOptionalWhitespace
             if let existing = headers[name] { headers[name] = existing + ", " + value } else { headers[name] = value }
             lastHeader = name
         }

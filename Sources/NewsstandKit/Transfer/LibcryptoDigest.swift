@@ -34,7 +34,7 @@ public final class LibcryptoDigest {
     public func finalHex() -> String {
         var digest = [UInt8](repeating: 0, count: Int(CSYSTEMCRYPTO_MAX_DIGEST))
         let length = csystemcrypto_digest_final(context, &digest)
-        return digest.prefix(Int(length)).map { String(format: "%02x", $0) }.joined()
+        return digest.prefix(Int(length)).lowercaseHex
     }
 
     /// Whether this process has loaded libcrypto (made a digest) yet.
@@ -51,4 +51,18 @@ public final class LibcryptoDigest {
 /// Why no digest could be made, in a sentence.
 public struct LibcryptoUnavailable: Error, CustomStringConvertible, Sendable {
     public var description: String
+}
+
+extension Sequence<UInt8> {
+    /// Two lower-case hex digits a byte (`String(format:)` cost more than the digest itself).
+    var lowercaseHex: String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(underestimatedCount * 2)
+        for byte in self {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
 }

@@ -227,12 +227,12 @@ private final class ResponseReader {
             if budget <= 0 { throw tooLong }
             if line.isEmpty { break }
             if line.first == " " || line.first == "\t", let name = lastName {
-                headers[name, default: ""] += " " + line.trimmingCharacters(in: .whitespaces)  // obsolete folding
+                headers[name, default: ""] += " " + line.trimmingOptionalWhitespace  // obsolete folding
                 continue
             }
             guard let colon = line.firstIndex(of: ":") else { continue }
-            let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            let name = line[..<colon].trimmingOptionalWhitespace.lowercased()
+            let value = line[line.index(after: colon)...].trimmingOptionalWhitespace
             if let existing = headers[name] { headers[name] = existing + ", " + value } else { headers[name] = value }
             lastName = name
         }
@@ -485,5 +485,15 @@ final class Socket {
             if code == EINTR { continue }
             throw receiveError(code, timeout: timeout)
         }
+    }
+}
+
+extension StringProtocol {
+    /// Without the spaces and tabs around it, HTTP's optional whitespace (RFC 9110, 5.6.3).
+    /// Foundation's `trimmingCharacters(in:)` went through NSString: a sixth of a sync's CPU.
+    var trimmingOptionalWhitespace: String {
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !blank($0) }), let last = lastIndex(where: { !blank($0) }) else { return "" }
+        return String(self[first...last])
     }
 }
