@@ -9,9 +9,14 @@ test server (Tests/Servers/kosync_server.py, on 127.0.0.1). Timed, as whole proc
   push   `sync now` in the first: 1,000 places read from the server (none there) and sent;
   pull   `sync now` in the second: 1,000 places read and taken;
   again  `sync now` in the first: nothing changed, 1,000 places read.
+  floor  the push's requests (a GET and a PUT a document, 1,000 other documents) made by 8
+         Python threads on kept connections: what the test server itself can answer.
+Each step also gives the CPU time of the client and of the server.
 The issues are written into the library's database directly (the schema the program made),
-so only syncing is timed. Prints one line per step with wall time and peak RSS of the process.
+so only syncing is timed. Prints one line per step: wall time, peak RSS, CPU time of the
+process and of the server.
 """
+import http.client
 import json
 import os
 import resource
@@ -20,6 +25,7 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -31,14 +37,55 @@ work = tempfile.mkdtemp(prefix="newsstand-sync-bench-")
 
 def run(home, *arguments, stdin=None):
     env = dict(os.environ, NEWSSTAND_HOME=home, NEWSSTAND_KEYRING="off", NEWSSTAND_RESOURCES=os.path.join(work, "none"))
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run([binary, *arguments], env=env, input=stdin, capture_output=True, text=True)
     elapsed = time.perf_counter() - start
     if done.returncode != 0:
         sys.exit(f"{' '.join(arguments)} failed: {done.stderr.strip()}")
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return elapsed, max(peak, before) / 1024, done.stdout.strip()
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    return elapsed, max(after.ru_maxrss, before.ru_maxrss) / 1024, cpu, done.stdout.strip()
+
+
+def cpu_of(pid):
+    """User and system seconds a process has used (/proc/PID/stat)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def floor(port, documents, user="floor", key="5f4dcc3b5aa765d61d8327deb882cf99"):
+    """The test server's own floor for the push's requests: a GET and a PUT a document, made
+    by 8 Python threads on kept connections (the fewest costs a client can add)."""
+    headers = {"Accept": "application/vnd.koreader.v1+json", "Content-Type": "application/json"}
+    connection = http.client.HTTPConnection("127.0.0.1", port)
+    connection.request("POST", "/users/create", json.dumps({"username": user, "password": key}), headers)
+    connection.getresponse().read()
+    headers = dict(headers, **{"x-auth-user": user, "x-auth-key": key})
+    queue = list(documents)
+    lock = threading.Lock()
+
+    def worker():
+        connection = http.client.HTTPConnection("127.0.0.1", port)
+        while True:
+            with lock:
+                if not queue:
+                    return
+                document = queue.pop()
+            connection.request("GET", f"/syncs/progress/{document}", headers=headers)
+            connection.getresponse().read()
+            body = json.dumps({"document": document, "progress": "1", "percentage": 0.5, "device": "floor"})
+            connection.request("PUT", "/syncs/progress", body, headers)
+            connection.getresponse().read()
+
+    threads = [threading.Thread(target=worker) for _ in range(8)]
+    start = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return time.perf_counter() - start
 
 
 def fill(home, books, with_places):
@@ -76,9 +123,18 @@ try:
         for home in (first, second):
             run(home, "sync", "add", "kobo", f"http://127.0.0.1:{port}", "--user", "ann", "--password-stdin", stdin="pa55\n")
         print(f"{count} issues, {binary}")
+        print(f"{'step':6} {'wall':>7}     {'peak':>8}  {'CPU':>6}  {'server CPU':>10}")
         for step, home in (("push", first), ("pull", second), ("again", first)):
-            elapsed, peak, said = run(home, "sync", "now")
-            print(f"{step:6} {elapsed * 1000:7.0f} ms  peak {peak:5.0f} MB  {said}")
+            served = cpu_of(server.pid)
+            elapsed, peak, cpu, said = run(home, "sync", "now")
+            served = cpu_of(server.pid) - served
+            print(f"{step:6} {elapsed * 1000:7.0f} ms  {peak:5.0f} MB  {cpu * 1000:4.0f} ms  {served * 1000:7.0f} ms  {said}")
+        served = cpu_of(server.pid)
+        before = time.process_time()
+        elapsed = floor(port, [f"floor-{i:032x}" for i in range(count)])
+        cpu, served = time.process_time() - before, cpu_of(server.pid) - served
+        print(f"{'floor':6} {elapsed * 1000:7.0f} ms  {'':8}  {cpu * 1000:4.0f} ms  {served * 1000:7.0f} ms  "
+              f"the push's {2 * count} requests from 8 Python threads on kept connections")
     finally:
         server.stdin.close()
         server.wait()
