@@ -114,7 +114,7 @@ let package = Package(
         // boxes, however the page is turned (poppler-glib reads text only as a selection).
         .target(name: "CPopplerText", linkerSettings: [.linkedLibrary("poppler-cpp")]),
         // Poppler itself and the worker's side of the socket: linked only into `newsstand-pdf`.
-        .target(name: "PDFEngine", dependencies: ["CPoppler", "CPopplerText", "PDFDrawing", "PDF", "Imaging"]),
+        .target(name: "PDFEngine", dependencies: ["CPoppler", "CPopplerText", "PDFDrawing", "PDF", "Imaging", "IssueArchive"]),
         // How many columns text takes (and the table of wide characters), with no dependencies:
         // Terminal measures with it without linking HTML. Called for every character drawn.
         .target(name: "TextWidth", swiftSettings: parsing),

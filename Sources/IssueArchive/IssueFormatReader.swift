@@ -14,6 +14,13 @@ public protocol IssueFormatReader: Sendable {
     func recognizes(_ files: ContentTree) -> Bool
     /// The issue the files hold; an `ArchiveError` when they are not a readable issue.
     func open(_ files: ContentTree) throws -> IssueContent
+    /// The identifiers the book gives itself (an ISBN, a DOI, a uuid), by which a server that
+    /// keeps the same book knows it (calibre's); empty where the format keeps none.
+    func identifiers(_ files: ContentTree) -> [BookIdentifier]
+}
+
+extension IssueFormatReader {
+    public func identifiers(_ files: ContentTree) -> [BookIdentifier] { [] }
 }
 
 /// How a downloaded file becomes the files of an issue.

@@ -18,6 +18,7 @@ struct EPUBFormat: IssueFormatReader {
 
     func recognizes(_ files: ContentTree) -> Bool { EPUBBook.isEPUB(files) }
     func open(_ files: ContentTree) throws -> IssueContent { try EPUBBook.open(files) }
+    func identifiers(_ files: ContentTree) -> [BookIdentifier] { BookIdentifier.of(epub: files.root) }
 }
 
 /// Comic books (CBZ): page images, and at most a few notes beside them.

@@ -70,6 +70,13 @@ public struct PDFIssueFormat: IssueFormatReader {
 
     /// What the worker says of one PDF of the issue, which must have a page that can be read
     /// (pages it counts but cannot give are read as saying so: the rest is the issue).
+    /// The first PDF's identifiers (an issue of several PDFs is one book); none from a
+    /// document that cannot be opened (locked, broken): no server is asked about it.
+    public func identifiers(_ files: ContentTree) -> [BookIdentifier] {
+        guard let first = Self.assets(in: files).documents.first else { return [] }
+        return (try? worker.identifiers(of: files.root.appendingPathComponent(first))) ?? []
+    }
+
     private func info(of name: String, in files: ContentTree) throws -> PDFInfo {
         let info: PDFInfo
         let file = files.root.appendingPathComponent(name)

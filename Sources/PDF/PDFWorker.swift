@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CSpawn
 import Foundation
+import IssueArchive
 import Imaging
 import Synchronization
 
@@ -147,6 +148,14 @@ public final class PDFWorker: Sendable {
             throw Self.unexpected
         }
         return (page, neighbours)
+    }
+
+    /// The identifiers the document's XMP metadata gives (an ISBN, a DOI), in its order.
+    public func identifiers(of document: URL, password: String? = nil) throws -> [BookIdentifier] {
+        let (reply, _) = try ask(WorkerRequest(document: document.path, password: password ?? passwords.password(for: document), action: .identifiers),
+                                 failing: "\(PDFError.naming(document)) could not be opened")
+        guard case .identifiers(let identifiers) = reply else { throw Self.unexpected }
+        return identifiers
     }
 
     /// The plain text of the pages in `pages` that exist (every page's without), in page order.

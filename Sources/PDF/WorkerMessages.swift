@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import IssueArchive
 
 /// What the parent asks the PDF worker: one action on one document (opened by the worker
 /// and kept open while the next requests name the same file and password).
@@ -13,6 +14,8 @@ package struct WorkerRequest: Codable {
         case readingText(page: Int)
         /// The plain text of `count` pages from `first` (fewer at the end, none past it).
         case pageTexts(first: Int, count: Int)
+        /// The identifiers the document's XMP metadata gives (`BookIdentifier.of(xmp:)`).
+        case identifiers
         /// Test faults, honoured only by a worker started with `--test-faults`.
         case misbehave(Misbehaviour)
     }
@@ -49,6 +52,7 @@ package enum WorkerReply: Codable {
     /// The neighbours in `PDFReflow.neighbourOffsets`' order, nil where there is no such page.
     case readingText(page: PDFPageText, neighbours: [PDFPageText?])
     case pageTexts([String])
+    case identifiers([BookIdentifier])
 }
 
 /// Frames on the worker's socket: a little-endian UInt32 length and that many bytes of JSON,

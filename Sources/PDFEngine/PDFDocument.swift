@@ -2,6 +2,7 @@ import CPoppler
 import CPopplerText
 import Foundation
 import Imaging
+import IssueArchive
 import PDF
 import PDFDrawing
 
@@ -54,6 +55,13 @@ public final class PDFDocument {
 
     public var title: String? { Self.take(poppler_document_get_title(document)).flatMap(Self.nonEmpty) }
     public var author: String? { Self.take(poppler_document_get_author(document)).flatMap(Self.nonEmpty) }
+
+    /// The identifiers its XMP metadata gives (an ISBN, a DOI, calibre's); none from a packet
+    /// past a megabyte, which no real one is.
+    public var identifiers: [BookIdentifier] {
+        guard let xmp = Self.take(poppler_document_get_metadata(document)), xmp.utf8.count <= 1 << 20 else { return [] }
+        return BookIdentifier.of(xmp: Data(xmp.utf8))
+    }
     /// The Info dictionary's CreationDate; nil when the PDF gives none (poppler answers -1).
     public var creationDate: Date? {
         let seconds = poppler_document_get_creation_date(document)

@@ -59,6 +59,7 @@ public enum PDFWorkerServer {
                     }
                     return (.readingText(page: text, neighbours: neighbours), [])
                 case .pageTexts(let first, let count): return (.pageTexts(document.pageTexts(first: first, count: count)), [])
+                case .identifiers: return (.identifiers(document.identifiers), [])
                 case .misbehave: return (.failure(PDFError(.workerUnavailable, "test faults are off")), [])
                 }
             } catch let error as PDFError {

@@ -100,9 +100,10 @@ import TestSupport
     }
 
     /// Books of one's own, never taken from calibre's catalog, that are also in the calibre
-    /// library: one as calibre hands it out (its uuid written in), two the very files given to
-    /// calibre (an ISBN, a DOI; calibre's uuid not in them). All sync with calibre's books; a
-    /// fourth, sharing nothing but a title with a book there, stays unsynced, and no error is said.
+    /// library: one as calibre hands it out (its uuid written in), three the very files given
+    /// to calibre (an ISBN, a DOI; a PDF with an ISBN in its XMP; calibre's uuid not in them).
+    /// All sync with calibre's books; a fifth, sharing nothing but a title with a book there,
+    /// stays unsynced, and no error is said.
     @Test func ownFilesThatShareAnIdentifierWithACalibreBookSyncWithIt() throws {
         CalibreServer.turn.wait()
         defer { CalibreServer.turn.signal() }
@@ -110,7 +111,7 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: originals) }
         try FileManager.default.createDirectory(at: originals, withIntermediateDirectories: true)
         try Self.writeOwnBooks(in: originals)
-        let server = try CalibreServer(user: "reader", password: Self.password, books: ["field-guide.epub", "tide-atlas.epub"].map(originals.appendingPathComponent))
+        let server = try CalibreServer(user: "reader", password: Self.password, books: ["field-guide.epub", "tide-atlas.epub", "current-chart.pdf"].map(originals.appendingPathComponent))
         defer { server.stop() }
         let url = "http://127.0.0.1:\(server.port)"
         let sandbox = Sandbox(["NEWSSTAND_RESOURCES=/nonexistent", "NEWSSTAND_KEYRING=off"])
@@ -128,40 +129,51 @@ import TestSupport
         let atlas = try #require(library.first { $0.value["title"] as? String == "A Tide Atlas" }, "\(library)")
         #expect((atlas.value["identifiers"] as? [String: String])?["doi"] == "10.5555/tide.atlas(2)+", "\(atlas.value)")
         let atlasID = try #require(Int(atlas.key))
+        let chart = try #require(library.first { $0.value["title"] as? String == "A Chart of Currents" }, "\(library)")
+        #expect((chart.value["identifiers"] as? [String: String])?["isbn"] == "9781861972712", "\(chart.value)")
+        let chartID = try #require(Int(chart.key))
 
         // The folder: the Tide Tables as calibre's server hands them out, the field guide and the stranger.
         let folder = sandbox.home.appendingPathComponent("Books of mine", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        for name in ["field-guide.epub", "tide-atlas.epub", "stranger.epub"] {
+        for name in ["field-guide.epub", "tide-atlas.epub", "current-chart.pdf", "stranger.epub"] {
             try FileManager.default.copyItem(at: originals.appendingPathComponent(name), to: folder.appendingPathComponent(name))
         }
         let fetched = try Tmux.runWithStatus(["curl", "-s", "--fail", "--digest", "-u", "reader:\(Self.password)",
                                               "-o", folder.appendingPathComponent("tides.epub").path, "\(url)/get/EPUB/\(tides)/library"])
         #expect(fetched.status == 0, "\(fetched.output)")
         let subscribed = try sandbox.run("subscribe", folder.path)
-        #expect(subscribed.status == 0 && subscribed.output.contains("4 new issue(s)"), "\(subscribed.output)")
+        #expect(subscribed.status == 0 && subscribed.output.contains("5 new issue(s)"), "\(subscribed.output)")
         let issues = try JSONSerialization.jsonObject(with: Data(try sandbox.run("issues", "--json").output.utf8)) as? [[String: Any]] ?? []
         func name(_ file: String) throws -> String {
             try #require(issues.compactMap { $0["name"] as? String }.first { $0.hasSuffix("/" + file) }, "\(issues)")
         }
         let (ownTides, ownGuide, stranger) = (try name("tides.epub"), try name("field-guide.epub"), try name("stranger.epub"))
         let ownAtlas = try name("tide-atlas.epub")
+        let ownChart = try name("current-chart.pdf")
 
         let added = try Self.addServer(url, to: sandbox, password: Self.password)
         #expect(added.status == 0, "\(added.output)")
         for issue in [ownTides, ownGuide, ownAtlas] { #expect(try sandbox.run("place", issue, "--set", "40%").status == 0) }
+        #expect(try sandbox.run("place", ownChart, "--set", "page:3").status == 0)
         #expect(try sandbox.run("place", stranger, "--set", "25%").status == 0)
         let sent = try sandbox.run("sync", "now")
         #expect(sent.status == 0 && sent.output.trimmingCharacters(in: .whitespacesAndNewlines)
-                == "Sent 3, took 0, offered 0; 1 waiting; 1 without a file to name.", "\(sent.output)")
+                == "Sent 4, took 0, offered 0; 1 waiting; 1 without a file to name.", "\(sent.output)")
         for book in [tides, guideID, atlasID] {
             let kept = try Self.calibre(url, "/book-get-annotations/library/\(book)-EPUB")
             let positions = (kept["\(book):EPUB"] as? [String: Any])?["last_read_positions"] as? [[String: Any]] ?? []
             #expect(positions.count == 1 && positions.first?["pos_frac"] as? Double == 0.4, "book \(book): \(kept)")
         }
+        // The PDF's place, page 3 of 5, as the share of it read that `place` gives.
+        let chartShare = try #require(try PlaceSyncEndToEndTests.place(sandbox, ownChart)["place"]?["percentage"] as? Double)
+        let chartKept = try Self.calibre(url, "/book-get-annotations/library/\(chartID)-PDF")
+        let chartPositions = (chartKept["\(chartID):PDF"] as? [String: Any])?["last_read_positions"] as? [[String: Any]] ?? []
+        #expect(chartPositions.count == 1 && chartPositions.first?["pos_frac"] as? Double == chartShare / 100, "\(chartShare) %: \(chartKept)")
         // Which book each is, kept: found once, not searched for again.
         let documents = try sandbox.sql("SELECT i.name || ' ' || coalesce(p.document, '-') FROM syncPlace p JOIN issue i ON i.id = p.issueId ORDER BY i.name")
         #expect(documents.split(separator: "\n").sorted() == ["\(ownGuide) library/\(guideID)/EPUB", "\(ownAtlas) library/\(atlasID)/EPUB", "\(stranger) -",
+                                                          "\(ownChart) library/\(chartID)/PDF",
                                                           "\(ownTides) library/\(tides)/EPUB"].sorted(),
                 "\(documents)")
         #expect(try sandbox.run("sync", "now").output.contains("Sent 0, took 0, offered 0; 1 waiting; 1 without a file to name."))
@@ -180,7 +192,8 @@ import TestSupport
     /// `field-guide.epub`: EPUB 2, its ISBN with dashes under `opf:scheme="ISBN"` and its
     /// publisher's uuid; `tide-atlas.epub`: EPUB 3, a DOI (`urn:doi:`) full of what regular
     /// expressions read as their own; `stranger.epub`: EPUB 3, titled as a calibre book but with an ISBN
-    /// (`urn:isbn:`) and a uuid calibre has not.
+    /// (`urn:isbn:`) and a uuid calibre has not; `current-chart.pdf`: five pages, an ISBN in
+    /// its XMP only, as calibre writes one.
     static func writeOwnBooks(in folder: URL) throws {
         _ = try Tmux.run(["python3", "-c", """
             import sys, zipfile
@@ -198,6 +211,33 @@ import TestSupport
                     z.writestr("OEBPS/content.opf", package)
                     z.writestr("OEBPS/c1.xhtml", '<html xmlns="http://www.w3.org/1999/xhtml"><head><title>Springs</title></head><body><h1>Spring tides</h1><p>When the moon is new.</p></body></html>')
                     z.writestr("OEBPS/c2.xhtml", '<html xmlns="http://www.w3.org/1999/xhtml"><head><title>Neaps</title></head><body><h1>Neap tides</h1><p>When the moon is half.</p></body></html>')
+            # current-chart.pdf: five pages, its ISBN in its XMP as calibre writes one (and PRISM's).
+            xmp = ('<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
+                   '<rdf:Description rdf:about="" xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmlns:xmpidq="http://ns.adobe.com/xmp/Identifier/qual/1.0/"><xmp:Identifier><rdf:Bag>'
+                   '<rdf:li rdf:parseType="Resource"><xmpidq:Scheme>isbn</xmpidq:Scheme><rdf:value>9781861972712</rdf:value></rdf:li></rdf:Bag></xmp:Identifier></rdf:Description>'
+                   '<rdf:Description rdf:about="" xmlns:prism="http://prismstandard.org/namespaces/basic/2.0/"><prism:isbn>9781861972712</prism:isbn></rdf:Description>'
+                   '</rdf:RDF></x:xmpmeta><?xpacket end="w"?>').encode()
+            nl = chr(10).encode()
+            def stream(header, data):
+                return header + b" /Length " + str(len(data)).encode() + b" >>" + nl + b"stream" + nl + data + nl + b"endstream"
+            pages = 5
+            objects = [b"<< /Type /Catalog /Pages 2 0 R /Metadata 3 0 R >>",
+                       b"<< /Type /Pages /Count " + str(pages).encode() + b" /Kids [" + b" ".join(str(5 + 2 * i).encode() + b" 0 R" for i in range(pages)) + b"] >>",
+                       stream(b"<< /Type /Metadata /Subtype /XML", xmp),
+                       b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
+            for i in range(pages):
+                objects.append(b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 400] /Resources << /Font << /F1 4 0 R >> >> /Contents " + str(6 + 2 * i).encode() + b" 0 R >>")
+                objects.append(stream(b"<<", b"BT /F1 18 Tf 40 300 Td (Currents, chart " + str(i + 1).encode() + b") Tj ET"))
+            out, offsets = b"%PDF-1.4" + nl, []
+            for number, body in enumerate(objects, 1):
+                offsets.append(len(out))
+                out += str(number).encode() + b" 0 obj" + nl + body + nl + b"endobj" + nl
+            start = len(out)
+            out += b"xref" + nl + b"0 " + str(len(objects) + 1).encode() + nl + b"0000000000 65535 f " + nl
+            out += b"".join(b"%010d 00000 n " % offset + nl for offset in offsets)
+            out += b"trailer" + nl + b"<< /Size " + str(len(objects) + 1).encode() + b" /Root 1 0 R /Info << /Title (A Chart of Currents) >> >>" + nl
+            out += b"startxref" + nl + str(start).encode() + nl + b"%%EOF" + nl
+            open(folder + "/current-chart.pdf", "wb").write(out)
             """, folder.path, guideUUID])
     }
 

@@ -27,11 +27,11 @@ struct CalibreIdentifiers: Sendable, Equatable {
 
     var isEmpty: Bool { uuids.isEmpty && typed.isEmpty }
 
-    init(_ identifiers: [EPUBIdentifier]) {
+    init(_ identifiers: [BookIdentifier]) {
         for identifier in identifiers { add(identifier) }
     }
 
-    private mutating func add(_ identifier: EPUBIdentifier) {
+    private mutating func add(_ identifier: BookIdentifier) {
         let text = identifier.value.trimmingCharacters(in: .whitespacesAndNewlines)
         let isURN = text.lowercased().hasPrefix("urn:")
         var type: String, value: String

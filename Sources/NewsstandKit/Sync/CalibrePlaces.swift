@@ -38,16 +38,17 @@ struct CalibrePlaces: PlaceServer {
     }
 
     /// Asks the server which of its books the issues of other origin not yet named are, by
-    /// the identifiers their EPUB packages carry (read from the content as installed).
+    /// the identifiers their content gives (an EPUB's package, a PDF's XMP, read as installed).
     func findBooks(_ issues: [(Issue, SyncPlaceRow)]) throws {
         let unnamed = issues.filter { issue, row in
-            row.document == nil && issue.id != nil && issue.status == .available && Self.isEPUB(issue) && taken(issue) == nil
+            row.document == nil && issue.id != nil && issue.status == .available && Self.isBook(issue) && taken(issue) == nil
         }.map(\.0)
         let wanted = Mutex<[Int64: CalibreBookFinder.Wanted]>([:])
         DispatchQueue.concurrentPerform(iterations: unnamed.count) { index in
-            let identifiers = CalibreIdentifiers(EPUBIdentifier.of(book: contentDirectory(unnamed[index])))
-            if !identifiers.isEmpty, let id = unnamed[index].id {
-                wanted.withLock { $0[id] = CalibreBookFinder.Wanted(format: "EPUB", identifiers: identifiers) }
+            guard let id = unnamed[index].id, let (format, given) = IssueFormats.shared.identifiers(directory: contentDirectory(unnamed[index])) else { return }
+            let identifiers = CalibreIdentifiers(given)
+            if !identifiers.isEmpty {
+                wanted.withLock { $0[id] = CalibreBookFinder.Wanted(format: format.rawValue.uppercased(), identifiers: identifiers) }
             }
         }
         do {
@@ -58,11 +59,12 @@ struct CalibrePlaces: PlaceServer {
         }
     }
 
-    /// An EPUB by the type it was offered as or its file's name (a PDF carries calibre's
-    /// identifiers only in its XMP, which is not read).
-    static func isEPUB(_ issue: Issue) -> Bool {
-        issue.contentType?.lowercased().hasPrefix("application/epub") == true
-            || issue.contentURL.flatMap(URL.init(string:))?.pathExtension.lowercased() == "epub"
+    /// An EPUB or a PDF, by the type it was offered as or its file's name: the formats that
+    /// say which book they are. (A comic's folder is not listed to find out.)
+    static func isBook(_ issue: Issue) -> Bool {
+        let type = issue.contentType?.lowercased() ?? ""
+        let fileExtension = issue.contentURL.flatMap(URL.init(string:))?.pathExtension.lowercased()
+        return type.hasPrefix("application/epub") || type.hasPrefix("application/pdf") || ["epub", "pdf"].contains(fileExtension)
     }
 
     func pull(document: String) throws -> ServerPlace? {

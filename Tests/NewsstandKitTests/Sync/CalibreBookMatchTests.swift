@@ -9,32 +9,32 @@ import Testing
     let uuid = "0d7c3a52-9f1e-4b8a-a6d2-5c1e7f3b9a40"
 
     @Test func calibresUUIDIsReadInEveryFormCalibreWritesIt() {
-        for written in [EPUBIdentifier(value: uuid, scheme: "uuid"), EPUBIdentifier(value: "uuid:\(uuid)"),
-                        EPUBIdentifier(value: "urn:uuid:\(uuid.uppercased())"), EPUBIdentifier(value: "urn:uuid:\(uuid)", scheme: "UUID"),
-                        EPUBIdentifier(value: uuid)] {
+        for written in [BookIdentifier(value: uuid, scheme: "uuid"), BookIdentifier(value: "uuid:\(uuid)"),
+                        BookIdentifier(value: "urn:uuid:\(uuid.uppercased())"), BookIdentifier(value: "urn:uuid:\(uuid)", scheme: "UUID"),
+                        BookIdentifier(value: uuid)] {
             let read = CalibreIdentifiers([written])
             #expect(read.uuids == [uuid] && read.typed.isEmpty, "\(written)")
         }
         // The book's id in the library that wrote it, an address, a uuid cut short: nothing to ask.
-        let nothing = CalibreIdentifiers([EPUBIdentifier(value: "calibre:3"), EPUBIdentifier(value: "3", scheme: "calibre"),
-                                          EPUBIdentifier(value: "https://example.org/book"), EPUBIdentifier(value: "uuid:0d7c3a52-9f1e")])
+        let nothing = CalibreIdentifiers([BookIdentifier(value: "calibre:3"), BookIdentifier(value: "3", scheme: "calibre"),
+                                          BookIdentifier(value: "https://example.org/book"), BookIdentifier(value: "uuid:0d7c3a52-9f1e")])
         #expect(nothing.isEmpty)
     }
 
     @Test func anISBNIsComparedByItsDigitsAndAskedForAsWritten() throws {
-        let dashed = CalibreIdentifiers([EPUBIdentifier(value: "978-0-306-40615-7", scheme: "ISBN")])
+        let dashed = CalibreIdentifiers([BookIdentifier(value: "978-0-306-40615-7", scheme: "ISBN")])
         #expect(dashed.typed == [.init(type: "isbn", value: "9780306406157", written: "978-0-306-40615-7")])
-        #expect(CalibreIdentifiers([EPUBIdentifier(value: "urn:isbn:0-306-40615-2")]).typed.map(\.value) == ["0306406152"])
-        #expect(CalibreIdentifiers([EPUBIdentifier(value: "isbn:080442957X")]).typed.map(\.value) == ["080442957X"])
+        #expect(CalibreIdentifiers([BookIdentifier(value: "urn:isbn:0-306-40615-2")]).typed.map(\.value) == ["0306406152"])
+        #expect(CalibreIdentifiers([BookIdentifier(value: "isbn:080442957X")]).typed.map(\.value) == ["080442957X"])
         // A wrong check digit, a placeholder, an X inside: not ISBNs.
         for wrong in ["978-0-306-40615-8", "0000000000", "9780306X06157"] {
-            #expect(CalibreIdentifiers([EPUBIdentifier(value: wrong, scheme: "ISBN")]).isEmpty, "\(wrong)")
+            #expect(CalibreIdentifiers([BookIdentifier(value: wrong, scheme: "ISBN")]).isEmpty, "\(wrong)")
         }
         let isbn = try #require(dashed.typed.first)
         #expect(isbn.isIn(["isbn": "9780306406157"]) && isbn.isIn(["isbn": "978-0-306-40615-7"]))
         #expect(!isbn.isIn(["isbn": "9783161484100"]) && !isbn.isIn(["doi": "9780306406157"]))
         // Other types as calibre keeps them, compared as written.
-        let doi = CalibreIdentifiers([EPUBIdentifier(value: "urn:doi:10.1000/182"), EPUBIdentifier(value: "B00ABC", scheme: "AMAZON")])
+        let doi = CalibreIdentifiers([BookIdentifier(value: "urn:doi:10.1000/182"), BookIdentifier(value: "B00ABC", scheme: "AMAZON")])
         #expect(doi.typed == [.init(type: "doi", value: "10.1000/182", written: "10.1000/182"), .init(type: "amazon", value: "B00ABC", written: "B00ABC")])
     }
 
@@ -60,9 +60,9 @@ import Testing
             <dc:identifier opf:scheme="calibre" id="calibre_id">3</dc:identifier><dc:identifier opf:scheme="uuid" id="uuid_id"> \(uuid) </dc:identifier>
             <dc:identifier opf:scheme="ISBN">978-0-306-40615-7</dc:identifier><dc:identifier></dc:identifier></metadata><manifest/><spine/></package>
             """.write(to: root.appendingPathComponent("OEBPS/content.opf"), atomically: true, encoding: .utf8)
-        #expect(EPUBIdentifier.of(book: root) == [EPUBIdentifier(value: "3", scheme: "calibre"), EPUBIdentifier(value: uuid, scheme: "uuid"),
-                                                  EPUBIdentifier(value: "978-0-306-40615-7", scheme: "ISBN")])
-        #expect(EPUBIdentifier.of(book: root.appendingPathComponent("META-INF")).isEmpty)  // no package
+        #expect(BookIdentifier.of(epub: root) == [BookIdentifier(value: "3", scheme: "calibre"), BookIdentifier(value: uuid, scheme: "uuid"),
+                                                  BookIdentifier(value: "978-0-306-40615-7", scheme: "ISBN")])
+        #expect(BookIdentifier.of(epub: root.appendingPathComponent("META-INF")).isEmpty)  // no package
     }
 
     /// calibre's content server in memory, as far as finding books goes: its library, the
@@ -110,15 +110,15 @@ import Testing
             9: ["uuid": "11111111-2222-3333-4444-777777777777", "identifiers": ["doi": "10.1/y"], "formats": ["epub"]],
         ])
         let server = CalibreContentServer(server: URL(string: "http://127.0.0.1:1")!, user: nil, password: nil, name: "calibre", transport: calibre)
-        func wanted(_ identifiers: EPUBIdentifier...) -> CalibreBookFinder.Wanted { .init(format: "EPUB", identifiers: CalibreIdentifiers(identifiers)) }
+        func wanted(_ identifiers: BookIdentifier...) -> CalibreBookFinder.Wanted { .init(format: "EPUB", identifiers: CalibreIdentifiers(identifiers)) }
         let found = try CalibreBookFinder(server: server).books(for: [
-            1: wanted(EPUBIdentifier(value: "urn:isbn:9780306406157")),                 // its ISBN, written otherwise
-            2: wanted(EPUBIdentifier(value: "urn:uuid:\(uuid)")),                       // calibre's uuid
-            3: wanted(EPUBIdentifier(value: "urn:isbn:9783161484100")),                 // a book in PDF only
-            4: wanted(EPUBIdentifier(value: "urn:doi:10.1/x")),                         // two books alike
-            5: wanted(EPUBIdentifier(value: "urn:isbn:9780306406157"), EPUBIdentifier(value: "urn:doi:10.1/y")),  // two shared beat one
-            7: wanted(EPUBIdentifier(value: "urn:isbn:9780306406157"), EPUBIdentifier(value: "urn:doi:10.1/x")),  // one each: alike
-            6: wanted(EPUBIdentifier(value: "urn:isbn:9781861972712")),                 // nothing shared
+            1: wanted(BookIdentifier(value: "urn:isbn:9780306406157")),                 // its ISBN, written otherwise
+            2: wanted(BookIdentifier(value: "urn:uuid:\(uuid)")),                       // calibre's uuid
+            3: wanted(BookIdentifier(value: "urn:isbn:9783161484100")),                 // a book in PDF only
+            4: wanted(BookIdentifier(value: "urn:doi:10.1/x")),                         // two books alike
+            5: wanted(BookIdentifier(value: "urn:isbn:9780306406157"), BookIdentifier(value: "urn:doi:10.1/y")),  // two shared beat one
+            7: wanted(BookIdentifier(value: "urn:isbn:9780306406157"), BookIdentifier(value: "urn:doi:10.1/x")),  // one each: alike
+            6: wanted(BookIdentifier(value: "urn:isbn:9781861972712")),                 // nothing shared
         ])
         #expect(found.mapValues(\.document) == [1: "library/5/EPUB", 2: "library/5/EPUB", 5: "library/5/EPUB"])
         // One regular expression a type, never a term a value.
