@@ -46,11 +46,12 @@ final class CalibreContentServer: Sendable {
     /// The target's name, for messages.
     let name: String
     let transport: any SyncTransport
-    /// The challenge answered, shared by the workers of one sync so that one 401 signs all in.
-    private let authorization = Mutex<HTTPAuthorization?>(nil)
+    /// Digest as calibre asks it, answered once for all the workers of one sync.
+    private let signIn: SyncSignIn
 
     init(server: URL, user: String?, password: String?, name: String, transport: any SyncTransport) {
         (self.server, self.user, self.password, self.name, self.transport) = (server, user, password, name, transport)
+        signIn = SyncSignIn(credentials: user.flatMap { user in password.map { .basic(user: user, password: $0) } }, sendFirst: false)
     }
 
     /// One reader's last place in a book: calibre's `device`, an EPUB CFI, the share of the
@@ -198,28 +199,12 @@ final class CalibreContentServer: Sendable {
 
     private func send(_ method: String, _ path: String, body: Data? = nil) throws -> SyncResponse {
         let url = URL(string: server.absoluteString.trimmingSuffix("/") + path) ?? server
-        let target = HTTPAuthorization.requestTarget(of: url)
-        var answered = false
-        for _ in 0..<3 {
-            var headers = ["Accept": "application/json"]
-            if body != nil { headers["Content-Type"] = "application/json" }
-            let field = authorization.withLock { state -> String? in
-                guard state != nil else { return nil }
-                return state!.header(method: method, uri: target)
-            }
-            if let field { headers["Authorization"] = field }
-            let response = try transport.send(SyncRequest(method: method, url: url, headers: headers, body: body))
-            guard response.status == 401 else { return response }
-            let challenges = HTTPChallenge.parse(response.headers["www-authenticate"] ?? "")
-            let stale = challenges.compactMap(DigestChallenge.init).contains { $0.stale }
-            // A password sent and refused, not merely an old nonce: refused, said once.
-            guard let user, let password, !(field != nil && !stale), !answered || stale,
-                  let fresh = HTTPAuthorization(credentials: .basic(user: user, password: password), challenges: challenges)
-            else { throw SyncError.refused(target: name) }
-            answered = true
-            authorization.withLock { $0 = fresh }
-        }
-        throw SyncError.refused(target: name)
+        var headers = ["Accept": "application/json"]
+        if body != nil { headers["Content-Type"] = "application/json" }
+        let response = try signIn.send(SyncRequest(method: method, url: url, headers: headers, body: body), through: transport)
+        // Refused, said once (a password sent and refused, not merely an old nonce).
+        if response.status == 401 { throw SyncError.refused(target: name) }
+        return response
     }
 
     private func failure(_ response: SyncResponse) -> SyncError {

@@ -1,13 +1,14 @@
 import Feeds
 import Foundation
+import Synchronization
 
 /// The place a catalog keeps for a book, as OPDS servers keep it without being added with
 /// `sync add`: an OPDS 2 progression link (Cantook's API, which Codex and Komga serve: a
 /// Readium locator read with GET and written with PUT, `application/vnd.readium.progression+json`),
 /// and OPDS-PSE 1.2, whose `pse:lastRead` a server moves from the pages asked for (Codex's
 /// stream links carry `bookmark=1` for that), so asking for the page read is how it is told.
-/// Requests go through sync's `SyncTransport`, with the catalog's sign-in (Basic) when the
-/// user signed in to it.
+/// Requests go through sync's `SyncTransport`, with the catalog's sign-in (`SyncSignIn`: Basic
+/// or a token sent at once, Digest answered) when the user signed in to it.
 public struct OPDSProgress: Sendable {
     /// A place on the server: a Readium locator's locations and when it was set.
     public struct Place: Sendable, Equatable {
@@ -36,6 +37,7 @@ public struct OPDSProgress: Sendable {
 
     let transport: any SyncTransport
     let credentials: @Sendable (URL) -> Credentials?
+    private let signIns = SignIns()
 
     init(transport: any SyncTransport, credentials: @escaping @Sendable (URL) -> Credentials?) {
         (self.transport, self.credentials) = (transport, credentials)
@@ -98,11 +100,25 @@ public struct OPDSProgress: Sendable {
     // MARK: Wire
 
     private func send(_ request: SyncRequest) throws -> SyncResponse {
-        var request = request
-        // The catalog's sign-in goes with every request, not only after a 401: Codex lets
-        // anyone in and keeps a place apart for a request without it.
-        if let signIn = credentials(request.url), case .basic = signIn { request.headers["Authorization"] = signIn.authorizationHeader }
-        return try transport.send(request)
+        try signIns.signIn(for: request.url, credentials: credentials).send(request, through: transport)
+    }
+
+    /// Each catalog server's sign-in, kept for this value's requests. The sign-in goes with
+    /// every request, not only after a 401: Codex lets anyone in and keeps a place apart for a
+    /// request without it; a server that asks for Digest is answered.
+    final class SignIns: Sendable {
+        private let byServer = Mutex<[String: SyncSignIn]>([:])
+
+        func signIn(for url: URL, credentials: (URL) -> Credentials?) -> SyncSignIn {
+            let server = "\(url.scheme?.lowercased() ?? "")://\(url.host?.lowercased() ?? ""):\(url.port ?? -1)"
+            if let known = byServer.withLock({ $0[server] }) { return known }
+            let made = SyncSignIn(credentials: credentials(url), sendFirst: true)
+            return byServer.withLock { known in
+                if let first = known[server] { return first }  // made meanwhile by another worker
+                known[server] = made
+                return made
+            }
+        }
     }
 
     static func failure(_ answer: SyncResponse, _ url: URL) -> SyncError {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// One request to a sync server and its whole answer: sync servers are asked with PUT and
 /// POST and answer small JSON bodies, which `HTTPAccess`'s streamed GETs do not cover.
@@ -47,6 +48,44 @@ struct ClientSyncTransport: SyncTransport {
         } catch let error as TransferError {
             throw SyncError.unreachable(server: request.url.host ?? request.url.absoluteString, reason: error.message)
         }
+    }
+}
+
+/// A server's sign-in, kept across the requests of one sync (its workers share it, so one
+/// challenge answered signs them all in): Basic or Bearer sent with the first request when
+/// `sendFirst` (a catalog lets anyone in and keeps a place apart for a request without it),
+/// Digest (or Basic) answered when the server challenges, a stale nonce renewed. The answer
+/// is the server's: a 401 still when it refused the credentials, or there were none.
+final class SyncSignIn: Sendable {
+    private let credentials: Credentials?
+    /// The field's maker, and whether it answers this server's challenge.
+    private let state: Mutex<(authorization: HTTPAuthorization?, answered: Bool)>
+
+    init(credentials: Credentials?, sendFirst: Bool) {
+        self.credentials = credentials
+        let first = sendFirst ? credentials.flatMap { HTTPAuthorization(credentials: $0, challenges: []) } : nil
+        state = Mutex((first, false))
+    }
+
+    func send(_ request: SyncRequest, through transport: any SyncTransport) throws -> SyncResponse {
+        let target = HTTPAuthorization.requestTarget(of: request.url)
+        var response = SyncResponse(status: 401, body: Data())
+        for _ in 0..<3 {
+            var signed = request
+            let (field, answered) = state.withLock { state -> (String?, Bool) in
+                (state.authorization.map { _ in state.authorization!.header(method: request.method, uri: target) }, state.answered)
+            }
+            if let field { signed.headers["Authorization"] = field }
+            response = try transport.send(signed)
+            guard response.status == 401, let credentials else { return response }
+            let challenges = HTTPChallenge.parse(response.headers["www-authenticate"] ?? "")
+            let stale = challenges.compactMap(DigestChallenge.init).contains { $0.stale }
+            // The password answered the server's own challenge and was refused, not merely an old nonce.
+            if field != nil && answered && !stale { return response }
+            guard let fresh = HTTPAuthorization(credentials: credentials, challenges: challenges) else { return response }
+            state.withLock { $0 = (fresh, true) }
+        }
+        return response
     }
 }
 

@@ -17,6 +17,8 @@ import TestSupport
 /// (Content-Range off by D), `short_range=N` (206 carrying only N bytes), `huge_header=N`
 /// (an N-byte header line). `/to/KEY?location=L` redirects to L.
 /// PUT or POST to any path echoes the request as JSON (`echo` below), on a kept-alive connection.
+/// `/progression/KEY?…` keeps an OPDS 2 progression document (PUT) and gives it back (GET),
+/// behind Digest with `auth=digest&user=U&pass=P`.
 /// `/redirect/N/KEY?…` redirects N+1 times (absolute and relative Locations) to
 /// `/file/KEY?…`; `/loop/KEY` redirects to itself; `/status/CODE` answers CODE.
 /// Every request to KEY is logged as a JSON line in `logDirectory/KEY.jsonl` when its
@@ -200,11 +202,38 @@ class Handler(BaseHTTPRequestHandler):
             self.simple(302, {"Location": self.q["location"]})
         elif len(parts) == 2 and parts[0] == "status":
             self.simple(int(parts[1]), {})
+        elif len(parts) == 2 and parts[0] == "progression":
+            self.progression(parts[1])
         else:
             self.simple(404, {})
 
     def do_PUT(self):
-        self.echo()
+        if self.path.startswith("/progression/"):
+            global arrivals
+            with lock:
+                arrivals += 1
+                self.seq = arrivals
+            self.q = {k: v[-1] for k, v in parse_qs(urlsplit(self.path).query).items()}
+            self.progression(urlsplit(self.path).path.split("/")[2])
+        else:
+            self.echo()
+
+    def progression(self, key):
+        # `/progression/KEY`: an OPDS 2 progression document kept by PUT and read by GET
+        # (404 before one is kept), behind Digest with auth=digest.
+        body = self.rfile.read(int(self.headers.get("Content-Length", "0"))) if self.command == "PUT" else b""
+        if self.q.get("auth") == "digest" and not self.digest_ok(self.q):
+            self.record(key, 401)
+            return
+        self.record(key, 200, method=self.command)
+        with lock:
+            if self.command == "PUT":
+                contents[("progression", key)] = body
+            kept = contents.get(("progression", key))
+        if self.command == "GET" and kept is None:
+            self.simple(404, {})
+        else:
+            self.simple(200, {"Content-Type": "application/vnd.readium.progression+json"}, kept if self.command == "GET" else b"{}")
 
     def do_POST(self):
         self.echo()
@@ -247,7 +276,7 @@ class Handler(BaseHTTPRequestHandler):
         stale = False
         if given:
             ha1 = h("%s:%s:%s" % (q["user"], realm, q["pass"]))
-            ha2 = h("GET:%s" % given.get("uri", ""))
+            ha2 = h("%s:%s" % (self.command, given.get("uri", "")))
             if q.get("qop") == "none":
                 wanted = h("%s:%s:%s" % (ha1, given.get("nonce", ""), ha2))
             else:
