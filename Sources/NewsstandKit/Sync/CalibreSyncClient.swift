@@ -41,8 +41,6 @@ struct CalibreBook: Sendable, Equatable {
 /// the server asks; a user name and password the server refuses are `SyncError.refused`.
 final class CalibreContentServer: Sendable {
     let server: URL
-    let user: String?
-    let password: String?
     /// The target's name, for messages.
     let name: String
     let transport: any SyncTransport
@@ -50,7 +48,7 @@ final class CalibreContentServer: Sendable {
     private let signIn: SyncSignIn
 
     init(server: URL, user: String?, password: String?, name: String, transport: any SyncTransport) {
-        (self.server, self.user, self.password, self.name, self.transport) = (server, user, password, name, transport)
+        (self.server, self.name, self.transport) = (server, name, transport)
         signIn = SyncSignIn(credentials: user.flatMap { user in password.map { .basic(user: user, password: $0) } }, sendFirst: false)
     }
 

@@ -73,7 +73,10 @@ final class SyncSignIn: Sendable {
         for _ in 0..<3 {
             var signed = request
             let (field, answered) = state.withLock { state -> (String?, Bool) in
-                (state.authorization.map { _ in state.authorization!.header(method: request.method, uri: target) }, state.answered)
+                guard var authorization = state.authorization else { return (nil, state.answered) }
+                let field = authorization.header(method: request.method, uri: target)
+                state.authorization = authorization  // its nonce count moved on
+                return (field, state.answered)
             }
             if let field { signed.headers["Authorization"] = field }
             response = try transport.send(signed)
