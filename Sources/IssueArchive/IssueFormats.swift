@@ -32,12 +32,11 @@ public final class IssueFormats: @unchecked Sendable {
         readers.first { $0.recognizes(files) } ?? PlainZipFormat()
     }
 
-    /// The format of the issue installed in `directory` and the identifiers it gives itself;
-    /// nil when there is no such directory.
-    public func identifiers(directory: URL) -> (format: IssueFormat, identifiers: [BookIdentifier])? {
+    /// The identifiers the issue installed in `directory` gives itself (by the format that
+    /// recognises it); nil when there is no such directory.
+    public func identifiers(directory: URL) -> [BookIdentifier]? {
         guard let files = try? ContentTree(root: directory.standardizedFileURL) else { return nil }
-        let reader = reader(for: files)
-        return (reader.format, reader.identifiers(files))
+        return reader(for: files).identifiers(files)
     }
 
     /// Opens the issue installed in `directory` with the first format that recognises it.

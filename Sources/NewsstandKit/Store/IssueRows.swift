@@ -120,10 +120,11 @@ extension LibraryStore {
     }
 
     /// What the issue's installed content says of itself (authors one a line; the cover's
-    /// path inside the content); nil values clear an earlier install's. The issue as it now is.
+    /// path inside the content); nil values clear an earlier install's, and the identifiers
+    /// an earlier content gave are read again when asked for. The issue as it now is.
     func recordContentDetails(title: String?, authors: String?, cover: String?, issueID: Int64?) throws -> Issue? {
         try write { db in
-            try db.execute(sql: "UPDATE issue SET contentTitle = ?, contentAuthors = ?, contentCover = ? WHERE id = ?",
+            try db.execute(sql: "UPDATE issue SET contentTitle = ?, contentAuthors = ?, contentCover = ?, contentIdentifiers = NULL WHERE id = ?",
                            arguments: [title, authors, cover, issueID])
             return try Issue.fetchOne(db, key: issueID)
         }

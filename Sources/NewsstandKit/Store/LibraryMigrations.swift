@@ -186,6 +186,7 @@ extension LibraryStore {
         registerDownloadedDocumentMigration(&migrator)  // "v20-offer-document-ids" (Sync/DownloadedDocuments.swift)
         registerHighlightSyncMigration(&migrator)  // "v20-hlsync" (Sync/SyncRows.swift)
         registerSeenOwnMigration(&migrator)  // "v20-seenown" (Sync/SyncRows.swift)
+        registerContentIdentifierMigration(&migrator)  // "v21-content-identifiers" (Sync/ContentIdentifierRows.swift)
         return migrator
     }
 

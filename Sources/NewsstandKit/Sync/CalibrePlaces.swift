@@ -38,19 +38,31 @@ struct CalibrePlaces: PlaceServer {
     }
 
     /// Asks the server which of its books the issues of other origin not yet named are, by
-    /// the identifiers their content gives (an EPUB's package, a PDF's XMP, read as installed).
+    /// the identifiers their content gives (an EPUB's package, a PDF's XMP, read as installed
+    /// the first time and kept: a PDF's are the worker's to read).
     func findBooks(_ issues: [(Issue, SyncPlaceRow)]) throws {
         let unnamed = issues.filter { issue, row in
-            row.document == nil && issue.id != nil && issue.status == .available && Self.isBook(issue) && taken(issue) == nil
+            row.document == nil && issue.id != nil && issue.status == .available && Self.format(of: issue) != nil && taken(issue) == nil
         }.map(\.0)
+        let kept = try highlights.store.contentIdentifiers(of: unnamed.compactMap(\.id))
+        let read = Mutex<[Int64: [BookIdentifier]]>([:])
         let wanted = Mutex<[Int64: CalibreBookFinder.Wanted]>([:])
         DispatchQueue.concurrentPerform(iterations: unnamed.count) { index in
-            guard let id = unnamed[index].id, let (format, given) = IssueFormats.shared.identifiers(directory: contentDirectory(unnamed[index])) else { return }
+            guard let id = unnamed[index].id else { return }
+            let given: [BookIdentifier]
+            if let known = kept[id] {
+                given = known
+            } else {
+                guard let found = IssueFormats.shared.identifiers(directory: contentDirectory(unnamed[index])) else { return }
+                given = found
+                read.withLock { $0[id] = given }
+            }
             let identifiers = CalibreIdentifiers(given)
-            if !identifiers.isEmpty {
-                wanted.withLock { $0[id] = CalibreBookFinder.Wanted(format: format.rawValue.uppercased(), identifiers: identifiers) }
+            if !identifiers.isEmpty, let format = Self.format(of: unnamed[index]) {
+                wanted.withLock { $0[id] = CalibreBookFinder.Wanted(format: format, identifiers: identifiers) }
             }
         }
+        try highlights.store.recordContentIdentifiers(read.withLock { $0 })
         do {
             found.keep(try CalibreBookFinder(server: server).books(for: wanted.withLock { $0 }))
         } catch SyncError.server {
@@ -59,12 +71,15 @@ struct CalibrePlaces: PlaceServer {
         }
     }
 
-    /// An EPUB or a PDF, by the type it was offered as or its file's name: the formats that
-    /// say which book they are. (A comic's folder is not listed to find out.)
-    static func isBook(_ issue: Issue) -> Bool {
+    /// calibre's name of the issue's format, by the type it was offered as or its file's name,
+    /// when it is one that says which book it is: "EPUB" or "PDF". (A comic's folder is not
+    /// listed to find out.)
+    static func format(of issue: Issue) -> String? {
         let type = issue.contentType?.lowercased() ?? ""
         let fileExtension = issue.contentURL.flatMap(URL.init(string:))?.pathExtension.lowercased()
-        return type.hasPrefix("application/epub") || type.hasPrefix("application/pdf") || ["epub", "pdf"].contains(fileExtension)
+        if type.hasPrefix("application/epub") || fileExtension == "epub" { return "EPUB" }
+        if type.hasPrefix("application/pdf") || fileExtension == "pdf" { return "PDF" }
+        return nil
     }
 
     func pull(document: String) throws -> ServerPlace? {

@@ -129,11 +129,7 @@ import Testing
     @Test func aServerThatWillNotLookLeavesTheFilesUnnamedAndTheSyncGoingOn() throws {
         let temp = try TemporaryLibrary(inMemory: true)
         let book = temp.root.appendingPathComponent("book")
-        try FileManager.default.createDirectory(at: book.appendingPathComponent("META-INF"), withIntermediateDirectories: true)
-        try #"<container xmlns="urn:oasis:names:tc:opendocument:xmlns:container" version="1.0"><rootfiles><rootfile full-path="content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>"#
-            .write(to: book.appendingPathComponent("META-INF/container.xml"), atomically: true, encoding: .utf8)
-        try #"<package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier>urn:isbn:9780306406157</dc:identifier></metadata></package>"#
-            .write(to: book.appendingPathComponent("content.opf"), atomically: true, encoding: .utf8)
+        try Self.writeBook(at: book, isbn: "9780306406157")
         let calibre = Calibre(books: [5: ["uuid": uuid, "identifiers": ["isbn": "9780306406157"], "formats": ["epub"]]])
         let server = CalibreContentServer(server: URL(string: "http://127.0.0.1:1")!, user: nil, password: nil, name: "calibre", transport: calibre)
         let target = SyncTarget(id: 1, name: "calibre", url: URL(string: "http://127.0.0.1:1")!, kind: .calibre, user: nil, identity: .binary,
@@ -158,5 +154,51 @@ import Testing
         let before = calibre.searches.count
         try places().findBooks([(issue, SyncPlaceRow(targetID: 1, issueID: 9, document: "library/5/EPUB", pending: false, attempts: 0))])
         #expect(calibre.searches.count == before)
+    }
+
+    /// A PDF's identifiers are the worker's to read: what a content gives is kept, read again
+    /// only once the issue is installed again.
+    @Test func aContentsIdentifiersAreReadOnceUntilItIsInstalledAgain() throws {
+        let temp = try TemporaryLibrary(inMemory: true)
+        let book = temp.root.appendingPathComponent("book")
+        try Self.writeBook(at: book, isbn: "9780306406157")
+        var (_, issue) = try temp.publicationWithIssue(named: "guide")
+        issue.contentURL = "file:///books/guide.epub"
+        issue.contentType = "application/epub+zip"
+        issue.status = .available
+        issue = try temp.library.store.save(issue)
+        let id = try #require(issue.id)
+        let calibre = Calibre(books: [5: ["uuid": uuid, "identifiers": ["isbn": "9780306406157"], "formats": ["epub"]],
+                                      6: ["uuid": UUID().uuidString.lowercased(), "identifiers": ["isbn": "9781861972712"], "formats": ["epub"]]])
+        calibre.libraryInfo = 200
+        let server = CalibreContentServer(server: URL(string: "http://127.0.0.1:1")!, user: nil, password: nil, name: "calibre", transport: calibre)
+        let target = SyncTarget(id: 1, name: "calibre", url: URL(string: "http://127.0.0.1:1")!, kind: .calibre, user: nil, identity: .binary,
+                                device: "newsstand", deviceID: "ABCDEF0123456789")
+        let row = SyncPlaceRow(targetID: 1, issueID: id, document: nil, pending: true, attempts: 0)
+        func found() throws -> String? {
+            let places = CalibrePlaces(server: server, target: target, contentDirectory: { _ in book },
+                                       highlights: CalibreHighlights(store: temp.library.store, server: server))
+            try places.findBooks([(issue, row)])
+            return places.document(of: issue)
+        }
+
+        #expect(try found() == "library/5/EPUB")
+        #expect(try temp.library.store.contentIdentifiers(of: [id]) == [id: [BookIdentifier(value: "urn:isbn:9780306406157")]])
+        // The file now names another book: what was read is kept, the file not read again.
+        try Self.writeBook(at: book, isbn: "9781861972712")
+        #expect(try found() == "library/5/EPUB")
+        // Installed again: read afresh.
+        _ = try temp.library.store.recordContentDetails(title: nil, authors: nil, cover: nil, issueID: id)
+        #expect(try temp.library.store.contentIdentifiers(of: [id]).isEmpty)
+        #expect(try found() == "library/6/EPUB")
+    }
+
+    /// An EPUB extracted at `book` whose package names one ISBN.
+    static func writeBook(at book: URL, isbn: String) throws {
+        try FileManager.default.createDirectory(at: book.appendingPathComponent("META-INF"), withIntermediateDirectories: true)
+        try #"<container xmlns="urn:oasis:names:tc:opendocument:xmlns:container" version="1.0"><rootfiles><rootfile full-path="content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>"#
+            .write(to: book.appendingPathComponent("META-INF/container.xml"), atomically: true, encoding: .utf8)
+        try #"<package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier>urn:isbn:\#(isbn)</dc:identifier></metadata></package>"#
+            .write(to: book.appendingPathComponent("content.opf"), atomically: true, encoding: .utf8)
     }
 }
