@@ -32,9 +32,15 @@ extension PlaceServer {
 
 extension PlaceSync {
     /// Asks calibre's content server for its libraries as `user`, so that a password it
-    /// refuses is said before anything is kept.
+    /// refuses is said before anything is kept. Without a user there is nothing to sync:
+    /// calibre keeps an anonymous reader's place under one name and reads it under another
+    /// (`_` and `*`, src/calibre/srv/books.py), so a place sent is never found again.
     func checkCalibre(url: URL, user: String?, password: String?, name: String) throws {
-        if user != nil, password == nil { throw SyncError.invalid("calibre's content server needs the password of --user (--password-stdin)") }
+        guard user != nil else {
+            throw SyncError.invalid("calibre's content server keeps reading places only for a user who signs in: "
+                                    + "add it with --user NAME --password-stdin (calibre-server --manage-users makes one)")
+        }
+        if password == nil { throw SyncError.invalid("calibre's content server needs the password of --user (--password-stdin)") }
         try CalibreContentServer(server: url, user: user, password: password, name: name, transport: transport).authorize()
     }
 

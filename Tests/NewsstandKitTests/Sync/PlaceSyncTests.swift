@@ -209,6 +209,21 @@ struct PlaceSyncTests {
     }
 
     /// A library holding `book` as an installed issue, with `server` added as "kobo" for ann.
+    /// calibre keeps an anonymous reader's place where it never reads it back: a calibre
+    /// server added without a user would say "Sent" and keep nothing. Refused before any
+    /// server is asked (this address has none).
+    @Test func aCalibreServerWithoutAUserIsRefusedSayingWhy() throws {
+        let library = try TemporaryLibrary(inMemory: true)
+        let credentials = CredentialStore(file: library.root.appendingPathComponent("credentials.json"), keyring: nil)
+        let sync = PlaceSync(store: library.library.store, paths: library.library.paths, clock: .system,
+                             transport: HTTPAccess.syncTransport(timeout: 5), credentials: { credentials })
+        let refusal = #expect(throws: SyncError.self) {
+            try sync.add(name: "cal", url: URL(string: "http://127.0.0.1:9")!, kind: .calibre, user: nil, password: nil)
+        }
+        #expect(refusal?.description.contains("--user NAME --password-stdin") == true, "\(String(describing: refusal))")
+        #expect(try sync.targets().isEmpty)
+    }
+
     static func library(with book: URL, server: KOSyncTestServer, adding: Bool = true) throws -> (TemporaryLibrary, NewsstandKit.Issue, PlaceSync) {
         let library = try TemporaryLibrary()
         var (_, issue) = try library.publicationWithIssue(named: "walrus", content: book)
