@@ -44,7 +44,7 @@ struct CalibrePlaces: PlaceServer {
         let unnamed = issues.filter { issue, row in
             row.document == nil && issue.id != nil && issue.status == .available && Self.format(of: issue) != nil && taken(issue) == nil
         }.map(\.0)
-        let kept = try highlights.store.contentIdentifiers(of: unnamed.compactMap(\.id))
+        let kept = try store.contentIdentifiers(of: unnamed.compactMap(\.id))
         let read = Mutex<[Int64: [BookIdentifier]]>([:])
         let wanted = Mutex<[Int64: CalibreBookFinder.Wanted]>([:])
         DispatchQueue.concurrentPerform(iterations: unnamed.count) { index in
@@ -62,7 +62,7 @@ struct CalibrePlaces: PlaceServer {
                 wanted.withLock { $0[id] = CalibreBookFinder.Wanted(format: format, identifiers: identifiers) }
             }
         }
-        try highlights.store.recordContentIdentifiers(read.withLock { $0 })
+        try store.recordContentIdentifiers(read.withLock { $0 })
         do {
             found.keep(try CalibreBookFinder(server: server).books(for: wanted.withLock { $0 }))
         } catch SyncError.server {
@@ -70,6 +70,9 @@ struct CalibrePlaces: PlaceServer {
             // and the books taken from its catalog still sync.
         }
     }
+
+    /// The library (the one its highlights merge into).
+    private var store: LibraryStore { highlights.store }
 
     /// calibre's name of the issue's format, by the type it was offered as or its file's name,
     /// when it is one that says which book it is: "EPUB" or "PDF". (A comic's folder is not
