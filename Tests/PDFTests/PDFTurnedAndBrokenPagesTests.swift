@@ -68,19 +68,34 @@ enum HandWrittenPDF {
 
     /// One page whose content stream inflates from about 60 KB to 20 MB of lines across it:
     /// a flate bomb (benchmarks/reliability/pdf_paths.py writes one of 64 MB).
-    static func writeFlateBomb(to url: URL) throws {
-        let line = Array("0 0 m 420 595 l S\n".utf8)
-        let content = [UInt8](repeating: 0, count: 20 << 20).enumerated().map { line[$0.offset % line.count] }
+    /// With `inMetadata`, the 20 MB go into the document's XMP metadata stream instead, and
+    /// the page is empty.
+    static func writeFlateBomb(to url: URL, inMetadata: Bool = false) throws {
+        let line = Array((inMetadata ? "<rdf:li>urn:isbn:9780306406157</rdf:li>\n" : "0 0 m 420 595 l S\n").utf8)
+        var content = [UInt8](repeating: 0, count: 20 << 20).enumerated().map { line[$0.offset % line.count] }
+        if inMetadata {
+            // A packet whole and well-formed, every line an identifier: read, it would give some.
+            content = Array(#"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:xmp="http://ns.adobe.com/xap/1.0/"><xmp:Identifier><rdf:Bag>"#.utf8)
+                + content.prefix(content.count / line.count * line.count)
+                + Array("</rdf:Bag></xmp:Identifier></rdf:Description></rdf:RDF></x:xmpmeta>".utf8)
+        }
+        try writeCompressed(content, inMetadata: inMetadata, to: url)
+    }
+
+    /// A one-page PDF whose page contents, or (`inMetadata`) whose XMP metadata, are `content`
+    /// compressed with Flate.
+    static func writeCompressed(_ content: [UInt8], inMetadata: Bool, to url: URL) throws {
         var size = compressBound(uLong(content.count))
         var packed = [UInt8](repeating: 0, count: Int(size))
         guard compress2(&packed, &size, content, uLong(content.count), 9) == Z_OK else { throw CocoaError(.fileWriteUnknown) }
         var out = Data("%PDF-1.4\n".utf8)
         var offsets: [Int] = []
         let objects: [Data] = [
-            Data("<< /Type /Catalog /Pages 2 0 R >>".utf8),
+            Data("<< /Type /Catalog /Pages 2 0 R\(inMetadata ? " /Metadata 4 0 R" : "") >>".utf8),
             Data("<< /Type /Pages /Kids [3 0 R] /Count 1 >>".utf8),
-            Data("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 420 595] /Contents 4 0 R >>".utf8),
-            Data("<< /Length \(size) /Filter /FlateDecode >>\nstream\n".utf8) + Data(packed.prefix(Int(size))) + Data("\nendstream".utf8),
+            Data("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 420 595]\(inMetadata ? "" : " /Contents 4 0 R") >>".utf8),
+            Data("<< /Length \(size) /Filter /FlateDecode\(inMetadata ? " /Type /Metadata /Subtype /XML" : "") >>\nstream\n".utf8)
+                + Data(packed.prefix(Int(size))) + Data("\nendstream".utf8),
         ]
         for (index, body) in objects.enumerated() {
             offsets.append(out.count)

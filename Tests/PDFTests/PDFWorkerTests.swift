@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import IssueArchive
 import Testing
 @testable import PDF
 @testable import PDFEngine
@@ -18,6 +19,34 @@ import Testing
             #expect(try worker.render(page: 1, of: file, fitting: (width: 100, height: 100)) == picture)
             #expect(try worker.text(page: 2, of: file) == text)
         }
+    }
+
+    /// What a sync with calibre matches one's own PDF by: the identifiers in its XMP.
+    @Test func theIdentifiersItsXMPGivesComeBack() throws {
+        let folder = try SamplePDF.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("chart.pdf")
+        try HandWrittenPDF.writeCompressed(Array("""
+            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+            <rdf:Description rdf:about="" xmlns:pdfx="http://ns.adobe.com/pdfx/1.3/"><pdfx:doi>10.5555/chart</pdfx:doi></rdf:Description>
+            </rdf:RDF></x:xmpmeta>
+            """.utf8), inMetadata: true, to: file)
+        let worker = PDFWorker(executable: builtWorker)
+        #expect(try worker.identifiers(of: file) == [BookIdentifier(value: "10.5555/chart", scheme: "doi")])
+        let none = try withSample { sample in try worker.identifiers(of: sample) }
+        #expect(none.isEmpty)
+    }
+
+    /// An XMP stream that inflates to 20 MB gives nothing (no real packet passes a megabyte),
+    /// and the worker answers the next request.
+    @Test func aMetadataBombGivesNoIdentifiers() throws {
+        let folder = try SamplePDF.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bomb = folder.appendingPathComponent("bomb.pdf")
+        try HandWrittenPDF.writeFlateBomb(to: bomb, inMetadata: true)
+        let worker = PDFWorker(executable: builtWorker)
+        #expect(try worker.identifiers(of: bomb).isEmpty)
+        #expect(try worker.info(of: bomb).pageCount == 1)
     }
 
     @Test func aDocumentsOwnErrorsComeBackAsTheyAre() throws {
