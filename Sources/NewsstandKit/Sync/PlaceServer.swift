@@ -36,15 +36,22 @@ extension PlaceSync {
     /// calibre keeps an anonymous reader's place under one name and reads it under another
     /// (`_` and `*`, src/calibre/srv/books.py), so a place sent is never found again.
     func checkCalibre(url: URL, user: String?, password: String?, name: String) throws {
-        guard user != nil else {
-            throw SyncError.invalid("calibre's content server keeps reading places only for a user who signs in: "
-                                    + "add it with --user NAME --password-stdin (calibre-server --manage-users makes one)")
-        }
+        guard user != nil else { throw Self.calibreNeedsAUser }
         if password == nil { throw SyncError.invalid("calibre's content server needs the password of --user (--password-stdin)") }
         try CalibreContentServer(server: url, user: user, password: password, name: name, transport: transport).authorize()
     }
 
-    /// The server `target` names, signed in with the password kept for it.
+    static let calibreNeedsAUser = SyncError.invalid("calibre's content server keeps reading places only for a user who signs in: "
+        + "add it with --user NAME --password-stdin (calibre-server --manage-users makes one)")
+
+    static func calibreNeedsAUser(_ name: String) -> SyncError {
+        .invalid("\(name): calibre's content server keeps reading places only for a user who signs in: "
+                 + "newsstand sync remove \(name), then add it again with --user NAME --password-stdin")
+    }
+
+    /// The server `target` names, signed in with the password kept for it. A calibre server
+    /// added without a user (as earlier builds let one) is refused, saying why: calibre
+    /// would take its places and never give them back.
     func placeServer(for target: SyncTarget) throws -> any PlaceServer {
         let kept = try credentials().credentials(forHost: target.credentialKey)
         switch target.kind {
@@ -55,6 +62,7 @@ extension PlaceSync {
             let client = KOSyncClient(server: target.url, user: user, key: KOSyncWire.userKey(password: secret), name: target.name, transport: transport)
             return KOSyncPlaces(client: client, target: target, sync: self)
         case .calibre:
+            guard target.user != nil else { throw Self.calibreNeedsAUser(target.name) }
             var password: String?
             if case .basic(_, let secret)? = kept { password = secret }
             if target.user != nil, password == nil {

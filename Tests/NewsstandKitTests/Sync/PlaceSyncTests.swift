@@ -211,7 +211,7 @@ struct PlaceSyncTests {
     /// A library holding `book` as an installed issue, with `server` added as "kobo" for ann.
     /// calibre keeps an anonymous reader's place where it never reads it back: a calibre
     /// server added without a user would say "Sent" and keep nothing. Refused before any
-    /// server is asked (this address has none).
+    /// server is asked (this address has none), and one kept from before is not synced with.
     @Test func aCalibreServerWithoutAUserIsRefusedSayingWhy() throws {
         let library = try TemporaryLibrary(inMemory: true)
         let credentials = CredentialStore(file: library.root.appendingPathComponent("credentials.json"), keyring: nil)
@@ -222,6 +222,11 @@ struct PlaceSyncTests {
         }
         #expect(refusal?.description.contains("--user NAME --password-stdin") == true, "\(String(describing: refusal))")
         #expect(try sync.targets().isEmpty)
+        // One added so by an earlier build is not synced with, and says why at each sync.
+        try library.library.store.saveSyncTarget(name: "cal", url: URL(string: "http://127.0.0.1:9")!, kind: .calibre, user: nil,
+                                                 identity: .binary, device: "newsstand", deviceID: "ABCDEF0123456789", at: Date())
+        let report = try sync.sync()
+        #expect(report.problems == [PlaceSync.calibreNeedsAUser("cal").description], "\(report.problems)")
     }
 
     static func library(with book: URL, server: KOSyncTestServer, adding: Bool = true) throws -> (TemporaryLibrary, NewsstandKit.Issue, PlaceSync) {
