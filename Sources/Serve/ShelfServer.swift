@@ -241,7 +241,7 @@ struct Handler: HTTPHandler {
         let charset = type.hasPrefix("image/") || type.contains("charset") ? "" : "; charset=utf-8"
         var headers: HTTPHeaders = [.eTag: tag, HTTPHeader("Cache-Control"): "no-cache"]
         if !type.isEmpty { headers[.contentType] = type + charset }
-        if let updated, updated > .distantPast { headers[.lastModified] = HTTPDates.format(updated) }
+        if let updated, updated > .distantPast { headers[.lastModified] = HTTPDate.format(updated) }
         if Self.matches(request.headers[.ifNoneMatch], tag) || (request.headers[.ifNoneMatch] == nil && Self.unchanged(since: request.headers[.ifModifiedSince], updated)) {
             return HTTPResponse(statusCode: .notModified, headers: headers)
         }
@@ -255,7 +255,7 @@ struct Handler: HTTPHandler {
         let size = Int(info.st_size)
         let tag = "\"\(info.st_ino)-\(size)-\(info.st_mtim.tv_sec)\""
         let modified = Date(timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec))
-        var headers: HTTPHeaders = [.contentType: type, .acceptRanges: "bytes", .eTag: tag, .lastModified: HTTPDates.format(modified)]
+        var headers: HTTPHeaders = [.contentType: type, .acceptRanges: "bytes", .eTag: tag, .lastModified: HTTPDate.format(modified)]
         if Self.matches(request.headers[.ifNoneMatch], tag) || (request.headers[.ifNoneMatch] == nil && Self.unchanged(since: request.headers[.ifModifiedSince], modified)) {
             return HTTPResponse(statusCode: .notModified, headers: headers)
         }
@@ -317,7 +317,7 @@ struct Handler: HTTPHandler {
     }
 
     static func unchanged(since header: String?, _ updated: Date?) -> Bool {
-        guard let header, let since = HTTPDates.parse(header), let updated, updated > .distantPast else { return false }
+        guard let header, let since = HTTPDate.parse(header), let updated, updated > .distantPast else { return false }
         return updated.timeIntervalSince1970.rounded(.down) <= since.timeIntervalSince1970
     }
 
@@ -346,43 +346,5 @@ enum ByteRange {
         if last.isEmpty { return start..<size }
         guard let end = Int(last), end >= start else { return nil }
         return start..<min(end + 1, size)
-    }
-}
-
-/// HTTP's dates (IMF-fixdate: `Sun, 06 Nov 1994 08:49:37 GMT`), written and read by hand:
-/// a DateFormatter made for each answer (ICU's date symbols copied every time) was the
-/// largest cost of a catalog answer after the socket.
-enum HTTPDates {
-    static let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-    static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-
-    static func format(_ date: Date) -> String {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
-            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
-    }
-
-    /// An IMF-fixdate, or nil for anything else (the obsolete forms a client may send are
-    /// not dates to compare with: the answer is then sent whole).
-    static func parse(_ text: String) -> Date? {
-        let fields = text.split(separator: " ")
-        guard fields.count == 6, fields[0].count == 4, fields[0].hasSuffix(","), days.contains(String(fields[0].dropLast())),
-              fields[5] == "GMT", let day = Int32(fields[1]), fields[1].count == 2, let month = months.firstIndex(of: String(fields[2])),
-              let year = Int32(fields[3]), fields[3].count == 4 else { return nil }
-        let clock = fields[4].split(separator: ":", omittingEmptySubsequences: false)
-        guard clock.count == 3, clock.allSatisfy({ $0.count == 2 }), let hour = Int32(clock[0]), let minute = Int32(clock[1]),
-              let second = Int32(clock[2]), (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute),
-              (0...60).contains(second) else { return nil }
-        var parts = tm()
-        parts.tm_year = year - 1900
-        parts.tm_mon = Int32(month)
-        parts.tm_mday = day
-        parts.tm_hour = hour
-        parts.tm_min = minute
-        parts.tm_sec = second
-        return Date(timeIntervalSince1970: TimeInterval(timegm(&parts)))
     }
 }

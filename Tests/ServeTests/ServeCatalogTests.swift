@@ -133,6 +133,12 @@ import Testing
             let earlier = reference.string(from: date.addingTimeInterval(-3600))
             #expect(try shelf.get("/opds/newest", headers: ["If-Modified-Since": earlier]).status == 200)
             #expect(try shelf.get("/opds/newest", headers: ["If-Modified-Since": "yesterday"]).status == 200)
+            // The obsolete forms a recipient must also accept (RFC 9110, 5.6.7): RFC 850's and asctime's.
+            let later = date.addingTimeInterval(3600)
+            for form in ["EEEE, dd-MMM-yy HH:mm:ss 'GMT'", "EEE MMM d HH:mm:ss yyyy"] {
+                reference.dateFormat = form
+                #expect(try shelf.get("/opds/newest", headers: ["If-Modified-Since": reference.string(from: later)]).status == 304, "\(form)")
+            }
             try shelf.installed(ServedShelf.cbz, in: try shelf.publication("Badger"), title: "Two")
             let changed = try shelf.get("/opds/newest", headers: ["If-None-Match": tag])
             #expect(changed.status == 200 && changed.header("ETag") != tag)

@@ -522,19 +522,7 @@ enum RetryAfter {
     static func seconds(_ value: String?, now: Date = Date()) -> TimeInterval? {
         guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
         if let seconds = Int(value) { return TimeInterval(max(0, seconds)) }
-        guard let date = httpDate(value) else { return nil }
+        guard let date = HTTPDate.parse(value) else { return nil }
         return max(0, date.timeIntervalSince(now))
-    }
-
-    /// IMF-fixdate, and the obsolete RFC 850 and asctime forms RFC 9110 asks readers to accept.
-    static func httpDate(_ value: String) -> Date? {
-        for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "GMT")
-            formatter.dateFormat = format
-            if let date = formatter.date(from: value) { return date }
-        }
-        return nil
     }
 }
