@@ -130,7 +130,7 @@ let package = Package(
         // `newsstand serve`: the shelf as OPDS catalogs over HTTP. Its own module, so only `newsstand` links FlyingFox.
         .target(
             name: "Serve",
-            dependencies: ["NewsstandKit", "IssueArchive", "Imaging", "Markup", "TextLayout", .product(name: "FlyingFox", package: "FlyingFox"), .product(name: "FlyingSocks", package: "FlyingFox")]
+            dependencies: ["NewsstandKit", "Feeds", "IssueArchive", "Imaging", "Markup", "TextLayout", .product(name: "FlyingFox", package: "FlyingFox"), .product(name: "FlyingSocks", package: "FlyingFox")]
         ),
         .executableTarget(
             name: "newsstand",

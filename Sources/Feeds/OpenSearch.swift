@@ -42,8 +42,7 @@ public enum OpenSearch {
     /// `searchTerms` meaning the terms, the other variables undefined. Nil when the result is
     /// not an http(s) (or, for a local catalog, file) URL.
     public static func url(template: String, terms: String) -> URL? {
-        let encoded = terms.trimmingCharacters(in: .whitespacesAndNewlines)
-            .addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+        let encoded = terms.trimmingCharacters(in: .whitespacesAndNewlines).percentEncodedUnreserved
         var out = ""
         var rest = Substring(template)
         while let open = rest.firstIndex(of: "{") {
@@ -64,7 +63,6 @@ public enum OpenSearch {
         }
     }
 
-    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     /// One `{…}` expression.
     private static func expand(_ expression: Substring, terms: String) -> String {
@@ -104,3 +102,13 @@ public enum OpenSearch {
         }
     }
 }
+
+extension StringProtocol {
+    /// The text as a URL's query value or path segment: every byte but RFC 3986's unreserved
+    /// ones (ASCII letters and digits, `-._~`) percent-encoded.
+    public var percentEncodedUnreserved: String {
+        String(self).addingPercentEncoding(withAllowedCharacters: unreservedCharacters) ?? ""
+    }
+}
+
+private let unreservedCharacters = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")

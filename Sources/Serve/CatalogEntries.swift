@@ -1,3 +1,4 @@
+import Feeds
 import Foundation
 import NewsstandKit
 
@@ -21,7 +22,7 @@ struct CatalogEntries: Sendable {
 
     func href(_ section: ShelfSection, page: Int = 1) -> String {
         var href = "\(root)/\(section.path)"
-        if case .search(let terms) = section { href += "?q=" + Self.queryEscaped(terms) }
+        if case .search(let terms) = section { href += "?q=" + terms.percentEncodedUnreserved }
         if page > 1 { href += (href.contains("?") ? "&" : "?") + "page=\(page)" }
         return href
     }
@@ -69,10 +70,5 @@ struct CatalogEntries: Sendable {
 
     static func timestamp(_ date: Date) -> String {
         date.formatted(.iso8601)
-    }
-
-    /// Text for a query's value: only unreserved characters stay as they are.
-    static func queryEscaped(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? ""
     }
 }

@@ -153,7 +153,7 @@ final class CalibreContentServer: Sendable {
     /// a uuid it does not know is left out.
     func books(uuids: [String], in library: String) throws -> [Entry] {
         guard !uuids.isEmpty else { return [] }
-        return try books(query: "ids=\(Self.queryValue(uuids.joined(separator: ",")))&id_is_uuid=true", in: library)
+        return try books(query: "ids=\(uuids.joined(separator: ",").percentEncodedUnreserved)&id_is_uuid=true", in: library)
     }
 
     /// The books of `library` with these ids.
@@ -164,14 +164,14 @@ final class CalibreContentServer: Sendable {
 
     /// The ids of the books of `library` that calibre's search language finds (`/ajax/search`).
     func search(_ query: String, in library: String, limit: Int) throws -> [Int] {
-        let response = try send("GET", "/ajax/search/\(Self.queryValue(library))?num=\(limit)&query=\(Self.queryValue(query))")
+        let response = try send("GET", "/ajax/search/\(library.percentEncodedUnreserved)?num=\(limit)&query=\(query.percentEncodedUnreserved)")
         guard response.status == 200 else { throw failure(response) }
         let found = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any] ?? [:]
         return (found["book_ids"] as? [Any] ?? []).compactMap { ($0 as? NSNumber)?.intValue }
     }
 
     private func books(query: String, in library: String) throws -> [Entry] {
-        let response = try send("GET", "/ajax/books/\(Self.queryValue(library))?\(query)&category_urls=false")
+        let response = try send("GET", "/ajax/books/\(library.percentEncodedUnreserved)?\(query)&category_urls=false")
         guard response.status == 200 else { throw failure(response) }
         let found = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any] ?? [:]
         return found.compactMap { key, value -> Entry? in
@@ -181,11 +181,6 @@ final class CalibreContentServer: Sendable {
             return Entry(id: id, uuid: book["uuid"] as? String, identifiers: identifiers,
                          formats: (book["formats"] as? [String] ?? []).map { $0.uppercased() })
         }.sorted { $0.id < $1.id }
-    }
-
-    /// A value in a URL's path or query, every byte but the unreserved ones escaped.
-    private static func queryValue(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")) ?? text
     }
 
     /// The items of a list that read as `T`; calibre's other kinds and shapes are left out.
