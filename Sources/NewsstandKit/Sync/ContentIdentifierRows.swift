@@ -15,18 +15,14 @@ extension LibraryStore {
     /// The identifiers kept for each of `issueIDs` that were read (an empty list: read, none given).
     func contentIdentifiers(of issueIDs: [Int64]) throws -> [Int64: [BookIdentifier]] {
         try read { db in
-            var kept: [Int64: [BookIdentifier]] = [:]
-            for batch in stride(from: 0, to: issueIDs.count, by: 500).map({ Array(issueIDs[$0..<min($0 + 500, issueIDs.count)]) }) {
-                let rows = try Row.fetchAll(db, sql: """
-                    SELECT id, contentIdentifiers FROM issue
-                    WHERE contentIdentifiers IS NOT NULL AND id IN (\(databaseQuestionMarks(count: batch.count)))
-                    """, arguments: StatementArguments(batch))
-                for row in rows {
-                    let text: String = row["contentIdentifiers"]
-                    kept[row["id"]] = (try? JSONDecoder().decode([BookIdentifier].self, from: Data(text.utf8))) ?? []
-                }
-            }
-            return kept
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT id, contentIdentifiers FROM issue
+                WHERE contentIdentifiers IS NOT NULL AND id IN (SELECT value FROM json_each(?))
+                """, arguments: [String(decoding: try JSONEncoder().encode(issueIDs), as: UTF8.self)])
+            return Dictionary(rows.map { row -> (Int64, [BookIdentifier]) in
+                let text: String = row["contentIdentifiers"]
+                return (row["id"], (try? JSONDecoder().decode([BookIdentifier].self, from: Data(text.utf8))) ?? [])
+            }, uniquingKeysWith: { first, _ in first })
         }
     }
 
