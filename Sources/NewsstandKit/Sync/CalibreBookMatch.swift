@@ -139,7 +139,7 @@ struct CalibreBookFinder {
 
     /// The books with these uuids, by uuid.
     private func entries(uuids: Set<String>, in library: String) throws -> [String: CalibreContentServer.Entry] {
-        let found = try Self.each(Self.batches(uuids.sorted(), of: Self.perRequest)) { try server.books(uuids: $0, in: library) }
+        let found = try uuids.sorted().batches(of: Self.perRequest).concurrentFlatMap { try server.books(uuids: $0, in: library) }
         return Dictionary(found.compactMap { entry in entry.uuid.map { ($0.lowercased(), entry) } }, uniquingKeysWith: { first, _ in first })
     }
 
@@ -152,10 +152,10 @@ struct CalibreBookFinder {
         let byType = Dictionary(grouping: identifiers, by: \.type)
         let terms = byType.keys.sorted().filter { $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "_.-".contains($0)) } }.flatMap { type in
             let patterns = Set(byType[type, default: []].flatMap { [$0.value, $0.written] }).compactMap(Self.pattern).sorted()
-            return Self.batches(patterns, of: Self.patternsPerRequest).map { "identifiers:\"=\(type):~^(?:\($0.joined(separator: "|")))$\"" }
+            return patterns.batches(of: Self.patternsPerRequest).map { "identifiers:\"=\(type):~^(?:\($0.joined(separator: "|")))$\"" }
         }
-        let ids = try Self.each(terms.map { [$0] }) { try server.search($0[0], in: library, limit: 1000) }
-        return try Self.each(Self.batches(Set(ids).sorted(), of: Self.perRequest)) { try server.books(ids: $0, in: library) }
+        let ids = try terms.concurrentFlatMap { try server.search($0, in: library, limit: 1000) }
+        return try Set(ids).sorted().batches(of: Self.perRequest).concurrentFlatMap { try server.books(ids: $0, in: library) }
     }
 
     /// A regular expression that matches `value` alone: each metacharacter in a class of its
@@ -165,15 +165,25 @@ struct CalibreBookFinder {
         guard !value.isEmpty, !value.contains(where: { "\"\\[]^".contains($0) || $0.isNewline }) else { return nil }
         return value.map { ".()*+?|{}$".contains($0) ? "[\($0)]" : String($0) }.joined()
     }
+}
 
-    /// What `ask` answers for every batch, several asked at once (calibre's server answers on
-    /// several threads); the first failure is thrown.
-    private static func each<Item: Sendable, Answer: Sendable>(_ batches: [[Item]], _ ask: @Sendable ([Item]) throws -> [Answer]) throws -> [Answer] {
+extension Array {
+    /// The elements in runs of `size` (the last shorter): what one request to a server holds.
+    func batches(of size: Int) -> [[Element]] {
+        stride(from: 0, to: count, by: size).map { Array(self[$0..<Swift.min(count, $0 + size)]) }
+    }
+}
+
+extension Array where Element: Sendable {
+    /// What `ask` answers for every element, several asked at once (calibre's server answers
+    /// on several threads), in no particular order; the first failure is thrown, and no
+    /// element is asked after it.
+    func concurrentFlatMap<Answer: Sendable>(_ ask: @Sendable (Element) throws -> [Answer]) throws -> [Answer] {
         let answers = Mutex<(found: [Answer], failure: (any Error)?)>(([], nil))
-        DispatchQueue.concurrentPerform(iterations: batches.count) { index in
+        DispatchQueue.concurrentPerform(iterations: count) { index in
             guard answers.withLock({ $0.failure == nil }) else { return }
             do {
-                let found = try ask(batches[index])
+                let found = try ask(self[index])
                 answers.withLock { $0.found += found }
             } catch {
                 answers.withLock { $0.failure = $0.failure ?? error }
@@ -182,10 +192,6 @@ struct CalibreBookFinder {
         let (found, failure) = answers.withLock { ($0.found, $0.failure) }
         if let failure { throw failure }
         return found
-    }
-
-    private static func batches<T>(_ items: [T], of size: Int) -> [[T]] {
-        stride(from: 0, to: items.count, by: size).map { Array(items[$0..<min(items.count, $0 + size)]) }
     }
 }
 

@@ -109,22 +109,16 @@ struct CalibrePlaces: PlaceServer {
         try findBooks(issues)
         let books = issues.compactMap { pair in ((pair.1.document ?? document(of: pair.0)).flatMap(CalibreBook.init(document:))).map { (pair.0, $0) } }
         let batches = Dictionary(grouping: books, by: \.1.library).values.flatMap { same in
-            stride(from: 0, to: same.count, by: Self.booksPerRequest).map { Array(same[$0..<min(same.count, $0 + Self.booksPerRequest)]) }
+            same.batches(of: Self.booksPerRequest)
         }
-        let failure = Mutex<(any Error)?>(nil)
-        DispatchQueue.concurrentPerform(iterations: batches.count) { index in
-            guard failure.withLock({ $0 == nil }) else { return }
-            do {
-                let found = try server.annotations(of: batches[index].map(\.1))
-                for (issue, book) in batches[index] {
-                    try highlights.merge(found[book.document]?.highlights ?? [], into: issue, book: book)
-                }
-                readAhead.keep(found, asked: batches[index].map(\.1))
-            } catch {
-                failure.withLock { $0 = $0 ?? error }
+        _ = try batches.concurrentFlatMap { batch -> [Void] in
+            let found = try server.annotations(of: batch.map(\.1))
+            for (issue, book) in batch {
+                try highlights.merge(found[book.document]?.highlights ?? [], into: issue, book: book)
             }
+            readAhead.keep(found, asked: batch.map(\.1))
+            return []
         }
-        if let error = failure.withLock({ $0 }) { throw error }
     }
 
     /// calibre's viewer reads EPUB (and what it converts); these have pages, not a spine.
