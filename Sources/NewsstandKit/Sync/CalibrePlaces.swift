@@ -3,8 +3,8 @@ import IssueArchive
 import Synchronization
 
 /// calibre's content server as a place server. A book is known by the acquisition link it
-/// was taken from (`CalibreBook`), or, for a file of other origin (the user's own EPUB), by
-/// an identifier its package shares with a book of the server (`CalibreBookFinder`). calibre
+/// was taken from (`CalibreBook`), or, for a file of other origin (the user's own EPUB or
+/// PDF), by an identifier it shares with a book of the server (`CalibreBookFinder`). calibre
 /// keeps one place per reader (`device`) and user, an EPUB CFI and the share read, dated by
 /// the server: the newest is the server's place.
 /// Ours goes as calibre's viewer writes its own: `epubcfi(/N)` names the spine item

@@ -36,17 +36,17 @@ extension PlaceSync {
     /// calibre keeps an anonymous reader's place under one name and reads it under another
     /// (`_` and `*`, src/calibre/srv/books.py), so a place sent is never found again.
     func checkCalibre(url: URL, user: String?, password: String?, name: String) throws {
-        guard user != nil else { throw Self.calibreNeedsAUser }
+        guard user != nil else { throw Self.calibreNeedsAUser() }
         if password == nil { throw SyncError.invalid("calibre's content server needs the password of --user (--password-stdin)") }
         try CalibreContentServer(server: url, user: user, password: password, name: name, transport: transport).authorize()
     }
 
-    static let calibreNeedsAUser = SyncError.invalid("calibre's content server keeps reading places only for a user who signs in: "
-        + "add it with --user NAME --password-stdin (calibre-server --manage-users makes one)")
-
-    static func calibreNeedsAUser(_ name: String) -> SyncError {
-        .invalid("\(name): calibre's content server keeps reading places only for a user who signs in: "
-                 + "newsstand sync remove \(name), then add it again with --user NAME --password-stdin")
+    /// Why calibre is not synced with without a user: said when one is added so, and at each
+    /// sync of one an earlier build kept (`kept`, its name).
+    static func calibreNeedsAUser(_ kept: String? = nil) -> SyncError {
+        let why = "calibre's content server keeps reading places only for a user who signs in"
+        guard let kept else { return .invalid("\(why): add it with --user NAME --password-stdin (calibre-server --manage-users makes one)") }
+        return .invalid("\(kept): \(why): newsstand sync remove \(kept), then add it again with --user NAME --password-stdin")
     }
 
     /// The server `target` names, signed in with the password kept for it. A calibre server
@@ -54,21 +54,17 @@ extension PlaceSync {
     /// would take its places and never give them back.
     func placeServer(for target: SyncTarget) throws -> any PlaceServer {
         let kept = try credentials().credentials(forHost: target.credentialKey)
+        if target.kind == .calibre, target.user == nil { throw Self.calibreNeedsAUser(target.name) }
+        // Either kind signs in as its user with the password kept for it.
+        guard case .basic(_, let password)? = kept, let user = target.user else {
+            throw SyncError.invalid("the password for \(target.name) is not kept; add it again (newsstand sync add)")
+        }
         switch target.kind {
         case .kosync:
-            guard case .basic(_, let secret)? = kept, let user = target.user else {
-                throw SyncError.invalid("the password for \(target.name) is not kept; add it again (newsstand sync add)")
-            }
-            let client = KOSyncClient(server: target.url, user: user, key: KOSyncWire.userKey(password: secret), name: target.name, transport: transport)
+            let client = KOSyncClient(server: target.url, user: user, key: KOSyncWire.userKey(password: password), name: target.name, transport: transport)
             return KOSyncPlaces(client: client, target: target, sync: self)
         case .calibre:
-            guard target.user != nil else { throw Self.calibreNeedsAUser(target.name) }
-            var password: String?
-            if case .basic(_, let secret)? = kept { password = secret }
-            if target.user != nil, password == nil {
-                throw SyncError.invalid("the password for \(target.name) is not kept; add it again (newsstand sync add)")
-            }
-            let server = CalibreContentServer(server: target.url, user: target.user, password: password, name: target.name, transport: transport)
+            let server = CalibreContentServer(server: target.url, user: user, password: password, name: target.name, transport: transport)
             return CalibrePlaces(server: server, target: target, contentDirectory: { paths.contentDirectory(for: $0) },
                                  highlights: CalibreHighlights(store: store, server: server))
         }

@@ -68,11 +68,6 @@ extension LibraryStore {
     /// Places kept per issue when replaced: the newest this many.
     static let placeHistoryLength = 10
 
-    /// A highlight made, changed or deleted (a tombstone is a change) waits to be sent to the
-    /// calibre servers like a place (kosync keeps no highlights): the agent's sync of waiting
-    /// places takes it there; before, a highlight that moved no place went only at `sync now`
-    /// or when its issue was opened. The sync's own merge of calibre's highlights marks its
-    /// issue too, and the same sync then clears the mark (`saveSyncPlace`).
     /// Whether the stamp seen was this reader's own push (`SyncPlaceRow.seenOwn`).
     static func registerSeenOwnMigration(_ migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v20-seenown: whether the place seen was this reader's own") { db in
@@ -80,6 +75,11 @@ extension LibraryStore {
         }
     }
 
+    /// A highlight made, changed or deleted (a tombstone is a change) waits to be sent to the
+    /// calibre servers like a place (kosync keeps no highlights): the agent's sync of waiting
+    /// places takes it there; before, a highlight that moved no place went only at `sync now`
+    /// or when its issue was opened. The sync's own merge of calibre's highlights marks its
+    /// issue too, and the same sync then clears the mark (`saveSyncPlace`).
     static func registerHighlightSyncMigration(_ migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v20-hlsync: a highlight's change waits to be sent to calibre servers") { db in
             for event in ["INSERT", "UPDATE"] {
