@@ -37,98 +37,89 @@ struct PlaceSyncTests {
     }
 
     @Test func aPlaceSentByAnotherReaderInTheSameSecondAsOursIsOfferedNotLost() throws {
-        let server = try KOSyncTestServer()
-        defer { server.stop() }
-        let book = try Self.book(size: 300_000)
-        defer { try? FileManager.default.removeItem(at: book.deletingLastPathComponent()) }
-        let (a, issueA, syncA) = try Self.library(with: book, server: server)
-        let (b, issueB, syncB) = try Self.library(with: book, server: server)
-        // The server stamps both places with the same second (it dates them to the second).
-        try server.fixClock(at: Int(Date().timeIntervalSince1970) - 60)
+        try Self.twoReaders(bookSize: 300_000) { server, first, second in
+            let ((a, issueA, syncA), (b, issueB, syncB)) = (first, second)
+            // The server stamps both places with the same second (it dates them to the second).
+            try server.fixClock(at: Int(Date().timeIntervalSince1970) - 60)
 
-        try syncB.setPlace(of: issueB, percentage: 0.80)
-        #expect(syncB.sync().sent == 1)
-        try syncA.setPlace(of: issueA, percentage: 0.40)
-        #expect(syncA.sync().sent == 1, "A's place is newer than what the server holds: sent")
-        // B sees a stamp it has seen already, its own; the place under it is A's, sent after.
-        let seen = syncB.sync()
-        #expect(seen.offered == 1 && seen.sent == 0, "\(seen)")
-        let issueNow = try #require(try b.library.store.issue(id: issueB.id!))
-        let offer = try #require(try b.library.store.placeOffer(for: issueNow))
-        #expect(abs(offer.locator.totalProgression - 0.40) < 0.0001)
-        #expect(abs((try b.library.store.issue(id: issueB.id!)?.locator?.totalProgression ?? 0) - 0.80) < 0.0001, "offered, not taken")
-        // Seen once: the next sync offers nothing more, and A, whose place it is, takes nothing.
-        #expect(syncB.sync().offered == 0)
-        let again = syncA.sync()
-        #expect(again.received == 0 && again.offered == 0 && again.sent == 0, "\(again)")
-        _ = a
+            try syncB.setPlace(of: issueB, percentage: 0.80)
+            #expect(syncB.sync().sent == 1)
+            try syncA.setPlace(of: issueA, percentage: 0.40)
+            #expect(syncA.sync().sent == 1, "A's place is newer than what the server holds: sent")
+            // B sees a stamp it has seen already, its own; the place under it is A's, sent after.
+            let seen = syncB.sync()
+            #expect(seen.offered == 1 && seen.sent == 0, "\(seen)")
+            let issueNow = try #require(try b.library.store.issue(id: issueB.id!))
+            let offer = try #require(try b.library.store.placeOffer(for: issueNow))
+            #expect(abs(offer.locator.totalProgression - 0.40) < 0.0001)
+            #expect(abs((try b.library.store.issue(id: issueB.id!)?.locator?.totalProgression ?? 0) - 0.80) < 0.0001, "offered, not taken")
+            // Seen once: the next sync offers nothing more, and A, whose place it is, takes nothing.
+            #expect(syncB.sync().offered == 0)
+            let again = syncA.sync()
+            #expect(again.received == 0 && again.offered == 0 && again.sent == 0, "\(again)")
+            _ = a
+        }
     }
 
     @Test func aBookReadTo40PercentInOneLibraryIsOfferedAt40PercentInTheOther() throws {
-        let server = try KOSyncTestServer()
-        defer { server.stop() }
-        let book = try Self.book(size: 300_000)
-        defer { try? FileManager.default.removeItem(at: book.deletingLastPathComponent()) }
-        let (a, issueA, syncA) = try Self.library(with: book, server: server)
-        let (b, issueB, syncB) = try Self.library(with: book, server: server)
+        try Self.twoReaders(bookSize: 300_000) { server, first, second in
+            let ((a, issueA, syncA), (b, issueB, syncB)) = (first, second)
 
-        try syncA.setPlace(of: issueA, percentage: 0.40)
-        let sentA = syncA.sync()
-        #expect(sentA.sent == 1 && sentA.problems.isEmpty && sentA.waiting == 0)
+            try syncA.setPlace(of: issueA, percentage: 0.40)
+            let sentA = syncA.sync()
+            #expect(sentA.sent == 1 && sentA.problems.isEmpty && sentA.waiting == 0)
 
-        // B never opened it: the place is simply taken.
-        let first = syncB.sync()
-        #expect(first.received == 1 && first.problems.isEmpty)
-        let taken = try #require(try b.library.store.issue(id: issueB.id!)?.locator)
-        #expect(abs(taken.totalProgression - 0.40) < 0.0001)
+            // B never opened it: the place is simply taken.
+            let first = syncB.sync()
+            #expect(first.received == 1 && first.problems.isEmpty)
+            let taken = try #require(try b.library.store.issue(id: issueB.id!)?.locator)
+            #expect(abs(taken.totalProgression - 0.40) < 0.0001)
 
-        // B reads back to 10 %; A, later, reads on to 75 %: B is offered 75 %, not moved.
-        try syncB.setPlace(of: try #require(try b.library.store.issue(id: issueB.id!)), percentage: 0.10)
-        #expect(syncB.sync().sent == 1)
-        try server.advanceClock(seconds: 2)  // the server stamps places to the second: A's must be newer
-        try syncA.setPlace(of: try #require(try a.library.store.issue(id: issueA.id!)), percentage: 0.75)
-        #expect(syncA.sync().sent == 1)
-        let second = syncB.sync()
-        #expect(second.offered == 1 && second.received == 0)
-        let issue = try #require(try b.library.store.issue(id: issueB.id!))
-        #expect(abs((issue.locator?.totalProgression ?? 0) - 0.10) < 0.0001)
-        let offer = try #require(try b.library.store.placeOffer(for: issue))
-        #expect(abs(offer.locator.totalProgression - 0.75) < 0.0001)
-        #expect(offer.line(pageCount: nil, now: offer.at.addingTimeInterval(7200)).hasSuffix("75 %, 2 h ago — Enter to go, Esc to stay"))
-        // Taken: the place left is kept in the history.
-        try syncB.acceptOffer(for: issue)
-        let moved = try #require(try b.library.store.issue(id: issueB.id!))
-        #expect(abs((moved.locator?.totalProgression ?? 0) - 0.75) < 0.0001)
-        #expect(try b.library.store.placeOffer(for: moved) == nil)
-        let history = try b.library.store.placeHistory(of: moved)
-        #expect(history.map { ($0.locator.totalProgression * 100).rounded() } == [10, 40])
-        // Nothing new on the server: a sync again changes nothing.
-        #expect(syncB.sync() == PlaceSync.Report())
+            // B reads back to 10 %; A, later, reads on to 75 %: B is offered 75 %, not moved.
+            try syncB.setPlace(of: try #require(try b.library.store.issue(id: issueB.id!)), percentage: 0.10)
+            #expect(syncB.sync().sent == 1)
+            try server.advanceClock(seconds: 2)  // the server stamps places to the second: A's must be newer
+            try syncA.setPlace(of: try #require(try a.library.store.issue(id: issueA.id!)), percentage: 0.75)
+            #expect(syncA.sync().sent == 1)
+            let second = syncB.sync()
+            #expect(second.offered == 1 && second.received == 0)
+            let issue = try #require(try b.library.store.issue(id: issueB.id!))
+            #expect(abs((issue.locator?.totalProgression ?? 0) - 0.10) < 0.0001)
+            let offer = try #require(try b.library.store.placeOffer(for: issue))
+            #expect(abs(offer.locator.totalProgression - 0.75) < 0.0001)
+            #expect(offer.line(pageCount: nil, now: offer.at.addingTimeInterval(7200)).hasSuffix("75 %, 2 h ago — Enter to go, Esc to stay"))
+            // Taken: the place left is kept in the history.
+            try syncB.acceptOffer(for: issue)
+            let moved = try #require(try b.library.store.issue(id: issueB.id!))
+            #expect(abs((moved.locator?.totalProgression ?? 0) - 0.75) < 0.0001)
+            #expect(try b.library.store.placeOffer(for: moved) == nil)
+            let history = try b.library.store.placeHistory(of: moved)
+            #expect(history.map { ($0.locator.totalProgression * 100).rounded() } == [10, 40])
+            // Nothing new on the server: a sync again changes nothing.
+            #expect(syncB.sync() == PlaceSync.Report())
+        }
     }
 
     @Test func aServerDownKeepsThePlaceWaitingAndSendsItWhenBackUp() throws {
-        let server = try KOSyncTestServer()
-        defer { server.stop() }
-        let book = try Self.book(size: 5_000)
-        defer { try? FileManager.default.removeItem(at: book.deletingLastPathComponent()) }
-        let (a, issueA, syncA) = try Self.library(with: book, server: server)
-        let (b, issueB, syncB) = try Self.library(with: book, server: server)
+        try Self.twoReaders(bookSize: 5_000) { server, first, second in
+            let ((a, issueA, syncA), (b, issueB, syncB)) = (first, second)
 
-        server.halt()
-        try syncA.setPlace(of: issueA, page: 12)
-        let down = syncA.sync()
-        #expect(down.sent == 0 && down.waiting == 1)
-        #expect(down.problems.count == 1 && down.problems[0].contains("could not be reached"))
-        // The agent waits before trying again.
-        #expect(syncA.sync(onlyDue: true).sent == 0)
-        try server.restart()
-        #expect(syncA.sync(onlyDue: true).sent == 0)  // not yet due
-        let up = syncA.sync()
-        #expect(up.sent == 1 && up.waiting == 0 && up.problems.isEmpty)
-        #expect(syncB.sync().received == 1)
-        let place = try #require(try b.library.store.issue(id: issueB.id!)?.locator)
-        #expect(place.page == 11)
-        _ = a
+            server.halt()
+            try syncA.setPlace(of: issueA, page: 12)
+            let down = syncA.sync()
+            #expect(down.sent == 0 && down.waiting == 1)
+            #expect(down.problems.count == 1 && down.problems[0].contains("could not be reached"))
+            // The agent waits before trying again.
+            #expect(syncA.sync(onlyDue: true).sent == 0)
+            try server.restart()
+            #expect(syncA.sync(onlyDue: true).sent == 0)  // not yet due
+            let up = syncA.sync()
+            #expect(up.sent == 1 && up.waiting == 0 && up.problems.isEmpty)
+            #expect(syncB.sync().received == 1)
+            let place = try #require(try b.library.store.issue(id: issueB.id!)?.locator)
+            #expect(place.page == 11)
+            _ = a
+        }
     }
 
     @Test func aRefusedPasswordIsSaidOnce() throws {
@@ -208,7 +199,6 @@ struct PlaceSyncTests {
         return file
     }
 
-    /// A library holding `book` as an installed issue, with `server` added as "kobo" for ann.
     /// calibre keeps an anonymous reader's place where it never reads it back: a calibre
     /// server added without a user would say "Sent" and keep nothing. Refused before any
     /// server is asked (this address has none), and one kept from before is not synced with.
@@ -229,6 +219,20 @@ struct PlaceSyncTests {
         #expect(report.problems == [PlaceSync.calibreNeedsAUser("cal").description], "\(report.problems)")
     }
 
+    /// Two libraries holding the same book of `size` bytes, the kosync test server added to
+    /// both as "kobo" for ann; the server and the book are gone once `body` returns.
+    static func twoReaders(bookSize size: Int, _ body: (KOSyncTestServer, Reader, Reader) throws -> Void) throws {
+        let server = try KOSyncTestServer()
+        defer { server.stop() }
+        let book = try Self.book(size: size)
+        defer { try? FileManager.default.removeItem(at: book.deletingLastPathComponent()) }
+        try body(server, try library(with: book, server: server), try library(with: book, server: server))
+    }
+
+    /// One library's side: the library, its issue of the book, its sync.
+    typealias Reader = (library: TemporaryLibrary, issue: NewsstandKit.Issue, sync: PlaceSync)
+
+    /// A library holding `book` as an installed issue, with `server` added as "kobo" for ann.
     static func library(with book: URL, server: KOSyncTestServer, adding: Bool = true) throws -> (TemporaryLibrary, NewsstandKit.Issue, PlaceSync) {
         let library = try TemporaryLibrary()
         var (_, issue) = try library.publicationWithIssue(named: "walrus", content: book)
